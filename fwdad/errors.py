@@ -1,0 +1,65 @@
+"""Every exception fwdad raises, under FwdadError.
+
+Each message says what happened (function, types, the user's file and line), why, and
+what to do about it. `where` formats the user's location once for all of them.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Optional
+
+
+class FwdadError(Exception):
+    """Base class of every error fwdad raises on purpose."""
+
+
+class UnsupportedSyntaxError(FwdadError, SyntaxError):
+    """The function uses a construct fwdad cannot differentiate."""
+
+
+class MissingRuleError(FwdadError, TypeError):
+    """A call has no registered frule and no Python source to derive one from."""
+
+
+class SourceUnavailableError(FwdadError, TypeError):
+    """The function's Python source cannot be found."""
+
+
+class TangentError(FwdadError, ValueError):
+    """A tangent does not match its primal in type or shape."""
+
+
+class NonDifferentiableError(FwdadError, TypeError):
+    """A derivative was asked for with respect to a value that has no tangent."""
+
+
+class InternalError(FwdadError, RuntimeError):
+    """A bug in fwdad: an invariant of ours did not hold. Please report it."""
+
+
+def describe(fn: Any) -> str:
+    """A short, recognizable name for a callable: `module.qualname`."""
+    module = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
+    if name is None:
+        return repr(fn)
+    owner = getattr(fn, "__self__", None)
+    if isinstance(fn, type(print)) and owner is not None and not inspect.ismodule(owner):
+        owner = type(owner)
+        return f"{owner.__module__}.{owner.__qualname__}.{fn.__name__}"
+    return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def where(filename: Optional[str], lineno: Optional[int]) -> str:
+    """`file.py:12` for messages; empty when the location is unknown."""
+    if not filename:
+        return ""
+    return f"{filename}:{lineno}" if lineno else filename
+
+
+def location_of(fn: Callable) -> str:
+    """The file and first line of a Python function, when it has them."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is None:
+        return ""
+    return where(code.co_filename, code.co_firstlineno)

@@ -1,0 +1,87 @@
+"""The grammar fwdad accepts: tables of allowed and rejected AST nodes.
+
+`check` runs before any pass, so a construct fwdad cannot differentiate is reported at
+the user's line, with what to do, instead of failing somewhere inside a transform.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+from fwdad.errors import UnsupportedSyntaxError, where
+from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.source import FunctionSource
+
+# node type -> (what it is, what to do instead)
+REJECTED: Dict[type, tuple] = {
+    ast.Yield: ("a generator (yield)", "return a list instead of yielding items"),
+    ast.YieldFrom: ("a generator (yield from)", "return a list instead of yielding"),
+    ast.AsyncFunctionDef: ("an async function", "differentiate a plain function"),
+    ast.Await: ("await", "differentiate a plain function"),
+    ast.AsyncFor: ("async for", "use a plain for loop"),
+    ast.AsyncWith: ("async with", "use a plain with statement"),
+    ast.ClassDef: ("a class defined inside the function",
+                   "define the class at module level"),
+    ast.Import: ("an import inside the function", "import at module level"),
+    ast.ImportFrom: ("an import inside the function", "import at module level"),
+    ast.Match: ("a match statement", "use if/elif"),
+    ast.Try: ("try/except", "move the try block into a function you call, or see "
+              "docs/python.md for what is supported"),
+    ast.With: ("a with statement", "move the with block outside the function"),
+    ast.Global: ("a global statement", "pass the value in and return the new one"),
+    ast.Nonlocal: ("a nonlocal statement", "return the new value instead"),
+}
+if hasattr(ast, "TryStar"):
+    REJECTED[ast.TryStar] = ("try/except*", "use a plain try/except outside")
+
+ALLOWED = (
+    ast.FunctionDef, ast.Lambda, ast.arguments, ast.arg, ast.keyword, ast.Return,
+    ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass, ast.Break,
+    ast.Continue, ast.If, ast.While, ast.For, ast.Assert, ast.Delete, ast.Raise,
+    ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp,
+    ast.Attribute, ast.Subscript, ast.Slice, ast.Starred, ast.Name, ast.Constant,
+    ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp,
+    ast.GeneratorExp, ast.comprehension, ast.NamedExpr, ast.JoinedStr,
+    ast.FormattedValue, ast.expr_context, ast.boolop, ast.operator, ast.unaryop,
+    ast.cmpop,
+)
+
+_STRING_EVAL = {"eval", "exec"}
+
+
+def check(src: FunctionSource) -> None:
+    """Raise UnsupportedSyntaxError at the first construct fwdad does not support.
+
+    Raises:
+        UnsupportedSyntaxError: names the construct, the function, and file:line.
+    """
+    for node in ast.walk(src.tree):
+        problem = _problem(node)
+        if problem is not None:
+            what, todo = problem
+            _reject(src, node, what, todo)
+
+
+def _problem(node: ast.AST) -> Optional[tuple]:
+    if type(node) in REJECTED:
+        return REJECTED[type(node)]
+    if isinstance(node, (ast.Name, ast.arg)):
+        name = node.id if isinstance(node, ast.Name) else node.arg
+        if name.startswith(RESERVED_PREFIX):
+            return (f"the name {name!r}", f"rename it: names starting with "
+                    f"{RESERVED_PREFIX!r} are reserved for fwdad's generated code")
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in _STRING_EVAL:
+        return (f"{node.func.id}() of a string", "write the code out in the function")
+    if not isinstance(node, ALLOWED):
+        return (f"the construct {type(node).__name__}", "rewrite it with plain statements")
+    return None
+
+
+def _reject(src: FunctionSource, node: ast.AST, what: str, todo: str) -> None:
+    lineno = getattr(node, "lineno", src.tree.lineno)
+    err = UnsupportedSyntaxError(
+        f"fwdad cannot differentiate {what} in {src.name} "
+        f"({where(src.filename, lineno)}): {todo}.")
+    err.filename, err.lineno = src.filename, lineno
+    raise err

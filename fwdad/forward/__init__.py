@@ -1,0 +1,1 @@
+"""Forward mode: transform normalized code line by line into code over Duals."""

@@ -1,0 +1,52 @@
+"""Derived-rule and runtime-rule caches, with hit and miss counters.
+
+Derived rules are built once per Python function and kept while the function lives.
+The runtime cache maps what a dynamic call site meets (a function, a method of a type,
+a class) to how to call it, so each callee is resolved once.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any, Callable, Dict
+
+
+@dataclass
+class Counters:
+    hits: int = 0
+    misses: int = 0
+
+
+class RuleCache:
+    """A cache from keys to rules that counts hits and misses."""
+
+    def __init__(self, weak: bool) -> None:
+        self._rules = weakref.WeakKeyDictionary() if weak else {}
+        self.counters = Counters()
+
+    def get(self, key: Any, build: Callable[[Any], Any]) -> Any:
+        try:
+            rule = self._rules[key]
+        except KeyError:
+            self.counters.misses += 1
+            rule = self._rules[key] = build(key)
+            return rule
+        except TypeError:  # neither hashable nor weakly referenceable: do not cache
+            self.counters.misses += 1
+            return build(key)
+        self.counters.hits += 1
+        return rule
+
+    def clear(self) -> None:
+        self._rules.clear()
+        self.counters = Counters()
+
+    def __contains__(self, key: Any) -> bool:
+        try:
+            return key in self._rules
+        except TypeError:
+            return False
+
+
+derived_rules = RuleCache(weak=True)  # Python function -> its derived rule
+runtime_rules: Dict[Any, Callable] = {}  # callee key -> how to call it (dispatch.py)

@@ -1,0 +1,72 @@
+"""derive_frule: source -> fence -> normalize -> transform -> compile.
+
+`build_rule(fn)` makes the derived rule of one Python function; the cache in
+dispatch.derived_rule calls it once per function. `derive_frule` is the public
+decorator: the function still works as before, and `f.frule` is its rule.
+"""
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable
+
+from fwdad import fence
+from fwdad.compile import compile_function, render
+from fwdad.errors import location_of
+from fwdad.forward import runtime
+from fwdad.forward.dispatch import derived_rule
+from fwdad.forward.transform import transform
+from fwdad.normalize import normalize
+from fwdad.normalize.names import Namer
+from fwdad.source import get_source
+
+
+def build_rule(fn: Callable) -> Callable:
+    """The derived forward rule of the Python function `fn`.
+
+    Raises:
+        SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
+    """
+    src = get_source(fn)
+    fence.check(src)
+    normalized = normalize(src, Namer())
+    tree, constants = transform(normalized, src)
+    defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
+    kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}
+    header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
+    rule = compile_function(tree, constants.values, src.cells, src.globals, defaults,
+                            kwdefaults, src.filename, header)
+    rule.primal = src.fn
+    rule.normalized_source = render(normalized)
+    return rule
+
+
+def derive_frule(fn: Callable) -> "DerivedFunction":
+    """Decorator: `fn` keeps working on plain values; `fn.frule` is its derived rule
+    (built on first access, then cached), callable on Duals, with a readable `.source`.
+
+    Example:
+        @fwdad.derive_frule
+        def f(x):
+            return x * math.sin(x)
+
+        print(f.frule.source)
+    """
+    return DerivedFunction(fn)
+
+
+class DerivedFunction:
+    """A function with its derived rule attached as `.frule`."""
+
+    def __init__(self, fn: Callable) -> None:
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__wrapped__(*args, **kwargs)
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        return self if obj is None else types.MethodType(self, obj)
+
+    @property
+    def frule(self) -> Callable:
+        return derived_rule(self.__wrapped__)

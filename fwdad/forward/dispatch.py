@@ -1,0 +1,220 @@
+"""Per call site: primitive, static call (a lazily derived rule) or dynamic call.
+
+`static_rule` decides when the rule is built, for a callee known then; `call` decides
+at run time, per callee, for a callee held in a variable, and caches the decision.
+"""
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable, Dict
+
+from fwdad.dual import Dual
+from fwdad.errors import MissingRuleError, describe, where
+from fwdad.forward.cache import derived_rules
+from fwdad.forward.runtime import const
+from fwdad.rules.registry import get_frule
+from fwdad.source import has_source, python_function
+from fwdad.tangents import NoTangent, Tangent
+
+
+class LazyRule:
+    """A static call's rule: derived on the first call, then reused."""
+
+    __slots__ = ("fn", "rule")
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn, self.rule = fn, None
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        if self.rule is None:
+            self.rule = derived_rule(self.fn)
+        return self.rule(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<derived rule of {describe(self.fn)}>"
+
+
+class MissingRule:
+    """Stands for a rule that does not exist; raises at the call, naming the callee."""
+
+    __slots__ = ("fn", "location")
+
+    def __init__(self, fn: Any, location: str) -> None:
+        self.fn, self.location = fn, location
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        rule = get_frule(self.fn)  # registered since the rule was built?
+        if rule is not None:
+            return rule(*args, **kwargs)
+        raise missing_rule_error(self.fn, args, self.location)
+
+
+def missing_rule_error(fn: Any, args: tuple, location: str = "") -> MissingRuleError:
+    types_ = ", ".join(type(a.primal).__name__ for a in args if isinstance(a, Dual))
+    at = f" at {location}" if location else ""
+    name = getattr(fn, "__name__", "f")
+    return MissingRuleError(
+        f"no rule to differentiate {describe(fn)}({types_}){at}: it has no Python "
+        f"source (or is library code) and no frule is registered for it. Register one:\n"
+        f"    @fwdad.frule({_spelling(fn)})\n"
+        f"    def _{name}(x: fwdad.Dual) -> fwdad.Dual:\n"
+        f"        return fwdad.Dual({name}(x.primal), <derivative> * x.tangent)\n"
+        f"or, if its output does not depend smoothly on its inputs, "
+        f"fwdad.def_nondiff({_spelling(fn)}).")
+
+
+def _spelling(fn: Any) -> str:
+    module = getattr(fn, "__module__", None)
+    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "f"))
+    return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def derived_rule(fn: Callable) -> Callable:
+    """The derived rule of a Python function, built on first use and cached."""
+    from fwdad.forward.derive import build_rule
+    return derived_rules.get(python_function(fn), build_rule)
+
+
+# ---- when the rule is built: static calls -------------------------------------------
+def static_rule(fn: Any, location: str) -> Callable:
+    """What generated code should call for a callee known when the rule is built."""
+    rule = get_frule(fn)
+    if rule is not None:
+        return rule
+    if isinstance(fn, type):
+        return construct_rule(fn)
+    if has_source(fn):
+        return LazyRule(python_function(fn))
+    return MissingRule(fn, location)
+
+
+def construct_rule(cls: type) -> Callable:
+    """`cls(...)` for a user class: a new instance with a structural tangent, then the
+    derived rule of its `__init__`."""
+    init = cls.__init__
+
+    def construct(*args: Dual, **kwargs: Dual) -> Dual:
+        self = Dual(cls.__new__(cls), Tangent())
+        if init is not object.__init__:
+            derived_rule(init)(self, *args, **kwargs)
+        return self
+    construct.__name__ = f"new_{cls.__name__}"
+    return construct
+
+
+# ---- at run time: dynamic calls -------------------------------------------------------
+Caller = Callable[[Dual, tuple, dict], Dual]
+_RUNTIME: Dict[Any, Caller] = {}
+
+
+def call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """A dynamic call: `f` is only known now. The callee is resolved once per key
+    (a function, a method of a type, a class) and the decision cached."""
+    fn = f.primal
+    key = _callee_key(fn)
+    try:
+        caller = _RUNTIME[key]
+    except KeyError:
+        caller = _RUNTIME[key] = _runtime_caller(key, fn)
+    except TypeError:  # an unhashable callable
+        caller = _runtime_caller(key, fn)
+    return caller(f, args, kwargs)
+
+
+def _callee_key(fn: Any) -> Any:
+    if isinstance(fn, types.MethodType):
+        return fn.__func__
+    if _is_builtin_method(fn):
+        return (type(fn.__self__), fn.__name__)
+    if isinstance(fn, (types.FunctionType, type, types.BuiltinFunctionType)):
+        return fn
+    return type(fn)  # partials, callable objects, ufuncs: one entry per type
+
+
+def _is_builtin_method(fn: Any) -> bool:
+    return isinstance(fn, types.BuiltinMethodType) and not isinstance(
+        getattr(fn, "__self__", None), (types.ModuleType, type(None)))
+
+
+def _runtime_caller(key: Any, fn: Any) -> Caller:
+    """How to call what a dynamic call site met."""
+    if isinstance(fn, types.MethodType) or _is_builtin_method(fn):
+        method = key if not isinstance(key, tuple) else getattr(*key)
+        return _with_self(static_rule(method, ""))
+    if isinstance(fn, DerivedClosure):
+        return lambda f, args, kwargs: f.primal.rule(*args, **kwargs)
+    if isinstance(fn, functools.partial):
+        return _call_partial
+    if not callable(fn):
+        return _not_callable
+    if get_frule(fn) is None and python_function(getattr(type(fn), "__call__", None)):
+        return _call_object
+    return _direct()
+
+
+def _direct() -> Caller:
+    """Calls the callee's own rule (registered, derived or a constructor), found once
+    per callee (a key like `np.ufunc` covers many callees)."""
+    rules: Dict[Any, Callable] = {}
+
+    def direct(f: Dual, args: tuple, kwargs: dict) -> Dual:
+        fn = f.primal
+        rule = rules.get(fn)
+        if rule is None:
+            rule = rules[fn] = static_rule(fn, "")
+        return rule(*args, **kwargs)
+    return direct
+
+
+def _with_self(rule: Callable) -> Caller:
+    """A bound method: its tangent is the tangent of the object it is bound to."""
+    def bound(f: Dual, args: tuple, kwargs: dict) -> Dual:
+        return rule(Dual(f.primal.__self__, f.tangent), *args, **kwargs)
+    return bound
+
+
+def _call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:
+    """functools.partial: the tangent (when built inside a rule) holds the tangents of
+    the bound arguments, as (args, keywords)."""
+    p = f.primal
+    bound_t, kw_t = f.tangent if f.tangent is not NoTangent else (None, None)
+    bound = [Dual(a, bound_t[i] if bound_t else NoTangent) for i, a in enumerate(p.args)]
+    keywords = {k: Dual(v, kw_t[k] if kw_t else NoTangent) for k, v in p.keywords.items()}
+    return call(const(p.func), *bound, *args, **{**keywords, **kwargs})
+
+
+def _call_object(f: Dual, args: tuple, kwargs: dict) -> Dual:
+    """An instance with `__call__`: call that method, bound to the instance."""
+    return call(Dual(f.primal.__call__, f.tangent), *args, **kwargs)
+
+
+def _not_callable(f: Dual, args: tuple, kwargs: dict) -> Dual:
+    raise TypeError(f"'{type(f.primal).__name__}' object is not callable")
+
+
+class DerivedClosure:
+    """A function defined inside a differentiated function: its primal value.
+
+    Called on plain values it behaves like the user's function; dynamic calls use
+    `rule` (the transformed function) directly.
+    """
+
+    __slots__ = ("rule", "__name__", "__qualname__")
+
+    def __init__(self, rule: Callable) -> None:
+        self.rule = rule
+        self.__name__ = self.__qualname__ = rule.__name__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        out = self.rule(*map(const, args), **{k: const(v) for k, v in kwargs.items()})
+        return out.primal
+
+
+def closure(rule: Callable) -> Dual:
+    """The Dual a nested def binds its name to."""
+    return Dual(DerivedClosure(rule), NoTangent)
+
+
+def location(filename: str, lineno: int) -> str:
+    return where(filename, lineno)

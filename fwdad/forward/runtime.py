@@ -1,0 +1,71 @@
+"""The small helpers that generated code calls besides rules.
+
+    const(v)          a value read from a global or closure: a Dual with a zero tangent
+    iterate(d)        `for x in d`: yields Duals
+    unpack(d, n, s)   `a, *b = d`: a tuple of Duals
+    unbox(d)          `f(*d)`: the items of d as Duals
+    unbox_kw(d)       `f(**d)`: a dict of Duals
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, Tuple
+
+import numpy as np
+
+from fwdad import lang
+from fwdad.dual import Dual
+from fwdad.rules.batching import iterate_tangent
+from fwdad.tangents import NoTangent, zero_tangent
+
+
+def const(value: Any) -> Dual:
+    return Dual(value, zero_tangent(value))
+
+
+NONE = Dual(None, NoTangent)
+
+
+def iterate(d: Dual) -> Iterator[Dual]:
+    primal, tangent = d.primal, d.tangent
+    if tangent is NoTangent:
+        for item in primal:
+            yield Dual(item, zero_tangent(item))
+    elif isinstance(primal, dict):
+        for key in primal:
+            yield Dual(key, NoTangent)
+    elif isinstance(primal, np.ndarray):
+        yield from map(Dual, primal, iterate_tangent(primal, tangent))
+    else:
+        yield from map(Dual, primal, tangent)
+
+
+def unpack(d: Dual, count: int, star: int = -1) -> Tuple[Dual, ...]:
+    items = tuple(iterate(d))
+    values = lang.unpack([i.primal for i in items], count, star)
+    if star < 0:
+        return items
+    after = count - star - 1
+    rest = items[star:len(items) - after]
+    middle = Dual(list(values[star]), [i.tangent for i in rest])
+    return items[:star] + (middle,) + items[len(items) - after:]
+
+
+def unbox(d: Dual) -> Tuple[Dual, ...]:
+    return tuple(iterate(d))
+
+
+def unbox_kw(d: Dual) -> Dict[str, Dual]:
+    tangent = d.tangent
+    return {k: Dual(v, zero_tangent(v) if tangent is NoTangent else tangent[k])
+            for k, v in d.primal.items()}
+
+
+def pack(items: Tuple[Dual, ...]) -> Dual:
+    """`*args` of a rule: a tuple of Duals as one Dual."""
+    return Dual(tuple(d.primal for d in items), tuple(d.tangent for d in items))
+
+
+def pack_kw(items: Dict[str, Dual]) -> Dual:
+    """`**kwargs` of a rule: a dict of Duals as one Dual."""
+    return Dual({k: d.primal for k, d in items.items()},
+                {k: d.tangent for k, d in items.items()})

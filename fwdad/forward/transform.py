@@ -1,0 +1,242 @@
+"""Normalized code -> Dual code, one line at a time.
+
+    y = operator.mul(x, s)      ->  y = _fw_mul(x, s)          primitive: frule bound
+    z = helper(y)               ->  z = _fw_helper(y)          static call: derived rule
+    w = f(z)      (f local)     ->  w = _fw_call(f, z)         dynamic call: runtime cache
+    u = operator.add(y, 1.0)    ->  u = _fw_add(y, _fw_1_0)    constants are Duals
+    v = g(K)      (K global)    ->  v = _fw_g(_fw_const(K))    globals are read live
+    if t:                       ->  if t.primal:
+    for v in xs:                ->  for v in _fw_iterate(xs):
+
+Every local holds a Dual. Names the rule binds (bound rules, constant Duals, helpers)
+become closure constants, collected in `Constants`.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from typing import Any, Dict, List, Set
+
+from fwdad import lang
+from fwdad.dual import Dual
+from fwdad.errors import InternalError, where
+from fwdad.forward import dispatch, runtime
+from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.normalize.refs import is_ref
+from fwdad.normalize.scope import bound_here
+from fwdad.source import FunctionSource
+from fwdad.tangents import zero_tangent
+
+
+class Constants:
+    """The values generated code reaches by name, each bound once, named readably."""
+
+    def __init__(self) -> None:
+        self.values: Dict[str, Any] = {}
+        self._names: Dict[Any, str] = {}
+        self._counts: Counter = Counter()
+
+    def bind(self, value: Any, hint: str, key: Any = None) -> ast.Name:
+        key = ("id", id(value)) if key is None else key
+        name = self._names.get(key)
+        if name is None:
+            hint = re.sub(r"\W", "", hint) or "k"
+            self._counts[hint] += 1
+            count = self._counts[hint]
+            name = f"{RESERVED_PREFIX}{hint}" + (str(count) if count > 1 else "")
+            self._names[key], self.values[name] = name, value
+        return ast.Name(id=name, ctx=ast.Load())
+
+    def literal(self, value: Any) -> ast.Name:
+        """A constant Dual for a literal (immutable, so one object serves every use)."""
+        hint = _literal_hint(value)
+        return self.bind(Dual(value, zero_tangent(value)), hint,
+                         key=("literal", type(value), repr(value)))
+
+
+def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
+    """The Dual version of a normalized function, and the constants it uses."""
+    constants = Constants()
+    forward = _Forward(src, constants)
+    rule = forward.function(tree, set(), f"{src.name}_frule", top=True)
+    return rule, constants
+
+
+class _Forward:
+    def __init__(self, src: FunctionSource, constants: Constants) -> None:
+        self.src, self.k = src, constants
+        self.duals: Set[str] = set()
+
+    def helper(self, fn: Any, hint: str) -> ast.Name:
+        return self.k.bind(fn, hint)
+
+    # ---- functions ------------------------------------------------------------------
+    def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
+                 top: bool = False) -> ast.FunctionDef:
+        saved, self.duals = self.duals, outer | bound_here(node)
+        args = node.args
+        new_args = ast.arguments(
+            posonlyargs=args.posonlyargs, args=args.args, vararg=args.vararg,
+            kwonlyargs=args.kwonlyargs, kw_defaults=[] if top else
+            [None if d is None else self.value(d) for d in args.kw_defaults],
+            kwarg=args.kwarg, defaults=[] if top else [self.value(d) for d in args.defaults])
+        if top:
+            new_args.kw_defaults = [None] * len(args.kwonlyargs)
+        body = self.pack_star_params(node) + self.block(node.body)
+        self.duals = saved
+        out = ast.FunctionDef(name=name, args=new_args, body=body, decorator_list=[],
+                              returns=None, type_comment=None)
+        return ast.copy_location(out, node)
+
+    def pack_star_params(self, node: ast.FunctionDef) -> List[ast.stmt]:
+        """`*args` arrives as a tuple of Duals and `**kw` as a dict of them: make each
+        one Dual, as every other local is."""
+        out = []
+        for param, packer in ((node.args.vararg, runtime.pack), (node.args.kwarg,
+                                                                runtime.pack_kw)):
+            if param is not None:
+                call = ast.Call(func=self.helper(packer, packer.__name__),
+                                args=[ast.Name(id=param.arg, ctx=ast.Load())], keywords=[])
+                out.append(ast.copy_location(ast.Assign(
+                    targets=[ast.Name(id=param.arg, ctx=ast.Store())], value=call), node))
+        return out
+
+    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        out: List[ast.stmt] = []
+        for stmt in stmts:
+            method = getattr(self, "s_" + type(stmt).__name__, None)
+            if method is None:
+                raise InternalError(f"the forward transform met a {type(stmt).__name__}")
+            out.extend(ast.copy_location(s, stmt) for s in method(stmt))
+        return out or [ast.Pass()]
+
+    # ---- statements -----------------------------------------------------------------
+    def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
+        inner = self.function(node, self.duals, node.name)
+        wrap = ast.Call(func=self.helper(dispatch.closure, "closure"),
+                        args=[ast.Name(id=node.name, ctx=ast.Load())], keywords=[])
+        return [inner, ast.Assign(targets=[ast.Name(id=node.name, ctx=ast.Store())],
+                                  value=wrap)]
+
+    def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
+            x, *counts = value.args
+            value = ast.Call(func=self.helper(runtime.unpack, "unpack"),
+                             args=[self.value(x)] + counts, keywords=[])
+        elif isinstance(value, ast.Call):
+            value = self.call(value)
+        else:
+            value = self.value(value)
+        return [ast.Assign(targets=[target], value=value)]
+
+    def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
+        return [ast.Expr(value=self.call(node.value))]
+
+    def s_If(self, node: ast.If) -> List[ast.stmt]:
+        return [ast.If(test=self.test(node.test), body=self.block(node.body),
+                       orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_While(self, node: ast.While) -> List[ast.stmt]:
+        return [ast.While(test=self.test(node.test), body=self.block(node.body),
+                          orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_For(self, node: ast.For) -> List[ast.stmt]:
+        items = ast.Call(func=self.helper(runtime.iterate, "iterate"),
+                         args=[self.value(node.iter)], keywords=[])
+        return [ast.For(target=node.target, iter=items, body=self.block(node.body),
+                        orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_Return(self, node: ast.Return) -> List[ast.stmt]:
+        value = self.value(node.value) if node.value is not None else \
+            self.helper(runtime.NONE, "None")
+        return [ast.Return(value=value)]
+
+    def s_Assert(self, node: ast.Assert) -> List[ast.stmt]:
+        msg = None if node.msg is None else self.primal(node.msg)
+        return [ast.Assert(test=self.primal(node.test), msg=msg)]
+
+    def s_Raise(self, node: ast.Raise) -> List[ast.stmt]:
+        exc = None if node.exc is None else self.primal(node.exc)
+        cause = None if node.cause is None else self.primal(node.cause)
+        return [ast.Raise(exc=exc, cause=cause)]
+
+    def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
+        return [node]
+
+    s_Break = s_Continue = s_Pass = s_Delete = s_keep
+
+    # ---- expressions ----------------------------------------------------------------
+    def call(self, node: ast.Call) -> ast.Call:
+        args = [self.arg(a) for a in node.args]
+        keywords = [self.keyword(k) for k in node.keywords]
+        func = node.func
+        if is_ref(func):
+            target = func.fw_value
+            if target is lang.foreigncall:
+                target, args = node.args[0].fw_value, args[1:]
+            rule = dispatch.static_rule(target, self.where(node))
+            return ast.Call(func=self.helper(rule, _short_name(target)), args=args,
+                            keywords=keywords)
+        callee = self.value(func)
+        return ast.Call(func=self.helper(dispatch.call, "call"), args=[callee] + args,
+                        keywords=keywords)
+
+    def arg(self, node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Starred):
+            items = ast.Call(func=self.helper(runtime.unbox, "unbox"),
+                             args=[self.value(node.value)], keywords=[])
+            return ast.Starred(value=items, ctx=ast.Load())
+        return self.value(node)
+
+    def keyword(self, node: ast.keyword) -> ast.keyword:
+        if node.arg is None:
+            items = ast.Call(func=self.helper(runtime.unbox_kw, "unbox_kw"),
+                             args=[self.value(node.value)], keywords=[])
+            return ast.keyword(arg=None, value=items)
+        return ast.keyword(arg=node.arg, value=self.value(node.value))
+
+    def value(self, atom: ast.expr) -> ast.expr:
+        """The Dual expression for an atom of normalized code."""
+        if is_ref(atom):
+            return self.k.bind(runtime.const(atom.fw_value), _short_name(atom.fw_value))
+        if isinstance(atom, ast.Constant):
+            return self.k.literal(atom.value)
+        if isinstance(atom, ast.Name):
+            if atom.id in self.duals:
+                return ast.Name(id=atom.id, ctx=ast.Load())
+            return ast.Call(func=self.helper(runtime.const, "const"),
+                            args=[ast.Name(id=atom.id, ctx=ast.Load())], keywords=[])
+        raise InternalError(f"the forward transform met a {type(atom).__name__} argument")
+
+    def primal(self, atom: ast.expr) -> ast.expr:
+        """The plain value of an atom (what branches and asserts test)."""
+        if isinstance(atom, ast.Name) and atom.id in self.duals:
+            return ast.Attribute(value=ast.Name(id=atom.id, ctx=ast.Load()), attr="primal",
+                                 ctx=ast.Load())
+        return atom
+
+    def test(self, node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.UnaryOp):
+            return ast.UnaryOp(op=ast.Not(), operand=self.primal(node.operand))
+        return self.primal(node)
+
+    def where(self, node: ast.AST) -> str:
+        return where(self.src.filename, getattr(node, "lineno", None))
+
+
+def _literal_hint(value: Any) -> str:
+    """`1.0` -> `1_0`, `-2` -> `m2`, `'sum'` -> `s_sum`, None -> `None`."""
+    if isinstance(value, (bool, type(None))):
+        return repr(value)
+    if isinstance(value, (int, float)):
+        return repr(value).replace(".", "_").replace("-", "m").replace("+", "")
+    if isinstance(value, str) and value.isidentifier() and len(value) <= 20:
+        return f"s_{value}"
+    return type(value).__name__
+
+
+def _short_name(fn: Any) -> str:
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    return name.strip("_") or "fn"

@@ -1,0 +1,33 @@
+"""Normalization: the passes, in order, that leave one operation per line.
+
+Each pass is a function from a tree to a tree with the same behaviour:
+
+    foreign        np.frexp(x)          ->  fwdad.foreigncall(np.frexp, x); static callees
+                                            carry their values
+    intrinsics     a + b, x[i] = v      ->  operator.add(a, b), operator.setitem(x, i, v)
+    constructors   [a, b], x[1:n]       ->  fwdad.build_list(a, b), fwdad.build_slice(...)
+    flatten        f(g(x))              ->  _fw_g1 = g(x); f(_fw_g1)
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from fwdad.normalize import constructors, flatten, foreign, intrinsics
+from fwdad.normalize.names import Namer
+from fwdad.normalize.scope import Scope, local_names
+from fwdad.source import FunctionSource
+
+PASSES = ("foreign", "intrinsics", "constructors", "flatten")
+
+
+def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
+    """The normalized copy of `src.tree` (the fence must have accepted it)."""
+    names = names or Namer()
+    tree = copy.deepcopy(src.tree)
+    scope = Scope(src.globals, src.cells, local_names(tree))
+    tree = foreign.run(tree, names, scope)
+    tree = intrinsics.run(tree, names)
+    tree = constructors.run(tree, names)
+    tree = flatten.run(tree, names)
+    return tree

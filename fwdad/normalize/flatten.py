@@ -1,0 +1,295 @@
+"""Flatten nested expressions (A-normal form).
+
+After this pass each statement does at most one operation, and every argument is a
+name, a constant or a static reference:
+
+    y = f(g(x), 2.0)        ->  _fw_g1 = g(x); y = f(_fw_g1, 2.0)
+    z = a and b(x)          ->  z = a; if z: z = b(x)             (still short-circuits)
+    w = a if c else b       ->  if c: w = a  else: w = b
+    a, *b = v               ->  a, b = fwdad.unpack(v, 2, 1)
+    while x < 3: ...        ->  _fw_lt1 = operator.lt(x, 3); while _fw_lt1: ...; <again>
+    [h(v) for v in xs]      ->  a loop appending to a fresh list (generators are eager)
+    lambda v: v * k         ->  def _fw_lambda1(v): return v * k
+
+Statements left: def, Assign (to a name, or to a tuple of names from unpack), Expr of a
+call, Return, If and While on a name or `not name`, For over a name, Break, Continue,
+Pass, Assert, Raise, Delete.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Callable, List, Optional
+
+from fwdad import lang
+from fwdad.errors import InternalError
+from fwdad.normalize import comprehensions
+from fwdad.normalize.intrinsics import builtin_call, op_call
+from fwdad.normalize.names import RESERVED_PREFIX, Namer, is_generated
+from fwdad.normalize.refs import call, is_atom, is_ref
+
+
+def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
+    flat = _Flatten(names)
+    tree.body = flat.block(tree.body)
+    return ast.fix_missing_locations(tree)
+
+
+class _Flatten:
+    def __init__(self, names: Namer) -> None:
+        self.names = names
+        self.out: List[ast.stmt] = []
+        self.node: ast.AST = None  # the statement being flattened, for locations
+
+    # ---- plumbing -------------------------------------------------------------------
+    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        saved, saved_node, self.out = self.out, self.node, []
+        for stmt in stmts:
+            self.node = stmt
+            getattr(self, "stmt_" + type(stmt).__name__, self.stmt_unknown)(stmt)
+        result, self.out, self.node = self.out, saved, saved_node
+        return result or [ast.copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
+
+    def collect(self, emit: Callable[[], object]) -> List[ast.stmt]:
+        """The statements `emit` produces, as a separate block."""
+        return self.collect_with(emit)[0]
+
+    def collect_with(self, emit: Callable[[], object]) -> tuple:
+        """The statements `emit` produces, and what it returns."""
+        saved, self.out = self.out, []
+        value = emit()
+        stmts, self.out = self.out, saved
+        return stmts, value
+
+    def emit(self, stmt: ast.stmt) -> None:
+        self.out.append(ast.copy_location(stmt, self.node))
+
+    def assign(self, name: str, value: ast.expr) -> None:
+        self.emit(ast.Assign(targets=[_store(name)], value=self.op(value)))
+
+    # ---- statements -----------------------------------------------------------------
+    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        node.args.defaults = [self.atom(d) for d in node.args.defaults]
+        node.args.kw_defaults = [None if d is None else self.atom(d)
+                                 for d in node.args.kw_defaults]
+        node.body = self.block(node.body)
+        self.emit(node)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        value = None if node.value is None else self.atom(node.value)
+        self.emit(ast.Return(value=value))
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self.assign(node.targets[0].id, node.value)
+            return
+        value = self.atom(node.value)
+        for target in node.targets:
+            self.store(target, value)
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant):  # a docstring or a bare constant
+            return
+        value = self.op(node.value)
+        if not is_atom(value):
+            self.emit(ast.Expr(value=value))
+
+    def stmt_If(self, node: ast.If) -> None:
+        test = self.atom(node.test)
+        body, orelse = self.block(node.body), _maybe(self.block, node.orelse)
+        self.emit(ast.If(test=test, body=body, orelse=orelse))
+
+    def stmt_While(self, node: ast.While) -> None:
+        before, test = self.collect_with(lambda: self.atom(node.test))
+        self.out.extend(before)
+        body = self.block(node.body)
+        body = _before_continue(body, before) + [copy.deepcopy(s) for s in before]
+        self.emit(ast.While(test=test, body=body, orelse=_maybe(self.block, node.orelse)))
+
+    def stmt_For(self, node: ast.For) -> None:
+        self.loop(node.target, node.iter, lambda: self.out.extend(self.block(node.body)),
+                  node.orelse)
+
+    def loop(self, target: ast.expr, iterable: ast.expr, emit_body: Callable[[], None],
+             orelse: List[ast.stmt] = ()) -> None:
+        """`for target in iterable:` with the body that `emit_body` emits."""
+        iterable = self.atom(iterable)
+        if not isinstance(target, ast.Name):
+            item, inner = self.names.fresh("item"), emit_body
+            def emit_body() -> None:
+                self.store(target, ast.Name(id=item, ctx=ast.Load()))
+                inner()
+            target = _store(item)
+        body = self.collect(emit_body) or [ast.copy_location(ast.Pass(), self.node)]
+        self.emit(ast.For(target=target, iter=iterable, body=body,
+                          orelse=_maybe(self.block, list(orelse))))
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        test = self.atom(node.test)
+        if node.msg is None:
+            self.emit(ast.Assert(test=test, msg=None))
+            return
+        failing, msg = self.collect_with(lambda: self.atom(node.msg))
+        failing.append(ast.copy_location(ast.Assert(test=test, msg=msg), node))
+        self.emit(ast.If(test=_not(test), body=failing, orelse=[]))
+
+    def stmt_Raise(self, node: ast.Raise) -> None:
+        exc = None if node.exc is None else self.atom(node.exc)
+        cause = None if node.cause is None else self.atom(node.cause)
+        self.emit(ast.Raise(exc=exc, cause=cause))
+
+    def stmt_keep(self, node: ast.stmt) -> None:
+        self.emit(node)
+
+    stmt_Break = stmt_Continue = stmt_Pass = stmt_Delete = stmt_keep
+
+    def stmt_unknown(self, node: ast.stmt) -> None:
+        raise InternalError(f"flatten met a {type(node).__name__}, which the fence "
+                            f"should have rejected")
+
+    # ---- stores ---------------------------------------------------------------------
+    def store(self, target: ast.expr, value: ast.expr) -> None:
+        """`target = value` for a name, a (nested, starred) tuple, x[i] or x.a."""
+        if isinstance(target, ast.Name):
+            self.emit(ast.Assign(targets=[_store(target.id)], value=value))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target.elts, value)
+        elif isinstance(target, ast.Subscript):
+            args = [self.atom(target.value), self.atom(target.slice), value]
+            self.emit(ast.Expr(value=op_call("setitem", args, self.node)))
+        elif isinstance(target, ast.Attribute):
+            args = [self.atom(target.value), ast.Constant(target.attr), value]
+            self.emit(ast.Expr(value=builtin_call("setattr", args, self.node)))
+        else:
+            raise InternalError(f"cannot assign to a {type(target).__name__}")
+
+    def unpack(self, targets: List[ast.expr], value: ast.expr) -> None:
+        star = [i for i, t in enumerate(targets) if isinstance(t, ast.Starred)]
+        names, later = [], []
+        for target in targets:
+            target = target.value if isinstance(target, ast.Starred) else target
+            if isinstance(target, ast.Name):
+                names.append(_store(target.id))
+            else:
+                temp = self.names.fresh("part")
+                names.append(_store(temp))
+                later.append((target, ast.Name(id=temp, ctx=ast.Load())))
+        args = [value, ast.Constant(len(targets))] + \
+            ([ast.Constant(star[0])] if star else [])
+        unpacked = call(lang.unpack, "fwdad.unpack", args, self.node)
+        self.emit(ast.Assign(targets=[ast.Tuple(elts=names, ctx=ast.Store())],
+                             value=unpacked))
+        for target, temp in later:
+            self.store(target, temp)
+
+    # ---- expressions ----------------------------------------------------------------
+    def atom(self, expr: ast.expr) -> ast.expr:
+        """A name, constant or static reference holding the value of `expr`."""
+        value = self.op(expr)
+        if is_atom(value):
+            return value
+        name = self.names.fresh(_hint(value))
+        self.emit(ast.Assign(targets=[_store(name)], value=value))
+        return ast.Name(id=name, ctx=ast.Load())
+
+    def op(self, expr: ast.expr) -> ast.expr:
+        """One operation whose operands are atoms (or an atom)."""
+        if is_atom(expr):
+            return expr
+        method = getattr(self, "expr_" + type(expr).__name__, None)
+        if method is None:
+            raise InternalError(f"flatten met a {type(expr).__name__} expression")
+        return method(expr)
+
+    def expr_Call(self, node: ast.Call) -> ast.Call:
+        func = node.func if is_ref(node.func) or isinstance(node.func, ast.Name) \
+            else self.atom(node.func)
+        args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
+                if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
+        keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
+                    for k in node.keywords]
+        return ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> ast.Name:
+        result = self.names.fresh("and" if isinstance(node.op, ast.And) else "or")
+        self.assign(result, node.values[0])
+        self._short_circuit(node.op, result, node.values[1:])
+        return ast.Name(id=result, ctx=ast.Load())
+
+    def _short_circuit(self, op: ast.boolop, result: str, rest: List[ast.expr]) -> None:
+        if not rest:
+            return
+        def then() -> None:
+            self.assign(result, rest[0])
+            self._short_circuit(op, result, rest[1:])
+        test = ast.Name(id=result, ctx=ast.Load())
+        test = test if isinstance(op, ast.And) else _not(test)
+        self.emit(ast.If(test=test, body=self.collect(then), orelse=[]))
+
+    def expr_IfExp(self, node: ast.IfExp) -> ast.Name:
+        result = self.names.fresh("choice")
+        test = self.atom(node.test)
+        body = self.collect(lambda: self.assign(result, node.body))
+        orelse = self.collect(lambda: self.assign(result, node.orelse))
+        self.emit(ast.If(test=test, body=body, orelse=orelse))
+        return ast.Name(id=result, ctx=ast.Load())
+
+    def expr_NamedExpr(self, node: ast.NamedExpr) -> ast.Name:
+        self.assign(node.target.id, node.value)
+        return ast.Name(id=node.target.id, ctx=ast.Load())
+
+    def expr_Lambda(self, node: ast.Lambda) -> ast.Name:
+        name = self.names.fresh("lambda")
+        body = [ast.copy_location(ast.Return(value=node.body), node)]
+        fn = ast.FunctionDef(name=name, args=node.args, body=body, decorator_list=[],
+                             returns=None, type_comment=None)
+        saved = self.node
+        self.stmt_FunctionDef(ast.copy_location(fn, node))
+        self.node = saved
+        return ast.Name(id=name, ctx=ast.Load())
+
+    def expr_comprehension(self, node: ast.expr) -> ast.Name:
+        return comprehensions.expand(self, node)
+
+    expr_ListComp = expr_SetComp = expr_DictComp = expr_GeneratorExp = expr_comprehension
+
+
+def _store(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Store())
+
+
+def _not(test: ast.expr) -> ast.UnaryOp:
+    return ast.UnaryOp(op=ast.Not(), operand=test)
+
+
+def _maybe(fn: Callable, stmts: List[ast.stmt]) -> List[ast.stmt]:
+    return fn(stmts) if stmts else []
+
+
+def _hint(value: ast.expr) -> str:
+    """What to call the temporary that holds `value`: the operation's name."""
+    if isinstance(value, ast.Call):
+        func = value.func
+        if is_ref(func) and getattr(func, "fw_value", None) is getattr and \
+                len(value.args) == 2 and isinstance(value.args[1], ast.Constant):
+            return str(value.args[1].value)
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "t")
+        if is_generated(name):  # calling a temporary: name the result after it
+            name = name[len(RESERVED_PREFIX):].rstrip("0123456789")
+        return name.replace("build_", "").replace("get", "").strip("_") or "t"
+    return "t"
+
+
+def _before_continue(body: List[ast.stmt], again: List[ast.stmt]) -> List[ast.stmt]:
+    """Insert a copy of `again` before each `continue` of this loop (not inner loops)."""
+    if not again:
+        return body
+    out: List[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Continue):
+            out.extend(copy.deepcopy(s) for s in again)
+        elif isinstance(stmt, ast.If):
+            stmt.body = _before_continue(stmt.body, again)
+            stmt.orelse = _before_continue(stmt.orelse, again)
+        out.append(stmt)
+    return out

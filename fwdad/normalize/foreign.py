@@ -1,0 +1,54 @@
+"""Callees known when the rule is built are resolved; calls into C become foreigncall.
+
+    np.sin(x)       ->  np.sin(x)                     (now a static reference to np.sin)
+    helper(x)       ->  helper(x)                     (a static reference to helper)
+    np.frexp(x)     ->  fwdad.foreigncall(np.frexp, x)   when no frule is registered
+    obj.method(x)   ->  obj.method(x)                 (unchanged: a dynamic call)
+
+After this pass every callee that is a global or builtin, reached through modules and
+classes, carries its value (`fw_value`). A callee without Python source and without a
+registered frule is wrapped in `fwdad.foreigncall`, whose rule reports it by name at the
+user's line (or uses a rule registered later).
+"""
+from __future__ import annotations
+
+import ast
+
+from fwdad import lang
+from fwdad.normalize.names import Namer
+from fwdad.normalize.refs import call, ref
+from fwdad.normalize.scope import Scope, is_missing
+from fwdad.rules.registry import is_primitive
+from fwdad.source import has_source
+
+# Library code fwdad does not trace into: without a rule, a call is foreign.
+LIBRARY_PACKAGES = ("numpy", "scipy")
+
+
+def run(tree: ast.FunctionDef, names: Namer, scope: Scope) -> ast.FunctionDef:
+    return ast.fix_missing_locations(_Foreign(scope).visit(tree))
+
+
+def is_foreign(fn) -> bool:
+    """Code fwdad cannot derive a rule for: no Python source, or library internals."""
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    if isinstance(fn, type):  # user classes are built by new + the rule of __init__
+        return module in LIBRARY_PACKAGES or module == "builtins"
+    return module in LIBRARY_PACKAGES or not has_source(fn)
+
+
+class _Foreign(ast.NodeTransformer):
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        value, dotted = self.scope.resolve(node.func)
+        if is_missing(value):
+            return node
+        if is_primitive(value) or not is_foreign(value):
+            node.func = ref(value, dotted, node.func)
+            return node
+        target = ref(value, dotted, node.func)
+        return call(lang.foreigncall, "fwdad.foreigncall", [target] + node.args, node,
+                    node.keywords)

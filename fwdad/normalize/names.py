@@ -1,0 +1,33 @@
+"""Namer: fresh, readable temporaries under a reserved prefix.
+
+Temporaries are named after what they hold when that is known (`_fw_mul1`), so that
+normalized and generated code reads like the user's. The fence rejects user names with
+the prefix, so a fresh name can never shadow one of theirs.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+
+RESERVED_PREFIX = "_fw_"
+
+
+class Namer:
+    """Hands out names `_fw_<hint><n>`, unique within one function tree."""
+
+    def __init__(self) -> None:
+        self._counts: Counter = Counter()
+
+    def fresh(self, hint: str = "t") -> str:
+        hint = re.sub(r"\W", "", hint)[:20] or "t"
+        self._counts[hint] += 1
+        return f"{RESERVED_PREFIX}{hint}{self._counts[hint]}"
+
+    def name(self, hint: str = "t", ctx: ast.expr_context = None) -> ast.Name:
+        """A fresh ast.Name (Load unless ctx says otherwise)."""
+        return ast.Name(id=self.fresh(hint), ctx=ctx or ast.Load())
+
+
+def is_generated(name: str) -> bool:
+    return name.startswith(RESERVED_PREFIX)

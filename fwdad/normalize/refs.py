@@ -1,0 +1,38 @@
+"""Static references: AST nodes that name a value known when the rule is built.
+
+`ref(operator.add, "operator.add")` renders as `operator.add` in normalized code and
+carries the value itself in `node.fw_value`, so later stages never look the dotted name
+up again (a user's local called `operator` cannot capture it).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+
+def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
+    """A Load node for `dotted` that carries `value`."""
+    parts = dotted.split(".")
+    node: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
+    for part in parts[1:]:
+        node = ast.Attribute(value=node, attr=part, ctx=ast.Load())
+    node.fw_value = value
+    if like is not None:
+        for sub in ast.walk(node):
+            ast.copy_location(sub, like)
+    return node
+
+
+def is_ref(node: ast.AST) -> bool:
+    return hasattr(node, "fw_value")
+
+
+def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
+    """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
+    node = ast.Call(func=ref(fn, dotted, like), args=args, keywords=keywords or [])
+    return ast.copy_location(node, like)
+
+
+def is_atom(node: ast.AST) -> bool:
+    """Names, constants and static references: the only arguments after flattening."""
+    return isinstance(node, (ast.Name, ast.Constant)) or is_ref(node)

@@ -1,0 +1,78 @@
+"""Which names a function binds locally, and what the other names refer to.
+
+Conservative by design: a name bound anywhere in the tree (nested defs and
+comprehensions included) counts as local, so it is never mistaken for a global. The
+price of a false "local" is a dynamic call instead of a static one; never a wrong value.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import types
+from typing import Any, Dict, Optional, Set, Tuple
+
+_MISSING = object()
+
+
+def local_names(tree: ast.AST) -> Set[str]:
+    """Every name the tree binds: parameters, assignment and loop targets, defs."""
+    out: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(node.name)
+    return out
+
+
+class Scope:
+    """Resolves the non-local names of one function to the values they have now."""
+
+    def __init__(self, globals_: Dict[str, Any], cells: Dict[str, Any],
+                 locals_: Set[str]) -> None:
+        self.globals, self.cells, self.locals = globals_, cells, locals_
+
+    def resolve(self, node: ast.expr) -> Tuple[Any, Optional[str]]:
+        """The value of a dotted name (`np.linalg.solve`) and its text, when it is a
+        global or builtin reached through modules and classes only; else (_MISSING,
+        None). Closure cells are not resolved: their contents may change."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name) or node.id in self.locals \
+                or node.id in self.cells:
+            return _MISSING, None
+        value = self.globals.get(node.id, _MISSING)
+        if value is _MISSING:
+            value = getattr(builtins, node.id, _MISSING)
+        for attr in reversed(parts):
+            if not isinstance(value, (types.ModuleType, type)):
+                return _MISSING, None
+            value = getattr(value, attr, _MISSING)
+        if value is _MISSING:
+            return _MISSING, None
+        return value, ".".join([node.id] + list(reversed(parts)))
+
+
+def is_missing(value: Any) -> bool:
+    return value is _MISSING
+
+
+def bound_here(fn: ast.FunctionDef) -> Set[str]:
+    """The names a function binds itself: its parameters and targets, and the names
+    of the defs it contains, but not what those nested defs bind."""
+    out = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    out |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(node.name)
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return out

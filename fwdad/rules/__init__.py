@@ -1,0 +1,1 @@
+"""Registered frules, one module per domain; `fwdad.rules.all` imports every one."""

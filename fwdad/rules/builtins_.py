@@ -1,0 +1,81 @@
+"""Rules for builtins: abs, min, max, sum, pow, float, int, and the ones with no
+derivative (len, range, print, isinstance, ...)."""
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.forward.runtime import const, iterate
+from fwdad.rules.batching import is_batched
+from fwdad.rules.operators import _abs, _add, _pow
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent
+
+frule(builtins.abs)(_abs)
+
+
+@frule(builtins.pow)
+def _builtin_pow(x: Dual, y: Dual, mod=None) -> Dual:
+    if mod is not None:
+        return Dual(pow(x.primal, y.primal, mod), NoTangent)
+    return _pow(x, y)
+
+
+def _candidates(args: tuple) -> list:
+    """`max(a, b, ...)` compares its arguments; `max(xs)` the items of xs."""
+    return list(iterate(args[0])) if len(args) == 1 else list(args)
+
+
+def _select(choose, args: tuple, key, default) -> Dual:
+    items = _candidates(args)
+    if not items:
+        if default is not _NO_DEFAULT:
+            return default
+        raise ValueError(f"{choose.__name__}() arg is an empty sequence")
+    key_fn = (lambda v: v) if key is None else key.primal
+    index = choose(range(len(items)), key=lambda i: key_fn(items[i].primal))
+    return items[index]
+
+
+_NO_DEFAULT = object()
+
+
+@frule(builtins.max)
+def _max(*args: Dual, key: Dual = None, default: Dual = _NO_DEFAULT) -> Dual:
+    """The tangent of the selected item (the first of equal ones, as Python picks)."""
+    return _select(max, args, key, default)
+
+
+@frule(builtins.min)
+def _min(*args: Dual, key: Dual = None, default: Dual = _NO_DEFAULT) -> Dual:
+    return _select(min, args, key, default)
+
+
+@frule(builtins.sum)
+def _sum(items: Dual, start: Dual = None) -> Dual:
+    total = const(0) if start is None else start
+    for item in iterate(items):
+        total = _add(total, item)
+    return total
+
+
+@frule(builtins.float)
+def _float(x: Dual = None) -> Dual:
+    if x is None:
+        return Dual(0.0, 0.0)
+    out = float(x.primal)
+    tangent = x.tangent
+    if tangent is NoTangent or isinstance(x.primal, str):
+        return Dual(out, 0.0)
+    if is_batched(x.primal, tangent):
+        return Dual(out, np.reshape(tangent, (np.shape(tangent)[0],)))
+    return Dual(out, float(np.real(tangent)))
+
+
+def_nondiff(builtins.int, builtins.bool, builtins.round, builtins.len, builtins.range,
+            builtins.print, builtins.isinstance, builtins.issubclass, builtins.str,
+            builtins.repr, builtins.id, builtins.hash, builtins.type, builtins.callable,
+            builtins.hasattr, builtins.format, builtins.ord, builtins.chr, builtins.any,
+            builtins.all)

@@ -1,0 +1,64 @@
+"""Rules for indexing: getitem, setitem, delitem on arrays, lists, tuples and dicts.
+
+The tangent of `x[i]` is the same part of the tangent of x: a view when the primal is a
+view, so that writing through it updates both. Writes follow NumPy: repeated integer
+indices keep the last write.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import is_batched, tangent_index
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent, zero_tangent
+
+
+@frule(operator.getitem)
+def _getitem(x: Dual, index) -> Dual:
+    primal, tangent = x.primal, x.tangent
+    out = primal[index]
+    if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
+        return Dual(out, zero_tangent(out))
+    if isinstance(primal, np.ndarray):
+        return Dual(out, tangent[tangent_index(primal, tangent, index)])
+    return Dual(out, tangent[index])
+
+
+@frule(operator.setitem)
+def _setitem(x: Dual, index, value: Dual) -> Dual:
+    primal, tangent = x.primal, x.tangent
+    primal[index] = value.primal
+    if isinstance(primal, np.ndarray):
+        if tangent is not NoTangent:
+            _write_array_tangent(primal, tangent, index, value.tangent)
+    elif tangent is not NoTangent:
+        tangent[index] = value.tangent
+    return Dual(None, NoTangent)
+
+
+def _write_array_tangent(primal, tangent, index, dv) -> None:
+    """tangent[index] = dv; an unbatched dv broadcasts across the batch axis."""
+    tangent[tangent_index(primal, tangent, index)] = 0.0 if dv is NoTangent else dv
+
+
+@frule(operator.delitem)
+def _delitem(x: Dual, index) -> Dual:
+    del x.primal[index]
+    if x.tangent is not NoTangent:
+        del x.tangent[index]
+    return Dual(None, NoTangent)
+
+
+def array_view_tangent(x: Dual, name: str):
+    """The tangent of `x.T`, `x.real`, ... (each linear, and a view like its primal)."""
+    tangent = x.tangent
+    if tangent is NoTangent:
+        return NoTangent
+    if name in ("T", "mT") and is_batched(x.primal, tangent):
+        axes = (0,) + tuple(range(tangent.ndim - 1, 0, -1)) if name == "T" else \
+            tuple(range(tangent.ndim - 2)) + (tangent.ndim - 1, tangent.ndim - 2)
+        return tangent.transpose(axes)
+    return getattr(tangent, name)

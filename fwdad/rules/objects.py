@@ -1,0 +1,68 @@
+"""Rules for attributes: getattr, setattr, delattr on arrays, objects and modules.
+
+The tangent of an instance is a `Tangent` with one field per attribute. The tangent of
+a bound method is the tangent of the object it is bound to; dynamic dispatch hands it
+back to the method's rule as `self`.
+"""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
+
+# ndarray attributes whose tangent is the attribute of the tangent (linear), and
+# the ones with no tangent.
+_ARRAY_LINEAR = {"T", "real", "imag", "mT"}
+
+
+@frule(getattr)
+def _getattr(obj: Dual, name: str, *default) -> Dual:
+    primal = obj.primal
+    if isinstance(primal, np.ndarray):
+        return _array_attribute(obj, name, *default)
+    descriptor = getattr(type(primal), name, None)
+    if isinstance(descriptor, property) and descriptor.fget is not None:
+        from fwdad.forward.dispatch import derived_rule
+        return derived_rule(descriptor.fget)(obj)
+    value = getattr(primal, name, *default)
+    if _is_bound_to(value, primal):
+        return Dual(value, obj.tangent)
+    if isinstance(obj.tangent, Tangent):
+        tangent = getattr(obj.tangent, name, NoTangent)
+        return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
+    return Dual(value, zero_tangent(value))
+
+
+def _array_attribute(obj: Dual, name: str, *default) -> Dual:
+    value = getattr(obj.primal, name, *default)
+    if name in _ARRAY_LINEAR:
+        from fwdad.rules.indexing import array_view_tangent
+        return Dual(value, array_view_tangent(obj, name))
+    if _is_bound_to(value, obj.primal):
+        return Dual(value, obj.tangent)
+    return Dual(value, NoTangent)
+
+
+def _is_bound_to(value, primal) -> bool:
+    return isinstance(value, (types.MethodType, types.BuiltinMethodType)) \
+        and getattr(value, "__self__", None) is primal
+
+
+@frule(setattr)
+def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
+    setattr(obj.primal, name, value.primal)
+    if isinstance(obj.tangent, Tangent):
+        setattr(obj.tangent, name, value.tangent)
+    return Dual(None, NoTangent)
+
+
+@frule(delattr)
+def _delattr(obj: Dual, name: str) -> Dual:
+    delattr(obj.primal, name)
+    if isinstance(obj.tangent, Tangent) and hasattr(obj.tangent, name):
+        delattr(obj.tangent, name)
+    return Dual(None, NoTangent)

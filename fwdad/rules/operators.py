@@ -1,0 +1,147 @@
+"""Rules for the `operator` module: arithmetic (on numbers and arrays), in-place
+updates, comparisons and the other operators with no derivative.
+
+Binary rules lift batched tangents so that they broadcast as their primals do.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import lift
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent
+
+
+def _tangents(x: Dual, y: Dual, out) -> tuple:
+    """The tangents of x and y, lifted to broadcast against `out`."""
+    ndim = np.ndim(out)
+    return lift(x.primal, x.tangent, ndim), lift(y.primal, y.tangent, ndim)
+
+
+# ---- arithmetic -------------------------------------------------------------------
+@frule(operator.add)
+def _add(x: Dual, y: Dual) -> Dual:
+    out = x.primal + y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, dx + dy)
+
+
+@frule(operator.sub)
+def _sub(x: Dual, y: Dual) -> Dual:
+    out = x.primal - y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, dx - dy)
+
+
+@frule(operator.mul)
+def _mul(x: Dual, y: Dual) -> Dual:
+    out = x.primal * y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, dx * y.primal + x.primal * dy)
+
+
+@frule(operator.truediv)
+def _truediv(x: Dual, y: Dual) -> Dual:
+    out = x.primal / y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, (dx - out * dy) / y.primal)
+
+
+@frule(operator.pow)
+def _pow(x: Dual, y: Dual) -> Dual:
+    out = x.primal ** y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, pow_base_term(x.primal, y.primal, dx) + pow_exponent_term(
+        x.primal, out, dy))
+
+
+def pow_base_term(x, y, dx):
+    """y * x**(y-1) * dx, without computing x**(y-1) when the exponent is 0."""
+    if dx is NoTangent:
+        return NoTangent
+    if np.ndim(y) == 0 and y == 0:
+        return 0 * dx
+    return y * x ** (y - 1) * dx
+
+
+def pow_exponent_term(x, out, dy):
+    """log(x) * x**y * dy, taken as 0 where dy is 0 or x**y is 0 (so that x**2.0 at a
+    negative x, or 0.0**y, has a finite derivative)."""
+    if dy is NoTangent:
+        return NoTangent
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = np.log(np.abs(np.asarray(x, dtype=float))) * out * dy
+    term = np.where((np.asarray(dy) == 0) | (np.asarray(out) == 0), 0.0, term)
+    return float(term) if np.ndim(term) == 0 and not isinstance(out, np.ndarray) else term
+
+
+@frule(operator.neg)
+def _neg(x: Dual) -> Dual:
+    return Dual(-x.primal, -x.tangent)
+
+
+@frule(operator.pos)
+def _pos(x: Dual) -> Dual:
+    return Dual(+x.primal, x.tangent)
+
+
+@frule(operator.abs)
+def _abs(x: Dual) -> Dual:
+    return Dual(abs(x.primal), np.sign(x.primal) * x.tangent)
+
+
+@frule(operator.mod)
+def _mod(x: Dual, y: Dual) -> Dual:
+    """x % y = x - floor(x / y) * y, so the tangent is dx - floor(x / y) * dy."""
+    out = x.primal % y.primal
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, dx - (x.primal // y.primal) * dy)
+
+
+@frule(operator.matmul)
+def _matmul(x: Dual, y: Dual) -> Dual:
+    from fwdad.rules.linalg import matmul_tangent
+    out = x.primal @ y.primal
+    return Dual(out, matmul_tangent(x, y, out))
+
+
+def_nondiff(operator.floordiv)  # piecewise constant
+
+
+# ---- in place: `a += b` updates a NumPy array (and its tangent) where it is ----------
+def _in_place(pure, update):
+    """An in-place rule from the pure rule: mutable arrays are updated in place, primal
+    and tangent alike (so views see the change); everything else is rebound."""
+    def rule(x: Dual, y: Dual) -> Dual:
+        if isinstance(x.primal, list):
+            update(x.primal, y.primal)
+            update(x.tangent, y.primal if update is operator.imul else y.tangent)
+            return x
+        if not isinstance(x.primal, np.ndarray):
+            return pure(x, y)
+        new = pure(x, y)  # the tangent is computed from the values before the update
+        update(x.primal, y.primal)  # NumPy's own casting rules and errors
+        if x.tangent is not NoTangent:
+            x.tangent[...] = new.tangent
+        return x
+    rule.__name__ = f"_{update.__name__}"
+    return rule
+
+
+for _pure, _update in [(_add, operator.iadd), (_sub, operator.isub),
+                       (_mul, operator.imul), (_truediv, operator.itruediv),
+                       (_pow, operator.ipow), (_mod, operator.imod),
+                       (_matmul, operator.imatmul)]:
+    frule(_update)(_in_place(_pure, _update))
+
+frule(operator.ifloordiv)(_in_place(lambda x, y: Dual(x.primal // y.primal, NoTangent),
+                                    operator.ifloordiv))
+
+# ---- no derivative: comparisons, logic, bits, identity ------------------------------
+def_nondiff(operator.lt, operator.le, operator.eq, operator.ne, operator.ge,
+            operator.gt, operator.not_, operator.truth, operator.is_, operator.is_not,
+            operator.contains, operator.and_, operator.or_, operator.xor,
+            operator.invert, operator.lshift, operator.rshift, operator.index)

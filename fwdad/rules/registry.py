@@ -1,0 +1,172 @@
+"""The rule table: is_primitive, frule and its two shorthands. Holds no rules itself.
+
+A rule takes Duals and returns a Dual. Parameters annotated `Dual` receive Duals; any
+other parameter (an axis, a dtype, a flag) receives the plain primal value, so rules
+read like the math. The registered callable is what generated code binds directly.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, Optional
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, describe
+from fwdad.tangents import NoTangent
+
+
+@dataclass
+class RuleEntry:
+    """One registered rule: the primal callable, the rule as written, and what
+    generated code calls (the rule itself, or an adapter that unwraps plain params)."""
+
+    primal: Any
+    rule: Callable
+    callable: Callable
+    kind: str  # "frule", "linear" or "nondiff"
+
+
+_RULES: Dict[Any, RuleEntry] = {}
+
+
+def _key(fn: Any) -> Any:
+    """Rules are keyed by the callable; bound methods by their function."""
+    return getattr(fn, "__func__", fn)
+
+
+def is_primitive(fn: Any) -> bool:
+    """True when calls of `fn` use a registered frule instead of a derived one."""
+    try:
+        return _key(fn) in _RULES
+    except TypeError:  # unhashable callables cannot be registered
+        return False
+
+
+def get_frule(fn: Any) -> Optional[Callable]:
+    """The callable that differentiates calls of `fn`, or None."""
+    try:
+        entry = _RULES.get(_key(fn))
+    except TypeError:
+        return None
+    return entry.callable if entry is not None else None
+
+
+def entries() -> Iterator[RuleEntry]:
+    """Every registered rule (the meta-test walks these)."""
+    return iter(list(_RULES.values()))
+
+
+def frule(*fns: Any) -> Callable[[Callable], Callable]:
+    """Register the decorated function as the forward rule of each of `fns`.
+
+    Example:
+        @fwdad.frule(np.sin)
+        def _sin(x: Dual) -> Dual:
+            return Dual(np.sin(x.primal), np.cos(x.primal) * x.tangent)
+
+    Returns:
+        The decorator; it returns the rule unchanged.
+    """
+    def register(rule: Callable) -> Callable:
+        for fn in fns:
+            _register(fn, rule, "frule")
+        return rule
+    return register
+
+
+def def_linear(*fns: Callable) -> None:
+    """Shorthand for functions linear in their first argument: the tangent goes
+    through `f` itself (`np.negative`, `np.real`, `np.transpose` ...)."""
+    for fn in fns:
+        _register(fn, _linear_rule(fn), "linear", spec=({0}, False, set()))
+
+
+def def_nondiff(*fns: Callable) -> None:
+    """Shorthand for functions whose output has no derivative (`np.floor`,
+    `np.argmax`, `len`): the primal runs, the tangent is zero."""
+    for fn in fns:
+        _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()))
+
+
+def _linear_rule(fn: Callable) -> Callable:
+    def linear(x: Dual, *args, **kwargs) -> Dual:
+        tangent = NoTangent if x.tangent is NoTangent else fn(x.tangent, *args, **kwargs)
+        return Dual(fn(x.primal, *args, **kwargs), tangent)
+    linear.__name__ = f"linear_{getattr(fn, '__name__', 'fn')}"
+    return linear
+
+
+def _nondiff_rule(fn: Callable) -> Callable:
+    def nondiff(*args, **kwargs) -> Dual:
+        return Dual(fn(*args, **kwargs), NoTangent)
+    nondiff.__name__ = f"nondiff_{getattr(fn, '__name__', 'fn')}"
+    return nondiff
+
+
+def _register(fn: Any, rule: Callable, kind: str, spec=None) -> None:
+    try:
+        key = _key(fn)
+        hash(key)
+    except TypeError as err:
+        raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
+                         f"hashable. Register the function it calls instead.") from err
+    _RULES[key] = RuleEntry(fn, rule, _with_plain_params(rule, spec), kind)
+
+
+# ---- plain (non-Dual) parameters ----------------------------------------------------
+def _is_dual_annotation(annotation: Any) -> bool:
+    if annotation is inspect.Parameter.empty:
+        return False
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return "Dual" in text
+
+
+def _with_plain_params(rule: Callable, spec=None) -> Callable:
+    """The rule, wrapped so that parameters not annotated `Dual` get primal values.
+
+    `spec` = (dual positions, *args are Duals, Dual keyword names) overrides what the
+    annotations say (the shorthands use it).
+    """
+    params = inspect.signature(rule).parameters.values()
+    if spec is None and all(_is_dual_annotation(p.annotation) for p in params):
+        return rule
+    dual_at, dual_star, dual_kw = spec if spec is not None else _dual_params(rule)
+    return _Adapter(rule, dual_at, dual_star, dual_kw)
+
+
+def _dual_params(rule: Callable):
+    params = list(inspect.signature(rule).parameters.values())
+    dual_at, dual_kw, dual_star = set(), set(), False
+    for i, p in enumerate(params):
+        is_dual = _is_dual_annotation(p.annotation)
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and is_dual:
+            dual_at.add(i)
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and is_dual:
+            dual_kw.add(p.name)
+        if p.kind == p.VAR_POSITIONAL and is_dual:
+            dual_star = True
+    return dual_at, dual_star, dual_kw
+
+
+class _Adapter:
+    """Calls a rule with Duals where it asks for them and primals elsewhere."""
+
+    __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "__name__",
+                 "__wrapped__")
+
+    def __init__(self, rule: Callable, dual_at: set, dual_star: bool, dual_kw: set):
+        self.rule, self.dual_at, self.dual_star, self.dual_kw = \
+            rule, dual_at, dual_star, dual_kw
+        params = list(inspect.signature(rule).parameters.values())
+        kinds = [p.kind for p in params]
+        star = [i for i, k in enumerate(kinds) if k == inspect.Parameter.VAR_POSITIONAL]
+        self.first_star = star[0] if star else len(params)
+        self.__name__ = getattr(rule, "__name__", "rule")
+        self.__wrapped__ = rule
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Dual:
+        args = tuple(a if (i in self.dual_at if i < self.first_star else self.dual_star)
+                     else a.primal for i, a in enumerate(args))
+        if kwargs:
+            kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
+        return self.rule(*args, **kwargs)

@@ -1,0 +1,125 @@
+"""Function -> its AST, globals and closure cells; or the verdict that it is foreign.
+
+The AST is taken from the parsed file that defines the function, so every node keeps
+the line number it has in the user's file (error messages and tracebacks point there).
+A lambda becomes an equivalent `def` whose body returns the lambda's expression.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import inspect
+import linecache
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional
+
+from fwdad.errors import SourceUnavailableError, describe
+
+
+@dataclass
+class FunctionSource:
+    """What the pipeline needs to know about one Python function."""
+
+    fn: types.FunctionType
+    tree: ast.FunctionDef
+    filename: str
+    globals: Dict[str, Any]
+    cells: Dict[str, Any] = field(default_factory=dict)  # free variable -> cell
+
+    @property
+    def name(self) -> str:
+        return self.fn.__name__ if self.fn.__name__ != "<lambda>" else "lambda"
+
+
+def python_function(fn: Any) -> Optional[types.FunctionType]:
+    """The plain Python function behind `fn` (unwrapping methods and decorators made
+    with functools.wraps), or None when `fn` has no Python code."""
+    fn = getattr(fn, "__func__", fn)
+    try:
+        fn = inspect.unwrap(fn)
+    except ValueError:
+        return None
+    return fn if isinstance(fn, types.FunctionType) else None
+
+
+def has_source(fn: Any) -> bool:
+    """True when `fn` is a Python function whose source can be parsed: code that is not
+    *foreign*."""
+    fn = python_function(fn)
+    return fn is not None and _parsed_file(fn.__code__.co_filename) is not None
+
+
+def get_source(fn: Callable) -> FunctionSource:
+    """The AST of `fn`, with its globals and closure cells.
+
+    Raises:
+        SourceUnavailableError: `fn` is not a Python function, or its source file is
+            gone (defined with exec, or in an interactive session without a history).
+    """
+    py = python_function(fn)
+    if py is None:
+        raise SourceUnavailableError(
+            f"{describe(fn)} has no Python source (it is a {type(fn).__name__}, e.g. "
+            f"written in C), so fwdad cannot derive a rule for it. Register one with "
+            f"`@fwdad.frule({getattr(fn, '__name__', 'f')})`.")
+    code = py.__code__
+    module = _parsed_file(code.co_filename)
+    node = _find_node(module, code) if module is not None else None
+    if node is None:
+        raise SourceUnavailableError(
+            f"the source of {describe(py)} cannot be found (its code says it is in "
+            f"{code.co_filename!r}). Functions made with exec or eval, or typed at an "
+            f"interactive prompt, have no source to read: define it in a file, or "
+            f"register a rule for it with `@fwdad.frule`.")
+    tree = _as_function_def(node)
+    cells = dict(zip(code.co_freevars, py.__closure__ or ()))
+    return FunctionSource(py, tree, code.co_filename, py.__globals__, cells)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_cached(filename: str, text: str) -> Optional[ast.Module]:
+    try:
+        return ast.parse(text, filename)
+    except SyntaxError:
+        return None
+
+
+def _parsed_file(filename: str) -> Optional[ast.Module]:
+    lines = linecache.getlines(filename)
+    if not lines:
+        return None
+    return _parse_cached(filename, "".join(lines))
+
+
+def _find_node(module: ast.Module, code: types.CodeType) -> Optional[ast.AST]:
+    """The def or lambda that compiled to `code`: same first line, same name and same
+    arguments. Two lambdas with the same arguments on one line cannot be told apart."""
+    found: List[ast.AST] = []
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if first == code.co_firstlineno and node.name == code.co_name:
+                found.append(node)
+        elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>" \
+                and node.lineno == code.co_firstlineno and _same_args(node, code):
+            found.append(node)
+    return found[0] if len(found) == 1 else None
+
+
+def _same_args(node: ast.Lambda, code: types.CodeType) -> bool:
+    names = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    return tuple(names) == code.co_varnames[:len(names)]
+
+
+def _as_function_def(node: ast.AST) -> ast.FunctionDef:
+    """A copy of the def (without its decorators) or a def equivalent to the lambda."""
+    if isinstance(node, ast.Lambda):
+        body = [ast.copy_location(ast.Return(value=node.body), node.body)]
+        out = ast.FunctionDef(name="lambda", args=node.args, body=body, decorator_list=[],
+                              returns=None, type_comment=None)
+        return ast.fix_missing_locations(ast.copy_location(out, node))
+    out = copy.deepcopy(node)
+    out.decorator_list = []
+    return out

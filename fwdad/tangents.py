@@ -1,0 +1,374 @@
+"""Tangent types and the vector-space helpers every other module uses.
+
+The tangent of a value, by its type:
+
+    float, complex, NumPy inexact scalar      the same type
+    ndarray of inexact dtype                  ndarray of the same shape and dtype
+    tuple / list / dict (and NamedTuple)      the same container of tangents
+    instance of a user class                  Tangent: one tangent per field
+    int, bool, str, None, functions, ...      NoTangent
+
+A batch of tangents adds one leading axis to every array leaf (a float's batch is a 1-d
+array). The helpers here (zero, random, add, scale, inner) are the only places that
+know these shapes; rules and the API call them instead of re-deriving them.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable, Dict
+
+import numpy as np
+
+from fwdad.errors import NonDifferentiableError, TangentError
+
+
+# ---- NoTangent: the tangent of a value that cannot vary ----------------------------
+class _NoTangentType:
+    """The tangent of a non-differentiable value, and a strong zero in arithmetic.
+
+    `NoTangent * x` is NoTangent and `NoTangent + x` is x, so that a rule like
+    `dx * y + x * dy` works when one argument is an int. NumPy defers to these methods
+    because `__array_ufunc__` is None.
+    """
+
+    __slots__ = ()
+    __array_ufunc__ = None
+    _instance = None
+
+    def __new__(cls) -> "_NoTangentType":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NoTangent"
+
+    def __reduce__(self):
+        return (_NoTangentType, ())
+
+    def __bool__(self) -> bool:
+        return False
+
+    def _absorb(self, *_: Any) -> "_NoTangentType":
+        return self
+
+    def _identity(self, other: Any) -> Any:
+        return other
+
+    def _negated(self, other: Any) -> Any:
+        return -other
+
+    __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __matmul__ = __rmatmul__ = _absorb
+    __neg__ = __pos__ = __getitem__ = __abs__ = _absorb
+    __add__ = __radd__ = __sub__ = __iadd__ = __isub__ = _identity
+    __rsub__ = _negated
+    __imul__ = __itruediv__ = _absorb
+
+    @property
+    def T(self) -> "_NoTangentType":
+        return self
+
+
+NoTangent = _NoTangentType()
+
+
+class Tangent:
+    """The structural tangent of an instance of a user class: one tangent per field.
+
+    Give the tangent of an instance argument as `fwdad.Tangent(field=dfield, ...)`;
+    fields you leave out have a zero tangent.
+    """
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"Tangent({inside})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Tangent) and _tree_equal(vars(self), vars(other))
+
+    __hash__ = None  # mutable, like the instance it belongs to
+
+
+def _tree_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_tree_equal(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_tree_equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# ---- what has a tangent -----------------------------------------------------------
+_ATOMS_WITHOUT_TANGENT = (bool, int, str, bytes, type(None), type(Ellipsis), slice,
+                          range, type, np.dtype, np.integer, np.bool_)
+
+
+def is_inexact_array(x: Any) -> bool:
+    return isinstance(x, np.ndarray) and x.dtype.kind in "fc"
+
+
+def has_tangent(x: Any) -> bool:
+    """True when `x` can carry a non-trivial tangent (floats and float arrays, and
+    containers or objects that hold some)."""
+    return zero_tangent(x) is not NoTangent
+
+
+def tangent_type(t: type) -> type:
+    """The type of the tangent of a value of type `t` (arrays: see the module doc)."""
+    if issubclass(t, (bool, numbers.Integral, str, bytes, type(None), np.bool_)):
+        return _NoTangentType
+    if issubclass(t, (float, complex, np.inexact)):
+        return t
+    if issubclass(t, (np.ndarray, tuple, list, dict)):
+        return t
+    if issubclass(t, (type, type(tangent_type), type(np), type(print), type(np.sin))):
+        return _NoTangentType
+    return Tangent
+
+
+# ---- zero tangents ------------------------------------------------------------------
+def zero_tangent(x: Any) -> Any:
+    """The zero tangent of `x`: a real zero for every float leaf, NoTangent elsewhere."""
+    maker = _ZERO_BY_TYPE.get(type(x))
+    if maker is not None:
+        return maker(x)
+    return _zero_slow(x, {})
+
+
+def _zero_array(x: np.ndarray) -> Any:
+    return np.zeros_like(x) if x.dtype.kind in "fc" else NoTangent
+
+
+def _zero_slow(x: Any, memo: Dict[int, Any]) -> Any:
+    if id(x) in memo:
+        return memo[id(x)]
+    if isinstance(x, _ATOMS_WITHOUT_TANGENT) or callable(x) and not _is_instance(x):
+        return NoTangent
+    if isinstance(x, (float, complex, np.inexact)):
+        return type(x)(0)
+    if isinstance(x, np.ndarray):
+        return _zero_array(x)
+    if isinstance(x, (tuple, list)):
+        return _map_container(x, lambda v: _zero_slow(v, memo))
+    if isinstance(x, dict):
+        return {k: _zero_slow(v, memo) for k, v in x.items()}
+    if _is_instance(x):
+        memo[id(x)] = out = Tangent()
+        vars(out).update({k: _zero_slow(v, memo) for k, v in _fields(x).items()})
+        return out
+    return NoTangent
+
+
+_ZERO_BY_TYPE: Dict[type, Callable[[Any], Any]] = {
+    float: lambda x: 0.0,
+    int: lambda x: NoTangent,
+    bool: lambda x: NoTangent,
+    str: lambda x: NoTangent,
+    type(None): lambda x: NoTangent,
+    np.ndarray: _zero_array,
+    np.float64: lambda x: np.float64(0.0),
+}
+
+
+def _is_instance(x: Any) -> bool:
+    """An instance of a user class whose fields we can see."""
+    return hasattr(x, "__dict__") and not isinstance(x, (type, type(np)))  \
+        and not callable(getattr(x, "__func__", None)) and not _is_function(x)
+
+
+def _is_function(x: Any) -> bool:
+    return isinstance(x, (type(_is_function), type(print), type(np.sin)))
+
+
+def _fields(x: Any) -> Dict[str, Any]:
+    return dict(vars(x))
+
+
+def _map_container(x: Any, fn: Callable[[Any], Any]) -> Any:
+    """Apply fn to each item of a tuple, NamedTuple or list, keeping the container."""
+    items = [fn(v) for v in x]
+    if isinstance(x, list):
+        return items
+    if hasattr(type(x), "_fields"):  # NamedTuple
+        return type(x)(*items)
+    return tuple(items)
+
+
+# ---- random tangents ----------------------------------------------------------------
+def random_tangent(x: Any, rng: np.random.Generator) -> Any:
+    """A random tangent of `x` (standard normal in every float leaf)."""
+    if isinstance(x, (bool, np.bool_)):
+        return NoTangent
+    if isinstance(x, (float, np.floating)):
+        return type(x)(rng.standard_normal())
+    if isinstance(x, (complex, np.complexfloating)):
+        return type(x)(complex(*rng.standard_normal(2)))
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "f":
+            return rng.standard_normal(x.shape).astype(x.dtype)
+        if x.dtype.kind == "c":
+            return (rng.standard_normal(x.shape) + 1j * rng.standard_normal(x.shape))\
+                .astype(x.dtype)
+        return NoTangent
+    if isinstance(x, (tuple, list)):
+        return _map_container(x, lambda v: random_tangent(v, rng))
+    if isinstance(x, dict):
+        return {k: random_tangent(v, rng) for k, v in x.items()}
+    zero = zero_tangent(x)
+    if isinstance(zero, Tangent):
+        return Tangent(**{k: random_tangent(v, rng) for k, v in _fields(x).items()})
+    return NoTangent
+
+
+# ---- vector space ---------------------------------------------------------------------
+def add(a: Any, b: Any) -> Any:
+    """a + b, leaf by leaf."""
+    if a is NoTangent:
+        return b
+    if b is NoTangent:
+        return a
+    if isinstance(a, (tuple, list)):
+        return _map_pairs(a, b, add)
+    if isinstance(a, dict):
+        return {k: add(a[k], b[k]) for k in a}
+    if isinstance(a, Tangent):
+        return Tangent(**{k: add(v, getattr(b, k, NoTangent)) for k, v in vars(a).items()})
+    return a + b
+
+
+def scale(a: Any, s: float) -> Any:
+    """s * a, leaf by leaf."""
+    if a is NoTangent:
+        return NoTangent
+    if isinstance(a, (tuple, list)):
+        return _map_container(a, lambda v: scale(v, s))
+    if isinstance(a, dict):
+        return {k: scale(v, s) for k, v in a.items()}
+    if isinstance(a, Tangent):
+        return Tangent(**{k: scale(v, s) for k, v in vars(a).items()})
+    return a * s
+
+
+def inner(a: Any, b: Any) -> float:
+    """The real inner product <a, b>, summed over every leaf."""
+    if a is NoTangent or b is NoTangent:
+        return 0.0
+    if isinstance(a, (tuple, list)):
+        return float(sum(inner(x, y) for x, y in zip(a, b)))
+    if isinstance(a, dict):
+        return float(sum(inner(a[k], b[k]) for k in a))
+    if isinstance(a, Tangent):
+        return float(sum(inner(v, getattr(b, k, NoTangent)) for k, v in vars(a).items()))
+    return float(np.real(np.vdot(np.asarray(a), np.asarray(b))))
+
+
+def _map_pairs(a: Any, b: Any, fn: Callable[[Any, Any], Any]) -> Any:
+    items = [fn(x, y) for x, y in zip(a, b)]
+    if isinstance(a, list):
+        return items
+    if hasattr(type(a), "_fields"):
+        return type(a)(*items)
+    return tuple(items)
+
+
+# ---- checking user-given tangents ---------------------------------------------------
+def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None) -> Any:
+    """Validate a tangent given by a user for argument `name`; return it, converted to
+    the tangent type where that is unambiguous (an int tangent for a float becomes a
+    float). With `batch`, every array leaf carries a leading axis of that size.
+
+    Raises:
+        TangentError: the tangent's type or shape does not match the primal.
+        NonDifferentiableError: a non-zero tangent was given for an int, str, ...
+    """
+    zero = zero_tangent(primal)
+    if zero is NoTangent:
+        if tangent is None or tangent is NoTangent:
+            return NoTangent
+        if _is_all_zero(tangent):
+            return NoTangent
+        raise NonDifferentiableError(
+            f"{name} is a {type(primal).__name__} ({primal!r:.60}), which has no "
+            f"derivative, but a non-zero tangent was given for it. Pass a float (e.g. "
+            f"{name}=float(...)) to differentiate with respect to it, or give the tangent "
+            f"None.")
+    if isinstance(primal, (tuple, list)):
+        _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
+                name, primal, tangent)
+        return _map_pairs(primal, tangent, _Checker(name, batch))
+    if isinstance(primal, dict):
+        _expect(isinstance(tangent, dict) and tangent.keys() == primal.keys(),
+                name, primal, tangent)
+        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch)
+                for k in primal}
+    if isinstance(zero, Tangent):
+        return _check_object_tangent(primal, tangent, name, batch)
+    return _check_leaf(primal, tangent, name, batch)
+
+
+class _Checker:
+    """check_tangent over the items of a tuple or list, naming each by its index."""
+
+    def __init__(self, name: str, batch: int | None) -> None:
+        self.name, self.batch, self.index = name, batch, 0
+
+    def __call__(self, primal: Any, tangent: Any) -> Any:
+        self.index += 1
+        return check_tangent(primal, tangent, f"{self.name}[{self.index - 1}]", self.batch)
+
+
+def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
+    shape = np.shape(primal) if batch is None else (batch,) + np.shape(primal)
+    numeric = isinstance(tangent, (numbers.Number, np.ndarray, np.generic)) \
+        and not isinstance(tangent, (bool, np.bool_))
+    if numeric and np.shape(tangent) == shape:
+        if isinstance(primal, np.ndarray) or batch is not None:
+            return np.asarray(tangent, dtype=np.asarray(primal).dtype)
+        return type(primal)(tangent)
+    got = f"{type(tangent).__name__} of shape {np.shape(tangent)}" if numeric \
+        else type(tangent).__name__
+    batched = " with a leading batch axis" if batch is not None else ""
+    raise TangentError(
+        f"the tangent of {name} must be a {_kind(primal)} of shape {shape} (like its "
+        f"primal{batched}), but it is a {got}. Give a tangent of the same shape as the "
+        f"value.")
+
+
+def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
+    if tangent is None or tangent is NoTangent:
+        return zero_tangent(primal)
+    fields = vars(tangent) if isinstance(tangent, (Tangent, type(primal))) else None
+    _expect(fields is not None, name, primal, tangent)
+    unknown = set(fields) - set(_fields(primal))
+    if unknown:
+        raise TangentError(f"the tangent of {name} has fields {sorted(unknown)} that "
+                           f"{type(primal).__name__} does not have.")
+    out = zero_tangent(primal) if batch is None else Tangent()
+    for key, value in _fields(primal).items():
+        given = fields.get(key, NoTangent)
+        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch)
+                if given is not NoTangent else zero_tangent(value))
+    return out
+
+
+def _is_all_zero(t: Any) -> bool:
+    try:
+        return bool(np.all(np.asarray(t) == 0))
+    except (TypeError, ValueError):
+        return False
+
+
+def _kind(x: Any) -> str:
+    return "float array" if isinstance(x, np.ndarray) else type(x).__name__
+
+
+def _expect(ok: bool, name: str, primal: Any, tangent: Any) -> None:
+    if not ok:
+        raise TangentError(
+            f"the tangent of {name} must have the structure of its primal "
+            f"({type(primal).__name__}), but it is a {type(tangent).__name__}: "
+            f"{tangent!r:.80}.")
