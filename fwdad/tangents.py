@@ -14,6 +14,7 @@ know these shapes; rules and the API call them instead of re-deriving them.
 """
 from __future__ import annotations
 
+import copy
 import numbers
 from typing import Any, Callable, Dict
 
@@ -190,12 +191,7 @@ def _fields(x: Any) -> Dict[str, Any]:
 
 def _map_container(x: Any, fn: Callable[[Any], Any]) -> Any:
     """Apply fn to each item of a tuple, NamedTuple or list, keeping the container."""
-    items = [fn(v) for v in x]
-    if isinstance(x, list):
-        return items
-    if hasattr(type(x), "_fields"):  # NamedTuple
-        return type(x)(*items)
-    return tuple(items)
+    return _rebuild(x, [fn(v) for v in x])
 
 
 # ---- random tangents ----------------------------------------------------------------
@@ -267,12 +263,7 @@ def inner(a: Any, b: Any) -> float:
 
 
 def _map_pairs(a: Any, b: Any, fn: Callable[[Any, Any], Any]) -> Any:
-    items = [fn(x, y) for x, y in zip(a, b)]
-    if isinstance(a, list):
-        return items
-    if hasattr(type(a), "_fields"):
-        return type(a)(*items)
-    return tuple(items)
+    return _rebuild(a, [fn(x, y) for x, y in zip(a, b)])
 
 
 # ---- checking user-given tangents ---------------------------------------------------
@@ -372,3 +363,58 @@ def _expect(ok: bool, name: str, primal: Any, tangent: Any) -> None:
             f"the tangent of {name} must have the structure of its primal "
             f"({type(primal).__name__}), but it is a {type(tangent).__name__}: "
             f"{tangent!r:.80}.")
+
+
+# ---- moving along a tangent, and batches of tangents --------------------------------
+def perturb(primal: Any, tangent: Any, h: float) -> Any:
+    """A copy of `primal` moved by `h * tangent` (finite differences use it)."""
+    if tangent is NoTangent:
+        return copy.deepcopy(primal)
+    if isinstance(primal, (tuple, list)):
+        return _map_pairs(primal, tangent, lambda p, t: perturb(p, t, h))
+    if isinstance(primal, dict):
+        return {k: perturb(v, tangent[k], h) for k, v in primal.items()}
+    if isinstance(tangent, Tangent):
+        out = copy.copy(primal)
+        for key, value in _fields(primal).items():
+            setattr(out, key, perturb(value, getattr(tangent, key, NoTangent), h))
+        return out
+    if isinstance(primal, np.ndarray):
+        return (primal + h * tangent).astype(primal.dtype)
+    return type(primal)(primal + h * tangent)
+
+
+def stack(tangents: list) -> Any:
+    """B tangents of one value -> one batched tangent (a leading axis on each leaf)."""
+    first = tangents[0]
+    if first is NoTangent:
+        return NoTangent
+    if isinstance(first, (tuple, list)):
+        return _rebuild(first, [stack([t[i] for t in tangents]) for i in range(len(first))])
+    if isinstance(first, dict):
+        return {k: stack([t[k] for t in tangents]) for k in first}
+    if isinstance(first, Tangent):
+        return Tangent(**{k: stack([getattr(t, k) for t in tangents]) for k in vars(first)})
+    return np.stack([np.asarray(t) for t in tangents])
+
+
+def unstack(batched: Any, i: int) -> Any:
+    """Tangent number i of a batched tangent."""
+    if batched is NoTangent:
+        return NoTangent
+    if isinstance(batched, (tuple, list)):
+        return _rebuild(batched, [unstack(t, i) for t in batched])
+    if isinstance(batched, dict):
+        return {k: unstack(v, i) for k, v in batched.items()}
+    if isinstance(batched, Tangent):
+        return Tangent(**{k: unstack(v, i) for k, v in vars(batched).items()})
+    return np.asarray(batched)[i]
+
+
+def _rebuild(like: Any, items: list) -> Any:
+    """A container of the same kind as `like` (list, tuple, NamedTuple) with `items`."""
+    if isinstance(like, list):
+        return items
+    if hasattr(type(like), "_fields"):
+        return type(like)(*items)
+    return tuple(items)

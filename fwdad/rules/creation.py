@@ -9,16 +9,6 @@ from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
 
-def _dense(tangent, shape_of):
-    """A tangent tree (lists of floats, arrays and NoTangent) as one float array;
-    NoTangent stands for zeros of its primal's shape."""
-    if tangent is NoTangent:
-        return np.zeros(np.shape(shape_of))
-    if isinstance(tangent, (list, tuple)):
-        return np.array([_dense(t, p) for t, p in zip(tangent, shape_of)], dtype=float)
-    return tangent
-
-
 @frule(np.array, np.asarray)
 def _array(x: Dual, dtype=None, **kwargs) -> Dual:
     out = np.array(x.primal, dtype=dtype, **kwargs)
@@ -30,25 +20,41 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
 
 
 def _stack(tangent, primal) -> np.ndarray:
-    """The tangent of np.array(primal), batched when the leaves are: the batch axis of
-    each leaf becomes the leading axis of the result."""
-    dense = _dense(tangent, primal)
-    if dense.ndim == np.ndim(np.array(primal, dtype=float)) + 1 and \
-            np.ndim(primal) >= 1 and _leaves_batched(tangent, primal):
-        return np.moveaxis(dense, np.ndim(primal) - _leaf_ndim(primal), 0)
-    return dense
+    """The tangent of np.array(primal) for nested lists of values. NoTangent leaves are
+    zeros; with batched leaves, the batch axis becomes the leading axis."""
+    size = _batch_size(tangent, primal)
+
+    def leaf(t, p):
+        if t is NoTangent:
+            t = 0.0
+        if size is None or np.ndim(t) == np.ndim(p) + 1:
+            return np.broadcast_to(t, np.shape(t) if size else np.shape(p))
+        return np.broadcast_to(t, (size,) + np.shape(p))
+    dense = np.array(_map_leaves(leaf, tangent, primal), dtype=float)
+    return dense if size is None else np.moveaxis(dense, _depth(primal), 0)
 
 
-def _leaves_batched(tangent, primal) -> bool:
-    while isinstance(tangent, (list, tuple)) and tangent:
-        tangent, primal = tangent[0], primal[0]
-    return np.ndim(tangent) == np.ndim(primal) + 1
+def _map_leaves(fn, tangent, primal):
+    if isinstance(primal, (list, tuple)):
+        return [_map_leaves(fn, t, p) for t, p in zip(tangent, primal)]
+    return fn(tangent, primal)
 
 
-def _leaf_ndim(primal) -> int:
-    while isinstance(primal, (list, tuple)) and primal:
-        primal = primal[0]
-    return np.ndim(primal)
+def _batch_size(tangent, primal):
+    """The batch size if any leaf's tangent is batched, else None."""
+    if isinstance(primal, (list, tuple)):
+        sizes = [_batch_size(t, p) for t, p in zip(tangent, primal)]
+        return next((s for s in sizes if s is not None), None)
+    if tangent is not NoTangent and np.ndim(tangent) == np.ndim(primal) + 1:
+        return np.shape(tangent)[0]
+    return None
+
+
+def _depth(primal) -> int:
+    depth = 0
+    while isinstance(primal, (list, tuple)):
+        depth, primal = depth + 1, primal[0]
+    return depth
 
 
 def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty, np.arange, np.linspace, np.eye, np.shape,

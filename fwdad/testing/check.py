@@ -1,0 +1,168 @@
+"""test_rule: check any rule (registered or derived) against the primal function and
+against central finite differences.
+
+It checks, in order:
+1. a primitive's registered frule is what dispatch calls (not a derived rule), and a
+   derived rule is built once and then reused;
+2. the primal output, and the state of every argument afterwards, match a plain call;
+3. the output tangent and the tangents of the arguments afterwards, paired with a
+   random cotangent, match central finite differences along a random tangent;
+4. a batch of tangents gives what each tangent gives on its own.
+The dot-product test against reverse mode joins these when reverse mode exists.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import describe
+from fwdad.forward import dispatch
+from fwdad.forward.cache import derived_rules
+from fwdad.forward.runtime import const
+from fwdad.rules.registry import get_frule, is_primitive
+from fwdad.source import python_function
+from fwdad.tangents import (NoTangent, inner, random_tangent, stack, unstack,
+                            zero_tangent)
+from fwdad.testing.finite_differences import directional, run_on_copies
+
+
+def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
+              batch: int = 3, seed: int = 0, h: float = 1e-6, **kwargs: Any) -> None:
+    """Check the forward rule of `f` at `args` (keyword arguments are constants).
+
+    Args:
+        f: a function with a registered frule, or a Python function to derive one for.
+        args: the point; floats and float arrays (in containers, too) are perturbed.
+        rtol, atol: tolerances of the finite-difference comparison.
+        batch: how many tangents to push through at once in the batch check (0: skip).
+        seed: seeds the random tangents and cotangents.
+        h: the finite-difference step.
+
+    Raises:
+        AssertionError: with a report naming the function, the argument shapes, what
+            was expected and what came out.
+    """
+    rng = np.random.default_rng(seed)
+    rule = _rule_of(f)
+    report = _Report(f, args)
+    direction = [random_tangent(a, rng) for a in args]
+
+    out, after = _run_rule(rule, args, direction, kwargs)
+    expected_out, expected_after = run_on_copies(f, args, kwargs)
+    report.same("primal output", expected_out, out.primal)
+    for i, (want, got) in enumerate(zip(expected_after, after)):
+        report.same(f"argument {i} after the call", want, got.primal)
+
+    cotangent = (random_tangent(expected_out, rng),
+                 [random_tangent(a, rng) for a in expected_after])
+    ad = inner(cotangent, (out.tangent, [d.tangent for d in after]))
+    fd = directional(f, args, kwargs, direction, cotangent, h)
+    report.close("<cotangent, tangent> against finite differences", fd, ad, rtol, atol)
+    if batch:
+        _check_batch(rule, f, args, kwargs, rng, batch, report)
+    _check_cached(f, rule, report)
+
+
+def _rule_of(f: Callable) -> Callable:
+    if is_primitive(f):
+        rule = dispatch.static_rule(f, "")
+        assert rule is get_frule(f), \
+            f"{describe(f)} is a primitive, but dispatch does not call its frule"
+        return rule
+    if python_function(f) is None:
+        raise AssertionError(f"{describe(f)} has no registered frule and no Python "
+                             f"source: there is no rule to test.")
+    return dispatch.derived_rule(f)
+
+
+def _run_rule(rule: Callable, args, direction, kwargs) -> tuple:
+    duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, direction)]
+    out = rule(*duals, **{k: const(v) for k, v in kwargs.items()})
+    assert isinstance(out, Dual), f"the rule returned a {type(out).__name__}, not a Dual"
+    return out, duals
+
+
+def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> None:
+    directions = [[random_tangent(a, rng) for a in args] for _ in range(batch)]
+    stacked = [stack([d[i] for d in directions]) for i in range(len(args))]
+    out, after = _run_rule(rule, args, stacked, kwargs)
+    for b, direction in enumerate(directions):
+        single, single_after = _run_rule(rule, args, direction, kwargs)
+        report.same(f"tangent {b} of a batch of {batch}", single.tangent,
+                    unstack(out.tangent, b), tangent=True)
+        for i, (one, many) in enumerate(zip(single_after, after)):
+            report.same(f"tangent {b} of argument {i} after a batched call",
+                        one.tangent, unstack(many.tangent, b), tangent=True)
+
+
+def _check_cached(f: Callable, rule: Callable, report: "_Report") -> None:
+    if is_primitive(f):
+        return
+    again = dispatch.derived_rule(f)
+    assert again is rule, f"the derived rule of {describe(f)} was built twice"
+    assert python_function(f) in derived_rules
+
+
+class _Report:
+    """Builds the AssertionError messages: function, shapes, expected vs got."""
+
+    def __init__(self, f: Callable, args: tuple) -> None:
+        shapes = ", ".join(_shape(a) for a in args)
+        self.header = f"test_rule({describe(f)}) at arguments ({shapes})"
+
+    def same(self, what: str, want: Any, got: Any, tangent: bool = False) -> None:
+        if not _tree_close(want, got, tangent):
+            raise AssertionError(f"{self.header}: {what} differs.\n"
+                                 f"  expected: {want!r:.400}\n  got:      {got!r:.400}")
+
+    def close(self, what: str, want: float, got: float, rtol: float, atol: float) -> None:
+        if not np.isclose(got, want, rtol=rtol, atol=atol):
+            rel = abs(got - want) / max(abs(want), 1e-300)
+            raise AssertionError(
+                f"{self.header}: {what} differs.\n  finite differences: {want!r}\n"
+                f"  rule:               {got!r}\n  relative error:     {rel:.3g} "
+                f"(rtol {rtol}, atol {atol})")
+
+
+def _shape(a: Any) -> str:
+    if isinstance(a, np.ndarray):
+        return f"{a.dtype}{list(a.shape)}"
+    if isinstance(a, (list, tuple)):
+        return f"{type(a).__name__}[{len(a)}]"
+    return type(a).__name__
+
+
+def _tree_close(want: Any, got: Any, tangent: bool) -> bool:
+    if tangent and (want is NoTangent or got is NoTangent):
+        return _all_zero(got) and _all_zero(want)
+    if isinstance(want, (list, tuple)):
+        return isinstance(got, (list, tuple)) and len(want) == len(got) and \
+            all(_tree_close(w, g, tangent) for w, g in zip(want, got))
+    if isinstance(want, dict):
+        return isinstance(got, dict) and want.keys() == got.keys() and \
+            all(_tree_close(want[k], got[k], tangent) for k in want)
+    if hasattr(want, "__dict__") and not isinstance(want, np.ndarray):
+        return type(want) is type(got) and _tree_close(vars(want), vars(got), tangent)
+    if isinstance(want, (float, complex, np.ndarray, np.generic, int)):
+        try:
+            return np.shape(want) == np.shape(got) and \
+                bool(np.allclose(want, got, rtol=1e-10, atol=1e-12, equal_nan=True))
+        except TypeError:
+            return bool(np.all(want == got))
+    return want == got
+
+
+def _all_zero(t: Any) -> bool:
+    if t is NoTangent:
+        return True
+    if isinstance(t, (list, tuple)):
+        return all(_all_zero(x) for x in t)
+    if isinstance(t, dict):
+        return all(_all_zero(x) for x in t.values())
+    try:
+        return bool(np.all(np.asarray(t) == 0))
+    except TypeError:
+        return False
