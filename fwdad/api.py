@@ -9,7 +9,7 @@ import types
 from typing import Any, Callable, List, Sequence, Tuple
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, describe, note_user_location
 from fwdad.forward import dispatch
 from fwdad.tangents import check_tangent, zero_tangent
 
@@ -38,7 +38,11 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     names = _argument_names(f, len(primals))
     duals = [Dual(p, _copy(check_tangent(p, t, f"{n} of {describe(f)}")))
              for p, t, n in zip(primals, tangents, names)]
-    out = call(f, duals)
+    try:
+        out = call(f, duals)
+    except Exception as exc:
+        note_user_location(exc)
+        raise
     return out.primal, out.tangent
 
 

@@ -63,3 +63,20 @@ def location_of(fn: Callable) -> str:
     if code is None:
         return ""
     return where(code.co_filename, code.co_firstlineno)
+
+
+def note_user_location(exc: BaseException) -> None:
+    """Add a note to an exception raised inside generated code, naming the user's file
+    and line it comes from (Python 3.11 and later show notes in tracebacks)."""
+    from fwdad.compile import user_location
+    tb, found = exc.__traceback__, None
+    while tb is not None:  # the innermost generated frame wins
+        hit = user_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        found = hit or found
+        tb = tb.tb_next
+    if found is None or not hasattr(exc, "add_note"):
+        return
+    filename, lineno = found
+    note = f"fwdad: raised in the derivative of {where(filename, lineno)}"
+    if note not in getattr(exc, "__notes__", ()):
+        exc.add_note(note)

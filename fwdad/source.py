@@ -51,6 +51,23 @@ def has_source(fn: Any) -> bool:
     return fn is not None and _parsed_file(fn.__code__.co_filename) is not None
 
 
+# Library code fwdad does not trace into: without a rule, a call is foreign.
+LIBRARY_PACKAGES = ("numpy", "scipy", "fwdad")
+
+
+def is_library(fn: Any) -> bool:
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    return module in LIBRARY_PACKAGES or module == "builtins"
+
+
+def is_foreign(fn: Any) -> bool:
+    """Code fwdad cannot derive a rule for: no Python source, or library internals.
+    User classes are not foreign: they are built by new plus the rule of __init__."""
+    if is_library(fn):
+        return True
+    return not isinstance(fn, type) and python_function(fn) is None
+
+
 def get_source(fn: Callable) -> FunctionSource:
     """The AST of `fn`, with its globals and closure cells.
 

@@ -61,8 +61,8 @@ class _NoTangentType:
 
     __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __matmul__ = __rmatmul__ = _absorb
     __neg__ = __pos__ = __getitem__ = __abs__ = _absorb
-    __add__ = __radd__ = __sub__ = __iadd__ = __isub__ = _identity
-    __rsub__ = _negated
+    __add__ = __radd__ = __iadd__ = __rsub__ = _identity   # a + 0, 0 + a, a - 0
+    __sub__ = __isub__ = _negated                           # 0 - a
     __imul__ = __itruediv__ = _absorb
 
     @property

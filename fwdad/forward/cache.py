@@ -26,15 +26,15 @@ class RuleCache:
 
     def get(self, key: Any, build: Callable[[Any], Any]) -> Any:
         try:
-            rule = self._rules[key]
-        except KeyError:
-            self.counters.misses += 1
-            rule = self._rules[key] = build(key)
-            return rule
+            rule = self._rules.get(key)
         except TypeError:  # neither hashable nor weakly referenceable: do not cache
             self.counters.misses += 1
             return build(key)
-        self.counters.hits += 1
+        if rule is None:
+            self.counters.misses += 1
+            rule = self._rules[key] = build(key)
+        else:
+            self.counters.hits += 1
         return rule
 
     def clear(self) -> None:

@@ -14,7 +14,7 @@ from fwdad.errors import MissingRuleError, describe, where
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule
-from fwdad.source import has_source, python_function
+from fwdad.source import is_foreign, python_function
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -82,11 +82,11 @@ def static_rule(fn: Any, location: str) -> Callable:
     rule = get_frule(fn)
     if rule is not None:
         return rule
+    if is_foreign(fn):
+        return MissingRule(fn, location)
     if isinstance(fn, type):
         return construct_rule(fn)
-    if has_source(fn):
-        return LazyRule(python_function(fn))
-    return MissingRule(fn, location)
+    return LazyRule(python_function(fn))  # get_source says why if there is no source
 
 
 def construct_rule(cls: type) -> Callable:

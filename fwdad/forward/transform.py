@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
 from typing import Any, Dict, List, Set
 
 from fwdad import lang
@@ -32,19 +31,21 @@ from fwdad.tangents import zero_tangent
 class Constants:
     """The values generated code reaches by name, each bound once, named readably."""
 
-    def __init__(self) -> None:
+    def __init__(self, taken: Set[str]) -> None:
         self.values: Dict[str, Any] = {}
         self._names: Dict[Any, str] = {}
-        self._counts: Counter = Counter()
+        self._taken = set(taken)  # names in the code already
 
     def bind(self, value: Any, hint: str, key: Any = None) -> ast.Name:
         key = ("id", id(value)) if key is None else key
         name = self._names.get(key)
         if name is None:
-            hint = re.sub(r"\W", "", hint) or "k"
-            self._counts[hint] += 1
-            count = self._counts[hint]
-            name = f"{RESERVED_PREFIX}{hint}" + (str(count) if count > 1 else "")
+            base = RESERVED_PREFIX + (re.sub(r"\W", "", hint) or "k")
+            name, count = base, 1
+            while name in self._taken:
+                count += 1
+                name = f"{base}_{count}"
+            self._taken.add(name)
             self._names[key], self.values[name] = name, value
         return ast.Name(id=name, ctx=ast.Load())
 
@@ -57,7 +58,7 @@ class Constants:
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
-    constants = Constants()
+    constants = Constants({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
     forward = _Forward(src, constants)
     rule = forward.function(tree, set(), f"{src.name}_frule", top=True)
     return rule, constants

@@ -114,10 +114,11 @@ class _Flatten:
              orelse: List[ast.stmt] = ()) -> None:
         """`for target in iterable:` with the body that `emit_body` emits."""
         iterable = self.atom(iterable)
-        if not isinstance(target, ast.Name):
-            item, inner = self.names.fresh("item"), emit_body
+        if not isinstance(target, ast.Name):  # unpack a fresh loop variable
+            item, parts, inner = self.names.fresh("item"), target, emit_body
+
             def emit_body() -> None:
-                self.store(target, ast.Name(id=item, ctx=ast.Load()))
+                self.store(parts, ast.Name(id=item, ctx=ast.Load()))
                 inner()
             target = _store(item)
         body = self.collect(emit_body) or [ast.copy_location(ast.Pass(), self.node)]

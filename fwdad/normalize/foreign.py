@@ -19,22 +19,10 @@ from fwdad.normalize.names import Namer
 from fwdad.normalize.refs import call, ref
 from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
-from fwdad.source import has_source
-
-# Library code fwdad does not trace into: without a rule, a call is foreign.
-LIBRARY_PACKAGES = ("numpy", "scipy")
-
+from fwdad.source import is_foreign
 
 def run(tree: ast.FunctionDef, names: Namer, scope: Scope) -> ast.FunctionDef:
     return ast.fix_missing_locations(_Foreign(scope).visit(tree))
-
-
-def is_foreign(fn) -> bool:
-    """Code fwdad cannot derive a rule for: no Python source, or library internals."""
-    module = (getattr(fn, "__module__", None) or "").split(".")[0]
-    if isinstance(fn, type):  # user classes are built by new + the rule of __init__
-        return module in LIBRARY_PACKAGES or module == "builtins"
-    return module in LIBRARY_PACKAGES or not has_source(fn)
 
 
 class _Foreign(ast.NodeTransformer):

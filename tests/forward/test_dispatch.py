@@ -1,0 +1,102 @@
+"""The three kinds of call, read from the generated code itself, and rules built once."""
+import math
+
+import numpy as np
+
+import fwdad
+from fwdad.forward import dispatch
+from fwdad.forward.cache import derived_rules
+from fwdad.rules.registry import get_frule
+
+
+def helper(v):
+    return v * 2.0
+
+
+def uses_all_three(x, fn):
+    a = math.sin(x)          # primitive
+    b = helper(a)            # static call
+    c = fn(b)                # dynamic call
+    return c
+
+
+def bound_constants(rule):
+    """The closure constants of a generated rule, by name."""
+    return {name: cell.cell_contents
+            for name, cell in zip(rule.__code__.co_freevars, rule.__closure__)}
+
+
+def test_primitive_call_binds_the_registered_frule():
+    rule = dispatch.derived_rule(uses_all_three)
+    assert "a = _fw_sin(x)" in rule.source
+    assert bound_constants(rule)["_fw_sin"] is get_frule(math.sin)
+
+
+def test_static_call_goes_through_the_derived_rule():
+    rule = dispatch.derived_rule(uses_all_three)
+    assert "b = _fw_helper(a)" in rule.source
+    lazy = bound_constants(rule)["_fw_helper"]
+    assert isinstance(lazy, dispatch.LazyRule) and lazy.fn is helper
+    fwdad.jvp(uses_all_three, (0.3, math.cos), (1.0, None))
+    assert lazy.rule is dispatch.derived_rule(helper)
+
+
+def test_dynamic_call_goes_through_the_runtime_cache():
+    rule = dispatch.derived_rule(uses_all_three)
+    assert "c = _fw_call(fn, b)" in rule.source
+    assert bound_constants(rule)["_fw_call"] is dispatch.call
+    _, dx = fwdad.jvp(uses_all_three, (0.3, math.cos), (1.0, None))
+    assert math.isclose(dx, -math.sin(2 * math.sin(0.3)) * 2 * math.cos(0.3))
+    assert math.cos in dispatch._RUNTIME
+
+
+def test_methods_dispatch_on_the_type_of_self():
+    def total(a):
+        return a.sum()
+    _, da = fwdad.jvp(total, (np.ones(3),), (np.arange(3.0),))
+    assert da == 3.0
+    assert (np.ndarray, "sum") in dispatch._RUNTIME
+
+
+def fresh_function(x):
+    return math.exp(x) * x
+
+
+def test_repeated_jvp_transforms_the_function_once():
+    before = derived_rules.counters.misses
+    for _ in range(3):
+        fwdad.jvp(fresh_function, (0.5,), (1.0,))
+    assert derived_rules.counters.misses == before + 1
+    assert fresh_function in derived_rules
+
+
+def test_derive_frule_keeps_plain_calls_and_exposes_the_rule():
+    @fwdad.derive_frule
+    def f(x, k):
+        return x * math.sin(k * x)
+    assert f(0.5, 2.0) == 0.5 * math.sin(1.0)
+    out = f.frule(fwdad.Dual(0.5, 1.0), fwdad.Dual(2.0, 0.0))
+    assert math.isclose(out.tangent, math.sin(1.0) + 0.5 * math.cos(1.0) * 2.0)
+    assert f.frule is f.frule
+    assert "def f_frule(x, k):" in f.frule.source
+
+
+def test_frule_registers_a_hand_written_rule():
+    def cube(x):
+        return x ** 3
+
+    @fwdad.frule(cube)
+    def _cube(x: fwdad.Dual) -> fwdad.Dual:
+        return fwdad.Dual(cube(x.primal), 3 * x.primal ** 2 * x.tangent * 10)  # marked
+
+    assert fwdad.is_primitive(cube)
+
+    def g(x):
+        return cube(x) + 1.0
+    _, dx = fwdad.jvp(g, (2.0,), (1.0,))
+    assert dx == 120.0  # the hand-written rule ran, not a derived one
+
+
+def test_is_primitive():
+    assert fwdad.is_primitive(math.sin) and fwdad.is_primitive(np.sin)
+    assert not fwdad.is_primitive(helper)

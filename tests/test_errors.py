@@ -1,0 +1,122 @@
+"""Every error fwdad raises on purpose, checked by its message."""
+import re
+
+import numpy as np
+import pytest
+
+import fwdad
+
+
+def calls_frexp(x):
+    return np.frexp(x)[0]
+
+
+def test_missing_rule_names_the_callee_the_line_and_how_to_register():
+    with pytest.raises(fwdad.MissingRuleError) as info:
+        fwdad.jvp(calls_frexp, (0.5,), (1.0,))
+    message = str(info.value)
+    assert "numpy.frexp" in message
+    assert re.search(r"test_errors\.py:\d+", message)
+    assert "@fwdad.frule(numpy.frexp)" in message
+
+
+def uses_try(x):
+    try:
+        return x * 2
+    except ValueError:
+        return x
+
+
+def test_unsupported_syntax_names_the_construct_and_the_line():
+    with pytest.raises(fwdad.UnsupportedSyntaxError) as info:
+        fwdad.jvp(uses_try, (0.5,), (1.0,))
+    message = str(info.value)
+    assert "try/except" in message and "uses_try" in message
+    assert re.search(r"test_errors\.py:\d+", message)
+
+
+def generator(x):
+    yield x
+
+
+def test_generators_are_rejected():
+    with pytest.raises(fwdad.UnsupportedSyntaxError, match="generator"):
+        fwdad.derive_frule(generator).frule
+
+
+def reserved_name(x):
+    _fw_t1 = x
+    return _fw_t1
+
+
+def test_reserved_names_are_rejected():
+    with pytest.raises(fwdad.UnsupportedSyntaxError, match="reserved"):
+        fwdad.jvp(reserved_name, (0.5,), (1.0,))
+
+
+def test_tangent_of_the_wrong_shape_names_the_argument():
+    def f(x):
+        return x.sum()
+    with pytest.raises(fwdad.TangentError) as info:
+        fwdad.jvp(f, (np.ones(3),), (np.ones(4),))
+    message = str(info.value)
+    assert "'x'" in message and "(3,)" in message and "(4,)" in message
+
+
+def test_tangent_of_the_wrong_type_names_the_argument():
+    def f(x):
+        return x
+    with pytest.raises(fwdad.TangentError, match="'x'"):
+        fwdad.jvp(f, (1.5,), ("a",))
+
+
+def test_derivative_with_respect_to_an_int_says_so():
+    def f(n):
+        return n * 2
+    with pytest.raises(fwdad.NonDifferentiableError) as info:
+        fwdad.jvp(f, (3,), (1.0,))
+    assert "int" in str(info.value) and "float" in str(info.value)
+
+
+def test_derivative_with_respect_to_a_str_says_so():
+    def f(s):
+        return len(s)
+    with pytest.raises(fwdad.NonDifferentiableError, match="str"):
+        fwdad.jvp(f, ("abc",), (1.0,))
+
+
+def test_an_int_argument_with_no_tangent_is_fine():
+    def f(x, n):
+        return x * n
+    assert fwdad.jvp(f, (1.5, 3), (1.0, None)) == (4.5, 3.0)
+
+
+def test_function_without_source():
+    namespace = {}
+    exec("def made(x):\n    return x * 2\n", namespace)
+    with pytest.raises(fwdad.SourceUnavailableError, match="exec"):
+        fwdad.jvp(namespace["made"], (1.0,), (1.0,))
+
+
+def test_jvp_checks_its_own_arguments():
+    with pytest.raises(fwdad.FwdadError, match="tuple"):
+        fwdad.jvp(lambda x: x, 1.0, 1.0)
+    with pytest.raises(fwdad.FwdadError, match="1 primals but 2 tangents"):
+        fwdad.jvp(lambda x: x, (1.0,), (1.0, 2.0))
+    with pytest.raises(fwdad.FwdadError, match="function"):
+        fwdad.jvp(3.0, (1.0,), (1.0,))
+
+
+def raises_inside(x):
+    y = x * 2.0
+    z = np.log(y) + undefined_name  # noqa: F821
+    return z
+
+
+def test_errors_inside_generated_code_point_back_to_the_user_line():
+    import traceback
+    with pytest.raises(NameError) as info:
+        fwdad.jvp(raises_inside, (1.0,), (1.0,))
+    text = "".join(traceback.format_exception(info.value))
+    assert "raises_inside_frule" in text  # the generated line is shown
+    assert re.search(r"derivative of .*test_errors\.py:\d+", text)  # and the user's

@@ -1,0 +1,64 @@
+"""Shared test helpers: golden pass tests and a finite-difference reference."""
+from __future__ import annotations
+
+import ast
+import copy
+import textwrap
+from typing import Any, Callable, Sequence
+
+import astor
+import numpy as np
+
+from fwdad.normalize.names import Namer
+from fwdad.tangents import perturb
+
+
+def parse_function(source: str) -> ast.FunctionDef:
+    return ast.parse(textwrap.dedent(source)).body[0]
+
+
+def render(tree: ast.AST) -> str:
+    return astor.to_source(tree).strip()
+
+
+def assert_transforms(pass_fn: Callable, before: str, after: str, *extra: Any) -> None:
+    """Golden test of one pass: source in, source out."""
+    tree = pass_fn(parse_function(before), Namer(), *extra)
+    got = render(tree)
+    want = render(parse_function(after))
+    assert got == want, f"\n--- got ---\n{got}\n--- want ---\n{want}"
+
+
+def fd_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
+           h: float = 1e-6) -> Any:
+    """Central finite difference (float64) of f along tangents: the reference."""
+    plus = f(*[perturb(p, t, h) for p, t in zip(primals, tangents)])
+    minus = f(*[perturb(p, t, -h) for p, t in zip(primals, tangents)])
+    return _tree_map(lambda a, b: (np.asarray(a, float) - np.asarray(b, float)) / (2 * h),
+                     plus, minus)
+
+
+def _tree_map(fn, a, b):
+    if isinstance(a, (tuple, list)):
+        return type(a)(_tree_map(fn, x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return {k: _tree_map(fn, a[k], b[k]) for k in a}
+    return fn(a, b)
+
+
+def assert_close(got: Any, want: Any, rtol: float = 1e-6, atol: float = 1e-8) -> None:
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_close(g, w, rtol, atol)
+    elif isinstance(want, dict):
+        assert got.keys() == want.keys()
+        for k in want:
+            assert_close(got[k], want[k], rtol, atol)
+    else:
+        np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float),
+                                   rtol=rtol, atol=atol)
+
+
+def copy_args(args: Sequence[Any]) -> list:
+    return copy.deepcopy(list(args))
