@@ -1,0 +1,1 @@
+"""Benchmarks of fwdad; each script reports ratios measured in one run."""
