@@ -7,14 +7,13 @@ decorator: the function still works as before, and `f.frule` is its rule.
 from __future__ import annotations
 
 import functools
-import types
 from typing import Any, Callable
 
 from fwdad import fence
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
 from fwdad.forward import runtime
-from fwdad.forward.dispatch import derived_rule
+from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
@@ -41,9 +40,9 @@ def build_rule(fn: Callable) -> Callable:
     return rule
 
 
-def derive_frule(fn: Callable) -> "DerivedFunction":
+def derive_frule(fn: Callable) -> Callable:
     """Decorator: `fn` keeps working on plain values; `fn.frule` is its derived rule
-    (built on first access, then cached), callable on Duals, with a readable `.source`.
+    (built on first use, then cached), callable on Duals, with a readable `.source`.
 
     Example:
         @fwdad.derive_frule
@@ -52,21 +51,8 @@ def derive_frule(fn: Callable) -> "DerivedFunction":
 
         print(f.frule.source)
     """
-    return DerivedFunction(fn)
-
-
-class DerivedFunction:
-    """A function with its derived rule attached as `.frule`."""
-
-    def __init__(self, fn: Callable) -> None:
-        functools.update_wrapper(self, fn)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.__wrapped__(*args, **kwargs)
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        return self if obj is None else types.MethodType(self, obj)
-
-    @property
-    def frule(self) -> Callable:
-        return derived_rule(self.__wrapped__)
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+    wrapper.frule = LazyRule(fn)
+    return wrapper

@@ -31,6 +31,12 @@ class LazyRule:
             self.rule = derived_rule(self.fn)
         return self.rule(*args, **kwargs)
 
+    def __getattr__(self, name: str) -> Any:
+        """`.source` and the other attributes of the rule, building it if need be."""
+        if self.rule is None:
+            self.rule = derived_rule(self.fn)
+        return getattr(self.rule, name)
+
     def __repr__(self) -> str:
         return f"<derived rule of {describe(self.fn)}>"
 

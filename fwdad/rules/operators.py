@@ -17,6 +17,8 @@ from fwdad.tangents import NoTangent
 
 def _tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
+    if type(out) is float:  # scalars broadcast as they are, batched or not
+        return x.tangent, y.tangent
     ndim = np.ndim(out)
     return lift(x.primal, x.tangent, ndim), lift(y.primal, y.tangent, ndim)
 

@@ -79,6 +79,7 @@ def test_derive_frule_keeps_plain_calls_and_exposes_the_rule():
     assert math.isclose(out.tangent, math.sin(1.0) + 0.5 * math.cos(1.0) * 2.0)
     assert f.frule is f.frule
     assert "def f_frule(x, k):" in f.frule.source
+    assert fwdad.jvp(f, (0.5, 2.0), (1.0, 0.0))[1] == out.tangent
 
 
 def test_frule_registers_a_hand_written_rule():
