@@ -1,0 +1,102 @@
+"""Getting a function's AST, globals and closure cells."""
+import ast
+import linecache
+
+import pytest
+
+import fwdad
+from fwdad.forward import dispatch
+from fwdad.source import get_source, has_source
+
+double = lambda v: v * 2.0  # noqa: E731
+pair = [lambda v: v + 1.0, lambda w: w * 3.0]
+
+
+class Model:
+    scale = 2.0
+
+    def __init__(self, weight):
+        self.weight = weight
+
+    def predict(self, x):
+        return self.weight * x * self.scale
+
+    @staticmethod
+    def twice(x):
+        return 2.0 * x
+
+
+def make_adder(k):
+    def add(x):
+        return x + k
+    return add
+
+
+def test_module_function_and_lambda():
+    tree = get_source(double).tree
+    assert isinstance(tree, ast.FunctionDef)
+    assert tree.lineno == double.__code__.co_firstlineno  # the line in this file
+    assert isinstance(tree.body[0], ast.Return)
+
+
+def test_lambdas_on_one_line_with_different_arguments():
+    assert get_source(pair[0]).tree.args.args[0].arg == "v"
+    assert get_source(pair[1]).tree.args.args[0].arg == "w"
+
+
+def test_method_and_closure_cells():
+    assert get_source(Model.predict).tree.name == "predict"
+    assert get_source(Model(1.0).predict).tree.name == "predict"
+    adder = make_adder(5.0)
+    src = get_source(adder)
+    assert src.cells["k"].cell_contents == 5.0
+
+
+def test_builtins_are_foreign():
+    assert not has_source(len) and has_source(make_adder)
+
+
+def test_jvp_of_methods_lambdas_and_closures():
+    assert fwdad.jvp(Model(3.0).predict, (1.5,), (1.0,)) == (9.0, 6.0)
+    assert fwdad.jvp(Model.twice, (1.5,), (1.0,)) == (3.0, 2.0)
+    assert fwdad.jvp(double, (1.5,), (1.0,)) == (3.0, 2.0)
+    assert fwdad.jvp(make_adder(5.0), (1.5,), (1.0,)) == (6.5, 1.0)
+
+
+def test_closures_read_their_cells_live():
+    adder = make_adder(5.0)
+    fwdad.jvp(adder, (1.0,), (1.0,))
+    adder.__closure__[0].cell_contents = 7.0
+    assert fwdad.jvp(adder, (1.0,), (1.0,)) == (8.0, 1.0)
+
+
+def test_generated_lines_are_registered_with_linecache():
+    rule = dispatch.derived_rule(Model.predict)
+    code = rule.__code__
+    text = "".join(linecache.getline(code.co_filename, n)
+                   for n in range(code.co_firstlineno, code.co_firstlineno + 3))
+    assert "def predict_frule(self, x):" in text
+
+
+def test_jvp_over_nested_containers():
+    def f(params, scale):
+        a, b = params["ab"]
+        return {"sum": (a + b) * scale, "parts": [a * scale, b]}
+    out, tangent = fwdad.jvp(f, ({"ab": (1.0, 2.0)}, 3.0), ({"ab": (1.0, 0.5)}, 0.0))
+    assert out == {"sum": 9.0, "parts": [3.0, 2.0]}
+    assert tangent == {"sum": 4.5, "parts": [3.0, 0.5]}
+
+
+def test_mutating_jvp_leaves_inputs_as_a_plain_call_does():
+    import numpy as np
+
+    def f(a, x):
+        a[0] = x
+        a *= 2.0
+        return a.sum()
+    given, plain = np.array([1.0, 2.0]), np.array([1.0, 2.0])
+    tangent = np.array([1.0, 1.0])
+    fwdad.jvp(f, (given, 0.5), (tangent, 1.0))
+    f(plain, 0.5)
+    assert np.array_equal(given, plain)
+    assert np.array_equal(tangent, [1.0, 1.0])  # the caller's tangent is untouched
