@@ -17,12 +17,16 @@ class UnsupportedSyntaxError(FwdadError, SyntaxError):
     """The function uses a construct fwdad cannot differentiate."""
 
 
-class MissingRuleError(FwdadError, TypeError):
-    """A call has no registered frule and no Python source to derive one from."""
+class MissingRuleError(FwdadError):
+    """A call has no registered frule and no Python source to derive one from.
+
+    Note: not a TypeError, although it is raised where a call cannot be made: a user's
+    `except TypeError:` must not catch it and quietly take a branch the plain function
+    would not take."""
 
 
-class SourceUnavailableError(FwdadError, TypeError):
-    """The function's Python source cannot be found."""
+class SourceUnavailableError(FwdadError):
+    """The function's Python source cannot be found (not a TypeError, as above)."""
 
 
 class TangentError(FwdadError, ValueError):

@@ -22,14 +22,7 @@ REJECTED: Dict[type, tuple] = {
     ast.AsyncWith: ("async with", "use a plain with statement"),
     ast.ClassDef: ("a class defined inside the function",
                    "define the class at module level"),
-    ast.Import: ("an import inside the function", "import at module level"),
-    ast.ImportFrom: ("an import inside the function", "import at module level"),
     ast.Match: ("a match statement", "use if/elif"),
-    ast.Try: ("try/except", "move the try block into a function you call, or see "
-              "docs/python.md for what is supported"),
-    ast.With: ("a with statement", "move the with block outside the function"),
-    ast.Global: ("a global statement", "pass the value in and return the new one"),
-    ast.Nonlocal: ("a nonlocal statement", "return the new value instead"),
 }
 if hasattr(ast, "TryStar"):
     REJECTED[ast.TryStar] = ("try/except*", "use a plain try/except outside")
@@ -38,6 +31,8 @@ ALLOWED = (
     ast.FunctionDef, ast.Lambda, ast.arguments, ast.arg, ast.keyword, ast.Return,
     ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass, ast.Break,
     ast.Continue, ast.If, ast.While, ast.For, ast.Assert, ast.Delete, ast.Raise,
+    ast.Try, ast.ExceptHandler, ast.With, ast.withitem, ast.Global, ast.Nonlocal,
+    ast.Import, ast.ImportFrom, ast.alias,
     ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.IfExp,
     ast.Attribute, ast.Subscript, ast.Slice, ast.Starred, ast.Name, ast.Constant,
     ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp, ast.DictComp,
@@ -73,6 +68,11 @@ def _problem(node: ast.AST) -> Optional[tuple]:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
             and node.func.id in _STRING_EVAL:
         return (f"{node.func.id}() of a string", "write the code out in the function")
+    if isinstance(node, ast.Dict) and None in node.keys:
+        return ("a dict display with ** unpacking", "build the dict with dict.update")
+    if isinstance(node, ast.ExceptHandler) and node.name \
+            and node.name.startswith(RESERVED_PREFIX):
+        return (f"the name {node.name!r}", "rename it: the prefix is reserved")
     if not isinstance(node, ALLOWED):
         return (f"the construct {type(node).__name__}", "rewrite it with plain statements")
     return None

@@ -368,13 +368,13 @@ def _expect(ok: bool, name: str, primal: Any, tangent: Any) -> None:
 # ---- moving along a tangent, and batches of tangents --------------------------------
 def perturb(primal: Any, tangent: Any, h: float) -> Any:
     """A copy of `primal` moved by `h * tangent` (finite differences use it)."""
-    if tangent is NoTangent:
+    if tangent is NoTangent or tangent is None:
         return copy.deepcopy(primal)
     if isinstance(primal, (tuple, list)):
         return _map_pairs(primal, tangent, lambda p, t: perturb(p, t, h))
     if isinstance(primal, dict):
         return {k: perturb(v, tangent[k], h) for k, v in primal.items()}
-    if isinstance(tangent, Tangent):
+    if isinstance(tangent, Tangent) or type(tangent) is type(primal) and _is_instance(primal):
         out = copy.copy(primal)
         for key, value in _fields(primal).items():
             setattr(out, key, perturb(value, getattr(tangent, key, NoTangent), h))

@@ -23,7 +23,7 @@ from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
-from fwdad.normalize.scope import bound_here
+from fwdad.normalize.scope import bound_here, declared_here
 from fwdad.source import FunctionSource
 from fwdad.tangents import zero_tangent
 
@@ -67,7 +67,8 @@ def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
 class _Forward:
     def __init__(self, src: FunctionSource, constants: Constants) -> None:
         self.src, self.k = src, constants
-        self.duals: Set[str] = set()
+        self.duals: Set[str] = set()  # names holding Duals here
+        self.globals: Set[str] = set()  # names this function declares global
 
     def helper(self, fn: Any, hint: str) -> ast.Name:
         return self.k.bind(fn, hint)
@@ -75,7 +76,9 @@ class _Forward:
     # ---- functions ------------------------------------------------------------------
     def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
                  top: bool = False) -> ast.FunctionDef:
-        saved, self.duals = self.duals, outer | bound_here(node)
+        saved = self.duals, self.globals
+        self.globals = declared_here(node, ast.Global)
+        self.duals = (outer - self.globals) | bound_here(node)
         args = node.args
         new_args = ast.arguments(
             posonlyargs=args.posonlyargs, args=args.args, vararg=args.vararg,
@@ -85,7 +88,7 @@ class _Forward:
         if top:
             new_args.kw_defaults = [None] * len(args.kwonlyargs)
         body = self.pack_star_params(node) + self.block(node.body)
-        self.duals = saved
+        self.duals, self.globals = saved
         out = ast.FunctionDef(name=name, args=new_args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
         return ast.copy_location(out, node)
@@ -130,6 +133,8 @@ class _Forward:
             value = self.call(value)
         else:
             value = self.value(value)
+        if isinstance(target, ast.Name) and target.id in self.globals:  # store the value
+            value = ast.Attribute(value=value, attr="primal", ctx=ast.Load())
         return [ast.Assign(targets=[target], value=value)]
 
     def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
@@ -163,10 +168,41 @@ class _Forward:
         cause = None if node.cause is None else self.primal(node.cause)
         return [ast.Raise(exc=exc, cause=cause)]
 
+    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
+        handlers = []
+        for handler in node.handlers:
+            body = self.block(handler.body)
+            if handler.name:  # the exception itself is a plain value: make it a Dual
+                body.insert(0, self.rebind_const(handler.name, handler))
+            kind = None if handler.type is None else self.primal(handler.type)
+            handlers.append(ast.copy_location(
+                ast.ExceptHandler(type=kind, name=handler.name, body=body), handler))
+        return [ast.Try(body=self.block(node.body), handlers=handlers,
+                        orelse=self.block(node.orelse) if node.orelse else [],
+                        finalbody=self.block(node.finalbody) if node.finalbody else [])]
+
+    def s_With(self, node: ast.With) -> List[ast.stmt]:
+        """Context managers run as usual, on plain values."""
+        item = node.items[0]
+        body = self.block(node.body)
+        if item.optional_vars is not None:
+            body.insert(0, self.rebind_const(item.optional_vars.id, node))
+        new = ast.withitem(context_expr=self.primal(item.context_expr),
+                           optional_vars=item.optional_vars)
+        return [ast.With(items=[new], body=body)]
+
+    def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
+        """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
+        value = ast.Call(func=self.helper(runtime.const, "const"),
+                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])
+        return ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                                            value=value), like)
+
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
         return [node]
 
-    s_Break = s_Continue = s_Pass = s_Delete = s_keep
+    s_Break = s_Continue = s_Pass = s_Delete = s_Global = s_Nonlocal = s_keep
+    s_Import = s_ImportFrom = s_keep  # imported names hold plain values, read as constants
 
     # ---- expressions ----------------------------------------------------------------
     def call(self, node: ast.Call) -> ast.Call:

@@ -139,10 +139,43 @@ class _Flatten:
         cause = None if node.cause is None else self.atom(node.cause)
         self.emit(ast.Raise(exc=exc, cause=cause))
 
+    def stmt_Try(self, node: ast.Try) -> None:
+        """Exception types are evaluated before the try (they are names, or tuples of
+        names, with no side effects)."""
+        handlers = []
+        for handler in node.handlers:
+            kind = None if handler.type is None else self.atom(handler.type)
+            new = ast.ExceptHandler(type=kind, name=handler.name,
+                                    body=self.block(handler.body))
+            handlers.append(ast.copy_location(new, handler))
+        self.emit(ast.Try(body=self.block(node.body), handlers=handlers,
+                          orelse=_maybe(self.block, node.orelse),
+                          finalbody=_maybe(self.block, node.finalbody)))
+
+    def stmt_With(self, node: ast.With) -> None:
+        """`with a as x, b as y:` is `with a as x:` around `with b as y:`, so that b is
+        evaluated after a is entered, as in Python."""
+        item, rest = node.items[0], node.items[1:]
+        manager = self.atom(item.context_expr)
+        target = item.optional_vars
+        inner = [ast.copy_location(ast.With(items=rest, body=node.body), node)] \
+            if rest else node.body
+        if target is None or isinstance(target, ast.Name):
+            body = self.block(inner)
+        else:  # `as (a, b)`: bind a fresh name, then unpack it
+            entered = self.names.fresh("entered")
+            body = self.collect(lambda: self.store(target, ast.Name(id=entered,
+                                                                    ctx=ast.Load())))
+            body += self.block(inner)
+            target = _store(entered)
+        self.emit(ast.With(items=[ast.withitem(context_expr=manager, optional_vars=target)],
+                           body=body))
+
     def stmt_keep(self, node: ast.stmt) -> None:
         self.emit(node)
 
     stmt_Break = stmt_Continue = stmt_Pass = stmt_Delete = stmt_keep
+    stmt_Global = stmt_Nonlocal = stmt_Import = stmt_ImportFrom = stmt_keep
 
     def stmt_unknown(self, node: ast.stmt) -> None:
         raise InternalError(f"flatten met a {type(node).__name__}, which the fence "

@@ -99,6 +99,24 @@ class _Intrinsics(ast.NodeTransformer):
             return node
         return builtin_call("getattr", [node.value, ast.Constant(node.attr)], node)
 
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        """Remembers the first parameter, which a zero-argument super() passes."""
+        params = node.args.posonlyargs + node.args.args
+        saved, self.first_param = getattr(self, "first_param", None), \
+            params[0].arg if params else None
+        self.generic_visit(node)
+        self.first_param = saved
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        """`super()` -> `super(__class__, self)`: the implicit arguments made explicit."""
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args \
+                and getattr(self, "first_param", None):
+            node.args = [ast.Name(id="__class__", ctx=ast.Load()),
+                         ast.Name(id=self.first_param, ctx=ast.Load())]
+        return node
+
     # ---- statements -----------------------------------------------------------------
     def visit_Assign(self, node: ast.Assign) -> Stmts:
         self.generic_visit_targets(node)

@@ -24,6 +24,10 @@ def local_names(tree: ast.AST) -> Set[str]:
             out.add(node.arg)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
     return out
 
 
@@ -74,5 +78,21 @@ def bound_here(fn: ast.FunctionDef) -> Set[str]:
             continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             out.add(node.id)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return out - declared_here(fn, ast.Global)
+
+
+def declared_here(fn: ast.FunctionDef, kind: type) -> Set[str]:
+    """Names a function declares `global` (or `nonlocal`), not counting nested defs."""
+    out: Set[str] = set()
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, kind):
+            out.update(node.names)
         stack.extend(ast.iter_child_nodes(node))
     return out

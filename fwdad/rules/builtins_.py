@@ -78,4 +78,5 @@ def_nondiff(builtins.int, builtins.bool, builtins.round, builtins.len, builtins.
             builtins.print, builtins.isinstance, builtins.issubclass, builtins.str,
             builtins.repr, builtins.id, builtins.hash, builtins.type, builtins.callable,
             builtins.hasattr, builtins.format, builtins.ord, builtins.chr, builtins.any,
-            builtins.all)
+            builtins.all, builtins.open, builtins.dir, builtins.bin, builtins.hex,
+            builtins.oct, builtins.ascii)

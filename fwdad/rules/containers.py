@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fwdad import lang
 from fwdad.dual import Dual
+from fwdad.forward.runtime import iterate
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -42,3 +43,112 @@ def _append(xs: Dual, item: Dual) -> Dual:
 
 
 def_nondiff(lang.build_slice, lang.truth, set.add, str.format)
+
+
+# ---- list methods: the tangent list changes in step with the list ---------------------
+@frule(list.extend)
+def _extend(xs: Dual, items: Dual) -> Dual:
+    for item in list(iterate(items)):
+        _append(xs, item)
+    return Dual(None, NoTangent)
+
+
+@frule(list.insert)
+def _insert(xs: Dual, index, item: Dual) -> Dual:
+    xs.primal.insert(index, item.primal)
+    xs.tangent.insert(index, item.tangent)
+    return Dual(None, NoTangent)
+
+
+@frule(list.pop)
+def _list_pop(xs: Dual, index=-1) -> Dual:
+    return Dual(xs.primal.pop(index), xs.tangent.pop(index))
+
+
+@frule(list.remove)
+def _remove(xs: Dual, item: Dual) -> Dual:
+    _list_pop(xs, xs.primal.index(item.primal))
+    return Dual(None, NoTangent)
+
+
+@frule(list.reverse)
+def _reverse(xs: Dual) -> Dual:
+    xs.primal.reverse()
+    xs.tangent.reverse()
+    return Dual(None, NoTangent)
+
+
+@frule(list.sort)
+def _sort(xs: Dual, *, key=None, reverse=False) -> Dual:
+    """Sorts by the primal values (ties keep their order); the tangents follow."""
+    by = (lambda i: xs.primal[i]) if key is None else (lambda i: key(xs.primal[i]))
+    order = sorted(range(len(xs.primal)), key=by, reverse=reverse)
+    xs.primal[:] = [xs.primal[i] for i in order]
+    xs.tangent[:] = [xs.tangent[i] for i in order]
+    return Dual(None, NoTangent)
+
+
+@frule(list.copy)
+def _list_copy(xs: Dual) -> Dual:
+    return Dual(xs.primal.copy(), list(xs.tangent))
+
+
+@frule(list.clear, dict.clear)
+def _clear(xs: Dual) -> Dual:
+    xs.primal.clear()
+    xs.tangent.clear()
+    return Dual(None, NoTangent)
+
+
+# ---- dict methods -----------------------------------------------------------------------
+def _entry(table: Dual, key) -> Dual:
+    return Dual(table.primal[key], table.tangent[key])
+
+
+@frule(dict.get)
+def _get(table: Dual, key, default: Dual = None) -> Dual:
+    if key in table.primal:
+        return _entry(table, key)
+    return Dual(None, NoTangent) if default is None else default
+
+
+@frule(dict.setdefault)
+def _setdefault(table: Dual, key, default: Dual = None) -> Dual:
+    if key not in table.primal:
+        value = Dual(None, NoTangent) if default is None else default
+        table.primal[key], table.tangent[key] = value.primal, value.tangent
+    return _entry(table, key)
+
+
+@frule(dict.items)
+def _items(table: Dual) -> Dual:
+    return Dual(table.primal.items(), [(NoTangent, table.tangent[k]) for k in table.primal])
+
+
+@frule(dict.values)
+def _values(table: Dual) -> Dual:
+    return Dual(table.primal.values(), [table.tangent[k] for k in table.primal])
+
+
+@frule(dict.update)
+def _update(table: Dual, *other: Dual, **kwargs: Dual) -> Dual:
+    from fwdad.rules.iteration import _dict
+    new = _dict(*other, **kwargs)
+    table.primal.update(new.primal)
+    table.tangent.update(new.tangent)
+    return Dual(None, NoTangent)
+
+
+@frule(dict.pop)
+def _dict_pop(table: Dual, key, *default: Dual) -> Dual:
+    if key not in table.primal and default:
+        return default[0]
+    return Dual(table.primal.pop(key), table.tangent.pop(key))
+
+
+@frule(dict.copy)
+def _dict_copy(table: Dual) -> Dual:
+    return Dual(table.primal.copy(), dict(table.tangent))
+
+
+def_nondiff(list.index, list.count, tuple.index, tuple.count, dict.keys)

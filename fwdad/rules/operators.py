@@ -11,6 +11,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import lift
+from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -25,6 +26,7 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 
 # ---- arithmetic -------------------------------------------------------------------
 @frule(operator.add)
+@overloadable("__add__", "__radd__")
 def _add(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
     dx, dy = _tangents(x, y, out)
@@ -32,6 +34,7 @@ def _add(x: Dual, y: Dual) -> Dual:
 
 
 @frule(operator.sub)
+@overloadable("__sub__", "__rsub__")
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
     dx, dy = _tangents(x, y, out)
@@ -39,6 +42,7 @@ def _sub(x: Dual, y: Dual) -> Dual:
 
 
 @frule(operator.mul)
+@overloadable("__mul__", "__rmul__")
 def _mul(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
     dx, dy = _tangents(x, y, out)
@@ -46,6 +50,7 @@ def _mul(x: Dual, y: Dual) -> Dual:
 
 
 @frule(operator.truediv)
+@overloadable("__truediv__", "__rtruediv__")
 def _truediv(x: Dual, y: Dual) -> Dual:
     out = x.primal / y.primal
     dx, dy = _tangents(x, y, out)
@@ -53,6 +58,7 @@ def _truediv(x: Dual, y: Dual) -> Dual:
 
 
 @frule(operator.pow)
+@overloadable("__pow__", "__rpow__")
 def _pow(x: Dual, y: Dual) -> Dual:
     out = x.primal ** y.primal
     dx, dy = _tangents(x, y, out)
@@ -81,21 +87,25 @@ def pow_exponent_term(x, out, dy):
 
 
 @frule(operator.neg)
+@overloadable("__neg__")
 def _neg(x: Dual) -> Dual:
     return Dual(-x.primal, -x.tangent)
 
 
 @frule(operator.pos)
+@overloadable("__pos__")
 def _pos(x: Dual) -> Dual:
     return Dual(+x.primal, x.tangent)
 
 
 @frule(operator.abs)
+@overloadable("__abs__")
 def _abs(x: Dual) -> Dual:
     return Dual(abs(x.primal), np.sign(x.primal) * x.tangent)
 
 
 @frule(operator.mod)
+@overloadable("__mod__", "__rmod__")
 def _mod(x: Dual, y: Dual) -> Dual:
     """x % y = x - floor(x / y) * y, so the tangent is dx - floor(x / y) * dy."""
     out = x.primal % y.primal
@@ -104,6 +114,7 @@ def _mod(x: Dual, y: Dual) -> Dual:
 
 
 @frule(operator.matmul)
+@overloadable("__matmul__", "__rmatmul__")
 def _matmul(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent
     out = x.primal @ y.primal
@@ -130,7 +141,8 @@ def _in_place(pure, update):
             x.tangent[...] = new.tangent
         return x
     rule.__name__ = f"_{update.__name__}"
-    return rule
+    name = f"__{update.__name__.strip('_')}__"  # operator.iadd -> __iadd__
+    return overloadable(name, fallback=name.replace("__i", "__", 1))(rule)
 
 
 for _pure, _update in [(_add, operator.iadd), (_sub, operator.isub),

@@ -110,7 +110,7 @@ def _register(fn: Any, rule: Callable, kind: str, spec=None) -> None:
     except TypeError as err:
         raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
                          f"hashable. Register the function it calls instead.") from err
-    _RULES[key] = RuleEntry(fn, rule, _with_plain_params(rule, spec), kind)
+    _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind)
 
 
 # ---- plain (non-Dual) parameters ----------------------------------------------------
@@ -121,7 +121,7 @@ def _is_dual_annotation(annotation: Any) -> bool:
     return "Dual" in text
 
 
-def _with_plain_params(rule: Callable, spec=None) -> Callable:
+def with_plain_params(rule: Callable, spec=None) -> Callable:
     """The rule, wrapped so that parameters not annotated `Dual` get primal values.
 
     `spec` = (dual positions, *args are Duals, Dual keyword names) overrides what the

@@ -1,0 +1,62 @@
+"""Rules for user classes: operators defined by dunder methods, and super().
+
+An operand whose tangent is a structural `Tangent` is an instance of a user class; its
+operators go to the derived rules of its dunder methods, in Python's order (`__add__`,
+then the other operand's `__radd__` if that gave NotImplemented).
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from fwdad.dual import Dual
+from fwdad.forward.dispatch import derived_rule
+from fwdad.rules.registry import frule, with_plain_params
+from fwdad.source import python_function
+from fwdad.tangents import Tangent
+
+
+def _python_method(obj, name: Optional[str]):
+    method = getattr(type(obj), name, None) if name else None
+    return method if python_function(method) is not None else None
+
+
+def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual) -> Dual:
+    """`x.name(*rest)`, else `rest[0].reflected(x)`, through derived rules."""
+    method = _python_method(x.primal, name)
+    if method is not None:
+        out = derived_rule(method)(x, *rest)
+        if out.primal is not NotImplemented:
+            return out
+    other = _python_method(rest[0].primal, reflected) if rest else None
+    if other is not None:
+        out = derived_rule(other)(rest[0], x)
+        if out.primal is not NotImplemented:
+            return out
+    kinds = ", ".join(type(d.primal).__name__ for d in (x,) + rest)
+    raise TypeError(f"unsupported operand type(s) for {name}: {kinds}")
+
+
+def overloadable(name: str, reflected: Optional[str] = None,
+                 fallback: Optional[str] = None) -> Callable:
+    """Decorate an operator rule so that user instances use their own dunders.
+    `fallback`: for in-place operators, the plain dunder to use when there is no
+    in-place one (`a += b` on an object without `__iadd__` is `a = a + b`)."""
+    def wrap(rule: Callable) -> Callable:
+        plain = with_plain_params(rule)  # the rule as registered on its own
+
+        def checked(x: Dual, *rest: Dual) -> Dual:
+            if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent):
+                if fallback and _python_method(x.primal, name) is None:
+                    return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
+                return call_dunder(name, reflected, x, *rest)
+            return plain(x, *rest)
+        checked.__name__ = rule.__name__
+        checked.__doc__ = rule.__doc__
+        return checked
+    return wrap
+
+
+@frule(super)
+def _super(cls, obj: Dual) -> Dual:
+    """super(C, obj): its methods are bound to obj, so it carries obj's tangent."""
+    return Dual(super(cls, obj.primal), obj.tangent)

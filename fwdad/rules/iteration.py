@@ -1,0 +1,176 @@
+"""Rules for the builtins and library functions that iterate and rearrange: zip,
+enumerate, reversed, sorted, map, filter, list/tuple/dict/set, functools, itertools.
+
+Each runs the function itself on the items as Duals, so primal and tangent move
+together; the result is packed back into one Dual. Lazy iterators (zip, map, the
+itertools) are materialized as lists.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any, Iterable, List
+
+from fwdad.dual import Dual
+from fwdad.forward.dispatch import call
+from fwdad.forward.runtime import const, iterate
+from fwdad.rules.operators import _add
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
+
+
+def items(d: Dual) -> List[Dual]:
+    """The items of a container Dual, each a Dual."""
+    return list(iterate(d))
+
+
+def pack(value: Any) -> Dual:
+    """A Dual as it is; a tuple of Duals (and plain values) as one Dual tuple."""
+    if isinstance(value, Dual):
+        return value
+    if isinstance(value, tuple):
+        parts = [pack(v) for v in value]
+        return Dual(tuple(p.primal for p in parts), tuple(p.tangent for p in parts))
+    return const(value)
+
+
+def pack_list(values: Iterable[Any]) -> Dual:
+    parts = [pack(v) for v in values]
+    return Dual([p.primal for p in parts], [p.tangent for p in parts])
+
+
+# ---- builtins -------------------------------------------------------------------------
+@frule(zip)
+def _zip(*iterables: Dual, strict=False) -> Dual:
+    return pack_list(zip(*map(items, iterables), **({"strict": True} if strict else {})))
+
+
+@frule(enumerate)
+def _enumerate(iterable: Dual, start=0) -> Dual:
+    return pack_list(enumerate(items(iterable), start))
+
+
+@frule(reversed)
+def _reversed(sequence: Dual) -> Dual:
+    return pack_list(reversed(items(sequence)))
+
+
+@frule(sorted)
+def _sorted(iterable: Dual, key=None, reverse=False) -> Dual:
+    """Sorted by the primal values (the key sees plain values): ties keep their order."""
+    by = (lambda d: d.primal) if key is None else (lambda d: key(d.primal))
+    return pack_list(sorted(items(iterable), key=by, reverse=reverse))
+
+
+@frule(map)
+def _map(fn: Dual, *iterables: Dual) -> Dual:
+    return pack_list(call(fn, *args) for args in zip(*map(items, iterables)))
+
+
+@frule(filter)
+def _filter(fn: Dual, iterable: Dual) -> Dual:
+    keep = (lambda d: d.primal) if fn.primal is None else (lambda d: call(fn, d).primal)
+    return pack_list(d for d in items(iterable) if keep(d))
+
+
+@frule(list)
+def _list(iterable: Dual = None) -> Dual:
+    return pack_list(() if iterable is None else items(iterable))
+
+
+@frule(tuple)
+def _tuple(iterable: Dual = None) -> Dual:
+    return pack(tuple(() if iterable is None else items(iterable)))
+
+
+@frule(dict)
+def _dict(*mapping: Dual, **kwargs: Dual) -> Dual:
+    """dict(mapping or pairs, **kwargs)."""
+    entries = {}
+    if mapping:
+        source = mapping[0]
+        pairs = source.primal.keys() if isinstance(source.primal, dict) else None
+        for item in (items(source) if pairs is None else
+                     (pack((k, _entry(source, k))) for k in pairs)):
+            key, value = iterate(item)
+            entries[key.primal] = value
+    entries.update(kwargs)
+    return Dual({k: v.primal for k, v in entries.items()},
+                {k: v.tangent for k, v in entries.items()})
+
+
+def _entry(mapping: Dual, key: Any) -> Dual:
+    tangent = mapping.tangent
+    return Dual(mapping.primal[key], NoTangent if tangent is NoTangent else tangent[key])
+
+
+@frule(set, frozenset)
+def _set(iterable: Dual = None) -> Dual:
+    """Sets hold hashable values with no order: they carry no tangent."""
+    return Dual(set(() if iterable is None else iterable.primal), NoTangent)
+
+
+# ---- functools --------------------------------------------------------------------------
+@frule(functools.reduce)
+def _reduce(fn: Dual, iterable: Dual, *initial: Dual) -> Dual:
+    return functools.reduce(lambda a, b: call(fn, a, b), items(iterable), *initial)
+
+
+@frule(functools.partial)
+def _partial(fn: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """The tangent holds the bound arguments' tangents (dispatch unpacks it)."""
+    primal = functools.partial(fn.primal, *(a.primal for a in args),
+                               **{k: v.primal for k, v in kwargs.items()})
+    return Dual(primal, (tuple(a.tangent for a in args),
+                         {k: v.tangent for k, v in kwargs.items()}))
+
+
+# ---- itertools ----------------------------------------------------------------------------
+def _rearranging(fn, *, iterable_args: int = -1) -> None:
+    """Register fn for arguments that are iterables of Duals (the first
+    `iterable_args` of them; -1: all positional); the rest are plain values."""
+    def rule(*args: Dual, **kwargs: Dual) -> Dual:
+        count = len(args) if iterable_args < 0 else iterable_args
+        given = [items(a) for a in args[:count]] + [a.primal for a in args[count:]]
+        return pack_list(fn(*given, **{k: v.primal for k, v in kwargs.items()}))
+    rule.__name__ = f"_{fn.__name__}"
+    frule(fn)(rule)
+
+
+_rearranging(itertools.chain)
+_rearranging(itertools.islice, iterable_args=1)
+_rearranging(itertools.combinations, iterable_args=1)
+_rearranging(itertools.combinations_with_replacement, iterable_args=1)
+_rearranging(itertools.permutations, iterable_args=1)
+_rearranging(itertools.product)
+if hasattr(itertools, "pairwise"):
+    _rearranging(itertools.pairwise)
+
+
+@frule(itertools.chain.from_iterable)
+def _chain_from_iterable(iterables: Dual) -> Dual:
+    return pack_list(itertools.chain.from_iterable(items(i) for i in items(iterables)))
+
+
+@frule(itertools.zip_longest)
+def _zip_longest(*iterables: Dual, fillvalue: Dual = None) -> Dual:
+    fill = const(None) if fillvalue is None else fillvalue
+    return pack_list(itertools.zip_longest(*map(items, iterables), fillvalue=fill))
+
+
+@frule(itertools.repeat)
+def _repeat(value: Dual, times=None) -> Dual:
+    if times is None:
+        raise ValueError("itertools.repeat without a count never ends: give times=")
+    return pack_list(itertools.repeat(value, times))
+
+
+@frule(itertools.accumulate)
+def _accumulate(iterable: Dual, func: Dual = None, *, initial: Dual = None) -> Dual:
+    step = _add if func is None else (lambda a, b: call(func, a, b))
+    return pack_list(itertools.accumulate(items(iterable), step, initial=initial))
+
+
+@frule(itertools.starmap)
+def _starmap(fn: Dual, iterable: Dual) -> Dual:
+    return pack_list(call(fn, *items(args)) for args in items(iterable))

@@ -1,0 +1,142 @@
+"""The catalogue of Python constructs: what fwdad differentiates and what it refuses.
+
+Each row names a construct, a function using it and a point. Supported rows are checked
+against finite differences (test_constructs.py); unsupported ones by their error. The
+same rows make docs/python.md: `python -m tests.language.constructs > docs/python.md`.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Tuple
+
+import numpy as np
+
+import fwdad
+from tests.language import classes, containers, functions, statements, unsupported
+
+
+@dataclass
+class Construct:
+    name: str
+    category: str
+    fn: Callable
+    args: Tuple[Any, ...]
+    tangents: Optional[Tuple[Any, ...]] = None  # None: random, for every float argument
+    error: Optional[type] = None
+    match: str = ""  # the error message must match this pattern
+    note: str = ""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+C, K, F, S, U = "classes", "containers", "functions", "statements", "not differentiable"
+
+CONSTRUCTS = [
+    Construct("instantiation, attribute reads and writes", C,
+              classes.instantiate_and_attributes, (0.7,),
+              note="`C(...)` is a new instance plus the derived rule of `__init__`"),
+    Construct("bound methods", C, classes.bound_methods, (0.4,),
+              note="through dynamic dispatch; the method's tangent is its object's"),
+    Construct("static methods and class methods", C, classes.static_and_class_methods,
+              (0.3,)),
+    Construct("properties", C, classes.properties, (1.3,)),
+    Construct("inheritance and super()", C, classes.inheritance_and_super, (0.6,)),
+    Construct("objects with __call__", C, classes.callable_objects, (0.8,)),
+    Construct("operator dunders (__add__, __rmul__, __matmul__, __neg__, __getitem__)", C,
+              classes.operator_dunders, (0.9,)),
+    Construct("@dataclass created inside (defaults, default_factory, __post_init__)", C,
+              classes.dataclass_inside, (1.2,)),
+    Construct("@dataclass argument, tangent given as fwdad.Tangent(field=...)", C,
+              classes.dataclass_argument, (classes.Spring(2.0, 0.5), 1.5),
+              tangents=(fwdad.Tangent(stiffness=1.0, rest=-0.5), 0.3),
+              note="fields left out of the Tangent have a zero tangent"),
+    Construct("@dataclass argument, tangent given as an instance of the class", C,
+              classes.dataclass_argument, (classes.Spring(2.0, 0.5), 1.5),
+              tangents=(classes.Spring(1.0, 0.0, []), 0.3)),
+    Construct("@dataclass output (jvp returns a fwdad.Tangent)", C,
+              classes.dataclass_output, (0.6,)),
+    Construct("NamedTuple created inside", C, classes.namedtuple_inside, (0.5,)),
+    Construct("NamedTuple argument (tangent: the same NamedTuple)", C,
+              classes.namedtuple_argument, (classes.Point(1.5, 2.0),),
+              tangents=(classes.Point(1.0, 0.5, None),)),
+    Construct("array-valued fields", C, classes.array_fields, (0.3,)),
+    Construct("list, tuple, dict and set displays", K, containers.displays, (0.4, 1.1)),
+    Construct("list append, extend, insert, pop, remove, reverse, index, count, "
+              "item assignment and deletion", K, containers.list_methods, (0.7,)),
+    Construct("list sort (with key) and copy", K, containers.list_sort_and_copy, (0.5,)),
+    Construct("dict get, setdefault, items, keys, values, update, pop, copy", K,
+              containers.dict_methods, (0.9,)),
+    Construct("tuple unpacking, nested and starred", K, containers.unpacking, (0.3, 1.2)),
+    Construct("zip, enumerate, range, reversed, sorted (key), map, filter, len, "
+              "isinstance", K, containers.builtin_iteration, (1.4, 0.6)),
+    Construct("functools.reduce and functools.partial", K, containers.functools_calls,
+              (0.8,)),
+    Construct("itertools chain, product, combinations, accumulate, islice", K,
+              containers.itertools_calls, (0.4, 1.3)),
+    Construct("containers of containers", K, containers.containers_of_containers, (0.6,)),
+    Construct("comprehensions: list, dict, set, generator; nested; with conditions", F,
+              functions.comprehensions, (0.7,),
+              note="generator expressions are evaluated eagerly"),
+    Construct("lambdas, with defaults", F, functions.lambdas, (0.9,)),
+    Construct("nested functions and closures", F, functions.closures, (0.4,)),
+    Construct("nonlocal writes", F, functions.nonlocal_writes, (0.6,)),
+    Construct("module constants and arrays (read as constants)", F,
+              functions.globals_read, (0.3,)),
+    Construct("global writes", F, functions.globals_written, (0.3,),
+              note="the global holds the plain value"),
+    Construct("recursion and mutual recursion", F, functions.recursion, (0.9,)),
+    Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
+              (0.5,)),
+    Construct("higher-order functions taking user callables", F, functions.higher_order,
+              (0.7,)),
+    Construct("try / except / else / finally", S, statements.try_except_else_finally,
+              (0.6,)),
+    Construct("with (context managers run as usual)", S, statements.with_statement, (0.5,)),
+    Construct("assert and del", S, statements.assert_and_del, (0.8,)),
+    Construct("conditional expressions and chained comparisons", S,
+              statements.conditional_and_chained, (0.4,)),
+    Construct("the walrus operator", S, statements.walrus, (0.7,)),
+    Construct("f-strings and print (values pass through untouched)", S,
+              statements.fstrings_and_print, (0.25,)),
+    Construct("raise (caught in the same function)", S, statements.raise_and_catch, (0.3,)),
+    Construct("import inside a function", S, statements.import_inside, (0.3,)),
+    Construct("generator functions and yield", U, unsupported.uses_generator, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
+              note="return a list instead"),
+    Construct("async functions", U, unsupported.asynchronous, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"async function"),
+    Construct("exec / eval of strings", U, unsupported.evaluates_strings, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"eval\(\) of a string"),
+    Construct("a class defined inside the function", U, unsupported.class_inside, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"class defined inside"),
+    Construct("match statements", U, unsupported.match_statement, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"match statement"),
+    Construct("functions without source (made by exec, typed at a prompt)", U,
+              unsupported.made_by_exec, (0.5,), error=fwdad.SourceUnavailableError,
+              match=r"exec or eval"),
+    Construct("a derivative with respect to an int", U, unsupported.int_argument, (3,),
+              tangents=(1.0,), error=fwdad.NonDifferentiableError, match=r"int .*float"),
+]
+
+
+def catalogue() -> str:
+    """docs/python.md, made from CONSTRUCTS."""
+    lines = ["# Supported Python", "",
+             "Every row is a test: supported constructs are differentiated and compared "
+             "with finite differences, the others must raise the error shown "
+             "(`tests/language/constructs.py`; regenerate this page with "
+             "`python -m tests.language.constructs > docs/python.md`).", ""]
+    for category in (C, K, F, S, U):
+        lines += [f"## {category.capitalize()}", "", "| construct | status | note |",
+                  "| --- | --- | --- |"]
+        for c in (c for c in CONSTRUCTS if c.category == category):
+            status = f"`{c.error.__name__}`" if c.error else "supported"
+            lines.append(f"| {c.name} | {status} | {c.note} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(catalogue())

@@ -1,0 +1,90 @@
+"""Constructs: comprehensions, lambdas, closures, globals, recursion, arguments."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+OFFSET = 0.5
+TABLE = np.array([1.0, 2.0, 3.0])
+calls = 0
+
+
+def comprehensions(x):
+    squares = [x * i for i in range(4) if i % 2 == 1]
+    nested = [[x * i * j for j in range(3)] for i in range(2)]
+    table = {i: x ** i for i in range(3)}
+    unique = {round(v, 3) for v in squares}
+    lazy = sum(v * x for v in squares if v > 0)
+    return sum(squares) + nested[1][2] + table[2] + len(unique) + lazy
+
+
+def lambdas(x):
+    scale = lambda v, k=2.0: v * k  # noqa: E731
+    return scale(x) + scale(x, k=x) + (lambda: x * 3.0)()
+
+
+def closures(x):
+    k = x * 2.0
+
+    def outer(y):
+        def inner(z):
+            return z * k + y
+        return inner(y * y)
+    return outer(x) + outer(1.0)
+
+
+def nonlocal_writes(x):
+    total = 0.0
+    count = 0
+
+    def add(v):
+        nonlocal total, count
+        total = total + v
+        count += 1
+    for i in range(3):
+        add(x * i)
+    return total * count
+
+
+def globals_read(x):
+    return x * OFFSET + float(TABLE @ TABLE) * x + TABLE[1]
+
+
+def globals_written(x):
+    global calls
+    calls += 1
+    return x * calls / calls
+
+
+def factorial_like(x, n):
+    return 1.0 if n == 0 else x * factorial_like(x, n - 1)
+
+
+def is_even(x, n):
+    return x if n == 0 else is_odd(x * 1.5, n - 1)
+
+
+def is_odd(x, n):
+    return -x if n == 0 else is_even(x + 1.0, n - 1)
+
+
+def recursion(x):
+    return factorial_like(x, 4) + is_even(x, 5)
+
+
+def _arguments(a, b=2.0, *rest, scale, shift=1.0, **extra):
+    return (a * b + sum(rest)) * scale + shift + sum(extra.values())
+
+
+def arguments(x):
+    return (_arguments(x, scale=2.0) + _arguments(x, x, 1.0, 2.0, scale=x, bonus=x)
+            + _arguments(*[x, 3.0], **{"scale": x}))
+
+
+def _apply_twice(fn, v):
+    return fn(fn(v))
+
+
+def higher_order(x):
+    return _apply_twice(math.sin, x) + _apply_twice(lambda v: v * x, 2.0)

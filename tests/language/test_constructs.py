@@ -1,0 +1,56 @@
+"""Every construct of the catalogue: jvp against finite differences, or its error."""
+import copy
+import pathlib
+
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.tangents import NoTangent, Tangent, random_tangent
+from tests.language.constructs import CONSTRUCTS, catalogue
+from tests.util import assert_close, fd_jvp
+
+SUPPORTED = [c for c in CONSTRUCTS if c.error is None]
+REFUSED = [c for c in CONSTRUCTS if c.error is not None]
+
+
+def plain(value):
+    """Objects as dicts of their fields, so outputs compare as trees."""
+    if isinstance(value, Tangent) or hasattr(value, "__dict__") and \
+            not isinstance(value, np.ndarray):
+        return {k: plain(v) for k, v in vars(value).items() if not isinstance(v, list)}
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    return value
+
+
+def tangents_for(construct):
+    if construct.tangents is not None:
+        return construct.tangents
+    rng = np.random.default_rng(3)
+    return tuple(None if t is NoTangent else t
+                 for t in (random_tangent(a, rng) for a in construct.args))
+
+
+@pytest.mark.parametrize("construct", SUPPORTED, ids=str)
+def test_supported_construct_matches_finite_differences(construct):
+    tangents = tangents_for(construct)
+    out, tangent = fwdad.jvp(construct.fn, copy.deepcopy(construct.args), tangents)
+    want = construct.fn(*copy.deepcopy(construct.args))
+    assert_close(plain(out), plain(want), rtol=1e-12)
+    given = [NoTangent if t is None else t for t in tangents]
+    reference = fd_jvp(lambda *a: plain(construct.fn(*a)), construct.args, given)
+    assert_close(plain(tangent), reference, rtol=1e-6)
+
+
+@pytest.mark.parametrize("construct", REFUSED, ids=str)
+def test_refused_construct_gives_a_clear_error(construct):
+    tangents = construct.tangents or tuple(1.0 for _ in construct.args)
+    with pytest.raises(construct.error, match=construct.match):
+        fwdad.jvp(construct.fn, construct.args, tangents)
+
+
+def test_the_catalogue_in_docs_is_up_to_date():
+    page = pathlib.Path(__file__).parents[2] / "docs" / "python.md"
+    assert page.read_text() == catalogue(), \
+        "docs/python.md is stale: run python -m tests.language.constructs > docs/python.md"

@@ -1,0 +1,45 @@
+"""Constructs fwdad does not differentiate: each gives a clear error."""
+from __future__ import annotations
+
+
+def generator(x):
+    yield x * 2.0
+
+
+def uses_generator(x):
+    return sum(generator(x))
+
+
+async def asynchronous(x):
+    return x
+
+
+def evaluates_strings(x):
+    return eval("x * 2")
+
+
+def class_inside(x):
+    class Local:
+        pass
+    return x
+
+
+def match_statement(x):
+    match x:
+        case 0.0:
+            return x
+        case _:
+            return -x
+
+
+def _made_by_exec():
+    namespace = {}
+    exec("def made(x):\n    return x * 2\n", namespace)
+    return namespace["made"]
+
+
+made_by_exec = _made_by_exec()
+
+
+def int_argument(n):
+    return n * 2
