@@ -1,10 +1,11 @@
-"""Rules for creating arrays: array/asarray of (nested lists of) Duals, zeros, ones,
-and their *_like versions."""
+"""Rules for creating arrays: array/asarray of (nested lists of) Duals, arange and
+linspace, zeros, ones, and their *_like versions."""
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.batching import lift
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -57,5 +58,37 @@ def _depth(primal) -> int:
     return depth
 
 
-def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty, np.arange, np.linspace, np.eye, np.shape,
-            np.ndim, np.size)
+# ---- ranges: linear in their float arguments -------------------------------------------
+@frule(np.arange)
+def _arange(*args: Dual, dtype=None, **kwargs) -> Dual:
+    """arange(start, stop, step) = start + step * [0, 1, ...]: linear in start and step;
+    its length, and so stop, has no derivative."""
+    out = np.arange(*(a.primal for a in args), dtype=dtype, **kwargs)
+    if len(args) == 1 or out.dtype.kind not in "fc":
+        return Dual(out, NoTangent)
+    start, step = args[0], args[2] if len(args) >= 3 else None
+    dstart = lift(start.primal, start.tangent, 1) * np.ones_like(out)
+    dstep = NoTangent if step is None else \
+        lift(step.primal, step.tangent, 1) * np.arange(len(out), dtype=out.dtype)
+    return Dual(out, dstart + dstep)
+
+
+@frule(np.linspace)
+def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dtype=None,
+              axis=0, **kwargs) -> Dual:
+    """Linear in start and stop: the tangent is the linspace of their tangents."""
+    out = np.linspace(start.primal, stop.primal, num, endpoint, retstep, dtype, axis,
+                      **kwargs)
+    samples = out[0] if retstep else out
+    if samples.dtype.kind not in "fc" or start.tangent is stop.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    ndim = samples.ndim - 1  # of start and stop, broadcast together
+    dstart, dstop = (0.0 if d.tangent is NoTangent else lift(d.primal, d.tangent, ndim)
+                     for d in (start, stop))
+    batched = max(np.ndim(dstart), np.ndim(dstop)) > ndim
+    axis = axis + 1 if batched and axis >= 0 else axis  # after the batch axis
+    return Dual(out, np.linspace(dstart, dstop, num, endpoint, retstep, dtype, axis))
+
+
+def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,
+            np.eye, np.shape, np.ndim, np.size)

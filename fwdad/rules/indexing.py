@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, tangent_index
+from fwdad.rules.batching import is_batched, lift, tangent_index
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -33,15 +33,18 @@ def _setitem(x: Dual, index, value: Dual) -> Dual:
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
         if tangent is not NoTangent:
-            _write_array_tangent(primal, tangent, index, value.tangent)
+            _write_array_tangent(primal, tangent, index, value)
     elif tangent is not NoTangent:
         tangent[index] = value.tangent
     return Dual(None, NoTangent)
 
 
-def _write_array_tangent(primal, tangent, index, dv) -> None:
-    """tangent[index] = dv; an unbatched dv broadcasts across the batch axis."""
-    tangent[tangent_index(primal, tangent, index)] = 0.0 if dv is NoTangent else dv
+def _write_array_tangent(primal, tangent, index, value: Dual) -> None:
+    """tangent[index] = dv, where dv broadcasts into the target as the value did (an
+    unbatched dv broadcasts across the batch axis, too)."""
+    dv = 0.0 if value.tangent is NoTangent else \
+        lift(value.primal, value.tangent, np.ndim(primal[index]))
+    tangent[tangent_index(primal, tangent, index)] = dv
 
 
 @frule(operator.delitem)

@@ -11,6 +11,7 @@ import types
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.batching import lift
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -20,15 +21,17 @@ _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
 
 
 @frule(getattr)
-def _getattr(obj: Dual, name: str, *default) -> Dual:
+def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
     primal = obj.primal
+    if default and not hasattr(primal, name):
+        return default[0]  # the default, with its own tangent
     if isinstance(primal, np.ndarray):
-        return _array_attribute(obj, name, *default)
+        return _array_attribute(obj, name)
     descriptor = getattr(type(primal), name, None)
     if isinstance(descriptor, property) and descriptor.fget is not None:
         from fwdad.forward.dispatch import derived_rule
         return derived_rule(descriptor.fget)(obj)
-    value = getattr(primal, name, *default)
+    value = getattr(primal, name)
     if _is_bound_to(value, primal):
         return Dual(value, obj.tangent)
     if isinstance(obj.tangent, Tangent):
@@ -37,8 +40,8 @@ def _getattr(obj: Dual, name: str, *default) -> Dual:
     return Dual(value, zero_tangent(value))
 
 
-def _array_attribute(obj: Dual, name: str, *default) -> Dual:
-    value = getattr(obj.primal, name, *default)
+def _array_attribute(obj: Dual, name: str) -> Dual:
+    value = getattr(obj.primal, name)
     if name in _ARRAY_LINEAR:
         from fwdad.rules.indexing import array_view_tangent
         return Dual(value, array_view_tangent(obj, name))
@@ -57,7 +60,18 @@ def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
     setattr(obj.primal, name, value.primal)
     if isinstance(obj.tangent, Tangent):
         setattr(obj.tangent, name, value.tangent)
+    elif isinstance(obj.primal, np.ndarray) and name in _ARRAY_LINEAR:
+        _write_view_tangent(obj, name, value)
     return Dual(None, NoTangent)
+
+
+def _write_view_tangent(obj: Dual, name: str, value: Dual) -> None:
+    """`x.real = v` writes through a view of x; so does its tangent."""
+    from fwdad.rules.indexing import array_view_tangent
+    view = array_view_tangent(obj, name)
+    if view is not NoTangent:
+        view[...] = 0.0 if value.tangent is NoTangent else \
+            lift(value.primal, value.tangent, np.ndim(obj.primal))
 
 
 @frule(delattr)

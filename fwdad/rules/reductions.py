@@ -5,12 +5,15 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import tangent_axis
+from fwdad.rules.creation import _array
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
 def _reduce_linear(fn, x: Dual, axis, kwargs) -> Dual:
     """Linear reductions: the tangent is the same reduction of the tangent."""
+    if isinstance(x.primal, (list, tuple)):
+        x = _array(x)  # batched tangents of the items: the batch axis goes first
     out = fn(x.primal, axis=axis, **kwargs)
     if x.tangent is NoTangent:
         return Dual(out, NoTangent)

@@ -1,0 +1,436 @@
+"""The case tables of the registered rules: one row (at least) per primitive.
+
+A row is `Case(fn, *args, domain=..., batch=3, **kwargs)`: `test_rule(fn, *args,
+batch=batch, **kwargs)` checks it, and the random tests draw fresh arguments from
+`domain` (one Domain for every argument, or a tuple with one per argument). The
+coverage meta-test fails for any registered primitive that has no row here.
+
+Note: rows with `batch=0` return a float (array) whose tangent is the zero that `Dual`
+makes of NoTangent. That zero has no batch axis (it broadcasts over any batch), and
+test_rule's batch check cannot unstack it yet; `test_batch_check_of_a_zero_tangent`
+keeps that gap visible. Their primal and finite-difference checks still run.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import operator
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Tuple, Union
+
+import numpy as np
+import pytest
+
+from fwdad import lang
+from fwdad.errors import describe
+from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACTION,
+                                      GAMMA_POSITIVE, NONZERO, POSITIVE, REAL,
+                                      TAN_PERIOD, UNIT_OPEN, Domain)
+
+
+@dataclass(init=False)
+class Case:
+    """`fn(*args, **kwargs)`; keyword arguments are constants."""
+
+    fn: Callable
+    args: Tuple[Any, ...]
+    kwargs: Dict[str, Any]
+    domain: Union[Domain, Tuple[Domain, ...]]
+    batch: int
+
+    def __init__(self, fn: Callable, *args: Any,
+                 domain: Union[Domain, Tuple[Domain, ...]] = REAL, batch: int = 3,
+                 **kwargs: Any):
+        self.fn, self.args, self.kwargs, self.domain = fn, args, kwargs, domain
+        self.batch = batch
+
+    @property
+    def is_unary(self) -> bool:
+        return len(self.args) == 1 and not self.kwargs
+
+    @property
+    def scalar_only(self) -> bool:
+        """The `math` module takes Python floats, not arrays."""
+        return getattr(self.fn, "__module__", None) == "math"
+
+    def domain_of(self, i: int) -> Domain:
+        return self.domain[i] if isinstance(self.domain, tuple) else self.domain
+
+    def __str__(self) -> str:
+        shown = [_show(a) for a in self.args]
+        shown += [f"{k}={_show(v)}" for k, v in self.kwargs.items()]
+        return f"{_name(self.fn)}({', '.join(shown)})"
+
+
+_PREFIXES = {"numpy.": "np.", "_operator.": "operator.", "fwdad.lang.": "lang."}
+
+
+def _name(fn: Callable) -> str:
+    name = describe(fn)
+    for long, short in _PREFIXES.items():
+        if name.startswith(long):
+            return short + name[len(long):]
+    return name
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    if isinstance(value, slice):
+        parts = ["" if p is None else str(p) for p in (value.start, value.stop, value.step)]
+        return ":".join(parts if value.step is not None else parts[:2])
+    if isinstance(value, tuple):
+        return f"({', '.join(_show(v) for v in value)})"
+    if isinstance(value, (list, dict, set)) and len(repr(value)) > 24:
+        return f"{type(value).__name__}[{len(value)}]"
+    if callable(value):
+        return _name(value)
+    return repr(value)
+
+
+def xfail(case: Case, reason: str, run: bool = True):
+    """A row for a known gap: it runs (unless `run` is False), and is expected to fail
+    for `reason`."""
+    return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True, run=run))
+
+
+# Reasons for the known gaps.
+LAZY = ("the rule returns a list where {} returns a lazy iterator (iteration.py "
+        "materializes them), so the primal output differs")
+UNCOMPARABLE = "{} objects compare by identity: test_rule cannot compare the primal output"
+
+
+def unwrap(row) -> Case:
+    """The Case of a row (rows marked xfail are pytest params)."""
+    return row.values[0] if hasattr(row, "values") else row
+
+
+class Point:
+    """A small user class, for the attribute rules."""
+
+    def __init__(self, x: float, y: float) -> None:
+        self.x, self.y = x, y
+
+    def __repr__(self) -> str:
+        return f"Point({self.x!r}, {self.y!r})"
+
+    @property
+    def norm(self) -> float:
+        return math.sqrt(self.x * self.x + self.y * self.y)
+
+
+# ---- points ------------------------------------------------------------------------
+V3 = np.array([0.3, -1.2, 0.5])
+W3 = np.array([1.1, 0.7, -0.4])
+POS3 = np.array([0.5, 1.3, 2.1])
+M23 = np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]])
+M34 = np.array([[0.2, 1.0, -0.3, 0.8], [-1.1, 0.4, 0.9, 0.1], [0.6, -0.7, 1.3, -0.2]])
+M32 = M34[:, :2].copy()
+S22 = np.array([[1.2, -0.3], [0.4, 0.9]])
+T223 = np.arange(12.0).reshape(2, 2, 3) / 7.0 - 0.6
+T232 = np.arange(12.0).reshape(2, 3, 2) / 5.0 - 1.1
+MASK3 = np.array([True, False, True])
+MASK23 = M23 > 0
+
+# ---- operator: arithmetic ----------------------------------------------------------
+ARITHMETIC_CASES = [
+    Case(operator.add, 0.3, -1.2), Case(operator.add, M23, V3), Case(operator.add, 0.3, V3),
+    Case(operator.sub, 0.3, -1.2), Case(operator.sub, V3, M23),
+    Case(operator.mul, 0.3, -1.2), Case(operator.mul, M23, V3), Case(operator.mul, 2.0, V3),
+    Case(operator.truediv, 0.3, -1.2, domain=(REAL, NONZERO)),
+    Case(operator.truediv, M23, POS3),
+    Case(operator.pow, 1.3, 2.5, domain=(POSITIVE, REAL)), Case(operator.pow, POS3, 2.5),
+    Case(operator.pow, POS3, V3), Case(operator.pow, 1.3, V3), Case(operator.pow, -1.3, 2),
+    Case(operator.pow, V3, 2), Case(operator.pow, 1.3, 0.0),
+    Case(operator.mod, 0.3, 1.7, domain=(FRACTION, DIVISOR)), Case(operator.mod, 5.3, 2.0),
+    Case(operator.mod, -5.3, 2.0), Case(operator.mod, M23, 0.45),
+    Case(np.add, 0.3, -1.2), Case(np.add, M23, V3),
+    Case(np.subtract, 0.3, -1.2), Case(np.subtract, V3, M23),
+    Case(np.multiply, 0.3, -1.2), Case(np.multiply, M23, V3),
+    Case(np.divide, 0.3, -1.2, domain=(REAL, NONZERO)), Case(np.divide, M23, POS3),
+    Case(np.power, 1.3, 2.5, domain=(POSITIVE, REAL)), Case(np.power, POS3, V3),
+]
+
+OPERATOR_CASES = [
+    Case(operator.neg, 0.3), Case(operator.neg, M23),
+    Case(operator.pos, 0.3), Case(operator.pos, M23),
+    Case(operator.abs, -1.3, domain=NONZERO), Case(operator.abs, M23),
+    Case(operator.matmul, M23, M34), Case(operator.matmul, M23, V3),
+    Case(operator.matmul, V3, W3), Case(operator.matmul, V3, M32),
+    Case(operator.floordiv, 5.3, 2.0, batch=0), Case(operator.floordiv, M23, 0.45, batch=0),
+]
+
+# ---- operator: in place (`a op= b`) ----------------------------------------------
+INPLACE_CASES = [
+    Case(operator.iadd, 0.3, -1.2), Case(operator.iadd, M23, V3),
+    Case(operator.iadd, [0.3, 1.2], [-0.5]),
+    Case(operator.isub, 0.3, -1.2), Case(operator.isub, M23, V3),
+    Case(operator.imul, 0.3, -1.2), Case(operator.imul, M23, V3),
+    Case(operator.imul, [0.3, 1.2], 2),
+    Case(operator.itruediv, 0.3, -1.2), Case(operator.itruediv, M23, POS3),
+    Case(operator.ipow, 1.3, 2.5), Case(operator.ipow, POS3, V3),
+    Case(operator.imod, 5.3, 2.0), Case(operator.imod, M23, 0.45),
+    Case(operator.imatmul, S22, S22.T.copy()),
+    Case(operator.ifloordiv, 5.3, 2.0, batch=0), Case(operator.ifloordiv, M23, 0.45),
+]
+
+# ---- operator: no derivative ----------------------------------------------------------
+OPERATOR_NONDIFF_CASES = [
+    Case(operator.lt, 0.3, 1.2), Case(operator.lt, V3, W3), Case(operator.le, 0.3, 1.2),
+    Case(operator.eq, 0.3, 0.3), Case(operator.eq, V3, W3), Case(operator.ne, 0.3, 1.2),
+    Case(operator.ge, 0.3, 1.2), Case(operator.gt, V3, 0.0),
+    Case(operator.not_, 0.3), Case(operator.truth, 0.0),
+    Case(operator.is_, 0.3, None), Case(operator.is_not, 0.3, None),
+    Case(operator.contains, [0.3, 1.2], 1.2), Case(operator.contains, {"a": 0.3}, "a"),
+    Case(operator.and_, 6, 3), Case(operator.and_, MASK3, MASK3[::-1].copy()),
+    Case(operator.or_, 6, 3), Case(operator.xor, 6, 3), Case(operator.xor, True, False),
+    Case(operator.invert, 5), Case(operator.invert, MASK3),
+    Case(operator.lshift, 5, 2), Case(operator.rshift, 20, 2), Case(operator.index, 3),
+]
+
+# ---- math ---------------------------------------------------------------------------
+MATH_CASES = [
+    Case(math.sin, 0.3), Case(math.cos, 0.3), Case(math.tan, 0.3, domain=TAN_PERIOD),
+    Case(math.asin, 0.3, domain=UNIT_OPEN), Case(math.acos, 0.3, domain=UNIT_OPEN),
+    Case(math.atan, 0.3), Case(math.sinh, 0.3), Case(math.cosh, 0.3), Case(math.tanh, 0.3),
+    Case(math.asinh, 0.3), Case(math.acosh, 1.7, domain=ABOVE_ONE),
+    Case(math.atanh, 0.3, domain=UNIT_OPEN), Case(math.degrees, 0.3),
+    Case(math.radians, 30.0), Case(math.exp, 0.3), Case(math.expm1, 0.3),
+    Case(math.log1p, 0.3, domain=ABOVE_MINUS_ONE), Case(math.log2, 1.7, domain=POSITIVE),
+    Case(math.log10, 1.7, domain=POSITIVE), Case(math.sqrt, 1.7, domain=POSITIVE),
+    Case(math.fabs, -1.3, domain=NONZERO), Case(math.exp2, 0.3),
+    Case(math.cbrt, -1.7, domain=NONZERO),
+    Case(math.erf, 0.3), Case(math.erfc, 0.3),
+    Case(math.lgamma, 2.5, domain=GAMMA_POSITIVE), Case(math.lgamma, 0.3),
+    Case(math.lgamma, -1.5), Case(math.lgamma, 8.5),
+    Case(math.gamma, 2.5, domain=GAMMA_POSITIVE), Case(math.gamma, -1.5),
+    Case(math.log, 1.7, domain=POSITIVE), Case(math.log, 1.7, 3.0),
+    Case(math.pow, 1.3, 2.5), Case(math.pow, -1.3, 2),
+    Case(math.atan2, 0.3, -1.2), Case(math.hypot, 0.3, -1.2),
+    Case(math.hypot, 0.3, -1.2, 2.0), Case(math.copysign, 0.3, -1.2),
+    Case(math.copysign, -0.3, -1.2), Case(math.fmod, 5.3, 2.0), Case(math.fmod, -5.3, 2.0),
+]
+
+MATH_NONDIFF_CASES = [
+    Case(math.floor, 2.5), Case(math.ceil, 2.5), Case(math.trunc, -2.5),
+    Case(math.isnan, 0.3), Case(math.isinf, 0.3), Case(math.isfinite, 0.3),
+    Case(math.isclose, 0.3, 1.2), Case(math.factorial, 5), Case(math.comb, 5, 2),
+    Case(math.perm, 5, 2), Case(math.gcd, 12, 18),
+]
+
+# ---- builtins -----------------------------------------------------------------------
+BUILTIN_CASES = [
+    Case(abs, -1.3), Case(abs, M23), Case(pow, 1.3, 2.5), Case(pow, 3, 4, 5),
+    Case(max, 0.3, 1.2), Case(max, [0.3, 1.2, -0.5]), Case(max, V3),
+    Case(max, [0.3, -1.2], key=abs), Case(max, [], default=0.5, batch=0),
+    Case(min, 0.3, 1.2), Case(min, [0.3, 1.2, -0.5]), Case(min, W3),
+    Case(min, [0.3, -1.2], key=abs), Case(min, 0.3, -1.2, 0.5),
+    Case(sum, [0.3, 1.2, -0.5]), Case(sum, [0.3, 1.2], 2.0), Case(sum, V3), Case(sum, M23),
+    Case(float, 1.5), Case(float, np.array(1.5)), Case(float, np.float64(1.5)),
+    Case(float, 3, batch=0), Case(float, "1.5", batch=0), Case(float, batch=0),
+]
+
+BUILTIN_NONDIFF_CASES = [
+    Case(int, 2.7), Case(bool, 0.3), Case(round, 2.7), Case(round, 2.71, 1, batch=0),
+    Case(len, [0.3, 1.2]), Case(len, V3), Case(range, 3), Case(range, 1, 7, 2),
+    Case(print, ""), Case(isinstance, 0.3, float), Case(issubclass, bool, int),
+    Case(str, 1.5), Case(repr, 1.5), Case(id, None), Case(hash, 1.5), Case(type, 1.5),
+    Case(callable, len), Case(hasattr, Point(0.3, 1.2), "x"), Case(format, 1.5, ".2f"),
+    Case(ord, "a"), Case(chr, 97), Case(any, [0.0, 1.5]), Case(all, [0.0, 1.5]),
+    Case(dir, Point(0.3, 1.2)), Case(bin, 5), Case(hex, 255), Case(oct, 8), Case(ascii, "é"),
+    xfail(Case(open, os.devnull), UNCOMPARABLE.format("file"), run=False),
+]
+
+# ---- containers -----------------------------------------------------------------------
+CONTAINER_CASES = [
+    Case(lang.build_list, 0.3, 1.2), Case(lang.build_list, 0.3, V3, "a"),
+    Case(lang.build_list),
+    Case(lang.build_tuple, 0.3, 1.2), Case(lang.build_tuple, V3, 2),
+    Case(lang.build_dict, "a", 0.3, "b", V3), Case(lang.build_set, 1.0, 2.0),
+    Case(lang.build_slice, 1, 7, 2), Case(lang.build_slice, None, -1, None),
+    Case(lang.truth, 0.3), Case(lang.truth, []),
+    Case(list.append, [0.3], 1.2), Case(list.append, [0.3], V3), Case(list.append, [], 2),
+    Case(set.add, {1.0}, 2.0), Case(str.format, "{:.2f} {}", 1.5, "a"),
+]
+
+METHOD_CASES = [
+    Case(list.extend, [0.3], [1.2, -0.5]), Case(list.extend, [0.3], V3),
+    Case(list.insert, [0.3, 1.2], 1, -0.5), Case(list.pop, [0.3, 1.2, -0.5]),
+    Case(list.pop, [0.3, 1.2, -0.5], 0), Case(list.remove, [0.3, "a", -0.5], "a"),
+    Case(list.reverse, [0.3, 1.2]), Case(list.sort, [0.3, -1.2, 0.5]),
+    Case(list.sort, [0.3, -1.2, 0.5], key=abs, reverse=True), Case(list.copy, [0.3, V3]),
+    Case(list.clear, [0.3]), Case(list.index, [0.3, "b"], "b"),
+    Case(list.count, [0.3, 0.3, 1.2], 0.3),
+    Case(tuple.index, (0.3, "b"), "b"), Case(tuple.count, (1, 1, 2), 1),
+    Case(dict.clear, {"a": 0.3}), Case(dict.get, {"a": 0.3}, "a"),
+    Case(dict.get, {"a": 0.3}, "b", 1.5), Case(dict.get, {"a": 0.3}, "b"),
+    Case(dict.setdefault, {"a": 0.3}, "b", 1.5), Case(dict.setdefault, {"a": 0.3}, "a", 1.5),
+    Case(dict.items, {"a": 0.3, "b": 1.2}), Case(dict.keys, {"a": 0.3}),
+    xfail(Case(dict.values, {"a": 0.3}), "dict_values never compare equal: test_rule "
+          "cannot compare the primal output"),
+    Case(dict.update, {"a": 0.3}, {"b": 1.2}), Case(dict.update, {"a": 0.3}, [("a", 1.2)]),
+    Case(dict.pop, {"a": 0.3, "b": 1.2}, "a"), Case(dict.pop, {"a": 0.3}, "b", 1.5),
+    Case(dict.copy, {"a": 0.3, "b": V3}),
+]
+
+# ---- iteration: builtins, functools, itertools ------------------------------------------
+ITERATION_CASES = [
+    Case(sorted, [0.3, -1.2, 0.5]), Case(sorted, [0.3, -1.2, 0.5], key=abs, reverse=True),
+    Case(list, (0.3, 1.2)), Case(list, V3), Case(list), Case(tuple, [0.3, 1.2]),
+    Case(dict, [("a", 0.3), ("b", 1.2)]), Case(dict, {"a": 0.3}), Case(dict, {"a": 0.3}, b=1.2, batch=0),
+    Case(set, [1.0, 2.0]), Case(frozenset, [1.0, 2.0]),
+    Case(functools.reduce, operator.mul, [0.3, 1.2, -0.5]),
+    Case(functools.reduce, operator.add, [0.3, 1.2], 2.0),
+    Case(functools.partial, math.pow, 1.3),
+    xfail(Case(super, Point, Point(0.3, 1.2)), UNCOMPARABLE.format("super")),
+    xfail(Case(zip, [0.3, 1.2], [-0.5, 2.0]), LAZY.format("zip")),
+    xfail(Case(enumerate, [0.3, 1.2]), LAZY.format("enumerate")),
+    xfail(Case(reversed, [0.3, 1.2]), LAZY.format("reversed")),
+    xfail(Case(map, abs, [0.3, -1.2]), LAZY.format("map")),
+    xfail(Case(filter, None, [0.0, 1.2]), LAZY.format("filter")),
+    xfail(Case(itertools.chain, [0.3], [1.2]), LAZY.format("chain")),
+    xfail(Case(itertools.chain.from_iterable, [[0.3], [1.2]]), LAZY.format("chain")),
+    xfail(Case(itertools.islice, [0.3, 1.2, -0.5], 2), LAZY.format("islice")),
+    xfail(Case(itertools.combinations, [0.3, 1.2, -0.5], 2), LAZY.format("combinations")),
+    xfail(Case(itertools.combinations_with_replacement, [0.3, 1.2], 2),
+          LAZY.format("combinations_with_replacement")),
+    xfail(Case(itertools.permutations, [0.3, 1.2]), LAZY.format("permutations")),
+    xfail(Case(itertools.product, [0.3, 1.2], [-0.5]), LAZY.format("product")),
+    xfail(Case(itertools.pairwise, [0.3, 1.2, -0.5]), LAZY.format("pairwise")),
+    xfail(Case(itertools.zip_longest, [0.3, 1.2], [-0.5]), LAZY.format("zip_longest")),
+    xfail(Case(itertools.repeat, 0.3, 3), LAZY.format("repeat")),
+    xfail(Case(itertools.accumulate, [0.3, 1.2, -0.5]), LAZY.format("accumulate")),
+    xfail(Case(itertools.starmap, operator.mul, [(0.3, 1.2), (-0.5, 2.0)]),
+          LAZY.format("starmap")),
+]
+
+# ---- attributes ---------------------------------------------------------------------
+OBJECT_CASES = [
+    Case(getattr, Point(0.3, 1.2), "x"), Case(getattr, Point(0.3, 1.2), "z", 0.5),
+    Case(getattr, Point(0.3, 1.2), "norm"),
+    Case(getattr, M23, "T"), Case(getattr, T223, "T"), Case(getattr, T223, "mT"),
+    Case(getattr, M23, "real"), Case(getattr, M23, "imag"), Case(getattr, M23, "shape"),
+    Case(getattr, M23, "ndim"),
+    Case(setattr, Point(0.3, 1.2), "x", 2.5), Case(setattr, Point(0.3, 1.2), "z", V3),
+    Case(setattr, M23, "real", W3),
+    Case(delattr, Point(0.3, 1.2), "x"),
+]
+
+# ---- indexing -----------------------------------------------------------------------
+INDEXING_CASES = [
+    Case(operator.getitem, V3, 1), Case(operator.getitem, V3, -1),
+    Case(operator.getitem, M23, 1), Case(operator.getitem, M23, (1, 2)),
+    Case(operator.getitem, M23, (slice(None), slice(1, None))),
+    Case(operator.getitem, V3, slice(None, None, 2)),
+    Case(operator.getitem, M23, (Ellipsis, -1)),
+    Case(operator.getitem, V3, np.array([2, 0, 2])),
+    Case(operator.getitem, M23, (np.array([0, 1]), np.array([2, 0]))),
+    Case(operator.getitem, V3, MASK3), Case(operator.getitem, M23, MASK23),
+    Case(operator.getitem, M23, (None, 0)),
+    Case(operator.getitem, [0.3, 1.2, -0.5], 1),
+    Case(operator.getitem, [0.3, 1.2, -0.5], slice(1, None)),
+    Case(operator.getitem, (0.3, 1.2), -1), Case(operator.getitem, {"a": 0.3}, "a"),
+    Case(operator.getitem, "abc", 1), Case(operator.getitem, range(5), 2),
+    Case(operator.setitem, V3, 1, 2.5), Case(operator.setitem, V3, -1, 2.5),
+    Case(operator.setitem, M23, 0, W3), Case(operator.setitem, M23, 0, 2.5),
+    Case(operator.setitem, M23, (slice(None), 0), 2.5),
+    Case(operator.setitem, M23, (slice(None), slice(1, None)), np.array([0.4, -0.8])),
+    Case(operator.setitem, V3, slice(None, None, 2), np.array([0.4, -0.8])),
+    Case(operator.setitem, V3, np.array([2, 0]), np.array([0.4, -0.8])),
+    Case(operator.setitem, V3, MASK3, 0.5), Case(operator.setitem, M23, MASK23, 0.5),
+    Case(operator.setitem, [0.3, 1.2], 0, 2.5),
+    Case(operator.setitem, [0.3, 1.2], slice(1, None), [2.5, -0.5]),
+    Case(operator.setitem, {"a": 0.3}, "a", 2.5), Case(operator.setitem, {"a": 0.3}, "b", V3),
+    Case(operator.delitem, [0.3, 1.2, -0.5], 0),
+    Case(operator.delitem, [0.3, 1.2, -0.5], slice(1, None)),
+    Case(operator.delitem, {"a": 0.3, "b": 1.2}, "a"),
+]
+
+# ---- numpy: elementwise ---------------------------------------------------------------
+UFUNC_CASES = [
+    Case(np.sin, 0.3), Case(np.sin, M23), Case(np.cos, M23),
+    Case(np.tan, 0.3, domain=TAN_PERIOD),
+    Case(np.arcsin, 0.3, domain=UNIT_OPEN), Case(np.arccos, 0.3, domain=UNIT_OPEN),
+    Case(np.arctan, M23), Case(np.sinh, M23), Case(np.cosh, M23), Case(np.tanh, M23),
+    Case(np.exp, 0.3), Case(np.exp, M23), Case(np.expm1, M23),
+    Case(np.log, 1.7, domain=POSITIVE), Case(np.log, POS3),
+    Case(np.log1p, 0.3, domain=ABOVE_MINUS_ONE), Case(np.sqrt, 1.7, domain=POSITIVE),
+    Case(np.sqrt, POS3), Case(np.square, M23), Case(np.absolute, -1.3, domain=NONZERO),
+    Case(np.absolute, M23), Case(np.negative, 0.3), Case(np.negative, M23),
+    Case(np.positive, M23),
+]
+
+UFUNC_NONDIFF_CASES = [
+    Case(np.sign, M23, batch=0), Case(np.floor, M23, batch=0), Case(np.ceil, 2.5, batch=0),
+    Case(np.isnan, M23), Case(np.isfinite, 0.3), Case(np.greater, V3, W3),
+    Case(np.less, V3, 0.0), Case(np.equal, V3, V3),
+]
+
+# ---- numpy: reductions, products, creation --------------------------------------------
+REDUCTION_CASES = [
+    Case(np.sum, M23), Case(np.sum, M23, axis=1), Case(np.sum, M23, axis=0, keepdims=True),
+    Case(np.sum, T223, axis=(0, 2)), Case(np.sum, M23, axis=-1), Case(np.sum, 0.3),
+    Case(np.sum, [0.3, 1.2, -0.5]),
+    Case(np.ndarray.sum, M23), Case(np.ndarray.sum, M23, axis=1, keepdims=True),
+    Case(np.mean, M23), Case(np.mean, M23, axis=0),
+    Case(np.mean, T223, axis=1, keepdims=True),
+    Case(np.mean, [[0.3, 1.2], [-0.5, 2.0]], axis=1),
+    Case(np.ndarray.mean, M23), Case(np.ndarray.mean, M23, axis=-1),
+]
+
+LINALG_CASES = [
+    Case(np.matmul, M23, M34), Case(np.matmul, M23, V3), Case(np.matmul, V3, W3),
+    Case(np.matmul, V3, M32), Case(np.matmul, T223, M32),
+    Case(np.matmul, S22, T223), Case(np.matmul, T223, V3),
+    Case(np.dot, M23, M34), Case(np.dot, M23, V3), Case(np.dot, V3, W3),
+    Case(np.dot, 2.0, V3), Case(np.dot, M23, 0.5), Case(np.dot, T223, M32),
+    Case(np.dot, T223, T232), Case(np.dot, V3, T232), Case(np.dot, M23, T232),
+    Case(np.ndarray.dot, M23, M34), Case(np.ndarray.dot, M23, V3),
+    Case(np.ndarray.dot, V3, W3),
+]
+
+CREATION_CASES = [
+    Case(np.array, [0.3, 1.2, -0.5]), Case(np.array, [[0.3, 1.2], [-0.5, 2.0]]),
+    Case(np.array, [0.3, 1]), Case(np.array, [1, 2]), Case(np.array, M23),
+    Case(np.array, [V3, W3]), Case(np.array, [0.3, 1.2], dtype=float),
+    Case(np.asarray, [0.3, 1.2, -0.5]), Case(np.asarray, M23),
+    Case(np.asarray, ([0.3, 1.2], (-0.5, 2.0))),
+    Case(np.arange, 5), Case(np.arange, 0.5, 3.0), Case(np.arange, 0.5, 3.1, 0.5),
+    Case(np.arange, 1, 2.1, 0.25), Case(np.linspace, 0.3, 1.2, 5),
+    Case(np.linspace, 0.3, V3, 4), Case(np.linspace, V3, 2.0, 3, axis=-1),
+    Case(np.linspace, 0.3, 1.2, 5, endpoint=False, retstep=True),
+    Case(np.linspace, 0, 4, 5, batch=0),
+]
+
+NUMPY_NONDIFF_CASES = [
+    Case(np.zeros_like, M23, batch=0), Case(np.ones_like, M23, batch=0),
+    Case(np.empty_like, np.zeros((0, 2)), batch=0),  # empty: no garbage to compare
+    Case(np.zeros, (2, 3), batch=0), Case(np.ones, 3, batch=0),
+    Case(np.empty, (0, 3), batch=0), Case(np.eye, 3, batch=0),
+    Case(np.shape, M23), Case(np.ndim, M23), Case(np.size, M23),
+]
+
+CASES = (ARITHMETIC_CASES + OPERATOR_CASES + INPLACE_CASES + OPERATOR_NONDIFF_CASES
+         + MATH_CASES + MATH_NONDIFF_CASES + BUILTIN_CASES + BUILTIN_NONDIFF_CASES
+         + CONTAINER_CASES + METHOD_CASES + ITERATION_CASES + OBJECT_CASES
+         + INDEXING_CASES + UFUNC_CASES + UFUNC_NONDIFF_CASES + REDUCTION_CASES
+         + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)
+
+
+def _first_per_fn(rows) -> list:
+    """The first row of each function (it carries the function's domain)."""
+    seen, firsts = set(), []
+    for row in rows:
+        case = unwrap(row)
+        if case.fn not in seen:
+            seen.add(case.fn)
+            firsts.append(row)
+    return firsts
+
+
+# The random tests: unary math and elementwise rows, and binary arithmetic rows.
+UNARY_CASES = _first_per_fn(c for c in OPERATOR_CASES + MATH_CASES + UFUNC_CASES
+                            if unwrap(c).is_unary)
+BINARY_CASES = _first_per_fn(ARITHMETIC_CASES)

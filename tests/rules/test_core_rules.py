@@ -1,0 +1,45 @@
+"""Every registered rule, checked by test_rule at the rows of tests/rules/cases.py, and
+the unary and binary arithmetic rules again at random points of their domains."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fwdad import testing
+from fwdad.testing.strategies import broadcastable_shapes, scalars_or_arrays, values_in
+from tests.rules.cases import BINARY_CASES, CASES, M23, UNARY_CASES
+
+# Note: `testing.test_rule`, not `from fwdad.testing import test_rule`: pytest would
+# collect an imported `test_rule` as a test of this module.
+RANDOM = settings(max_examples=15, deadline=None, database=None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_rule_on_case(case):
+    testing.test_rule(case.fn, *case.args, batch=case.batch, **case.kwargs)
+
+
+@pytest.mark.xfail(strict=True, reason="test_rule's batch check indexes the zero tangent "
+                   "of a float output, which has no batch axis (fwdad/testing/check.py)")
+def test_batch_check_of_a_zero_tangent():
+    testing.test_rule(np.floor, M23, batch=3)
+
+
+@pytest.mark.parametrize("case", UNARY_CASES, ids=str)
+@RANDOM
+@given(data=st.data())
+def test_unary_rule_on_random_values(case, data):
+    domain = case.domain_of(0)
+    x = data.draw(values_in(domain) if case.scalar_only else scalars_or_arrays(domain),
+                  label="x")
+    testing.test_rule(case.fn, x)
+
+
+@pytest.mark.parametrize("case", BINARY_CASES, ids=str)
+@RANDOM
+@given(data=st.data())
+def test_binary_rule_on_random_values(case, data):
+    x_shape, y_shape = data.draw(broadcastable_shapes(), label="shapes")
+    x = data.draw(values_in(case.domain_of(0), x_shape), label="x")
+    y = data.draw(values_in(case.domain_of(1), y_shape), label="y")
+    testing.test_rule(case.fn, x, y)

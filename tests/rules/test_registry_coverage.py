@@ -1,0 +1,34 @@
+"""Every primitive fwdad registers has a row in the case tables, and is_primitive
+knows the registered functions from plain Python ones."""
+import math
+
+import numpy as np
+
+from fwdad.errors import describe
+from fwdad.rules import registry
+from tests.rules.cases import CASES, unwrap
+
+
+def _fwdads_own(entry: registry.RuleEntry) -> bool:
+    """Rules that fwdad registers (other tests register rules of their own)."""
+    return getattr(entry.rule, "__module__", "").startswith("fwdad.")
+
+
+def test_every_registered_rule_has_a_case():
+    covered = {unwrap(row).fn for row in CASES}
+    missing = [describe(entry.primal) for entry in registry.entries()
+               if _fwdads_own(entry) and entry.primal not in covered]
+    assert not missing, f"registered rules with no row in tests/rules/cases.py: {missing}"
+
+
+def test_is_primitive_for_registered_functions():
+    assert all(registry.is_primitive(entry.primal) for entry in registry.entries())
+    assert registry.is_primitive(np.sin) and registry.is_primitive(math.sin)
+    assert registry.is_primitive(np.ndarray.sum) and registry.is_primitive(list.append)
+
+
+def test_is_not_primitive_for_a_python_function():
+    def square(x):
+        return x * x
+    assert not registry.is_primitive(square)
+    assert not registry.is_primitive({})  # unhashable: never registered
