@@ -12,11 +12,13 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import is_batched, lift, tangent_index
+from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
 
 
 @frule(operator.getitem)
+@overloadable("__getitem__")
 def _getitem(x: Dual, index) -> Dual:
     primal, tangent = x.primal, x.tangent
     out = primal[index]
@@ -28,6 +30,7 @@ def _getitem(x: Dual, index) -> Dual:
 
 
 @frule(operator.setitem)
+@overloadable("__setitem__")
 def _setitem(x: Dual, index, value: Dual) -> Dual:
     primal, tangent = x.primal, x.tangent
     primal[index] = value.primal
@@ -48,6 +51,7 @@ def _write_array_tangent(primal, tangent, index, value: Dual) -> None:
 
 
 @frule(operator.delitem)
+@overloadable("__delitem__")
 def _delitem(x: Dual, index) -> Dual:
     del x.primal[index]
     if x.tangent is not NoTangent:

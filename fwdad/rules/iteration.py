@@ -2,8 +2,9 @@
 enumerate, reversed, sorted, map, filter, list/tuple/dict/set, functools, itertools.
 
 Each runs the function itself on the items as Duals, so primal and tangent move
-together; the result is packed back into one Dual. Lazy iterators (zip, map, the
-itertools) are materialized as lists.
+together; the result is packed back into one Dual. What Python makes lazily (zip, map,
+filter, the itertools) stays lazy: the Dual holds a primal iterator and a tangent
+iterator that advance in step (`lazy`).
 """
 from __future__ import annotations
 
@@ -34,6 +35,13 @@ def pack(value: Any) -> Dual:
     return const(value)
 
 
+def lazy(values: Iterable[Any]) -> Dual:
+    """An iterator of Duals (or tuples of them) as one Dual of two iterators, in step:
+    each item is computed once, when either side first reaches it."""
+    primal, tangent = itertools.tee(map(pack, values))
+    return Dual((d.primal for d in primal), (d.tangent for d in tangent))
+
+
 def pack_list(values: Iterable[Any]) -> Dual:
     parts = [pack(v) for v in values]
     return Dual([p.primal for p in parts], [p.tangent for p in parts])
@@ -42,17 +50,17 @@ def pack_list(values: Iterable[Any]) -> Dual:
 # ---- builtins -------------------------------------------------------------------------
 @frule(zip)
 def _zip(*iterables: Dual, strict=False) -> Dual:
-    return pack_list(zip(*map(items, iterables), **({"strict": True} if strict else {})))
+    return lazy(zip(*map(iterate, iterables), **({"strict": True} if strict else {})))
 
 
 @frule(enumerate)
 def _enumerate(iterable: Dual, start=0) -> Dual:
-    return pack_list(enumerate(items(iterable), start))
+    return lazy(enumerate(iterate(iterable), start))
 
 
 @frule(reversed)
 def _reversed(sequence: Dual) -> Dual:
-    return pack_list(reversed(items(sequence)))
+    return lazy(reversed(items(sequence)))
 
 
 @frule(sorted)
@@ -64,13 +72,13 @@ def _sorted(iterable: Dual, key=None, reverse=False) -> Dual:
 
 @frule(map)
 def _map(fn: Dual, *iterables: Dual) -> Dual:
-    return pack_list(call(fn, *args) for args in zip(*map(items, iterables)))
+    return lazy(call(fn, *args) for args in zip(*map(iterate, iterables)))
 
 
 @frule(filter)
 def _filter(fn: Dual, iterable: Dual) -> Dual:
     keep = (lambda d: d.primal) if fn.primal is None else (lambda d: call(fn, d).primal)
-    return pack_list(d for d in items(iterable) if keep(d))
+    return lazy(d for d in iterate(iterable) if keep(d))
 
 
 @frule(list)
@@ -131,8 +139,8 @@ def _rearranging(fn, *, iterable_args: int = -1) -> None:
     `iterable_args` of them; -1: all positional); the rest are plain values."""
     def rule(*args: Dual, **kwargs: Dual) -> Dual:
         count = len(args) if iterable_args < 0 else iterable_args
-        given = [items(a) for a in args[:count]] + [a.primal for a in args[count:]]
-        return pack_list(fn(*given, **{k: v.primal for k, v in kwargs.items()}))
+        given = [iterate(a) for a in args[:count]] + [a.primal for a in args[count:]]
+        return lazy(fn(*given, **{k: v.primal for k, v in kwargs.items()}))
     rule.__name__ = f"_{fn.__name__}"
     frule(fn)(rule)
 
@@ -149,28 +157,28 @@ if hasattr(itertools, "pairwise"):
 
 @frule(itertools.chain.from_iterable)
 def _chain_from_iterable(iterables: Dual) -> Dual:
-    return pack_list(itertools.chain.from_iterable(items(i) for i in items(iterables)))
+    return lazy(itertools.chain.from_iterable(iterate(i) for i in iterate(iterables)))
 
 
 @frule(itertools.zip_longest)
 def _zip_longest(*iterables: Dual, fillvalue: Dual = None) -> Dual:
     fill = const(None) if fillvalue is None else fillvalue
-    return pack_list(itertools.zip_longest(*map(items, iterables), fillvalue=fill))
+    return lazy(itertools.zip_longest(*map(iterate, iterables), fillvalue=fill))
 
 
 @frule(itertools.repeat)
 def _repeat(value: Dual, times=None) -> Dual:
     if times is None:
         raise ValueError("itertools.repeat without a count never ends: give times=")
-    return pack_list(itertools.repeat(value, times))
+    return lazy(itertools.repeat(value, times))
 
 
 @frule(itertools.accumulate)
 def _accumulate(iterable: Dual, func: Dual = None, *, initial: Dual = None) -> Dual:
     step = _add if func is None else (lambda a, b: call(func, a, b))
-    return pack_list(itertools.accumulate(items(iterable), step, initial=initial))
+    return lazy(itertools.accumulate(iterate(iterable), step, initial=initial))
 
 
 @frule(itertools.starmap)
 def _starmap(fn: Dual, iterable: Dual) -> Dual:
-    return pack_list(call(fn, *items(args)) for args in items(iterable))
+    return lazy(call(fn, *items(args)) for args in iterate(iterable))

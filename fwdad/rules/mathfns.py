@@ -9,7 +9,9 @@ import math
 from typing import Callable
 
 from fwdad.dual import Dual
-from fwdad.rules.operators import pow_base_term, pow_exponent_term
+from fwdad.forward.runtime import iterate
+from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
+from fwdad.tangents import NoTangent
 from fwdad.rules.registry import def_nondiff, frule
 
 
@@ -118,6 +120,20 @@ def _fmod(x: Dual, y: Dual) -> Dual:
     """fmod(x, y) = x - trunc(x / y) * y."""
     out = math.fmod(x.primal, y.primal)
     return Dual(out, x.tangent - math.trunc(x.primal / y.primal) * y.tangent)
+
+
+@frule(math.fsum)
+def _fsum(values: Dual) -> Dual:
+    items = list(iterate(values))
+    return Dual(math.fsum(d.primal for d in items), sum(d.tangent for d in items))
+
+
+@frule(math.prod)
+def _prod(values: Dual, *, start: Dual = None) -> Dual:
+    total = Dual(1, NoTangent) if start is None else start
+    for item in iterate(values):
+        total = _mul(total, item)
+    return total
 
 
 # ---- no derivative ---------------------------------------------------------------------

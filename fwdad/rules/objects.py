@@ -34,7 +34,7 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
     value = getattr(primal, name)
     if _is_bound_to(value, primal):
         return Dual(value, obj.tangent)
-    if isinstance(obj.tangent, Tangent):
+    if isinstance(obj.tangent, Tangent) or _is_namedtuple(obj.tangent):
         tangent = getattr(obj.tangent, name, NoTangent)
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     return Dual(value, zero_tangent(value))
@@ -50,9 +50,15 @@ def _array_attribute(obj: Dual, name: str) -> Dual:
     return Dual(value, NoTangent)
 
 
+def _is_namedtuple(value) -> bool:
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
 def _is_bound_to(value, primal) -> bool:
+    """A method bound to `primal` (through super(), to the object super wraps)."""
+    owner = primal.__self__ if isinstance(primal, super) else primal
     return isinstance(value, (types.MethodType, types.BuiltinMethodType)) \
-        and getattr(value, "__self__", None) is primal
+        and getattr(value, "__self__", None) is owner
 
 
 @frule(setattr)

@@ -109,6 +109,8 @@ def _abs(x: Dual) -> Dual:
 def _mod(x: Dual, y: Dual) -> Dual:
     """x % y = x - floor(x / y) * y, so the tangent is dx - floor(x / y) * dy."""
     out = x.primal % y.primal
+    if isinstance(out, (str, bytes)):  # "%.2f" % x formats: no derivative
+        return Dual(out, NoTangent)
     dx, dy = _tangents(x, y, out)
     return Dual(out, dx - (x.primal // y.primal) * dy)
 

@@ -7,6 +7,7 @@ read like the math. The registered callable is what generated code binds directl
 from __future__ import annotations
 
 import inspect
+import types
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
@@ -30,7 +31,11 @@ _RULES: Dict[Any, RuleEntry] = {}
 
 
 def _key(fn: Any) -> Any:
-    """Rules are keyed by the callable; bound methods by their function."""
+    """Rules are keyed by the callable; bound methods by their function (`x.sum` by
+    `np.ndarray.sum`, `[].append` by `list.append`)."""
+    if isinstance(fn, types.BuiltinMethodType) and not isinstance(
+            getattr(fn, "__self__", None), (types.ModuleType, type(None))):
+        return getattr(type(fn.__self__), fn.__name__, fn)
     return getattr(fn, "__func__", fn)
 
 

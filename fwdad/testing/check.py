@@ -13,6 +13,7 @@ The dot-product test against reverse mode joins these when reverse mode exists.
 from __future__ import annotations
 
 import copy
+from collections import abc
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -21,10 +22,10 @@ from fwdad.dual import Dual
 from fwdad.errors import describe
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
-from fwdad.forward.runtime import const
+from fwdad.forward.runtime import const, iterate
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
-from fwdad.tangents import (NoTangent, inner, random_tangent, stack, unstack,
+from fwdad.tangents import (NoTangent, Tangent, inner, random_tangent, stack, unstack,
                             zero_tangent)
 from fwdad.testing.finite_differences import directional, run_on_copies
 
@@ -52,6 +53,7 @@ def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
 
     out, after = _run_rule(rule, args, direction, kwargs)
     expected_out, expected_after = run_on_copies(f, args, kwargs)
+    expected_out = _settle(expected_out)
     report.same("primal output", expected_out, out.primal)
     for i, (want, got) in enumerate(zip(expected_after, after)):
         report.same(f"argument {i} after the call", want, got.primal)
@@ -82,7 +84,18 @@ def _run_rule(rule: Callable, args, direction, kwargs) -> tuple:
     duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, direction)]
     out = rule(*duals, **{k: const(v) for k, v in kwargs.items()})
     assert isinstance(out, Dual), f"the rule returned a {type(out).__name__}, not a Dual"
+    if isinstance(out.primal, _ONE_PASS):
+        items = list(iterate(out))
+        out = Dual([d.primal for d in items], [d.tangent for d in items])
     return out, duals
+
+
+# Iterators and dict views are compared (and differentiated) as the lists they give.
+_ONE_PASS = (abc.Iterator, abc.KeysView, abc.ValuesView, abc.ItemsView)
+
+
+def _settle(value: Any) -> Any:
+    return list(value) if isinstance(value, _ONE_PASS) else value
 
 
 def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> None:
@@ -92,10 +105,25 @@ def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> N
     for b, direction in enumerate(directions):
         single, single_after = _run_rule(rule, args, direction, kwargs)
         report.same(f"tangent {b} of a batch of {batch}", single.tangent,
-                    unstack(out.tangent, b), tangent=True)
+                    _item(out.tangent, single.tangent, b), tangent=True)
         for i, (one, many) in enumerate(zip(single_after, after)):
             report.same(f"tangent {b} of argument {i} after a batched call",
-                        one.tangent, unstack(many.tangent, b), tangent=True)
+                        one.tangent, _item(many.tangent, one.tangent, b), tangent=True)
+
+
+def _item(batched: Any, like: Any, b: int) -> Any:
+    """Tangent b of a batch, shaped like `like`. A leaf with no batch axis (a zero
+    tangent made inside the rule, which is the same for every tangent) is itself."""
+    if isinstance(like, (list, tuple)) and isinstance(batched, (list, tuple)):
+        items = [_item(m, o, b) for m, o in zip(batched, like)]
+        return type(like)(*items) if hasattr(type(like), "_fields") else type(like)(items)
+    if isinstance(like, dict) and isinstance(batched, dict):
+        return {k: _item(batched[k], like[k], b) for k in like}
+    if isinstance(like, Tangent) and isinstance(batched, Tangent):
+        return Tangent(**{k: _item(getattr(batched, k), v, b) for k, v in vars(like).items()})
+    if batched is NoTangent or np.shape(batched) == np.shape(like):
+        return batched
+    return unstack(batched, b)
 
 
 def _check_cached(f: Callable, rule: Callable, report: "_Report") -> None:
