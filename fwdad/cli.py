@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import importlib
 import importlib.util
 import sys
@@ -23,7 +24,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe, location_of
+from fwdad.errors import FwdadError, describe, location_of, note_user_location
 
 
 class UsageError(Exception):
@@ -90,14 +91,27 @@ def _check(args: argparse.Namespace) -> int:
     except (AssertionError, FwdadError) as err:
         print(f"FAIL {describe(fn)} at ({shown})\n{err}")
         return 1
-    except Exception as err:  # the function itself raised at this point
-        print(f"FAIL {describe(fn)} at ({shown}): calling it raised "
+    except Exception as err:  # the function, or its rule, raised at this point
+        print(f"FAIL {describe(fn)} at ({shown}): {_who_raised(fn, point)} raised "
               f"{type(err).__name__}: {err}")
+        note_user_location(err)
+        for note in getattr(err, "__notes__", ()):
+            print(note)
         return 1
     print(f"ok   {describe(fn)} at ({shown}): primal output and argument state match a "
           f"plain call; tangents match central finite differences; a batch of 3 "
           f"tangents matches one at a time")
     return 0
+
+
+def _who_raised(fn: Callable, point: list) -> str:
+    """Tell a function that fails at the point from a rule that fails where the
+    function does not."""
+    try:
+        fn(*copy.deepcopy(point))
+    except Exception:
+        return "calling it"
+    return "its rule (a plain call at this point works)"
 
 
 def _forward_source(fn: Callable, normalized: bool) -> str:

@@ -45,6 +45,15 @@ def _wrong(x: fwdad.Dual) -> fwdad.Dual:
     return fwdad.Dual(x.primal * x.primal, x.tangent)  # should be 2 x dx
 
 
+def brittle(x):
+    return x * 2.0
+
+
+@fwdad.frule(brittle)
+def _brittle(x: fwdad.Dual) -> fwdad.Dual:
+    raise ValueError("a rule with a bug")
+
+
 def uses_try(x):
     try:
         return x * 2.0
@@ -128,7 +137,8 @@ CHECK_CASES = [  # (function, point, exit code, text expected in stdout)
     ("Spring.energy", ["2.0"], 0, "ok"),
     ("wrong", ["1.5"], 1, "against finite differences differs"),
     ("uses_try", ["1.5"], 1, "try/except"),
-    ("halve", ["0.0"], 1, "raised ZeroDivisionError"),
+    ("halve", ["0.0"], 1, "calling it raised ZeroDivisionError"),
+    ("brittle", ["1.5"], 1, "its rule (a plain call at this point works) raised ValueError"),
 ]
 
 
