@@ -22,7 +22,6 @@ try:
 except ImportError:  # run from a checkout without installing it
     sys.path.insert(0, str(ROOT))
     import fwdad
-import fwdad.cli
 import fwdad.testing
 
 GROUPS = [  # (heading, what the names are for, names)

@@ -16,15 +16,19 @@ import ast
 import copy
 import importlib
 import importlib.util
-import sys
-from pathlib import Path
+import inspect
 import itertools
 import os
+import sys
+from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
 from fwdad.errors import FwdadError, describe, location_of, note_user_location
+from fwdad.forward import dispatch
+from fwdad.rules.registry import get_frule, is_primitive
+from fwdad.testing import test_rule
 
 
 class UsageError(Exception):
@@ -82,7 +86,6 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from fwdad.testing import test_rule
     fn = load_function(args.target)
     point = [parse_value(text) for text in args.at]
     shown = ", ".join(args.at)
@@ -115,8 +118,6 @@ def _who_raised(fn: Callable, point: list) -> str:
 
 
 def _forward_source(fn: Callable, normalized: bool) -> str:
-    from fwdad.forward import dispatch
-    from fwdad.rules.registry import get_frule, is_primitive
     if is_primitive(fn):
         return _primitive_source(fn, get_frule(fn))
     rule = dispatch.derived_rule(fn)
@@ -125,7 +126,6 @@ def _forward_source(fn: Callable, normalized: bool) -> str:
 
 def _primitive_source(fn: Callable, rule: Callable) -> str:
     """A primitive has no derived rule: show the registered one."""
-    import inspect
     written = getattr(rule, "__wrapped__", rule)
     header = f"# {describe(fn)} is a primitive: calls use its registered frule " \
              f"({location_of(written) or 'no source'})"
