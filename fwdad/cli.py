@@ -1,0 +1,227 @@
+"""The `fwdad` command: show the code fwdad generates for a function, or check its rule.
+
+    fwdad show path/to/file.py:func               the derived forward rule
+    fwdad show path/to/file.py:func --normalized  the normalized code it came from
+    fwdad show path/to/file.py:func --reverse     the derived reverse rule
+    fwdad check path/to/file.py:func --at 0.5 1.2 fwdad.testing.test_rule at that point
+
+Exit codes: 0 success, 1 the rule failed its check (or could not be built), 2 a usage
+error (missing file or function, a point that does not parse), reported without a
+traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import importlib
+import importlib.util
+import inspect
+import itertools
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from fwdad.errors import FwdadError, describe, location_of, note_user_location
+from fwdad.forward import dispatch
+from fwdad.rules.registry import get_frule, is_primitive
+from fwdad.testing import test_rule
+
+
+class UsageError(Exception):
+    """A problem with what was asked for: exit code 2, no traceback."""
+
+
+_serial = itertools.count(1)
+_loaded = set()  # module names this command imported files as (it may replace them)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line `argv` (default: sys.argv[1:]). Returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as err:
+        print(f"fwdad {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `fwdad show ... | head`: the reader left; so do we
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fwdad", description="Show or check the derivative code fwdad generates.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    show = commands.add_parser("show", help="print the derived rule of a function")
+    show.add_argument("target", help="path/to/file.py:function (or :Class.method)")
+    kind = show.add_mutually_exclusive_group()
+    kind.add_argument("--normalized", action="store_true",
+                      help="print the normalized code (one operation per line)")
+    kind.add_argument("--reverse", action="store_true",
+                      help="print the derived reverse rule")
+    show.set_defaults(run=_show)
+    check = commands.add_parser("check", help="run fwdad.testing.test_rule at a point")
+    check.add_argument("target", help="path/to/file.py:function (or :Class.method)")
+    check.add_argument("--at", nargs="+", required=True, metavar="VALUE",
+                       help="the arguments, as Python literals: 0.5, [1.0, 2.0] (lists "
+                            "become float arrays), 3 (an int: no tangent)")
+    check.set_defaults(run=_check)
+    return parser
+
+
+# ---- the commands -------------------------------------------------------------------
+def _show(args: argparse.Namespace) -> int:
+    fn = load_function(args.target)
+    try:
+        text = _reverse_source(fn) if args.reverse else _forward_source(fn, args.normalized)
+    except FwdadError as err:
+        print(f"fwdad show: {describe(fn)}: {err}", file=sys.stderr)
+        return 1
+    print(text.rstrip("\n"))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    fn = load_function(args.target)
+    point = [parse_value(text) for text in args.at]
+    shown = ", ".join(args.at)
+    try:
+        test_rule(fn, *point)
+    except (AssertionError, FwdadError) as err:
+        print(f"FAIL {describe(fn)} at ({shown})\n{err}")
+        return 1
+    except Exception as err:  # the function, or its rule, raised at this point
+        print(f"FAIL {describe(fn)} at ({shown}): {_who_raised(fn, point)} raised "
+              f"{type(err).__name__}: {err}")
+        note_user_location(err)
+        for note in getattr(err, "__notes__", ()):
+            print(note)
+        return 1
+    print(f"ok   {describe(fn)} at ({shown}): primal output and argument state match a "
+          f"plain call; tangents match central finite differences; a batch of 3 "
+          f"tangents matches one at a time")
+    return 0
+
+
+def _who_raised(fn: Callable, point: list) -> str:
+    """Tell a function that fails at the point from a rule that fails where the
+    function does not."""
+    try:
+        fn(*copy.deepcopy(point))
+    except Exception:
+        return "calling it"
+    return "its rule (a plain call at this point works)"
+
+
+def _forward_source(fn: Callable, normalized: bool) -> str:
+    if is_primitive(fn):
+        return _primitive_source(fn, get_frule(fn))
+    rule = dispatch.derived_rule(fn)
+    return rule.normalized_source if normalized else rule.source
+
+
+def _primitive_source(fn: Callable, rule: Callable) -> str:
+    """A primitive has no derived rule: show the registered one."""
+    written = getattr(rule, "__wrapped__", rule)
+    header = f"# {describe(fn)} is a primitive: calls use its registered frule " \
+             f"({location_of(written) or 'no source'})"
+    try:
+        return f"{header}\n{inspect.getsource(written)}"
+    except (OSError, TypeError):
+        return header
+
+
+def _reverse_source(fn: Callable) -> str:
+    """The derived reverse rule, from `fwdad.reverse.build_rule(fn).source`."""
+    try:
+        reverse = importlib.import_module("fwdad.reverse")
+    except ModuleNotFoundError as err:
+        if err.name != "fwdad.reverse":
+            raise
+        raise UsageError("reverse mode is not available in this version of fwdad: "
+                         "`--reverse` needs the fwdad.reverse package. Use `fwdad show` "
+                         "without it for the forward rule.") from None
+    return reverse.build_rule(fn).source
+
+
+# ---- reading the command line ---------------------------------------------------------
+def load_function(target: str) -> Callable:
+    """`path/to/file.py:name` (or `:Class.method`) -> that function.
+
+    The file is imported as a module named after it (its `if __name__ == "__main__"`
+    block does not run), with its directory first on sys.path, as `python file.py`
+    would have it.
+
+    Raises:
+        UsageError: no `:`, no such file, the file fails to import, or no such name.
+    """
+    path_text, sep, name = target.rpartition(":")
+    if not sep or not path_text or not name:
+        raise UsageError(f"expected path/to/file.py:function, got {target!r}")
+    path = Path(path_text)
+    if not path.is_file():
+        raise UsageError(f"no such file: {path_text}")
+    module = _import_file(path.resolve())
+    value: Any = module
+    for part in name.split("."):
+        if not hasattr(value, part):
+            raise UsageError(f"{path_text} has no function {name!r}")
+        value = getattr(value, part)
+    if not callable(value):
+        raise UsageError(f"{path_text}:{name} is a {type(value).__name__}, "
+                         f"not a function")
+    return value
+
+
+def _import_file(path: Path) -> Any:
+    name = path.stem
+    if not name.isidentifier() or (name in sys.modules and name not in _loaded):
+        name = f"_fwdad_cli_{next(_serial)}"  # never shadow a module already imported
+    _loaded.add(name)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"cannot import {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as err:
+        del sys.modules[name]
+        raise UsageError(f"importing {path} failed: {type(err).__name__}: {err}") \
+            from None
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
+
+
+def parse_value(text: str) -> Any:
+    """A Python literal; lists (nested too) become float64 arrays.
+
+    Raises:
+        UsageError: the text is not a literal, or a list is not numbers.
+    """
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise UsageError(f"cannot read {text!r} as a value: write a Python literal "
+                         f"such as 0.5, [1.0, 2.0] or (1.0, 2)") from None
+    return _arrays(value, text)
+
+
+def _arrays(value: Any, text: str) -> Any:
+    if isinstance(value, list):
+        try:
+            return np.asarray(value, dtype=np.float64)
+        except (ValueError, TypeError):
+            raise UsageError(f"{text!r}: a list must hold numbers of one shape (it "
+                             f"becomes a float array)") from None
+    if isinstance(value, tuple):
+        return tuple(_arrays(v, text) for v in value)
+    if isinstance(value, dict):
+        return {k: _arrays(v, text) for k, v in value.items()}
+    return value

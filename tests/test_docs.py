@@ -1,0 +1,125 @@
+"""The documentation: it builds without warnings, its Python blocks run, its generated
+parts are up to date, and the API reference covers every public name."""
+import importlib.util
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fwdad
+import fwdad.testing
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.glob("*.md"))
+NO_RUN = "<!-- no-run -->"
+FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+
+
+def python_blocks(page: Path):
+    """(line number, code, runnable) for each ```python block of a page. A block is not
+    run when the line before it is `<!-- no-run -->`."""
+    text = page.read_text()
+    for match in FENCE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        before = text[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        yield line, match.group(1), before.strip() != NO_RUN
+
+
+def load(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- every Python block runs ---------------------------------------------------------
+RUNNER = """
+import runpy, sys
+for path in sys.argv[1:]:
+    print("running", path, flush=True)
+    runpy.run_path(path, run_name="__main__")
+"""
+
+
+WITH_CODE = [p for p in PAGES if any(run for _, _, run in python_blocks(p))]
+
+
+@pytest.mark.parametrize("page", WITH_CODE, ids=[p.name for p in WITH_CODE])
+def test_python_blocks_run(page, tmp_path):
+    """Each block runs in a fresh namespace, from a file of its own (fwdad reads the
+    source of the functions it differentiates), in one process per page so that rules
+    a page registers stay out of this process's rule table."""
+    files = []
+    for line, code, runnable in python_blocks(page):
+        if runnable:
+            path = tmp_path / f"{page.stem.replace('-', '_')}_line{line}.py"
+            path.write_text(code)
+            files.append(str(path))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+    result = subprocess.run([sys.executable, "-c", RUNNER, *files], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, \
+        f"a block of {page.name} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
+
+
+def test_no_run_is_used_sparingly():
+    skipped = [(p.name, line) for p in PAGES for line, _, run in python_blocks(p) if not run]
+    assert len(skipped) <= 3, skipped
+
+
+# ---- generated parts are up to date ----------------------------------------------------
+def test_how_it_works_matches_what_fwdad_generates():
+    generator = load(DOCS / "gen_how_it_works.py")
+    page = generator.PAGE.read_text()
+    assert generator.update(page) == page, \
+        "docs/how-it-works.md is out of date: run python docs/gen_how_it_works.py"
+
+
+def test_api_reference_matches_the_docstrings():
+    generator = load(DOCS / "gen_api.py")
+    assert generator.render() == generator.PAGE.read_text(), \
+        "docs/api.md is out of date: run python docs/gen_api.py"
+
+
+PUBLIC = [(f"fwdad.{name}", getattr(fwdad, name)) for name in fwdad.__all__] + \
+         [(f"fwdad.testing.{name}", getattr(fwdad.testing, name))
+          for name in fwdad.testing.__all__]
+
+
+@pytest.mark.parametrize("name, value", PUBLIC, ids=[p[0] for p in PUBLIC])
+def test_public_names_have_docstrings_and_a_reference_entry(name, value):
+    doc = inspect.getdoc(value)
+    assert doc and doc.strip(), f"{name} has no docstring"
+    assert f"## `{name}`" in (DOCS / "api.md").read_text(), f"{name} is not in docs/api.md"
+
+
+# ---- the site builds ------------------------------------------------------------------
+def test_every_page_is_in_the_nav():
+    config = (ROOT / "mkdocs.yml").read_text()
+    for page in PAGES:
+        assert f": {page.name}" in config, f"{page.name} is missing from mkdocs.yml's nav"
+
+
+def test_mkdocs_builds_without_warnings(tmp_path):
+    pytest.importorskip("mkdocs")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "WARNING" not in result.stderr, result.stderr
+
+
+def test_readme_shows_the_code_fwdad_generates():
+    """The README's generated-code listing is what `fwdad show` prints for it today."""
+    from fwdad.cli import load_function
+    from fwdad.forward.dispatch import derived_rule
+    fn = load_function(f"{ROOT / 'examples' / 'quickstart.py'}:damped_response")
+    source = derived_rule(fn).source.replace(str(ROOT) + "/", "")
+    blocks = [b.strip() for b in FENCE.findall((ROOT / "README.md").read_text())]
+    assert source.strip() in blocks, \
+        f"README.md's generated code is out of date; fwdad now generates:\n{source}"
