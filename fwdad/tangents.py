@@ -284,9 +284,9 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
             return NoTangent
         raise NonDifferentiableError(
             f"{name} is a {type(primal).__name__} ({primal!r:.60}), which has no "
-            f"derivative, but a non-zero tangent was given for it. Pass a float (e.g. "
-            f"{name}=float(...)) to differentiate with respect to it, or give the tangent "
-            f"None.")
+            f"derivative, but a non-zero tangent was given for it. To differentiate with "
+            f"respect to it, pass it as a float (e.g. float({primal!r:.20})); otherwise "
+            f"give its tangent as None.")
     if isinstance(primal, (tuple, list)):
         _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
                 name, primal, tangent)

@@ -9,13 +9,14 @@ import dataclasses
 import functools
 import inspect
 import types
+import weakref
 from typing import Any, Callable, Dict
 
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError, describe, where
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const
-from fwdad.rules.registry import get_frule
+from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, python_function
 from fwdad.tangents import NoTangent, Tangent
 
@@ -23,10 +24,12 @@ from fwdad.tangents import NoTangent, Tangent
 class LazyRule:
     """A static call's rule: derived on the first call, then reused."""
 
-    __slots__ = ("fn", "rule")
+    __slots__ = ("fn", "rule", "__weakref__")
+    made: "weakref.WeakSet[LazyRule]" = weakref.WeakSet()
 
     def __init__(self, fn: Callable) -> None:
         self.fn, self.rule = fn, None
+        LazyRule.made.add(self)
 
     def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
         if self.rule is None:
@@ -76,6 +79,18 @@ def _spelling(fn: Any) -> str:
     module = getattr(fn, "__module__", None)
     name = getattr(fn, "__qualname__", getattr(fn, "__name__", "f"))
     return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def _forget_derived_rules(fn: Any) -> None:
+    """A new frule may replace a callee that derived rules call through a rule derived
+    before: drop them all, so that each is built again, with the new rule, on use."""
+    derived_rules.clear()
+    _RUNTIME.clear()
+    for lazy in list(LazyRule.made):
+        lazy.rule = None
+
+
+on_register(_forget_derived_rules)
 
 
 def derived_rule(fn: Callable) -> Callable:

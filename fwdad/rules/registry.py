@@ -28,6 +28,12 @@ class RuleEntry:
 
 
 _RULES: Dict[Any, RuleEntry] = {}
+_LISTENERS: list = []  # called after each registration (dispatch drops stale rules)
+
+
+def on_register(listener: Callable[[Any], None]) -> None:
+    """Call `listener(fn)` whenever a rule for `fn` is registered."""
+    _LISTENERS.append(listener)
 
 
 def _key(fn: Any) -> Any:
@@ -116,6 +122,8 @@ def _register(fn: Any, rule: Callable, kind: str, spec=None) -> None:
         raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
                          f"hashable. Register the function it calls instead.") from err
     _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind)
+    for listener in _LISTENERS:
+        listener(fn)
 
 
 # ---- plain (non-Dual) parameters ----------------------------------------------------

@@ -101,3 +101,21 @@ def test_frule_registers_a_hand_written_rule():
 def test_is_primitive():
     assert fwdad.is_primitive(math.sin) and fwdad.is_primitive(np.sin)
     assert not fwdad.is_primitive(helper)
+
+
+def inner_step(x):
+    return x * 3.0
+
+
+def outer_step(x):
+    return inner_step(x) + 1.0
+
+
+def test_a_rule_registered_later_replaces_the_derived_one():
+    assert fwdad.jvp(outer_step, (1.0,), (1.0,)) == (4.0, 3.0)
+
+    @fwdad.frule(inner_step)
+    def _inner_step(x: fwdad.Dual) -> fwdad.Dual:  # deliberately not the derivative
+        return fwdad.Dual(inner_step(x.primal), 100.0 * x.tangent)
+
+    assert fwdad.jvp(outer_step, (1.0,), (1.0,)) == (4.0, 100.0)
