@@ -81,6 +81,30 @@ def _filter(fn: Dual, iterable: Dual) -> Dual:
     return lazy(d for d in iterate(iterable) if keep(d))
 
 
+@frule(iter)
+def _iter(iterable: Dual) -> Dual:
+    """An iterator over primals and one over tangents, advanced together by next."""
+    tangent = iterable.tangent
+    if tangent is NoTangent:
+        return Dual(iter(iterable.primal), NoTangent)
+    if isinstance(iterable.primal, dict):
+        return Dual(iter(iterable.primal), NoTangent)  # the keys
+    return lazy(iterate(iterable))
+
+
+@frule(next)
+def _next(iterator: Dual, *default: Dual) -> Dual:
+    if iterator.tangent is NoTangent:
+        return const(next(iterator.primal, *(d.primal for d in default)))
+    try:
+        primal = next(iterator.primal)
+    except StopIteration:
+        if default:
+            return default[0]
+        raise
+    return Dual(primal, next(iterator.tangent))
+
+
 @frule(list)
 def _list(iterable: Dual = None) -> Dual:
     return pack_list(() if iterable is None else items(iterable))

@@ -75,6 +75,8 @@ CONSTRUCTS = [
               (0.8,)),
     Construct("itertools chain, product, combinations, accumulate, islice", K,
               containers.itertools_calls, (0.4, 1.3)),
+    Construct("iter and next (also on zip, map and the other lazy iterators)", K,
+              containers.iter_and_next, (0.4, 1.3)),
     Construct("containers of containers", K, containers.containers_of_containers, (0.6,)),
     Construct("comprehensions: list, dict, set, generator; nested; with conditions", F,
               functions.comprehensions, (0.7,),
@@ -135,7 +137,27 @@ def catalogue() -> str:
             status = f"`{c.error.__name__}`" if c.error else "supported"
             lines.append(f"| {c.name} | {status} | {c.note} |")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + NOTES)
+
+
+NOTES = [
+    "## Semantics worth knowing", "",
+    "- A callee named by a global (or a module attribute) is looked up once, when the "
+    "rule is built; assigning a different function to that global afterwards is not "
+    "seen by rules already built. Registering an frule drops every derived rule, so "
+    "new rules always take effect.",
+    "- Closure variables of the differentiated function are read live, as constants.",
+    "- Generator expressions are evaluated eagerly, into a list; zip, map, filter, "
+    "enumerate, reversed and the itertools stay lazy, as in Python.",
+    "- Context managers (`with`), f-strings, print and exceptions see plain values.",
+    "- Keys of sorted, min and max see plain values; among equal items the one Python "
+    "picks gives the tangent.",
+    "- Sets carry no tangent (their order is not defined).",
+    "- Instances of user classes have a structural tangent, `fwdad.Tangent`, with one "
+    "field per attribute: give it for an argument as `fwdad.Tangent(field=...)` (or an "
+    "instance of the same class), and get it back for an output.",
+    "",
+]
 
 
 if __name__ == "__main__":

@@ -88,3 +88,12 @@ def containers_of_containers(x):
     rows = {"top": grid[0], "bottom": grid[1]}
     rows["top"].append(x)
     return sum(sum(row) for row in grid) + rows["top"][-1]
+
+
+def iter_and_next(x, y):
+    values = iter([x, y * 2.0, x * y])
+    first = next(values)
+    rest = list(values)
+    pairs = zip([x, y], [y, x])
+    a, b = next(pairs)
+    return first * rest[1] + next(values, 5.0) * x + a * b + next(iter(range(3)))

@@ -280,7 +280,7 @@ ITERATION_CASES = [
     xfail(Case(super, Point, Point(0.3, 1.2)), UNCOMPARABLE.format("super")),
     Case(zip, [0.3, 1.2], [-0.5, 2.0]),
     Case(enumerate, [0.3, 1.2]),
-    Case(reversed, [0.3, 1.2]),
+    Case(reversed, [0.3, 1.2]), Case(iter, [0.3, 1.2]), Case(next, iter([0.3, 1.2])),
     Case(map, abs, [0.3, -1.2]),
     Case(filter, None, [0, 1.2, 2.5]),  # 0 is an int: finite differences leave it alone
     Case(itertools.chain, [0.3], [1.2]),
