@@ -58,14 +58,23 @@ class Pullback:
     def __init__(self, f: Callable, region: Tape, out: Any, value: Any, boxed: list):
         self.f, self.region, self.out, self.value, self.boxed = f, region, out, value, boxed
 
-    def __call__(self, ct: Any) -> tuple:
+    def __call__(self, ct: Any, release: bool = False) -> tuple:
+        """The cotangents of the primals; with `release`, the tape region is freed as
+        the backward pass goes (the pullback cannot run again)."""
+        if self.boxed is None:
+            raise FwdadError(f"this pullback of {describe(self.f)} was released: call "
+                             f"vjp again.")
         ct = check_tangent(self.value, ct, f"the cotangent of the output of "
                                            f"{describe(self.f)}")
         if self.region.used:
             self.region.zero_adjoints()
         _seed(self.out, ct)
-        self.region.backward()
-        return tuple(_adjoints(b) for b in self.boxed)
+        self.out = None if release else self.out
+        self.region.backward(release)
+        cts = tuple(_adjoints(b) for b in self.boxed)
+        if release:
+            self.release()
+        return cts
 
     def release(self) -> None:
         """Free the tape region now (the pullback cannot run again)."""
@@ -81,8 +90,7 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
         if not isinstance(out, (float, np.floating)) and np.shape(out) != ():
             raise FwdadError(f"grad of {describe(f)} needs a float output, but it returned "
                              f"a {type(out).__name__}: use vjp for other outputs.")
-        cts = pullback(1.0)
-        pullback.release()
+        cts = pullback(1.0, release=True)
         picked = cts[argnums] if isinstance(argnums, int) else tuple(cts[i] for i in argnums)
         return out, picked
     value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
@@ -164,7 +172,7 @@ def _adjoints(box: Any) -> Any:
     if type(box) is Var:
         return float(box.adjoint)
     if type(box) is VarMat:
-        return box.adjoint.copy()
+        return box.adjoint.copy()  # (made if nothing reached it: a zero gradient)
     if is_matvar(box):
         return gather(box, "adjoint")
     if isinstance(box, (list, tuple)):

@@ -7,6 +7,8 @@
     @raw_rrule(operator.setitem)     a rule on reverse values (Var, VarMat, matvar,
     def _setitem(x, key, v): ...     containers of them) that records on the tape itself
 
+A pullback may give a cotangent as a thunk (a function of no arguments), which is only
+called when its argument is a variable: `lambda: ct * y` costs nothing for a constant y.
 A pure rule serves both layouts: the wrapper unpacks VarMats and matvars into plain
 arrays, wraps the output in the layout of the inputs, and pushes one callback that
 sums broadcast cotangents back to each input's shape. Forward primitives marked
@@ -145,9 +147,12 @@ class Chain:
         self.pullback, self.inputs, self.out = pullback, inputs, out
 
     def __call__(self) -> None:
+        if type(self.out) is VarMat and not self.out.has_adjoint:
+            return  # nothing read this output: no cotangent to pass on
         cts = self.pullback(adjoint_of(self.out))
         for i, x in self.inputs:
-            accumulate(x, cts[i])
+            ct = cts[i]
+            accumulate(x, ct() if callable(ct) else ct)
 
 
 def _layout(fn: Any, args: tuple, at: list) -> str:
@@ -192,7 +197,7 @@ def accumulate(x: Any, ct: Any) -> None:
     if t is Var:
         x.adjoint += ct if type(ct) is float else float(np.sum(ct))
     elif t is VarMat:
-        x.adjoint += unbroadcast(ct, x.value.shape)
+        x.add_adjoint(unbroadcast(ct, x.value.shape))
     elif is_matvar(x):
         scatter_add(x, unbroadcast(ct, x.shape))
 

@@ -70,7 +70,21 @@ def matmul_pullback(x, y, ct):
         return np.matmul(y, ct[..., None])[..., 0], x[:, None] * ct[..., None, :]
     if y.ndim == 1:
         return ct[..., :, None] * y, np.matmul(_swap(x), ct[..., None])[..., 0]
-    return np.matmul(ct, _swap(y)), np.matmul(_swap(x), ct)
+    return (lambda: _product(ct, y, "nm,km->nk", x.shape),
+            lambda: _product(x, ct, "nk,nm->km", y.shape))
+
+
+def _product(a, b, spec, shape):
+    """The stacked product `spec` of a and b, summed over the leading stack axes that an
+    operand of `shape` was broadcast along, without building the unsummed stack."""
+    extra = max(a.ndim, b.ndim) - len(shape)
+    if extra <= 0 or a.shape[:extra] != b.shape[:extra]:
+        return np.matmul(a, _swap(b)) if spec.startswith("nm") else np.matmul(_swap(a), b)
+    ins, out = spec.split("->")
+    p, q = ins.split(",")
+    lead = (int(np.prod(a.shape[:extra])),)
+    a, b = a.reshape(lead + a.shape[extra:]), b.reshape(lead + b.shape[extra:])
+    return np.einsum(f"z...{p},z...{q}->...{out}", a, b, optimize=True)
 
 
 @rrule(operator.matmul, np.matmul)

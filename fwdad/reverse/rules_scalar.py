@@ -25,26 +25,32 @@ def _add(x, y):
 
 @rrule(operator.sub, np.subtract)
 def _sub(x, y):
-    return x - y, lambda ct: (ct, -ct)
+    return x - y, lambda ct: (ct, lambda: -ct)
 
 
 @rrule(operator.mul, np.multiply)
 def _mul(x, y):
-    return x * y, lambda ct: (ct * y, ct * x)
+    return x * y, lambda ct: (lambda: ct * y, lambda: ct * x)
 
 
 @rrule(operator.truediv, np.true_divide)
 def _truediv(x, y):
     out = x / y
-    return out, lambda ct: (ct / y, -ct * out / y)
+    return out, lambda ct: (lambda: ct / y, lambda: -ct * out / y)
 
 
 def _power(fn: Callable) -> Callable:
     def rule(x, y):
         out = fn(x, y)
-        return out, lambda ct: (pow_base_term(x, y, ct), pow_exponent_term(x, out, ct))
+        return out, lambda ct: (lambda: _pow_base(x, y, ct),
+                                lambda: pow_exponent_term(x, out, ct))
     rule.__name__ = f"_{fn.__name__}"
     return rule
+
+
+def _pow_base(x, y, ct):
+    """y * x**(y-1) * ct, with the common square done without a power."""
+    return 2.0 * x * ct if type(y) in (int, float) and y == 2 else pow_base_term(x, y, ct)
 
 
 rrule(operator.pow, np.power, builtins.pow)(_power(operator.pow))

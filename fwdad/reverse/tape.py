@@ -46,13 +46,21 @@ class Tape:
             _zero(var)
         self.used = False
 
-    def backward(self) -> None:
+    def backward(self, release: bool = False) -> None:
         """Run the callbacks in reverse, then redo the in-place writes they undid, so
-        that the values are those the forward pass left and a pullback can run again."""
+        that the values are those the forward pass left and a pullback can run again.
+        With `release`, each callback is dropped once run (its memory is reused by the
+        adjoints made after it) and the region cannot run again."""
         if self.used:
             raise FwdadError("this region's adjoints were not zeroed since its last "
                              "backward pass: call zero_adjoints() first.")
         self.used = True
+        if release:
+            chain, self.chain = self.chain, []
+            while chain:
+                chain.pop()[0]()
+            self.recover()
+            return
         for callback, _ in reversed(self.chain):
             callback()
         for target, key, new in self.writes:

@@ -41,14 +41,34 @@ class Var:
 
 
 class VarMat:
-    """An array variable in the varmat layout: one value array, one adjoint array."""
+    """An array variable in the varmat layout: one value array, one adjoint array.
 
-    __slots__ = ("value", "adjoint")
+    The adjoint array is made when first needed (`adjoint`), or from the first
+    cotangent added to it (`add_adjoint`): an output nothing reads costs no memory, and
+    the backward pass of `grad` reuses the memory it frees as it goes.
+    """
+
+    __slots__ = ("value", "_adjoint")
     __array_ufunc__ = None  # NumPy defers to rules; it never unpacks a VarMat itself
 
     def __init__(self, value: np.ndarray, adjoint: np.ndarray = None) -> None:
-        self.value = value
-        self.adjoint = np.zeros(value.shape) if adjoint is None else adjoint
+        self.value, self._adjoint = value, adjoint
+
+    @property
+    def adjoint(self) -> np.ndarray:
+        if self._adjoint is None:
+            self._adjoint = np.zeros(self.value.shape)
+        return self._adjoint
+
+    @property
+    def has_adjoint(self) -> bool:
+        return self._adjoint is not None
+
+    def add_adjoint(self, ct: np.ndarray) -> None:
+        if self._adjoint is None:
+            self._adjoint = np.array(np.broadcast_to(ct, self.value.shape), dtype=float)
+        else:
+            self._adjoint += ct
 
     def __repr__(self) -> str:
         return f"VarMat({self.value!r})"
@@ -72,7 +92,8 @@ class VarMat:
         raise _dropped(self)
 
     def zero(self) -> None:
-        self.adjoint[...] = 0.0
+        if self._adjoint is not None:
+            self._adjoint[...] = 0.0
 
 
 def _dropped(x: Any) -> FwdadError:
