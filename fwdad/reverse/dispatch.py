@@ -76,6 +76,9 @@ def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError
     kinds = ", ".join(type(a).__name__ for a in args)
     why = ("it has a forward rule but no reverse rule yet" if is_primitive(fn) else
            "it has no Python source (or is library code) and no rule")
+    if describe(fn).startswith("fwdad."):
+        why = ("fwdad's own transformations do not run on variables (reverse mode over "
+               "reverse mode is not supported): take the inner gradient at constants")
     name = getattr(fn, "__name__", "f")
     return MissingRuleError(
         f"no reverse rule for {describe(fn)}({kinds}){at}: {why}. Register one:\n"

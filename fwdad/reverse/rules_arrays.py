@@ -18,7 +18,8 @@ from fwdad.errors import FwdadError
 from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
                                     rrule)
 from fwdad.reverse.tape import current, current_layout, recording
-from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar, value_of
+from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
+                               to_varmat, value_of)
 
 
 # ---- reductions ---------------------------------------------------------------------
@@ -267,7 +268,11 @@ def varmat_to_matvar(m: VarMat) -> np.ndarray:
 
 
 def matvar_to_varmat(m: np.ndarray) -> VarMat:
-    from fwdad.reverse.var import scatter_add
     out = VarMat(gather(m, "value"))
     current().push(lambda: scatter_add(m, out.adjoint), out)
     return out
+
+
+raw_rrule(to_matvar)(varmat_to_matvar)
+raw_rrule(to_varmat)(matvar_to_varmat)
+raw_rrule(value_of)(value_of)  # on purpose: the plain value, a constant from here on

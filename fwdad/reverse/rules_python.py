@@ -14,7 +14,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import get_rrule, is_tracked, raw_rrule
+from fwdad.reverse.registry import get_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
 from fwdad.reverse.var import Var, VarMat, value_of
 
