@@ -40,6 +40,7 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
                          f"but got a {type(f).__name__}: {f!r:.60}.")
     with nested() as region:
         boxed = [_box(p, region) for p in primals]
+        held = [_hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
             out = dispatch.call(f, *boxed)
         except Exception as exc:
@@ -49,7 +50,7 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
     for primal, box in zip(primals, boxed):
         _write_back(primal, box)
     value = _unbox(out)
-    return value, Pullback(f, region, out, value, boxed)
+    return value, Pullback(f, region, out, value, held)
 
 
 class Pullback:
@@ -123,6 +124,18 @@ def _box(x: Any, region: Tape) -> Any:
         return x
     region.keep(var)
     return var
+
+
+def _hold(x: Any) -> Any:
+    if is_matvar(x):
+        return x.copy()
+    if isinstance(x, (list, tuple)):
+        items = [_hold(v) for v in x]
+        return items if isinstance(x, list) else \
+            (type(x)(*items) if hasattr(x, "_fields") else tuple(items))
+    if isinstance(x, dict):
+        return {k: _hold(v) for k, v in x.items()}
+    return x
 
 
 def _unbox(x: Any) -> Any:

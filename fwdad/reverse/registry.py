@@ -134,8 +134,18 @@ class Pure:
         out, pullback = self.rule(*values, **kwargs)
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
-            current().push(Chain(pullback, [(i, args[i]) for i in at], result), result)
+            inputs = [(i, _snapshot(args[i])) for i in at]
+            current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+def _snapshot(x: Any) -> Any:
+    """A matvar is a mutable array of Vars: the callback keeps the Vars it holds now."""
+    if type(x) is np.ndarray:
+        return x.copy()
+    if type(x) is tuple:
+        return tuple(_snapshot(v) for v in x)
+    return x
 
 
 class Chain:

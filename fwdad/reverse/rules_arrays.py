@@ -263,13 +263,14 @@ raw_rrule(np.ravel, np.ndarray.ravel)(_view_rule(np.ravel))
 # ---- explicit conversions between the layouts -----------------------------------------
 def varmat_to_matvar(m: VarMat) -> np.ndarray:
     out = new_matvar(m.value)
-    current().push(lambda: operator.iadd(m.adjoint, gather(out, "adjoint")), out)
+    held = out.copy()  # the Vars made here, whatever is written into out later
+    current().push(lambda: m.add_adjoint(gather(held, "adjoint")), out)
     return out
 
 
 def matvar_to_varmat(m: np.ndarray) -> VarMat:
-    out = VarMat(gather(m, "value"))
-    current().push(lambda: scatter_add(m, out.adjoint), out)
+    out, held = VarMat(gather(m, "value")), m.copy()
+    current().push(lambda: scatter_add(held, out.adjoint), out)
     return out
 
 
