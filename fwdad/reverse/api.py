@@ -7,6 +7,7 @@ may be called again); `grad` releases the region as soon as it has its gradient.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Sequence, Tuple, Union
 
 import numpy as np
@@ -16,7 +17,7 @@ from fwdad.reverse import dispatch
 from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout, nested
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
-from fwdad.tangents import NoTangent, check_tangent
+from fwdad.tangents import NoTangent, Tangent, check_tangent, zero_tangent
 
 
 def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
@@ -24,8 +25,9 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
 
     Args:
         f: a Python function (or anything with a registered rrule) of the primals.
-        primals: floats, float arrays and nested tuples/lists/dicts of them are
-            differentiable; other values (ints, strings, objects) are constants.
+        primals: floats, float arrays, nested tuples/lists/dicts of them and instances
+            of user classes (through their fields) are differentiable; other values
+            (ints, strings) are constants.
 
     Returns:
         `(f(*primals), pullback)`; `pullback(ct)` takes a cotangent shaped like the
@@ -120,6 +122,11 @@ def _box(x: Any, region: Tape) -> Any:
             else type(x)(*(_box(v, region) for v in x))
     elif isinstance(x, dict):
         return {k: _box(v, region) for k, v in x.items()}
+    elif isinstance(zero_tangent(x), Tangent):  # an instance: a copy with boxed fields
+        obj = copy.copy(x)
+        for key, value in vars(x).items():
+            setattr(obj, key, _box(value, region))
+        return obj
     else:
         return x
     region.keep(var)
@@ -135,6 +142,8 @@ def _hold(x: Any) -> Any:
             (type(x)(*items) if hasattr(x, "_fields") else tuple(items))
     if isinstance(x, dict):
         return {k: _hold(v) for k, v in x.items()}
+    if isinstance(zero_tangent(x), Tangent):
+        return Tangent(**{k: _hold(v) for k, v in vars(x).items()})
     return x
 
 
@@ -151,6 +160,11 @@ def _unbox(x: Any) -> Any:
             (type(x)(*items) if hasattr(x, "_fields") else tuple(items))
     if isinstance(x, dict):
         return {k: _unbox(v) for k, v in x.items()}
+    if isinstance(zero_tangent(x), Tangent):
+        obj = copy.copy(x)
+        for key, value in vars(x).items():
+            setattr(obj, key, _unbox(value))
+        return obj
     return x
 
 
@@ -177,6 +191,9 @@ def _seed(out: Any, ct: Any) -> None:
     elif isinstance(out, dict):
         for k in out:
             _seed(out[k], ct[k])
+    elif isinstance(ct, Tangent):
+        for key, value in vars(ct).items():
+            _seed(getattr(out, key), value)
     else:
         accumulate(out, ct)
 
@@ -194,4 +211,6 @@ def _adjoints(box: Any) -> Any:
             (type(box)(*items) if hasattr(box, "_fields") else tuple(items))
     if isinstance(box, dict):
         return {k: _adjoints(v) for k, v in box.items()}
+    if isinstance(box, Tangent):  # the fields of an instance, held by _hold
+        return Tangent(**{k: _adjoints(v) for k, v in vars(box).items()})
     return NoTangent
