@@ -37,11 +37,16 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
         MissingRuleError, UnsupportedSyntaxError: f calls code fwdad cannot
             differentiate (the message says where, and what to do).
     """
+    return _vjp(f, primals, range(len(primals)))
+
+
+def _vjp(f: Callable, primals: tuple, wrt: Any) -> Tuple[Any, "Pullback"]:
+    """vjp with respect to the primals at positions `wrt` (the others are constants)."""
     if not callable(f):
         raise FwdadError(f"vjp needs a function to differentiate as its first argument, "
                          f"but got a {type(f).__name__}: {f!r:.60}.")
     with nested() as region:
-        boxed = [_box(p, region) for p in primals]
+        boxed = [_box(p, region) if i in wrt else p for i, p in enumerate(primals)]
         held = [_hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
             out = dispatch.call(f, *boxed)
@@ -49,8 +54,9 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
             region.recover()
             note_user_location(exc)
             raise
-    for primal, box in zip(primals, boxed):
-        _write_back(primal, box)
+    if region.writes or region.layout == "matvar":  # (matvar writes are not recorded)
+        for primal, box in zip(primals, boxed):
+            _write_back(primal, box)
     value = _unbox(out)
     return value, Pullback(f, region, out, value, held)
 
@@ -89,7 +95,8 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
     """`value_and_grad(f)(*args)` -> `(f(*args), gradient)` for a float-valued f; the
     gradient is shaped like argument `argnums` (a tuple of them for a sequence)."""
     def value_and_grad_f(*args: Any) -> tuple:
-        out, pullback = vjp(f, *args)
+        out, pullback = _vjp(f, args, {argnums} if isinstance(argnums, int) else
+                             set(argnums))
         if not isinstance(out, (float, np.floating)) and np.shape(out) != ():
             raise FwdadError(f"grad of {describe(f)} needs a float output, but it returned "
                              f"a {type(out).__name__}: use vjp for other outputs.")

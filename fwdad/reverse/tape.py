@@ -59,12 +59,13 @@ class Tape:
             chain, self.chain = self.chain, []
             while chain:
                 chain.pop()[0]()
-            self.recover()
-            return
-        for callback, _ in reversed(self.chain):
-            callback()
+        else:
+            for callback, _ in reversed(self.chain):
+                callback()
         for target, key, new in self.writes:
             target[key] = new
+        if release:
+            self.recover()
 
     def recover(self) -> None:
         """Release the region's memory (it cannot be run again)."""

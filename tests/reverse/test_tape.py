@@ -129,3 +129,15 @@ def _frexp_of_constant(x):
 
 def test_a_call_without_a_rule_runs_on_constants():
     assert fwdad.grad(_frexp_of_constant)(0.7) == pytest.approx(4.0)
+
+
+def _scales_a_constant(x, table):
+    table[0] = 5.0  # table is a constant here (not in argnums): a plain write
+    return x * table[0] + np.sum(table)
+
+
+def test_grad_leaves_constant_arguments_as_a_plain_call_leaves_them():
+    table, plain = np.array([1.0, 2.0]), np.array([1.0, 2.0])
+    _scales_a_constant(0.5, plain)
+    assert fwdad.grad(_scales_a_constant)(0.5, table) == pytest.approx(5.0)
+    np.testing.assert_array_equal(table, plain)
