@@ -77,15 +77,19 @@ def matmul_pullback(x, y, ct):
 
 def _product(a, b, spec, shape):
     """The stacked product `spec` of a and b, summed over the leading stack axes that an
-    operand of `shape` was broadcast along, without building the unsummed stack."""
+    operand of `shape` was broadcast along: those axes join the contracted one, so the
+    unsummed stack is never built."""
     extra = max(a.ndim, b.ndim) - len(shape)
     if extra <= 0 or a.shape[:extra] != b.shape[:extra]:
         return np.matmul(a, _swap(b)) if spec.startswith("nm") else np.matmul(_swap(a), b)
-    ins, out = spec.split("->")
-    p, q = ins.split(",")
     lead = (int(np.prod(a.shape[:extra])),)
     a, b = a.reshape(lead + a.shape[extra:]), b.reshape(lead + b.shape[extra:])
-    return np.einsum(f"z...{p},z...{q}->...{out}", a, b, optimize=True)
+    if spec.startswith("nm"):  # sum over (stack, m) of a[..., n, m] b[..., k, m]
+        a, b = (np.moveaxis(v, 0, -2).reshape(v.shape[1:-1] + (-1,)) for v in (a, b))
+        return np.matmul(a, _swap(b))
+    a, b = (np.moveaxis(v, 0, -3).reshape(v.shape[1:-2] + (-1, v.shape[-1]))
+            for v in (a, b))  # sum over (stack, n) of a[..., n, k] b[..., n, m]
+    return np.matmul(_swap(a), b)
 
 
 @rrule(operator.matmul, np.matmul)

@@ -76,7 +76,8 @@ def _operator_cases():
             for x in (-0.8, UNIT)]
     out += [Case(operator.matmul, (A, B)), Case(operator.matmul, (A, V4)),
             Case(operator.matmul, (V3, A)), Case(operator.matmul, (V4, V4)),
-            Case(operator.matmul, (STACK, B))]
+            Case(operator.matmul, (STACK, B)),
+            Case(operator.matmul, (A, STACK.transpose(0, 2, 1)))]
     return out
 
 
