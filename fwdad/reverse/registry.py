@@ -116,12 +116,16 @@ class NonDiff:
 class Pure:
     """Calls a pure rule on plain values and records its pullback on the tape."""
 
-    __slots__ = ("fn", "rule", "__name__")
+    __slots__ = ("fn", "rule", "numpy", "__name__")
 
     def __init__(self, fn: Callable, rule: Callable) -> None:
         self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
+        self.numpy = isinstance(fn, np.ufunc) or getattr(fn, "__objclass__", None) is \
+            np.ndarray or (getattr(fn, "__module__", None) or "").startswith("numpy")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.numpy:  # NumPy reads a list of variables as an array: so do we
+            args = tuple(_as_array(a) for a in args)
         at = [i for i, a in enumerate(args) if is_tracked(a)]
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
             raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
@@ -137,6 +141,13 @@ class Pure:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+def _as_array(x: Any) -> Any:
+    if type(x) in (list, tuple) and any(is_tracked(v) or type(v) in (list, tuple)
+                                        for v in x):
+        return get_rrule(np.array)(x)
+    return x
 
 
 def _snapshot(x: Any) -> Any:

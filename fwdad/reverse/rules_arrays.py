@@ -259,9 +259,10 @@ def _view_rule(fn):
 
 
 transpose = _view_rule(np.transpose)
-raw_rrule(np.transpose, np.ndarray.transpose)(transpose)
-raw_rrule(np.reshape, np.ndarray.reshape)(_view_rule(np.reshape))
-raw_rrule(np.ravel, np.ndarray.ravel)(_view_rule(np.ravel))
+raw_rrule(np.transpose)(transpose)
+for _fn in (np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.ravel,
+            np.ndarray.ravel):
+    raw_rrule(_fn)(_view_rule(_fn))
 
 
 # ---- explicit conversions between the layouts -----------------------------------------

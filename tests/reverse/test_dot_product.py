@@ -1,8 +1,10 @@
-"""<vjp(ct), t> == <ct, jvp(t)> for every rrule case and every corpus function."""
+"""<vjp(ct), t> == <ct, jvp(t)> for every rrule case, every corpus function and the
+extra examples (finite differences stand in where forward mode has no rule)."""
 import pytest
 
 from tests.corpus import CORPUS
 from tests.reverse.cases import CASES
+from tests.reverse.examples import EXAMPLES
 from tests.reverse.dot_product import check_dot_product
 
 
@@ -20,3 +22,9 @@ def test_rrule_dot_product(case):
 @pytest.mark.parametrize("example", CORPUS, ids=str)
 def test_corpus_dot_product(example):
     check_dot_product(example.fn, example.args)
+
+
+@pytest.mark.parametrize("row", EXAMPLES, ids=lambda row: row[0].__name__)
+def test_example_dot_product(row):
+    fn, args, forward = row
+    check_dot_product(fn, args, forward=forward)

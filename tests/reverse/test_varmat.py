@@ -8,6 +8,7 @@ from fwdad.reverse import to_matvar, to_varmat
 from fwdad.testing.varmat import test_varmat_matvar
 from tests.corpus import CORPUS
 from tests.reverse.cases import CASES
+from tests.reverse.examples import EXAMPLES
 from tests.reverse.gmm import gmm_inputs, gmm_objective
 from tests.reverse.inplace_cases import INPLACE
 
@@ -29,6 +30,11 @@ def test_in_place_rows(row):
 @pytest.mark.parametrize("example", CORPUS, ids=str)
 def test_corpus(example):
     test_varmat_matvar(example.fn, *example.args)
+
+
+@pytest.mark.parametrize("row", EXAMPLES, ids=lambda row: row[0].__name__)
+def test_examples(row):
+    test_varmat_matvar(row[0], *row[1])
 
 
 def test_gmm_objective_small():
