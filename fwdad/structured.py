@@ -51,11 +51,21 @@ def gauss_solve(a, b):
 
 
 def as_dense(x):
-    return x if isinstance(x, np.ndarray) else x.dense()
+    return x.dense() if hasattr(x, "dense") else x
 
 
 # ---- the array-likes, in plain Python -------------------------------------------------
-class Diagonal:
+class _ArrayLike:
+    """What the array-likes share: x[i, j] and x @ y for plain use."""
+
+    def __getitem__(self, ij):
+        return self.entry(*ij)
+
+    def __matmul__(self, other):
+        return self.matmul(other)
+
+
+class Diagonal(_ArrayLike):
     """A diagonal matrix, stored as its diagonal."""
 
     def __init__(self, diag):
@@ -85,13 +95,7 @@ class Diagonal:
     def solve(self, b):
         return b / self.diag
 
-    def __getitem__(self, ij):
-        return self.entry(*ij)
-
-    __matmul__ = matmul
-
-
-class Symmetric:
+class Symmetric(_ArrayLike):
     """A symmetric matrix that reads only the upper triangle of `data`."""
 
     def __init__(self, data):
@@ -121,13 +125,7 @@ class Symmetric:
     def solve(self, b):
         return gauss_solve(self.dense(), b)
 
-    def __getitem__(self, ij):
-        return self.entry(*ij)
-
-    __matmul__ = matmul
-
-
-class ScaledMatrix:
+class ScaledMatrix(_ArrayLike):
     """`scale * matrix`: over-parametrised (one more parameter than entries)."""
 
     def __init__(self, scale, matrix):
@@ -156,12 +154,6 @@ class ScaledMatrix:
 
     def solve(self, b):
         return gauss_solve(self.matrix, b) / self.scale
-
-    def __getitem__(self, ij):
-        return self.entry(*ij)
-
-    __matmul__ = matmul
-
 
 # ---- destructure and Restructure (their definitions; AD runs through them in tests) ----
 def destructure(x):
@@ -267,14 +259,16 @@ class NaturalRule:
     pullback: Callable
 
 
+def _solve_pushforward(a, b, da, db):
+    return np.linalg.solve(a, db - da @ np.linalg.solve(a, b))
+
+
 def _solve_pullback(a, b, out, ct):
     g = np.linalg.solve(a.T, ct)
     return -np.outer(g, out), g
 
 
-def _matmul(a, b):
-    """a @ b through the array-like's own method (operators on instances are not
-    dispatched to their methods by fwdad yet)."""
+def _matmul(a, b):  # operators on instances do not reach their methods in fwdad yet
     return a.matmul(b) if hasattr(a, "matmul") else a @ b
 
 
@@ -285,38 +279,29 @@ GENERIC = {
                        lambda a, out, ct: (ct * np.ones(a.shape),)),
     "trace": NaturalRule(lambda a: a.trace(), lambda a, da: float(np.trace(da)),
                          lambda a, out, ct: (ct * np.eye(a.shape[0]),)),
-    "solve": NaturalRule(lambda a, b: a.solve(b),
-                         lambda a, b, da, db: np.linalg.solve(a, db - da @ np.linalg.solve(
-                             a, b)),
-                         _solve_pullback),
+    "solve": NaturalRule(lambda a, b: a.solve(b), _solve_pushforward, _solve_pullback),
 }
 
 
 def generic_rrule(rule: NaturalRule, *args):
     """(out, pullback on structural cotangents) from a natural rule."""
-    out, dense = rule.primal(*args), [_dense_value(a) for a in args]
-    natural = lambda ct: rule.pullback(*dense, _dense_value(out), ct)  # noqa: E731
+    out, dense = rule.primal(*args), [as_dense(a) for a in args]
+    natural = lambda ct: rule.pullback(*dense, as_dense(out), ct)  # noqa: E731
     return out, wrap_natural_pullback(natural, out, *args)
 
 
 def generic_frule(rule: NaturalRule, args: tuple, tangents: tuple):
     """(out, structural tangent of out) from a natural rule."""
-    out, dense = rule.primal(*args), [_dense_value(a) for a in args]
+    out, dense = rule.primal(*args), [as_dense(a) for a in args]
     natural = lambda *dts: rule.pushforward(*dense, *dts)  # noqa: E731
     return out, wrap_natural_pushforward(natural, out, *args)(*tangents)
 
 
-def _dense_value(x):
-    return x.dense() if hasattr(x, "dense") else x
-
-
 def _traced(*objects: Any) -> None:
-    """Let fwdad read this module's code like a user's.
-
-    Note: fwdad.source.is_library treats every module under `fwdad` as library code
-    that is never traced, and this module may not change source.py; until is_library
-    exempts `fwdad.structured`, its functions report a module name outside `fwdad`.
-    """
+    """Let fwdad read this module's code like a user's. Note: source.is_library never
+    traces modules under `fwdad`; until it exempts this one, its code reports a module
+    name outside `fwdad` (the alternative, moving the classes out of fwdad, was not
+    ours to choose)."""
     for obj in objects:
         if isinstance(obj, type):
             obj.__module__ = "fwdad_structured"
@@ -327,6 +312,6 @@ def _traced(*objects: Any) -> None:
                 member.__module__ = "fwdad_structured"
 
 
-_traced(Diagonal, Symmetric, ScaledMatrix, Restructure, destructure, gauss_solve,
-        as_dense, _upper, _matmul, *(f for r in GENERIC.values()
-                            for f in (r.primal, r.pushforward, r.pullback)))
+_traced(_ArrayLike, Diagonal, Symmetric, ScaledMatrix, Restructure, destructure,
+        gauss_solve, as_dense, _upper, _matmul,
+        *(f for r in GENERIC.values() for f in (r.primal, r.pushforward, r.pullback)))
