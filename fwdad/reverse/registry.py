@@ -16,6 +16,7 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
@@ -131,7 +132,8 @@ class Pure:
             raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
                              f"position; keyword arguments of a primitive are constants.")
         if not at:
-            return self.fn(*args, **kwargs)
+            method = user_method(self.fn, args)
+            return self.fn(*args, **kwargs) if method is None else method(*args)
         values = list(args)
         for i in at:
             values[i] = value_of(args[i])
@@ -141,6 +143,45 @@ class Pure:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+# ---- operators on instances of user classes: the derived rule of the method ----------
+_DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
+            operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
+            operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
+            operator.pos: "pos", operator.abs: "abs", operator.getitem: "getitem",
+            operator.setitem: "setitem"}
+_METHODS: Dict[tuple, Any] = {}
+
+
+def user_method(fn: Any, args: tuple) -> Optional[Callable]:
+    """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
+    Python code: that method's reverse rule, bound to the arguments' order; else None."""
+    name = _DUNDERS.get(fn)
+    if name is None or not args:
+        return None
+    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
+    if method is not None:
+        return method
+    if len(args) == 2 and type(args[1]) not in _PLAIN and name not in ("getitem",
+                                                                        "setitem"):
+        reflected = _method(type(args[1]), f"__r{name}__")
+        if reflected is not None:
+            return lambda a, b: reflected(b, a)
+    return None
+
+
+_PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
+
+
+def _method(cls: type, name: str) -> Optional[Callable]:
+    key = (cls, name)
+    if key not in _METHODS:
+        from fwdad.reverse.dispatch import LazyRRule
+        from fwdad.source import is_library, python_function
+        fn = python_function(getattr(cls, name, None))
+        _METHODS[key] = None if fn is None or is_library(fn) else LazyRRule(fn)
+    return _METHODS[key]
 
 
 def _as_array(x: Any) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError
 from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
-                                    rrule)
+                                    rrule, user_method)
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
                                to_varmat, value_of)
@@ -186,7 +186,8 @@ for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_l
 @raw_rrule(operator.getitem)
 def getitem(x: Any, key: Any) -> Any:
     if type(x) is not VarMat:
-        return x[key]  # lists, dicts, tuples of variables; matvars; plain values
+        method = user_method(operator.getitem, (x, key))
+        return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
     value = x.value[key]
     if type(value) is np.ndarray and np.may_share_memory(value, x.value):
         return VarMat(value, x.adjoint[key])  # a view: shares value and adjoint
@@ -201,6 +202,8 @@ def setitem(x: Any, key: Any, v: Any) -> None:
         assign(x, key, v)
     elif type(x) is np.ndarray and x.dtype.kind == "f":
         _write_constant(x, key, v)
+    elif user_method(operator.setitem, (x, key, v)) is not None:
+        user_method(operator.setitem, (x, key, v))(x, key, v)
     else:
         x[key] = v  # lists, dicts, matvars (they hold variables), int arrays
 

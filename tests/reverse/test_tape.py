@@ -141,3 +141,20 @@ def test_grad_leaves_constant_arguments_as_a_plain_call_leaves_them():
     _scales_a_constant(0.5, plain)
     assert fwdad.grad(_scales_a_constant)(0.5, table) == pytest.approx(5.0)
     np.testing.assert_array_equal(table, plain)
+
+
+def _helper(v):
+    return v * 2.0
+
+
+def _three_kinds(x, fn):
+    return fn(_helper(math.exp(x)))
+
+
+def test_the_three_kinds_of_call_in_reverse_code():
+    source = derived_rrule(_three_kinds).source
+    assert "_fw_exp1 = _fw_exp(x)" in source  # primitive: the rrule, bound
+    assert "_fw_helper(_fw_exp1)" in source  # static call: a derived rule
+    assert "_fw_call(fn, _fw_helper1)" in source  # dynamic call: the runtime cache
+    assert fwdad.grad(_three_kinds)(0.3, math.sin) == pytest.approx(
+        math.cos(2 * math.exp(0.3)) * 2 * math.exp(0.3))
