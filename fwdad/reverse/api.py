@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence, Tuple, Union
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe, note_user_location
+from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout, nested
@@ -119,6 +119,12 @@ def grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
 
 # ---- boxing arguments, unboxing results ------------------------------------------------
 def _box(x: Any, region: Tape) -> Any:
+    if isinstance(x, (complex, np.complexfloating)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind == "c"):
+        raise NonDifferentiableError(
+            f"reverse mode differentiates real values only, but got a complex "
+            f"{type(x).__name__}: pass its real and imaginary parts as two arguments, or "
+            f"use fwdad.jvp.")
     if isinstance(x, (float, np.floating)):
         var = Var(x)
     elif isinstance(x, np.ndarray) and x.dtype.kind == "f":

@@ -158,3 +158,8 @@ def test_the_three_kinds_of_call_in_reverse_code():
     assert "_fw_call(fn, _fw_helper1)" in source  # dynamic call: the runtime cache
     assert fwdad.grad(_three_kinds)(0.3, math.sin) == pytest.approx(
         math.cos(2 * math.exp(0.3)) * 2 * math.exp(0.3))
+
+
+def test_complex_arguments_are_refused():
+    with pytest.raises(fwdad.NonDifferentiableError, match="real values only"):
+        fwdad.vjp(_cube, 1.0 + 2.0j)
