@@ -84,10 +84,25 @@ class _Reverse:
                         body=self.block(node.body),
                         orelse=self.block(node.orelse) if node.orelse else [])]
 
+    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
+        handlers = [ast.copy_location(ast.ExceptHandler(
+            type=None if h.type is None else self.atoms(h.type), name=h.name,
+            body=self.block(h.body)), h) for h in node.handlers]
+        return [ast.Try(body=self.block(node.body), handlers=handlers,
+                        orelse=self.block(node.orelse) if node.orelse else [],
+                        finalbody=self.block(node.finalbody) if node.finalbody else [])]
+
+    def s_With(self, node: ast.With) -> List[ast.stmt]:
+        """Context managers run as usual (locals hold plain values or variables)."""
+        items = [ast.withitem(context_expr=self.atoms(i.context_expr),
+                              optional_vars=i.optional_vars) for i in node.items]
+        return [ast.With(items=items, body=self.block(node.body))]
+
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
         return [self.atoms(node)]
 
     s_Return = s_Assert = s_Raise = s_Break = s_Continue = s_Pass = s_Delete = s_keep
+    s_Global = s_Nonlocal = s_Import = s_ImportFrom = s_keep
 
     # ---- expressions ----------------------------------------------------------------
     def call(self, node: ast.Call) -> ast.Call:
