@@ -137,6 +137,9 @@ def _method_or_value(cls: type, obj: Any, name: str) -> Any:
                      f"has no reverse rule; register one with @fwdad.reverse.raw_rrule.")
 
 
+raw_rrule(super)(super)  # super(C, obj): its methods are bound to obj and its variables
+
+
 @raw_rrule(setattr)
 def _setattr(obj: Any, name: str, value: Any) -> None:
     setattr(obj, name, value)

@@ -11,8 +11,9 @@ from tests.reverse.examples import ITERATION_COVERS
 from tests.reverse.inplace_cases import COVERS
 
 # Exercised by their own tests: layout conversions (test_varmat.py), and the array
-# creation functions, which make variables (test_inplace.py: fill_zeros).
-ELSEWHERE = [to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
+# creation functions, which make variables (test_inplace.py: fill_zeros), super
+# (test_objects.py).
+ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
              np.ones_like, np.empty_like, np.eye, np.linspace, np.arange]
 
 

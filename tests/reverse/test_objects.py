@@ -68,3 +68,24 @@ def test_structured_array_subscripts_and_matmul_operator():
         expected.append((diagonal_entries(Diagonal(d.diag + step))
                          - diagonal_entries(Diagonal(d.diag - step))) / (2 * h))
     np.testing.assert_allclose(ct.diag, expected, rtol=1e-7)
+
+
+class Base:
+    def __init__(self, v):
+        self.v = v
+
+    def energy(self):
+        return self.v ** 2
+
+
+class Child(Base):
+    def energy(self):
+        return super(Child, self).energy() * 3.0
+
+
+def child_energy(x):
+    return Child(x).energy()
+
+
+def test_methods_reached_through_super():
+    assert fwdad.grad(child_energy)(0.7) == pytest.approx(6.0 * 0.7)
