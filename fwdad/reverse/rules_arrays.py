@@ -136,11 +136,11 @@ def array(x, dtype=None, **kwargs):
     each variable it was built from (a matvar in that layout)."""
     if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
         return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
-    if current_layout() == "matvar" and recording():
-        return np.array(x, dtype=object, **kwargs)
     out = np.array(_values(x), dtype=dtype, **kwargs)
     if out.dtype.kind != "f" or not recording():
         return out
+    if current_layout() == "matvar":
+        return np.array(x, dtype=object, **kwargs)
     result, parts = VarMat(out), list(_positions(x))
     if parts:
         current().push(lambda: [accumulate(v, result.adjoint[i]) for i, v in parts], result)

@@ -37,6 +37,12 @@ def scalar_loop_over_elements(a):
     return out
 
 
+def index_array(a, x):
+    idx = np.array([0, 2])
+    b = np.array([x, 2.0 * x, 1.0])
+    return np.sum(a[idx] * b[idx])
+
+
 def running_product(a):
     acc = 1.0
     for v in a:
@@ -58,6 +64,7 @@ EXAMPLES = [(numpy_on_a_list, (0.3, 1.2), True),
             (unpack_array, (R.standard_normal(4),), True),
             (scalar_loop_over_elements, (R.standard_normal(5),), True),
             (running_product, (R.uniform(0.5, 1.5, 4),), True),
+            (index_array, (R.standard_normal(4), 0.6), True),
             (softmax_cross_entropy, (R.standard_normal((3, 4)), R.standard_normal((5, 3))),
              False)]  # no frule: np.max
 
