@@ -43,6 +43,12 @@ def index_array(a, x):
     return np.sum(a[idx] * b[idx])
 
 
+def boolean_masks(a):
+    b = a * 1.0
+    b[b < 0] = 0.0
+    return np.sum(a[a > 0] ** 2) + np.sum(b * a)
+
+
 def running_product(a):
     acc = 1.0
     for v in a:
@@ -65,6 +71,7 @@ EXAMPLES = [(numpy_on_a_list, (0.3, 1.2), True),
             (scalar_loop_over_elements, (R.standard_normal(5),), True),
             (running_product, (R.uniform(0.5, 1.5, 4),), True),
             (index_array, (R.standard_normal(4), 0.6), True),
+            (boolean_masks, (np.array([0.5, -1.0, 2.0, -0.3]),), True),
             (softmax_cross_entropy, (R.standard_normal((3, 4)), R.standard_normal((5, 3))),
              False)]  # no frule: np.max
 
