@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from fwdad.reverse.registry import rrule
+from fwdad.reverse.registry import rrule, unbroadcast
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 
 
@@ -25,7 +25,7 @@ def _add(x, y):
 
 @rrule(operator.sub, np.subtract)
 def _sub(x, y):
-    return x - y, lambda ct: (ct, lambda: -ct)
+    return x - y, lambda ct: (ct, lambda: -unbroadcast(ct, np.shape(y)))
 
 
 @rrule(operator.mul, np.multiply)
