@@ -14,7 +14,8 @@ from fwdad.api import jvp
 from fwdad.reverse.api import vjp, grad, value_and_grad
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "vjp", "grad",
-           "value_and_grad", "derive_frule", "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
+           "value_and_grad", "derive_frule", "frule", "def_linear", "def_nondiff",
+           "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "TangentError", "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
