@@ -1,0 +1,11 @@
+"""Reverse mode (the companion path): Var and varmat values, the tape, the reverse line
+transformation, reverse rules, and vjp / grad / value_and_grad."""
+from fwdad.reverse import (  # noqa: F401 (imported for their rules)
+    rules_scalar, rules_arrays, rules_python, rules_iteration)
+from fwdad.reverse.dispatch import derived_rrule as build_rule
+from fwdad.reverse.registry import raw_rrule, rrule
+from fwdad.reverse.tape import layout, nested, zero_adjoints
+from fwdad.reverse.var import Var, VarMat, to_matvar, to_varmat, value_of
+
+__all__ = ["Var", "VarMat", "to_matvar", "to_varmat", "value_of", "rrule", "raw_rrule",
+           "layout", "nested", "zero_adjoints", "build_rule"]

@@ -1,0 +1,36 @@
+"""derive_rrule: source -> fence -> normalize -> reverse transform -> compile.
+
+`build_rrule(fn)` makes the derived reverse rule of one Python function (the cache in
+dispatch.derived_rrule calls it once per function). The rule runs on reverse values
+and records on the tape; on plain values it computes what `fn` computes.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from fwdad import fence
+from fwdad.compile import compile_function, render
+from fwdad.errors import location_of
+from fwdad.normalize import normalize
+from fwdad.normalize.names import Namer
+from fwdad.reverse.transform import transform
+from fwdad.source import get_source
+
+
+def build_rrule(fn: Callable) -> Callable:
+    """The derived reverse rule of the Python function `fn`.
+
+    Raises:
+        SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
+    """
+    src = get_source(fn)
+    fence.check(src)
+    normalized = normalize(src, Namer())
+    tree, constants = transform(normalized, src)
+    header = f"reverse rule of {src.fn.__qualname__} ({location_of(src.fn)})"
+    rule = compile_function(tree, constants.values, src.cells, src.globals,
+                            src.fn.__defaults__ or (), dict(src.fn.__kwdefaults__ or {}),
+                            src.filename, header)
+    rule.primal = src.fn
+    rule.normalized_source = render(normalized)
+    return rule

@@ -1,0 +1,168 @@
+"""Per call site in reverse code: primitive (an rrule), static call (a derived reverse
+rule, built on first use and cached), or dynamic call (resolved at run time, cached per
+callee), as in forward mode.
+"""
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable, Dict
+
+from fwdad.errors import MissingRuleError, describe
+from fwdad.forward.cache import RuleCache
+from fwdad.reverse.registry import get_rrule, is_tracked
+from fwdad.reverse.rules_python import Method
+from fwdad.rules.registry import is_primitive
+from fwdad.source import is_foreign, python_function
+
+derived_rrules = RuleCache(weak=True)  # Python function -> its derived reverse rule
+
+
+def derived_rrule(fn: Callable) -> Callable:
+    from fwdad.reverse.derive import build_rrule
+    return derived_rrules.get(python_function(fn), build_rrule)
+
+
+class LazyRRule:
+    """A static call's reverse rule: derived on the first call, then reused."""
+
+    __slots__ = ("fn", "rule")
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn, self.rule = fn, None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.rule is None:
+            self.rule = derived_rrule(self.fn)
+        return self.rule(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if self.rule is None:
+            self.rule = derived_rrule(self.fn)
+        return getattr(self.rule, name)
+
+
+class Unruled:
+    """A callee with no reverse rule: it runs on constants; with variables among its
+    arguments it raises, naming the callee and saying how to register a rule."""
+
+    __slots__ = ("fn", "location", "__name__")
+
+    def __init__(self, fn: Any, location: str) -> None:
+        self.fn, self.location = fn, location
+        self.__name__ = getattr(fn, "__name__", "fn")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        rule = get_rrule(self.fn)  # registered since this call site was built?
+        if rule is not None:
+            return rule(*args, **kwargs)
+        if not any(_holds_variable(a) for a in (*args, *kwargs.values())):
+            return self.fn(*args, **kwargs)
+        raise missing_rrule_error(self.fn, args, self.location)
+
+
+def _holds_variable(x: Any, depth: int = 3) -> bool:
+    if is_tracked(x):
+        return True
+    if depth and isinstance(x, (list, tuple)):
+        return any(_holds_variable(v, depth - 1) for v in x)
+    if depth and isinstance(x, dict):
+        return any(_holds_variable(v, depth - 1) for v in x.values())
+    return False
+
+
+def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError:
+    at = f" at {location}" if location else ""
+    kinds = ", ".join(type(a).__name__ for a in args)
+    why = ("it has a forward rule but no reverse rule yet" if is_primitive(fn) else
+           "it has no Python source (or is library code) and no rule")
+    if describe(fn).startswith("fwdad."):
+        why = ("fwdad's own transformations do not run on variables (reverse mode over "
+               "reverse mode is not supported): take the inner gradient at constants")
+    name = getattr(fn, "__name__", "f")
+    return MissingRuleError(
+        f"no reverse rule for {describe(fn)}({kinds}){at}: {why}. Register one:\n"
+        f"    @fwdad.reverse.rrule({describe(fn)})\n"
+        f"    def _{name}(x):\n"
+        f"        return {name}(x), lambda ct: (ct * <derivative at x>,)")
+
+
+# ---- when the rule is built: static calls --------------------------------------------
+def static_rrule(fn: Any, location: str = "") -> Callable:
+    """What reverse code calls for a callee known when the rule is built."""
+    rule = get_rrule(fn)
+    if rule is not None:
+        return rule
+    if is_foreign(fn):
+        return Unruled(fn, location)
+    if isinstance(fn, type):
+        return construct_rrule(fn)
+    return LazyRRule(python_function(fn))
+
+
+def construct_rrule(cls: type) -> Callable:
+    """`cls(...)` for a user class: a new instance, then the reverse rule of __init__
+    (attributes hold variables as they are)."""
+    init = cls.__init__
+
+    def construct(*args: Any, **kwargs: Any) -> Any:
+        self = cls.__new__(cls)
+        if init is not object.__init__:
+            derived_rrule(init)(self, *args, **kwargs)
+        return self
+    construct.__name__ = f"new_{cls.__name__}"
+    return construct
+
+
+# ---- at run time: dynamic calls ------------------------------------------------------------
+_RUNTIME: Dict[Any, Callable] = {}
+
+
+def call(f: Any, *args: Any, **kwargs: Any) -> Any:
+    """A dynamic call: the callee is only known now; resolved once per callee key."""
+    t = type(f)
+    if t is ReverseClosure:
+        return f.rule(*args, **kwargs)
+    if t is Method:
+        return static_rrule(f.fn)(f.obj, *args, **kwargs)
+    if t is types.MethodType:
+        return _rule_for(f.__func__)(f.__self__, *args, **kwargs)
+    if isinstance(f, types.BuiltinMethodType) and not isinstance(
+            f.__self__, (types.ModuleType, type(None))):
+        return _rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
+    if t is functools.partial:
+        return call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
+    if not callable(f):
+        raise TypeError(f"'{t.__name__}' object is not callable")
+    if not isinstance(f, (types.FunctionType, type)) and get_rrule(f) is None \
+            and python_function(getattr(t, "__call__", None)) is not None:
+        return call(f.__call__, *args, **kwargs)
+    return _rule_for(f)(*args, **kwargs)
+
+
+def _rule_for(fn: Any) -> Callable:
+    try:
+        rule = _RUNTIME.get(fn)
+    except TypeError:
+        return static_rrule(fn)
+    if rule is None:
+        rule = _RUNTIME[fn] = static_rrule(fn)
+    return rule
+
+
+class ReverseClosure:
+    """A function defined inside a differentiated function; `rule` is its reverse code,
+    which also runs on plain values."""
+
+    __slots__ = ("rule", "__name__", "__qualname__")
+
+    def __init__(self, rule: Callable) -> None:
+        self.rule = rule
+        self.__name__ = self.__qualname__ = rule.__name__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.rule(*args, **kwargs)
+
+
+def closure(rule: Callable) -> ReverseClosure:
+    return ReverseClosure(rule)

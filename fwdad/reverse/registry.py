@@ -1,0 +1,277 @@
+"""The reverse rule (rrule) table and the two ways to declare an rrule.
+
+    @rrule(np.sin)                   a pure rule on plain values: returns the output and
+    def _sin(x):                     its pullback, which maps the output's cotangent to
+        return np.sin(x), lambda ct: (ct * np.cos(x),)    one cotangent per argument
+
+    @raw_rrule(operator.setitem)     a rule on reverse values (Var, VarMat, matvar,
+    def _setitem(x, key, v): ...     containers of them) that records on the tape itself
+
+A pullback may give a cotangent as a thunk (a function of no arguments), which is only
+called when its argument is a variable: `lambda: ct * y` costs nothing for a constant y.
+A pure rule serves both layouts: the wrapper unpacks VarMats and matvars into plain
+arrays, wraps the output in the layout of the inputs, and pushes one callback that
+sums broadcast cotangents back to each input's shape. Forward primitives marked
+non-differentiable (`def_nondiff`) need no row here: they run on plain values.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterator, Optional
+
+import numpy as np
+
+from fwdad.errors import FwdadError, describe
+from fwdad.reverse.tape import current
+from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
+                               value_of)
+from fwdad.rules import registry as forward_registry
+
+
+@dataclass
+class RRuleEntry:
+    primal: Any
+    rule: Callable
+    callable: Callable
+    kind: str  # "rrule", "raw" or "nondiff"
+
+
+_RRULES: Dict[Any, RRuleEntry] = {}
+
+
+def _key(fn: Any) -> Any:
+    return getattr(fn, "__func__", fn)
+
+
+def rrule(*fns: Any) -> Callable[[Callable], Callable]:
+    """Register a pure reverse rule for each of `fns` (see the module docstring)."""
+    def register(rule: Callable) -> Callable:
+        for fn in fns:
+            _RRULES[_key(fn)] = RRuleEntry(fn, rule, Pure(fn, rule), "rrule")
+        return rule
+    return register
+
+
+def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
+    """Register a rule that takes reverse values and records on the tape itself."""
+    def register(rule: Callable) -> Callable:
+        for fn in fns:
+            _RRULES[_key(fn)] = RRuleEntry(fn, rule, rule, "raw")
+        return rule
+    return register
+
+
+def get_rrule(fn: Any) -> Optional[Callable]:
+    """What reverse code calls for `fn`: its rrule, or a plain call on values for a
+    forward primitive with no derivative; None when there is neither."""
+    try:
+        entry = _RRULES.get(_key(fn))
+    except TypeError:
+        return None
+    if entry is not None:
+        return entry.callable
+    forward = _forward_entry(fn)
+    if forward is not None and forward.kind == "nondiff":
+        _RRULES[_key(fn)] = entry = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+        return entry.callable
+    return None
+
+
+def _forward_entry(fn: Any):
+    try:
+        return forward_registry._RULES.get(forward_registry._key(fn))
+    except TypeError:
+        return None
+
+
+def entries() -> Iterator[RRuleEntry]:
+    return iter(list(_RRULES.values()))
+
+
+def forward_primitives_without_rrule() -> list:
+    """Forward primitives fwdad ships with a derivative but no reverse rule yet (the
+    known gaps; rules registered by users and tests are theirs to pair)."""
+    return [e.primal for e in forward_registry.entries()
+            if e.kind != "nondiff" and get_rrule(e.primal) is None
+            and (getattr(e.rule, "__module__", None) or "").startswith("fwdad.")]
+
+
+# ---- the wrappers ---------------------------------------------------------------------
+def is_tracked(x: Any) -> bool:
+    t = type(x)
+    return t is Var or t is VarMat or (t is np.ndarray and x.dtype == object)
+
+
+class NonDiff:
+    """A primitive without a derivative: the primal runs on plain values."""
+
+    __slots__ = ("fn", "__name__")
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        args = [value_of(a) for a in args]
+        return self.fn(*args, **{k: value_of(v) for k, v in kwargs.items()})
+
+
+class Pure:
+    """Calls a pure rule on plain values and records its pullback on the tape."""
+
+    __slots__ = ("fn", "rule", "numpy", "__name__")
+
+    def __init__(self, fn: Callable, rule: Callable) -> None:
+        self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
+        self.numpy = isinstance(fn, np.ufunc) or getattr(fn, "__objclass__", None) is \
+            np.ndarray or (getattr(fn, "__module__", None) or "").startswith("numpy")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.numpy:  # NumPy reads a list of variables as an array: so do we
+            args = tuple(_as_array(a) for a in args)
+        at = [i for i, a in enumerate(args) if is_tracked(a)]
+        if kwargs and any(is_tracked(v) for v in kwargs.values()):
+            raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
+                             f"position; keyword arguments of a primitive are constants.")
+        if not at:
+            method = user_method(self.fn, args)
+            return self.fn(*args, **kwargs) if method is None else method(*args)
+        values = list(args)
+        for i in at:
+            values[i] = value_of(args[i])
+        out, pullback = self.rule(*values, **kwargs)
+        result = wrap(out, _layout(self.fn, args, at))
+        if result is not out:
+            inputs = [(i, _snapshot(args[i])) for i in at]
+            current().push(Chain(pullback, inputs, _snapshot(result)), result)
+        return result
+
+
+# ---- operators on instances of user classes: the derived rule of the method ----------
+_DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
+            operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
+            operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
+            operator.pos: "pos", operator.abs: "abs", operator.getitem: "getitem",
+            operator.setitem: "setitem"}
+_METHODS: Dict[tuple, Any] = {}
+
+
+def user_method(fn: Any, args: tuple) -> Optional[Callable]:
+    """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
+    Python code: that method's reverse rule, bound to the arguments' order; else None."""
+    name = _DUNDERS.get(fn)
+    if name is None or not args:
+        return None
+    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
+    if method is not None:
+        return method
+    if len(args) == 2 and type(args[1]) not in _PLAIN and name not in ("getitem",
+                                                                        "setitem"):
+        reflected = _method(type(args[1]), f"__r{name}__")
+        if reflected is not None:
+            return lambda a, b: reflected(b, a)
+    return None
+
+
+_PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
+
+
+def _method(cls: type, name: str) -> Optional[Callable]:
+    key = (cls, name)
+    if key not in _METHODS:
+        from fwdad.reverse.dispatch import LazyRRule
+        from fwdad.source import is_library, python_function
+        fn = python_function(getattr(cls, name, None))
+        _METHODS[key] = None if fn is None or is_library(fn) else LazyRRule(fn)
+    return _METHODS[key]
+
+
+def _as_array(x: Any) -> Any:
+    if type(x) in (list, tuple) and any(is_tracked(v) or type(v) in (list, tuple)
+                                        for v in x):
+        return get_rrule(np.array)(x)
+    return x
+
+
+def _snapshot(x: Any) -> Any:
+    """A matvar is a mutable array of Vars: the callback keeps the Vars it holds now."""
+    if type(x) is np.ndarray:
+        return x.copy()
+    if type(x) is tuple:
+        return tuple(_snapshot(v) for v in x)
+    return x
+
+
+class Chain:
+    """One callback of the chaining stack: output adjoint -> input adjoints."""
+
+    __slots__ = ("pullback", "inputs", "out")
+
+    def __init__(self, pullback: Callable, inputs: list, out: Any) -> None:
+        self.pullback, self.inputs, self.out = pullback, inputs, out
+
+    def __call__(self) -> None:
+        if type(self.out) is VarMat and not self.out.has_adjoint:
+            return  # nothing read this output: no cotangent to pass on
+        cts = self.pullback(adjoint_of(self.out))
+        for i, x in self.inputs:
+            ct = cts[i]
+            accumulate(x, ct() if callable(ct) else ct)
+
+
+def _layout(fn: Any, args: tuple, at: list) -> str:
+    kinds = {"varmat" if type(args[i]) is VarMat else "matvar" for i in at
+             if type(args[i]) is not Var}
+    if len(kinds) > 1:
+        raise FwdadError(f"{describe(fn)} got both a VarMat and a matvar (object array "
+                         f"of Vars): convert one explicitly with fwdad.reverse.to_varmat "
+                         f"or to_matvar.")
+    return kinds.pop() if kinds else current().layout
+
+
+def wrap(out: Any, layout: str) -> Any:
+    """Float values become variables in `layout`; anything else stays as it is."""
+    t = type(out)
+    if t is float or isinstance(out, np.floating):
+        return Var(out)
+    if t is np.ndarray and out.dtype.kind == "f":
+        return VarMat(out) if layout == "varmat" else new_matvar(out)
+    if t is tuple:
+        items = tuple(wrap(o, layout) for o in out)
+        return items if any(a is not b for a, b in zip(items, out)) else out
+    return out
+
+
+def adjoint_of(x: Any) -> Any:
+    t = type(x)
+    if t is Var or t is VarMat:
+        return x.adjoint
+    if t is np.ndarray and x.dtype == object:
+        return gather(x, "adjoint")
+    if t is tuple:
+        return tuple(adjoint_of(v) for v in x)
+    return None
+
+
+def accumulate(x: Any, ct: Any) -> None:
+    """Add a cotangent into a variable's adjoint (summing broadcast axes away)."""
+    if ct is None:
+        return
+    t = type(x)
+    if t is Var:
+        x.adjoint += ct if type(ct) is float else float(np.sum(ct))
+    elif t is VarMat:
+        x.add_adjoint(unbroadcast(ct, x.value.shape))
+    elif is_matvar(x):
+        scatter_add(x, unbroadcast(ct, x.shape))
+
+
+def unbroadcast(ct: Any, shape: tuple) -> Any:
+    """Sum a cotangent over the axes along which a value of `shape` was broadcast."""
+    if np.shape(ct) == shape:
+        return ct
+    ct = np.asarray(ct)
+    if ct.ndim > len(shape):
+        ct = ct.sum(axis=tuple(range(ct.ndim - len(shape))))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and ct.shape[i] != 1)
+    return ct.sum(axis=axes, keepdims=True) if axes else ct

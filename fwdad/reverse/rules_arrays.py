@@ -1,0 +1,287 @@
+"""Reverse rules for arrays: reductions, linear algebra, creation, indexing, views, and
+in-place writes into part of a varmat (Stan's save-and-restore).
+
+Indexing follows NumPy: a basic index gives a view, so `x[1:3]` is a VarMat whose value
+and adjoint are views of x's; an advanced index gives a copy, whose adjoint is added
+back with `np.add.at`. Writing into a VarMat saves the values it overwrites and pushes a
+callback that, on the way back, hands the written part's adjoint to the value written,
+zeroes that part and restores the old values.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from fwdad.errors import FwdadError
+from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
+                                    rrule, user_method)
+from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
+                               to_varmat, value_of)
+
+
+# ---- reductions ---------------------------------------------------------------------
+def _spread(ct, x, axis, keepdims):
+    """The cotangent of a reduction over `axis`, broadcast back to x's shape."""
+    if axis is not None and not keepdims:
+        ct = np.expand_dims(ct, axis)
+    return np.broadcast_to(ct, np.shape(x))
+
+
+@rrule(np.sum, np.ndarray.sum)
+def _sum(x, axis=None, dtype=None, keepdims=False):
+    out = np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return out, lambda ct: (_spread(ct, x, axis, keepdims),)
+
+
+@rrule(np.mean, np.ndarray.mean)
+def _mean(x, axis=None, dtype=None, keepdims=False):
+    out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    count = np.size(x) / max(np.size(out), 1)
+    return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
+
+
+def _extremum(fn):
+    """max/min: the cotangent goes to the selected entries (shared equally by ties)."""
+    def rule(x, axis=None, keepdims=False):
+        out = fn(x, axis=axis, keepdims=keepdims)
+        hit = np.asarray(x) == _spread(out, x, axis, keepdims)
+        share = hit / np.sum(hit, axis=axis, keepdims=True)
+        return out, lambda ct: (_spread(ct, x, axis, keepdims) * share,)
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+rrule(np.max, np.amax, np.ndarray.max)(_extremum(np.max))
+rrule(np.min, np.amin, np.ndarray.min)(_extremum(np.min))
+
+
+# ---- linear algebra ---------------------------------------------------------------------
+def _swap(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def matmul_pullback(x, y, ct):
+    """The cotangents of x and y in x @ y (1-d operands as NumPy promotes them)."""
+    if x.ndim == 1 and y.ndim == 1:
+        return ct * y, ct * x
+    if x.ndim == 1:
+        return np.matmul(y, ct[..., None])[..., 0], x[:, None] * ct[..., None, :]
+    if y.ndim == 1:
+        return ct[..., :, None] * y, np.matmul(_swap(x), ct[..., None])[..., 0]
+    return (lambda: _product(ct, y, "nm,km->nk", x.shape),
+            lambda: _product(x, ct, "nk,nm->km", y.shape))
+
+
+def _product(a, b, spec, shape):
+    """The stacked product `spec` of a and b, summed over the leading stack axes that an
+    operand of `shape` was broadcast along: those axes join the contracted one, so the
+    unsummed stack is never built."""
+    extra = max(a.ndim, b.ndim) - len(shape)
+    if extra <= 0 or a.shape[:extra] != b.shape[:extra]:
+        return np.matmul(a, _swap(b)) if spec.startswith("nm") else np.matmul(_swap(a), b)
+    lead = (int(np.prod(a.shape[:extra])),)
+    a, b = a.reshape(lead + a.shape[extra:]), b.reshape(lead + b.shape[extra:])
+    if spec.startswith("nm"):  # sum over (stack, m) of a[..., n, m] b[..., k, m]
+        a, b = (np.moveaxis(v, 0, -2).reshape(v.shape[1:-1] + (-1,)) for v in (a, b))
+        return np.matmul(a, _swap(b))
+    a, b = (np.moveaxis(v, 0, -3).reshape(v.shape[1:-2] + (-1, v.shape[-1]))
+            for v in (a, b))  # sum over (stack, n) of a[..., n, k] b[..., n, m]
+    return np.matmul(_swap(a), b)
+
+
+@rrule(operator.matmul, np.matmul)
+def _matmul(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    return x @ y, lambda ct: matmul_pullback(x, y, ct)
+
+
+@rrule(np.dot, np.ndarray.dot)
+def _dot(x, y):
+    """dot is multiplication for scalars and matmul for vectors and matrices."""
+    if np.ndim(x) == 0 or np.ndim(y) == 0:
+        return np.dot(x, y), lambda ct: (ct * y, ct * x)
+    if np.ndim(x) > 2 or np.ndim(y) > 2:
+        raise FwdadError("the reverse rule of np.dot covers arrays of up to 2 dimensions; "
+                         "use np.matmul (or @) for stacks of matrices.")
+    return _matmul(x, y)
+
+
+# ---- creating arrays ---------------------------------------------------------------------
+def _positions(x, at=()):
+    """(index, variable) for each variable in nested lists/tuples."""
+    if isinstance(x, (list, tuple)):
+        for i, item in enumerate(x):
+            yield from _positions(item, at + (i,))
+    elif type(x) is Var or type(x) is VarMat:
+        yield at, x
+
+
+def _values(x):
+    if isinstance(x, (list, tuple)):
+        return [_values(item) for item in x]
+    return value_of(x)
+
+
+@rrule(np.copy, np.ndarray.copy)
+def _copy(x, *args, **kwargs):
+    return np.array(x, copy=True), lambda ct: (ct,)
+
+
+@raw_rrule(np.array)
+def array(x, dtype=None, **kwargs):
+    """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
+    each variable it was built from (a matvar in that layout)."""
+    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
+        return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
+    out = np.array(_values(x), dtype=dtype, **kwargs)
+    if out.dtype.kind != "f" or not recording():
+        return out
+    if current_layout() == "matvar":
+        return np.array(x, dtype=object, **kwargs)
+    result, parts = VarMat(out), list(_positions(x))
+    if parts:
+        current().push(lambda: [accumulate(v, result.adjoint[i]) for i, v in parts], result)
+    else:
+        current().keep(result)
+    return result
+
+
+@raw_rrule(np.asarray)
+def asarray(x, dtype=None, **kwargs):
+    """np.asarray of a variable array is the variable itself, as for a plain array."""
+    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
+        return x
+    return array(x, dtype=dtype, **kwargs)
+
+
+def _fresh(out: Any) -> Any:
+    """An array made inside a reverse rule is a variable (with no inputs), so that
+    variables can be written into it, as in `y = np.zeros(n); y[0] = x`."""
+    if type(out) is not np.ndarray or out.dtype.kind != "f" or not recording():
+        return out
+    if current_layout() == "matvar":
+        return out.astype(object)
+    result = VarMat(out)
+    current().keep(result)
+    return result
+
+
+def _creation(fn):
+    def rule(*args, **kwargs):
+        return _fresh(fn(*map(value_of, args), **{k: value_of(v) for k, v in
+                                                 kwargs.items()}))
+    rule.__name__ = f"new_{fn.__name__}"
+    raw_rrule(fn)(rule)
+
+
+for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
+            np.eye, np.linspace, np.arange):
+    _creation(_fn)
+
+
+# ---- indexing -------------------------------------------------------------------------
+@raw_rrule(operator.getitem)
+def getitem(x: Any, key: Any) -> Any:
+    if type(x) is not VarMat:
+        method = user_method(operator.getitem, (x, key))
+        return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
+    value = x.value[key]
+    if type(value) is np.ndarray and np.may_share_memory(value, x.value):
+        return VarMat(value, x.adjoint[key])  # a view: shares value and adjoint
+    out = Var(value) if type(value) is not np.ndarray else VarMat(value)
+    current().push(lambda: np.add.at(x.adjoint, key, out.adjoint), out)
+    return out
+
+
+@raw_rrule(operator.setitem)
+def setitem(x: Any, key: Any, v: Any) -> None:
+    if type(x) is VarMat:
+        assign(x, key, v)
+    elif type(x) is np.ndarray and x.dtype.kind == "f":
+        _write_constant(x, key, v)
+    elif user_method(operator.setitem, (x, key, v)) is not None:
+        user_method(operator.setitem, (x, key, v))(x, key, v)
+    else:
+        x[key] = v  # lists, dicts, matvars (they hold variables), int arrays
+
+
+@raw_rrule(operator.delitem)
+def _delitem(x: Any, key: Any) -> None:
+    del x[key]
+
+
+def assign(x: VarMat, key: Any, v: Any) -> None:
+    """x[key] = v, Stan's way: save the overwritten values; on the way back, give the
+    written part's adjoint to v, zero it and restore the old values."""
+    old = np.array(x.value[key])
+    x.value[key] = value_of(v)
+    region = current()
+
+    def restore() -> None:
+        ct = np.array(x.adjoint[key])
+        x.adjoint[key] = 0.0
+        x.value[key] = old
+        accumulate(v, ct)
+    region.push(restore)
+    region.writes.append((x.value, key, np.array(x.value[key])))
+
+
+def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
+    """A write into a plain float array: fine for constants (the old values are still
+    restored on the way back, for the rules that read them), an error for variables."""
+    if is_tracked(v):
+        raise FwdadError(
+            f"a variable was written into a constant array (a plain {x.dtype} array of "
+            f"shape {x.shape}): its derivative would be lost. Create the array inside "
+            f"the differentiated function (np.zeros, np.array, x.copy(), ...).")
+    if recording():
+        old, region = np.array(x[key]), current()
+        region.push(lambda: operator.setitem(x, key, old))
+        x[key] = v
+        region.writes.append((x, key, np.array(x[key])))
+    else:
+        x[key] = v
+
+
+# ---- views: the adjoint is the same view of the adjoint -------------------------------
+def _view_rule(fn):
+    def rule(x, *args, **kwargs):
+        if type(x) is not VarMat:
+            return fn(x, *args, **kwargs)
+        value = fn(x.value, *args, **kwargs)
+        if np.may_share_memory(value, x.value):
+            return VarMat(value, fn(x.adjoint, *args, **kwargs))
+        out = VarMat(value)
+        current().push(lambda: operator.iadd(x.adjoint, out.adjoint.reshape(x.shape)), out)
+        return out
+    rule.__name__ = f"view_{fn.__name__}"
+    return rule
+
+
+transpose = _view_rule(np.transpose)
+raw_rrule(np.transpose)(transpose)
+for _fn in (np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.ravel,
+            np.ndarray.ravel):
+    raw_rrule(_fn)(_view_rule(_fn))
+
+
+# ---- explicit conversions between the layouts -----------------------------------------
+def varmat_to_matvar(m: VarMat) -> np.ndarray:
+    out = new_matvar(m.value)
+    held = out.copy()  # the Vars made here, whatever is written into out later
+    current().push(lambda: m.add_adjoint(gather(held, "adjoint")), out)
+    return out
+
+
+def matvar_to_varmat(m: np.ndarray) -> VarMat:
+    out, held = VarMat(gather(m, "value")), m.copy()
+    current().push(lambda: scatter_add(held, out.adjoint), out)
+    return out
+
+
+raw_rrule(to_matvar)(varmat_to_matvar)
+raw_rrule(to_varmat)(matvar_to_varmat)
+raw_rrule(value_of)(value_of)  # on purpose: the plain value, a constant from here on

@@ -1,0 +1,103 @@
+"""Reverse rules for the builtins and library functions that iterate and rearrange:
+zip, enumerate, map, filter, sorted, list/tuple/dict, list and dict methods, functools,
+itertools, math.fsum and math.prod.
+
+Containers hold variables as they are, so most of these are the function itself (the
+`_PLAIN` table). The ones that call a function (map, filter, reduce, ...) call it
+through dynamic dispatch, so that its reverse rule runs; the ones that compare
+(sorted, list.sort) compare values.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import operator
+from typing import Any
+
+from fwdad.reverse.dispatch import call
+from fwdad.reverse.registry import Pure, get_rrule, raw_rrule
+from fwdad.reverse.var import value_of
+
+_PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
+          list.copy, list.extend, list.insert, list.pop, list.remove, list.reverse,
+          list.clear, dict.clear, dict.copy, dict.get, dict.items, dict.keys, dict.pop,
+          dict.setdefault, dict.update, dict.values, itertools.chain,
+          itertools.chain.from_iterable, itertools.islice, itertools.product,
+          itertools.permutations, itertools.combinations,
+          itertools.combinations_with_replacement, itertools.repeat,
+          itertools.zip_longest] + ([itertools.pairwise] if hasattr(itertools, "pairwise")
+                                    else [])
+for _fn in _PLAIN:
+    raw_rrule(_fn)(_fn)
+
+
+@raw_rrule(set, frozenset)
+def _set(items: Any = ()) -> Any:
+    """Sets compare and hash values: they hold the values (no adjoint), as build_set."""
+    return {value_of(v) for v in items}
+
+
+# ---- calling a function on the items -------------------------------------------------
+@raw_rrule(map)
+def _map(fn: Any, *iterables: Any) -> Any:
+    return map(functools.partial(call, fn), *iterables)
+
+
+@raw_rrule(filter)
+def _filter(fn: Any, iterable: Any) -> Any:
+    test = bool if fn is None else functools.partial(call, fn)
+    return (item for item in iterable if value_of(test(item)))
+
+
+@raw_rrule(itertools.starmap)
+def _starmap(fn: Any, iterable: Any) -> Any:
+    return (call(fn, *args) for args in iterable)
+
+
+@raw_rrule(functools.reduce)
+def _reduce(fn: Any, iterable: Any, *initial: Any) -> Any:
+    return functools.reduce(functools.partial(call, fn), iterable, *initial)
+
+
+@raw_rrule(itertools.accumulate)
+def _accumulate(iterable: Any, func: Any = None, *, initial: Any = None) -> Any:
+    step = get_rrule(operator.add) if func is None else functools.partial(call, func)
+    return itertools.accumulate(iterable, step, initial=initial)
+
+
+# ---- comparing values ------------------------------------------------------------------
+def _by_value(key: Any):
+    return value_of if key is None else (lambda v: value_of(call(key, v)))
+
+
+@raw_rrule(sorted)
+def _sorted(iterable: Any, *, key: Any = None, reverse: bool = False) -> list:
+    return sorted(iterable, key=_by_value(key), reverse=reverse)
+
+
+@raw_rrule(list.sort)
+def _sort(xs: list, *, key: Any = None, reverse: bool = False) -> None:
+    xs.sort(key=_by_value(key), reverse=reverse)
+
+
+# ---- sums and products of items ----------------------------------------------------------
+def _fsum_rule(*xs: Any):
+    return math.fsum(xs), lambda ct: (ct,) * len(xs)
+
+
+_FSUM = Pure(math.fsum, _fsum_rule)
+
+
+@raw_rrule(math.fsum)
+def _fsum(iterable: Any) -> Any:
+    items = list(iterable)
+    return _FSUM(*items) if items else 0.0
+
+
+@raw_rrule(math.prod)
+def _prod(iterable: Any, *, start: Any = 1) -> Any:
+    mul, total = get_rrule(operator.mul), start
+    for item in iterable:
+        total = mul(total, item)
+    return total

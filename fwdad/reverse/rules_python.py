@@ -1,0 +1,181 @@
+"""Reverse rules for Python's own structures: displays, unpacking, list methods,
+attributes, in-place operators, and the builtins that take containers (sum, min, max).
+
+Containers and objects hold reverse values as they are (a list of Vars, an object
+whose attributes are VarMats), so most of these rules are the plain operation.
+"""
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any
+
+import numpy as np
+
+from fwdad import lang
+from fwdad.errors import FwdadError
+from fwdad.reverse.registry import get_rrule, raw_rrule
+from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
+from fwdad.reverse.var import Var, VarMat, value_of
+
+
+# ---- displays, unpacking, list methods -------------------------------------------------
+@raw_rrule(lang.build_list)
+def _build_list(*items: Any) -> list:
+    return list(items)
+
+
+@raw_rrule(lang.build_tuple)
+def _build_tuple(*items: Any) -> tuple:
+    return items
+
+
+@raw_rrule(lang.build_dict)
+def _build_dict(*keys_and_values: Any) -> dict:
+    return lang.build_dict(*keys_and_values)
+
+
+@raw_rrule(lang.build_set)
+def _build_set(*items: Any) -> set:
+    """A set holds hashable values, compared by value: it carries no adjoint."""
+    return {value_of(x) for x in items}
+
+
+@raw_rrule(lang.unpack)
+def _unpack(value: Any, count: int, star: int = -1) -> tuple:
+    return lang.unpack(value, count, star)  # a VarMat iterates by getitem
+
+
+@raw_rrule(list.append)
+def _append(xs: list, item: Any) -> None:
+    xs.append(item)
+
+
+# ---- builtins over containers ------------------------------------------------------------
+@raw_rrule(builtins.sum)
+def _sum(items: Any, start: Any = 0) -> Any:
+    add, total = get_rrule(operator.add), start
+    for item in items:
+        total = add(total, item)
+    return total
+
+
+def _select(choose, args: tuple, key: Any, default: Any) -> Any:
+    """The selected item itself (the first of equal ones, as Python picks)."""
+    items = list(args[0]) if len(args) == 1 else list(args)
+    if not items:
+        if default is not _NO_DEFAULT:
+            return default
+        raise ValueError(f"{choose.__name__}() arg is an empty sequence")
+    key_fn = (lambda v: v) if key is None else key
+    index = choose(range(len(items)), key=lambda i: value_of(key_fn(items[i])))
+    return items[index]
+
+
+_NO_DEFAULT = object()
+
+
+@raw_rrule(builtins.max)
+def _max(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
+    return _select(max, args, key, default)
+
+
+@raw_rrule(builtins.min)
+def _min(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
+    return _select(min, args, key, default)
+
+
+# ---- attributes -------------------------------------------------------------------------
+class Method:
+    """A method of a variable, `x.sum`: calling it calls the rule of `fn` on x."""
+
+    __slots__ = ("fn", "obj")
+
+    def __init__(self, fn: Any, obj: Any) -> None:
+        self.fn, self.obj = fn, obj
+
+    def __repr__(self) -> str:
+        return f"<method {getattr(self.fn, '__name__', '?')} of {self.obj!r}>"
+
+
+_ARRAY_DATA = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"}
+
+
+@raw_rrule(getattr)
+def _getattr(obj: Any, name: str, *default: Any) -> Any:
+    if type(obj) is VarMat:
+        return _varmat_attribute(obj, name)
+    if type(obj) is Var:
+        if name in ("real", "imag"):
+            return obj if name == "real" else 0.0
+        return _method_or_value(type(obj.value), obj, name)
+    descriptor = getattr(type(obj), name, None)
+    if isinstance(descriptor, property) and descriptor.fget is not None:
+        from fwdad.reverse.dispatch import derived_rrule
+        return derived_rrule(descriptor.fget)(obj)
+    return getattr(obj, name, *default)
+
+
+def _varmat_attribute(obj: VarMat, name: str) -> Any:
+    if name == "T":
+        return transpose(obj)
+    if name == "real":
+        return obj
+    if name in _ARRAY_DATA:
+        return getattr(obj.value, name)
+    return _method_or_value(np.ndarray, obj, name)
+
+
+def _method_or_value(cls: type, obj: Any, name: str) -> Any:
+    member = getattr(cls, name, None)
+    if callable(member):
+        return Method(member, obj)
+    if member is None and not hasattr(obj.value, name):
+        raise AttributeError(f"'{type(obj.value).__name__}' object has no attribute "
+                             f"'{name}'")
+    raise FwdadError(f"the attribute {name!r} of a {type(obj.value).__name__} variable "
+                     f"has no reverse rule; register one with @fwdad.reverse.raw_rrule.")
+
+
+raw_rrule(super)(super)  # super(C, obj): its methods are bound to obj and its variables
+
+
+@raw_rrule(setattr)
+def _setattr(obj: Any, name: str, value: Any) -> None:
+    setattr(obj, name, value)
+
+
+@raw_rrule(delattr)
+def _delattr(obj: Any, name: str) -> None:
+    delattr(obj, name)
+
+
+# ---- in place: `a += b` updates an array where it is --------------------------------------
+def _in_place(pure: Any, update: Any):
+    """An in-place rule from the pure one: a VarMat is overwritten with the pure result
+    (saved and restored, see rules_arrays.assign); a matvar gets the new Vars in place;
+    a list is updated; anything else (a Var, a float, an int) is rebound."""
+    def rule(x: Any, y: Any) -> Any:
+        if type(x) is VarMat:
+            assign(x, Ellipsis, get_rrule(pure)(x, y))
+            return x
+        if type(x) is np.ndarray and x.dtype == object:
+            x[...] = get_rrule(pure)(x, y)
+            return x
+        if type(x) is np.ndarray and x.dtype.kind == "f":
+            _write_constant(x, Ellipsis, get_rrule(pure)(x, y))
+            return x
+        if isinstance(x, (list, np.ndarray)):
+            return update(x, value_of(y) if isinstance(x, np.ndarray) else y)
+        return get_rrule(pure)(x, y)
+    rule.__name__ = f"_{update.__name__}"
+    return rule
+
+
+for _pure, _update in [(operator.add, operator.iadd), (operator.sub, operator.isub),
+                       (operator.mul, operator.imul), (operator.truediv, operator.itruediv),
+                       (operator.pow, operator.ipow), (operator.mod, operator.imod),
+                       (operator.matmul, operator.imatmul),
+                       (operator.floordiv, operator.ifloordiv)]:
+    raw_rrule(_update)(_in_place(_pure, _update))
+

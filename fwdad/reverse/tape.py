@@ -1,0 +1,130 @@
+"""The tape: a chaining stack run in reverse, a non-chaining stack, nested regions.
+
+    chaining stack       (callback, output) pairs; the backward pass calls the callbacks
+                         from last to first; each moves its output's adjoint to inputs
+    non-chaining stack   variables with no inputs (arguments, new arrays): their
+                         adjoints are only zeroed
+    writes               in-place writes into arrays, kept so that after a backward
+                         pass (which restores the old values) they can be redone
+
+Regions nest (Stan's start_nested / recover_memory_nested): `vjp` records into a fresh
+region, so a gradient taken inside a differentiated function, or by a rule, never
+touches the outer region; `recover()` drops a region's memory.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Iterator, List, Tuple
+
+import numpy as np
+
+from fwdad.errors import FwdadError
+
+
+class Tape:
+    """One region of the tape."""
+
+    __slots__ = ("chain", "nochain", "writes", "used", "layout")
+
+    def __init__(self, layout: str = "varmat") -> None:
+        self.chain: List[Tuple[Callable[[], None], Any]] = []
+        self.nochain: List[Any] = []
+        self.writes: List[Tuple[np.ndarray, Any, np.ndarray]] = []
+        self.used = False  # a backward pass has run since the adjoints were zeroed
+        self.layout = layout
+
+    def push(self, callback: Callable[[], None], output: Any = None) -> None:
+        self.chain.append((callback, output))
+
+    def keep(self, var: Any) -> None:
+        self.nochain.append(var)
+
+    def zero_adjoints(self) -> None:
+        for _, output in self.chain:
+            _zero(output)
+        for var in self.nochain:
+            _zero(var)
+        self.used = False
+
+    def backward(self, release: bool = False) -> None:
+        """Run the callbacks in reverse, then redo the in-place writes they undid, so
+        that the values are those the forward pass left and a pullback can run again.
+        With `release`, each callback is dropped once run (its memory is reused by the
+        adjoints made after it) and the region cannot run again."""
+        if self.used:
+            raise FwdadError("this region's adjoints were not zeroed since its last "
+                             "backward pass: call zero_adjoints() first.")
+        self.used = True
+        if release:
+            chain, self.chain = self.chain, []
+            while chain:
+                chain.pop()[0]()
+        else:
+            for callback, _ in reversed(self.chain):
+                callback()
+        for target, key, new in self.writes:
+            target[key] = new
+        if release:
+            self.recover()
+
+    def recover(self) -> None:
+        """Release the region's memory (it cannot be run again)."""
+        self.chain, self.nochain, self.writes = [], [], []
+
+
+def _zero(output: Any) -> None:
+    """Zero the adjoints of a variable, a matvar or a tuple of them (others have none)."""
+    if type(output) is tuple or (type(output) is np.ndarray and output.dtype == object):
+        for item in (output if type(output) is tuple else output.flat):
+            _zero(item)
+    elif hasattr(output, "zero"):
+        output.zero()
+
+
+_REGIONS: List[Tape] = [Tape()]
+
+
+def current() -> Tape:
+    """The region new operations are recorded in."""
+    return _REGIONS[-1]
+
+
+def recording() -> bool:
+    """True inside a vjp (the root region records nothing that will be run)."""
+    return len(_REGIONS) > 1
+
+
+@contextlib.contextmanager
+def nested(layout: str = None) -> Iterator[Tape]:
+    """Record into a fresh region for the duration of the block (start_nested); the
+    caller owns the region afterwards and calls `recover()` when done with it."""
+    region = Tape(layout or current().layout)
+    _REGIONS.append(region)
+    try:
+        yield region
+    finally:
+        popped = _REGIONS.pop()
+        assert popped is region, "tape regions must be closed in the order opened"
+
+
+@contextlib.contextmanager
+def layout(name: str) -> Iterator[None]:
+    """Evaluate in the "varmat" (default) or "matvar" layout inside the block: array
+    arguments and arrays created inside become VarMats, or object arrays of Vars."""
+    if name not in ("varmat", "matvar"):
+        raise FwdadError(f"layout must be 'varmat' or 'matvar', not {name!r}.")
+    root, old = _REGIONS[0], _REGIONS[0].layout
+    root.layout = name
+    try:
+        yield
+    finally:
+        root.layout = old
+
+
+def current_layout() -> str:
+    return _REGIONS[-1].layout
+
+
+def zero_adjoints() -> None:
+    """Zero every adjoint in the current region."""
+    current().zero_adjoints()

@@ -1,0 +1,136 @@
+"""Normalized code -> reverse code, one line at a time (the same normalized code forward
+mode transforms):
+
+    y = operator.mul(x, s)      ->  y = _fw_mul(x, s)          primitive: rrule bound
+    z = helper(y)               ->  z = _fw_helper(y)          static call: derived rrule
+    w = f(z)      (f local)     ->  w = _fw_call(f, z)         dynamic call: runtime cache
+    def inner(v): ...           ->  def inner(v): ...; inner = _fw_closure(inner)
+
+Locals hold reverse values: Vars, VarMats, matvars, and plain values (ints, lists and
+objects that may hold variables), so constants, branches and loops stay as written;
+`if`/`while` test values (a Var is true when its value is). Each primitive records its
+callback on the tape as it runs: the backward pass is the tape, not generated code.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Any, List
+
+from fwdad import lang
+from fwdad.errors import InternalError, where
+from fwdad.forward.transform import Constants, _short_name
+from fwdad.normalize.refs import is_ref
+from fwdad.reverse import dispatch
+from fwdad.source import FunctionSource
+
+
+def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
+    """The reverse version of a normalized function, and the constants it uses."""
+    constants = Constants({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    out = _Reverse(src, constants).function(tree, f"{src.name}_rrule", top=True)
+    return out, constants
+
+
+class _Reverse:
+    def __init__(self, src: FunctionSource, constants: Constants) -> None:
+        self.src, self.k = src, constants
+
+    def function(self, node: ast.FunctionDef, name: str, top: bool = False) -> ast.stmt:
+        args = copy.copy(node.args)
+        if top:
+            args.defaults, args.kw_defaults = [], [None] * len(args.kwonlyargs)
+        else:
+            args.defaults = [self.atoms(d) for d in args.defaults]
+            args.kw_defaults = [d if d is None else self.atoms(d) for d in args.kw_defaults]
+        out = ast.FunctionDef(name=name, args=args, body=self.block(node.body),
+                              decorator_list=[], returns=None, type_comment=None)
+        return ast.copy_location(out, node)
+
+    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        out: List[ast.stmt] = []
+        for stmt in stmts:
+            method = getattr(self, "s_" + type(stmt).__name__, None)
+            if method is None:
+                raise InternalError(f"the reverse transform met a {type(stmt).__name__}")
+            out.extend(ast.copy_location(s, stmt) for s in method(stmt))
+        return out or [ast.Pass()]
+
+    # ---- statements -----------------------------------------------------------------
+    def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
+        wrap = ast.Call(func=self.k.bind(dispatch.closure, "closure"),
+                        args=[ast.Name(id=node.name, ctx=ast.Load())], keywords=[])
+        return [self.function(node, node.name),
+                ast.Assign(targets=[ast.Name(id=node.name, ctx=ast.Store())], value=wrap)]
+
+    def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
+        value = node.value
+        value = self.call(value) if isinstance(value, ast.Call) else self.atoms(value)
+        return [ast.Assign(targets=node.targets, value=value)]
+
+    def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
+        return [ast.Expr(value=self.call(node.value))]
+
+    def s_If(self, node: ast.If) -> List[ast.stmt]:
+        return [ast.If(test=self.atoms(node.test), body=self.block(node.body),
+                       orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_While(self, node: ast.While) -> List[ast.stmt]:
+        return [ast.While(test=self.atoms(node.test), body=self.block(node.body),
+                          orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_For(self, node: ast.For) -> List[ast.stmt]:
+        return [ast.For(target=node.target, iter=self.atoms(node.iter),
+                        body=self.block(node.body),
+                        orelse=self.block(node.orelse) if node.orelse else [])]
+
+    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
+        handlers = [ast.copy_location(ast.ExceptHandler(
+            type=None if h.type is None else self.atoms(h.type), name=h.name,
+            body=self.block(h.body)), h) for h in node.handlers]
+        return [ast.Try(body=self.block(node.body), handlers=handlers,
+                        orelse=self.block(node.orelse) if node.orelse else [],
+                        finalbody=self.block(node.finalbody) if node.finalbody else [])]
+
+    def s_With(self, node: ast.With) -> List[ast.stmt]:
+        """Context managers run as usual (locals hold plain values or variables)."""
+        items = [ast.withitem(context_expr=self.atoms(i.context_expr),
+                              optional_vars=i.optional_vars) for i in node.items]
+        return [ast.With(items=items, body=self.block(node.body))]
+
+    def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
+        return [self.atoms(node)]
+
+    s_Return = s_Assert = s_Raise = s_Break = s_Continue = s_Pass = s_Delete = s_keep
+    s_Global = s_Nonlocal = s_Import = s_ImportFrom = s_keep
+
+    # ---- expressions ----------------------------------------------------------------
+    def call(self, node: ast.Call) -> ast.Call:
+        args = [self.atoms(a) for a in node.args]
+        keywords = [self.atoms(k) for k in node.keywords]
+        if is_ref(node.func):
+            target = node.func.fw_value
+            if target is lang.foreigncall:
+                target, args = node.args[0].fw_value, args[1:]
+            rule = dispatch.static_rrule(target, self.where(node))
+            return ast.Call(func=self.k.bind(rule, _short_name(target)), args=args,
+                            keywords=keywords)
+        return ast.Call(func=self.k.bind(dispatch.call, "call"),
+                        args=[self.atoms(node.func)] + args, keywords=keywords)
+
+    def atoms(self, node: ast.AST) -> Any:
+        """A copy of `node` in which every static reference is a bound constant (the
+        value known when the rule was built); names and literals stay as they are."""
+        if is_ref(node):
+            return self.k.bind(node.fw_value, _short_name(node.fw_value))
+        node = copy.copy(node)
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, ast.AST):
+                setattr(node, field, self.atoms(value))
+            elif isinstance(value, list):
+                setattr(node, field, [self.atoms(v) if isinstance(v, ast.AST) else v
+                                      for v in value])
+        return node
+
+    def where(self, node: ast.AST) -> str:
+        return where(self.src.filename, getattr(node, "lineno", None))

@@ -1,0 +1,142 @@
+"""Functions that update arrays, lists and objects in place: the rows for setitem,
+delitem, list.append, setattr, delattr, build_set and the in-place operators."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from fwdad import lang
+
+from tests.reverse.cases import A, B, V4
+
+
+def set_slice(a, x):
+    b = a * 1.0
+    b[1:3] = x
+    return b
+
+
+def set_input(a, x):
+    a[0] = x
+    return np.sum(a * a)
+
+
+def set_row(m, r):
+    m[1] = r
+    return m
+
+
+def set_fancy(a, x):
+    b = a * 1.0
+    b[[0, 2]] = x * 2.0
+    return b
+
+
+def shift(a):
+    a[1:] = a[:-1]
+    return a
+
+
+def add_to_slice(a, x):
+    a[1:3] += x
+    return a * a
+
+
+def scale_all(a, y):
+    a *= y
+    a /= 2.0
+    a -= y
+    return a
+
+
+def square_in_place(a):
+    a **= 2.0
+    a %= 5.0
+    return a
+
+
+def matmul_in_place(m, n):
+    m @= n
+    return m
+
+
+def write_through_view(a, x):
+    v = a[1:3]
+    v[0] = x
+    return a
+
+
+def write_through_transpose(m, x):
+    t = m.T
+    t[0, 1] = x * 3.0
+    return m
+
+
+def read_then_write(a, x):
+    y = np.sin(a)
+    a[0] = x
+    a[2] += a[1] * x
+    return y.sum() + (a * a).sum()
+
+
+def loop_update(a, x):
+    for i in range(3):
+        a[i] = a[i] * x + a[i + 1]
+    return a
+
+
+def floor_in_place(a):
+    b = a * 1.0
+    b //= 0.5
+    return b * a
+
+
+def list_ops(x):
+    xs = [x]
+    xs.append(x * 2.0)
+    xs += [x * 3.0]
+    xs[0] = x * x
+    del xs[1]
+    return sum(xs)
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+def object_ops(x):
+    box = Box(x)
+    box.w = box.v * 2.0
+    box.tmp = 1.0
+    del box.tmp
+    return box.w * box.v
+
+
+def fill_zeros(x):
+    y = np.zeros(3)
+    y[0] = x
+    y[2] = x * x
+    y += x
+    return y
+
+
+def set_display(x):
+    s = {1, 2, 2}
+    return x * len(s)
+
+
+INPLACE = [(set_slice, (V4, 0.7)), (set_input, (V4, 0.3)), (set_row, (A, V4)),
+           (set_fancy, (V4, 0.4)), (shift, (V4,)), (add_to_slice, (V4, 0.5)),
+           (scale_all, (A, 1.7)), (square_in_place, (A,)),
+           (matmul_in_place, (A, np.eye(4) + 0.1 * B @ B.T)),
+           (write_through_view, (V4, 0.9)), (write_through_transpose, (A, 0.2)),
+           (read_then_write, (V4, 0.6)), (loop_update, (V4, 1.1)),
+           (floor_in_place, (V4,)), (list_ops, (0.8,)), (object_ops, (0.6,)),
+           (fill_zeros, (0.3,)), (set_display, (0.5,))]
+
+# The primitives these rows exercise (the meta-test counts them as covered).
+COVERS = [operator.setitem, operator.delitem, list.append, setattr, delattr, lang.build_set,
+          operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,
+          operator.imod, operator.imatmul, operator.ifloordiv, np.zeros]

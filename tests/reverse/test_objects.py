@@ -1,0 +1,91 @@
+"""Instances of user classes: fields are differentiated, and operators and subscripts on
+instances run the reverse rule of the class's own method (checked against central
+finite differences, since forward mode does not dispatch operators to methods)."""
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.structured import Diagonal
+from fwdad.tangents import Tangent
+
+
+class Pair:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __mul__(self, other):
+        return Pair(self.a * other.a, self.b * other.b)
+
+    def __rmul__(self, scale):
+        return Pair(scale * self.a, scale * self.b)
+
+    def __getitem__(self, i):
+        return self.a if i == 0 else self.b
+
+    def __setitem__(self, i, value):
+        if i == 0:
+            self.a = value
+        else:
+            self.b = value
+
+
+def products(p, q):
+    r = 2.0 * (p * q)
+    r[1] = r[1] + r[0]
+    return r[0] * r[1]
+
+
+def diagonal_entries(d):
+    return d[0, 0] * d[1, 1] + (d @ d).sum()
+
+
+def _fd(f, obj, field, h=1e-6):
+    value = getattr(obj, field)
+    plus, minus = Pair(0.0, 0.0), Pair(0.0, 0.0)
+    plus.__dict__.update(vars(obj))
+    minus.__dict__.update(vars(obj))
+    setattr(plus, field, value + h)
+    setattr(minus, field, value - h)
+    return (f(plus) - f(minus)) / (2 * h)
+
+
+def test_operators_and_subscripts_on_instances():
+    p, q = Pair(0.5, 1.5), Pair(-1.0, 2.0)
+    value, (dp, dq) = fwdad.value_and_grad(products, argnums=(0, 1))(p, q)
+    assert value == pytest.approx(products(p, q))
+    for field in ("a", "b"):
+        assert getattr(dp, field) == pytest.approx(_fd(lambda x: products(x, q), p, field))
+        assert getattr(dq, field) == pytest.approx(_fd(lambda x: products(p, x), q, field))
+
+
+def test_structured_array_subscripts_and_matmul_operator():
+    d = Diagonal(np.array([0.5, -1.5, 2.0]))
+    ct = fwdad.grad(diagonal_entries)(d)
+    assert isinstance(ct, Tangent)
+    h, expected = 1e-6, []
+    for i in range(3):
+        step = np.eye(3)[i] * h
+        expected.append((diagonal_entries(Diagonal(d.diag + step))
+                         - diagonal_entries(Diagonal(d.diag - step))) / (2 * h))
+    np.testing.assert_allclose(ct.diag, expected, rtol=1e-7)
+
+
+class Base:
+    def __init__(self, v):
+        self.v = v
+
+    def energy(self):
+        return self.v ** 2
+
+
+class Child(Base):
+    def energy(self):
+        return super(Child, self).energy() * 3.0
+
+
+def child_energy(x):
+    return Child(x).energy()
+
+
+def test_methods_reached_through_super():
+    assert fwdad.grad(child_energy)(0.7) == pytest.approx(6.0 * 0.7)
