@@ -25,11 +25,12 @@ except ImportError:  # run from a checkout without installing it
 import fwdad.testing
 
 GROUPS = [  # (heading, what the names are for, names)
-    ("Derivatives", "", ["fwdad.jvp"]),
+    ("Derivatives", "Forward mode (jvp) and reverse mode (vjp, grad, value_and_grad).",
+     ["fwdad.jvp", "fwdad.vjp", "fwdad.grad", "fwdad.value_and_grad"]),
     ("Rules", "How calls are differentiated: see [Writing rules](writing-rules.md).",
      ["fwdad.derive_frule", "fwdad.frule", "fwdad.def_nondiff", "fwdad.def_linear",
       "fwdad.is_primitive"]),
-    ("Checking rules", "", ["fwdad.testing.test_rule"]),
+    ("Checking rules", "", ["fwdad.testing.test_rule", "fwdad.testing.test_varmat_matvar"]),
     ("Values and tangents", "", ["fwdad.Dual", "fwdad.NoTangent", "fwdad.Tangent",
                                  "fwdad.zero_tangent"]),
     ("Errors", "Every error fwdad raises on purpose derives from `FwdadError`; see "

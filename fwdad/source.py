@@ -52,12 +52,14 @@ def has_source(fn: Any) -> bool:
 
 
 # Library code fwdad does not trace into: without a rule, a call is foreign.
-LIBRARY_PACKAGES = ("numpy", "scipy", "fwdad")
+LIBRARY_PACKAGES = ("numpy", "scipy", "fwdad", "builtins")
+# ...except fwdad's own modules written as user code is, to be differentiated.
+TRACED_MODULES = ("fwdad.structured",)
 
 
 def is_library(fn: Any) -> bool:
-    module = (getattr(fn, "__module__", None) or "").split(".")[0]
-    return module in LIBRARY_PACKAGES or module == "builtins"
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in LIBRARY_PACKAGES and module not in TRACED_MODULES
 
 
 def is_foreign(fn: Any) -> bool:

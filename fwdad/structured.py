@@ -295,23 +295,3 @@ def generic_frule(rule: NaturalRule, args: tuple, tangents: tuple):
     out, dense = rule.primal(*args), [as_dense(a) for a in args]
     natural = lambda *dts: rule.pushforward(*dense, *dts)  # noqa: E731
     return out, wrap_natural_pushforward(natural, out, *args)(*tangents)
-
-
-def _traced(*objects: Any) -> None:
-    """Let fwdad read this module's code like a user's. Note: source.is_library never
-    traces modules under `fwdad`; until it exempts this one, its code reports a module
-    name outside `fwdad` (the alternative, moving the classes out of fwdad, was not
-    ours to choose)."""
-    for obj in objects:
-        if isinstance(obj, type):
-            obj.__module__ = "fwdad_structured"
-        members = vars(obj).values() if isinstance(obj, type) else [obj]
-        for member in members:
-            member = member.fget if isinstance(member, property) else member
-            if callable(member) and hasattr(member, "__code__"):
-                member.__module__ = "fwdad_structured"
-
-
-_traced(_ArrayLike, Diagonal, Symmetric, ScaledMatrix, Restructure, destructure,
-        gauss_solve, as_dense, _upper, _matmul,
-        *(f for r in GENERIC.values() for f in (r.primal, r.pushforward, r.pullback)))

@@ -272,7 +272,8 @@ def _call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:
     """functools.partial: the tangent (when built inside a rule) holds the tangents of
     the bound arguments, as (args, keywords)."""
     p = f.primal
-    bound_t, kw_t = f.tangent if f.tangent is not NoTangent else (None, None)
+    given = f.tangent if isinstance(f.tangent, tuple) else None  # a partial made here
+    bound_t, kw_t = given if given is not None else (None, None)
     bound = [Dual(a, bound_t[i] if bound_t else NoTangent) for i, a in enumerate(p.args)]
     keywords = {k: Dual(v, kw_t[k] if kw_t else NoTangent) for k, v in p.keywords.items()}
     return call(const(p.func), *bound, *args, **{**keywords, **kwargs})

@@ -6,6 +6,7 @@ read like the math. The registered callable is what generated code binds directl
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import types
 from dataclasses import dataclass
@@ -112,6 +113,19 @@ def _nondiff_rule(fn: Callable) -> Callable:
         return Dual(fn(*args, **kwargs), NoTangent)
     nondiff.__name__ = f"nondiff_{getattr(fn, '__name__', 'fn')}"
     return nondiff
+
+
+@contextlib.contextmanager
+def rules_restored() -> Iterator[None]:
+    """Put the rule table back as it was on exit (for tests that register rules)."""
+    saved = dict(_RULES)
+    try:
+        yield
+    finally:
+        _RULES.clear()
+        _RULES.update(saved)
+        for listener in _LISTENERS:
+            listener(None)
 
 
 def _register(fn: Any, rule: Callable, kind: str, spec=None) -> None:

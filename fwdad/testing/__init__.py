@@ -1,4 +1,6 @@
-"""Tools for checking rules: test_rule, finite differences, Hypothesis strategies."""
+"""Tools for checking rules: test_rule, test_varmat_matvar, finite differences,
+Hypothesis strategies."""
 from fwdad.testing.check import test_rule
+from fwdad.testing.varmat import test_varmat_matvar
 
-__all__ = ["test_rule"]
+__all__ = ["test_rule", "test_varmat_matvar"]

@@ -6,6 +6,7 @@ import numpy as np
 import fwdad
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
+from fwdad.rules import registry
 from fwdad.rules.registry import get_frule
 
 
@@ -82,7 +83,7 @@ def test_derive_frule_keeps_plain_calls_and_exposes_the_rule():
     assert fwdad.jvp(f, (0.5, 2.0), (1.0, 0.0))[1] == out.tangent
 
 
-def test_frule_registers_a_hand_written_rule():
+def test_frule_registers_a_hand_written_rule(restore_rules):
     def cube(x):
         return x ** 3
 
@@ -111,7 +112,7 @@ def outer_step(x):
     return inner_step(x) + 1.0
 
 
-def test_a_rule_registered_later_replaces_the_derived_one():
+def test_a_rule_registered_later_replaces_the_derived_one(restore_rules):
     assert fwdad.jvp(outer_step, (1.0,), (1.0,)) == (4.0, 3.0)
 
     @fwdad.frule(inner_step)
@@ -119,3 +120,17 @@ def test_a_rule_registered_later_replaces_the_derived_one():
         return fwdad.Dual(inner_step(x.primal), 100.0 * x.tangent)
 
     assert fwdad.jvp(outer_step, (1.0,), (1.0,)) == (4.0, 100.0)
+
+
+def test_rules_registered_by_a_test_are_gone_after_it():
+    assert not any(getattr(e.primal, "__name__", "") in ("cube", "inner_step")
+                   for e in registry.entries())
+
+
+def scale(x, k):
+    return x * k
+
+
+def test_jvp_of_a_partial():
+    import functools
+    assert fwdad.jvp(functools.partial(scale, k=2.0), (1.5,), (1.0,)) == (3.0, 2.0)
