@@ -5,9 +5,14 @@ helpers instead of special-casing that axis themselves.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Tuple, Union
+import weakref
+from contextlib import contextmanager
+from typing import Any, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
+
+from fwdad.errors import TangentError
+from fwdad.tangents import zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
@@ -61,3 +66,71 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
         return tangent
     extra = out_ndim - np.ndim(primal)
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
+
+
+# ---- the batch context: zero tangents of arrays created during a batched call --------
+# Note: an array created inside the function (np.zeros, np.array of constants, ...) gets
+# a *batched* zero tangent while a batched call runs, so that a later in-place update
+# with a batched value (`a[i] = x`, `a += x`) writes into a tangent that already has
+# the batch axis, and views taken of `a` before the update see it. The alternative,
+# widening the target's tangent when the update happens, cannot reach views taken
+# earlier (they hold the old, unbatched tangent); it remains only as a fallback for
+# arrays made outside the context (globals, outputs of functions with no derivative),
+# and refuses when the target is, or has, a view. Reading a global array does not use
+# the context: its zero tangent stays unbatched, so that constants cost no batch work.
+_SIZES: List[int] = []
+_VIEWED: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
+
+
+@contextmanager
+def batch(size: int) -> Iterator[None]:
+    """Run the body as a batched call with `size` tangents at once."""
+    _SIZES.append(size)
+    try:
+        yield
+    finally:
+        _SIZES.pop()
+
+
+def batch_size() -> Optional[int]:
+    """The number of tangents of the batched call running now, or None."""
+    return _SIZES[-1] if _SIZES else None
+
+
+def created_tangent(primal: Any) -> Any:
+    """The zero tangent of a value created inside the function: batched when a batched
+    call is running and the value is a float array."""
+    zero = zero_tangent(primal)
+    size = batch_size()
+    if size is None or not isinstance(zero, np.ndarray):
+        return zero
+    return np.zeros((size,) + zero.shape, zero.dtype)
+
+
+def note_view(tangent: Any, view: Any) -> None:
+    """Remember that an unbatched tangent has a view (widening it would split them)."""
+    if _SIZES and isinstance(view, np.ndarray) and view.base is not None:
+        _VIEWED[id(tangent)] = tangent
+
+
+def widen_for(x: Any, value: Any, where: str) -> None:
+    """Before an in-place update of Dual `x` with the Dual `value`, batched: give x an
+    unbatched tangent a batch axis (a new array, so only when no view shares it).
+
+    Raises:
+        TangentError: x's tangent is a view, or has views, that could not follow.
+    """
+    tangent = x.tangent
+    if not isinstance(tangent, np.ndarray) or is_batched(x.primal, tangent) \
+            or not is_batched(value.primal, value.tangent):
+        return
+    shared = tangent.base is not None or _VIEWED.get(id(tangent)) is tangent
+    if shared:
+        raise TangentError(
+            f"{where}: a batched value is written into an array of shape "
+            f"{np.shape(x.primal)} whose tangent has no batch axis and shares memory with "
+            f"a view (the array was read from a global or made by a function with no "
+            f"derivative). Create the array inside the function (e.g. with np.zeros or "
+            f".copy()) before taking views of it.")
+    size = np.shape(value.tangent)[0]
+    x.tangent = np.broadcast_to(tangent, (size,) + tangent.shape).copy()

@@ -1,10 +1,15 @@
 """Rules for creating arrays: array/asarray of (nested lists of) Duals, zeros, ones,
-and their *_like versions."""
+and their *_like versions.
+
+A new array's zero tangent comes from `created_tangent`, so that inside a batched call
+it already has the batch axis (see the Note in rules/batching.py).
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.batching import batch_size, created_tangent
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -15,6 +20,8 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
     if out.dtype.kind not in "fc":
         return Dual(out, NoTangent)
     if isinstance(x.primal, np.ndarray):
+        if x.tangent is NoTangent:
+            return Dual(out, created_tangent(out))
         return Dual(out, np.array(x.tangent, dtype=out.dtype))
     return Dual(out, _stack(x.tangent, x.primal).astype(out.dtype, copy=False))
 
@@ -22,7 +29,7 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
 def _stack(tangent, primal) -> np.ndarray:
     """The tangent of np.array(primal) for nested lists of values. NoTangent leaves are
     zeros; with batched leaves, the batch axis becomes the leading axis."""
-    size = _batch_size(tangent, primal)
+    size = _batch_size(tangent, primal) or batch_size()
 
     def leaf(t, p):
         if t is NoTangent:
@@ -57,5 +64,18 @@ def _depth(primal) -> int:
     return depth
 
 
-def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty, np.arange, np.linspace, np.eye, np.shape,
-            np.ndim, np.size)
+def _created(fn):
+    """A function that makes a new array from shapes and constants: no derivative, and
+    a zero tangent (batched in a batched call)."""
+    def rule(*args, **kwargs) -> Dual:
+        out = fn(*args, **kwargs)
+        return Dual(out, created_tangent(out))
+    rule.__name__ = f"new_{fn.__name__}"
+    return rule
+
+
+for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.zeros, np.ones,
+            np.empty, np.full, np.arange, np.linspace, np.eye, np.identity):
+    frule(_fn)(_created(_fn))
+
+def_nondiff(np.shape, np.ndim, np.size)
