@@ -11,10 +11,11 @@ from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.linearize import linearize
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "derive_frule", "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
-           "InternalError", "MissingRuleError", "NonDifferentiableError",
-           "SourceUnavailableError", "TangentError", "UnsupportedSyntaxError",
-           "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
-           "foreigncall", "unpack"]
+           "linearize", "derive_frule", "frule", "def_linear", "def_nondiff",
+           "is_primitive", "FwdadError", "InternalError", "MissingRuleError",
+           "NonDifferentiableError", "SourceUnavailableError", "TangentError",
+           "UnsupportedSyntaxError", "build_dict", "build_list", "build_set",
+           "build_slice", "build_tuple", "foreigncall", "unpack"]

@@ -68,7 +68,7 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
 
 
-# ---- the batch context: zero tangents of arrays created during a batched call --------
+# ---- the tangent context: zero tangents of arrays created during a call --------------
 # Note: an array created inside the function (np.zeros, np.array of constants, ...) gets
 # a *batched* zero tangent while a batched call runs, so that a later in-place update
 # with a batched value (`a[i] = x`, `a += x`) writes into a tangent that already has
@@ -78,59 +78,86 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
 # arrays made outside the context (globals, outputs of functions with no derivative),
 # and refuses when the target is, or has, a view. Reading a global array does not use
 # the context: its zero tangent stays unbatched, so that constants cost no batch work.
-_SIZES: List[int] = []
+# linearize (fwdad/linearize.py) uses the same hook with tangents that are recorded.
+class TangentContext:
+    """How a running call makes the tangents of new arrays: here, with a batch axis."""
+
+    def __init__(self, size: Optional[int]) -> None:
+        self.size = size
+
+    def zeros(self, zero: np.ndarray) -> Any:
+        """The tangent of a new array whose unbatched zero tangent is `zero`."""
+        return np.zeros((self.size,) + zero.shape, zero.dtype)
+
+    def needs_widening(self, x: Any, value: Any) -> bool:
+        """Whether writing Dual `value` into Dual `x` needs x's tangent widened."""
+        return is_batched(value.primal, value.tangent)
+
+    def widen(self, tangent: np.ndarray, value: Any) -> Any:
+        """A new tangent for the target, like `tangent` but shaped to hold `value`'s."""
+        size = np.shape(value.tangent)[0]
+        return np.broadcast_to(tangent, (size,) + tangent.shape).copy()
+
+
+_PLAIN = TangentContext(None)
+_CONTEXTS: List[TangentContext] = []
 _VIEWED: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
 
 
 @contextmanager
-def batch(size: int) -> Iterator[None]:
-    """Run the body as a batched call with `size` tangents at once."""
-    _SIZES.append(size)
+def tangent_context(context: TangentContext) -> Iterator[None]:
+    """Run the body with `context` making the tangents of new arrays."""
+    _CONTEXTS.append(context)
     try:
         yield
     finally:
-        _SIZES.pop()
+        _CONTEXTS.pop()
+
+
+def batch(size: int):
+    """Run the body as a batched call with `size` tangents at once (a context manager)."""
+    return tangent_context(TangentContext(size))
 
 
 def batch_size() -> Optional[int]:
     """The number of tangents of the batched call running now, or None."""
-    return _SIZES[-1] if _SIZES else None
+    return _CONTEXTS[-1].size if _CONTEXTS else None
 
 
 def created_tangent(primal: Any) -> Any:
-    """The zero tangent of a value created inside the function: batched when a batched
-    call is running and the value is a float array."""
+    """The zero tangent of a value created inside the function: made by the running
+    context (batched in a batched call) when the value is a float array."""
     zero = zero_tangent(primal)
-    size = batch_size()
-    if size is None or not isinstance(zero, np.ndarray):
+    if not _CONTEXTS or not isinstance(zero, np.ndarray):
         return zero
-    return np.zeros((size,) + zero.shape, zero.dtype)
+    return _CONTEXTS[-1].zeros(zero)
 
 
 def note_view(tangent: Any, view: Any) -> None:
     """Remember that an unbatched tangent has a view (widening it would split them)."""
-    if _SIZES and isinstance(view, np.ndarray) and view.base is not None:
+    if _CONTEXTS and isinstance(view, np.ndarray) and view.base is not None:
         _VIEWED[id(tangent)] = tangent
 
 
 def widen_for(x: Any, value: Any, where: str) -> None:
-    """Before an in-place update of Dual `x` with the Dual `value`, batched: give x an
-    unbatched tangent a batch axis (a new array, so only when no view shares it).
+    """Before an in-place update of Dual `x` with the Dual `value`: when value's tangent
+    is batched (or recorded) and x's is a plain array, give x a new tangent that can
+    hold it (only when no view shares x's tangent).
 
     Raises:
         TangentError: x's tangent is a view, or has views, that could not follow.
     """
     tangent = x.tangent
-    if not isinstance(tangent, np.ndarray) or is_batched(x.primal, tangent) \
-            or not is_batched(value.primal, value.tangent):
+    if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
         return
-    shared = tangent.base is not None or _VIEWED.get(id(tangent)) is tangent
-    if shared:
+    context = _CONTEXTS[-1] if _CONTEXTS else _PLAIN
+    if not context.needs_widening(x, value):
+        return
+    if tangent.base is not None or _VIEWED.get(id(tangent)) is tangent:
         raise TangentError(
             f"{where}: a batched value is written into an array of shape "
             f"{np.shape(x.primal)} whose tangent has no batch axis and shares memory with "
             f"a view (the array was read from a global or made by a function with no "
             f"derivative). Create the array inside the function (e.g. with np.zeros or "
             f".copy()) before taking views of it.")
-    size = np.shape(value.tangent)[0]
-    x.tangent = np.broadcast_to(tangent, (size,) + tangent.shape).copy()
+    x.tangent = context.widen(tangent, value)

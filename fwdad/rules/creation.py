@@ -37,8 +37,18 @@ def _stack(tangent, primal) -> np.ndarray:
         if size is None or np.ndim(t) == np.ndim(p) + 1:
             return np.broadcast_to(t, np.shape(t) if size else np.shape(p))
         return np.broadcast_to(t, (size,) + np.shape(p))
-    dense = np.array(_map_leaves(leaf, tangent, primal), dtype=float)
+    dense = _nest(_map_leaves(leaf, tangent, primal))
     return dense if size is None else np.moveaxis(dense, _depth(primal), 0)
+
+
+def _nest(items):
+    """np.array of nested lists of equal-shaped arrays, built with np.stack so that
+    tangents recorded by linearize (which np.array cannot see into) stack too."""
+    if not isinstance(items, list):
+        return items
+    if not items:
+        return np.zeros((0,))
+    return np.stack([_nest(item) for item in items])
 
 
 def _map_leaves(fn, tangent, primal):
