@@ -12,9 +12,10 @@ from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.api import batched_jvp, jacfwd, jvp
 from fwdad.linearize import linearize
+from fwdad.higher import hessian, hvp
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "linearize", "derive_frule", "frule", "def_linear", "def_nondiff",
+           "linearize", "hessian", "hvp", "derive_frule", "frule", "def_linear", "def_nondiff",
            "is_primitive", "FwdadError", "InternalError", "MissingRuleError",
            "NonDifferentiableError", "SourceUnavailableError", "TangentError",
            "UnsupportedSyntaxError", "build_dict", "build_list", "build_set",

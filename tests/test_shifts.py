@@ -15,6 +15,8 @@ CASES = [  # (function, point, constant keyword arguments)
     (np.diff, np.linspace(0.0, 1.0, 5) ** 2, dict()),
     (np.diff, GRID ** 2, dict(axis=0)),
     (np.diff, GRID ** 2, dict(n=2)),
+    (lambda a: np.stack([a, 2.0 * a, np.ones(4)]), np.arange(4.0), dict()),
+    (lambda a: np.stack([a[0], a[1]], axis=-1), GRID, dict()),
 ]
 
 

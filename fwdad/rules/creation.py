@@ -23,7 +23,8 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))
         return Dual(out, np.array(x.tangent, dtype=out.dtype))
-    return Dual(out, _stack(x.tangent, x.primal).astype(out.dtype, copy=False))
+    dense = _stack(x.tangent, x.primal)
+    return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
 
 
 def _stack(tangent, primal) -> np.ndarray:
@@ -34,21 +35,21 @@ def _stack(tangent, primal) -> np.ndarray:
     def leaf(t, p):
         if t is NoTangent:
             t = 0.0
-        if size is None or np.ndim(t) == np.ndim(p) + 1:
-            return np.broadcast_to(t, np.shape(t) if size else np.shape(p))
-        return np.broadcast_to(t, (size,) + np.shape(p))
-    dense = _nest(_map_leaves(leaf, tangent, primal))
-    return dense if size is None else np.moveaxis(dense, _depth(primal), 0)
+        if size is None or np.ndim(t) == np.ndim(p) + 1:  # (adding zeros broadcasts)
+            return np.zeros(np.shape(t) if size else np.shape(p)) + t
+        return np.zeros((size,) + np.shape(p)) + t
+    return _nest(_map_leaves(leaf, tangent, primal), 0 if size is None else 1)
 
 
-def _nest(items):
+def _nest(items, axis: int):
     """np.array of nested lists of equal-shaped arrays, built with np.stack so that
-    tangents recorded by linearize (which np.array cannot see into) stack too."""
+    tangents recorded by linearize (which np.array cannot see into) stack too; with a
+    batch, each level stacks after the leading batch axis."""
     if not isinstance(items, list):
         return items
     if not items:
         return np.zeros((0,))
-    return np.stack([_nest(item) for item in items])
+    return np.stack([_nest(item, axis) for item in items], axis)
 
 
 def _map_leaves(fn, tangent, primal):
@@ -60,18 +61,14 @@ def _map_leaves(fn, tangent, primal):
 def _batch_size(tangent, primal):
     """The batch size if any leaf's tangent is batched, else None."""
     if isinstance(primal, (list, tuple)):
-        sizes = [_batch_size(t, p) for t, p in zip(tangent, primal)]
-        return next((s for s in sizes if s is not None), None)
+        for t, p in zip(tangent, primal):
+            size = _batch_size(t, p)
+            if size is not None:
+                return size
+        return None
     if tangent is not NoTangent and np.ndim(tangent) == np.ndim(primal) + 1:
         return np.shape(tangent)[0]
     return None
-
-
-def _depth(primal) -> int:
-    depth = 0
-    while isinstance(primal, (list, tuple)):
-        depth, primal = depth + 1, primal[0]
-    return depth
 
 
 def _created(fn):

@@ -1,11 +1,13 @@
-"""Rules for shifting arrays along an axis: np.roll and np.diff (both linear).
+"""Rules for moving and joining array entries along an axis: np.roll, np.diff and
+np.stack (all linear).
 
-Each tangent is the same shift of the tangent, along the matching tangent axis."""
+Each tangent is the same operation on the tangents, along the matching tangent axis."""
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import is_batched, tangent_axis
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -31,3 +33,20 @@ def _diff(x: Dual, n=1, axis=-1) -> Dual:
     tangent = x.tangent if x.tangent is NoTangent else \
         np.diff(x.tangent, n, axis=tangent_axis(x.primal, x.tangent, axis))
     return Dual(np.diff(x.primal, n, axis=axis), tangent)
+
+
+@frule(np.stack)
+def _stack(arrays: Dual, axis=0) -> Dual:
+    items = list(iterate(arrays))
+    out = np.stack([item.primal for item in items], axis)
+    return Dual(out, _stack_tangents(items, axis % out.ndim))
+
+
+def _stack_tangents(items: list, axis: int):
+    """np.stack of the tangents; with a batch, unbatched ones are broadcast to it."""
+    sizes = [len(i.tangent) for i in items if is_batched(i.primal, i.tangent)]
+    if not sizes:
+        return np.stack([i.tangent for i in items], axis)
+    shape = (sizes[0],) + np.shape(items[0].primal)
+    return np.stack([i.tangent if is_batched(i.primal, i.tangent) else
+                     np.zeros(shape) + i.tangent for i in items], axis + 1)
