@@ -16,7 +16,7 @@ import numpy as np
 from fwdad import api
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
-from fwdad.forward import nested
+from fwdad.forward import nested, nested_rules
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent, check_tangent, zero_tangent
 
@@ -27,7 +27,7 @@ def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
     (out, tangent_out), each with its outer tangent."""
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
-    out = nested._call(nested.lift_outer(f), *args)
+    out = nested_rules._call(nested.lift_outer(f), *args)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))

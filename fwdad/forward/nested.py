@@ -5,8 +5,8 @@ tangent is `Tangent(primal=ex, tangent=edx)`: the outer perturbation of x and of
 The level-2 rule of a generated rule is its derived rule (`build_rule_of_rule`: the
 same pipeline, run on the generated source); frules are Python too, so they get derived
 rules the same way. The few pieces of fwdad that generated code calls and that are not
-plain differentiable code (dynamic dispatch, iteration, closures, rule objects) get the
-hand-written level-2 rules below.
+plain differentiable code (dynamic dispatch, iteration, closures, rule objects) get
+hand-written level-2 rules in fwdad/forward/nested_rules.py.
 """
 from __future__ import annotations
 
@@ -15,18 +15,14 @@ import dataclasses
 import types
 from typing import Any, Callable, Dict, Tuple
 
-import numpy as np
-
 from fwdad import fence
 from fwdad.compile import compile_function, render
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, location_of
+from fwdad.errors import location_of
 from fwdad.forward import dispatch, runtime
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import RESERVED_PREFIX, Namer
-from fwdad.rules import batching, linalg, objects, operators, registry
-from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.source import get_source
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -84,12 +80,6 @@ def _arg(name: str) -> ast.arg:
 
 
 # ---- level-2 values ------------------------------------------------------------------
-def level2(primal: Dual, outer: Any = NoTangent) -> Dual:
-    """The level-2 value of the level-1 Dual `primal`, perturbed by `outer` (a Tangent
-    with fields primal and tangent, or NoTangent)."""
-    return Dual(primal, outer)
-
-
 def outer_of(value: Dual) -> Tuple[Any, Any]:
     """The outer tangents (of the primal, of the tangent) of a level-2 value."""
     outer = value.tangent
@@ -133,272 +123,3 @@ def _holds_dual(cell) -> bool:
         return isinstance(cell.cell_contents, Dual)
     except ValueError:  # an empty cell
         return False
-
-
-# ---- level-2 rules of the pieces generated code calls --------------------------------
-@frule(Dual)
-def _new_dual(primal: Dual, tangent: Dual) -> Dual:
-    """Dual(p, t) at level 2: its outer tangent holds the outer tangents of p and t."""
-    inner = Dual(primal.primal, tangent.primal)
-    return Dual(inner, Tangent(primal=primal.tangent, tangent=tangent.tangent))
-
-
-@frule(batching.created_tangent)
-def _created_tangent(primal: Dual) -> Dual:
-    """The inner tangent of a new array is a plain zero (nested calls are unbatched
-    inside); its outer tangent comes from the running context."""
-    zero = zero_tangent(primal.primal)
-    return Dual(zero, batching.created_tangent(zero))
-
-
-@frule(batching.batch_size)
-def _batch_size() -> Dual:
-    """Inside a nested call the inner tangents are unbatched, whatever the outer
-    computation's batch is."""
-    return Dual(None, NoTangent)
-
-
-def_nondiff(zero_tangent, batching.widen_for, batching.note_view)
-
-
-@frule(operators.pow_exponent_term)
-def _pow_exponent_term(x: Dual, out: Dual, dy: Dual) -> Dual:
-    """log|x| * out * dy (0 where out is 0) is linear in dy: its tangent is the same
-    term of dy's outer tangent, plus the tangent of the coefficient times dy."""
-    term = operators.pow_exponent_term
-    value = term(x.primal, out.primal, dy.primal)
-    if dy.primal is NoTangent:
-        return Dual(value, NoTangent)
-    return Dual(value, term(x.primal, out.primal, dy.tangent)
-                + _coefficient_tangent(x, out) * dy.primal)
-
-
-def _coefficient_tangent(x: Dual, out: Dual):
-    """d(log|x| * out) = dx / x * out + log|x| * dout, 0 where out is 0."""
-    if x.tangent is NoTangent and out.tangent is NoTangent:
-        return NoTangent
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = x.tangent / x.primal * out.primal + np.log(np.abs(x.primal)) * out.tangent
-    return np.where(np.asarray(out.primal) == 0, 0.0, d)
-
-
-@frule(dict)
-def _dict(*mapping: Dual, **items: Dual) -> Dual:
-    """dict(m, k=v): rules build keyword dicts (`dict(axis=axis)`) to pass on."""
-    tangents = [m.tangent if m.tangent is not NoTangent else zero_tangent(m.primal)
-                for m in mapping]
-    return Dual(dict(*(m.primal for m in mapping), **{k: v.primal for k, v in items.items()}),
-                dict(*tangents, **{k: v.tangent for k, v in items.items()}))
-
-
-# ---- builtins that rule code uses (structural: items keep their own tangents) --------
-@frule(tuple)
-def _tuple(items: Dual = None) -> Dual:
-    values = [] if items is None else list(runtime.iterate(items))
-    return Dual(tuple(v.primal for v in values), tuple(v.tangent for v in values))
-
-
-@frule(list)
-def _list(items: Dual = None) -> Dual:
-    values = [] if items is None else list(runtime.iterate(items))
-    return Dual([v.primal for v in values], [v.tangent for v in values])
-
-
-@frule(zip)
-def _zip(*sequences: Dual) -> Dual:
-    """zip(a, b): a list of pairs (not a lazy zip object), each with its tangents."""
-    rows = list(zip(*(runtime.iterate(s) for s in sequences)))
-    return Dual([tuple(v.primal for v in row) for row in rows],
-                [tuple(v.tangent for v in row) for row in rows])
-
-
-@frule(enumerate)
-def _enumerate(sequence: Dual, start=0) -> Dual:
-    """enumerate(xs): a list of (index, item) pairs; the index has no tangent."""
-    values = list(runtime.iterate(sequence))
-    return Dual([(start + i, v.primal) for i, v in enumerate(values)],
-                [(NoTangent, v.tangent) for v in values])
-
-
-@frule(runtime.const)
-def _const(value: Dual) -> Dual:
-    return Dual(runtime.const(value.primal), NoTangent)
-
-
-@frule(dispatch.closure)
-def _closure(rule: Dual) -> Dual:
-    """A def inside code running at level 2: its (level-2) rule, marked as such."""
-    return Dual(Dual(NestedClosure(rule.primal.rule), NoTangent), NoTangent)
-
-
-def _items(value: Dual) -> list:
-    """The level-2 items of a level-2 container (what `for v in value` gives)."""
-    inner = value.primal
-    items = list(runtime.iterate(inner))
-    outer_p, outer_t = outer_of(value)
-    if outer_p is NoTangent and outer_t is NoTangent:
-        return [Dual(item, NoTangent) for item in items]
-    ps = _iterate_outer(inner.primal, outer_p, len(items))
-    ts = _iterate_outer(inner.tangent, outer_t, len(items))
-    return [Dual(item, Tangent(primal=p, tangent=t)) for item, p, t in zip(items, ps, ts)]
-
-
-def _iterate_outer(inner: Any, outer: Any, count: int) -> list:
-    if outer is NoTangent or inner is NoTangent:
-        return [NoTangent] * count
-    if isinstance(inner, dict):
-        return [NoTangent] * count  # iterating a dict gives its keys
-    return list(batching.iterate_tangent(inner, outer)) if hasattr(inner, "shape") \
-        else list(outer)
-
-
-def _as_container(items: list, kind: type) -> Dual:
-    return Dual(kind(i.primal for i in items), kind(i.tangent for i in items))
-
-
-@frule(runtime.iterate)
-def _iterate(value: Dual) -> Dual:
-    return _as_container(_items(value), list)
-
-
-@frule(runtime.unbox)
-def _unbox(value: Dual) -> Dual:
-    return _as_container(_items(value), tuple)
-
-
-@frule(runtime.unpack)
-def _unpack(value: Dual, count: Dual, star: Dual = None) -> Dual:
-    items = _items(value)
-    star = -1 if star is None else star.primal
-    if star < 0:
-        runtime.unpack(value.primal, count.primal)  # the checks and errors of unpack
-        return _as_container(items, tuple)
-    after = count.primal - star - 1
-    middle = items[star:len(items) - after]
-    packed = Dual(Dual(list(i.primal.primal for i in middle),
-                       [i.primal.tangent for i in middle]),
-                  Tangent(primal=[outer_of(i)[0] for i in middle],
-                          tangent=[outer_of(i)[1] for i in middle]))
-    return _as_container(items[:star] + [packed] + items[len(items) - after:], tuple)
-
-
-def _outer_fields(outers: Any, kind: type) -> Tangent:
-    """Tangent(primal=..., tangent=...) of a container, from its items' outer tangents."""
-    fields = [outer_of(Dual(None, o)) if o is not NoTangent else (NoTangent, NoTangent)
-              for o in outers]
-    return Tangent(primal=kind(p for p, _ in fields), tangent=kind(t for _, t in fields))
-
-
-@frule(runtime.pack)
-def _pack(items: Dual) -> Dual:
-    outers = items.tangent if items.tangent is not NoTangent else [NoTangent] * len(
-        items.primal)
-    return Dual(runtime.pack(items.primal), _outer_fields(outers, tuple))
-
-
-@frule(runtime.pack_kw)
-def _pack_kw(items: Dual) -> Dual:
-    keys = list(items.primal)
-    outers = [NoTangent if items.tangent is NoTangent else items.tangent[k] for k in keys]
-    fields = _outer_fields(outers, list)
-    return Dual(runtime.pack_kw(items.primal),
-                Tangent(primal=dict(zip(keys, fields.primal)),
-                        tangent=dict(zip(keys, fields.tangent))))
-
-
-@frule(runtime.unbox_kw)
-def _unbox_kw(value: Dual) -> Dual:
-    inner = runtime.unbox_kw(value.primal)
-    outer_p, outer_t = outer_of(value)
-    return Dual(inner, {k: Tangent(primal=_at(outer_p, k), tangent=_at(outer_t, k))
-                        for k in inner})
-
-
-def _at(container: Any, key: Any) -> Any:
-    return NoTangent if container is NoTangent else container[key]
-
-
-# ---- rules whose own code fwdad cannot transform (an import inside the function) -----
-@frule(objects._getattr)
-def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
-    """getattr is structural: the outer tangent of `obj.name` is the same attribute of
-    the outer tangents (a property runs its getter's level-2 rule)."""
-    inner, name = obj.primal, name.primal
-    descriptor = getattr(type(inner.primal), name, None)
-    if isinstance(descriptor, property) and descriptor.fget is not None:
-        return rule_call(dispatch.derived_rule(descriptor.fget), Dual(
-            Dual(inner.primal, inner.tangent), obj.tangent))
-    rest = [d.primal.primal for d in default]
-    value = objects._getattr(inner, name, *rest)
-    outer_p, outer_t = outer_of(obj)
-    return Dual(value, Tangent(primal=_attribute_tangent(inner.primal, outer_p, name, rest),
-                               tangent=_attribute_tangent(inner.tangent, outer_t, name, rest)))
-
-
-def _attribute_tangent(primal: Any, tangent: Any, name: str, rest: list) -> Any:
-    if tangent is NoTangent or primal is NoTangent:
-        return NoTangent
-    return objects._getattr(Dual(primal, tangent), name, *rest).tangent
-
-
-@frule(operators._matmul)
-def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
-    return rule_call(linalg._matmul, x, y)  # the same rule as np.matmul's
-
-
-# ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
-def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
-    """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
-    return dispatch.call(runtime.const(rule), *args, **kwargs)
-
-
-@frule(dispatch.call)
-def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
-    rule as dispatch does, and call that rule's level-2 rule."""
-    callee = f.primal
-    fn = callee.primal
-    if isinstance(fn, NestedClosure):
-        return fn.rule(*args, **kwargs)
-    if isinstance(fn, dispatch.DerivedClosure):
-        return closure_rule_of_rule(fn)(*args, **kwargs)
-    if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
-        key = dispatch._callee_key(fn)
-        method = key if not isinstance(key, tuple) else getattr(*key)
-        bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
-        return rule_call(dispatch.static_rule(method, ""), bound, *args, **kwargs)
-    if isinstance(fn, type) and get_frule(fn) is None:
-        raise FwdadError(f"second derivatives through creating a {fn.__name__} are not "
-                         f"supported yet: compute with its fields directly.")
-    return rule_call(dispatch.static_rule(fn, ""), *args, **kwargs)
-
-
-@frule(registry._Adapter.__call__)
-def _adapter(adapter: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    """A registered rule that takes some parameters as plain values: at level 2 those
-    are the primal fields of the level-2 arguments."""
-    adapter = adapter.primal  # (annotated Dual so that **kwargs stay Duals)
-    args = [a if (i in adapter.dual_at if i < adapter.first_star else adapter.dual_star)
-            else _primal_field(a) for i, a in enumerate(args)]
-    kwargs = {k: v if k in adapter.dual_kw else _primal_field(v) for k, v in kwargs.items()}
-    return rule_call(adapter.rule, *args, **kwargs)
-
-
-def _primal_field(value: Dual) -> Dual:
-    return Dual(value.primal.primal, outer_of(value)[0])
-
-
-@frule(dispatch.LazyRule.__call__)
-def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    rule = dispatch.derived_rule(lazy.primal.fn)
-    return dispatch.derived_rule(rule)(*args, **kwargs)
-
-
-@frule(dispatch.MissingRule.__call__)
-def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    missing = missing.primal
-    rule = get_frule(missing.fn)
-    if rule is None:
-        raise dispatch.missing_rule_error(missing.fn, tuple(a.primal for a in args),
-                                          missing.location)
-    return rule_call(rule, *args, **kwargs)
