@@ -38,3 +38,18 @@ def pde_residual_hand_jacobian(u):
     r[-1] -= np.sum(u) * h
     dr[:, -1] -= np.sum(du, axis=1) * h
     return r, dr.T
+
+
+def pde_residual_central_differences(u, h=1e-6):
+    """The Jacobian by central differences: 2n evaluations of the residual."""
+    columns = [(pde_residual(u + h * e) - pde_residual(u - h * e)) / (2.0 * h)
+               for e in np.eye(u.shape[0])]
+    return np.stack(columns, axis=1)
+
+
+def transcendental_chain(x):
+    """A function whose primal dominates: a chain of transcendental functions on a large
+    array, summed. Its tangent is a few products with coefficients lin keeps."""
+    y = np.tanh(x)
+    z = np.exp(y) * np.sin(3.0 * x)
+    return np.sum(np.log1p(z * z) + np.sqrt(1.0 + y * y))

@@ -7,6 +7,7 @@ the rows `start:stop`. `Leaf` records one leaf's place in that index.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, List, Tuple
 
@@ -22,10 +23,10 @@ class Leaf:
     shape: Tuple[int, ...]
     dtype: Any
     offset: int
+    size: int = 0
 
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape, dtype=int))
+    def __post_init__(self) -> None:
+        self.size = math.prod(self.shape)
 
 
 def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:

@@ -12,6 +12,8 @@ CASES = [  # (function, point, constant keyword arguments)
     (np.roll, GRID, dict(shift=-1)),
     (np.roll, GRID, dict(shift=1, axis=0)),
     (np.roll, GRID, dict(shift=(1, 2), axis=(0, 1))),
+    (np.roll, GRID, dict(shift=7, axis=-1)),
+    (np.roll, np.arange(3.0), dict(shift=-4)),
     (np.diff, np.linspace(0.0, 1.0, 5) ** 2, dict()),
     (np.diff, GRID ** 2, dict(axis=0)),
     (np.diff, GRID ** 2, dict(n=2)),

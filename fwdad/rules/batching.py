@@ -17,9 +17,19 @@ from fwdad.tangents import zero_tangent
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
 
+def ndim(x: Any) -> int:
+    """np.ndim, without its overhead for the common cases (every rule asks this)."""
+    kind = type(x)
+    if kind is np.ndarray:
+        return x.ndim
+    if kind is float or kind is int:
+        return 0
+    return np.ndim(x)
+
+
 def is_batched(primal: Any, tangent: Any) -> bool:
     """True when `tangent` carries a leading batch axis."""
-    return np.ndim(tangent) == np.ndim(primal) + 1
+    return ndim(tangent) == ndim(primal) + 1
 
 
 def tangent_axis(primal: Any, tangent: Any, axis: Axis) -> Axis:
@@ -28,12 +38,12 @@ def tangent_axis(primal: Any, tangent: Any, axis: Axis) -> Axis:
     `None` (all axes) becomes every axis but the batch axis."""
     if not is_batched(primal, tangent):
         return axis
-    ndim = np.ndim(primal)
+    count = ndim(primal)
     if axis is None:
-        return tuple(range(1, ndim + 1))
+        return tuple(range(1, count + 1))
     if isinstance(axis, tuple):
-        return tuple(a % ndim + 1 for a in axis)
-    return axis % ndim + 1
+        return tuple(a % count + 1 for a in axis)
+    return axis % count + 1
 
 
 def tangent_index(primal: Any, tangent: Any, index: Any) -> Any:
@@ -61,10 +71,12 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
     """A batched tangent, reshaped so that it broadcasts against a result of `out_ndim`
     axes as its primal does (NumPy aligns shapes on the right; the batch axis is left).
     Unbatched tangents and scalars come back unchanged."""
-    if type(tangent) is float or np.ndim(tangent) <= np.ndim(primal) \
-            or np.ndim(primal) >= out_ndim:
+    if type(tangent) is float:
         return tangent
-    extra = out_ndim - np.ndim(primal)
+    primal_ndim = ndim(primal)
+    if ndim(tangent) <= primal_ndim or primal_ndim >= out_ndim:
+        return tangent
+    extra = out_ndim - primal_ndim
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
 
 
