@@ -6,8 +6,9 @@ enumerate, dict).
 """
 from __future__ import annotations
 
+import functools
 import types
-from typing import Any, Callable
+from typing import Any, Callable, Tuple
 
 import numpy as np
 
@@ -70,10 +71,16 @@ def _coefficient_tangent(x: Dual, out: Dual):
 @frule(dict)
 def _dict(*mapping: Dual, **items: Dual) -> Dual:
     """dict(m, k=v): rules build keyword dicts (`dict(axis=axis)`) to pass on."""
-    tangents = [m.tangent if m.tangent is not NoTangent else zero_tangent(m.primal)
-                for m in mapping]
-    return Dual(dict(*(m.primal for m in mapping), **{k: v.primal for k, v in items.items()}),
-                dict(*tangents, **{k: v.tangent for k, v in items.items()}))
+    pairs = [pair for m in mapping for pair in _pairs(m)] + list(items.items())
+    return Dual({k: v.primal for k, v in pairs}, {k: v.tangent for k, v in pairs})
+
+
+def _pairs(mapping: Dual) -> list:
+    """The (key, value Dual) pairs of a dict, or of an iterable of pairs."""
+    if isinstance(mapping.primal, dict):
+        return list(runtime.unbox_kw(mapping).items())
+    pairs = (tuple(runtime.iterate(pair)) for pair in runtime.iterate(mapping))
+    return [(key.primal, value) for key, value in pairs]
 
 
 # ---- builtins that rule code uses (structural: items keep their own tangents) --------
@@ -153,18 +160,21 @@ def _unbox(value: Dual) -> Dual:
 
 @frule(runtime.unpack)
 def _unpack(value: Dual, count: Dual, star: Dual = None) -> Dual:
-    items = _items(value)
-    star = -1 if star is None else star.primal
+    """`a, *b, c = value` at level 2 (runtime.unpack checks the count first)."""
+    items, star = _items(value), -1 if star is None else star.primal
+    runtime.unpack(value.primal, count.primal, star)
     if star < 0:
-        runtime.unpack(value.primal, count.primal)  # the checks and errors of unpack
         return _as_container(items, tuple)
-    after = count.primal - star - 1
-    middle = items[star:len(items) - after]
-    packed = Dual(Dual(list(i.primal.primal for i in middle),
-                       [i.primal.tangent for i in middle]),
-                  Tangent(primal=[outer_of(i)[0] for i in middle],
-                          tangent=[outer_of(i)[1] for i in middle]))
-    return _as_container(items[:star] + [packed] + items[len(items) - after:], tuple)
+    after = len(items) - (count.primal - star - 1)
+    return _as_container(items[:star] + [_starred(items[star:after])] + items[after:],
+                         tuple)
+
+
+def _starred(items: list) -> Dual:
+    """The list a starred target gets, as a level-2 value."""
+    return Dual(Dual([i.primal.primal for i in items], [i.primal.tangent for i in items]),
+                Tangent(primal=[outer_of(i)[0] for i in items],
+                        tangent=[outer_of(i)[1] for i in items]))
 
 
 def _outer_fields(outers: Any, kind: type) -> Tangent:
@@ -208,16 +218,18 @@ def _at(container: Any, key: Any) -> Any:
 def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
     """getattr is structural: the outer tangent of `obj.name` is the same attribute of
     the outer tangents (a property runs its getter's level-2 rule)."""
-    inner, name = obj.primal, name.primal
-    descriptor = getattr(type(inner.primal), name, None)
-    if isinstance(descriptor, property) and descriptor.fget is not None:
-        return rule_call(dispatch.derived_rule(descriptor.fget), Dual(
-            Dual(inner.primal, inner.tangent), obj.tangent))
-    rest = [d.primal.primal for d in default]
-    value = objects._getattr(inner, name, *rest)
+    inner, name, rest = obj.primal, name.primal, [d.primal.primal for d in default]
+    if _is_property(type(inner.primal), name):
+        return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
     outer_p, outer_t = outer_of(obj)
-    return Dual(value, Tangent(primal=_attribute_tangent(inner.primal, outer_p, name, rest),
-                               tangent=_attribute_tangent(inner.tangent, outer_t, name, rest)))
+    return Dual(objects._getattr(inner, name, *rest), Tangent(
+        primal=_attribute_tangent(inner.primal, outer_p, name, rest),
+        tangent=_attribute_tangent(inner.tangent, outer_t, name, rest)))
+
+
+def _is_property(kind: type, name: str) -> bool:
+    descriptor = getattr(kind, name, None)
+    return isinstance(descriptor, property) and descriptor.fget is not None
 
 
 def _attribute_tangent(primal: Any, tangent: Any, name: str, rest: list) -> Any:
@@ -241,21 +253,28 @@ def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
 def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
     rule as dispatch does, and call that rule's level-2 rule."""
+    rule, first = _level2_rule_of_callee(f)
+    return rule(*first, *args, **kwargs)
+
+
+def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
+    """The level-2 rule for the callee in `f`, and the arguments that go first (the
+    object a method is bound to)."""
     callee = f.primal
     fn = callee.primal
     if isinstance(fn, NestedClosure):
-        return fn.rule(*args, **kwargs)
+        return fn.rule, ()
     if isinstance(fn, dispatch.DerivedClosure):
-        return closure_rule_of_rule(fn)(*args, **kwargs)
+        return closure_rule_of_rule(fn), ()
     if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
         key = dispatch._callee_key(fn)
         method = key if not isinstance(key, tuple) else getattr(*key)
         bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
-        return rule_call(dispatch.static_rule(method, ""), bound, *args, **kwargs)
+        return functools.partial(rule_call, dispatch.static_rule(method, "")), (bound,)
     if isinstance(fn, type) and get_frule(fn) is None:
         raise FwdadError(f"second derivatives through creating a {fn.__name__} are not "
                          f"supported yet: compute with its fields directly.")
-    return rule_call(dispatch.static_rule(fn, ""), *args, **kwargs)
+    return functools.partial(rule_call, dispatch.static_rule(fn, "")), ()
 
 
 @frule(registry._Adapter.__call__)
