@@ -7,6 +7,7 @@ enumerate, dict).
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 from typing import Any, Callable, Tuple
 
@@ -98,18 +99,18 @@ def _list(items: Dual = None) -> Dual:
 
 @frule(zip)
 def _zip(*sequences: Dual) -> Dual:
-    """zip(a, b): a list of pairs (not a lazy zip object), each with its tangents."""
-    rows = list(zip(*(runtime.iterate(s) for s in sequences)))
-    return Dual([tuple(v.primal for v in row) for row in rows],
-                [tuple(v.tangent for v in row) for row in rows])
+    """zip(a, b): a zip of the primals, and a zip of their tangents beside it."""
+    items = [list(runtime.iterate(s)) for s in sequences]
+    return Dual(zip(*([v.primal for v in it] for it in items)),
+                zip(*([v.tangent for v in it] for it in items)))
 
 
 @frule(enumerate)
 def _enumerate(sequence: Dual, start=0) -> Dual:
-    """enumerate(xs): a list of (index, item) pairs; the index has no tangent."""
-    values = list(runtime.iterate(sequence))
-    return Dual([(start + i, v.primal) for i, v in enumerate(values)],
-                [(NoTangent, v.tangent) for v in values])
+    """enumerate(xs): the index of each pair has no tangent."""
+    items = list(runtime.iterate(sequence))
+    return Dual(enumerate([v.primal for v in items], start),
+                zip(itertools.repeat(NoTangent), [v.tangent for v in items]))
 
 
 @frule(runtime.const)

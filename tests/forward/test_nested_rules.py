@@ -51,3 +51,14 @@ def test_builtin_rule(f, args):
 @pytest.mark.parametrize("fn", [tuple, list])
 def test_container_builtins_as_primitives(fn):
     check_rule(fn, [0.5, 1.5])
+
+
+def zip_is_lazy(xs, ys):
+    pairs = zip(xs, ys)
+    numbered = enumerate(ys)
+    assert isinstance(pairs, zip) and isinstance(numbered, enumerate)
+    return sum([x * y for x, y in pairs]) + sum([i * y for i, y in numbered])
+
+
+def test_zip_and_enumerate_keep_their_types():
+    check_rule(zip_is_lazy, [1.0, 2.0, 3.0], [4.0, 5.0, 6.0])
