@@ -118,10 +118,41 @@ def written_through_view_of_global(x):
 GLOBAL = np.zeros(3)
 
 
-def test_widening_a_view_is_refused_with_a_message():
-    with pytest.raises(TangentError, match="shares memory with a view"):
-        batched_jvp(written_through_view_of_global, (np.array([1.0, 2.0]),),
-                    (np.eye(2),))
+def view_of_nondiff_output_then_update(x):
+    a = np.floor(x)
+    t = a.T
+    a[0] = x[1]
+    return t
+
+
+class Box:
+    def __init__(self, field):
+        self.field = field
+
+
+def written_into_field(box, x):
+    box.field[0] = x * 2.0
+    return box.field.sum()
+
+
+SHARED = [  # (function, primals, batched tangents): widening would split the sharing
+    (written_through_view_of_global, (np.array([1.0, 2.0]),), (np.eye(2),)),
+    (view_of_nondiff_output_then_update, (np.array([0.5, 1.5]),), (np.eye(2),)),
+    (written_into_field, (Box(np.zeros(3)), 1.0), (fwdad.Tangent(), np.ones(2))),
+]
+
+
+@pytest.mark.parametrize("f, primals, tangents", SHARED, ids=lambda v: getattr(
+    v, "__name__", ""))
+def test_widening_a_shared_tangent_is_refused_with_a_message(f, primals, tangents):
+    with pytest.raises(TangentError, match="is shared"):
+        batched_jvp(f, primals, tangents)
+
+
+def test_a_field_with_a_batched_tangent_is_updated():
+    box = Box(np.zeros(3))
+    _, tangent = batched_jvp(written_into_field, (box, 1.0), (None, np.array([1.0, 3.0])))
+    np.testing.assert_allclose(tangent, [2.0, 6.0])
 
 
 def test_batched_jvp_needs_a_batch_axis():

@@ -45,7 +45,7 @@ def _batch_size() -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(zero_tangent, batching.widen_for, batching.note_view)
+def_nondiff(zero_tangent, batching.widen_for)
 
 
 @frule(operators.pow_exponent_term)

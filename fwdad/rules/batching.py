@@ -5,7 +5,7 @@ helpers instead of special-casing that axis themselves.
 """
 from __future__ import annotations
 
-import weakref
+import sys
 from contextlib import contextmanager
 from typing import Any, Iterator, List, Optional, Tuple, Union
 
@@ -88,7 +88,8 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
 # widening the target's tangent when the update happens, cannot reach views taken
 # earlier (they hold the old, unbatched tangent); it remains only as a fallback for
 # arrays made outside the context (globals, outputs of functions with no derivative),
-# and refuses when the target is, or has, a view. Reading a global array does not use
+# and only when nothing else holds the old tangent (no view of it, no object field):
+# otherwise it raises. Reading a global array does not use
 # the context: its zero tangent stays unbatched, so that constants cost no batch work.
 # linearize (fwdad/linearize.py) uses the same hook with tangents that are recorded.
 class TangentContext:
@@ -113,7 +114,6 @@ class TangentContext:
 
 _PLAIN = TangentContext(None)
 _CONTEXTS: List[TangentContext] = []
-_VIEWED: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
 
 
 @contextmanager
@@ -145,19 +145,14 @@ def created_tangent(primal: Any) -> Any:
     return _CONTEXTS[-1].zeros(zero)
 
 
-def note_view(tangent: Any, view: Any) -> None:
-    """Remember that an unbatched tangent has a view (widening it would split them)."""
-    if _CONTEXTS and isinstance(view, np.ndarray) and view.base is not None:
-        _VIEWED[id(tangent)] = tangent
-
-
 def widen_for(x: Any, value: Any, where: str) -> None:
     """Before an in-place update of Dual `x` with the Dual `value`: when value's tangent
     is batched (or recorded) and x's is a plain array, give x a new tangent that can
-    hold it (only when no view shares x's tangent).
+    hold it. Only when x alone holds the old tangent: not a view, no views of it, not
+    an object's field (the caller must not hold a reference to it either).
 
     Raises:
-        TangentError: x's tangent is a view, or has views, that could not follow.
+        TangentError: something else holds x's tangent, and would not follow.
     """
     tangent = x.tangent
     if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
@@ -165,11 +160,19 @@ def widen_for(x: Any, value: Any, where: str) -> None:
     context = _CONTEXTS[-1] if _CONTEXTS else _PLAIN
     if not context.needs_widening(x, value):
         return
-    if tangent.base is not None or _VIEWED.get(id(tangent)) is tangent:
+    if tangent.base is not None or not _held_only_by_x(tangent):
         raise TangentError(
             f"{where}: a batched value is written into an array of shape "
-            f"{np.shape(x.primal)} whose tangent has no batch axis and shares memory with "
-            f"a view (the array was read from a global or made by a function with no "
-            f"derivative). Create the array inside the function (e.g. with np.zeros or "
-            f".copy()) before taking views of it.")
+            f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a "
+            f"view, an object's field or a list), so a batched copy could not replace it "
+            f"everywhere. The array was read from a global, made by a function with no "
+            f"derivative, or passed in: create it inside the function (e.g. with np.zeros "
+            f"or .copy()) before sharing it.")
     x.tangent = context.widen(tangent, value)
+
+
+def _held_only_by_x(tangent: np.ndarray) -> bool:
+    """Whether the Dual's slot is the only reference (besides widen_for's local and this
+    call's argument): views hold their base, fields and lists hold their items."""
+    count = getattr(sys, "getrefcount", None)
+    return count is not None and count(tangent) <= 4

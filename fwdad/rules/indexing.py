@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, note_view, tangent_index, widen_for
+from fwdad.rules.batching import is_batched, tangent_index, widen_for
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -23,23 +23,20 @@ def _getitem(x: Dual, index) -> Dual:
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
-        out_tangent = tangent[tangent_index(primal, tangent, index)]
-        if not is_batched(primal, tangent):
-            note_view(tangent, out_tangent)
-        return Dual(out, out_tangent)
+        return Dual(out, tangent[tangent_index(primal, tangent, index)])
     return Dual(out, tangent[index])
 
 
 @frule(operator.setitem)
 def _setitem(x: Dual, index, value: Dual) -> Dual:
-    primal, tangent = x.primal, x.tangent
+    primal = x.primal
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
-        if tangent is not NoTangent:
-            widen_for(x, value, "x[i] = v")
+        if x.tangent is not NoTangent:
+            widen_for(x, value, "x[i] = v")  # (holds no reference to x.tangent first)
             _write_array_tangent(primal, x.tangent, index, value.tangent)
-    elif tangent is not NoTangent:
-        tangent[index] = value.tangent
+    elif x.tangent is not NoTangent:
+        x.tangent[index] = value.tangent
     return Dual(None, NoTangent)
 
 
@@ -65,6 +62,4 @@ def array_view_tangent(x: Dual, name: str):
         axes = (0,) + tuple(range(tangent.ndim - 1, 0, -1)) if name == "T" else \
             tuple(range(tangent.ndim - 2)) + (tangent.ndim - 1, tangent.ndim - 2)
         return tangent.transpose(axes)
-    view = getattr(tangent, name)
-    note_view(tangent, view)
-    return view
+    return getattr(tangent, name)
