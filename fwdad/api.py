@@ -182,6 +182,8 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
 
 
 def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
+    """One batched pass of f on copies of args (f may update them in place, and a
+    later chunk needs them as they were), with the seeds as the tangents of `wrt`."""
     size = int(np.shape(next(s for s in _leaves(seeded) if s is not NoTangent))[0])
     duals = [Dual(a, _copy(zero_tangent(a))) for a in args]
     for i, tangent in zip(wrt, seeded):
@@ -196,9 +198,7 @@ def _fill(primal: Any, tangent: Any) -> Any:
     if tangent is NoTangent:
         return zero_tangent(primal)
     if isinstance(primal, (tuple, list)):
-        return type(tangent)(_fill(p, t) for p, t in zip(primal, tangent)) \
-            if not hasattr(type(primal), "_fields") else \
-            type(primal)(*(_fill(p, t) for p, t in zip(primal, tangent)))
+        return seeds.rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
     if isinstance(primal, dict):
         return {k: _fill(v, tangent[k]) for k, v in primal.items()}
     return tangent

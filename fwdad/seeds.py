@@ -29,13 +29,17 @@ class Leaf:
         self.size = math.prod(self.shape)
 
 
+def rebuild(like: Any, items: list) -> Any:
+    """A list, tuple or NamedTuple like `like`, holding `items`."""
+    if isinstance(like, list):
+        return items
+    return type(like)(*items) if hasattr(type(like), "_fields") else tuple(items)
+
+
 def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
     """fn applied to every leaf of nested tuples, lists and dicts (NamedTuples too)."""
     if isinstance(tree, (tuple, list)):
-        items = [tree_map(fn, v) for v in tree]
-        if isinstance(tree, list):
-            return items
-        return type(tree)(*items) if hasattr(type(tree), "_fields") else tuple(items)
+        return rebuild(tree, [tree_map(fn, v) for v in tree])
     if isinstance(tree, dict):
         return {k: tree_map(fn, v) for k, v in tree.items()}
     return fn(tree)
@@ -107,10 +111,7 @@ def _at(tree: Any, path: Tuple) -> Any:
 
 def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
     if isinstance(tree, (tuple, list)):
-        items = [_map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)]
-        if isinstance(tree, list):
-            return items
-        return type(tree)(*items) if hasattr(type(tree), "_fields") else tuple(items)
+        return rebuild(tree, [_map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)])
     if isinstance(tree, dict):
         return {k: _map_paths(fn, v, path + (k,)) for k, v in tree.items()}
     return fn(path)
