@@ -61,9 +61,9 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
 
 def _input(tape: Tape, leaf: Any) -> Any:
     zero = zero_tangent(leaf)
-    if isinstance(zero, (float, np.floating, np.ndarray)):
+    if isinstance(zero, (float, complex, np.inexact, np.ndarray)):
         return tape.node(np.zeros(np.shape(leaf), np.asarray(leaf).dtype))
-    if zero is NoTangent or isinstance(zero, (complex, np.complexfloating)):
+    if zero is NoTangent:
         return zero
     raise FwdadError(f"linearize takes floats, float arrays and tuples, lists and dicts "
                      f"of them; got a {type(leaf).__name__}.")
@@ -129,7 +129,9 @@ def _read(primal: Any, tangent: Any, env: list) -> Any:
     """The output tangent, with recorded leaves replaced by their replayed values."""
     if type(tangent) is Linear:
         value = env[tangent.index]
-        return float(value) if isinstance(primal, float) else np.array(value)
+        if isinstance(primal, (float, complex)):
+            return type(primal)(value)
+        return np.array(value)
     if isinstance(tangent, (tuple, list)) and isinstance(primal, (tuple, list)):
         return type(tangent)(_read(p, t, env) for p, t in zip(primal, tangent))
     if isinstance(tangent, dict):
