@@ -151,3 +151,18 @@ def test_hessian_of_a_vector_function_has_output_shape_in_front():
 def test_hessian_needs_one_argnum():
     with pytest.raises(fwdad.FwdadError, match="one argument number"):
         fwdad.hessian(rosenbrock, argnums=(0,))
+
+
+def two_arguments(x, w):
+    return np.sum(np.sin(x) * w) * w[0]
+
+
+def test_hvp_of_two_arguments_matches_finite_differences_of_gradients():
+    x, w = np.array([0.3, -0.2]), np.array([1.5, 0.5])
+    v = (np.array([1.0, -1.0]), np.array([0.5, 2.0]))
+    hx, hw = fwdad.hvp(two_arguments, (x, w), v)
+
+    def gradient(x, w):
+        return np.concatenate(fwdad.jacfwd(two_arguments, argnums=(0, 1))(x, w))
+    want = fd_jvp(gradient, (x, w), v, h=1e-5)
+    np.testing.assert_allclose(np.concatenate([hx, hw]), want, rtol=1e-6, atol=1e-8)

@@ -115,3 +115,16 @@ def test_bad_argnums_is_reported():
 def test_integer_argument_is_reported():
     with pytest.raises(NonDifferentiableError, match="no floats"):
         fwdad.jacfwd(lambda n: n * 2.0)(3)
+
+
+def updates_its_input(x):
+    x *= 2.0
+    return x * x
+
+
+def test_jacfwd_leaves_the_callers_input_alone():
+    x = np.array([1.0, 2.0])
+    for chunk_size in (None, 1):
+        jac = fwdad.jacfwd(updates_its_input, chunk_size=chunk_size)(x)
+        np.testing.assert_allclose(jac, np.diag(8.0 * x))
+    np.testing.assert_allclose(x, [1.0, 2.0])
