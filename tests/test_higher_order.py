@@ -166,3 +166,42 @@ def test_hvp_of_two_arguments_matches_finite_differences_of_gradients():
         return np.concatenate(fwdad.jacfwd(two_arguments, argnums=(0, 1))(x, w))
     want = fd_jvp(gradient, (x, w), v, h=1e-5)
     np.testing.assert_allclose(np.concatenate([hx, hw]), want, rtol=1e-6, atol=1e-8)
+
+
+class Model:
+    def __init__(self, k):
+        self.k = k
+
+    def energy(self, x):
+        return self.k * np.sum(x ** 3)
+
+
+MODEL = Model(2.0)
+
+
+def energy_of_global_model(x):
+    return MODEL.energy(x) + math.exp(x[0])
+
+
+def energy_of_model_argument(x, model):
+    return model.energy(x) * model.k
+
+
+def squared_until_large(x):
+    y = x
+    while y < 10.0:
+        y = y * y + 1.0
+    return y
+
+
+HESSIANS = [  # (function, arguments, closed form)
+    (energy_of_global_model, (np.array([0.5, -1.0]),),
+     np.diag([12 * 0.5 + math.exp(0.5), -12.0])),
+    (energy_of_model_argument, (np.array([0.5, -1.0]), Model(3.0)), np.diag([27.0, -54.0])),
+    (squared_until_large, (1.5,), 8 * 1.5 ** 2 + 4 * (1.5 ** 2 + 1)),
+]
+
+
+@pytest.mark.parametrize("f, args, want", HESSIANS, ids=lambda v: getattr(v, "__name__", ""))
+def test_hessian_through_methods_and_loops(f, args, want):
+    np.testing.assert_allclose(fwdad.hessian(f)(*args), want, rtol=1e-12)

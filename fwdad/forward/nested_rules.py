@@ -223,9 +223,10 @@ def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
     outer_p, outer_t = outer_of(obj)
-    return Dual(objects._getattr(inner, name, *rest), Tangent(
+    value = objects._getattr(inner, name, *rest)
+    return Dual(value, Tangent(
         primal=_attribute_tangent(inner.primal, outer_p, name, rest),
-        tangent=_attribute_tangent(inner.tangent, outer_t, name, rest)))
+        tangent=_attribute_of_tangent(inner, value, outer_t, name, rest)))
 
 
 def _is_property(kind: type, name: str) -> bool:
@@ -237,6 +238,20 @@ def _attribute_tangent(primal: Any, tangent: Any, name: str, rest: list) -> Any:
     if tangent is NoTangent or primal is NoTangent:
         return NoTangent
     return objects._getattr(Dual(primal, tangent), name, *rest).tangent
+
+
+def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str,
+                          rest: list) -> Any:
+    """The outer tangent of `value.tangent`, which the level-1 rule took from
+    `inner.tangent`: all of it for a bound method, the field of an object's Tangent,
+    the same view of an array's tangent."""
+    if outer is NoTangent or inner.tangent is NoTangent:
+        return NoTangent
+    if value.tangent is inner.tangent:  # a bound method carries the object's tangent
+        return outer
+    if isinstance(inner.tangent, Tangent):
+        return getattr(outer, name, NoTangent) if isinstance(outer, Tangent) else NoTangent
+    return _attribute_tangent(inner.tangent, outer, name, rest)
 
 
 @frule(operators._matmul)
