@@ -164,3 +164,13 @@ def test_batched_tangent_of_wrong_size_is_reported():
     with pytest.raises(TangentError, match="batch axis"):
         batched_jvp(setitem_into_zeros, (np.ones(3), np.ones(2)), (np.ones((2, 3)),
                                                                    np.ones((3, 2))))
+
+
+def test_the_batch_context_belongs_to_its_thread():
+    import threading
+    seen = []
+    with batch(4):
+        worker = threading.Thread(target=lambda: seen.append(batch_size()))
+        worker.start()
+        worker.join()
+    assert seen == [None]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, List, Optional, Tuple, Union
+from contextvars import ContextVar
+from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
@@ -113,17 +114,19 @@ class TangentContext:
 
 
 _PLAIN = TangentContext(None)
-_CONTEXTS: List[TangentContext] = []
+# One per thread (and per asyncio task): a batched call in one does not batch another's.
+_CONTEXT: ContextVar[Optional[TangentContext]] = ContextVar("fwdad_tangent_context",
+                                                            default=None)
 
 
 @contextmanager
 def tangent_context(context: TangentContext) -> Iterator[None]:
     """Run the body with `context` making the tangents of new arrays."""
-    _CONTEXTS.append(context)
+    token = _CONTEXT.set(context)
     try:
         yield
     finally:
-        _CONTEXTS.pop()
+        _CONTEXT.reset(token)
 
 
 def batch(size: int):
@@ -133,16 +136,18 @@ def batch(size: int):
 
 def batch_size() -> Optional[int]:
     """The number of tangents of the batched call running now, or None."""
-    return _CONTEXTS[-1].size if _CONTEXTS else None
+    context = _CONTEXT.get()
+    return context.size if context is not None else None
 
 
 def created_tangent(primal: Any) -> Any:
     """The zero tangent of a value created inside the function: made by the running
     context (batched in a batched call) when the value is a float array."""
     zero = zero_tangent(primal)
-    if not _CONTEXTS or not isinstance(zero, np.ndarray):
+    context = _CONTEXT.get()
+    if context is None or not isinstance(zero, np.ndarray):
         return zero
-    return _CONTEXTS[-1].zeros(zero)
+    return context.zeros(zero)
 
 
 def widen_for(x: Any, value: Any, where: str) -> None:
@@ -157,7 +162,7 @@ def widen_for(x: Any, value: Any, where: str) -> None:
     tangent = x.tangent
     if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
         return
-    context = _CONTEXTS[-1] if _CONTEXTS else _PLAIN
+    context = _CONTEXT.get() or _PLAIN
     if not context.needs_widening(x, value):
         return
     if tangent.base is not None or not _held_only_by_x(tangent):
