@@ -25,8 +25,10 @@ except ImportError:  # run from a checkout without installing it
 import fwdad.testing
 
 GROUPS = [  # (heading, what the names are for, names)
-    ("Derivatives", "Forward mode (jvp) and reverse mode (vjp, grad, value_and_grad).",
-     ["fwdad.jvp", "fwdad.vjp", "fwdad.grad", "fwdad.value_and_grad"]),
+    ("Derivatives", "Forward mode (jvp, batched_jvp, jacfwd, linearize), higher order "
+     "(hessian, hvp) and reverse mode (vjp, grad, value_and_grad).",
+     ["fwdad.jvp", "fwdad.batched_jvp", "fwdad.jacfwd", "fwdad.linearize", "fwdad.hessian",
+      "fwdad.hvp", "fwdad.vjp", "fwdad.grad", "fwdad.value_and_grad"]),
     ("Rules", "How calls are differentiated: see [Writing rules](writing-rules.md).",
      ["fwdad.derive_frule", "fwdad.frule", "fwdad.def_nondiff", "fwdad.def_linear",
       "fwdad.is_primitive"]),

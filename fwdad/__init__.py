@@ -10,12 +10,14 @@ from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tup
 from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
-from fwdad.api import jvp
-from fwdad.reverse.api import vjp, grad, value_and_grad
+from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.higher import hessian, hvp
+from fwdad.linearize import linearize
+from fwdad.reverse.api import grad, value_and_grad, vjp
 
-__all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "vjp", "grad",
-           "value_and_grad", "derive_frule", "frule", "def_linear", "def_nondiff",
-           "is_primitive", "FwdadError",
+__all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
+           "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad", "derive_frule",
+           "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "TangentError", "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",

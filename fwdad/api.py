@@ -1,17 +1,22 @@
 """The public transformations: check inputs, seed tangents, run the rule, unpack.
 
-jvp is here; jacfwd, linearize, hessian and vjp join it as they are built.
+jvp and batched_jvp push tangents through; jacfwd seeds a whole basis in one batched
+pass; hessian, hvp (fwdad/higher.py) and linearize (fwdad/linearize.py) build on them.
 """
 from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe, note_user_location
+from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
 from fwdad.forward import dispatch
-from fwdad.tangents import check_tangent, zero_tangent
+from fwdad import seeds
+from fwdad.rules.batching import batch
+from fwdad.tangents import NoTangent, check_tangent, stack, zero_tangent
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
@@ -87,3 +92,122 @@ def _copy(tangent: Any) -> Any:
     not write into the caller's tangent arrays."""
     import copy
     return copy.deepcopy(tangent)
+
+
+def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
+                ) -> Tuple[Any, Any]:
+    """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
+    (None: zero). Returns `(f(*primals), tangents_out)`, each output tangent leaf with
+    the leading axis (as one-at-a-time jvp would give, stacked).
+
+    Raises:
+        TangentError: a tangent does not match its primal plus the batch axis.
+    """
+    _check_callable(f, "batched_jvp")
+    primals, tangents = _check_sequences(f, primals, tangents)
+    size = _batch_size_of(f, tangents)
+    names = _argument_names(f, len(primals))
+    duals = [Dual(p, stack([zero_tangent(p)] * size) if t is None else
+                  _copy(check_tangent(p, t, f"{n} of {describe(f)}", batch=size)))
+             for p, t, n in zip(primals, tangents, names)]
+    out = call_batched(f, duals, size)
+    return out.primal, out.tangent
+
+
+def call_batched(f: Callable, duals: List[Dual], size: int) -> Dual:
+    """Run the rule of `f` on Duals whose tangents carry a batch axis of `size`."""
+    try:
+        with batch(size):
+            return call(f, duals)
+    except Exception as exc:
+        note_user_location(exc)
+        raise
+
+
+def _batch_size_of(f: Callable, tangents: tuple) -> int:
+    for leaf in _leaves(tangents):
+        if leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
+            return int(np.shape(leaf)[0])
+    raise FwdadError(f"batched_jvp({describe(f)}, ...) needs at least one tangent with a "
+                     f"leading batch axis; for a single tangent use jvp.")
+
+
+def _leaves(tree: Any) -> list:
+    if isinstance(tree, (tuple, list)):
+        return [x for v in tree for x in _leaves(v)]
+    if isinstance(tree, dict):
+        return [x for v in tree.values() for x in _leaves(v)]
+    return [tree]
+
+
+# ---- Jacobians -----------------------------------------------------------------------
+def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
+           chunk_size: Optional[int] = None) -> Callable:
+    """The function that computes the Jacobian of `f` by forward mode, in one batched
+    pass (or in passes of `chunk_size` tangents, to bound memory).
+
+    Args:
+        f: the function to differentiate.
+        argnums: the argument (or tuple of arguments) to differentiate with respect to.
+        chunk_size: at most this many tangents per pass (None: all in one pass).
+
+    Returns:
+        `jac(*args)`, shaped like `jax.jacfwd`'s: for each output leaf, an array of shape
+        `output.shape + input.shape` (a tuple of them, one per argument, when argnums is
+        a tuple; nested inputs and outputs give nested structures).
+
+    Raises:
+        FwdadError: argnums does not name an argument; NonDifferentiableError: the
+            argument has no float values.
+    """
+    _check_callable(f, "jacfwd")
+
+    def jacobian(*args: Any) -> Any:
+        wrt = _check_argnums(f, argnums, len(args))
+        leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+        if total == 0:
+            raise NonDifferentiableError(
+                f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
+                f"to arguments that hold no floats: pass floats or float arrays.")
+        step = total if chunk_size is None else max(1, int(chunk_size))
+        out, chunks = None, []
+        for start in range(0, total, step):
+            stop = min(total, start + step)
+            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop))
+            chunks.append(seeds.stacked_output(out, tangent, stop - start))
+        return seeds.jacobian_blocks(out, chunks,
+                                     leaves[0] if isinstance(argnums, int) else leaves)
+    jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
+    return jacobian
+
+
+def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
+    """One batched pass of f on copies of args (f may update them in place, and a
+    later chunk needs them as they were), with the seeds as the tangents of `wrt`."""
+    size = int(np.shape(next(s for s in _leaves(seeded) if s is not NoTangent))[0])
+    duals = [Dual(a, _copy(zero_tangent(a))) for a in args]
+    for i, tangent in zip(wrt, seeded):
+        duals[i] = Dual(args[i], _fill(args[i], tangent))
+    duals = [Dual(_copy(d.primal), d.tangent) for d in duals]
+    out = call_batched(f, duals, size)
+    return out.primal, out.tangent
+
+
+def _fill(primal: Any, tangent: Any) -> Any:
+    """The seed, with the zero tangent where a leaf is not a float."""
+    if tangent is NoTangent:
+        return zero_tangent(primal)
+    if isinstance(primal, (tuple, list)):
+        return seeds.rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
+    if isinstance(primal, dict):
+        return {k: _fill(v, tangent[k]) for k, v in primal.items()}
+    return tangent
+
+
+def _check_argnums(f: Callable, argnums: Any, count: int) -> Tuple[int, ...]:
+    wrt = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for i in wrt:
+        if not isinstance(i, int) or not -count <= i < count:
+            raise FwdadError(f"jacfwd({describe(f)}, argnums={argnums!r}): argnums must "
+                             f"name arguments of the call, which has {count}.")
+    return tuple(i % count for i in wrt)

@@ -62,12 +62,24 @@ def is_library(fn: Any) -> bool:
     return module.split(".")[0] in LIBRARY_PACKAGES and module not in TRACED_MODULES
 
 
+# Higher order (fwdad/forward/nested.py): frules and their helpers are differentiated
+# again like user code, so fwdad's own rule modules are not library internals.
+RULE_MODULES = ("fwdad.rules.", "fwdad.dual")
+
+
 def is_foreign(fn: Any) -> bool:
     """Code fwdad cannot derive a rule for: no Python source, or library internals.
     User classes are not foreign: they are built by new plus the rule of __init__."""
-    if is_library(fn):
+    if is_library(fn) and not (getattr(fn, "__module__", None) or "").startswith(
+            RULE_MODULES):
         return True
     return not isinstance(fn, type) and python_function(fn) is None
+
+
+def is_generated(fn: Any) -> bool:
+    """A rule fwdad generated (fwdad/compile.py names its code `<fwdad ...>`)."""
+    fn = python_function(fn)
+    return fn is not None and fn.__code__.co_filename.startswith("<fwdad ")
 
 
 def get_source(fn: Callable) -> FunctionSource:

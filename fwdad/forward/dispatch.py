@@ -17,7 +17,7 @@ from fwdad.errors import MissingRuleError, describe, where
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule, on_register
-from fwdad.source import is_foreign, python_function
+from fwdad.source import is_foreign, is_generated, python_function
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -96,6 +96,8 @@ on_register(_forget_derived_rules)
 def derived_rule(fn: Callable) -> Callable:
     """The derived rule of a Python function, built on first use and cached."""
     from fwdad.forward.derive import build_rule
+    if is_generated(fn):  # higher order: the rule of a generated rule
+        from fwdad.forward.nested import build_rule_of_rule as build_rule
     return derived_rules.get(python_function(fn), build_rule)
 
 

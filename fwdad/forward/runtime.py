@@ -25,9 +25,43 @@ def const(value: Any) -> Dual:
 NONE = Dual(None, NoTangent)
 
 
+class TangentStream:
+    """The tangent of a lazy iterator of Duals: the shared stream itself."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Iterator[Dual]) -> None:
+        self.source = source
+
+
+class PrimalStream:
+    """The primal of a lazy iterator of Duals: yields each item's primal. It pulls from
+    the same stream as `iterate`, so code that consumes the plain values (any, next on
+    the primal) and code that iterates the Dual can never get out of step."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Iterator[Dual]) -> None:
+        self.source = source
+
+    def __iter__(self) -> "PrimalStream":
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.source).primal
+
+
+def stream(duals: Iterator[Dual]) -> Dual:
+    """A lazy iterator of Duals as one Dual."""
+    source = iter(duals)
+    return Dual(PrimalStream(source), TangentStream(source))
+
+
 def iterate(d: Dual) -> Iterator[Dual]:
     primal, tangent = d.primal, d.tangent
-    if tangent is NoTangent:
+    if type(tangent) is TangentStream:
+        yield from tangent.source
+    elif tangent is NoTangent:
         for item in primal:
             yield Dual(item, zero_tangent(item))
     elif isinstance(primal, dict):

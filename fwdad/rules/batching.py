@@ -5,16 +5,32 @@ helpers instead of special-casing that axis themselves.
 """
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
+from fwdad.errors import TangentError
+from fwdad.tangents import zero_tangent
+
 Axis = Optional[Union[int, Tuple[int, ...]]]
+
+
+def ndim(x: Any) -> int:
+    """np.ndim, without its overhead for the common cases (every rule asks this)."""
+    kind = type(x)
+    if kind is np.ndarray:
+        return x.ndim
+    if kind is float or kind is int:
+        return 0
+    return np.ndim(x)
 
 
 def is_batched(primal: Any, tangent: Any) -> bool:
     """True when `tangent` carries a leading batch axis."""
-    return np.ndim(tangent) == np.ndim(primal) + 1
+    return ndim(tangent) == ndim(primal) + 1
 
 
 def tangent_axis(primal: Any, tangent: Any, axis: Axis) -> Axis:
@@ -23,12 +39,12 @@ def tangent_axis(primal: Any, tangent: Any, axis: Axis) -> Axis:
     `None` (all axes) becomes every axis but the batch axis."""
     if not is_batched(primal, tangent):
         return axis
-    ndim = np.ndim(primal)
+    count = ndim(primal)
     if axis is None:
-        return tuple(range(1, ndim + 1))
+        return tuple(range(1, count + 1))
     if isinstance(axis, tuple):
-        return tuple(a % ndim + 1 for a in axis)
-    return axis % ndim + 1
+        return tuple(a % count + 1 for a in axis)
+    return axis % count + 1
 
 
 def tangent_index(primal: Any, tangent: Any, index: Any) -> Any:
@@ -56,8 +72,112 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
     """A batched tangent, reshaped so that it broadcasts against a result of `out_ndim`
     axes as its primal does (NumPy aligns shapes on the right; the batch axis is left).
     Unbatched tangents and scalars come back unchanged."""
-    if type(tangent) is float or np.ndim(tangent) <= np.ndim(primal) \
-            or np.ndim(primal) >= out_ndim:
+    if type(tangent) is float:
         return tangent
-    extra = out_ndim - np.ndim(primal)
+    primal_ndim = ndim(primal)
+    if ndim(tangent) <= primal_ndim or primal_ndim >= out_ndim:
+        return tangent
+    extra = out_ndim - primal_ndim
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
+
+
+# ---- the tangent context: zero tangents of arrays created during a call --------------
+# Note: an array created inside the function (np.zeros, np.array of constants, ...) gets
+# a *batched* zero tangent while a batched call runs, so that a later in-place update
+# with a batched value (`a[i] = x`, `a += x`) writes into a tangent that already has
+# the batch axis, and views taken of `a` before the update see it. The alternative,
+# widening the target's tangent when the update happens, cannot reach views taken
+# earlier (they hold the old, unbatched tangent); it remains only as a fallback for
+# arrays made outside the context (globals, outputs of functions with no derivative),
+# and only when nothing else holds the old tangent (no view of it, no object field):
+# otherwise it raises. Reading a global array does not use
+# the context: its zero tangent stays unbatched, so that constants cost no batch work.
+# linearize (fwdad/linearize.py) uses the same hook with tangents that are recorded.
+class TangentContext:
+    """How a running call makes the tangents of new arrays: here, with a batch axis."""
+
+    def __init__(self, size: Optional[int]) -> None:
+        self.size = size
+
+    def zeros(self, zero: np.ndarray) -> Any:
+        """The tangent of a new array whose unbatched zero tangent is `zero`."""
+        return np.zeros((self.size,) + zero.shape, zero.dtype)
+
+    def needs_widening(self, x: Any, value: Any) -> bool:
+        """Whether writing Dual `value` into Dual `x` needs x's tangent widened."""
+        return is_batched(value.primal, value.tangent)
+
+    def widen(self, tangent: np.ndarray, value: Any) -> Any:
+        """A new tangent for the target, like `tangent` but shaped to hold `value`'s."""
+        size = np.shape(value.tangent)[0]
+        return np.broadcast_to(tangent, (size,) + tangent.shape).copy()
+
+
+_PLAIN = TangentContext(None)
+# One per thread (and per asyncio task): a batched call in one does not batch another's.
+_CONTEXT: ContextVar[Optional[TangentContext]] = ContextVar("fwdad_tangent_context",
+                                                            default=None)
+
+
+@contextmanager
+def tangent_context(context: TangentContext) -> Iterator[None]:
+    """Run the body with `context` making the tangents of new arrays."""
+    token = _CONTEXT.set(context)
+    try:
+        yield
+    finally:
+        _CONTEXT.reset(token)
+
+
+def batch(size: int):
+    """Run the body as a batched call with `size` tangents at once (a context manager)."""
+    return tangent_context(TangentContext(size))
+
+
+def batch_size() -> Optional[int]:
+    """The number of tangents of the batched call running now, or None."""
+    context = _CONTEXT.get()
+    return context.size if context is not None else None
+
+
+def created_tangent(primal: Any) -> Any:
+    """The zero tangent of a value created inside the function: made by the running
+    context (batched in a batched call) when the value is a float array."""
+    zero = zero_tangent(primal)
+    context = _CONTEXT.get()
+    if context is None or not isinstance(zero, np.ndarray):
+        return zero
+    return context.zeros(zero)
+
+
+def widen_for(x: Any, value: Any, where: str) -> None:
+    """Before an in-place update of Dual `x` with the Dual `value`: when value's tangent
+    is batched (or recorded) and x's is a plain array, give x a new tangent that can
+    hold it. Only when x alone holds the old tangent: not a view, no views of it, not
+    an object's field (the caller must not hold a reference to it either).
+
+    Raises:
+        TangentError: something else holds x's tangent, and would not follow.
+    """
+    tangent = x.tangent
+    if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
+        return
+    context = _CONTEXT.get() or _PLAIN
+    if not context.needs_widening(x, value):
+        return
+    if tangent.base is not None or not _held_only_by_x(tangent):
+        raise TangentError(
+            f"{where}: a batched value is written into an array of shape "
+            f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a "
+            f"view, an object's field or a list), so a batched copy could not replace it "
+            f"everywhere. The array was read from a global, made by a function with no "
+            f"derivative, or passed in: create it inside the function (e.g. with np.zeros "
+            f"or .copy()) before sharing it.")
+    x.tangent = context.widen(tangent, value)
+
+
+def _held_only_by_x(tangent: np.ndarray) -> bool:
+    """Whether the Dual's slot is the only reference (besides widen_for's local and this
+    call's argument): views hold their base, fields and lists hold their items."""
+    count = getattr(sys, "getrefcount", None)
+    return count is not None and count(tangent) <= 4

@@ -1,11 +1,15 @@
 """Rules for creating arrays: array/asarray of (nested lists of) Duals, arange and
-linspace, zeros, ones, and their *_like versions."""
+linspace, zeros, ones, full, eye, and their *_like versions.
+
+A new array's zero tangent comes from `created_tangent`, so that inside a batched call
+it already has the batch axis (see the Note in rules/batching.py).
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import lift
+from fwdad.rules.batching import batch_size, created_tangent, lift
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -16,23 +20,36 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
     if out.dtype.kind not in "fc":
         return Dual(out, NoTangent)
     if isinstance(x.primal, np.ndarray):
+        if x.tangent is NoTangent:
+            return Dual(out, created_tangent(out))
         return Dual(out, np.array(x.tangent, dtype=out.dtype))
-    return Dual(out, _stack(x.tangent, x.primal).astype(out.dtype, copy=False))
+    dense = _stack(x.tangent, x.primal)
+    return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
 
 
 def _stack(tangent, primal) -> np.ndarray:
     """The tangent of np.array(primal) for nested lists of values. NoTangent leaves are
     zeros; with batched leaves, the batch axis becomes the leading axis."""
-    size = _batch_size(tangent, primal)
+    size = _batch_size(tangent, primal) or batch_size()
 
     def leaf(t, p):
         if t is NoTangent:
             t = 0.0
-        if size is None or np.ndim(t) == np.ndim(p) + 1:
-            return np.broadcast_to(t, np.shape(t) if size else np.shape(p))
-        return np.broadcast_to(t, (size,) + np.shape(p))
-    dense = np.array(_map_leaves(leaf, tangent, primal), dtype=float)
-    return dense if size is None else np.moveaxis(dense, _depth(primal), 0)
+        if size is None or np.ndim(t) == np.ndim(p) + 1:  # (adding zeros broadcasts)
+            return np.zeros(np.shape(t) if size else np.shape(p)) + t
+        return np.zeros((size,) + np.shape(p)) + t
+    return _nest(_map_leaves(leaf, tangent, primal), 0 if size is None else 1)
+
+
+def _nest(items, axis: int):
+    """np.array of nested lists of equal-shaped arrays, built with np.stack so that
+    tangents recorded by linearize (which np.array cannot see into) stack too; with a
+    batch, each level stacks after the leading batch axis."""
+    if not isinstance(items, list):
+        return items
+    if not items:
+        return np.zeros((0,))
+    return np.stack([_nest(item, axis) for item in items], axis)
 
 
 def _map_leaves(fn, tangent, primal):
@@ -44,18 +61,24 @@ def _map_leaves(fn, tangent, primal):
 def _batch_size(tangent, primal):
     """The batch size if any leaf's tangent is batched, else None."""
     if isinstance(primal, (list, tuple)):
-        sizes = [_batch_size(t, p) for t, p in zip(tangent, primal)]
-        return next((s for s in sizes if s is not None), None)
+        for t, p in zip(tangent, primal):
+            size = _batch_size(t, p)
+            if size is not None:
+                return size
+        return None
     if tangent is not NoTangent and np.ndim(tangent) == np.ndim(primal) + 1:
         return np.shape(tangent)[0]
     return None
 
 
-def _depth(primal) -> int:
-    depth = 0
-    while isinstance(primal, (list, tuple)):
-        depth, primal = depth + 1, primal[0]
-    return depth
+def _created(fn):
+    """A function that makes a new array from shapes and constants: no derivative, and
+    a zero tangent (batched in a batched call)."""
+    def rule(*args, **kwargs) -> Dual:
+        out = fn(*args, **kwargs)
+        return Dual(out, created_tangent(out))
+    rule.__name__ = f"new_{fn.__name__}"
+    return rule
 
 
 # ---- ranges: linear in their float arguments -------------------------------------------
@@ -65,7 +88,7 @@ def _arange(*args: Dual, dtype=None, **kwargs) -> Dual:
     its length, and so stop, has no derivative."""
     out = np.arange(*(a.primal for a in args), dtype=dtype, **kwargs)
     if len(args) == 1 or out.dtype.kind not in "fc":
-        return Dual(out, NoTangent)
+        return Dual(out, created_tangent(out))
     start, step = args[0], args[2] if len(args) >= 3 else None
     dstart = lift(start.primal, start.tangent, 1) * np.ones_like(out)
     dstep = NoTangent if step is None else \
@@ -81,7 +104,7 @@ def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dty
                       **kwargs)
     samples = out[0] if retstep else out
     if samples.dtype.kind not in "fc" or start.tangent is stop.tangent is NoTangent:
-        return Dual(out, NoTangent)
+        return Dual(out, created_tangent(out) if not retstep else NoTangent)
     ndim = samples.ndim - 1  # of start and stop, broadcast together
     dstart, dstop = (0.0 if d.tangent is NoTangent else lift(d.primal, d.tangent, ndim)
                      for d in (start, stop))
@@ -90,5 +113,26 @@ def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dty
     return Dual(out, np.linspace(dstart, dstop, num, endpoint, retstep, dtype, axis))
 
 
-def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,
-            np.eye, np.shape, np.ndim, np.size)
+for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,
+            np.eye, np.identity):
+    frule(_fn)(_created(_fn))
+
+
+@frule(np.full)
+def _full(shape, fill_value: Dual, dtype=None, **kwargs) -> Dual:
+    """Every element is fill_value: its tangent, broadcast."""
+    return _filled(np.full(shape, fill_value.primal, dtype=dtype, **kwargs), fill_value)
+
+
+@frule(np.full_like)
+def _full_like(a, fill_value: Dual, dtype=None, **kwargs) -> Dual:
+    return _filled(np.full_like(a, fill_value.primal, dtype=dtype, **kwargs), fill_value)
+
+
+def _filled(out: np.ndarray, fill_value: Dual) -> Dual:
+    if out.dtype.kind not in "fc":
+        return Dual(out, NoTangent)
+    return Dual(out, created_tangent(out) + lift(fill_value.primal, fill_value.tangent,
+                                                 out.ndim))
+
+def_nondiff(np.shape, np.ndim, np.size)

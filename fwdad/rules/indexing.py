@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, lift, tangent_index
+from fwdad.rules.batching import is_batched, lift, tangent_index, widen_for
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
@@ -32,13 +32,14 @@ def _getitem(x: Dual, index) -> Dual:
 @frule(operator.setitem)
 @overloadable("__setitem__")
 def _setitem(x: Dual, index, value: Dual) -> Dual:
-    primal, tangent = x.primal, x.tangent
+    primal = x.primal
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
-        if tangent is not NoTangent:
-            _write_array_tangent(primal, tangent, index, value)
-    elif tangent is not NoTangent:
-        tangent[index] = value.tangent
+        if x.tangent is not NoTangent:
+            widen_for(x, value, "x[i] = v")  # (holds no reference to x.tangent first)
+            _write_array_tangent(primal, x.tangent, index, value)
+    elif x.tangent is not NoTangent:
+        x.tangent[index] = value.tangent
     return Dual(None, NoTangent)
 
 

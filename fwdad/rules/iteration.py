@@ -4,7 +4,8 @@ enumerate, reversed, sorted, map, filter, list/tuple/dict/set, functools, iterto
 Each runs the function itself on the items as Duals, so primal and tangent move
 together; the result is packed back into one Dual. What Python makes lazily (zip, map,
 filter, the itertools) stays lazy: the Dual holds a primal iterator and a tangent
-iterator that advance in step (`lazy`).
+iterator that share one stream (`lazy`); they are iterators, though not of Python's
+own types (a zip object is not returned as a `zip`).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Iterable, List
 
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import call
-from fwdad.forward.runtime import const, iterate
+from fwdad.forward.runtime import TangentStream, const, iterate, stream
 from fwdad.rules.operators import _add
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -36,10 +37,9 @@ def pack(value: Any) -> Dual:
 
 
 def lazy(values: Iterable[Any]) -> Dual:
-    """An iterator of Duals (or tuples of them) as one Dual of two iterators, in step:
-    each item is computed once, when either side first reaches it."""
-    primal, tangent = itertools.tee(map(pack, values))
-    return Dual((d.primal for d in primal), (d.tangent for d in tangent))
+    """An iterator of Duals (or tuples of them) as one Dual whose primal and tangent
+    sides share one stream (runtime.stream): each item is computed once, on demand."""
+    return stream(map(pack, values))
 
 
 def pack_list(values: Iterable[Any]) -> Dual:
@@ -94,15 +94,11 @@ def _iter(iterable: Dual) -> Dual:
 
 @frule(next)
 def _next(iterator: Dual, *default: Dual) -> Dual:
+    if type(iterator.tangent) is TangentStream:
+        return next(iterator.tangent.source, *default)
     if iterator.tangent is NoTangent:
         return const(next(iterator.primal, *(d.primal for d in default)))
-    try:
-        primal = next(iterator.primal)
-    except StopIteration:
-        if default:
-            return default[0]
-        raise
-    return Dual(primal, next(iterator.tangent))
+    return next(iterate(iterator), *default)
 
 
 @frule(list)

@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import lift
+from fwdad.rules.batching import lift, widen_for
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
@@ -127,9 +127,15 @@ def_nondiff(operator.floordiv)  # piecewise constant
 
 
 # ---- in place: `a += b` updates a NumPy array (and its tangent) where it is ----------
+_SYMBOLS = {operator.iadd: "+=", operator.isub: "-=", operator.imul: "*=",
+            operator.itruediv: "/=", operator.ipow: "**=", operator.imod: "%=",
+            operator.imatmul: "@=", operator.ifloordiv: "//="}
+
 def _in_place(pure, update):
     """An in-place rule from the pure rule: mutable arrays are updated in place, primal
     and tangent alike (so views see the change); everything else is rebound."""
+    where = f"a {_SYMBOLS[update]} b"
+
     def rule(x: Dual, y: Dual) -> Dual:
         if isinstance(x.primal, list):
             update(x.primal, y.primal)
@@ -139,6 +145,7 @@ def _in_place(pure, update):
             return pure(x, y)
         new = pure(x, y)  # the tangent is computed from the values before the update
         update(x.primal, y.primal)  # NumPy's own casting rules and errors
+        widen_for(x, new, where)
         if x.tangent is not NoTangent:
             x.tangent[...] = new.tangent
         return x

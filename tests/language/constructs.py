@@ -77,6 +77,8 @@ CONSTRUCTS = [
               containers.itertools_calls, (0.4, 1.3)),
     Construct("iter and next (also on zip, map and the other lazy iterators)", K,
               containers.iter_and_next, (0.4, 1.3)),
+    Construct("lazy iterators consumed partly by plain code (any) and then iterated", K,
+              containers.partly_consumed, (0.4, 1.3)),
     Construct("containers of containers", K, containers.containers_of_containers, (0.6,)),
     Construct("comprehensions: list, dict, set, generator; nested; with conditions", F,
               functions.comprehensions, (0.7,),

@@ -97,3 +97,13 @@ def iter_and_next(x, y):
     pairs = zip([x, y], [y, x])
     a, b = next(pairs)
     return first * rest[1] + next(values, 5.0) * x + a * b + next(iter(range(3)))
+
+
+def partly_consumed(x, y):
+    pairs = zip([x, y, x * y], [y, 2.0, x])
+    skipped = any(pairs)  # takes the first pair, as plain values
+    total = 0.0
+    for a, b in pairs:  # the rest, with their tangents
+        total = total + a * b
+    rest = map(lambda v: v * 3.0, [x, y])
+    return total + next(rest) * skipped

@@ -397,6 +397,9 @@ CREATION_CASES = [
 
 NUMPY_NONDIFF_CASES = [
     Case(np.zeros_like, M23), Case(np.ones_like, M23),
+    Case(np.full, (2, 3), 1.5), Case(np.full_like, M23, 0.5), Case(np.identity, 3),
+    Case(np.roll, M23, 1), Case(np.roll, M23, -1, axis=1), Case(np.diff, M23, axis=1),
+    Case(np.stack, [np.array([0.3, 1.2]), np.array([-0.5, 2.0])], axis=1),
     Case(np.empty_like, np.zeros((0, 2))),  # empty: no garbage to compare
     Case(np.zeros, (2, 3)), Case(np.ones, 3),
     Case(np.empty, (0, 3)), Case(np.eye, 3),

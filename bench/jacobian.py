@@ -1,0 +1,184 @@
+"""Measure fwdad's Jacobians and linearizations against the primal, in one run.
+
+1. `jacfwd time / primal time` for an R^n -> R^n function (n = 100): a discretized
+   nonlinear PDE residual with slicing, np.roll and in-place updates
+   (bench/workloads_jacobian.py), next to the hand-written batched NumPy Jacobian,
+   central finite differences, and torch.func.jacfwd / jax.jacfwd (eager) when those
+   are installed (this script never installs them).
+2. `lin(t) time / jvp time` for a function whose primal dominates its cost
+   (a transcendental chain on 10^6 values): what `fwdad.linearize` saves by replaying
+   only the tangent operations.
+
+Every derivative is checked once before it is timed (the script exits non-zero if one
+is wrong). Times are medians over repeats, with the variants of one workload sampled in
+turn in each repeat so that load on a shared machine hits them alike.
+
+Run from the repository root: `python bench/jacobian.py [--quick]`.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+
+try:
+    import fwdad
+except ImportError:  # not installed: run from a checkout
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import fwdad
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
+                                      pde_residual_central_differences,
+                                      pde_residual_hand_jacobian, transcendental_chain)
+
+REPEATS = 31
+QUICK_REPEATS = 3
+MIN_SAMPLE_SECONDS = 0.02
+
+
+class _Timer:
+    """Per-call time of one callable, several calls per sample when it is fast."""
+
+    def __init__(self, run: Callable[[], Any]) -> None:
+        self.run = run
+        start = time.perf_counter()
+        run()
+        once = time.perf_counter() - start
+        self.number = max(1, math.ceil(MIN_SAMPLE_SECONDS / max(once, 1e-9)))
+        self.samples: List[float] = []
+
+    def sample(self) -> None:
+        run, start = self.run, time.perf_counter()
+        for _ in range(self.number):
+            run()
+        self.samples.append((time.perf_counter() - start) / self.number)
+
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+
+def _median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
+    gc.collect()
+    timers = {name: _Timer(run) for name, run in runs.items()}
+    for _ in range(repeats):
+        for timer in timers.values():
+            timer.sample()
+    return {name: timer.median() for name, timer in timers.items()}
+
+
+def _check(name: str, got: Any, want: Any, rtol: float, atol: float = 0.0) -> None:
+    if not np.allclose(got, want, rtol=rtol, atol=atol):
+        sys.exit(f"{name} is wrong (max abs error {np.max(np.abs(got - want)):.3g}), so "
+                 f"there is nothing to time.")
+
+
+# ---- optional frameworks --------------------------------------------------------------
+def _torch_jacfwd(u: np.ndarray) -> Optional[Callable[[], Any]]:
+    try:
+        import torch
+        from torch.func import jacfwd as torch_jacfwd
+    except ImportError:
+        return None
+
+    def residual(v):
+        n = v.shape[0]
+        h = 1.0 / (n + 1)
+        lap = (torch.roll(v, 1) - 2.0 * v + torch.roll(v, -1)) / (h * h)
+        flux = 0.5 * v ** 2
+        r = lap + 3.0 * torch.exp(v)
+        r = torch.cat([r[:1], r[1:-1] + (flux[2:] - flux[:-2]) / (2.0 * h), r[-1:]])
+        r = torch.cat([(v[0] - 0.5).reshape(1), r[1:-1], (r[-1] - torch.sum(v) * h)
+                       .reshape(1)])
+        return r
+    x = torch.tensor(u, dtype=torch.float64)
+    _check("torch.func.jacfwd", torch_jacfwd(residual)(x).numpy(),
+           pde_residual_hand_jacobian(u)[1], 1e-10, 1e-8)
+    return lambda: torch_jacfwd(residual)(x)
+
+
+def _jax_jacfwd(u: np.ndarray) -> Optional[Callable[[], Any]]:
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+
+    def residual(v):
+        n = v.shape[0]
+        h = 1.0 / (n + 1)
+        lap = (jnp.roll(v, 1) - 2.0 * v + jnp.roll(v, -1)) / (h * h)
+        flux = 0.5 * v ** 2
+        r = lap + 3.0 * jnp.exp(v)
+        r = r.at[1:-1].add((flux[2:] - flux[:-2]) / (2.0 * h))
+        r = r.at[0].set(v[0] - 0.5)
+        return r.at[-1].add(-jnp.sum(v) * h)
+    x = jnp.asarray(u)
+    _check("jax.jacfwd", np.asarray(jax.jacfwd(residual)(x)),
+           pde_residual_hand_jacobian(u)[1], 1e-10, 1e-8)
+    return lambda: jax.jacfwd(residual)(x)
+
+
+# ---- the two measurements ---------------------------------------------------------------
+def jacobian_ratios(repeats: int, n: int = 100) -> Dict[str, float]:
+    u = pde_point(n)
+    jacobian = fwdad.jacfwd(pde_residual)
+    want = pde_residual_hand_jacobian(u)[1]
+    _check("fwdad.jacfwd", jacobian(u), want, 1e-12, 1e-9)
+    _check("central differences", pde_residual_central_differences(u), want, 1e-5, 1e-3)
+    runs = {"primal": lambda: pde_residual(u), "fwdad.jacfwd": lambda: jacobian(u),
+            "hand-written batched NumPy": lambda: pde_residual_hand_jacobian(u),
+            "central differences": lambda: pde_residual_central_differences(u)}
+    for name, make in (("torch.func.jacfwd", _torch_jacfwd), ("jax.jacfwd (eager)",
+                                                             _jax_jacfwd)):
+        run = make(u)
+        if run is not None:
+            runs[name] = run
+    times = _median_times(runs, repeats)
+    return {name: t / times["primal"] for name, t in times.items()}, times["primal"]
+
+
+def linearize_ratio(repeats: int, size: int = 10**6) -> tuple:
+    x = np.random.default_rng(0).standard_normal(size)
+    t = np.random.default_rng(1).standard_normal(size)
+    _, lin = fwdad.linearize(transcendental_chain, x)
+    want = fwdad.jvp(transcendental_chain, (x,), (t,))[1]
+    _check("lin(t)", lin(t), want, 1e-12)
+    times = _median_times({"primal": lambda: transcendental_chain(x),
+                           "jvp": lambda: fwdad.jvp(transcendental_chain, (x,), (t,)),
+                           "lin(t)": lambda: lin(t)}, repeats)
+    return times
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{QUICK_REPEATS} repeats instead of {REPEATS} (a smoke test)")
+    repeats = QUICK_REPEATS if parser.parse_args(argv).quick else REPEATS
+    ratios, primal = jacobian_ratios(repeats)
+    print(f"Jacobian of the PDE residual, R^100 -> R^100 (primal {primal * 1e6:.3g} us)")
+    for name, ratio in ratios.items():
+        if name != "primal":
+            print(f"  {name:<28} {ratio:8.1f} x primal")
+    for name in ("torch.func.jacfwd", "jax.jacfwd (eager)"):
+        if name not in ratios:
+            print(f"  {name:<28}      (not installed)")
+    times = linearize_ratio(repeats)
+    print("linearize of a transcendental chain on 10^6 values "
+          f"(primal {times['primal'] * 1e3:.3g} ms)")
+    print(f"  jvp                          {times['jvp'] / times['primal']:8.2f} x primal")
+    print(f"  lin(t)                       {times['lin(t)'] / times['primal']:8.2f} x primal")
+    print(f"  lin(t) / jvp                 {times['lin(t)'] / times['jvp']:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""Rules of rules: differentiating generated rules and frules again (higher order).
+
+A *level-2* value is a Dual whose primal is a level-1 Dual `Dual(x, dx)` and whose
+tangent is `Tangent(primal=ex, tangent=edx)`: the outer perturbation of x and of dx.
+The level-2 rule of a generated rule is its derived rule (`build_rule_of_rule`: the
+same pipeline, run on the generated source); frules are Python too, so they get derived
+rules the same way. The few pieces of fwdad that generated code calls and that are not
+plain differentiable code (dynamic dispatch, iteration, closures, rule objects) get
+hand-written level-2 rules in fwdad/forward/nested_rules.py.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import types
+from typing import Any, Callable, Dict, Tuple
+
+from fwdad import fence
+from fwdad.compile import compile_function, render
+from fwdad.dual import Dual
+from fwdad.errors import location_of
+from fwdad.forward import dispatch, runtime
+from fwdad.forward.transform import transform
+from fwdad.normalize import normalize
+from fwdad.normalize.names import RESERVED_PREFIX, Namer
+from fwdad.source import get_source
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
+
+
+class _FreshNamer(Namer):
+    """A Namer that also avoids the names the generated code already uses."""
+
+    def __init__(self, taken: set) -> None:
+        super().__init__()
+        self.taken = taken
+
+    def fresh(self, hint: str = "t") -> str:
+        name = super().fresh(hint)
+        while name in self.taken:
+            name = super().fresh(hint)
+        return name
+
+
+# ---- building the rule of a generated rule ---------------------------------------------
+_BUILT: Dict[Tuple[types.CodeType, Tuple[str, ...]], Callable] = {}
+
+
+def build_rule_of_rule(fn: Callable, dual_free: Tuple[str, ...] = ()) -> Callable:
+    """The derived rule of the generated rule `fn`. The free variables named in
+    `dual_free` (locals of an enclosing rule, holding Duals) become keyword-only
+    parameters, so the caller passes them as level-2 values."""
+    key = (fn.__code__, dual_free)
+    if key not in _BUILT:
+        _BUILT[key] = _build(fn, dual_free)
+    return _BUILT[key]
+
+
+def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:
+    src = get_source(fn)
+    fence.check(src)
+    tree = src.tree
+    tree.args.kwonlyargs += [_arg(name) for name in dual_free]
+    tree.args.kw_defaults += [None] * len(dual_free)
+    cells = {k: v for k, v in src.cells.items() if k not in dual_free}
+    src = dataclasses.replace(src, tree=tree, cells=cells)
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    normalized = normalize(src, _FreshNamer(taken))
+    out, constants = transform(normalized, src)
+    defaults = [runtime.const(d) for d in (fn.__defaults__ or ())]
+    kwdefaults = {k: runtime.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    rule = compile_function(out, constants.values, cells, src.globals, defaults, kwdefaults,
+                            src.filename, f"rule of {fn.__qualname__} ({location_of(fn)})")
+    rule.primal, rule.normalized_source = fn, render(normalized)
+    return rule
+
+
+def _arg(name: str) -> ast.arg:
+    return ast.arg(arg=name, annotation=None)
+
+
+# ---- level-2 values ------------------------------------------------------------------
+def outer_of(value: Dual) -> Tuple[Any, Any]:
+    """The outer tangents (of the primal, of the tangent) of a level-2 value."""
+    outer = value.tangent
+    if outer is NoTangent:
+        return NoTangent, NoTangent
+    return getattr(outer, "primal", NoTangent), getattr(outer, "tangent", NoTangent)
+
+
+def lift_outer(value: Any) -> Dual:
+    """A Dual of the enclosing (outer) computation, seen from inside a nested one: its
+    tangent is the outer perturbation, and its inner tangent is zero."""
+    if not isinstance(value, Dual):
+        return runtime.const(runtime.const(value))
+    inner = Dual(value.primal, zero_tangent(value.primal))
+    return Dual(inner, Tangent(primal=value.tangent, tangent=NoTangent))
+
+
+class NestedClosure(dispatch.DerivedClosure):
+    """A function defined inside code that runs at level 2: its rule is level 2."""
+
+    __slots__ = ()
+
+
+def closure_rule_of_rule(closure: dispatch.DerivedClosure) -> Callable:
+    """The level-2 rule of a function defined inside an outer rule, with the outer
+    rule's locals it reads passed in as lifted values."""
+    rule = closure.rule
+    names = tuple(n for n, cell in zip(rule.__code__.co_freevars, rule.__closure__ or ())
+                  if not n.startswith(RESERVED_PREFIX) and _holds_dual(cell))
+    built = build_rule_of_rule(rule, names)
+    lifted = {n: lift_outer(c.cell_contents)
+              for n, c in zip(rule.__code__.co_freevars, rule.__closure__ or ()) if n in names}
+
+    def call(*args: Dual, **kwargs: Dual) -> Dual:
+        return built(*args, **kwargs, **lifted)
+    return call
+
+
+def _holds_dual(cell) -> bool:
+    try:
+        return isinstance(cell.cell_contents, Dual)
+    except ValueError:  # an empty cell
+        return False

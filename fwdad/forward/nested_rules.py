@@ -1,0 +1,284 @@
+"""Level-2 rules (see fwdad/forward/nested.py) of the parts of fwdad that generated code
+and frules call but that fwdad cannot, or should not, transform: dynamic dispatch, the
+rule objects generated code holds, iteration helpers, closures, and rule code with an
+import inside; plus rules for the builtins that rule code uses (tuple, list, zip,
+enumerate, dict).
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import types
+from typing import Any, Callable, Tuple
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError
+from fwdad.forward import dispatch, runtime
+from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of
+from fwdad.rules import batching, linalg, objects, operators, registry
+from fwdad.rules.registry import def_nondiff, frule, get_frule
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
+
+
+# ---- level-2 rules of the pieces generated code calls --------------------------------
+@frule(Dual)
+def _new_dual(primal: Dual, tangent: Dual) -> Dual:
+    """Dual(p, t) at level 2: its outer tangent holds the outer tangents of p and t."""
+    inner = Dual(primal.primal, tangent.primal)
+    return Dual(inner, Tangent(primal=primal.tangent, tangent=tangent.tangent))
+
+
+@frule(batching.created_tangent)
+def _created_tangent(primal: Dual) -> Dual:
+    """The inner tangent of a new array is a plain zero (nested calls are unbatched
+    inside); its outer tangent comes from the running context."""
+    zero = zero_tangent(primal.primal)
+    return Dual(zero, batching.created_tangent(zero))
+
+
+@frule(batching.batch_size)
+def _batch_size() -> Dual:
+    """Inside a nested call the inner tangents are unbatched, whatever the outer
+    computation's batch is."""
+    return Dual(None, NoTangent)
+
+
+def_nondiff(zero_tangent, batching.widen_for)
+
+
+@frule(operators.pow_exponent_term)
+def _pow_exponent_term(x: Dual, out: Dual, dy: Dual) -> Dual:
+    """log|x| * out * dy (0 where out is 0) is linear in dy: its tangent is the same
+    term of dy's outer tangent, plus the tangent of the coefficient times dy."""
+    term = operators.pow_exponent_term
+    value = term(x.primal, out.primal, dy.primal)
+    if dy.primal is NoTangent:
+        return Dual(value, NoTangent)
+    return Dual(value, term(x.primal, out.primal, dy.tangent)
+                + _coefficient_tangent(x, out) * dy.primal)
+
+
+def _coefficient_tangent(x: Dual, out: Dual):
+    """d(log|x| * out) = dx / x * out + log|x| * dout, 0 where out is 0."""
+    if x.tangent is NoTangent and out.tangent is NoTangent:
+        return NoTangent
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = x.tangent / x.primal * out.primal + np.log(np.abs(x.primal)) * out.tangent
+    return np.where(np.asarray(out.primal) == 0, 0.0, d)
+
+
+# dict, tuple, list, zip and enumerate, which rule code calls too, have their rules in
+# rules/iteration.py (one rule per function).
+
+
+@frule(runtime.const)
+def _const(value: Dual) -> Dual:
+    return Dual(runtime.const(value.primal), NoTangent)
+
+
+@frule(dispatch.closure)
+def _closure(rule: Dual) -> Dual:
+    """A def inside code running at level 2: its (level-2) rule, marked as such."""
+    return Dual(Dual(NestedClosure(rule.primal.rule), NoTangent), NoTangent)
+
+
+def _items(value: Dual) -> list:
+    """The level-2 items of a level-2 container (what `for v in value` gives)."""
+    inner = value.primal
+    items = list(runtime.iterate(inner))
+    outer_p, outer_t = outer_of(value)
+    if outer_p is NoTangent and outer_t is NoTangent:
+        return [Dual(item, NoTangent) for item in items]
+    ps = _iterate_outer(inner.primal, outer_p, len(items))
+    ts = _iterate_outer(inner.tangent, outer_t, len(items))
+    return [Dual(item, Tangent(primal=p, tangent=t)) for item, p, t in zip(items, ps, ts)]
+
+
+def _iterate_outer(inner: Any, outer: Any, count: int) -> list:
+    if outer is NoTangent or inner is NoTangent:
+        return [NoTangent] * count
+    if isinstance(inner, dict):
+        return [NoTangent] * count  # iterating a dict gives its keys
+    return list(batching.iterate_tangent(inner, outer)) if hasattr(inner, "shape") \
+        else list(outer)
+
+
+def _as_container(items: list, kind: type) -> Dual:
+    return Dual(kind(i.primal for i in items), kind(i.tangent for i in items))
+
+
+@frule(runtime.iterate)
+def _iterate(value: Dual) -> Dual:
+    return _as_container(_items(value), list)
+
+
+@frule(runtime.unbox)
+def _unbox(value: Dual) -> Dual:
+    return _as_container(_items(value), tuple)
+
+
+@frule(runtime.unpack)
+def _unpack(value: Dual, count: Dual, star: Dual = None) -> Dual:
+    """`a, *b, c = value` at level 2 (runtime.unpack checks the count first)."""
+    items, star = _items(value), -1 if star is None else star.primal
+    runtime.unpack(value.primal, count.primal, star)
+    if star < 0:
+        return _as_container(items, tuple)
+    after = len(items) - (count.primal - star - 1)
+    return _as_container(items[:star] + [_starred(items[star:after])] + items[after:],
+                         tuple)
+
+
+def _starred(items: list) -> Dual:
+    """The list a starred target gets, as a level-2 value."""
+    return Dual(Dual([i.primal.primal for i in items], [i.primal.tangent for i in items]),
+                Tangent(primal=[outer_of(i)[0] for i in items],
+                        tangent=[outer_of(i)[1] for i in items]))
+
+
+def _outer_fields(outers: Any, kind: type) -> Tangent:
+    """Tangent(primal=..., tangent=...) of a container, from its items' outer tangents."""
+    fields = [outer_of(Dual(None, o)) if o is not NoTangent else (NoTangent, NoTangent)
+              for o in outers]
+    return Tangent(primal=kind(p for p, _ in fields), tangent=kind(t for _, t in fields))
+
+
+@frule(runtime.pack)
+def _pack(items: Dual) -> Dual:
+    outers = items.tangent if items.tangent is not NoTangent else [NoTangent] * len(
+        items.primal)
+    return Dual(runtime.pack(items.primal), _outer_fields(outers, tuple))
+
+
+@frule(runtime.pack_kw)
+def _pack_kw(items: Dual) -> Dual:
+    keys = list(items.primal)
+    outers = [NoTangent if items.tangent is NoTangent else items.tangent[k] for k in keys]
+    fields = _outer_fields(outers, list)
+    return Dual(runtime.pack_kw(items.primal),
+                Tangent(primal=dict(zip(keys, fields.primal)),
+                        tangent=dict(zip(keys, fields.tangent))))
+
+
+@frule(runtime.unbox_kw)
+def _unbox_kw(value: Dual) -> Dual:
+    inner = runtime.unbox_kw(value.primal)
+    outer_p, outer_t = outer_of(value)
+    return Dual(inner, {k: Tangent(primal=_at(outer_p, k), tangent=_at(outer_t, k))
+                        for k in inner})
+
+
+def _at(container: Any, key: Any) -> Any:
+    return NoTangent if container is NoTangent else container[key]
+
+
+# ---- rules whose own code fwdad cannot transform (an import inside the function) -----
+@frule(objects._getattr)
+def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
+    """getattr is structural: the outer tangent of `obj.name` is the same attribute of
+    the outer tangents (a property runs its getter's level-2 rule)."""
+    inner, name, rest = obj.primal, name.primal, [d.primal.primal for d in default]
+    if _is_property(type(inner.primal), name):
+        return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
+    outer_p, outer_t = outer_of(obj)
+    value = objects._getattr(inner, name, *rest)
+    return Dual(value, Tangent(
+        primal=_attribute_tangent(inner.primal, outer_p, name, rest),
+        tangent=_attribute_of_tangent(inner, value, outer_t, name, rest)))
+
+
+def _is_property(kind: type, name: str) -> bool:
+    descriptor = getattr(kind, name, None)
+    return isinstance(descriptor, property) and descriptor.fget is not None
+
+
+def _attribute_tangent(primal: Any, tangent: Any, name: str, rest: list) -> Any:
+    if tangent is NoTangent or primal is NoTangent:
+        return NoTangent
+    return objects._getattr(Dual(primal, tangent), name, *rest).tangent
+
+
+def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str,
+                          rest: list) -> Any:
+    """The outer tangent of `value.tangent`, which the level-1 rule took from
+    `inner.tangent`: all of it for a bound method, the field of an object's Tangent,
+    the same view of an array's tangent."""
+    if outer is NoTangent or inner.tangent is NoTangent:
+        return NoTangent
+    if value.tangent is inner.tangent:  # a bound method carries the object's tangent
+        return outer
+    if isinstance(inner.tangent, Tangent):
+        return getattr(outer, name, NoTangent) if isinstance(outer, Tangent) else NoTangent
+    return _attribute_tangent(inner.tangent, outer, name, rest)
+
+
+@frule(operators._matmul)
+def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
+    return rule_call(linalg._matmul, x, y)  # the same rule as np.matmul's
+
+
+# ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
+def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
+    """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
+    return dispatch.call(runtime.const(rule), *args, **kwargs)
+
+
+@frule(dispatch.call)
+def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
+    rule as dispatch does, and call that rule's level-2 rule."""
+    rule, first = _level2_rule_of_callee(f)
+    return rule(*first, *args, **kwargs)
+
+
+def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
+    """The level-2 rule for the callee in `f`, and the arguments that go first (the
+    object a method is bound to)."""
+    callee = f.primal
+    fn = callee.primal
+    if isinstance(fn, NestedClosure):
+        return fn.rule, ()
+    if isinstance(fn, dispatch.DerivedClosure):
+        return closure_rule_of_rule(fn), ()
+    if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
+        key = dispatch._callee_key(fn)
+        method = key if not isinstance(key, tuple) else getattr(*key)
+        bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
+        return functools.partial(rule_call, dispatch.static_rule(method, "")), (bound,)
+    if isinstance(fn, type) and get_frule(fn) is None:
+        raise FwdadError(f"second derivatives through creating a {fn.__name__} are not "
+                         f"supported yet: compute with its fields directly.")
+    return functools.partial(rule_call, dispatch.static_rule(fn, "")), ()
+
+
+@frule(registry._Adapter.__call__)
+def _adapter(adapter: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """A registered rule that takes some parameters as plain values: at level 2 those
+    are the primal fields of the level-2 arguments."""
+    adapter = adapter.primal  # (annotated Dual so that **kwargs stay Duals)
+    args = [a if (i in adapter.dual_at if i < adapter.first_star else adapter.dual_star)
+            else _primal_field(a) for i, a in enumerate(args)]
+    kwargs = {k: v if k in adapter.dual_kw else _primal_field(v) for k, v in kwargs.items()}
+    return rule_call(adapter.rule, *args, **kwargs)
+
+
+def _primal_field(value: Dual) -> Dual:
+    return Dual(value.primal.primal, outer_of(value)[0])
+
+
+@frule(dispatch.LazyRule.__call__)
+def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    rule = dispatch.derived_rule(lazy.primal.fn)
+    return dispatch.derived_rule(rule)(*args, **kwargs)
+
+
+@frule(dispatch.MissingRule.__call__)
+def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    missing = missing.primal
+    rule = get_frule(missing.fn)
+    if rule is None:
+        raise dispatch.missing_rule_error(missing.fn, tuple(a.primal for a in args),
+                                          missing.location)
+    return rule_call(rule, *args, **kwargs)

@@ -1,0 +1,119 @@
+"""Higher order: jvp inside differentiated code, hvp and hessian.
+
+`jvp` has a registered frule: when the function being differentiated calls `jvp`, the
+inner derivative runs as a *level-2* computation (fwdad/forward/nested.py): the derived
+rule of the inner function's rule, whose values carry the outer perturbation in their
+tangents. The inner function's rule sees the outer computation's values only lifted
+(inner tangent zero, outer tangent kept), so perturbations cannot be confused: see
+docs/higher_order.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence, Tuple
+
+import numpy as np
+
+from fwdad import api
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, describe
+from fwdad.forward import nested, nested_rules
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent, Tangent, check_tangent, zero_tangent
+
+
+@frule(api.jvp)
+def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
+    """jvp(f, primals, tangents) inside a differentiated function: returns
+    (out, tangent_out), each with its outer tangent."""
+    args = [_level2_argument(f.primal, i, primals, tangents)
+            for i in range(len(primals.primal))]
+    out = nested_rules._call(nested.lift_outer(f), *args)
+    outer_out, outer_tangent = nested.outer_of(out)
+    value, tangent = out.primal.primal, out.primal.tangent
+    return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
+
+
+@frule(_jvp)
+def _jvp_of_jvp_rule(f: Dual, primals: Dual, tangents: Dual) -> Dual:
+    raise FwdadError(
+        f"jvp is nested more than two deep around {describe(f.primal.primal)}: fwdad "
+        f"differentiates a jvp inside a differentiated function (second order), but "
+        f"not a third level yet. Differentiate the inner function by hand once.")
+
+
+def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
+    primal, tangent = primals.primal[i], tangents.primal[i]
+    inner = check_tangent(primal, tangent, f"argument {i} of {describe(fn)}")
+    outer = Tangent(primal=_item(primals.tangent, i), tangent=_item(tangents.tangent, i))
+    return Dual(Dual(primal, inner), outer)
+
+
+def _item(tangent: Any, i: int) -> Any:
+    return NoTangent if tangent is NoTangent else tangent[i]
+
+
+def _real(tangent: Any, like: Any) -> Any:
+    return zero_tangent(like) if tangent is NoTangent else tangent
+
+
+class Directional:
+    """`Directional(f, v)(*xs)` is the directional derivative of f at xs along v (the
+    tangent output of jvp); it has a rule, so jacfwd can differentiate it again."""
+
+    def __init__(self, f: Callable, tangents: Sequence[Any]) -> None:
+        self.f, self.tangents = f, tuple(tangents)
+
+    def __call__(self, *primals: Any) -> Any:
+        return api.jvp(self.f, primals, self.tangents)[1]
+
+
+@frule(Directional.__call__)
+def _directional(self, *primals: Dual) -> Dual:
+    packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
+    out = _jvp(Dual(self.f, NoTangent), packed, Dual(self.tangents, NoTangent))
+    return Dual(out.primal[1], out.tangent[1])
+
+
+# ---- the public functions ------------------------------------------------------------
+def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
+    """The Hessian of a scalar function `f` at `primals`, times `tangents`.
+
+    Computed forward over forward: the gradient of `x -> jvp(f, x, v)[1]` by one
+    batched pass (jacfwd), so its cost is that of a Jacobian, not of a reverse pass.
+
+    Returns:
+        A tuple with one array per argument, shaped like it (for a non-scalar f, each
+        has the output's shape in front).
+    """
+    api._check_callable(f, "hvp")
+    primals, tangents = api._check_sequences(f, primals, tangents)
+    argnums = tuple(range(len(primals)))
+    return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
+
+
+def hessian(f: Callable, argnums: int = 0) -> Callable:
+    """The function that computes the Hessian of `f` with respect to argument `argnums`
+    (a float or float array): shape `output.shape + x.shape + x.shape`.
+
+    One batched pass (jacfwd) of a directional derivative per entry of x.
+    """
+    api._check_callable(f, "hessian")
+    if not isinstance(argnums, int):
+        raise FwdadError("hessian takes one argument number (argnums=int); for several "
+                         "arguments, use hvp or jacfwd of a function of their tuple.")
+
+    def compute(*args: Any) -> Any:
+        x = args[argnums]
+        if not isinstance(zero_tangent(x), (float, np.ndarray)):
+            raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
+                             f"float or float array, not a {type(x).__name__}.")
+        columns = []
+        for e in np.eye(int(np.size(x))):
+            direction = [zero_tangent(a) for a in args]
+            direction[argnums] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
+            column = api.jacfwd(Directional(f, direction), argnums=argnums)(*args)
+            columns.append(np.asarray(column))
+        stacked = np.stack(columns, axis=-1)
+        return stacked.reshape(stacked.shape[:-1] + np.shape(x))
+    compute.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    return compute

@@ -1,0 +1,210 @@
+"""linearize(f, *primals) -> (out, lin): the JVP as a reusable linear map.
+
+The rule of `f` runs once with *recorded* tangents (`Linear`): every NumPy operation a
+rule applies to a tangent is appended to a `Tape`, with the primal-side coefficients it
+needs (e.g. `cos(x)` for `sin`) copied at that moment. `lin(t)` replays only the tape
+on real tangents: no primal work, no rules, no dispatch. In-place updates of tangents
+are replayed in order, so views keep sharing memory as they did.
+
+Note: recording the tangent operations was chosen over keeping the dense Jacobian
+(n jvps up front and an n x m matrix, where the tape costs one jvp and the
+coefficients). `lin.T` (the VJP) is still the batched Jacobian, built by jacfwd on
+first use, until reverse mode exists: then it becomes the reverse path.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Tuple
+
+import numpy as np
+
+from fwdad import seeds
+from fwdad.api import _argument_names, _check_callable, call
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, TangentError, describe, note_user_location
+from fwdad.recording import Linear, Recording, Tape
+from fwdad.rules.batching import tangent_context
+from fwdad.tangents import NoTangent, check_tangent, zero_tangent
+
+
+# ---- the public function ---------------------------------------------------------------
+def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
+    """Evaluate `f(*primals)` and return its linearization at that point.
+
+    Args:
+        f: the function; primals: its arguments (floats, float arrays and tuples, lists
+            and dicts of them are differentiable; other values pass through).
+
+    Returns:
+        `(out, lin)`: `lin(*tangents)` is the JVP (`jvp(f, primals, tangents)[1]`),
+        computed by replaying the recorded tangent operations only; tangents with a
+        leading batch axis give a batch of outputs. `lin.T(cotangent)` is the VJP
+        (the tuple of cotangents of the arguments).
+
+    Raises:
+        FwdadError: a rule does something with a tangent that cannot be recorded.
+    """
+    _check_callable(f, "linearize")
+    kept = copy.deepcopy(primals)
+    tape = Tape()
+    inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]
+    duals = [Dual(p, t) for p, t in zip(copy.deepcopy(primals), inputs)]
+    try:
+        with tangent_context(Recording(tape)):
+            out = call(f, duals)
+    except Exception as exc:
+        note_user_location(exc)
+        raise
+    tape.forget_shadows()
+    return out.primal, Linearization(f, kept, tape, inputs, out)
+
+
+def _input(tape: Tape, leaf: Any) -> Any:
+    zero = zero_tangent(leaf)
+    if isinstance(zero, (float, complex, np.inexact, np.ndarray)):
+        return tape.node(np.zeros(np.shape(leaf), np.asarray(leaf).dtype))
+    if zero is NoTangent:
+        return zero
+    raise FwdadError(f"linearize takes floats, float arrays and tuples, lists and dicts "
+                     f"of them; got a {type(leaf).__name__}.")
+
+
+class Linearization:
+    """`lin(*tangents)`: the JVP of f at the recorded point; `lin.T`: its transpose."""
+
+    def __init__(self, f: Callable, primals: tuple, tape: Tape, inputs: list,
+                 out: Dual) -> None:
+        self.f, self.primals, self.tape, self.inputs = f, primals, tape, inputs
+        self.out_primal, self.out_tangent = out.primal, out.tangent
+        self._jacobian_t = None
+
+    def __call__(self, *tangents: Any) -> Any:
+        if len(tangents) != len(self.primals):
+            raise FwdadError(f"lin of {describe(self.f)} takes {len(self.primals)} "
+                             f"tangents (one per argument), but got {len(tangents)}.")
+        size = self._batch_size(tangents)
+        if size is None:
+            return self._apply(tangents)
+        from fwdad.tangents import stack, unstack
+        return stack([self._apply([unstack(t, b) for t in tangents])
+                      for b in range(size)])
+
+    def _batch_size(self, tangents: tuple):
+        names = _argument_names(self.f, len(tangents))
+        try:
+            for p, t, n in zip(self.primals, tangents, names):
+                check_tangent(p, t, f"{n} of {describe(self.f)}")
+            return None
+        except TangentError:
+            leaf = next(x for x in _leaves(tangents) if np.ndim(x) > 0)
+            size = int(np.shape(leaf)[0])
+            for p, t, n in zip(self.primals, tangents, names):
+                check_tangent(p, t, f"{n} of {describe(self.f)}", batch=size)
+            return size
+
+    def _apply(self, tangents) -> Any:
+        env: list = [None] * len(self.tape.nodes)
+        for given, seeded in zip(tangents, self.inputs):
+            _bind(env, seeded, given)
+        self.tape.replay(env)
+        return _read(self.out_primal, self.out_tangent, env)
+
+    @property
+    def T(self) -> "Transpose":
+        return Transpose(self)
+
+
+def _bind(env: list, seeded: Any, given: Any) -> None:
+    if type(seeded) is Linear:
+        env[seeded.index] = np.array(given, dtype=seeded.dtype)
+    elif isinstance(seeded, (tuple, list)):
+        for s, g in zip(seeded, given):
+            _bind(env, s, g)
+    elif isinstance(seeded, dict):
+        for k in seeded:
+            _bind(env, seeded[k], given[k])
+
+
+def _read(primal: Any, tangent: Any, env: list) -> Any:
+    """The output tangent, with recorded leaves replaced by their replayed values."""
+    if type(tangent) is Linear:
+        value = env[tangent.index]
+        if isinstance(primal, (float, complex)):
+            return type(primal)(value)
+        return np.array(value)
+    if isinstance(tangent, (tuple, list)) and isinstance(primal, (tuple, list)):
+        return type(tangent)(_read(p, t, env) for p, t in zip(primal, tangent))
+    if isinstance(tangent, dict):
+        return {k: _read(primal[k], t, env) for k, t in tangent.items()}
+    return copy.copy(tangent)
+
+
+def _leaves(tree: Any) -> list:
+    if isinstance(tree, (tuple, list)):
+        return [x for v in tree for x in _leaves(v)]
+    if isinstance(tree, dict):
+        return [x for v in tree.values() for x in _leaves(v)]
+    return [tree]
+
+
+# ---- the transpose: by the batched Jacobian until reverse mode exists ------------------
+class Transpose:
+    """`lin.T(cotangent)`: the cotangents of the arguments, a tuple (the VJP).
+
+    TODO(issue 4): use the reverse path; for now it multiplies by the Jacobian, which
+    jacfwd builds in one batched pass the first time (re-running f once)."""
+
+    def __init__(self, lin: Linearization) -> None:
+        self.lin = lin
+
+    @property
+    def T(self) -> Linearization:
+        return self.lin
+
+    def __call__(self, cotangent: Any) -> tuple:
+        lin = self.lin
+        if lin._jacobian_t is None:
+            lin._jacobian_t = _jacobian_transposed(lin.f, lin.primals)
+        jacobian_t, leaves = lin._jacobian_t
+        flat, batch = _flatten_like(lin.out_primal, cotangent)
+        result = flat @ jacobian_t.T
+        return tuple(seeds.tree_map(lambda leaf: _unflatten(result, leaf, batch), leaves))
+
+
+def _jacobian_transposed(f: Callable, primals: tuple) -> tuple:
+    """J^T as an (inputs x outputs) matrix over the flat index of seeds.leaves_of."""
+    from fwdad.api import _seeded_pass
+    leaves, total = seeds.leaves_of(tuple(primals))
+    out, tangent = _seeded_pass(f, primals, tuple(range(len(primals))),
+                                seeds.seed(leaves, 0, total))
+    stacked = seeds.stacked_output(out, tangent, total)
+    columns = [np.reshape(x, (total, -1)) for x in _leaves(stacked)]
+    return np.concatenate(columns, axis=1), leaves
+
+
+def _flatten_like(primal: Any, cotangent: Any) -> tuple:
+    """The cotangent's leaves, in the order of the output's, as one (..., n) array."""
+    pairs: list = []
+
+    def walk(p: Any, c: Any) -> None:
+        if isinstance(p, (tuple, list)):
+            for i, item in enumerate(p):
+                walk(item, None if c is None else c[i])
+        elif isinstance(p, dict):
+            for k, item in p.items():
+                walk(item, None if c is None else c[k])
+        else:
+            pairs.append((p, c))
+    walk(primal, cotangent)
+    batch = next((np.shape(c)[:np.ndim(c) - np.ndim(p)] for p, c in pairs
+                  if c is not None and c is not NoTangent), ())
+    flat = [np.zeros(batch + (int(np.size(p)),)) if c is None or c is NoTangent
+            else np.reshape(c, batch + (-1,)) for p, c in pairs]
+    return np.concatenate(flat, axis=-1), batch
+
+
+def _unflatten(flat: np.ndarray, leaf: Any, batch: tuple) -> Any:
+    if leaf is None:
+        return NoTangent
+    block = flat[..., leaf.offset:leaf.offset + leaf.size].reshape(batch + leaf.shape)
+    return float(block) if block.ndim == 0 else block
