@@ -76,14 +76,17 @@ def pow_base_term(x, y, dx):
 
 
 def pow_exponent_term(x, out, dy):
-    """log(x) * x**y * dy, taken as 0 where dy is 0 or x**y is 0 (so that x**2.0 at a
-    negative x, or 0.0**y, has a finite derivative)."""
+    """log|x| * x**y * dy, taken as 0 where x**y is 0 (so that 0.0**y has a finite
+    derivative). For x != 0, log|x| is finite, so a zero dy gives 0 (x**2.0 at a negative
+    x); the coefficient alone decides, which keeps the term linear in dy."""
     if dy is NoTangent:
         return NoTangent
     with np.errstate(divide="ignore", invalid="ignore"):
-        term = np.log(np.abs(np.asarray(x, dtype=float))) * out * dy
-    term = np.where((np.asarray(dy) == 0) | (np.asarray(out) == 0), 0.0, term)
-    return float(term) if np.ndim(term) == 0 and not isinstance(out, np.ndarray) else term
+        coefficient = np.log(np.abs(np.asarray(x, dtype=float))) * out
+    coefficient = np.where(np.asarray(out) == 0, 0.0, coefficient)
+    if coefficient.ndim == 0 and not isinstance(out, np.ndarray):
+        coefficient = float(coefficient)  # scalars stay Python floats
+    return coefficient * dy
 
 
 @frule(operator.neg)

@@ -29,8 +29,15 @@ def test_every_rrule_has_a_case():
     assert not missing, f"rrules without a case in tests/reverse/cases.py: {missing}"
 
 
+def _machinery(fn) -> bool:
+    """Rules for fwdad's own functions serve second-order forward mode only."""
+    module = getattr(fn, "__module__", "") or ""
+    return module.startswith("fwdad.") and module != "fwdad.lang"
+
+
 def test_every_forward_primitive_has_an_rrule():
-    missing = sorted(describe(fn) for fn in forward_primitives_without_rrule())
+    missing = sorted(describe(fn) for fn in forward_primitives_without_rrule()
+                     if not _machinery(fn))
     if missing:
         pytest.xfail(f"known gap: {len(missing)} forward primitives have no reverse rule "
                      f"yet (reverse mode raises MissingRuleError on them): "
