@@ -9,7 +9,7 @@ import pytest
 import fwdad
 from fwdad.api import batched_jvp
 from fwdad.errors import TangentError
-from fwdad.rules.batching import batch, batch_size, created_tangent
+from fwdad.rules.batching import batch, created_tangent, running_batch_size
 from fwdad.tangents import random_tangent, stack, unstack
 from tests.corpus import CORPUS, Example
 from tests.util import assert_close
@@ -103,10 +103,10 @@ def test_batched_jvp_equals_one_at_a_time(example):
 def test_created_tangent_is_batched_only_inside_a_batched_call():
     assert np.shape(created_tangent(np.zeros(2))) == (2,)
     with batch(5):
-        assert batch_size() == 5
+        assert running_batch_size() == 5
         assert np.shape(created_tangent(np.zeros(2))) == (5, 2)
         assert created_tangent(1.0) == 0.0  # floats are immutable: no batch needed
-    assert batch_size() is None
+    assert running_batch_size() is None
 
 
 def written_through_view_of_global(x):
@@ -170,7 +170,7 @@ def test_the_batch_context_belongs_to_its_thread():
     import threading
     seen = []
     with batch(4):
-        worker = threading.Thread(target=lambda: seen.append(batch_size()))
+        worker = threading.Thread(target=lambda: seen.append(running_batch_size()))
         worker.start()
         worker.join()
     assert seen == [None]

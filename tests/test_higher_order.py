@@ -61,15 +61,9 @@ def test_nested_jvp_under_jacfwd():
 
 
 # ---- jvp of jvp on the corpus -----------------------------------------------------------
-NEEDS_REAL = {"global_constant"}  # float() of a Dual: its rule calls np.real
-
-
 def _second_order_cases():
     for example in CORPUS + IN_PLACE:
-        marks = [pytest.mark.xfail(reason="the float() rule calls np.real, which has no "
-                                          "rule yet", strict=True)] \
-            if example.fn.__name__ in NEEDS_REAL else []
-        yield pytest.param(example, marks=marks, id=str(example))
+        yield pytest.param(example, id=str(example))
 
 
 @pytest.mark.parametrize("example", list(_second_order_cases()))

@@ -38,8 +38,8 @@ def _created_tangent(primal: Dual) -> Dual:
     return Dual(zero, batching.created_tangent(zero))
 
 
-@frule(batching.batch_size)
-def _batch_size() -> Dual:
+@frule(batching.running_batch_size)
+def _running_batch_size() -> Dual:
     """Inside a nested call the inner tangents are unbatched, whatever the outer
     computation's batch is."""
     return Dual(None, NoTangent)

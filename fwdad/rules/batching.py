@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, Optional, Tuple, Union
+from typing import Any, Iterator, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -134,7 +134,7 @@ def batch(size: int):
     return tangent_context(TangentContext(size))
 
 
-def batch_size() -> Optional[int]:
+def running_batch_size() -> Optional[int]:
     """The number of tangents of the batched call running now, or None."""
     context = _CONTEXT.get()
     return context.size if context is not None else None
@@ -181,3 +181,90 @@ def _held_only_by_x(tangent: np.ndarray) -> bool:
     call's argument): views hold their base, fields and lists hold their items."""
     count = getattr(sys, "getrefcount", None)
     return count is not None and count(tangent) <= 4
+
+
+def batch_size(primal: Any, tangent: Any) -> Optional[int]:
+    """The number of tangents in a batch, or None for a single tangent."""
+    return np.shape(tangent)[0] if is_batched(primal, tangent) else None
+
+
+def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
+    """`fn(tangent)` for a linear `fn` of one array, applied to each tangent of a batch
+    (and the results stacked on a leading axis) when the tangent is batched."""
+    from fwdad.tangents import NoTangent
+    if tangent is NoTangent:
+        return NoTangent
+    if not is_batched(primal, tangent):
+        return fn(tangent)
+    return np.stack([fn(t) for t in tangent])
+
+
+def dense(primal: Any, tangent: Any, size: Optional[int] = None) -> Any:
+    """The tangent as an array (zeros for NoTangent), with a batch axis of `size` when
+    `size` is not None (an unbatched tangent is repeated along it)."""
+    from fwdad.tangents import NoTangent
+    if tangent is NoTangent:
+        tangent = np.zeros(np.shape(primal))
+    if size is None or is_batched(primal, tangent):
+        return tangent
+    return np.broadcast_to(tangent, (size,) + np.shape(tangent))
+
+
+def common_batch(primals: Any, tangents: Any) -> Optional[int]:
+    """The batch size of the first batched tangent among several, or None."""
+    for p, t in zip(primals, tangents):
+        if is_batched(p, t):
+            return np.shape(t)[0]
+    return None
+
+
+def map_batch_many(fn: Any, primals: Any, tangents: Any) -> Any:
+    """`fn(list of tangents)` for a function linear in a list of arrays (concatenate,
+    stack ...): the NoTangents become zeros, and a batch is mapped item by item."""
+    size = common_batch(primals, tangents)
+    full = [dense(p, t, size) for p, t in zip(primals, tangents)]
+    if size is None:
+        return fn(full)
+    return np.stack([fn([t[b] for t in full]) for b in range(size)])
+
+
+def fit(tangent: Any, out: Any) -> Any:
+    """The tangent shaped and typed like the result `out`: broadcast to its shape (a
+    batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
+    no floats."""
+    from fwdad.tangents import NoTangent
+    kind = np.asarray(out).dtype.kind
+    if tangent is NoTangent or kind not in "fc":
+        return NoTangent
+    shape = np.shape(out)
+    if np.ndim(tangent) > len(shape):
+        shape = np.shape(tangent)[:1] + shape
+    if np.shape(tangent) != shape:
+        tangent = np.broadcast_to(tangent, shape).copy()
+    dtype = np.asarray(out).dtype
+    if isinstance(out, np.ndarray) or np.ndim(tangent) > 0:
+        if isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):
+            return np.asarray(tangent, dtype=dtype)
+        return tangent if tangent.dtype == dtype else tangent.astype(dtype)  # recorded
+    return type(out)(tangent)  # a scalar result: a tangent of its own type
+
+
+class _Value(NamedTuple):
+    primal: Any
+    tangent: Any
+
+
+def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i] = v"
+           ) -> None:
+    """`target.tangent[index] = tangent` for a Dual `target` holding an array, where
+    `tangent` (of the value `primal`) broadcasts into the target as the value does.
+    A batched tangent written into an unbatched one first widens the target's tangent
+    (`widen_for`, which refuses when views or fields share the old one)."""
+    from fwdad.tangents import NoTangent
+    if target.tangent is NoTangent:
+        return
+    widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
+    base = target.tangent
+    part = np.ndim(target.primal[index])
+    dv = 0.0 if tangent is NoTangent else lift(primal, tangent, part)
+    base[tangent_index(target.primal, base, index)] = dv

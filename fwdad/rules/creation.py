@@ -1,5 +1,6 @@
-"""Rules for creating arrays: array/asarray of (nested lists of) Duals, arange and
-linspace, zeros, ones, full, eye, and their *_like versions.
+"""Rules for creating arrays and converting them: array/asarray of (nested lists of)
+Duals, arange, linspace, full, zeros, ones and their *_like versions, copy, astype and
+the NumPy scalar types.
 
 A new array's zero tangent comes from `created_tangent`, so that inside a batched call
 it already has the batch axis (see the Note in rules/batching.py).
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import batch_size, created_tangent, lift
+from fwdad.rules.batching import created_tangent, lift, running_batch_size
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -30,7 +31,7 @@ def _array(x: Dual, dtype=None, **kwargs) -> Dual:
 def _stack(tangent, primal) -> np.ndarray:
     """The tangent of np.array(primal) for nested lists of values. NoTangent leaves are
     zeros; with batched leaves, the batch axis becomes the leading axis."""
-    size = _batch_size(tangent, primal) or batch_size()
+    size = _batch_size(tangent, primal) or running_batch_size()
 
     def leaf(t, p):
         if t is NoTangent:
@@ -117,22 +118,71 @@ for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.em
             np.eye, np.identity):
     frule(_fn)(_created(_fn))
 
+def_nondiff(np.shape, np.ndim, np.size, np.tri, np.indices, np.tril_indices,
+            np.triu_indices, np.diag_indices, np.unravel_index, np.ravel_multi_index,
+            np.ndarray.tobytes, np.dtype, np.result_type, np.can_cast, np.iscomplexobj,
+            np.isrealobj, np.isscalar)
 
+
+# ---- filled with a value: linear in the value --------------------------------------------
 @frule(np.full)
 def _full(shape, fill_value: Dual, dtype=None, **kwargs) -> Dual:
-    """Every element is fill_value: its tangent, broadcast."""
-    return _filled(np.full(shape, fill_value.primal, dtype=dtype, **kwargs), fill_value)
+    out = np.full(shape, fill_value.primal, dtype, **kwargs)
+    return Dual(out, _filled(out, fill_value))
 
 
 @frule(np.full_like)
 def _full_like(a, fill_value: Dual, dtype=None, **kwargs) -> Dual:
-    return _filled(np.full_like(a, fill_value.primal, dtype=dtype, **kwargs), fill_value)
+    out = np.full_like(a, fill_value.primal, dtype, **kwargs)
+    return Dual(out, _filled(out, fill_value))
 
 
-def _filled(out: np.ndarray, fill_value: Dual) -> Dual:
+def _filled(out, value: Dual):
+    """The tangent of an array filled with `value`: broadcast into a new zero tangent
+    (batched in a batched call; a batched value puts its batch axis in front)."""
     if out.dtype.kind not in "fc":
-        return Dual(out, NoTangent)
-    return Dual(out, created_tangent(out) + lift(fill_value.primal, fill_value.tangent,
-                                                 out.ndim))
+        return NoTangent
+    base = created_tangent(out)
+    if value.tangent is NoTangent:
+        return base
+    return (base + lift(value.primal, value.tangent, out.ndim)).astype(out.dtype)
 
-def_nondiff(np.shape, np.ndim, np.size)
+
+# ---- copies and conversions ---------------------------------------------------------------
+@frule(np.copy, np.ndarray.copy)
+def _copy(x: Dual, *args, **kwargs) -> Dual:
+    out = np.copy(x.primal, *args, **kwargs) if not isinstance(x.primal, np.ndarray) \
+        else x.primal.copy(*args)
+    return Dual(out, NoTangent if x.tangent is NoTangent else np.array(x.tangent))
+
+
+@frule(np.ndarray.astype)
+def _astype(x: Dual, dtype, *args, **kwargs) -> Dual:
+    """A float dtype keeps the tangent (cast); an integer or bool dtype drops it."""
+    out = x.primal.astype(dtype, *args, **kwargs)
+    if out.dtype.kind not in "fc" or x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    return Dual(out, x.tangent.astype(out.dtype))
+
+
+@frule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)
+def _as_array_like(x: Dual, dtype=None, **kwargs) -> Dual:
+    """The same values as np.array makes (the memory layout does not matter here)."""
+    return _array(x, dtype=dtype)
+
+
+def _scalar_type(kind):
+    """np.float64(x) and kin: the tangent converts alike (a batch stays an array)."""
+    def rule(x: Dual = None) -> Dual:
+        if x is None:
+            return Dual(kind(), NoTangent)
+        out = kind(x.primal)
+        keep = x.tangent is not NoTangent and np.asarray(x.tangent).dtype.kind in "fc"
+        return Dual(out, kind(x.tangent) if keep else NoTangent)
+    rule.__name__ = f"_{kind.__name__}"
+    frule(kind)(rule)
+
+
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
+    _scalar_type(_kind)
+def_nondiff(np.int64, np.int32, np.int16, np.int8, np.uint8, np.intp, np.bool_)
