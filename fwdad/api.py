@@ -16,7 +16,8 @@ from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user
 from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
-from fwdad.tangents import NoTangent, check_tangent, stack, zero_tangent
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import NoTangent, stack, zero_tangent
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:

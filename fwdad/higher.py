@@ -18,7 +18,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import nested, nested_rules
 from fwdad.rules.registry import frule
-from fwdad.tangents import NoTangent, Tangent, check_tangent, zero_tangent
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
 @frule(api.jvp)

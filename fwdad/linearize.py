@@ -24,7 +24,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, TangentError, describe, note_user_location
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
-from fwdad.tangents import NoTangent, check_tangent, zero_tangent
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import NoTangent, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------

@@ -5,20 +5,19 @@ at run time, per callee, for a callee held in a variable, and caches the decisio
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
-import inspect
 import types
 import weakref
 from typing import Any, Callable, Dict
 
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError, describe, where
+from fwdad.errors import MissingRuleError, describe
+from fwdad.forward import constructors
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function
-from fwdad.tangents import NoTangent, Tangent
+from fwdad.tangents import NoTangent
 
 
 class LazyRule:
@@ -108,95 +107,14 @@ def static_rule(fn: Any, location: str) -> Callable:
     if rule is not None:
         return rule
     if isinstance(fn, type) and issubclass(fn, BaseException):
-        return _construct_exception(fn)
+        return constructors.exception_rule(fn)
     if is_foreign(fn):
         return MissingRule(fn, location)
     if isinstance(fn, type):
-        return construct_rule(fn)
+        return constructors.construct_rule(fn)
     if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
-        return _bound_rule(LazyRule(fn.__func__), fn.__self__)
+        return constructors.bound_rule(LazyRule(fn.__func__), fn.__self__)
     return LazyRule(python_function(fn))  # get_source says why if there is no source
-
-
-def _bound_rule(rule: Callable, owner: Any) -> Callable:
-    """The rule of a method bound to `owner` (a constant: its tangent is zero)."""
-    self = const(owner)
-
-    def bound(*args: Dual, **kwargs: Dual) -> Dual:
-        return rule(self, *args, **kwargs)
-    return bound
-
-
-def construct_rule(cls: type) -> Callable:
-    """`cls(...)` for a user class: a new instance with a structural tangent, then the
-    derived rule of its `__init__`. Dataclasses and NamedTuples, whose generated
-    constructors have no source, are built field by field."""
-    if dataclasses.is_dataclass(cls):
-        return _construct_dataclass(cls)
-    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return _construct_namedtuple(cls)
-    init = cls.__init__
-
-    def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        self = Dual(cls.__new__(cls), Tangent())
-        if init is not object.__init__:
-            derived_rule(init)(self, *args, **kwargs)
-        return self
-    construct.__name__ = f"new_{cls.__name__}"
-    return construct
-
-
-def _construct_exception(cls: type) -> Callable:
-    """Exceptions are built from plain values and carry no tangent."""
-    def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        return Dual(cls(*(a.primal for a in args),
-                        **{k: v.primal for k, v in kwargs.items()}), NoTangent)
-    construct.__name__ = f"new_{cls.__name__}"
-    return construct
-
-
-def _construct_dataclass(cls: type) -> Callable:
-    """What the generated `__init__` does: set each init field (its default if not
-    given), then run `__post_init__`'s derived rule."""
-    signature = inspect.signature(cls)
-    post_init = getattr(cls, "__post_init__", None)
-
-    def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        bound = signature.bind(*args, **kwargs)
-        self = Dual(cls.__new__(cls), Tangent())
-        for field in dataclasses.fields(cls):
-            value = bound.arguments.get(field.name)
-            if value is None:
-                value = _field_default(field)
-            if value is not None:
-                object.__setattr__(self.primal, field.name, value.primal)
-                setattr(self.tangent, field.name, value.tangent)
-        if post_init is not None:
-            derived_rule(post_init)(self)
-        return self
-    construct.__name__ = f"new_{cls.__name__}"
-    return construct
-
-
-def _field_default(field: "dataclasses.Field") -> Any:
-    if field.default is not dataclasses.MISSING:
-        return const(field.default)
-    if field.default_factory is not dataclasses.MISSING:
-        return const(field.default_factory())
-    return None  # an init=False field without a default: __post_init__ sets it
-
-
-def _construct_namedtuple(cls: type) -> Callable:
-    """A NamedTuple's tangent is the same NamedTuple of tangents."""
-    signature = inspect.signature(cls)
-
-    def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        items = [v if isinstance(v, Dual) else const(v) for v in bound.arguments.values()]
-        return Dual(cls(*(d.primal for d in items)), cls(*(d.tangent for d in items)))
-    construct.__name__ = f"new_{cls.__name__}"
-    return construct
 
 
 # ---- at run time: dynamic calls -------------------------------------------------------
@@ -311,7 +229,3 @@ class DerivedClosure:
 def closure(rule: Callable) -> Dual:
     """The Dual a nested def binds its name to."""
     return Dual(DerivedClosure(rule), NoTangent)
-
-
-def location(filename: str, lineno: int) -> str:
-    return where(filename, lineno)

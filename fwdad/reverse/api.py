@@ -17,7 +17,8 @@ from fwdad.reverse import dispatch
 from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout, nested
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
-from fwdad.tangents import NoTangent, Tangent, check_tangent, zero_tangent
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
 def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:

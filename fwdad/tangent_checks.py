@@ -1,0 +1,113 @@
+"""Checking the tangents users give against their primals (jvp, jacfwd, vjp, ...).
+
+`check_tangent` accepts what a user would naturally write (an int tangent for a float,
+None for no tangent, a Tangent or an instance for an object) and rejects the rest with
+an error naming the argument.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from fwdad.errors import NonDifferentiableError, TangentError
+from fwdad.tangents import NoTangent, Tangent, _fields, _map_pairs, zero_tangent
+
+
+def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None) -> Any:
+    """Validate a tangent given by a user for argument `name`; return it, converted to
+    the tangent type where that is unambiguous (an int tangent for a float becomes a
+    float). With `batch`, every array leaf carries a leading axis of that size.
+
+    Raises:
+        TangentError: the tangent's type or shape does not match the primal.
+        NonDifferentiableError: a non-zero tangent was given for an int, str, ...
+    """
+    zero = zero_tangent(primal)
+    if zero is NoTangent:
+        if tangent is None or tangent is NoTangent:
+            return NoTangent
+        if _is_all_zero(tangent):
+            return NoTangent
+        raise NonDifferentiableError(
+            f"{name} is a {type(primal).__name__} ({primal!r:.60}), which has no "
+            f"derivative, but a non-zero tangent was given for it. To differentiate with "
+            f"respect to it, pass it as a float (e.g. float({primal!r:.20})); otherwise "
+            f"give its tangent as None.")
+    if isinstance(primal, (tuple, list)):
+        _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
+                name, primal, tangent)
+        return _map_pairs(primal, tangent, _Checker(name, batch))
+    if isinstance(primal, dict):
+        _expect(isinstance(tangent, dict) and tangent.keys() == primal.keys(),
+                name, primal, tangent)
+        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch)
+                for k in primal}
+    if isinstance(zero, Tangent):
+        return _check_object_tangent(primal, tangent, name, batch)
+    return _check_leaf(primal, tangent, name, batch)
+
+
+class _Checker:
+    """check_tangent over the items of a tuple or list, naming each by its index."""
+
+    def __init__(self, name: str, batch: int | None) -> None:
+        self.name, self.batch, self.index = name, batch, 0
+
+    def __call__(self, primal: Any, tangent: Any) -> Any:
+        self.index += 1
+        return check_tangent(primal, tangent, f"{self.name}[{self.index - 1}]", self.batch)
+
+
+def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
+    shape = np.shape(primal) if batch is None else (batch,) + np.shape(primal)
+    numeric = isinstance(tangent, (numbers.Number, np.ndarray, np.generic)) \
+        and not isinstance(tangent, (bool, np.bool_))
+    if numeric and np.shape(tangent) == shape:
+        if isinstance(primal, np.ndarray) or batch is not None:
+            return np.asarray(tangent, dtype=np.asarray(primal).dtype)
+        return type(primal)(tangent)
+    got = f"{type(tangent).__name__} of shape {np.shape(tangent)}" if numeric \
+        else type(tangent).__name__
+    batched = " with a leading batch axis" if batch is not None else ""
+    raise TangentError(
+        f"the tangent of {name} must be a {_kind(primal)} of shape {shape} (like its "
+        f"primal{batched}), but it is a {got}. Give a tangent of the same shape as the "
+        f"value.")
+
+
+def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
+    if tangent is None or tangent is NoTangent:
+        return zero_tangent(primal)
+    fields = vars(tangent) if isinstance(tangent, (Tangent, type(primal))) else None
+    _expect(fields is not None, name, primal, tangent)
+    unknown = set(fields) - set(_fields(primal))
+    if unknown:
+        raise TangentError(f"the tangent of {name} has fields {sorted(unknown)} that "
+                           f"{type(primal).__name__} does not have.")
+    out = zero_tangent(primal) if batch is None else Tangent()
+    for key, value in _fields(primal).items():
+        given = fields.get(key, NoTangent)
+        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch)
+                if given is not NoTangent else zero_tangent(value))
+    return out
+
+
+def _is_all_zero(t: Any) -> bool:
+    try:
+        return bool(np.all(np.asarray(t) == 0))
+    except (TypeError, ValueError):
+        return False
+
+
+def _kind(x: Any) -> str:
+    return "float array" if isinstance(x, np.ndarray) else type(x).__name__
+
+
+def _expect(ok: bool, name: str, primal: Any, tangent: Any) -> None:
+    if not ok:
+        raise TangentError(
+            f"the tangent of {name} must have the structure of its primal "
+            f"({type(primal).__name__}), but it is a {type(tangent).__name__}: "
+            f"{tangent!r:.80}.")
