@@ -14,14 +14,19 @@ from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
 from fwdad.forward import runtime
 from fwdad.forward.dispatch import LazyRule
+from fwdad.forward.optimize import optimize
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
 from fwdad.source import get_source
 
 
-def build_rule(fn: Callable) -> Callable:
+def build_rule(fn: Callable, optimized: bool = True) -> Callable:
     """The derived forward rule of the Python function `fn`.
+
+    With `optimized` (the default) the rule is the output of forward/optimize.py, and
+    `rule.unoptimized` is the plain rule, the reference it must match; without, the
+    plain rule itself.
 
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
@@ -35,6 +40,13 @@ def build_rule(fn: Callable) -> Callable:
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     rule = compile_function(tree, constants.values, src.cells, src.globals, defaults,
                             kwdefaults, src.filename, header)
+    rule.unoptimized = rule
+    better = optimize(tree, constants, rule) if optimized else None
+    if better is not None:
+        plain, rule = rule, compile_function(better, constants.values, src.cells,
+                                             src.globals, defaults, kwdefaults,
+                                             src.filename, "optimized " + header)
+        rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = render(normalized)
     return rule
