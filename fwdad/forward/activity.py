@@ -67,7 +67,10 @@ _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
                  np.ndarray.dot, np.array, np.asarray)
 
 
-def _is_pure(entry: RuleEntry) -> bool:
+PURE_HELPERS: Set[Any] = set()  # helpers of generated code that mutate nothing
+
+
+def is_pure(entry: RuleEntry) -> bool:
     """Rules that mutate none of their arguments (their results may alias them)."""
     fn = entry.primal
     return (entry.kind != "frule" or isinstance(fn, np.ufunc)
@@ -160,7 +163,8 @@ class Reader:
             if item is None:
                 return None
             line.keywords.append((kw.arg, item))
-        line.pure = line.entry is not None and _is_pure(line.entry) and not any(
+        line.pure = (line.entry is not None and is_pure(line.entry) or any(
+            callee is h for h in PURE_HELPERS)) and not any(
             name == "out" for name, _ in line.keywords)
         template = self.templates.get(id(callee))
         if template is not None and not line.keywords and not any(

@@ -205,12 +205,12 @@ def _np_square(x, dx):
 
 
 # ---- reductions (one positional argument) ---------------------------------------------
-@template(np.sum)
+@template(np.sum, np.ndarray.sum)
 def _np_sum(x, dx):
     return np.sum(x), NoTangent if dx is NoTangent else np.sum(dx)
 
 
-@template(np.mean)
+@template(np.mean, np.ndarray.mean)
 def _np_mean(x, dx):
     return np.mean(x), NoTangent if dx is NoTangent else np.mean(dx)
 
