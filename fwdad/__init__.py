@@ -11,8 +11,9 @@ from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.api import jvp
+from fwdad.static_graph import static_graph
 
-__all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "derive_frule",
+__all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "derive_frule", "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "TangentError", "UnsupportedSyntaxError",
