@@ -217,6 +217,7 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
 @dataclass
 class Analysis:
     kinds: Dict[str, str]          # local -> BOXED, SPLIT or PLAIN
+    names: Set[str]                # every name the rule mentions
     opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
     lines: Dict[int, Line]         # id(statement) -> its Line
 
@@ -226,9 +227,12 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     """The kind of every local of the rule `fn` (see the module docstring)."""
     locals_ = local_names(fn)
     reader = Reader(constants, locals_, templates)
+    names = set()
     for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            reader.reads[node.id] = reader.reads.get(node.id, 0) + 1
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+            if isinstance(node.ctx, ast.Load):
+                reader.reads[node.id] = reader.reads.get(node.id, 0) + 1
     lines: List[Line] = []
     _read(fn.body, reader, lines)
     everything, lines = lines, _rows(lines)
@@ -241,7 +245,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
                                              for a in line.operands))
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
-    return Analysis(kinds, opaque, {id(line.node): line for line in everything})
+    return Analysis(kinds, names, opaque, {id(line.node): line for line in everything})
 
 
 def _rows(lines: List[Line]) -> List[Line]:

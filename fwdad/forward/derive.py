@@ -38,18 +38,44 @@ def build_rule(fn: Callable, optimized: bool = True) -> Callable:
     defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
     kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
-    rule = compile_function(tree, constants.values, src.cells, src.globals, defaults,
-                            kwdefaults, src.filename, header)
-    rule.unoptimized = rule
-    better = optimize(tree, constants, rule) if optimized else None
-    if better is not None:
-        plain, rule = rule, compile_function(better, constants.values, src.cells,
-                                             src.globals, defaults, kwdefaults,
-                                             src.filename, "optimized " + header)
+    build = functools.partial(compile_function, constants=constants.values,
+                              user_cells=src.cells, globals_=src.globals, defaults=defaults,
+                              kwdefaults=kwdefaults, filename=src.filename)
+    if not optimized:
+        rule = build(tree, header=header)
+        rule.unoptimized = rule
+    else:
+        plain = PlainRule(functools.partial(build, tree, header=header))
+        better = optimize(tree, constants, plain)
+        rule = build(better, header="optimized " + header) if better is not None else \
+            build(tree, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = render(normalized)
     return rule
+
+
+class PlainRule:
+    """The rule before optimization, compiled on first use (batched tangents use it;
+    building it eagerly would double the time to build every rule)."""
+
+    def __init__(self, build: Callable[[], Callable]) -> None:
+        self.build, self.rule = build, None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.rule is None:
+            self.rule = self.build()
+            self.rule.unoptimized = self.rule
+        return self.rule(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        """`.source` and the other attributes of the rule, building it if need be."""
+        if name in ("build", "rule"):
+            raise AttributeError(name)
+        if self.rule is None:
+            self.rule = self.build()
+            self.rule.unoptimized = self.rule
+        return getattr(self.rule, name)
 
 
 def derive_frule(fn: Callable) -> Callable:

@@ -8,7 +8,6 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
-import copy
 import operator
 import types
 
@@ -29,16 +28,17 @@ _POW = (operator.pow, np.power)
 def instantiate(rw: Any, line: Line, target: Any) -> list:
     """The statements computing `target` (primal, then tangent) from the template."""
     tpl, subst = _template_for(rw, line)
-    primal = _Fill(subst, tpl.globals, rw.k).visit(copy.deepcopy(tpl.primal))
+    primal = _Fill(subst, tpl.globals, rw.k).visit(tpl.primal)
     if target is None:
         return [ast.Expr(value=primal)]
     if rw.kinds[target] == PLAIN:
-        return [_assign(target, primal)]
+        plain = _assign(target, primal)
+        plain.fw_pure = True
+        return [plain]
     self_update = target in {a.name for a in line.operands if a.kind == "local"}
-    uses_out = any(isinstance(n, ast.Name) and n.id == "out" for n in ast.walk(tpl.tangent))
-    out = rw.temp(target) if self_update and uses_out else target
+    out = rw.temp(target) if self_update and tpl.uses_out else target
     subst["out"] = ast.Name(id=out, ctx=ast.Load())
-    tangent = simplify(_Fill(subst, tpl.globals, rw.k).visit(copy.deepcopy(tpl.tangent)))
+    tangent = simplify(_Fill(subst, tpl.globals, rw.k).visit(tpl.tangent))
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
@@ -51,9 +51,11 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     if out != target:
         return [_assign(out, primal)] + tangents + [
             _assign(target, ast.Name(id=out, ctx=ast.Load()))]
-    if self_update:
-        return tangents + [_assign(target, primal)]
-    return [_assign(target, primal)] + tangents
+    first = _assign(target, primal)
+    first.fw_pure = True
+    if self_update or (tpl.tangent_first and not tpl.uses_out):
+        return tangents + [first]
+    return [first] + tangents
 
 
 def _template_for(rw: Any, line: Line) -> tuple:
@@ -74,26 +76,33 @@ def _template_for(rw: Any, line: Line) -> tuple:
     return tpl, subst
 
 
-class _Fill(ast.NodeTransformer):
-    """Substitute operands, and bind the names a template reads as constants."""
+class _Fill:
+    """A fresh copy of a template expression with the operands substituted and the
+    names the template reads bound as constants (faster than deepcopy + a visitor)."""
 
     def __init__(self, subst: Dict[str, ast.expr], globals_: dict, constants: Any) -> None:
         self.subst, self.globals, self.k = subst, globals_, constants
 
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        if node.id in self.subst:
-            return copy.deepcopy(self.subst[node.id])
-        if node.id in self.globals:
-            return self.k.bind(self.globals[node.id], _hint(self.globals[node.id]))
-        return node
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
-        base = node.value
-        if isinstance(base, ast.Name) and isinstance(self.globals.get(base.id),
-                                                     types.ModuleType):
-            value = getattr(self.globals[base.id], node.attr)
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.Name):
+            if node.id in self.subst:
+                return self.subst[node.id]
+            if node.id in self.globals:
+                return self.k.bind(self.globals[node.id], _hint(self.globals[node.id]))
+            return ast.Name(id=node.id, ctx=ast.Load())
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                isinstance(self.globals.get(node.value.id), types.ModuleType):
+            value = getattr(self.globals[node.value.id], node.attr)
             return self.k.bind(value, _hint(value))
-        return self.generic_visit(node)
+        fields = {}
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                value = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                value = self.visit(value)
+            fields[name] = value
+        return type(node)(**fields)
 
 
 def _hint(value: Any) -> str:

@@ -56,7 +56,7 @@ class _Rewrite:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.templates, self.inlined = constants, templates, False
-        taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | set(self.kinds)
+        taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
             if self.kinds[name] == SPLIT:

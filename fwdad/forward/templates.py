@@ -41,6 +41,10 @@ class Template:
     primal: ast.expr
     tangent: ast.expr
     globals: Dict[str, Any]
+    uses_out: bool = False  # the tangent reads the primal result `out`
+    # The tangent may run before the primal (it frees memory sooner): it cannot raise
+    # where the primal would raise another error. True for NumPy and operators.
+    tangent_first: bool = False
 
 
 _TEMPLATES: Dict[Any, Template] = {}   # primal callable -> template
@@ -53,7 +57,9 @@ def template(*primals: Any) -> Callable[[Callable], Callable]:
         names = [a.arg for a in tree.args.args]
         ret = tree.body[-1].value
         parsed = Template(fn.__name__, names[0::2], names[1::2], ret.elts[0], ret.elts[1],
-                          fn.__globals__)
+                          fn.__globals__, any(isinstance(n, ast.Name) and n.id == "out"
+                                              for n in ast.walk(ret.elts[1])),
+                          not any(getattr(p, "__module__", None) == "math" for p in primals))
         for primal in primals:
             _TEMPLATES[primal] = parsed
         fn.template = parsed

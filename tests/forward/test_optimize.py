@@ -153,12 +153,18 @@ def test_simple_code_is_inlined(fn):
 
 GOLDEN_RK4 = """
         _fw_neg1 = -k
-        _fw_dneg1 = -dk
+        _fw_dmul1 = -dk * y + _fw_neg1 * dy
         _fw_mul1 = _fw_neg1 * y
-        _fw_dmul1 = _fw_dneg1 * y + _fw_neg1 * dy
         _fw_sin1 = _fw_math_sin(t)
-        k1 = _fw_mul1 + _fw_sin1
         dk1 = _fw_dmul1
+        k1 = _fw_mul1 + _fw_sin1
+"""
+
+GOLDEN_ELEMENTWISE = """
+    _fw_dmul1 = _fw_np_cos(x) * dx * _fw_exp1 + _fw_sin1 * (_fw_exp1 * -(2 *
+        x * dx))
+    _fw_mul1 = _fw_sin1 * _fw_exp1
+    del _fw_exp1, _fw_sin1
 """
 
 
@@ -167,10 +173,12 @@ def test_optimized_source_reads_like_hand_written_code():
     assert GOLDEN_RK4.strip("\n") in source, source
     assert "    y, dy, t = y0, dy0, 0.0\n" in source, source
     assert "dt" not in source and "t = t + h" in source, source  # t is never active
+    source = build_rule(elementwise).source  # tangents moved into their one use, freed
+    assert GOLDEN_ELEMENTWISE.strip("\n") in source, source
 
 
 def test_constant_weights_cost_no_tangent_products():
     source = build_rule(MLP).source
-    assert "_fw_dmatmul1 = x @ dw1" in source, source
-    assert "_fw_dmatmul2 = dh1 @ w2" in source, source
+    assert "dh1 = (1.0 - h1 * h1) * (x @ dw1)" in source, source
+    assert "dh2 = (1.0 - h2 * h2) * (dh1 @ w2)" in source, source
     assert "dw2" not in source and "dx" not in source, source
