@@ -218,6 +218,7 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
 class Analysis:
     kinds: Dict[str, str]          # local -> BOXED, SPLIT or PLAIN
     names: Set[str]                # every name the rule mentions
+    scoped: bool                   # it has `global` or `nonlocal` statements
     opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
     lines: Dict[int, Line]         # id(statement) -> its Line
 
@@ -227,8 +228,9 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     """The kind of every local of the rule `fn` (see the module docstring)."""
     locals_ = local_names(fn)
     reader = Reader(constants, locals_, templates)
-    names = set()
+    names, scoped = set(), False
     for node in ast.walk(fn):
+        scoped = scoped or isinstance(node, (ast.Global, ast.Nonlocal))
         if isinstance(node, ast.Name):
             names.add(node.id)
             if isinstance(node.ctx, ast.Load):
@@ -245,7 +247,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
                                              for a in line.operands))
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
-    return Analysis(kinds, names, opaque, {id(line.node): line for line in everything})
+    return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
 
 
 def _rows(lines: List[Line]) -> List[Line]:

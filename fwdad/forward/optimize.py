@@ -37,10 +37,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants,
              unoptimized: Callable) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`)."""
-    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(tree)):
-        return None
     templates = templates_by_rule()
     analysis = activity.analyse(tree, constants.values, templates)
+    if analysis.scoped:
+        return None
     rewrite = _Rewrite(analysis, constants, templates, tree)
     body = rewrite.entry(tree) + rewrite.block(tree.body)
     if rewrite.inlined:
