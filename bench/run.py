@@ -293,9 +293,24 @@ Notes:
   high), against a primal of 50 steps.
 - W3 differentiates with respect to the first weight matrix only; the other weights are
   closure constants, so the optimized rule computes no tangent products for them.
-- fwdad.jvp includes checking the inputs and copying the tangents (bench/README.md).
+- fwdad.jvp includes checking the inputs and copying the tangents (fwdad/api.py). The
+  `f.frule(Dual, Dual)` row is the derived rule alone: for small calls nearly all of
+  `jvp`'s time is the checking (inspect.signature for argument names, check_tangent,
+  deepcopy), not differentiation.
+- Rule building: the stages add up to `build_rule`; normalizing and compiling
+  (rendering with astor, then parsing again to annotate lines) are most of it. The
+  function has 100 lines of about 6 operations each.
 - static_graph rows time the rules directly (no `jvp` around them). "plain" is the
-  derived rule before optimization: a rule call and dispatch for every operation.
+  derived rule before optimization. The optimized derived rule gains little here: a
+  value whose method is called (`h.sum()`) may be mutated by that dynamic call, so it
+  stays boxed. The schedule resolves such calls when it records them.
+
+How the optimized rule gets there (fwdad/forward/optimize.py and its helpers): frules of
+operators, `math` and common NumPy functions are inlined as templates; each local is
+boxed, split into a primal and a tangent local, or plain (activity analysis: constants,
+loop counters and comparisons carry no tangent, and a constant operand drops its term);
+tangent statements read once move into their use and temporaries are deleted after
+their last use, so NumPy reuses buffers. Batched tangents run the plain rule.
 """
 
 

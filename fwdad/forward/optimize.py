@@ -21,7 +21,10 @@ from typing import Any, Callable, Dict, List, Optional
 
 from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, unboxed
-from fwdad.forward.activity import BOXED, PLAIN, SPLIT, Atom, Line
+from fwdad.forward.activity import BOXED, PLAIN, SPLIT
+from fwdad.forward.lines import Atom, Line
+from fwdad.forward.astbuild import assign as _assign, attr as _attr, call as _call, \
+    fresh as _fresh, load as _name, store as _store, tangent_name as _tangent_name
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.inline import ZERO, instantiate, nondiff_call
 from fwdad.forward.templates import templates_by_rule
@@ -279,46 +282,3 @@ class _Rewrite:
 
     def s_unknown(self, line: Line) -> List[ast.stmt]:
         return [copy.deepcopy(line.node)]
-
-
-# ---- small builders -----------------------------------------------------------------
-def _tangent_name(name: str, taken: set) -> str:
-    if name.startswith(RESERVED_PREFIX):
-        base = RESERVED_PREFIX + "d" + name[len(RESERVED_PREFIX):]
-    else:
-        base = "d" + name if "d" + name not in taken else RESERVED_PREFIX + "d" + name
-    out, count = base, 1
-    while out in taken:
-        count += 1
-        out = f"{base}_{count}"
-    taken.add(out)
-    return out
-
-
-def _fresh(base: str, taken: set) -> str:
-    out, count = base, 1
-    while out in taken:
-        count += 1
-        out = f"{base}_{count}"
-    taken.add(out)
-    return out
-
-
-def _name(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Load())
-
-
-def _store(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Store())
-
-
-def _attr(name: str, attr: str) -> ast.Attribute:
-    return ast.Attribute(value=_name(name), attr=attr, ctx=ast.Load())
-
-
-def _assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[_store(name)], value=value)
-
-
-def _call(func: ast.expr, *args: ast.expr, keywords=()) -> ast.Call:
-    return ast.Call(func=func, args=list(args), keywords=list(keywords))

@@ -18,12 +18,12 @@ import ast
 import copy
 import types
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List
 
 from fwdad import fence
 from fwdad.compile import compile_function
 from fwdad.dual import Dual
-from fwdad.forward import activity, dispatch, runtime
+from fwdad.forward import dispatch, lines, runtime
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
@@ -179,12 +179,12 @@ def _bound_self(f: Dual) -> Dual:
     return Dual(f.primal.__self__, f.tangent)
 
 
-activity.PURE_HELPERS.add(_bound_self)
+lines.PURE_HELPERS.add(_bound_self)
 
 
 def _pure(rule: Callable) -> bool:
     entry = {id(e.callable): e for e in entries()}.get(id(rule))
-    return entry is not None and activity.is_pure(entry)
+    return entry is not None and lines.is_pure(entry)
 
 
 class _Primitive:

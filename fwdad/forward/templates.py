@@ -22,7 +22,7 @@ import math
 import operator
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 
