@@ -7,7 +7,8 @@ decorator: the function still works as before, and `f.frule` is its rule.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+import os
+from typing import Any, Callable, Optional
 
 from fwdad import fence
 from fwdad.compile import compile_function, render
@@ -21,12 +22,17 @@ from fwdad.normalize.names import Namer
 from fwdad.source import get_source
 
 
-def build_rule(fn: Callable, optimized: bool = True) -> Callable:
+# FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
+# with the plain rule when debugging).
+OPTIMIZE = os.environ.get("FWDAD_OPTIMIZE", "1") != "0"
+
+
+def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
     """The derived forward rule of the Python function `fn`.
 
-    With `optimized` (the default) the rule is the output of forward/optimize.py, and
-    `rule.unoptimized` is the plain rule, the reference it must match; without, the
-    plain rule itself.
+    Optimized (the default, see OPTIMIZE), the rule is the output of
+    forward/optimize.py and `rule.unoptimized` is the plain rule, the reference it must
+    match; with `optimized=False`, the plain rule itself.
 
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
@@ -41,7 +47,7 @@ def build_rule(fn: Callable, optimized: bool = True) -> Callable:
     build = functools.partial(compile_function, constants=constants.values,
                               user_cells=src.cells, globals_=src.globals, defaults=defaults,
                               kwdefaults=kwdefaults, filename=src.filename)
-    if not optimized:
+    if not (OPTIMIZE if optimized is None else optimized):
         rule = build(tree, header=header)
         rule.unoptimized = rule
     else:
