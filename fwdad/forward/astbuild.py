@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+import math
+from typing import Any, Optional
 
 from fwdad.normalize.names import RESERVED_PREFIX
 
@@ -42,3 +44,15 @@ def assign(name: str, value: ast.expr) -> ast.Assign:
 
 def call(func: ast.expr, *args: ast.expr, keywords=()) -> ast.Call:
     return ast.Call(func=func, args=list(args), keywords=list(keywords))
+
+
+def literal(value: Any) -> Optional[ast.expr]:
+    """A literal as code: a negative number as `-(2.0)`, so that `(-2.0) ** 2` renders
+    with its parentheses; None for a float that is not finite (no literal spells it)."""
+    if type(value) not in (int, float):
+        return ast.Constant(value=value)
+    if type(value) is float and not math.isfinite(value):
+        return None
+    if value < 0 or (value == 0 and math.copysign(1.0, value) < 0):
+        return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-value))
+    return ast.Constant(value=value)

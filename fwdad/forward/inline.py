@@ -8,13 +8,16 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import types
-
-import numpy as np
 from typing import Any, Dict
 
-from fwdad.forward.activity import BOXED, PLAIN, Line
+import numpy as np
+
+from fwdad.forward.activity import BOXED, PLAIN
+from fwdad.forward.astbuild import literal
+from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
 from fwdad.tangents import NoTangent
 
@@ -64,10 +67,10 @@ def _template_for(rw: Any, line: Line) -> tuple:
     subst: Dict[str, ast.expr] = {}
     exponent = getattr(atoms[-1].value, "primal", None) if atoms[-1].kind == "const" \
         else None
-    if line.entry.primal in _POW and type(exponent) in (int, float) and exponent != 0:
+    if line.entry.primal in _POW and type(exponent) in (int, float) and exponent != 0 \
+            and math.isfinite(exponent):
         tpl = (pow_two if exponent == 2 else pow_literal).template
-        subst["c"] = ast.Constant(value=exponent)
-        subst["c1"] = ast.Constant(value=exponent - 1)
+        subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
         atoms = atoms[:1]
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
         subst[p], subst[dp] = rw.primal(atom), rw.tangent(atom)

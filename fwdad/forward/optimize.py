@@ -23,8 +23,9 @@ from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, unboxed
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
-from fwdad.forward.astbuild import assign as _assign, attr as _attr, call as _call, \
-    fresh as _fresh, load as _name, store as _store, tangent_name as _tangent_name
+from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
+                                    fresh as _fresh, literal, load as _name,
+                                    store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.inline import ZERO, instantiate, nondiff_call
 from fwdad.forward.templates import templates_by_rule
@@ -79,7 +80,7 @@ class _Rewrite:
         if atom.kind == "const":
             value = getattr(atom.value, "primal", atom.value)
             if type(value) in _LITERALS:
-                return ast.Constant(value=value)
+                return literal(value) or self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
             return self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
         return _name(atom.name)
 
@@ -282,3 +283,4 @@ class _Rewrite:
 
     def s_unknown(self, line: Line) -> List[ast.stmt]:
         return [copy.deepcopy(line.node)]
+
