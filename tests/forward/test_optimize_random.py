@@ -18,17 +18,39 @@ from fwdad.tangents import random_tangent
 from tests.util import assert_close, fd_jvp
 
 UNARY = ["np.sin({})", "np.tanh({})", "np.exp(0.1 * {})", "-{}", "({}) ** 2",
-         "np.sqrt(1.0 + ({}) ** 2)"]
-BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / (2.0 + ({}) ** 2)"]
+         "np.sqrt(1.0 + ({}) ** 2)", "(1.5 + ({}) ** 2) ** -0.5", "(x * ({})).sum()",
+         "np.log1p(({}) ** 2)", "+{}"]
+BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / (2.0 + ({}) ** 2)", "{} * 2 + {} * 3"]
+SCALAR_UNARY = ["math.sin({})", "math.tanh({})", "math.exp(0.1 * {})", "-{}",
+                "({}) ** 3", "math.sqrt(1.0 + ({}) ** 2)", "math.cos({})", "abs({})",
+                "float({})", "({}) ** -2.0 if abs({}) > 0.1 else 1.0"]
 
 
-def _expression(rng: random.Random, names: list, depth: int) -> str:
+def _expression(rng: random.Random, names: list, depth: int, unary=UNARY) -> str:
     if depth == 0 or rng.random() < 0.3:
-        return rng.choice(names + ["0.5", "2.0"])
+        return rng.choice(names + ["0.5", "2.0", "-1.5"])
     if rng.random() < 0.4:
-        return rng.choice(UNARY).format(_expression(rng, names, depth - 1))
-    return rng.choice(BINARY).format(_expression(rng, names, depth - 1),
-                                     _expression(rng, names, depth - 1))
+        inner = _expression(rng, names, depth - 1, unary)
+        return rng.choice(unary).format(inner, inner)
+    return rng.choice(BINARY).format(_expression(rng, names, depth - 1, unary),
+                                     _expression(rng, names, depth - 1, unary))
+
+
+def _scalar_program(seed: int) -> str:
+    """Floats, math and ints: a while loop, a counter, a list, an augmented update."""
+    rng = random.Random(seed)
+    names = ["x", "y"]
+    e = lambda depth: _expression(rng, names, depth, SCALAR_UNARY)  # noqa: E731
+    return (f"def scalar_{seed}(x, y):\n"
+            f"    a = {e(3)}\n"
+            f"    n = 0\n"
+            f"    values = []\n"
+            f"    while n < 3 and abs(a) < 50.0:\n"
+            f"        a = a * 0.5 + {e(2)} * n\n"
+            f"        values.append(a)\n"
+            f"        n += 1\n"
+            f"    a += sum(values) * {e(1)}\n"
+            f"    return a * {e(2)} if a > 0 else -a\n")
 
 
 def _program(seed: int) -> str:
@@ -45,24 +67,27 @@ def _program(seed: int) -> str:
     return f"def program_{seed}(x, y):\n" + "\n".join(lines) + "\n"
 
 
-SEEDS = list(range(40)) + [73]  # 73: (-2.0) ** 2, a negative literal
+SEEDS = list(range(24)) + [73]  # 73: (-2.0) ** 2, a negative literal
 
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
     path = tmp_path_factory.mktemp("programs") / "random_programs.py"
-    path.write_text("import numpy as np\n\n\n" + "\n\n".join(map(_program, SEEDS)))
+    path.write_text("import math\n\nimport numpy as np\n\n\n" + "\n\n".join(
+        [_program(s) for s in SEEDS] + [_scalar_program(s) for s in SEEDS]))
     spec = importlib.util.spec_from_file_location("random_programs", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
+@pytest.mark.parametrize("kind", ["program", "scalar"])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_random_program(programs, seed):
-    fn = getattr(programs, f"program_{seed}")
+def test_random_program(programs, seed, kind):
+    fn = getattr(programs, f"{kind}_{seed}")
     rng = np.random.default_rng(seed)
-    args = (rng.standard_normal(3) * 0.5, float(rng.standard_normal() * 0.5))
+    first = rng.standard_normal(3) * 0.5 if kind == "program" else 0.3 + rng.random()
+    args = (first, float(rng.standard_normal() * 0.5))
     tangents = [random_tangent(a, rng) for a in args]
     results = []
     for rule in (build_rule(fn), build_rule(fn, optimized=False)):
