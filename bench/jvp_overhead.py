@@ -122,8 +122,40 @@ def elementwise_workload(size: int = 10**6, seed: int = 0) -> Workload:
                     (x,), (dx,))
 
 
+# ---- W3: a tanh MLP, d/d(first weight matrix) --------------------------------------
+def make_mlp(w2: np.ndarray, w3: np.ndarray, x: np.ndarray) -> Callable:
+    """`mlp(w1)`: three tanh layers on the batch `x`; the other weights are constants."""
+    def mlp(w1):
+        h1 = np.tanh(x @ w1)
+        h2 = np.tanh(h1 @ w2)
+        return np.tanh(h2 @ w3)
+    return mlp
+
+
+def make_mlp_jvp(w2: np.ndarray, w3: np.ndarray, x: np.ndarray) -> Callable:
+    """`mlp_jvp(w1, dw1)`: `mlp` and its tangent, written by hand."""
+    def mlp_jvp(w1, dw1):
+        h1 = np.tanh(x @ w1)
+        dh1 = (1.0 - h1 * h1) * (x @ dw1)
+        h2 = np.tanh(h1 @ w2)
+        dh2 = (1.0 - h2 * h2) * (dh1 @ w2)
+        h3 = np.tanh(h2 @ w3)
+        return h3, (1.0 - h3 * h3) * (dh2 @ w3)
+    return mlp_jvp
+
+
+def mlp_workload(batch: int = 256, width: int = 512, seed: int = 0) -> Workload:
+    """W3: the derivative of the MLP along a random direction of its first weights."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, width))
+    w1, w2, w3, dw1 = (rng.standard_normal((width, width)) / np.sqrt(width)
+                       for _ in range(4))
+    return Workload(f"W3 tanh MLP, batch {batch}, width {width}", make_mlp(w2, w3, x),
+                    make_mlp_jvp(w2, w3, x), (w1,), (dw1,))
+
+
 def workloads() -> List[Workload]:
-    return [rk4_workload(), elementwise_workload()]
+    return [rk4_workload(), elementwise_workload(), mlp_workload()]
 
 
 # ---- checking ---------------------------------------------------------------------

@@ -41,15 +41,27 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     """
     _check_callable(f, "jvp")
     primals, tangents = _check_sequences(f, primals, tangents)
-    names = _argument_names(f, len(primals))
-    duals = [Dual(p, _copy(check_tangent(p, t, f"{n} of {describe(f)}")))
-             for p, t, n in zip(primals, tangents, names)]
+    duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents)
     try:
         out = call(f, duals)
     except Exception as exc:
         note_user_location(exc)
         raise
     return out.primal, out.tangent
+
+
+def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
+    """Plain float arguments with float tangents need no checks and no copies (the
+    fast path of small calls); None when any argument is something else."""
+    if all(type(p) is float and type(t) is float for p, t in zip(primals, tangents)):
+        return [Dual(p, t) for p, t in zip(primals, tangents)]
+    return None
+
+
+def _checked_duals(f: Callable, primals: tuple, tangents: tuple) -> List[Dual]:
+    names = _argument_names(f, len(primals))
+    return [Dual(p, _copy(check_tangent(p, t, f"{n} of {describe(f)}")))
+            for p, t, n in zip(primals, tangents, names)]
 
 
 def call(f: Callable, duals: List[Dual]) -> Dual:

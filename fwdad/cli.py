@@ -1,6 +1,7 @@
 """The `fwdad` command: show the code fwdad generates for a function, or check its rule.
 
-    fwdad show path/to/file.py:func               the derived forward rule
+    fwdad show path/to/file.py:func               the derived forward rule (optimized)
+    fwdad show path/to/file.py:func --unoptimized the rule before optimization
     fwdad show path/to/file.py:func --normalized  the normalized code it came from
     fwdad show path/to/file.py:func --reverse     the derived reverse rule
     fwdad check path/to/file.py:func --at 0.5 1.2 fwdad.testing.test_rule at that point
@@ -61,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     kind = show.add_mutually_exclusive_group()
     kind.add_argument("--normalized", action="store_true",
                       help="print the normalized code (one operation per line)")
+    kind.add_argument("--unoptimized", action="store_true",
+                      help="print the rule before optimization (Duals on every line)")
     kind.add_argument("--reverse", action="store_true",
                       help="print the derived reverse rule")
     show.set_defaults(run=_show)
@@ -77,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
 def _show(args: argparse.Namespace) -> int:
     fn = load_function(args.target)
     try:
-        text = _reverse_source(fn) if args.reverse else _forward_source(fn, args.normalized)
+        text = _reverse_source(fn) if args.reverse else \
+            _forward_source(fn, args.normalized, args.unoptimized)
     except FwdadError as err:
         print(f"fwdad show: {describe(fn)}: {err}", file=sys.stderr)
         return 1
@@ -117,11 +121,13 @@ def _who_raised(fn: Callable, point: list) -> str:
     return "its rule (a plain call at this point works)"
 
 
-def _forward_source(fn: Callable, normalized: bool) -> str:
+def _forward_source(fn: Callable, normalized: bool, unoptimized: bool = False) -> str:
     if is_primitive(fn):
         return _primitive_source(fn, get_frule(fn))
     rule = dispatch.derived_rule(fn)
-    return rule.normalized_source if normalized else rule.source
+    if normalized:
+        return rule.normalized_source
+    return rule.unoptimized.source if unoptimized else rule.source
 
 
 def _primitive_source(fn: Callable, rule: Callable) -> str:

@@ -11,9 +11,12 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
 
 import fwdad  # noqa: E402
-from bench.jvp_overhead import elementwise_workload, mismatch, rk4_workload  # noqa: E402
+from bench.jvp_overhead import (elementwise_workload, mismatch, mlp_workload,  # noqa: E402
+                                rk4_workload)
+from bench.small_ops import chain, long_body_source, tiny  # noqa: E402
 
-WORKLOADS = [rk4_workload(steps=50), elementwise_workload(size=1000)]
+WORKLOADS = [rk4_workload(steps=50), elementwise_workload(size=1000),
+             mlp_workload(batch=6, width=5)]
 
 
 def central_difference(workload, h=1e-6):
@@ -33,12 +36,34 @@ def test_jvp_matches_hand_written_tangent(workload):
 @pytest.mark.parametrize("workload", WORKLOADS, ids=lambda w: w.name)
 def test_jvp_matches_finite_differences(workload):
     out, tangent = fwdad.jvp(workload.f, workload.primals, workload.tangents)
-    assert out == pytest.approx(workload.f(*workload.primals), rel=1e-12)
-    assert tangent == pytest.approx(central_difference(workload), rel=1e-6, abs=1e-8)
+    np.testing.assert_allclose(out, workload.f(*workload.primals), rtol=1e-12)
+    np.testing.assert_allclose(tangent, central_difference(workload), rtol=1e-6, atol=1e-8)
 
 
 @pytest.mark.parametrize("workload", WORKLOADS, ids=lambda w: w.name)
 def test_hand_written_tangent_matches_finite_differences(workload):
     """The reference itself is right, so the benchmark's check means something."""
     _, tangent = workload.hand(*workload.primals, *workload.tangents)
-    assert tangent == pytest.approx(central_difference(workload), rel=1e-6, abs=1e-8)
+    np.testing.assert_allclose(tangent, central_difference(workload), rtol=1e-6, atol=1e-8)
+
+
+SMALL = [(tiny, (0.5, 2.0)), (chain, (np.linspace(-0.5, 0.5, 8), np.eye(8) * 0.3))]
+
+
+@pytest.mark.parametrize("fn, args", SMALL, ids=lambda c: getattr(c, "__name__", ""))
+def test_small_workloads_match_finite_differences(fn, args):
+    rng = np.random.default_rng(0)
+    tangents = [rng.standard_normal(np.shape(a)) if np.ndim(a) else 1.0 for a in args]
+    _, tangent = fwdad.jvp(fn, args, tangents)
+    h = 1e-6
+    plus = fn(*(a + h * t for a, t in zip(args, tangents)))
+    minus = fn(*(a - h * t for a, t in zip(args, tangents)))
+    assert tangent == pytest.approx((plus - minus) / (2 * h), rel=1e-6, abs=1e-8)
+
+
+def test_long_body_is_a_function_of_the_stated_size():
+    source = long_body_source(100)
+    assert source.count("\n") == 100
+    namespace = {"math": __import__("math")}
+    exec(source, namespace)
+    assert np.isfinite(namespace["long_body"](0.3, 0.7))

@@ -93,7 +93,8 @@ def run(capsys, *argv):
 
 # ---- show -------------------------------------------------------------------------
 SHOW_CASES = [  # (function, options, text expected in the output)
-    ("wave", [], ["def wave_frule(x, k):", "# line ", "if _fw_gt1.primal:"]),
+    ("wave", [], ["# optimized forward rule of wave", "def wave_frule(x, k):", "# line "]),
+    ("wave", ["--unoptimized"], ["# forward rule of wave", "if _fw_gt1.primal:"]),
     ("wave", ["--normalized"], ["def wave(x, k):", "operator.mul(k, x)", "math.sin("]),
     ("Spring.energy", [], ["def energy_frule(x):"]),
     ("wrong", [], ["is a primitive", "def _wrong(x: fwdad.Dual)"]),
@@ -202,7 +203,7 @@ def test_python_dash_m_fwdad_show():
         [sys.executable, "-m", "fwdad", "show", "examples/quickstart.py:damped_response"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("# forward rule of damped_response (")
+    assert result.stdout.startswith("# optimized forward rule of damped_response (")
     assert "def damped_response_frule(x, k):" in result.stdout
     assert "for step in _fw_iterate(_fw_range1):" in result.stdout
 

@@ -7,21 +7,32 @@ decorator: the function still works as before, and `f.frule` is its rule.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+import os
+from typing import Any, Callable, Optional
 
 from fwdad import fence
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
 from fwdad.forward import runtime
 from fwdad.forward.dispatch import LazyRule
+from fwdad.forward.optimize import optimize
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
 from fwdad.source import get_source
 
 
-def build_rule(fn: Callable) -> Callable:
+# FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
+# with the plain rule when debugging).
+OPTIMIZE = os.environ.get("FWDAD_OPTIMIZE", "1") != "0"
+
+
+def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
     """The derived forward rule of the Python function `fn`.
+
+    Optimized (the default, see OPTIMIZE), the rule is the output of
+    forward/optimize.py and `rule.unoptimized` is the plain rule, the reference it must
+    match; with `optimized=False`, the plain rule itself.
 
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
@@ -33,11 +44,45 @@ def build_rule(fn: Callable) -> Callable:
     defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
     kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
-    rule = compile_function(tree, constants.values, src.cells, src.globals, defaults,
-                            kwdefaults, src.filename, header)
+    build = functools.partial(compile_function, constants=constants.values,
+                              user_cells=src.cells, globals_=src.globals, defaults=defaults,
+                              kwdefaults=kwdefaults, filename=src.filename)
+    if not (OPTIMIZE if optimized is None else optimized):
+        rule = build(tree, header=header)
+        rule.unoptimized = rule
+    else:
+        plain = PlainRule(functools.partial(build, tree, header=header))
+        better = optimize(tree, constants, plain)
+        rule = build(better, header="optimized " + header) if better is not None else \
+            build(tree, header=header)
+        rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = render(normalized)
     return rule
+
+
+class PlainRule:
+    """The rule before optimization, compiled on first use (batched tangents use it;
+    building it eagerly would double the time to build every rule)."""
+
+    def __init__(self, build: Callable[[], Callable]) -> None:
+        self.build, self.rule = build, None
+
+    def function(self) -> Callable:
+        """The compiled rule, built on first use."""
+        if self.rule is None:
+            self.rule = self.build()
+            self.rule.unoptimized = self.rule
+        return self.rule
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        """`.source` and the other attributes of the rule, building it if need be."""
+        if name in ("build", "rule"):
+            raise AttributeError(name)
+        return getattr(self.function(), name)
 
 
 def derive_frule(fn: Callable) -> Callable:

@@ -49,10 +49,17 @@ def build_rule_of_rule(fn: Callable, dual_free: Tuple[str, ...] = ()) -> Callabl
     """The derived rule of the generated rule `fn`. The free variables named in
     `dual_free` (locals of an enclosing rule, holding Duals) become keyword-only
     parameters, so the caller passes them as level-2 values."""
+    fn = plain_function(fn)  # level 2 differentiates the plain, unoptimized rule
     key = (fn.__code__, dual_free)
     if key not in _BUILT:
         _BUILT[key] = _build(fn, dual_free)
     return _BUILT[key]
+
+
+def plain_function(rule: Callable) -> Callable:
+    """The compiled function of a rule's unoptimized version."""
+    plain = getattr(rule, "unoptimized", rule)
+    return plain.function() if hasattr(plain, "function") else plain
 
 
 def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:

@@ -49,6 +49,10 @@ class Constants:
             self._names[key], self.values[name] = name, value
         return ast.Name(id=name, ctx=ast.Load())
 
+    def reserve(self, names: Set[str]) -> None:
+        """Keep `names` (locals another stage adds) from being given to constants."""
+        self._taken.update(names)
+
     def literal(self, value: Any) -> ast.Name:
         """A constant Dual for a literal (immutable, so one object serves every use)."""
         hint = _literal_hint(value)

@@ -116,7 +116,7 @@ def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dty
 
 for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,
             np.eye, np.identity):
-    frule(_fn)(_created(_fn))
+    frule(_fn, nondiff=True)(_created(_fn))
 
 def_nondiff(np.shape, np.ndim, np.size, np.tri, np.indices, np.tril_indices,
             np.triu_indices, np.diag_indices, np.unravel_index, np.ravel_multi_index,

@@ -68,8 +68,12 @@ def entries() -> Iterator[RuleEntry]:
     return iter(list(_RULES.values()))
 
 
-def frule(*fns: Any) -> Callable[[Callable], Callable]:
+def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable], Callable]:
     """Register the decorated function as the forward rule of each of `fns`.
+
+    With `nondiff=True` the rule declares that its output's tangent is always zero (it
+    only decides how that zero is made, e.g. with a batch axis): the optimizer then
+    treats the output as a constant, as it does for `def_nondiff`.
 
     Example:
         @fwdad.frule(np.sin)
@@ -81,7 +85,7 @@ def frule(*fns: Any) -> Callable[[Callable], Callable]:
     """
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _register(fn, rule, "frule")
+            _register(fn, rule, "nondiff" if nondiff else "frule")
         return rule
     return register
 

@@ -1,0 +1,158 @@
+"""Activity analysis of a derived rule: which locals stay boxed, split, or plain.
+
+It reads the Dual code of forward/transform.py (one operation per line) and gives each
+local of the rule one kind, for the whole rule (flow-insensitive, so loops need no
+special care):
+  BOXED  holds a Dual, exactly as in the plain rule: a call may mutate it or
+         something it aliases, a nested def reads it, or a statement the optimizer
+         does not know mentions it;
+  SPLIT  a primal local and a tangent local;
+  PLAIN  the primal only: its tangent is zero whatever the inputs (constants, loop
+         counters, comparisons, arithmetic on those).
+A local is also OPAQUE when its tangent may carry a batch axis that the rule's inputs
+do not show (results of derived and dynamic calls): templates on it call the rule.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Set
+
+from fwdad import lang
+from fwdad.forward.lines import Line, Reader, local_names
+
+BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
+
+
+# ---- the analysis ---------------------------------------------------------------------
+@dataclass
+class Analysis:
+    kinds: Dict[str, str]          # local -> BOXED, SPLIT or PLAIN
+    names: Set[str]                # every name the rule mentions
+    scoped: bool                   # it has `global` or `nonlocal` statements
+    opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
+    lines: Dict[int, Line]         # id(statement) -> its Line
+
+
+def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
+            templates: Dict[int, Any]) -> Analysis:
+    """The kind of every local of the rule `fn` (see the module docstring)."""
+    locals_ = local_names(fn)
+    reader = Reader(constants, locals_, templates)
+    names, scoped = set(), False
+    for node in ast.walk(fn):
+        scoped = scoped or isinstance(node, (ast.Global, ast.Nonlocal))
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+            if isinstance(node.ctx, ast.Load):
+                reader.reads[node.id] = reader.reads.get(node.id, 0) + 1
+    lines: List[Line] = []
+    _read(fn.body, reader, lines)
+    everything, lines = lines, _rows(lines)
+    args = fn.args
+    forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
+    active = _closure(lines, _params(fn) | forced, _makes_active)
+    opaque = _closure(lines, {t for line in lines if line.kind in ("call", "unknown")
+                              and not line.pure for t in _defined(line, locals_)},
+                      lambda line, seen: any(a.name in seen and a.name in active
+                                             for a in line.operands))
+    kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
+             for name in locals_}
+    return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
+
+
+def _rows(lines: List[Line]) -> List[Line]:
+    """The lines for the analysis: `x, y = a, b` counts as two copies."""
+    out = []
+    for line in lines:
+        if line.kind == "copies":
+            out.extend(Line("copy", line.node, [t], [arg])
+                       for t, arg in zip(line.targets, line.args))
+        else:
+            out.append(line)
+    return out
+
+
+def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line]) -> None:
+    previous: Optional[Line] = None
+    for stmt in stmts:
+        line = reader.line(stmt)
+        if _is_tuple_swap(previous, line, reader):
+            previous.kind, previous.targets = "skip", []
+            line.kind, line.args = "copies", previous.args
+        out.append(line)
+        previous = line
+        if line.kind in ("for", "use"):
+            for block in ("body", "orelse"):
+                _read(getattr(stmt, block, []), reader, out)
+
+
+def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
+    """`t = build_tuple(a, b)` then `x, y = unpack(t, 2)`, t read nowhere else: the
+    user wrote `x, y = a, b`, which is two copies made at once."""
+    if built is None or line.kind != "unpack" or built.kind != "call" or \
+            built.callee is not reader.rules_by_primal.get(lang.build_tuple):
+        return False
+    counts = [c.value for c in line.node.value.args[1:] if isinstance(c, ast.Constant)]
+    return len(built.targets) == 1 and line.args[0][0].name == built.targets[0] and \
+        reader.reads[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
+        counts[1:] in ([], [-1]) and not any(s for _, s in built.args)
+
+
+def _params(fn: ast.FunctionDef) -> Set[str]:
+    args = fn.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    return names | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def _defined(line: Line, locals_: Set[str]) -> List[str]:
+    if line.kind == "unknown":
+        return [n.id for n in ast.walk(line.node) if isinstance(n, ast.Name)
+                and n.id in locals_]
+    return line.targets
+
+
+def _forced(lines: List[Line], locals_: Set[str]) -> Set[str]:
+    """Locals that must stay Duals: mentioned by unknown statements, passed to calls
+    that may mutate them, or aliased by such a local (through a copy, an unpacking, a
+    loop or a call result, which may all share objects with their operands)."""
+    forced = set()
+    for line in lines:
+        if line.kind == "unknown":
+            forced.update(_defined(line, locals_))
+        elif line.kind in ("call", "template") and not line.pure:
+            forced.update(a.name for a in line.operands if a.kind == "local")
+    changed = True
+    while changed:
+        changed = False
+        for line in lines:
+            if line.kind in ("call", "template", "copy", "unpack", "for", "copies") and \
+                    not _is_nondiff(line) and set(line.targets) & forced:
+                new = {a.name for a in line.operands if a.kind == "local"} - forced
+                forced |= new
+                changed |= bool(new)
+    return forced
+
+
+def _is_nondiff(line: Line) -> bool:
+    return line.entry is not None and line.entry.kind == "nondiff"
+
+
+def _makes_active(line: Line, active: Set[str]) -> bool:
+    if line.kind == "unknown" or _is_nondiff(line):
+        return False
+    if line.kind == "call" and not line.pure:
+        return True
+    return any(a.name in active for a in line.operands)
+
+
+def _closure(lines: List[Line], start: Set[str], spreads) -> Set[str]:
+    """The least set holding `start` and the targets of every line `spreads` to."""
+    seen, changed = set(start), True
+    while changed:
+        changed = False
+        for line in lines:
+            if line.targets and not set(line.targets) <= seen and spreads(line, seen):
+                seen.update(line.targets)
+                changed = True
+    return seen

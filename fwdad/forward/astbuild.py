@@ -1,0 +1,58 @@
+"""Small builders of AST nodes for generated code, and fresh local names."""
+from __future__ import annotations
+
+import ast
+import math
+from typing import Any, Optional
+
+from fwdad.normalize.names import RESERVED_PREFIX
+
+
+def tangent_name(name: str, taken: set) -> str:
+    """`x` -> `dx` (or `_fw_dx` if the user has a `dx`); `_fw_mul1` -> `_fw_dmul1`."""
+    if name.startswith(RESERVED_PREFIX):
+        return fresh(RESERVED_PREFIX + "d" + name[len(RESERVED_PREFIX):], taken)
+    return fresh("d" + name if "d" + name not in taken else RESERVED_PREFIX + "d" + name,
+                 taken)
+
+
+def fresh(base: str, taken: set) -> str:
+    """`base`, or `base_2`, `base_3`, ...: the first not in `taken` (then taken)."""
+    out, count = base, 1
+    while out in taken:
+        count += 1
+        out = f"{base}_{count}"
+    taken.add(out)
+    return out
+
+
+def load(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def store(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Store())
+
+
+def attr(name: str, field: str) -> ast.Attribute:
+    return ast.Attribute(value=load(name), attr=field, ctx=ast.Load())
+
+
+def assign(name: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[store(name)], value=value)
+
+
+def call(func: ast.expr, *args: ast.expr, keywords=()) -> ast.Call:
+    return ast.Call(func=func, args=list(args), keywords=list(keywords))
+
+
+def literal(value: Any) -> Optional[ast.expr]:
+    """A literal as code: a negative number as `-(2.0)`, so that `(-2.0) ** 2` renders
+    with its parentheses; None for a float that is not finite (no literal spells it)."""
+    if type(value) not in (int, float):
+        return ast.Constant(value=value)
+    if type(value) is float and not math.isfinite(value):
+        return None
+    if value < 0 or (value == 0 and math.copysign(1.0, value) < 0):
+        return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-value))
+    return ast.Constant(value=value)

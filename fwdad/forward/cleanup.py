@@ -1,0 +1,167 @@
+"""Clean an optimized rule: drop tangent work nobody reads, move single-use tangents
+into their use, free dead temporaries.
+
+After this pass every tangent local the optimizer assigned is read somewhere, and each
+temporary assigned at the top level of the rule is deleted after its last use there, so
+that large arrays do not stay alive until the rule returns (as they would not in the
+user's nested expression either). The tree is walked once; counts are then kept up to
+date as statements change, so the pass stays linear in the size of the rule.
+"""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from typing import Dict, List, Set, Tuple
+
+from fwdad.normalize.names import RESERVED_PREFIX
+
+_BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
+
+
+def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
+    loads: Counter = Counter()
+    stores: Set[str] = set()
+    blocks: List[Tuple[ast.AST, str]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads[node.id] += 1
+            else:
+                stores.add(node.id)
+        elif isinstance(node, _BLOCKS):
+            blocks.extend((node, f) for f in ("body", "orelse") if getattr(node, f, None))
+    while _drop_dead_tangents(blocks, loads):
+        pass
+    top = None
+    for node, field in blocks:
+        stmts, reads = _substitute(getattr(node, field), loads, stores)
+        setattr(node, field, stmts)
+        top = reads if node is fn and field == "body" else top
+    fn.body = _free_temporaries(fn.body, top)
+    return fn
+
+
+def _loads(node: ast.AST) -> Set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+
+
+# ---- dead tangents ----------------------------------------------------------------------
+def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], loads: Counter) -> bool:
+    """One round of removing `dy = ...` whose dy is never read; True if any went."""
+    changed = False
+    for node, field in blocks:
+        stmts, kept = getattr(node, field), []
+        for stmt in stmts:
+            new = _without_dead_tangent(stmt, loads)
+            if new is not stmt:
+                changed = True
+                loads.subtract(_reads(stmt))
+                if new is not None:
+                    loads.update(_reads(new))
+            if new is not None:
+                kept.append(new)
+        setattr(node, field, kept or [ast.copy_location(ast.Pass(), stmts[0])])
+    return changed
+
+
+def _reads(stmt: ast.stmt) -> List[str]:
+    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)]
+
+
+def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
+    if getattr(stmt, "fw_tangent", False) and loads[stmt.targets[0].id] <= 0:
+        return None
+    split = getattr(stmt, "fw_split", None)
+    if split is not None and loads[split[1]] <= 0:
+        source = stmt.value.elts[0]
+        new = ast.Assign(targets=[ast.Name(id=split[0], ctx=ast.Store())], value=source)
+        return ast.copy_location(new, stmt)
+    return stmt
+
+
+# ---- single-use tangents ------------------------------------------------------------------
+def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str]) -> tuple:
+    """Move a tangent temporary read once into the statement that reads it, when that
+    keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
+    `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
+    NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
+    Returns the new statements and the names each reads."""
+    reads = [_loads(stmt) for stmt in body]
+    first: Dict[str, List[int]] = {}
+    last: Dict[str, int] = {}
+    for k, names in enumerate(reads):
+        for name in names:
+            first.setdefault(name, []).append(k)
+            last[name] = k
+    out: List = list(body)
+    for i, stmt in enumerate(out):
+        if stmt is None or not getattr(stmt, "fw_tangent", False):
+            continue
+        name = stmt.targets[0].id
+        if not name.startswith(RESERVED_PREFIX) or loads[name] != 1:
+            continue
+        j = min((k for k in first.get(name, []) if k > i), default=None)
+        if j is None or not _can_move(out, reads, last, i, j, stores):
+            continue
+        out[j] = _Replace(name, stmt.value).visit(out[j])
+        for moved in reads[i]:
+            last[moved] = max(last.get(moved, j), j)
+            first.setdefault(moved, []).append(j)
+        reads[j] = (reads[j] - {name}) | reads[i]
+        out[i], reads[i] = None, None
+    kept = [k for k, s in enumerate(out) if s is not None]
+    return [out[k] for k in kept], [reads[k] for k in kept]
+
+
+def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
+              stores: Set[str]) -> bool:
+    """Only simple generated statements between, none rebinding what moves; the
+    temporaries the expression reads are read at j or later anyway."""
+    if not _simple(stmts[j]) or any(
+            s is not None and not _simple(s) for s in stmts[i + 1:j]):
+        return False
+    moved = reads[i]
+    for stmt in stmts[i + 1:j]:
+        if stmt is not None and any(isinstance(t, ast.Name) and t.id in moved
+                                    for t in stmt.targets):
+            return False
+    return all(last.get(n, -1) >= j for n in moved
+               if n.startswith(RESERVED_PREFIX) and n in stores)
+
+
+def _simple(stmt: ast.stmt) -> bool:
+    """An assignment of a template, a copy or a tangent, with one Name target."""
+    return isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
+        getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, name: str, value: ast.expr) -> None:
+        self.name, self.value = name, value
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.value if node.id == self.name else node
+
+
+# ---- freeing temporaries --------------------------------------------------------------------
+def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.stmt]:
+    """`del _fw_t` after the top-level statement that reads a temporary last."""
+    assigned: Set[str] = set()
+    last = {}
+    for i, names in enumerate(reads):
+        for name in names:
+            last[name] = i
+    out: List[ast.stmt] = []
+    for i, stmt in enumerate(body):
+        out.append(stmt)
+        dead = sorted(n for n in reads[i] if last[n] == i and n in assigned)
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name)
+                                and n.id.startswith(RESERVED_PREFIX))
+        if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
+            gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
+            out.append(ast.copy_location(gone, stmt))
+    return out

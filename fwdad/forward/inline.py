@@ -1,0 +1,181 @@
+"""Instantiate a template at one line of Dual code, and plain calls of nondiff rules.
+
+    _fw_mul1 = _fw_mul(k, x)    ->    _fw_mul1 = k * x
+                                      _fw_dmul1 = dk * x + k * dx
+Operands with no tangent contribute a symbolic zero, which `simplify` folds away (so a
+constant weight costs no tangent product); names the template reads become constants.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import types
+from typing import Any, Dict
+
+import numpy as np
+
+from fwdad.forward.activity import BOXED, PLAIN
+from fwdad.forward.astbuild import literal
+from fwdad.forward.lines import Line
+from fwdad.forward.templates import Template, pow_literal, pow_two
+from fwdad.tangents import NoTangent
+
+ZERO = "\0zero"
+_COMPARE = {operator.lt: ast.Lt, operator.le: ast.LtE, operator.eq: ast.Eq,
+            operator.ne: ast.NotEq, operator.gt: ast.Gt, operator.ge: ast.GtE,
+            operator.is_: ast.Is, operator.is_not: ast.IsNot}
+_POW = (operator.pow, np.power)
+
+
+def instantiate(rw: Any, line: Line, target: Any) -> list:
+    """The statements computing `target` (primal, then tangent) from the template."""
+    tpl, subst = _template_for(rw, line)
+    primal = _Fill(subst, tpl.globals, rw.k).visit(tpl.primal)
+    if target is None:
+        return [ast.Expr(value=primal)]
+    if rw.kinds[target] == PLAIN:
+        plain = _assign(target, primal)
+        plain.fw_pure = True
+        return [plain]
+    self_update = target in {a.name for a in line.operands if a.kind == "local"}
+    out = rw.temp(target) if self_update and tpl.uses_out else target
+    subst["out"] = ast.Name(id=out, ctx=ast.Load())
+    tangent = simplify(_Fill(subst, tpl.globals, rw.k).visit(tpl.tangent))
+    if _is_zero(tangent):
+        tangents = [rw.zero(target)]
+    elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
+        tangents = []  # dy = dy
+    else:
+        if _aliases_boxed(tangent, rw):
+            tangent = ast.UnaryOp(op=ast.UAdd(), operand=tangent)
+        tangents = [_assign(rw.dnames[target], tangent)]
+        tangents[0].fw_tangent = True
+    if out != target:
+        return [_assign(out, primal)] + tangents + [
+            _assign(target, ast.Name(id=out, ctx=ast.Load()))]
+    first = _assign(target, primal)
+    first.fw_pure = True
+    if self_update or (tpl.tangent_first and not tpl.uses_out):
+        return tangents + [first]
+    return [first] + tangents
+
+
+def _template_for(rw: Any, line: Line) -> tuple:
+    tpl: Template = rw.templates[id(line.callee)]
+    atoms = [a for a, _ in line.args]
+    subst: Dict[str, ast.expr] = {}
+    exponent = getattr(atoms[-1].value, "primal", None) if atoms[-1].kind == "const" \
+        else None
+    if line.entry.primal in _POW and type(exponent) in (int, float) and exponent != 0 \
+            and math.isfinite(exponent):
+        tpl = (pow_two if exponent == 2 else pow_literal).template
+        subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
+        atoms = atoms[:1]
+    for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
+        subst[p], subst[dp] = rw.primal(atom), rw.tangent(atom)
+    for dp in tpl.tangents[len(atoms):]:
+        subst[dp] = ast.Name(id=ZERO, ctx=ast.Load())
+    return tpl, subst
+
+
+class _Fill:
+    """A fresh copy of a template expression with the operands substituted and the
+    names the template reads bound as constants (faster than deepcopy + a visitor)."""
+
+    def __init__(self, subst: Dict[str, ast.expr], globals_: dict, constants: Any) -> None:
+        self.subst, self.globals, self.k = subst, globals_, constants
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if isinstance(node, ast.Name):
+            if node.id in self.subst:
+                return self.subst[node.id]
+            if node.id in self.globals:
+                return self.k.bind(self.globals[node.id], _hint(self.globals[node.id]))
+            return ast.Name(id=node.id, ctx=ast.Load())
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                isinstance(self.globals.get(node.value.id), types.ModuleType):
+            value = getattr(self.globals[node.value.id], node.attr)
+            return self.k.bind(value, _hint(value))
+        fields = {}
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                value = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
+            elif isinstance(value, ast.AST):
+                value = self.visit(value)
+            fields[name] = value
+        return type(node)(**fields)
+
+
+def _hint(value: Any) -> str:
+    if value is NoTangent:
+        return "NoTangent"
+    prefix = {"math": "math_", "numpy": "np_"}.get(getattr(value, "__module__", ""), "")
+    return prefix + getattr(value, "__name__", type(value).__name__.strip("_"))
+
+
+# ---- symbolic zeros ------------------------------------------------------------------
+def _is_zero(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == ZERO
+
+
+def simplify(node: ast.expr) -> ast.expr:
+    """Fold the symbolic zero: 0 + a = a, a - 0 = a, 0 - a = -a, 0 * a = a * 0 = 0,
+    0 / a = 0, -0 = 0, f(0) = 0 for the linear maps templates apply to tangents."""
+    if isinstance(node, ast.BinOp):
+        left, right = simplify(node.left), simplify(node.right)
+        op = type(node.op)
+        if op is ast.Add and (_is_zero(left) or _is_zero(right)):
+            return right if _is_zero(left) else left
+        if op is ast.Sub and _is_zero(right):
+            return left
+        if op is ast.Sub and _is_zero(left):
+            return ast.UnaryOp(op=ast.USub(), operand=right)
+        if _is_zero(left) or (_is_zero(right) and op in (ast.Mult, ast.MatMult)):
+            return _zero()
+        return ast.BinOp(left=left, op=node.op, right=right)
+    if isinstance(node, ast.UnaryOp):
+        operand = simplify(node.operand)
+        return _zero() if _is_zero(operand) else ast.UnaryOp(op=node.op, operand=operand)
+    if isinstance(node, ast.Call):
+        args = [simplify(a) for a in node.args]
+        return _zero() if any(map(_is_zero, args)) else ast.Call(
+            func=node.func, args=args, keywords=node.keywords)
+    if isinstance(node, ast.IfExp):
+        body, orelse = simplify(node.body), simplify(node.orelse)
+        return _zero() if _is_zero(body) or _is_zero(orelse) else ast.IfExp(
+            test=node.test, body=body, orelse=orelse)
+    return node
+
+
+def _zero() -> ast.Name:
+    return ast.Name(id=ZERO, ctx=ast.Load())
+
+
+def _aliases_boxed(node: ast.expr, rw: Any) -> bool:
+    """`x.tangent` alone: the tangent object of a boxed local, which a later in-place
+    update could change under the new local (the rule would have made a new one)."""
+    return isinstance(node, ast.Attribute) and node.attr == "tangent" and \
+        isinstance(node.value, ast.Name) and rw.kinds.get(node.value.id) == BOXED
+
+
+# ---- nondiff rules: the primal call alone ----------------------------------------------
+def nondiff_call(rw: Any, line: Line) -> ast.expr:
+    """`fn(x.primal, ...)`, as the nondiff rule computes it (comparisons as operators)."""
+    fn = line.entry.primal
+    args = [ast.Starred(value=rw.primal(a), ctx=ast.Load()) if starred else rw.primal(a)
+            for a, starred in line.args]
+    keywords = [ast.keyword(arg=n, value=rw.primal(a)) for n, a in line.keywords]
+    plain = len(args) == 2 and not keywords and not any(s for _, s in line.args)
+    if fn in _COMPARE and plain:
+        return ast.Compare(left=args[0], ops=[_COMPARE[fn]()], comparators=[args[1]])
+    if fn is operator.floordiv and plain:
+        return ast.BinOp(left=args[0], op=ast.FloorDiv(), right=args[1])
+    if fn is operator.not_ and len(args) == 1 and not keywords:
+        return ast.UnaryOp(op=ast.Not(), operand=args[0])
+    return ast.Call(func=rw.k.bind(fn, _hint(fn)), args=args, keywords=keywords)
+
+
+def _assign(name: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)

@@ -1,0 +1,203 @@
+"""Read the Dual code of forward/transform.py as Lines: one operation each, with its
+operands as Atoms (a local, a constant Dual, or a global read live).
+
+    y = _fw_mul(x, _fw_2_0)        ->  Line("template", targets=["y"], args=[x, 2.0])
+    a, b = _fw_unpack(t, 2)        ->  Line("unpack", ...)
+    try: ...                       ->  Line("unknown"): the optimizer leaves it as it is
+Also says which calls are pure (mutate none of their arguments).
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import operator
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+import numpy as np
+
+from fwdad import lang
+from fwdad.forward import runtime
+from fwdad.rules.registry import RuleEntry, entries
+
+@dataclass
+class Atom:
+    """An operand of Dual code: a local, a constant Dual of the rule (a literal), or a
+    global or closure value read live (`_fw_const(name)`)."""
+
+    kind: str  # "local", "const" or "global"
+    name: str
+    value: Any = None  # the constant Dual, for "const"
+
+
+@dataclass
+class Line:
+    """One statement of Dual code, as the optimizer sees it."""
+
+    kind: str  # template, call, copy, unpack, for, use, keep, unknown
+    node: ast.stmt
+    targets: List[str] = field(default_factory=list)
+    args: List[Tuple[Atom, bool]] = field(default_factory=list)  # (atom, starred)
+    keywords: List[Tuple[Optional[str], Atom]] = field(default_factory=list)
+    callee: Any = None
+    entry: Optional[RuleEntry] = None
+    pure: bool = True  # the call mutates none of its arguments
+
+    @property
+    def operands(self) -> List[Atom]:
+        return [a for a, _ in self.args] + [a for _, a in self.keywords]
+
+
+_PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
+                 operator.pow, operator.neg, operator.pos, operator.abs, operator.mod,
+                 operator.matmul, operator.getitem, getattr, lang.build_list,
+                 lang.build_tuple, lang.build_dict, lang.build_set, builtins.abs,
+                 builtins.pow, builtins.max, builtins.min, builtins.sum, builtins.float,
+                 np.sum, np.mean, np.ndarray.sum, np.ndarray.mean, np.matmul, np.dot,
+                 np.ndarray.dot, np.array, np.asarray)
+
+
+PURE_HELPERS: Set[Any] = set()  # helpers of generated code that mutate nothing
+
+
+def is_pure(entry: RuleEntry) -> bool:
+    """Rules that mutate none of their arguments (their results may alias them)."""
+    fn = entry.primal
+    return (entry.kind != "frule" or isinstance(fn, np.ufunc)
+            or getattr(fn, "__module__", None) == "math" or fn in _PURE_PRIMALS)
+
+
+class Reader:
+    """Turns the statements of one rule into Lines."""
+
+    def __init__(self, constants: Dict[str, Any], locals_: Set[str],
+                 templates: Dict[int, Any]) -> None:
+        self.k, self.locals, self.templates = constants, locals_, templates
+        self.rules = {id(e.callable): e for e in entries()}
+        self.rules_by_primal = {e.primal: e.callable for e in entries()}
+        self.reads: Dict[str, int] = {}
+
+    def atom(self, node: ast.expr) -> Optional[Atom]:
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return Atom("local", node.id)
+            if node.id in self.k:
+                return Atom("const", node.id, self.k[node.id])
+        if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            return Atom("global", node.args[0].id)
+        return None
+
+    def helper(self, call: ast.Call) -> Any:
+        func = call.func
+        return self.k.get(func.id) if isinstance(func, ast.Name) else None
+
+    def line(self, stmt: ast.stmt) -> Line:
+        line = self._line(stmt)
+        return line if line is not None else Line("unknown", stmt, pure=False)
+
+    def _line(self, stmt: ast.stmt) -> Optional[Line]:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+            if isinstance(target, ast.Name):
+                if isinstance(value, ast.Call) and self.atom(value) is None:
+                    return self.call(stmt, value, [target.id])
+                item = self.atom(value)
+                return None if item is None else Line("copy", stmt, [target.id],
+                                                      [(item, False)])
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
+                return self.unpack(stmt, target, value)
+            return None
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            return self.call(stmt, stmt.value, [])
+        if isinstance(stmt, ast.For):
+            return self.loop(stmt)
+        if isinstance(stmt, (ast.If, ast.While)):
+            return Line("use", stmt) if self.test_ok(stmt.test) else None
+        if isinstance(stmt, ast.Return):
+            item = self.atom(stmt.value)
+            return None if item is None else Line("use", stmt, args=[(item, False)])
+        if isinstance(stmt, (ast.Assert, ast.Raise)):
+            parts = [p for p in ast.iter_child_nodes(stmt) if isinstance(p, ast.expr)]
+            return Line("use", stmt) if all(map(self.test_ok, parts)) else None
+        if isinstance(stmt, (ast.Break, ast.Continue, ast.Pass)):
+            return Line("keep", stmt)
+        return None
+
+    def test_ok(self, node: ast.expr) -> bool:
+        """Tests read `t.primal` (or `not t.primal`, or a constant)."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            node = node.operand
+        if isinstance(node, ast.Constant):
+            return True
+        return isinstance(node, ast.Attribute) and node.attr == "primal" and \
+            isinstance(node.value, ast.Name) and self.atom(node.value) is not None
+
+    def call(self, stmt: ast.stmt, call: ast.Call, targets: List[str]) -> Optional[Line]:
+        if not isinstance(call.func, ast.Name) or call.func.id not in self.k:
+            return None
+        callee = self.k[call.func.id]
+        line = Line("call", stmt, targets, callee=callee, entry=self.rules.get(id(callee)))
+        for arg in call.args:
+            starred = isinstance(arg, ast.Starred)
+            inner = arg.value.args[0] if starred and isinstance(arg.value, ast.Call) \
+                and arg.value.args else arg
+            item = self.atom(inner)
+            if item is None:
+                return None
+            line.args.append((item, starred))
+        for kw in call.keywords:
+            inner = kw.value.args[0] if kw.arg is None and isinstance(kw.value, ast.Call) \
+                else kw.value
+            item = self.atom(inner)
+            if item is None:
+                return None
+            line.keywords.append((kw.arg, item))
+        line.pure = (line.entry is not None and is_pure(line.entry) or any(
+            callee is h for h in PURE_HELPERS)) and not any(
+            name == "out" for name, _ in line.keywords)
+        template = self.templates.get(id(callee))
+        if template is not None and not line.keywords and not any(
+                s for _, s in line.args) and len(line.args) == len(template.params):
+            line.kind = "template"
+        return line
+
+    def unpack(self, stmt: ast.Assign, target: ast.Tuple, call: ast.Call) -> Optional[Line]:
+        if self.helper(call) is not runtime.unpack or not all(
+                isinstance(t, ast.Name) for t in target.elts):
+            return None
+        item = self.atom(call.args[0])
+        return None if item is None else Line(
+            "unpack", stmt, [t.id for t in target.elts], [(item, False)])
+
+    def loop(self, stmt: ast.For) -> Optional[Line]:
+        it = stmt.iter
+        if not isinstance(stmt.target, ast.Name) or not isinstance(it, ast.Call) or \
+                self.helper(it) is not runtime.iterate:
+            return None
+        item = self.atom(it.args[0])
+        return None if item is None else Line("for", stmt, [stmt.target.id],
+                                              [(item, False)])
+
+
+def local_names(fn: ast.FunctionDef) -> Set[str]:
+    """Parameters and every name the rule assigns (nested defs' own locals excluded)."""
+    args = fn.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        if isinstance(node, ast.arg):
+            names.add(node.arg)
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return names

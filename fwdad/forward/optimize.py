@@ -1,0 +1,296 @@
+"""Optimize a derived rule: inline templates, unbox Duals, skip inactive tangent work.
+
+    _fw_mul1 = _fw_mul(k, x)           ->  _fw_mul1 = k * x
+                                            _fw_dmul1 = dk * x + k * dx
+    _fw_gt1 = _fw_gt(y, _fw_0)         ->  _fw_gt1 = y > 0
+    if _fw_gt1.primal:                 ->  if _fw_gt1:
+    t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
+
+Input: the Dual code and Constants of forward/transform.py. Output: a rule with the same
+signature and results. Locals are boxed, split or plain (forward/activity.py); Duals are
+built only where a split local meets a call that is not inlined, a return, or a
+container. Statements the optimizer does not know stay as they are, on boxed locals.
+Batched tangents go to the plain rule, bound as `_fw_unoptimized`: templates leave out
+the alignment of batch axes that rules do.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from typing import Any, Callable, Dict, List, Optional
+
+from fwdad.dual import Dual
+from fwdad.forward import activity, runtime, unboxed
+from fwdad.forward.activity import BOXED, PLAIN, SPLIT
+from fwdad.forward.lines import Atom, Line
+from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
+                                    fresh as _fresh, literal, load as _name,
+                                    store as _store, tangent_name as _tangent_name)
+from fwdad.forward.cleanup import cleanup
+from fwdad.forward.inline import ZERO, instantiate, nondiff_call
+from fwdad.forward.templates import templates_by_rule
+from fwdad.forward.transform import Constants
+from fwdad.lang import unpack as unpack_values
+from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.forward import constructors
+from fwdad.tangents import NoTangent
+
+_LITERALS = (int, float, bool, str, type(None))
+
+
+def optimize(tree: ast.FunctionDef, constants: Constants,
+             unoptimized: Callable) -> Optional[ast.FunctionDef]:
+    """The optimized version of the rule `tree`, or None when it has nothing to gain
+    (it uses `global` or `nonlocal`) or may not be right: templates are the math of
+    numbers and arrays, so a rule that builds instances of user classes (whose operators
+    are their own dunder methods) stays as it is."""
+    templates = templates_by_rule()
+    analysis = activity.analyse(tree, constants.values, templates)
+    if analysis.scoped or _builds_instances(constants):
+        return None
+    rewrite = _Rewrite(analysis, constants, templates, tree)
+    body = rewrite.entry(tree) + rewrite.block(tree.body)
+    if rewrite.inlined:
+        body = rewrite.batch_guard(tree, unoptimized) + body
+    out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
+                          returns=None, type_comment=None)
+    return cleanup(ast.copy_location(out, tree))
+
+
+def _builds_instances(constants: Constants) -> bool:
+    """Whether the rule calls a class constructor of a user class (forward/constructors)."""
+    return any(getattr(v, "__module__", None) == constructors.__name__
+               and getattr(v, "__name__", "").startswith("new_")
+               for v in constants.values.values())
+
+
+class _Rewrite:
+    def __init__(self, analysis: activity.Analysis, constants: Constants,
+                 templates: Dict[int, Any], tree: ast.FunctionDef) -> None:
+        self.kinds, self.opaque, self.lines = \
+            analysis.kinds, analysis.opaque, analysis.lines
+        self.k, self.templates, self.inlined = constants, templates, False
+        taken = analysis.names | set(self.kinds)
+        self.dnames: Dict[str, str] = {}
+        for name in sorted(self.kinds):
+            if self.kinds[name] == SPLIT:
+                self.dnames[name] = _tangent_name(name, taken)
+        self.taken = taken
+        constants.reserve(taken)
+
+    def temp(self, name: str) -> str:
+        """A fresh local for the new value of `name` while its tangent still needs the
+        old one."""
+        return _fresh(RESERVED_PREFIX + name.lstrip("_") + "_new", self.taken)
+
+    # ---- operands -------------------------------------------------------------------
+    def primal(self, atom: Atom) -> ast.expr:
+        if atom.kind == "local" and self.kinds[atom.name] == BOXED:
+            return _attr(atom.name, "primal")
+        if atom.kind == "const":
+            value = getattr(atom.value, "primal", atom.value)
+            if type(value) in _LITERALS:
+                return literal(value) or self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
+            return self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
+        return _name(atom.name)
+
+    def tangent(self, atom: Atom) -> ast.expr:
+        if atom.kind == "local" and self.kinds[atom.name] == SPLIT:
+            return _name(self.dnames[atom.name])
+        if atom.kind == "local" and self.kinds[atom.name] == BOXED:
+            return _attr(atom.name, "tangent")
+        return _name(ZERO)
+
+    def dual(self, atom: Atom) -> ast.expr:
+        kind = self.kinds.get(atom.name) if atom.kind == "local" else None
+        if kind == SPLIT:
+            return _call(self.k.bind(Dual, "Dual"), _name(atom.name),
+                         _name(self.dnames[atom.name]))
+        if atom.kind == "global" or kind == PLAIN:
+            return _call(self.k.bind(runtime.const, "const"), _name(atom.name))
+        return _name(atom.name)
+
+    def active(self, atom: Atom) -> bool:
+        return atom.kind == "local" and self.kinds[atom.name] != PLAIN
+
+    # ---- statements -----------------------------------------------------------------
+    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        out: List[ast.stmt] = []
+        for stmt in stmts:
+            line = self.lines.get(id(stmt))
+            method = getattr(self, "s_" + line.kind)
+            out.extend(ast.copy_location(s, stmt) for s in method(line))
+        return out or [ast.Pass()]
+
+    def entry(self, tree: ast.FunctionDef) -> List[ast.stmt]:
+        """Split parameters: `x, dx = x.primal, x.tangent`."""
+        args = tree.args
+        return [ast.copy_location(self.split(a.arg), tree)
+                for a in args.posonlyargs + args.args + args.kwonlyargs
+                if self.kinds[a.arg] == SPLIT]
+
+    def batch_guard(self, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
+        """`if _fw_batched(x, y): return _fw_unoptimized(x, y)`."""
+        args = tree.args
+        positional = [_name(a.arg) for a in args.posonlyargs + args.args]
+        if args.vararg:
+            positional.append(ast.Starred(value=_name(args.vararg.arg), ctx=ast.Load()))
+        keywords = [ast.keyword(arg=a.arg, value=_name(a.arg)) for a in args.kwonlyargs]
+        if args.kwarg:
+            keywords.append(ast.keyword(arg=None, value=_name(args.kwarg.arg)))
+        test = _call(self.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
+        fallback = _call(self.k.bind(unoptimized, "unoptimized"), *positional,
+                         keywords=keywords)
+        guard = ast.If(test=test, body=[ast.Return(value=fallback)], orelse=[])
+        return [ast.copy_location(guard, tree)]
+
+    def split(self, name: str, source: Optional[ast.expr] = None) -> ast.stmt:
+        """`y, dy = y.primal, y.tangent`, or `y = y.primal` for a plain local."""
+        source = source if source is not None else _name(name)
+        if self.kinds[name] == PLAIN:
+            return _assign(name, ast.Attribute(value=source, attr="primal", ctx=ast.Load()))
+        stmt = ast.Assign(targets=[ast.Tuple(elts=[_store(name), _store(self.dnames[name])],
+                                             ctx=ast.Store())],
+                          value=ast.Tuple(elts=[ast.Attribute(value=source, attr=a,
+                                                              ctx=ast.Load())
+                                                for a in ("primal", "tangent")],
+                                          ctx=ast.Load()))
+        stmt.fw_split = name, self.dnames[name]
+        return stmt
+
+    def s_template(self, line: Line) -> List[ast.stmt]:
+        target = line.targets[0] if line.targets else None
+        if (target is not None and self.kinds[target] == BOXED) or any(
+                self.active(a) and a.name in self.opaque for a in line.operands):
+            return self.s_call(line)
+        self.inlined = True
+        return instantiate(self, line, target)
+
+    def s_call(self, line: Line) -> List[ast.stmt]:
+        target = line.targets[0] if line.targets else None
+        kind = self.kinds.get(target) if target else None
+        if line.entry is not None and line.entry.kind == "nondiff" and kind != BOXED:
+            value = nondiff_call(self, line)
+            if target is None:
+                return [ast.Expr(value=value)]
+            out = [_assign(target, value)]
+            if kind == SPLIT:
+                out.append(self.zero(target))
+            return out
+        node = copy.copy(line.node.value if target or isinstance(line.node, ast.Expr)
+                         else line.node)
+        call = _call(node.func, *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
+                                                          self.dual(a)), ctx=ast.Load())
+                                  if starred else self.dual(a) for a, starred in line.args],
+                     keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(
+                         self.k.bind(runtime.unbox_kw, "unbox_kw"), self.dual(a)))
+                               for n, a in line.keywords])
+        if target is None:
+            return [ast.Expr(value=call)]
+        if kind == PLAIN:
+            return [_assign(target, ast.Attribute(value=call, attr="primal", ctx=ast.Load()))]
+        return [_assign(target, call)] + ([self.split(target)] if kind == SPLIT else [])
+
+    def zero(self, target: str, atom: Optional[Atom] = None) -> ast.stmt:
+        """`dy = NoTangent` (or the literal's own zero, `dy = 0.0`)."""
+        tangent = getattr(atom.value, "tangent", None) if atom and atom.kind == "const" \
+            else None
+        value = ast.Constant(value=tangent) if type(tangent) is float else \
+            self.k.bind(NoTangent, "NoTangent")
+        stmt = _assign(self.dnames[target], value)
+        stmt.fw_tangent = True
+        return stmt
+
+    def s_copy(self, line: Line) -> List[ast.stmt]:
+        target, (atom, _) = line.targets[0], line.args[0]
+        kind = self.kinds[target]
+        if kind == BOXED:
+            return [_assign(target, self.dual(atom))]
+        out = [_assign(target, self.primal(atom))]
+        if kind == SPLIT:
+            tangent = self.tangent(atom)
+            if isinstance(tangent, ast.Name) and tangent.id == ZERO:
+                out.append(self.zero(target, atom))
+            elif not (isinstance(tangent, ast.Name) and tangent.id == self.dnames[target]):
+                out.insert(0, _assign(self.dnames[target], tangent))
+                out[0].fw_tangent = True
+        return out
+
+    def s_skip(self, line: Line) -> List[ast.stmt]:
+        return []
+
+    def s_copies(self, line: Line) -> List[ast.stmt]:
+        """`x, y = a, b` at once: `x, dx, y = a, da, b`."""
+        targets, values = [], []
+        for target, (atom, _) in zip(line.targets, line.args):
+            kind = self.kinds[target]
+            targets.append(_store(target))
+            if kind == BOXED:
+                values.append(self.dual(atom))
+                continue
+            values.append(self.primal(atom))
+            if kind == SPLIT:
+                targets.append(_store(self.dnames[target]))
+                tangent = self.tangent(atom)
+                values.append(self.zero(target, atom).value if isinstance(tangent, ast.Name)
+                              and tangent.id == ZERO else tangent)
+        if len(targets) == 1:
+            return [ast.Assign(targets=targets, value=values[0])]
+        return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
+                           value=ast.Tuple(elts=values, ctx=ast.Load()))]
+
+    def s_unpack(self, line: Line) -> List[ast.stmt]:
+        stmt, (atom, _) = line.node, line.args[0]
+        kinds = [self.kinds[t] for t in line.targets]
+        if all(k == PLAIN for k in kinds) and not self.active(atom):
+            value = _call(self.k.bind(unpack_values, "unpack_values"), self.primal(atom),
+                          *stmt.value.args[1:])
+            return [ast.Assign(targets=stmt.targets, value=value)]
+        value = _call(stmt.value.func, self.dual(atom), *stmt.value.args[1:])
+        return [ast.Assign(targets=stmt.targets, value=value)] + [
+            self.split(t) for t, k in zip(line.targets, kinds) if k != BOXED]
+
+    def s_for(self, line: Line) -> List[ast.stmt]:
+        stmt, (atom, _), target = line.node, line.args[0], line.targets[0]
+        body = self.block(stmt.body)
+        orelse = self.block(stmt.orelse) if stmt.orelse else []
+        if self.kinds[target] == PLAIN and not self.active(atom):
+            items = self.primal(atom)
+        else:
+            items = _call(stmt.iter.func, self.dual(atom))
+            if self.kinds[target] != BOXED:
+                body.insert(0, ast.copy_location(self.split(target), stmt))
+        return [ast.For(target=stmt.target, iter=items, body=body, orelse=orelse,
+                        type_comment=None)]
+
+    def s_use(self, line: Line) -> List[ast.stmt]:
+        stmt = copy.copy(line.node)
+        if isinstance(stmt, ast.Return):
+            stmt.value = self.dual(line.args[0][0])
+            return [stmt]
+        for name in ("test", "msg", "exc", "cause"):
+            if getattr(stmt, name, None) is not None:
+                setattr(stmt, name, self.test(getattr(stmt, name)))
+        for name in ("body", "orelse"):
+            if getattr(stmt, name, None):
+                setattr(stmt, name, self.block(getattr(stmt, name)))
+        return [stmt]
+
+    def test(self, node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.UnaryOp):
+            return ast.UnaryOp(op=node.op, operand=self.test(node.operand))
+        if isinstance(node, ast.Attribute):
+            return self.primal(self.atom_of(node.value))
+        return node
+
+    def atom_of(self, node: ast.Name) -> Atom:
+        if node.id in self.kinds:
+            return Atom("local", node.id)
+        return Atom("const", node.id, self.k.values[node.id])
+
+    def s_keep(self, line: Line) -> List[ast.stmt]:
+        return [line.node]
+
+    def s_unknown(self, line: Line) -> List[ast.stmt]:
+        return [copy.deepcopy(line.node)]
+

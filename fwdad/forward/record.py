@@ -1,0 +1,268 @@
+"""Record the primitive calls a derived rule makes, as a flat schedule of Dual code.
+
+A recording rule is the plain derived rule with every callee it binds wrapped: a
+primitive's rule records a step `v3 = _fw_mul(v1, v2)` and runs; a static call runs the
+recording rule of its callee, so the schedule is flat; `if t.primal:` records the
+outcome as a guard; a global read records a live read guarded by identity. Whatever the
+recorder cannot replay exactly (mutation, nested defs, `*args`, callees it cannot
+resolve) marks the schedule invalid, and the call still runs normally.
+
+    v2 = _fw_sin(a0)                           a schedule, before forward/optimize.py
+    v3 = _fw_mul(v2, _fw_2_0)
+    if not v3.primal:
+        raise _fw_Fallback
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List
+
+from fwdad import fence
+from fwdad.compile import compile_function
+from fwdad.dual import Dual
+from fwdad.forward import dispatch, lines, runtime
+from fwdad.forward.transform import transform
+from fwdad.normalize import normalize
+from fwdad.normalize.names import Namer
+from fwdad.rules.registry import entries, get_frule
+from fwdad.source import get_source, python_function
+
+
+class Fallback(Exception):
+    """A guard of a schedule failed: run the full rule instead."""
+
+
+@dataclass
+class Step:
+    callee: Any            # what the schedule calls (a rule, or a helper)
+    args: List[Any]        # refs (str) or ("const", Dual)
+    keywords: Dict[str, Any]
+    outputs: List[str]     # one ref, or several for an unpacking
+    kind: str = "call"     # call, unpack, test, const
+
+
+@dataclass
+class Recorder:
+    """Collects the steps of one run; `valid` turns False with a reason."""
+
+    steps: List[Step] = field(default_factory=list)
+    refs: Dict[int, Any] = field(default_factory=dict)    # id(Dual) -> ref
+    keep: List[Any] = field(default_factory=list)         # keeps ids unique
+    values: Dict[str, Any] = field(default_factory=dict)  # ref -> Dual
+    producers: Dict[str, Step] = field(default_factory=dict)
+    reason: str = ""
+    rules: Dict[Any, Callable] = field(default_factory=dict)
+    count: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.reason
+
+    def invalid(self, reason: str) -> None:
+        self.reason = self.reason or reason
+
+    def name(self, value: Any, ref: Any) -> Any:
+        self.refs[id(value)] = ref
+        self.keep.append(value)
+        if isinstance(ref, str):
+            self.values[ref] = value
+        return ref
+
+    def add(self, step: Step) -> None:
+        self.steps.append(step)
+        for ref in step.outputs:
+            self.producers[ref] = step
+
+    def fresh(self, value: Any) -> str:
+        self.count += 1
+        return self.name(value, f"v{self.count}")
+
+    def ref(self, value: Any) -> Any:
+        ref = self.refs.get(id(value))
+        if ref is None:
+            self.invalid(f"a value of unknown origin ({type(value).__name__}) reached a call")
+        return ref
+
+    # ---- what recording rules call ----------------------------------------------------
+    def call(self, callee: Any, args: tuple, kwargs: dict, pure: bool) -> Any:
+        if not pure:
+            self.invalid(f"{getattr(callee, '__name__', callee)} may mutate its arguments")
+        refs = [self.ref(a) for a in args]
+        kw = {k: self.ref(v) for k, v in kwargs.items()}
+        out = callee(*args, **kwargs)
+        self.add(Step(callee, refs, kw, [self.fresh(out)]))
+        return out
+
+    def unpack(self, d: Dual, count: int, star: int = -1) -> tuple:
+        if star >= 0:
+            self.invalid("starred unpacking")
+        items = runtime.unpack(d, count, star)
+        self.add(Step(runtime.unpack, [self.ref(d), ("const", count)], {},
+                      [self.fresh(i) for i in items], "unpack"))
+        return items
+
+    def iterate(self, d: Dual):
+        return iter(self.unpack(d, len(list(runtime.iterate(d)))))
+
+    def test(self, d: Dual) -> Any:
+        self.steps.append(Step(None, [self.ref(d)], {}, [], "test"))
+        self.steps[-1].keywords["outcome"] = bool(d.primal)
+        return d.primal
+
+    def const(self, read: Callable[[], Any]) -> Dual:
+        value = read()
+        out = runtime.const(value)
+        self.steps.append(Step(read, [("const", value)], {}, [self.fresh(out)], "const"))
+        return out
+
+    # ---- recording rules ---------------------------------------------------------------
+    def rule_of(self, fn: Callable) -> Callable:
+        fn = python_function(fn)
+        rule = self.rules.get(fn)
+        if rule is None:
+            rule = self.rules[fn] = _recording_rule(fn, self)
+        return rule
+
+    def dynamic(self, f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+        """A dynamic call: bound methods of primitives and plain Python functions are
+        resolved now, and the callee guarded; anything else makes the schedule invalid."""
+        fn = f.primal
+        if isinstance(fn, (types.MethodType, types.BuiltinMethodType)) and \
+                not isinstance(getattr(fn, "__self__", None), (types.ModuleType, type(None))):
+            return self._method(f, fn, args, kwargs)
+        if isinstance(fn, types.FunctionType) and get_frule(fn) is None:
+            self.steps.append(Step(None, [self.ref(f)], {"callee": fn}, [], "callee"))
+            return self.rule_of(fn)(*args, **kwargs)
+        rule = get_frule(fn)
+        if rule is None:
+            self.invalid(f"a dynamic call of {type(fn).__name__}")
+            return dispatch.call(f, *args, **kwargs)
+        self.steps.append(Step(None, [self.ref(f)], {"callee": fn}, [], "callee"))
+        return self.call(rule, args, kwargs, _pure(rule))
+
+    def _method(self, f: Dual, fn: Any, args: tuple, kwargs: dict) -> Dual:
+        function = getattr(fn, "__func__", None) or getattr(type(fn.__self__), fn.__name__)
+        me = Dual(fn.__self__, f.tangent)
+        owner = self._attribute_of(f, fn)
+        if owner is not None:  # x.name(...): call the method on x itself
+            self.name(me, owner)
+            self.steps.append(Step(None, [owner], {"type": type(fn.__self__)}, [], "callee"))
+        else:
+            key = (type(fn.__self__), fn.__name__)
+            self.steps.append(Step(None, [self.ref(f)], {"method": key}, [], "callee"))
+            self.steps.append(Step(_bound_self, [self.ref(f)], {}, [self.fresh(me)]))
+        rule = get_frule(function)
+        if rule is not None:
+            return self.call(rule, (me,) + args, kwargs, _pure(rule))
+        if python_function(function) is None:
+            self.invalid(f"a call of {fn.__name__}, which has no rule")
+            return dispatch.call(f, *args, **kwargs)
+        return self.rule_of(function)(me, *args, **kwargs)
+
+    def _attribute_of(self, f: Dual, fn: Any) -> Any:
+        """The ref of x when f is the step `getattr(x, name)` of a method bound to x
+        (whose tangent is x's tangent)."""
+        made = self.producers.get(self.refs.get(id(f)))
+        if made is None or made.callee is not get_frule(getattr) or len(made.args) != 2:
+            return None
+        owner = made.args[0]
+        value = self.values[owner] if isinstance(owner, str) else owner[1]
+        ok = value.primal is fn.__self__ and value.tangent is f.tangent
+        return owner if ok else None
+
+
+def _bound_self(f: Dual) -> Dual:
+    """The object a bound method is bound to, with the method's tangent."""
+    return Dual(f.primal.__self__, f.tangent)
+
+
+lines.PURE_HELPERS.add(_bound_self)
+
+
+def _pure(rule: Callable) -> bool:
+    entry = {id(e.callable): e for e in entries()}.get(id(rule))
+    return entry is not None and lines.is_pure(entry)
+
+
+class _Primitive:
+    """A primitive's rule inside a recording rule."""
+
+    def __init__(self, rule: Callable, recorder: Recorder) -> None:
+        self.rule, self.recorder, self.pure = rule, recorder, _pure(rule)
+        self.__name__ = getattr(rule, "__name__", "rule")
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        return self.recorder.call(self.rule, args, kwargs, self.pure)
+
+
+def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
+    src = get_source(fn)
+    fence.check(src)
+    tree, constants = transform(normalize(src, Namer()), src)
+    if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(tree)
+           if n is not tree) or tree.args.vararg or tree.args.kwarg:
+        rec.invalid(f"{fn.__qualname__} has nested functions or *args/**kwargs")
+    tree = _Instrument(constants).visit(copy.deepcopy(tree))
+    values = {name: _wrap(value, rec) for name, value in constants.values.items()}
+    values.update(_fw_rec_test=rec.test, _fw_rec_const=rec.const)
+    defaults = [runtime.const(d) for d in (fn.__defaults__ or ())]
+    kwdefaults = {k: runtime.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    for d in defaults + list(kwdefaults.values()):
+        rec.name(d, ("const", d))
+    return compile_function(tree, values, src.cells, src.globals, defaults, kwdefaults,
+                            src.filename, f"recording rule of {fn.__qualname__}")
+
+
+def _wrap(value: Any, rec: Recorder) -> Any:
+    if isinstance(value, Dual):
+        rec.name(value, ("const", value))
+        return value
+    if value is dispatch.call:
+        return rec.dynamic
+    if value is runtime.unpack:
+        return rec.unpack
+    if value is runtime.iterate:
+        return rec.iterate
+    if isinstance(value, dispatch.LazyRule):
+        return lambda *args, **kwargs: rec.rule_of(value.fn)(*args, **kwargs)
+    if any(value is e.callable for e in entries()):
+        return _Primitive(value, rec)
+    if callable(value):
+        return _Poisoned(value, rec)
+    return value
+
+
+class _Poisoned:
+    """A callee the recorder cannot replay: it runs, and the schedule is invalid."""
+
+    def __init__(self, fn: Callable, rec: Recorder) -> None:
+        self.fn, self.rec = fn, rec
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.rec.invalid(f"a call of {getattr(self.fn, '__name__', self.fn)!r}")
+        return self.fn(*args, **kwargs)
+
+
+class _Instrument(ast.NodeTransformer):
+    """`t.primal` -> `_fw_rec_test(t)`; `_fw_const(h)` -> `_fw_rec_const(lambda: h)`."""
+
+    def __init__(self, constants: Any) -> None:
+        self.const_names = {n for n, v in constants.values.items() if v is runtime.const}
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if node.attr == "primal":
+            return ast.Call(func=ast.Name(id="_fw_rec_test", ctx=ast.Load()),
+                            args=[self.visit(node.value)], keywords=[])
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if isinstance(node.func, ast.Name) and node.func.id in self.const_names:
+            read = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
+                                                 kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                                 defaults=[]), body=node.args[0])
+            return ast.Call(func=ast.Name(id="_fw_rec_const", ctx=ast.Load()), args=[read],
+                            keywords=[])
+        return self.generic_visit(node)

@@ -1,0 +1,232 @@
+"""Inlinable templates of simple frules: the rule's math as two expressions.
+
+A template is written like the rule it stands for, on plain values: parameters come in
+pairs (`x, dx`), and it returns the primal expression and the tangent expression; the
+tangent may name the primal result `out`.
+
+    @template(math.sin)
+    def _sin(x, dx):
+        return math.sin(x), math.cos(x) * dx
+
+The optimizer (forward/optimize.py) substitutes the call's operands, drops the terms
+of operands that have no tangent (a symbolic zero), and binds the names the template
+reads (`math.sin`, `np.cos`, `NoTangent`) as constants. A template is exactly its rule's
+math for unbatched tangents of any type, NoTangent included; rules only differ in how
+they align batched tangents, which the optimized rule leaves to the plain one.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import math
+import operator
+import textwrap
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List
+
+import numpy as np
+
+from fwdad.rules.operators import pow_base_term, pow_exponent_term
+from fwdad.rules.registry import get_frule
+from fwdad.tangents import NoTangent
+
+
+@dataclass
+class Template:
+    """A parsed template: its operand names and the two expressions."""
+
+    name: str
+    params: List[str]      # primal names, in call order
+    tangents: List[str]    # their tangent names
+    primal: ast.expr
+    tangent: ast.expr
+    globals: Dict[str, Any]
+    uses_out: bool = False  # the tangent reads the primal result `out`
+    # The tangent may run before the primal (it frees memory sooner): it cannot raise
+    # where the primal would raise another error. True for NumPy and operators.
+    tangent_first: bool = False
+
+
+_TEMPLATES: Dict[Any, Template] = {}   # primal callable -> template
+
+
+def template(*primals: Any) -> Callable[[Callable], Callable]:
+    """Register the decorated function as the template of each of `primals`'s rules."""
+    def register(fn: Callable) -> Callable:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
+        names = [a.arg for a in tree.args.args]
+        ret = tree.body[-1].value
+        parsed = Template(fn.__name__, names[0::2], names[1::2], ret.elts[0], ret.elts[1],
+                          fn.__globals__, any(isinstance(n, ast.Name) and n.id == "out"
+                                              for n in ast.walk(ret.elts[1])),
+                          not any(getattr(p, "__module__", None) == "math" for p in primals))
+        for primal in primals:
+            _TEMPLATES[primal] = parsed
+        fn.template = parsed
+        return fn
+    return register
+
+
+def templates_by_rule() -> Dict[int, Template]:
+    """id(rule that generated code binds) -> template, for the registered rules."""
+    out = {}
+    for primal, parsed in _TEMPLATES.items():
+        rule = get_frule(primal)
+        if rule is not None:
+            out[id(rule)] = parsed
+    return out
+
+
+# ---- arithmetic --------------------------------------------------------------------
+@template(operator.add, np.add)
+def _add(x, dx, y, dy):
+    return x + y, dx + dy
+
+
+@template(operator.sub, np.subtract)
+def _sub(x, dx, y, dy):
+    return x - y, dx - dy
+
+
+@template(operator.mul, np.multiply)
+def _mul(x, dx, y, dy):
+    return x * y, dx * y + x * dy
+
+
+@template(operator.truediv, np.true_divide)
+def _truediv(x, dx, y, dy):
+    return x / y, (dx - out * dy) / y
+
+
+@template(operator.neg)
+def _neg(x, dx):
+    return -x, -dx
+
+
+@template(operator.pos)
+def _pos(x, dx):
+    return +x, dx
+
+
+@template(operator.pow, np.power)
+def _pow(x, dx, y, dy):
+    return x ** y, pow_base_term(x, y, dx) + pow_exponent_term(x, out, dy)
+
+
+@template(operator.matmul)
+def _matmul(x, dx, y, dy):
+    return x @ y, dx @ y + x @ dy
+
+
+@template(np.matmul)
+def _np_matmul(x, dx, y, dy):
+    return np.matmul(x, y), dx @ y + x @ dy
+
+
+# ---- math --------------------------------------------------------------------------
+@template(math.sin)
+def _sin(x, dx):
+    return math.sin(x), math.cos(x) * dx
+
+
+@template(math.cos)
+def _cos(x, dx):
+    return math.cos(x), -math.sin(x) * dx
+
+
+@template(math.tan)
+def _tan(x, dx):
+    return math.tan(x), (1.0 + out * out) * dx
+
+
+@template(math.exp)
+def _exp(x, dx):
+    return math.exp(x), out * dx
+
+
+@template(math.tanh)
+def _tanh(x, dx):
+    return math.tanh(x), (1.0 - out * out) * dx
+
+
+@template(math.sqrt)
+def _sqrt(x, dx):
+    return math.sqrt(x), 0.5 / out * dx
+
+
+@template(math.log1p)
+def _log1p(x, dx):
+    return math.log1p(x), 1.0 / (1.0 + x) * dx
+
+
+@template(math.sinh)
+def _sinh(x, dx):
+    return math.sinh(x), math.cosh(x) * dx
+
+
+@template(math.cosh)
+def _cosh(x, dx):
+    return math.cosh(x), math.sinh(x) * dx
+
+
+# ---- NumPy ufuncs --------------------------------------------------------------------
+@template(np.sin)
+def _np_sin(x, dx):
+    return np.sin(x), np.cos(x) * dx
+
+
+@template(np.cos)
+def _np_cos(x, dx):
+    return np.cos(x), -np.sin(x) * dx
+
+
+@template(np.exp)
+def _np_exp(x, dx):
+    return np.exp(x), out * dx
+
+
+@template(np.log)
+def _np_log(x, dx):
+    return np.log(x), 1.0 / x * dx
+
+
+@template(np.log1p)
+def _np_log1p(x, dx):
+    return np.log1p(x), 1.0 / (1.0 + x) * dx
+
+
+@template(np.tanh)
+def _np_tanh(x, dx):
+    return np.tanh(x), (1.0 - out * out) * dx
+
+
+@template(np.sqrt)
+def _np_sqrt(x, dx):
+    return np.sqrt(x), 0.5 / out * dx
+
+
+@template(np.square)
+def _np_square(x, dx):
+    return np.square(x), 2.0 * x * dx
+
+
+# ---- reductions (one positional argument) ---------------------------------------------
+@template(np.sum, np.ndarray.sum)
+def _np_sum(x, dx):
+    return np.sum(x), NoTangent if dx is NoTangent else np.sum(dx)
+
+
+@template(np.mean, np.ndarray.mean)
+def _np_mean(x, dx):
+    return np.mean(x), NoTangent if dx is NoTangent else np.mean(dx)
+
+
+# ---- x ** c for a literal c != 0 (the pow rule's c * x ** (c - 1) * dx) -------------
+@template()
+def pow_literal(x, dx, c, dc, c1, dc1):
+    return x ** c, c * x ** c1 * dx
+
+
+@template()
+def pow_two(x, dx, c, dc):
+    return x ** c, c * x * dx

@@ -1,0 +1,115 @@
+"""@fwdad.static_graph: record a schedule of primitive calls, replay it, guard it.
+
+The first call with a given input signature (the types of the arguments, and the shapes
+and dtypes of arrays, for primals and tangents) runs the derived rule while recording
+the primitive calls it makes (forward/record.py). Later calls with that signature
+replay the flat, optimized schedule (forward/schedule.py): no dispatch, no loops, no
+branches. Guards keep it exact: a branch that goes the other way, a loop of another
+length, a global rebound, or a different callee at a dynamic call makes that call fall
+back to the full derived rule. Functions the recorder cannot replay exactly (in-place
+updates, nested defs, `*args`) always run the full rule.
+"""
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.forward.dispatch import derived_rule
+from fwdad.forward.record import Fallback, Recorder
+from fwdad.forward.schedule import build_schedule
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
+
+_SCALARS = (float, int, bool, complex, str, type(None))
+_MISSING = object()
+
+
+def static_graph(fn: Callable) -> Callable:
+    """Decorator: `fn` still works on plain values; differentiating it (`fwdad.jvp`, or
+    a call from other differentiated code) replays a recorded schedule when it can.
+
+    Example:
+        @fwdad.static_graph
+        def step(x, w):
+            return np.tanh(w @ x) * 0.5 + x
+
+        fwdad.jvp(step, (x, w), (dx, dw))   # records
+        fwdad.jvp(step, (x, w), (dx, dw))   # replays
+        step.static_graph.counts            # records, replays, fallbacks, full
+
+    Returns:
+        A wrapper of `fn` whose forward rule is a `StaticGraph`.
+    """
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+    wrapper.static_graph = StaticGraph(fn)
+    frule(wrapper)(wrapper.static_graph)
+    return wrapper
+
+
+class StaticGraph:
+    """The forward rule of a @static_graph function: one schedule per signature."""
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+        self.schedules: Dict[Any, Optional[Callable]] = {}
+        self.counts: Counter = Counter()
+        self.reasons: Dict[Any, str] = {}
+        self.__name__ = f"static_graph_{fn.__name__}"
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        key = None if kwargs else signature(args)
+        schedule = self.schedules.get(key, _MISSING) if key is not None else None
+        if schedule is _MISSING:
+            return self.record(key, args)
+        if schedule is not None:
+            try:
+                out = schedule(*args)
+            except Fallback:
+                self.counts["fallbacks"] += 1
+            else:
+                self.counts["replays"] += 1
+                return out
+        self.counts["full"] += 1
+        return derived_rule(self.fn)(*args, **kwargs)
+
+    def record(self, key: Any, args: tuple) -> Dual:
+        """Run the rule once, recording; keep the schedule if it can be replayed."""
+        rec = Recorder()
+        for i, d in enumerate(args):
+            rec.name(d, f"a{i}")
+        out = rec.rule_of(self.fn)(*args)
+        self.schedules[key] = build_schedule(rec, len(args), out, self.fn.__name__)
+        self.reasons[key] = rec.reason
+        self.counts["records"] += 1
+        return out
+
+    def source(self) -> str:
+        """The source of the last schedule recorded (for reading)."""
+        ready = [s for s in self.schedules.values() if s is not None]
+        return ready[-1].source if ready else ""
+
+
+def signature(args: tuple) -> Optional[tuple]:
+    """Types, and shapes and dtypes of arrays, of the primals and tangents; None when an
+    argument is something else (then the full rule runs)."""
+    out = []
+    for d in args:
+        p, t = _leaf(d.primal), _leaf(d.tangent)
+        if p is None or t is None:
+            return None
+        out.append((p, t))
+    return tuple(out)
+
+
+def _leaf(value: Any) -> Any:
+    if value is NoTangent or type(value) in _SCALARS:
+        return type(value)
+    if type(value) is np.ndarray:
+        return value.shape, value.dtype.str
+    return None
