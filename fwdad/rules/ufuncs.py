@@ -1,55 +1,214 @@
-"""Rules for NumPy's elementwise functions (ufuncs).
+"""Rules for NumPy's ufuncs: one table row per ufunc, from its partial derivatives.
 
-A unary ufunc's tangent is `f'(x) * dx`; `_unary` registers one from its derivative,
-written in terms of x and the output y. Binary arithmetic shares the operator rules.
+A row maps a ufunc to its tangent, a function of the inputs, the output y and the
+inputs' tangents (lifted to broadcast against y). `_register` makes the one rule they
+all share, which also handles `out=` (primal and tangent of `out` are updated in place
+and `out` is returned), `where=`, `dtype=` and batched tangents. A new ufunc is one row.
 """
 from __future__ import annotations
 
-from typing import Callable
+import math
+from typing import Callable, Optional
 
 import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
+from fwdad.rules.batching import fit, is_batched, lift
 from fwdad.rules.registry import def_linear, def_nondiff, frule
+from fwdad.tangents import NoTangent
+
+LN2, LN10 = math.log(2.0), math.log(10.0)
 
 
-def _unary(fn: Callable, derivative: Callable) -> None:
-    """Register `fn` with the rule d fn(x) = derivative(x, fn(x)) * dx."""
-    def rule(x: Dual) -> Dual:
-        out = fn(x.primal)
-        return Dual(out, derivative(x.primal, out) * x.tangent)
-    rule.__name__ = f"_{fn.__name__}"
-    frule(fn)(rule)
+def chain(derivative: Callable) -> Callable:
+    """A unary tangent from its derivative f'(x), written in terms of x and y = f(x)."""
+    return lambda x, y, dx: derivative(x, y) * dx
 
 
-# ---- trigonometric and hyperbolic --------------------------------------------------
-_unary(np.sin, lambda x, y: np.cos(x))
-_unary(np.cos, lambda x, y: -np.sin(x))
-_unary(np.tan, lambda x, y: 1.0 + y * y)
-_unary(np.arcsin, lambda x, y: 1.0 / np.sqrt(1.0 - x * x))
-_unary(np.arccos, lambda x, y: -1.0 / np.sqrt(1.0 - x * x))
-_unary(np.arctan, lambda x, y: 1.0 / (1.0 + x * x))
-_unary(np.sinh, lambda x, y: np.cosh(x))
-_unary(np.cosh, lambda x, y: np.sinh(x))
-_unary(np.tanh, lambda x, y: 1.0 - y * y)
+def partials(d1: Callable, d2: Callable) -> Callable:
+    """A binary tangent from its two partial derivatives, in terms of x1, x2 and y."""
+    return lambda a, b, y, da, db: d1(a, b, y) * da + d2(a, b, y) * db
 
-# ---- exponential, logarithmic, powers -----------------------------------------------
-_unary(np.exp, lambda x, y: y)
-_unary(np.expm1, lambda x, y: y + 1.0)
-_unary(np.log, lambda x, y: 1.0 / x)
-_unary(np.log1p, lambda x, y: 1.0 / (1.0 + x))
-_unary(np.sqrt, lambda x, y: 0.5 / y)
-_unary(np.square, lambda x, y: 2.0 * x)
-_unary(np.absolute, lambda x, y: np.sign(x))
 
-# ---- arithmetic: the same rules as the operators -------------------------------------
-frule(np.add)(ops._add)
-frule(np.subtract)(ops._sub)
-frule(np.multiply)(ops._mul)
-frule(np.true_divide)(ops._truediv)
-frule(np.power)(ops._pow)
-def_linear(np.negative, np.positive)
+def _select(first: Callable) -> Callable:
+    """maximum/minimum and kin: the tangent of the input the output came from;
+    `first(a, b)` says where that is the first input (ties: the first input)."""
+    def tangent(a, b, y, da, db):
+        pick = first(a, b)
+        return pick * da + ~pick * db
+    return tangent
 
-def_nondiff(np.sign, np.floor, np.ceil, np.isnan, np.isfinite, np.greater, np.less,
-            np.equal)
+
+UNARY = {
+    # ---- trigonometric and hyperbolic ----
+    np.sin: chain(lambda x, y: np.cos(x)),
+    np.cos: chain(lambda x, y: -np.sin(x)),
+    np.tan: chain(lambda x, y: 1.0 + y * y),
+    np.arcsin: chain(lambda x, y: 1.0 / np.sqrt(1.0 - x * x)),
+    np.arccos: chain(lambda x, y: -1.0 / np.sqrt(1.0 - x * x)),
+    np.arctan: chain(lambda x, y: 1.0 / (1.0 + x * x)),
+    np.sinh: chain(lambda x, y: np.cosh(x)),
+    np.cosh: chain(lambda x, y: np.sinh(x)),
+    np.tanh: chain(lambda x, y: 1.0 - y * y),
+    np.arcsinh: chain(lambda x, y: 1.0 / np.sqrt(x * x + 1.0)),
+    np.arccosh: chain(lambda x, y: 1.0 / np.sqrt(x * x - 1.0)),
+    np.arctanh: chain(lambda x, y: 1.0 / (1.0 - x * x)),
+    np.deg2rad: chain(lambda x, y: math.pi / 180.0),
+    np.rad2deg: chain(lambda x, y: 180.0 / math.pi),
+    # ---- exponential and logarithmic ----
+    np.exp: chain(lambda x, y: y),
+    np.exp2: chain(lambda x, y: y * LN2),
+    np.expm1: chain(lambda x, y: y + 1.0),
+    np.log: chain(lambda x, y: 1.0 / x),
+    np.log2: chain(lambda x, y: 1.0 / (x * LN2)),
+    np.log10: chain(lambda x, y: 1.0 / (x * LN10)),
+    np.log1p: chain(lambda x, y: 1.0 / (1.0 + x)),
+    # ---- powers and magnitudes (|x| at 0: derivative 0, as sign(0) is 0) ----
+    np.sqrt: chain(lambda x, y: 0.5 / y),
+    np.cbrt: chain(lambda x, y: 1.0 / (3.0 * y * y)),
+    np.square: chain(lambda x, y: 2.0 * x),
+    np.reciprocal: chain(lambda x, y: -y * y),
+    np.absolute: chain(lambda x, y: np.sign(x)),
+    np.fabs: chain(lambda x, y: np.sign(x)),
+    # ---- linear ----
+    np.negative: lambda x, y, dx: -dx,
+    np.positive: lambda x, y, dx: +dx,
+    np.conjugate: lambda x, y, dx: np.conjugate(dx),
+}
+
+BINARY = {
+    # ---- arithmetic: the operators' math ----
+    np.add: lambda a, b, y, da, db: da + db,
+    np.subtract: lambda a, b, y, da, db: da - db,
+    np.multiply: lambda a, b, y, da, db: da * b + a * db,
+    np.divide: lambda a, b, y, da, db: (da - y * db) / b,
+    np.power: lambda a, b, y, da, db: ops.pow_base_term(a, b, da)
+    + ops.pow_exponent_term(a, y, db),
+    np.float_power: lambda a, b, y, da, db: ops.pow_base_term(np.float64(a), b, da)
+    + ops.pow_exponent_term(a, y, db),
+    np.remainder: lambda a, b, y, da, db: da - np.floor_divide(a, b) * db,
+    np.fmod: lambda a, b, y, da, db: da - np.trunc((a - y) / b) * db,
+    # ---- angles, norms, log-sum-exp ----
+    np.arctan2: partials(lambda a, b, y: b / (a * a + b * b),
+                         lambda a, b, y: -a / (a * a + b * b)),
+    np.hypot: partials(lambda a, b, y: a / y, lambda a, b, y: b / y),
+    np.logaddexp: partials(lambda a, b, y: np.exp(a - y), lambda a, b, y: np.exp(b - y)),
+    np.logaddexp2: partials(lambda a, b, y: np.exp2(a - y), lambda a, b, y: np.exp2(b - y)),
+    np.copysign: lambda a, b, y, da, db: np.sign(a) * np.copysign(1.0, b) * da,
+    np.ldexp: lambda a, i, y, da, di: da * np.ldexp(1.0, i),
+    np.nextafter: lambda a, b, y, da, db: da,  # x moved by one ulp
+    # ---- selections: ties take the tangent of the first input ----
+    np.maximum: _select(lambda a, b: np.asarray(a >= b) | np.isnan(a)),
+    np.minimum: _select(lambda a, b: np.asarray(a <= b) | np.isnan(a)),
+    np.fmax: _select(lambda a, b: np.asarray(a >= b) | np.isnan(b)),
+    np.fmin: _select(lambda a, b: np.asarray(a <= b) | np.isnan(b)),
+}
+
+# Note: np.frexp (tangent dx * 2**-e) is left without a rule for now: tests/test_errors.py
+# uses it as its example of a function with no rule.
+TWO_OUTPUTS = {
+    np.modf: lambda x, y, dx: (dx, NoTangent),  # (fractional part, integral part)
+    np.divmod: lambda a, b, y, da, db: (NoTangent, da - y[0] * db),
+}
+
+NONDIFF = [  # piecewise constant, or not a float
+    np.sign, np.floor, np.ceil, np.trunc, np.rint, np.signbit, np.spacing, np.isnan,
+    np.isinf, np.isfinite, np.logical_not, np.invert, np.greater, np.greater_equal,
+    np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
+    np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift,
+    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside,
+]
+
+
+def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
+    """The rule of `ufunc`: positional outputs or `out=` are updated in place."""
+    def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
+        ins, outs = args[:ufunc.nin], args[ufunc.nin:]
+        if not outs and out is not None and out.primal is not None:
+            outs = (out,)
+        return apply_ufunc(ufunc, tangent, ins, outs, kwargs)
+    rule.__name__ = f"_{ufunc.__name__}"
+    frule(ufunc)(rule)
+
+
+def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs) -> Dual:
+    """Run `ufunc` on fresh memory (an input may alias `out`), then write into `out`."""
+    primals = [d.primal for d in ins]
+    computed = {k: v for k, v in kwargs.items() if k != "where"} if outs else kwargs
+    y = ufunc(*primals, **computed)  # with `out`, `where` picks what is copied there
+    first = y[0] if ufunc.nout > 1 else y
+    ndim = np.ndim(first)
+    dy = NoTangent if tangent is None else tangent(
+        *primals, y, *(lift(d.primal, d.tangent, ndim) for d in ins))
+    dy = tuple(fit(t, v) for t, v in zip(dy, y)) if ufunc.nout > 1 else fit(dy, y)
+    if not outs:
+        return Dual(y, dy)
+    return write_outputs(outs, y, dy, kwargs)
+
+
+def write_outputs(outs, y, dy, kwargs) -> Dual:
+    """Copy results into the `out` arrays, primal and tangent, and return them."""
+    targets = _targets(outs)
+    many = isinstance(y, tuple)
+    for i, target in enumerate(targets):
+        _write(target, y[i] if many else y, dy[i] if many else dy, kwargs)
+    if len(targets) == 1 and len(outs) == 1 and not isinstance(outs[0].primal, tuple):
+        return outs[0]
+    return Dual(tuple(t.primal for t in targets), tuple(t.tangent for t in targets))
+
+
+def _targets(outs) -> list:
+    if len(outs) == 1 and isinstance(outs[0].primal, tuple):
+        return [Dual(p, t) for p, t in zip(outs[0].primal, outs[0].tangent)]
+    return list(outs)
+
+
+def _write(target: Dual, y, dy, kwargs) -> None:
+    where = kwargs.get("where", True)
+    np.copyto(target.primal, y, casting=kwargs.get("casting", "same_kind"), where=where)
+    if target.tangent is NoTangent:  # an integer output
+        return
+    if dy is not NoTangent and is_batched(y, dy) and \
+            not is_batched(target.primal, target.tangent):
+        target.tangent = np.repeat(target.tangent[None], len(dy), axis=0)
+    dy = 0.0 if dy is NoTangent else lift(y, dy, np.ndim(target.primal))
+    np.copyto(target.tangent, dy, where=where)
+
+
+for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
+    _register(_ufunc, _tangent)
+for _ufunc in NONDIFF:
+    _register(_ufunc, None)
+
+
+# ---- elementwise selection: clip and where ----------------------------------------------
+@frule(np.clip, np.ndarray.clip)
+def _clip(x: Dual, a_min: Dual = None, a_max: Dual = None, out: Dual = None, *,
+          min: Dual = None, max: Dual = None, **kwargs) -> Dual:
+    """clip = minimum(maximum(x, a_min), a_max); at a tie, the tangent of x."""
+    y = x
+    for bound, ufunc in ((a_min or min, np.maximum), (a_max or max, np.minimum)):
+        if bound is not None and bound.primal is not None:
+            y = apply_ufunc(ufunc, BINARY[ufunc], (y, bound), (), {})
+    if out is not None and out.primal is not None:
+        return write_outputs((out,), y.primal, y.tangent, kwargs)
+    return y
+
+
+@frule(np.where)
+def _where(condition, x: Dual = None, y: Dual = None) -> Dual:
+    """where(c, x, y) takes x's tangent where c holds, y's elsewhere; where(c) alone
+    gives indices (no tangent)."""
+    if x is None:
+        return Dual(np.where(condition), NoTangent)
+    out = np.where(condition, x.primal, y.primal)
+    ndim = np.ndim(out)
+    dx, dy = (lift(d.primal, d.tangent, ndim) for d in (x, y))
+    mask = np.asarray(condition, dtype=bool)
+    return Dual(out, fit(mask * dx + ~mask * dy, out))
+
+
+def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,
+            np.isreal, np.iscomplex)
+def_linear(np.real, np.imag)

@@ -339,75 +339,13 @@ INDEXING_CASES = [
     Case(operator.delitem, {"a": 0.3, "b": 1.2}, "a"),
 ]
 
-# ---- numpy: elementwise ---------------------------------------------------------------
-UFUNC_CASES = [
-    Case(np.sin, 0.3), Case(np.sin, M23), Case(np.cos, M23),
-    Case(np.tan, 0.3, domain=TAN_PERIOD),
-    Case(np.arcsin, 0.3, domain=UNIT_OPEN), Case(np.arccos, 0.3, domain=UNIT_OPEN),
-    Case(np.arctan, M23), Case(np.sinh, M23), Case(np.cosh, M23), Case(np.tanh, M23),
-    Case(np.exp, 0.3), Case(np.exp, M23), Case(np.expm1, M23),
-    Case(np.log, 1.7, domain=POSITIVE), Case(np.log, POS3),
-    Case(np.log1p, 0.3, domain=ABOVE_MINUS_ONE), Case(np.sqrt, 1.7, domain=POSITIVE),
-    Case(np.sqrt, POS3), Case(np.square, M23), Case(np.absolute, -1.3, domain=NONZERO),
-    Case(np.absolute, M23), Case(np.negative, 0.3), Case(np.negative, M23),
-    Case(np.positive, M23),
-]
-
-UFUNC_NONDIFF_CASES = [
-    Case(np.sign, M23), Case(np.floor, M23), Case(np.ceil, 2.5),
-    Case(np.isnan, M23), Case(np.isfinite, 0.3), Case(np.greater, V3, W3),
-    Case(np.less, V3, 0.0), Case(np.equal, V3, V3),
-]
-
-# ---- numpy: reductions, products, creation --------------------------------------------
-REDUCTION_CASES = [
-    Case(np.sum, M23), Case(np.sum, M23, axis=1), Case(np.sum, M23, axis=0, keepdims=True),
-    Case(np.sum, T223, axis=(0, 2)), Case(np.sum, M23, axis=-1), Case(np.sum, 0.3),
-    Case(np.sum, [0.3, 1.2, -0.5]),
-    Case(np.ndarray.sum, M23), Case(np.ndarray.sum, M23, axis=1, keepdims=True),
-    Case(np.mean, M23), Case(np.mean, M23, axis=0),
-    Case(np.mean, T223, axis=1, keepdims=True),
-    Case(np.mean, [[0.3, 1.2], [-0.5, 2.0]], axis=1),
-    Case(np.ndarray.mean, M23), Case(np.ndarray.mean, M23, axis=-1),
-]
-
-LINALG_CASES = [
-    Case(np.matmul, M23, M34), Case(np.matmul, M23, V3), Case(np.matmul, V3, W3),
-    Case(np.matmul, V3, M32), Case(np.matmul, T223, M32),
-    Case(np.matmul, S22, T223), Case(np.matmul, T223, V3),
-    Case(np.dot, M23, M34), Case(np.dot, M23, V3), Case(np.dot, V3, W3),
-    Case(np.dot, 2.0, V3), Case(np.dot, M23, 0.5), Case(np.dot, T223, M32),
-    Case(np.dot, T223, T232), Case(np.dot, V3, T232), Case(np.dot, M23, T232),
-    Case(np.ndarray.dot, M23, M34), Case(np.ndarray.dot, M23, V3),
-    Case(np.ndarray.dot, V3, W3),
-]
-
-CREATION_CASES = [
-    Case(np.array, [0.3, 1.2, -0.5]), Case(np.array, [[0.3, 1.2], [-0.5, 2.0]]),
-    Case(np.array, [0.3, 1]), Case(np.array, [1, 2]), Case(np.array, M23),
-    Case(np.array, [V3, W3]), Case(np.array, [0.3, 1.2], dtype=float),
-    Case(np.asarray, [0.3, 1.2, -0.5]), Case(np.asarray, M23),
-    Case(np.asarray, ([0.3, 1.2], (-0.5, 2.0))),
-    Case(np.arange, 5), Case(np.arange, 0.5, 3.0), Case(np.arange, 0.5, 3.1, 0.5),
-    Case(np.arange, 1, 2.1, 0.25), Case(np.linspace, 0.3, 1.2, 5),
-    Case(np.linspace, 0.3, V3, 4), Case(np.linspace, V3, 2.0, 3, axis=-1),
-    Case(np.linspace, 0.3, 1.2, 5, endpoint=False, retstep=True),
-    Case(np.linspace, 0, 4, 5),
-]
-
-NUMPY_NONDIFF_CASES = [
-    Case(np.zeros_like, M23), Case(np.ones_like, M23),
-    Case(np.empty_like, np.zeros((0, 2))),  # empty: no garbage to compare
-    Case(np.zeros, (2, 3)), Case(np.ones, 3),
-    Case(np.empty, (0, 3)), Case(np.eye, 3),
-    Case(np.shape, M23), Case(np.ndim, M23), Case(np.size, M23),
-]
+# ---- numpy: in tests/rules/numpy_cases.py (which uses Case and the points above) ---
+from tests.rules.numpy_cases import NUMPY_BINARY_CASES, NUMPY_CASES, UFUNC_CASES  # noqa: E402
 
 CASES = (ARITHMETIC_CASES + OPERATOR_CASES + INPLACE_CASES + OPERATOR_NONDIFF_CASES
          + MATH_CASES + MATH_NONDIFF_CASES + BUILTIN_CASES + BUILTIN_NONDIFF_CASES
          + CONTAINER_CASES + METHOD_CASES + ITERATION_CASES + OBJECT_CASES
-         + INDEXING_CASES + UFUNC_CASES + UFUNC_NONDIFF_CASES + REDUCTION_CASES
-         + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)
+         + INDEXING_CASES + NUMPY_CASES)
 
 
 def _first_per_fn(rows) -> list:
@@ -424,4 +362,4 @@ def _first_per_fn(rows) -> list:
 # The random tests: unary math and elementwise rows, and binary arithmetic rows.
 UNARY_CASES = _first_per_fn(c for c in OPERATOR_CASES + MATH_CASES + UFUNC_CASES
                             if unwrap(c).is_unary)
-BINARY_CASES = _first_per_fn(ARITHMETIC_CASES)
+BINARY_CASES = _first_per_fn(ARITHMETIC_CASES + NUMPY_BINARY_CASES)

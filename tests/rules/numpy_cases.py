@@ -1,0 +1,147 @@
+"""The case tables of the NumPy rules: ufuncs, reductions, linear algebra, shapes,
+creation and methods. Rows are `Case(fn, *args, domain=..., **kwargs)`, as in cases.py.
+
+Positional arguments are perturbed by test_rule; `out` arrays are given positionally so
+that their state afterwards (primal and tangent) is checked too.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, FRACTION, NONZERO,
+                                      POSITIVE, TAN_PERIOD, UNIT_OPEN, Domain)
+from tests.rules.cases import (M23, M32, M34, MASK3, MASK23, POS3, S22, T223, T232,
+                               V3, W3, Case)
+
+Z3 = np.zeros(3)
+Z23 = np.zeros((2, 3))
+I3 = np.array([2, 0, 5])
+U3 = np.array([0.2, -0.5, 0.9])     # never equal to an entry of M23 (no ties)
+P23 = M23 + 0.03                    # away from the jumps of round, rint, frexp
+# maximum and kin: |x| <= 1 < 1.5 <= |y|, so either input can win but never ties
+SMALL = Domain("SMALL", 0.1, 1.0, either_sign=True)
+LARGE = Domain("LARGE", 1.5, 3.0, either_sign=True)
+
+# ---- ufuncs: unary --------------------------------------------------------------------
+UFUNC_CASES = [
+    Case(np.sin, 0.3), Case(np.sin, M23), Case(np.cos, M23),
+    Case(np.tan, 0.3, domain=TAN_PERIOD),
+    Case(np.arcsin, 0.3, domain=UNIT_OPEN), Case(np.arccos, 0.3, domain=UNIT_OPEN),
+    Case(np.arctan, M23), Case(np.sinh, M23), Case(np.cosh, M23), Case(np.tanh, M23),
+    Case(np.arcsinh, M23), Case(np.arccosh, 1.7, domain=ABOVE_ONE),
+    Case(np.arctanh, 0.3, domain=UNIT_OPEN), Case(np.deg2rad, M23), Case(np.rad2deg, M23),
+    Case(np.exp, 0.3), Case(np.exp, M23), Case(np.expm1, M23), Case(np.exp2, M23),
+    Case(np.log, 1.7, domain=POSITIVE), Case(np.log, POS3),
+    Case(np.log2, 1.7, domain=POSITIVE), Case(np.log10, 1.7, domain=POSITIVE),
+    Case(np.log1p, 0.3, domain=ABOVE_MINUS_ONE), Case(np.sqrt, 1.7, domain=POSITIVE),
+    Case(np.sqrt, POS3), Case(np.cbrt, -1.7, domain=NONZERO), Case(np.square, M23),
+    Case(np.reciprocal, 1.7, domain=NONZERO), Case(np.absolute, -1.3, domain=NONZERO),
+    Case(np.absolute, M23), Case(np.fabs, -1.3, domain=NONZERO),
+    Case(np.negative, 0.3), Case(np.negative, M23), Case(np.positive, M23),
+    Case(np.conjugate, M23),
+    Case(np.sin, V3, Z3), Case(np.exp, M23, Z23),       # out= given positionally
+    Case(np.sin, V3, Z3, where=MASK3),
+    Case(np.exp, V3, dtype=np.float64), Case(np.sqrt, np.array(1.7)),
+    Case(np.modf, P23, domain=FRACTION), Case(np.sin, np.zeros((0, 3))),
+]
+
+# ---- ufuncs: binary -------------------------------------------------------------------
+NUMPY_BINARY_CASES = [
+    Case(np.add, 0.3, -1.2), Case(np.add, M23, V3),
+    Case(np.subtract, 0.3, -1.2), Case(np.subtract, V3, M23),
+    Case(np.multiply, 0.3, -1.2), Case(np.multiply, M23, V3),
+    Case(np.divide, 0.3, -1.2, domain=(POSITIVE, NONZERO)), Case(np.divide, M23, POS3),
+    Case(np.power, 1.3, 2.5, domain=(POSITIVE, POSITIVE)), Case(np.power, POS3, V3),
+    Case(np.float_power, 1.3, 2.5, domain=(POSITIVE, POSITIVE)),
+    Case(np.arctan2, 0.3, -1.2, domain=NONZERO), Case(np.arctan2, M23, W3),
+    Case(np.hypot, 0.3, -1.2, domain=NONZERO), Case(np.hypot, M23, W3),
+    Case(np.logaddexp, 0.3, -1.2), Case(np.logaddexp, M23, W3),
+    Case(np.logaddexp2, 0.3, -1.2), Case(np.logaddexp2, M23, 0.4),
+    Case(np.maximum, 0.3, -1.2, domain=(SMALL, LARGE)), Case(np.maximum, M23, U3),
+    Case(np.minimum, 0.3, -1.2, domain=(SMALL, LARGE)), Case(np.minimum, M23, U3),
+    Case(np.fmax, 0.3, -1.2, domain=(SMALL, LARGE)), Case(np.fmax, M23, U3),
+    Case(np.fmin, 0.3, -1.2, domain=(SMALL, LARGE)), Case(np.fmin, M23, U3),
+    Case(np.copysign, 0.3, -1.2, domain=NONZERO), Case(np.copysign, M23, W3),
+    Case(np.nextafter, V3, W3),
+]
+
+UFUNC_MORE_CASES = [
+    Case(np.remainder, 5.3, 2.0), Case(np.remainder, M23, 0.45),
+    Case(np.fmod, -5.3, 2.0), Case(np.fmod, M23, 0.45), Case(np.ldexp, M23, 3),
+    Case(np.divmod, 5.3, 2.0), Case(np.divmod, M23, 0.45),
+    Case(np.add, V3, W3, Z3), Case(np.multiply, M23, V3, Z23),
+    Case(np.subtract, V3, W3, Z3, where=MASK3), Case(np.add, 0.3, 1.2, Z3),
+    Case(np.maximum, M23, 0.0), Case(np.add, np.array(1.5), V3),
+    Case(np.add, V3, np.array([1, 2, 3])), Case(np.multiply, V3, True),
+    Case(np.clip, M23, -0.5, 0.6), Case(np.clip, M23, None, 0.6),
+    Case(np.clip, M23, U3, 0.8), Case(np.clip, V3, -0.5, 0.6, Z3),
+    Case(np.ndarray.clip, M23, -0.5, 0.6), Case(np.ndarray.clip, M23, max=0.6),
+    Case(np.where, MASK23, M23, W3), Case(np.where, MASK3, V3, 0.5),
+    Case(np.where, MASK3, 0.5, -1.5), Case(np.where, MASK23),
+    Case(np.real, M23), Case(np.imag, M23),
+]
+
+UFUNC_NONDIFF_CASES = [
+    Case(np.sign, M23), Case(np.floor, M23), Case(np.ceil, 2.5), Case(np.trunc, M23),
+    Case(np.rint, P23), Case(np.signbit, M23), Case(np.spacing, M23),
+    Case(np.isnan, M23), Case(np.isinf, M23), Case(np.isfinite, 0.3),
+    Case(np.logical_not, MASK3), Case(np.invert, MASK3), Case(np.greater, V3, W3),
+    Case(np.greater_equal, V3, W3), Case(np.less, V3, 0.0), Case(np.less_equal, V3, W3),
+    Case(np.equal, V3, V3), Case(np.not_equal, V3, W3), Case(np.logical_and, MASK3, MASK3),
+    Case(np.logical_or, MASK3, MASK3), Case(np.logical_xor, MASK3, MASK3),
+    Case(np.bitwise_and, I3, 3), Case(np.bitwise_or, I3, 3), Case(np.bitwise_xor, I3, 3),
+    Case(np.left_shift, I3, 1), Case(np.right_shift, I3, 1),
+    Case(np.floor_divide, M23, 0.45), Case(np.gcd, I3, 4), Case(np.lcm, I3, 4),
+    Case(np.heaviside, M23, 0.5),
+    Case(np.floor, V3, Z3), Case(np.sign, M23, Z23),
+    Case(np.round, P23), Case(np.round, P23, 1), Case(np.around, P23), Case(np.fix, P23),
+    Case(np.isclose, V3, W3), Case(np.allclose, V3, V3), Case(np.array_equal, V3, W3),
+    Case(np.isreal, V3), Case(np.iscomplex, V3),
+]
+# ---- numpy: reductions, products, creation --------------------------------------------
+REDUCTION_CASES = [
+    Case(np.sum, M23), Case(np.sum, M23, axis=1), Case(np.sum, M23, axis=0, keepdims=True),
+    Case(np.sum, T223, axis=(0, 2)), Case(np.sum, M23, axis=-1), Case(np.sum, 0.3),
+    Case(np.sum, [0.3, 1.2, -0.5]),
+    Case(np.ndarray.sum, M23), Case(np.ndarray.sum, M23, axis=1, keepdims=True),
+    Case(np.mean, M23), Case(np.mean, M23, axis=0),
+    Case(np.mean, T223, axis=1, keepdims=True),
+    Case(np.mean, [[0.3, 1.2], [-0.5, 2.0]], axis=1),
+    Case(np.ndarray.mean, M23), Case(np.ndarray.mean, M23, axis=-1),
+]
+
+LINALG_CASES = [
+    Case(np.matmul, M23, M34), Case(np.matmul, M23, V3), Case(np.matmul, V3, W3),
+    Case(np.matmul, V3, M32), Case(np.matmul, T223, M32),
+    Case(np.matmul, S22, T223), Case(np.matmul, T223, V3),
+    Case(np.dot, M23, M34), Case(np.dot, M23, V3), Case(np.dot, V3, W3),
+    Case(np.dot, 2.0, V3), Case(np.dot, M23, 0.5), Case(np.dot, T223, M32),
+    Case(np.dot, T223, T232), Case(np.dot, V3, T232), Case(np.dot, M23, T232),
+    Case(np.ndarray.dot, M23, M34), Case(np.ndarray.dot, M23, V3),
+    Case(np.ndarray.dot, V3, W3),
+]
+
+CREATION_CASES = [
+    Case(np.array, [0.3, 1.2, -0.5]), Case(np.array, [[0.3, 1.2], [-0.5, 2.0]]),
+    Case(np.array, [0.3, 1]), Case(np.array, [1, 2]), Case(np.array, M23),
+    Case(np.array, [V3, W3]), Case(np.array, [0.3, 1.2], dtype=float),
+    Case(np.asarray, [0.3, 1.2, -0.5]), Case(np.asarray, M23),
+    Case(np.asarray, ([0.3, 1.2], (-0.5, 2.0))),
+    Case(np.arange, 5), Case(np.arange, 0.5, 3.0), Case(np.arange, 0.5, 3.1, 0.5),
+    Case(np.arange, 1, 2.1, 0.25), Case(np.linspace, 0.3, 1.2, 5),
+    Case(np.linspace, 0.3, V3, 4), Case(np.linspace, V3, 2.0, 3, axis=-1),
+    Case(np.linspace, 0.3, 1.2, 5, endpoint=False, retstep=True),
+    Case(np.linspace, 0, 4, 5),
+]
+
+NUMPY_NONDIFF_CASES = [
+    Case(np.zeros_like, M23), Case(np.ones_like, M23),
+    Case(np.empty_like, np.zeros((0, 2))),  # empty: no garbage to compare
+    Case(np.zeros, (2, 3)), Case(np.ones, 3),
+    Case(np.empty, (0, 3)), Case(np.eye, 3),
+    Case(np.shape, M23), Case(np.ndim, M23), Case(np.size, M23),
+]
+
+
+NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
+               + REDUCTION_CASES + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)
