@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, lift, tangent_index
+from fwdad.rules.batching import assign, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
@@ -25,8 +25,25 @@ def _getitem(x: Dual, index) -> Dual:
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
-        return Dual(out, tangent[tangent_index(primal, tangent, index)])
+        part = tangent[tangent_index(primal, tangent, index)]
+        return Dual(out, _batch_first(part, tangent, index) if is_batched(primal, tangent)
+                    else part)
     return Dual(out, tangent[index])
+
+
+def _batch_first(part, tangent, index):
+    """Advanced indices apart from each other (`x[i, :, j]`) put their axes first, so a
+    batch axis lands after them: move it back to the front."""
+    if not isinstance(index, tuple):
+        return part
+    arrays = [isinstance(i, (np.ndarray, list)) for i in index]
+    advanced = [k for k, i in enumerate(index) if arrays[k] or (
+        any(arrays) and isinstance(i, (int, np.integer)) and not isinstance(i, bool))]
+    if not advanced or advanced[-1] - advanced[0] + 1 == len(advanced):
+        return part  # together: their axes stay where they are
+    shapes = [(1,) if np.asarray(index[k]).dtype == bool else np.shape(index[k])
+              for k in advanced]
+    return np.moveaxis(part, len(np.broadcast_shapes(*shapes)), 0)
 
 
 @frule(operator.setitem)
@@ -35,19 +52,10 @@ def _setitem(x: Dual, index, value: Dual) -> Dual:
     primal, tangent = x.primal, x.tangent
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
-        if tangent is not NoTangent:
-            _write_array_tangent(primal, tangent, index, value)
+        assign(x, index, value.primal, value.tangent)
     elif tangent is not NoTangent:
         tangent[index] = value.tangent
     return Dual(None, NoTangent)
-
-
-def _write_array_tangent(primal, tangent, index, value: Dual) -> None:
-    """tangent[index] = dv, where dv broadcasts into the target as the value did (an
-    unbatched dv broadcasts across the batch axis, too)."""
-    dv = 0.0 if value.tangent is NoTangent else \
-        lift(value.primal, value.tangent, np.ndim(primal[index]))
-    tangent[tangent_index(primal, tangent, index)] = dv
 
 
 @frule(operator.delitem)

@@ -1,19 +1,35 @@
-"""Rules for reductions: sum and mean (the rest of NumPy's reductions grow here)."""
+"""Rules for reductions: sums and means, products, extremes, moments, order statistics
+and cumulative sums and products, with `axis` and `keepdims`, as NumPy functions and as
+ndarray methods.
+
+Nonlinear reductions move the reduced axes of x (and of its tangent, after the batch
+axis) to the end as one axis, compute there, and reshape to the result's shape.
+"""
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import tangent_axis
+from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.creation import _array
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
+
+
+def as_array(x: Dual) -> Dual:
+    """Lists of values (and their Duals) become arrays; floats, 0-d arrays."""
+    if isinstance(x.primal, (list, tuple)):
+        return _array(x)  # batched tangents of the items: the batch axis goes first
+    if not isinstance(x.primal, np.ndarray):
+        return Dual(np.asarray(x.primal), np.asarray(x.tangent))
+    return x
 
 
 def _reduce_linear(fn, x: Dual, axis, kwargs) -> Dual:
     """Linear reductions: the tangent is the same reduction of the tangent."""
     if isinstance(x.primal, (list, tuple)):
-        x = _array(x)  # batched tangents of the items: the batch axis goes first
+        x = _array(x)
     out = fn(x.primal, axis=axis, **kwargs)
     if x.tangent is NoTangent:
         return Dual(out, NoTangent)
@@ -28,3 +44,202 @@ def _sum(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
 @frule(np.mean, np.ndarray.mean)
 def _mean(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
     return _reduce_linear(np.mean, x, axis, dict(dtype=dtype, keepdims=keepdims))
+
+
+def _nan_reduction(fn):
+    """nansum, nanmean: NaNs are left out, so their tangents are too."""
+    def rule(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
+        x = as_array(x)
+        out = fn(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
+        valid = ~np.isnan(x.primal)
+        dx = dense(x.primal, x.tangent) * valid
+        if fn is np.nanmean:  # the mean of the valid entries: their sum / their count
+            count = np.sum(valid, axis=axis, keepdims=keepdims)
+            return Dual(out, fit(np.sum(dx, tangent_axis(x.primal, dx, axis),
+                                        keepdims=keepdims) / count, out))
+        return Dual(out, fit(np.sum(dx, tangent_axis(x.primal, dx, axis),
+                                    keepdims=keepdims), out))
+    rule.__name__ = f"_{fn.__name__}"
+    frule(fn)(rule)
+
+
+_nan_reduction(np.nansum)
+_nan_reduction(np.nanmean)
+
+
+# ---- reduced axes, moved to the end ----------------------------------------------------
+def to_last(a, axis, ndim: int, batched: bool):
+    """`a` with the axes `axis` of an ndim-array (after a batch axis if `batched`) moved
+    to the end and merged into one."""
+    axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
+    axes = [ax + batched for ax in axes]
+    rest = [i for i in range(np.ndim(a)) if i not in axes]
+    moved = np.transpose(a, rest + axes)
+    return moved.reshape(moved.shape[:len(rest)] + (-1,))
+
+
+def _gathered(x: Dual, axis, out, combine) -> Dual:
+    """A reduction whose tangent is `combine(xf, dxf)` over the merged last axis."""
+    batched = is_batched(x.primal, x.tangent)
+    xf = to_last(x.primal, axis, x.primal.ndim, False)
+    dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
+    tangent = combine(xf, dxf)
+    size = batch_size(x.primal, x.tangent)
+    return Dual(out, fit(np.reshape(tangent, (() if size is None else (size,))
+                                    + np.shape(out)), out))
+
+
+# ---- products --------------------------------------------------------------------------
+@frule(np.prod, np.ndarray.prod)
+def _prod(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
+    """d prod(x) = sum_i dx_i * prod_{j != i} x_j: exact when some x_j are 0."""
+    x = as_array(x)
+    out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _gathered(x, axis, out, lambda xf, dxf: np.sum(dxf * _others(xf), axis=-1))
+
+
+def _others(xf):
+    """prod_{j != i} x_j along the last axis, from prefix and suffix products."""
+    ones = np.ones(xf.shape[:-1] + (1,))
+    before = np.cumprod(np.concatenate([ones, xf[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    return before * after
+
+
+# ---- extremes: ties take the tangent of the first extreme element (what argmax picks) --
+def _extreme(fn, arg):
+    """max-like reductions: the tangent of the element `arg` (argmax ...) points to; among
+    equal extreme elements, the first in C order (over the reduced axes)."""
+    def rule(x: Dual, axis=None, keepdims=False, **kwargs) -> Dual:
+        x = as_array(x)
+        out = fn(x.primal, axis=axis, keepdims=keepdims, **kwargs)
+        return _gathered(x, axis, out, lambda xf, dxf: _take_last(dxf, arg(xf, axis=-1)))
+    rule.__name__ = f"_{fn.__name__}"
+    rule.__doc__ = _extreme.__doc__
+    return rule
+
+
+def _take_last(dxf, index):
+    index = np.broadcast_to(index[..., None], dxf.shape[:-1] + (1,))
+    return np.take_along_axis(dxf, index, axis=-1)[..., 0]
+
+
+frule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
+frule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
+frule(np.nanmax)(_extreme(np.nanmax, np.nanargmax))
+frule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
+
+
+@frule(np.ptp)
+def _ptp(x: Dual, axis=None, keepdims=False) -> Dual:
+    """max - min, with the tie rule of max and min."""
+    high, low = (_extreme(f, a)(x, axis, keepdims) for f, a in
+                 ((np.max, np.argmax), (np.min, np.argmin)))
+    return Dual(np.ptp(as_array(x).primal, axis=axis, keepdims=keepdims),
+                high.tangent - low.tangent)
+
+
+# ---- moments ---------------------------------------------------------------------------
+@frule(np.var, np.ndarray.var)
+def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
+    """d var = 2 / (n - ddof) * sum((x - mean) * dx)."""
+    x = as_array(x)
+    out = np.var(x.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    centered = x.primal - np.mean(x.primal, axis=axis, keepdims=True)
+    n = x.primal.size // max(np.size(out), 1) if x.primal.size else 0
+    dx = dense(x.primal, x.tangent)
+    total = np.sum(centered * dx, axis=tangent_axis(x.primal, dx, axis), keepdims=keepdims)
+    return Dual(out, fit(2.0 / (n - ddof) * total, out))
+
+
+@frule(np.std, np.ndarray.std)
+def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
+    """d std = d var / (2 std): infinite where std is 0 (all values equal)."""
+    var = _var(x, axis, dtype, ddof, keepdims)
+    out = np.sqrt(var.primal)
+    return Dual(out, fit(var.tangent / (2.0 * out), out))
+
+
+# ---- order statistics --------------------------------------------------------------------
+@frule(np.sort)
+def _sort(x: Dual, axis=-1, kind=None, order=None, **kwargs) -> Dual:
+    """The tangents go where their values go; equal values keep their order (stable)."""
+    x = as_array(x)
+    out = np.sort(x.primal, axis=axis, kind=kind, order=order, **kwargs)
+    return Dual(out, fit(_permuted(x, axis), out))
+
+
+def _permuted(x: Dual, axis):
+    """The tangent of x sorted the way x sorts along `axis` (None: flattened)."""
+    if axis is None:
+        x, axis = flattened(x), -1
+    dx = dense(x.primal, x.tangent)
+    order = np.argsort(x.primal, axis=axis, kind="stable")
+    if is_batched(x.primal, dx):
+        order, axis = order[None], tangent_axis(x.primal, dx, axis)
+    return np.take_along_axis(dx, order, axis=axis)
+
+
+@frule(np.ndarray.sort)
+def _sort_in_place(x: Dual, axis=-1, kind=None, order=None) -> Dual:
+    """x.sort(): the tangent is permuted in place, like x."""
+    dx = _permuted(x, axis)
+    x.primal.sort(axis=axis, kind=kind, order=order)
+    if x.tangent is not NoTangent:
+        x.tangent[...] = dx
+    return Dual(None, NoTangent)
+
+
+@frule(np.median)
+def _median(x: Dual, axis=None, keepdims=False) -> Dual:
+    """The middle element's tangent (the mean of the two middle ones for even counts)."""
+    x = as_array(x)
+    out = np.median(x.primal, axis=axis, keepdims=keepdims)
+
+    def middle(xf, dxf):
+        order = np.argsort(xf, axis=-1, kind="stable")
+        n = xf.shape[-1]
+        pick = [np.broadcast_to(order[..., k:k + 1], dxf.shape[:-1] + (1,))
+                for k in ((n - 1) // 2, n // 2)]
+        return sum(np.take_along_axis(dxf, p, axis=-1)[..., 0] for p in pick) / 2.0
+    return _gathered(x, axis, out, middle)
+
+
+# ---- cumulative ------------------------------------------------------------------------
+def flattened(x: Dual) -> Dual:
+    """x.ravel(), with its (dense) tangent flattened after the batch axis."""
+    dx, size = dense(x.primal, x.tangent), batch_size(x.primal, x.tangent)
+    return Dual(x.primal.ravel(), dx.reshape(-1) if size is None else dx.reshape(size, -1))
+
+
+@frule(np.cumsum, np.ndarray.cumsum)
+def _cumsum(x: Dual, axis=None, dtype=None) -> Dual:
+    x = as_array(x)
+    out = np.cumsum(x.primal, axis=axis, dtype=dtype)
+    x, axis = (flattened(x), 0) if axis is None else (x, axis)
+    dx = dense(x.primal, x.tangent)
+    return Dual(out, fit(np.cumsum(dx, tangent_axis(x.primal, dx, axis), dtype), out))
+
+
+@frule(np.cumprod, np.ndarray.cumprod)
+def _cumprod(x: Dual, axis=None, dtype=None) -> Dual:
+    """c_k = c_{k-1} x_k, so dc_k = dc_{k-1} x_k + c_{k-1} dx_k (exact with zeros)."""
+    x = as_array(x)
+    out = np.cumprod(x.primal, axis=axis, dtype=dtype)
+    x, axis = (flattened(x), 0) if axis is None else (x, axis)
+    dx = dense(x.primal, x.tangent)
+    t_axis = tangent_axis(x.primal, dx, axis)
+    c, xs = np.moveaxis(out, axis, -1), np.moveaxis(x.primal, axis, -1)
+    dxs = np.moveaxis(dx, t_axis, -1)
+    dc = np.array(dxs, dtype=np.result_type(dxs, float))
+    for k in range(1, xs.shape[-1]):
+        dc[..., k] = dc[..., k - 1] * xs[..., k] + c[..., k - 1] * dxs[..., k]
+    return Dual(out, fit(np.moveaxis(dc, -1, t_axis), out))
+
+
+# ---- no derivative: positions, counts, tests ----------------------------------------------
+def_nondiff(np.argmax, np.argmin, np.argsort, np.ndarray.argmax, np.ndarray.argmin,
+            np.ndarray.argsort, np.nanargmax, np.nanargmin, np.nonzero, np.ndarray.nonzero,
+            np.count_nonzero, np.flatnonzero, np.argwhere, np.searchsorted, np.any, np.all,
+            np.ndarray.any, np.ndarray.all, np.unique, np.digitize,
+            np.bincount)

@@ -99,15 +99,81 @@ UFUNC_NONDIFF_CASES = [
     Case(np.isreal, V3), Case(np.iscomplex, V3),
 ]
 # ---- numpy: reductions, products, creation --------------------------------------------
+ZEROS_IN = np.array([[0.3, 0.0, 0.5], [1.1, 0.0, 0.0]])   # prod and cumprod with zeros
+SQ = np.array([[2.0, -0.3, 0.4], [0.1, 1.5, -0.2], [0.3, 0.2, 1.1]])
+
 REDUCTION_CASES = [
     Case(np.sum, M23), Case(np.sum, M23, axis=1), Case(np.sum, M23, axis=0, keepdims=True),
     Case(np.sum, T223, axis=(0, 2)), Case(np.sum, M23, axis=-1), Case(np.sum, 0.3),
-    Case(np.sum, [0.3, 1.2, -0.5]),
+    Case(np.sum, [0.3, 1.2, -0.5]), Case(np.sum, np.zeros((0, 3)), axis=0),
     Case(np.ndarray.sum, M23), Case(np.ndarray.sum, M23, axis=1, keepdims=True),
     Case(np.mean, M23), Case(np.mean, M23, axis=0),
     Case(np.mean, T223, axis=1, keepdims=True),
     Case(np.mean, [[0.3, 1.2], [-0.5, 2.0]], axis=1),
     Case(np.ndarray.mean, M23), Case(np.ndarray.mean, M23, axis=-1),
+    Case(np.nansum, M23), Case(np.nansum, M23, axis=1), Case(np.nanmean, M23, axis=0),
+    Case(np.prod, M23), Case(np.prod, M23, axis=1), Case(np.prod, ZEROS_IN),
+    Case(np.prod, ZEROS_IN, axis=0, keepdims=True), Case(np.prod, T223, axis=(0, 2)),
+    Case(np.prod, [0.3, 1.2]), Case(np.prod, 0.3), Case(np.ndarray.prod, M23, axis=-1),
+    Case(np.max, M23), Case(np.max, M23, axis=0), 
+    Case(np.max, T223, axis=(1, 2), keepdims=True), Case(np.amax, M23, axis=1),
+    Case(np.min, M23),  Case(np.amin, T223, axis=0),
+    Case(np.ndarray.max, M23, axis=1), Case(np.ndarray.min, M23),
+    Case(np.nanmax, M23, axis=1), Case(np.nanmin, M23), Case(np.ptp, M23, axis=1),
+    Case(np.var, M23), Case(np.var, M23, axis=1), Case(np.var, M23, axis=0, ddof=1),
+    Case(np.var, T223, axis=(0, 2), keepdims=True), Case(np.ndarray.var, M23, ddof=1),
+    Case(np.std, M23), Case(np.std, M23, axis=1, ddof=1), Case(np.ndarray.std, M23, axis=0),
+    Case(np.sort, M23), Case(np.sort, M23, axis=0), Case(np.sort, M23, axis=None),
+    Case(np.sort, V3), Case(np.ndarray.sort, M23), Case(np.ndarray.sort, M23, axis=0),
+    Case(np.median, M23), Case(np.median, M23, axis=1), Case(np.median, M34, axis=0),
+    Case(np.cumsum, M23), Case(np.cumsum, M23, axis=1), Case(np.cumsum, V3),
+    Case(np.ndarray.cumsum, M23, axis=0),
+    Case(np.cumprod, M23), Case(np.cumprod, ZEROS_IN, axis=1), Case(np.cumprod, T223, axis=1),
+    Case(np.ndarray.cumprod, M23, axis=0),
+]
+
+REDUCTION_NONDIFF_CASES = [
+    Case(np.argmax, M23), Case(np.argmax, M23, axis=1), Case(np.argmin, M23),
+    Case(np.argsort, M23), Case(np.ndarray.argmax, M23), Case(np.ndarray.argmin, M23),
+    Case(np.ndarray.argsort, M23, axis=0), Case(np.nanargmax, M23), Case(np.nanargmin, M23),
+    Case(np.nonzero, MASK23), Case(np.ndarray.nonzero, M23), Case(np.count_nonzero, M23),
+    Case(np.flatnonzero, M23), Case(np.argwhere, MASK23), Case(np.searchsorted, POS3, 1.0),
+    Case(np.any, MASK23), Case(np.all, MASK23, axis=0), Case(np.ndarray.any, MASK3),
+    Case(np.ndarray.all, MASK3), Case(np.unique, np.array([1, 3, 1])),
+    Case(np.digitize, V3, np.array([-1.0, 0.0, 1.0])),
+    Case(np.bincount, np.array([0, 1, 1, 3])),
+]
+
+NORM_CASES = [
+    Case(np.linalg.norm, V3), Case(np.linalg.norm, M23), Case(np.linalg.norm, T223),
+    Case(np.linalg.norm, V3, ord=1), Case(np.linalg.norm, V3, ord=np.inf),
+    Case(np.linalg.norm, V3, ord=-np.inf), Case(np.linalg.norm, V3, ord=3),
+    Case(np.linalg.norm, V3, ord=0.5), Case(np.linalg.norm, V3, ord=0),
+    Case(np.linalg.norm, M23, axis=1), Case(np.linalg.norm, M23, ord=1, axis=0),
+    Case(np.linalg.norm, M23, axis=1, keepdims=True), Case(np.linalg.norm, M23, ord="fro"),
+    Case(np.linalg.norm, M23, ord="nuc"), Case(np.linalg.norm, M23, ord=2),
+    Case(np.linalg.norm, M23, ord=-2), Case(np.linalg.norm, M23, ord=1),
+    Case(np.linalg.norm, M23, ord=-1), Case(np.linalg.norm, M23, ord=np.inf),
+    Case(np.linalg.norm, M23, ord=-np.inf), Case(np.linalg.norm, T223, ord=2, axis=(1, 2)),
+    Case(np.linalg.norm, T223, ord="fro", axis=(0, 2), keepdims=True),
+]
+
+UFUNC_METHOD_CASES = [
+    Case(np.ufunc.reduce, np.add, M23), Case(np.ufunc.reduce, np.add, M23, axis=1),
+    Case(np.ufunc.reduce, np.multiply, ZEROS_IN), Case(np.ufunc.reduce, np.maximum, M23),
+    Case(np.ufunc.reduce, np.minimum, M23, axis=None),
+    Case(np.ufunc.accumulate, np.add, M23), Case(np.ufunc.accumulate, np.multiply, M23),
+    Case(np.ufunc.outer, np.multiply, V3, W3), Case(np.ufunc.outer, np.subtract, M23, V3),
+    Case(np.ufunc.outer, np.arctan2, V3, POS3),
+    Case(np.ufunc.at, np.add, V3, np.array([0, 0, 2]), W3),
+    Case(np.ufunc.at, np.add, M23, (np.array([0, 1, 0]), np.array([2, 2, 2])), W3),
+    Case(np.ufunc.at, np.add, M23, np.array([1, 1]), 0.5),
+    Case(np.ufunc.at, np.add, M23, (slice(None), np.array([0, 0])), np.ones((2, 2))),
+    Case(np.ufunc.at, np.subtract, V3, np.array([1, 1, 1]), W3),
+    Case(np.ufunc.at, np.multiply, V3, np.array([0, 0, 2]), W3),
+    Case(np.ufunc.at, np.maximum, V3, np.array([1, 1]), np.array([0.2, 0.9])),
+    Case(np.ufunc.at, np.negative, V3, np.array([0, 2])),
+    Case(np.ufunc.at, np.sin, M23, (1, slice(None))),
 ]
 
 LINALG_CASES = [
@@ -144,4 +210,4 @@ NUMPY_NONDIFF_CASES = [
 
 
 NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
-               + REDUCTION_CASES + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)
+               + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)

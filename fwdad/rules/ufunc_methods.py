@@ -1,0 +1,105 @@
+"""Rules for the methods of ufuncs: `np.add.at`, `reduce`, `accumulate` and `outer`.
+
+`np.add.at` is a method bound to the ufunc `np.add`: dispatch keys it by its type's
+method (`np.ufunc.at`), and the rule receives the ufunc as its first argument.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.forward.dispatch import missing_rule_error
+from fwdad.rules import reductions as red
+from fwdad.rules.batching import dense, is_batched, lift, tangent_index
+from fwdad.rules.indexing import _getitem, _setitem
+from fwdad.rules.registry import frule, get_frule
+from fwdad.tangents import NoTangent
+
+_REDUCE = {np.add: red._sum, np.multiply: red._prod, np.maximum: red._extreme(
+    np.max, np.argmax), np.minimum: red._extreme(np.min, np.argmin)}
+_ACCUMULATE = {np.add: red._cumsum, np.multiply: red._cumprod}
+
+
+def _method(table, ufunc, name):
+    rule = table.get(ufunc)
+    if rule is None:
+        raise missing_rule_error(getattr(ufunc, name), ())
+    return rule
+
+
+@frule(np.ufunc.reduce)
+def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False) -> Dual:
+    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    if ufunc in (np.maximum, np.minimum):
+        return _method(_REDUCE, ufunc, "reduce")(array, axis, keepdims)
+    return _method(_REDUCE, ufunc, "reduce")(array, axis, dtype, keepdims)
+
+
+@frule(np.ufunc.accumulate)
+def _accumulate(ufunc, array: Dual, axis=0, dtype=None) -> Dual:
+    """add.accumulate is cumsum, multiply.accumulate cumprod (along axis 0 by default)."""
+    return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis, dtype)
+
+
+@frule(np.ufunc.outer)
+def _outer(ufunc, a: Dual, b: Dual, **kwargs) -> Dual:
+    """ufunc.outer(a, b) is ufunc(a[..., None, ...], b): the ufunc's own rule."""
+    a = red.as_array(a)
+    extra = (1,) * np.ndim(b.primal)
+    expanded = Dual(a.primal.reshape(a.primal.shape + extra), NoTangent if a.tangent is
+                    NoTangent else a.tangent.reshape(a.tangent.shape + extra))
+    return _rule(ufunc)(expanded, b, **kwargs)
+
+
+def _rule(ufunc):
+    rule = get_frule(ufunc)
+    if rule is None:
+        raise missing_rule_error(ufunc, ())
+    return rule
+
+
+@frule(np.ufunc.at)
+def _at(ufunc, a: Dual, indices, b: Dual = None) -> Dual:
+    """a[indices] = ufunc(a[indices], b), unbuffered: repeated indices apply again
+    (add.at accumulates). add and subtract update the tangent at once; other ufuncs
+    apply their own rule one element at a time, in index order."""
+    positions = np.arange(a.primal.size).reshape(a.primal.shape)[indices]
+    index = np.unravel_index(positions, a.primal.shape)
+    if ufunc in (np.add, np.subtract) and b is not None:
+        ufunc.at(a.primal, index, b.primal)
+        if a.tangent is not NoTangent and b.tangent is not NoTangent:
+            _promote(a, b)
+            ufunc.at(a.tangent, tangent_index(a.primal, a.tangent, index),
+                     lift(b.primal, b.tangent, positions.ndim))
+    else:
+        _at_each(_rule(ufunc), a, positions, b)
+    return Dual(None, NoTangent)
+
+
+def _promote(a: Dual, b: Dual) -> None:
+    """A batched tangent written into an unbatched one makes it batched."""
+    if b is not None and is_batched(b.primal, b.tangent) and \
+            not is_batched(a.primal, a.tangent):
+        a.tangent = np.repeat(a.tangent[None], len(b.tangent), axis=0)
+
+
+def _at_each(rule, a: Dual, positions, b) -> None:
+    """a[p] = rule(a[p], b[k]) for each position p, in order, through the rules of
+    getitem and setitem (which batch and promote tangents)."""
+    _promote(a, b)
+    items = None if b is None else _flat_items(b, positions)
+    for k, pos in enumerate(positions.reshape(-1)):
+        where = Dual(np.unravel_index(pos, a.primal.shape), NoTangent)
+        args = (_getitem(a, where),) + (() if items is None else (items(k),))
+        _setitem(a, where, rule(*args))
+
+
+def _flat_items(b: Dual, positions):
+    """The Duals of b broadcast against `positions`, by flat position."""
+    bp = np.broadcast_to(b.primal, positions.shape).reshape(-1)
+    dense_t = dense(b.primal, b.tangent)
+    batched = is_batched(b.primal, dense_t)
+    lead = dense_t.shape[:1] if batched else ()
+    bt = np.broadcast_to(lift(b.primal, dense_t, positions.ndim), lead + positions.shape)
+    bt = bt.reshape(lead + (-1,))
+    return lambda k: Dual(bp[k], bt[:, k] if batched else bt[k])
