@@ -176,6 +176,57 @@ UFUNC_METHOD_CASES = [
     Case(np.ufunc.at, np.sin, M23, (1, slice(None))),
 ]
 
+# ---- shapes ------------------------------------------------------------------------------
+SHAPE_CASES = [
+    Case(np.reshape, M23, (3, 2)), Case(np.reshape, M23, -1), Case(np.reshape, V3, (3, 1)),
+    Case(np.reshape, M23, (3, 2), order="F"), Case(np.reshape, 0.3, (1, 1)),
+    Case(np.reshape, [0.3, 1.2], (2, 1)),
+    Case(np.ndarray.reshape, M23, 3, 2), Case(np.ndarray.reshape, M23, (6,)),
+    Case(np.ndarray.reshape, T223, (-1, 3)),
+    Case(np.transpose, M23), Case(np.transpose, T223, (1, 0, 2)),
+    Case(np.transpose, T223, axes=(2, 0, 1)), Case(np.ndarray.transpose, T223),
+    Case(np.ndarray.transpose, T223, 1, 2, 0), Case(np.ndarray.transpose, M23, (1, 0)),
+    Case(np.swapaxes, T223, 0, 2), Case(np.ndarray.swapaxes, M23, 0, -1),
+    Case(np.moveaxis, T223, 0, -1), Case(np.moveaxis, T223, (0, 1), (2, 0)),
+    Case(np.squeeze, M23[:, None, :]), Case(np.squeeze, M23[None], axis=0),
+    Case(np.ndarray.squeeze, V3[None]), Case(np.expand_dims, M23, 1),
+    Case(np.expand_dims, V3, (0, -1)), Case(np.ravel, M23), Case(np.ravel, M23, "F"),
+    Case(np.ndarray.ravel, T223), Case(np.ndarray.flatten, M23),
+    Case(np.broadcast_to, V3, (2, 3)), Case(np.broadcast_to, 0.3, (2,)),
+    Case(np.diagonal, M34), Case(np.diagonal, T223, 1, 1, 2),
+    Case(np.ndarray.diagonal, M34, -1), Case(np.flip, M23), Case(np.flip, T223, axis=1),
+    Case(np.flip, T223, axis=(0, 2)), Case(np.fliplr, M23), Case(np.flipud, M23),
+    Case(np.rot90, M23), Case(np.take, M23, np.array([0, 5, 5])),
+    Case(np.take, M23, np.array([2, 0]), axis=1), Case(np.ndarray.take, V3, [1, 1]),
+    Case(np.take_along_axis, M23, np.array([[2, 0], [1, 1]]), 1),
+    Case(np.take_along_axis, V3, np.array([2, 0]), None),
+    Case(np.repeat, M23, 2), Case(np.repeat, M23, [1, 2], axis=0),
+    Case(np.ndarray.repeat, V3, 2), Case(np.roll, M23, 1), Case(np.roll, M23, -1, axis=1),
+    Case(np.roll, T223, (1, 2), axis=(0, 2)), Case(np.tile, V3, (2, 2)),
+    Case(np.triu, M34), Case(np.tril, M34, -1), Case(np.atleast_1d, 0.3),
+    Case(np.atleast_2d, V3), Case(np.atleast_3d, M23), Case(np.delete, V3, 1),
+    Case(np.delete, M23, [0, 2], axis=1), Case(np.resize, V3, (2, 2)),
+    Case(np.diagflat, V3),
+    Case(np.concatenate, [V3, W3]), Case(np.concatenate, [M23, M23], axis=1),
+    Case(np.concatenate, (M23, V3[None]), axis=0), Case(np.concatenate, [M23, V3], axis=None),
+    Case(np.concatenate, [V3, np.array([1, 2])]), Case(np.stack, [V3, W3]),
+    Case(np.stack, [V3, W3], axis=-1), Case(np.stack, (0.3, 1.2)), Case(np.hstack, [V3, W3]),
+    Case(np.vstack, [V3, W3]), Case(np.vstack, [M23, V3]), Case(np.dstack, [M23, M23]),
+    Case(np.column_stack, [V3, W3]),
+    Case(np.split, V3, 3), Case(np.split, M34, [1, 3], axis=1), Case(np.array_split, V3, 2),
+    Case(np.hsplit, M34, 2), Case(np.vsplit, M34, [1]), Case(np.dsplit, T223, 3),
+    Case(np.unstack, M23), Case(np.broadcast_arrays, V3, M23),
+    Case(np.broadcast_arrays, 0.3, V3), Case(np.meshgrid, V3, W3[:2]),
+    Case(np.meshgrid, V3, W3, indexing="ij"),
+    Case(np.pad, M23, 1), Case(np.pad, M23, ((1, 0), (0, 2)), "reflect"),
+    Case(np.pad, V3, 2, "edge"), Case(np.pad, V3, 2, "wrap"), Case(np.pad, V3, 2, "symmetric"),
+    Case(np.pad, V3, 2, "mean"), Case(np.pad, V3, 2, "linear_ramp"),
+    Case(np.pad, V3, 1, constant_values=0.5), Case(np.pad, V3, (1, 2), "linear_ramp",
+                                                  end_values=1.5),
+    Case(np.append, V3, W3), Case(np.append, M23, M23, axis=0), Case(np.append, V3, 0.5),
+    Case(np.insert, V3, 1, 0.5), Case(np.insert, M23, [0, 2], W3[:2], axis=1),
+]
+
 LINALG_CASES = [
     Case(np.matmul, M23, M34), Case(np.matmul, M23, V3), Case(np.matmul, V3, W3),
     Case(np.matmul, V3, M32), Case(np.matmul, T223, M32),
@@ -210,4 +261,4 @@ NUMPY_NONDIFF_CASES = [
 
 
 NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
-               + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)
+               + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + SHAPE_CASES + LINALG_CASES + CREATION_CASES + NUMPY_NONDIFF_CASES)

@@ -1,0 +1,264 @@
+"""Rules for shape functions: reshape, transpose, stacking, splitting, flips, rolls, pads.
+
+Each is linear in its arrays, so its tangent is the same function of the tangents, and a
+view when the primal is a view (writing through it updates both). A batch of tangents
+goes through `batched(out, x, dx, *args, **kwargs)` where that is one call (keeping
+views), else item by item.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError
+from fwdad.forward.runtime import iterate
+from fwdad.rules.batching import (common_batch, dense, is_batched, lift, map_batch,
+                                  map_batch_many)
+from fwdad.rules.reductions import as_array
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
+
+
+def linear(*fns: Callable, batched: Optional[Callable] = None) -> None:
+    """Register functions linear in their first argument (an array)."""
+    for fn in fns:
+        frule(fn)(_linear_rule(fn, batched))
+
+
+def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
+    def rule(x: Dual, *args, **kwargs) -> Dual:
+        if isinstance(x.primal, (list, tuple)):
+            x = as_array(x)
+        out = fn(x.primal, *args, **kwargs)
+        dx = x.tangent
+        if batched is None or dx is NoTangent or not is_batched(x.primal, dx):
+            return Dual(out, map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx))
+        return Dual(out, batched(out, x.primal, dx, *args, **kwargs))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+def _shift(axis, ndim: int):
+    """Axes of a primal of `ndim` axes, as axes of its batched tangent."""
+    if isinstance(axis, (tuple, list)):
+        return tuple(a + 1 for a in normalize_axis_tuple(axis, ndim))
+    return normalize_axis_index(axis, ndim) + 1
+
+
+# ---- views: one call for a whole batch ---------------------------------------------------
+def _reshape(out, x, dx, *args, order="C", **kwargs):
+    if order != "C":
+        return np.stack([np.reshape(t, out.shape, order=order) for t in dx])
+    return dx.reshape(dx.shape[:1] + out.shape)
+
+
+def _transpose(out, x, dx, *axes, **kwargs):
+    axes = kwargs.get("axes", axes[0] if len(axes) == 1 else axes)
+    axes = range(np.ndim(x) - 1, -1, -1) if axes is None or axes == () else axes
+    return dx.transpose((0,) + _shift(tuple(axes), np.ndim(x)))
+
+
+def _swapaxes(out, x, dx, axis1, axis2):
+    return np.swapaxes(dx, _shift(axis1, np.ndim(x)), _shift(axis2, np.ndim(x)))
+
+
+def _moveaxis(out, x, dx, source, destination):
+    return np.moveaxis(dx, _shift(source, np.ndim(x)), _shift(destination, np.ndim(out)))
+
+
+def _squeeze(out, x, dx, axis=None):
+    if axis is None:
+        axis = tuple(k for k, n in enumerate(np.shape(x)) if n == 1)
+    return np.squeeze(dx, _shift(axis, np.ndim(x)))
+
+
+def _expand_dims(out, x, dx, axis):
+    return np.expand_dims(dx, _shift(axis, np.ndim(out)))
+
+
+def _ravel(out, x, dx, order="C"):
+    return dx.reshape(len(dx), -1) if order == "C" else np.stack([t.ravel(order) for t in dx])
+
+
+def _broadcast_to(out, x, dx, shape, **kwargs):
+    return np.broadcast_to(lift(x, dx, np.ndim(out)), dx.shape[:1] + out.shape)
+
+
+def _diagonal(out, x, dx, offset=0, axis1=0, axis2=1):
+    return np.diagonal(dx, offset, _shift(axis1, np.ndim(x)), _shift(axis2, np.ndim(x)))
+
+
+def _flip(out, x, dx, axis=None):
+    return np.flip(dx, tuple(range(1, dx.ndim)) if axis is None else _shift(axis, np.ndim(x)))
+
+
+def _along_axis(fn):
+    """take, repeat, roll, ...: `axis` shifts past the batch axis; None flattens first."""
+    def batched(out, x, dx, *args, axis=None, **kwargs):
+        if axis is None:
+            return fn(dx.reshape(len(dx), -1), *args, axis=1, **kwargs)
+        return fn(dx, *args, axis=_shift(axis, np.ndim(x)), **kwargs)
+    return batched
+
+
+def _roll(out, x, dx, *args, **kwargs):
+    return _along_axis(np.roll)(out, x, dx, *args, **kwargs).reshape(dx.shape)
+
+
+linear(np.reshape, np.ndarray.reshape, batched=_reshape)
+linear(np.transpose, np.ndarray.transpose, batched=_transpose)
+linear(np.swapaxes, np.ndarray.swapaxes, batched=_swapaxes)
+linear(np.moveaxis, batched=_moveaxis)
+linear(np.squeeze, np.ndarray.squeeze, batched=_squeeze)
+linear(np.expand_dims, batched=_expand_dims)
+linear(np.ravel, np.ndarray.ravel, np.ndarray.flatten, batched=_ravel)
+linear(np.broadcast_to, batched=_broadcast_to)
+linear(np.diagonal, np.ndarray.diagonal, batched=_diagonal)
+linear(np.flip, batched=_flip)
+linear(np.take, np.ndarray.take, batched=_along_axis(np.take))
+linear(np.repeat, np.ndarray.repeat, batched=_along_axis(np.repeat))
+linear(np.roll, batched=_roll)
+# item by item for a batch:
+linear(np.fliplr, np.flipud, np.rot90, np.tile, np.triu, np.tril, np.atleast_1d,
+       np.atleast_2d, np.atleast_3d, np.delete, np.resize, np.diagflat)
+
+
+@frule(np.take_along_axis)
+def _take_along_axis(x: Dual, indices, axis) -> Dual:
+    out = np.take_along_axis(x.primal, indices, axis)
+    if axis is None or not is_batched(x.primal, x.tangent):
+        return Dual(out, map_batch(lambda t: np.take_along_axis(t, indices, axis),
+                                   x.primal, x.tangent))
+    return Dual(out, np.take_along_axis(x.tangent, indices[None], _shift(axis, x.primal.ndim)))
+
+
+# ---- several arrays in -------------------------------------------------------------------
+def items(seq: Dual) -> list:
+    """The Duals of a sequence argument (a list, a tuple or an array of arrays)."""
+    if isinstance(seq.primal, (list, tuple)):
+        tangents = seq.tangent if isinstance(seq.tangent, (list, tuple)) else \
+            [NoTangent] * len(seq.primal)
+        return [Dual(p, t) for p, t in zip(seq.primal, tangents)]
+    return list(iterate(seq))
+
+
+def joining(*fns: Callable) -> None:
+    """Register functions linear in a sequence of arrays (concatenate, stack ...)."""
+    for fn in fns:
+        frule(fn)(_joining_rule(fn))
+
+
+def _joining_rule(fn: Callable) -> Callable:
+    def rule(seq: Dual, *args, **kwargs) -> Dual:
+        parts = items(seq)
+        primals, tangents = [d.primal for d in parts], [d.tangent for d in parts]
+        out = fn(primals, *args, **kwargs)
+        if all(t is NoTangent for t in tangents):
+            return Dual(out, NoTangent)
+        kwargs.pop("out", None)
+        return Dual(out, map_batch_many(lambda ts: fn(ts, *args, **kwargs), primals,
+                                        tangents).astype(out.dtype, copy=False))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+joining(np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack)
+
+
+# ---- several arrays out ------------------------------------------------------------------
+def _per_item(outs: list, size: int) -> list:
+    """[[a0, b0], [a1, b1], ...] (one list per batch item) -> [stack(a), stack(b)]."""
+    return [np.stack([outs[b][k] for b in range(size)]) for k in range(len(outs[0]))]
+
+
+def splitting(*fns: Callable) -> None:
+    """Register functions of one array that return several (split ...): the tangents
+    are the same pieces of the tangent, views when unbatched."""
+    for fn in fns:
+        frule(fn)(_splitting_rule(fn))
+
+
+def _splitting_rule(fn: Callable) -> Callable:
+    def rule(x: Dual, *args, **kwargs) -> Dual:
+        x = as_array(x)
+        out = fn(x.primal, *args, **kwargs)
+        dx = x.tangent
+        if dx is NoTangent:
+            return Dual(out, NoTangent)
+        if not is_batched(x.primal, dx):
+            return Dual(out, type(out)(fn(dx, *args, **kwargs)))
+        return Dual(out, type(out)(_per_item([fn(t, *args, **kwargs) for t in dx], len(dx))))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+splitting(np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack)
+
+
+def spreading(*fns: Callable) -> None:
+    """Register functions of several arrays that return several, each output linear in
+    the inputs (broadcast_arrays, meshgrid)."""
+    for fn in fns:
+        frule(fn)(_spreading_rule(fn))
+
+
+def _spreading_rule(fn: Callable) -> Callable:
+    def rule(*xs: Dual, **kwargs) -> Dual:
+        primals, tangents = [d.primal for d in xs], [d.tangent for d in xs]
+        out = fn(*primals, **kwargs)
+        size = common_batch(primals, tangents)
+        full = [dense(p, t, size) for p, t in zip(primals, tangents)]
+        if size is None:
+            return Dual(out, type(out)(np.array(t) for t in fn(*full, **kwargs)))
+        per = [fn(*[t[b] for t in full], **kwargs) for b in range(size)]
+        return Dual(out, type(out)(_per_item(per, size)))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+spreading(np.broadcast_arrays, np.meshgrid)
+
+
+# ---- pad ---------------------------------------------------------------------------------
+_LINEAR_PADS = {"constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",
+                "empty"}
+
+
+@frule(np.pad)
+def _pad(x: Dual, pad_width, mode="constant", *, constant_values: Dual = None,
+         **kwargs) -> Dual:
+    """Linear in x for the modes in _LINEAR_PADS; a scalar `constant_values` adds its
+    tangent where it fills. maximum, minimum and median pick values: no rule."""
+    x = as_array(x)
+    cv = 0 if constant_values is None else constant_values.primal
+    extra = {"constant_values": cv} if mode == "constant" else {}
+    out = np.pad(x.primal, pad_width, mode, **extra, **kwargs)
+    if mode not in _LINEAR_PADS:
+        raise FwdadError(f"no rule to differentiate numpy.pad with mode={mode!r}: it "
+                         f"selects values. Use one of {sorted(_LINEAR_PADS)}.")
+    zero = {"constant_values": 0} if mode == "constant" else {}
+    kwargs = {**kwargs, "end_values": 0} if mode == "linear_ramp" else kwargs
+    dx = map_batch(lambda t: np.pad(t, pad_width, mode, **zero, **kwargs), x.primal,
+                   dense(x.primal, x.tangent))
+    if constant_values is not None and constant_values.tangent is not NoTangent:
+        fill = np.pad(np.zeros(x.primal.shape), pad_width, constant_values=1.0)
+        dx = dx + lift(cv, constant_values.tangent, fill.ndim) * fill
+    return Dual(out, dx)
+
+
+# ---- append and insert: linear in the array and in the values ---------------------------
+@frule(np.append)
+def _append(arr: Dual, values: Dual, axis=None) -> Dual:
+    primals, tangents = (arr.primal, values.primal), (arr.tangent, values.tangent)
+    return Dual(np.append(*primals, axis=axis), map_batch_many(
+        lambda ts: np.append(ts[0], ts[1], axis=axis), primals, tangents))
+
+
+@frule(np.insert)
+def _insert(arr: Dual, obj, values: Dual, axis=None) -> Dual:
+    primals, tangents = (arr.primal, values.primal), (arr.tangent, values.tangent)
+    return Dual(np.insert(arr.primal, obj, values.primal, axis=axis), map_batch_many(
+        lambda ts: np.insert(ts[0], obj, ts[1], axis=axis), primals, tangents))
