@@ -1,5 +1,6 @@
-"""Rules for creating arrays: array/asarray of (nested lists of) Duals, arange and
-linspace, zeros, ones, and their *_like versions."""
+"""Rules for creating arrays and converting them: array/asarray of (nested lists of)
+Duals, arange, linspace, full, zeros, ones and their *_like versions, copy, astype and
+the NumPy scalar types."""
 from __future__ import annotations
 
 import numpy as np
@@ -90,5 +91,73 @@ def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dty
     return Dual(out, np.linspace(dstart, dstop, num, endpoint, retstep, dtype, axis))
 
 
-def_nondiff(np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,
+def_nondiff(np.zeros_like, np.ones_like, np.zeros, np.ones, np.empty,
             np.eye, np.shape, np.ndim, np.size)
+
+
+def_nondiff(np.identity, np.tri, np.indices, np.tril_indices, np.triu_indices,
+            np.diag_indices, np.unravel_index, np.ravel_multi_index, np.ndarray.tobytes,
+            np.empty_like, np.dtype, np.result_type, np.can_cast, np.iscomplexobj,
+            np.isrealobj, np.isscalar)
+
+
+# ---- filled with a value: linear in the value --------------------------------------------
+@frule(np.full)
+def _full(shape, fill_value: Dual, dtype=None, **kwargs) -> Dual:
+    out = np.full(shape, fill_value.primal, dtype, **kwargs)
+    return Dual(out, _filled(out, fill_value))
+
+
+@frule(np.full_like)
+def _full_like(a, fill_value: Dual, dtype=None, **kwargs) -> Dual:
+    out = np.full_like(a, fill_value.primal, dtype, **kwargs)
+    return Dual(out, _filled(out, fill_value))
+
+
+def _filled(out, value: Dual):
+    """The tangent of an array filled with `value` (broadcast, batch axis in front)."""
+    if out.dtype.kind not in "fc" or value.tangent is NoTangent:
+        return NoTangent
+    dv = lift(value.primal, value.tangent, out.ndim)
+    lead = np.shape(dv)[:1] if np.ndim(dv) > out.ndim else ()
+    return np.broadcast_to(dv, lead + out.shape).astype(out.dtype)
+
+
+# ---- copies and conversions ---------------------------------------------------------------
+@frule(np.copy, np.ndarray.copy)
+def _copy(x: Dual, *args, **kwargs) -> Dual:
+    out = np.copy(x.primal, *args, **kwargs) if not isinstance(x.primal, np.ndarray) \
+        else x.primal.copy(*args)
+    return Dual(out, NoTangent if x.tangent is NoTangent else np.array(x.tangent))
+
+
+@frule(np.ndarray.astype)
+def _astype(x: Dual, dtype, *args, **kwargs) -> Dual:
+    """A float dtype keeps the tangent (cast); an integer or bool dtype drops it."""
+    out = x.primal.astype(dtype, *args, **kwargs)
+    if out.dtype.kind not in "fc" or x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    return Dual(out, x.tangent.astype(out.dtype))
+
+
+@frule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)
+def _as_array_like(x: Dual, dtype=None, **kwargs) -> Dual:
+    """The same values as np.array makes (the memory layout does not matter here)."""
+    return _array(x, dtype=dtype)
+
+
+def _scalar_type(kind):
+    """np.float64(x) and kin: the tangent converts alike (a batch stays an array)."""
+    def rule(x: Dual = None) -> Dual:
+        if x is None:
+            return Dual(kind(), NoTangent)
+        out = kind(x.primal)
+        keep = x.tangent is not NoTangent and np.asarray(x.tangent).dtype.kind in "fc"
+        return Dual(out, kind(x.tangent) if keep else NoTangent)
+    rule.__name__ = f"_{kind.__name__}"
+    frule(kind)(rule)
+
+
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
+    _scalar_type(_kind)
+def_nondiff(np.int64, np.int32, np.int16, np.int8, np.uint8, np.intp, np.bool_)

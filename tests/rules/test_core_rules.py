@@ -16,7 +16,8 @@ RANDOM = settings(max_examples=15, deadline=None, database=None)
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_rule_on_case(case):
-    testing.test_rule(case.fn, *case.args, batch=case.batch, **case.kwargs)
+    testing.test_rule(case.fn, *case.args, batch=case.batch, **case.tolerances,
+                      **case.kwargs)
 
 
 def test_batch_check_of_a_zero_tangent():

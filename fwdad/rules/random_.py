@@ -1,0 +1,86 @@
+"""Rules for np.random: draws are constants (no tangent); shuffles and permutations of
+a differentiable array move its tangent along with its values.
+
+`rng.normal(...)` reaches its rule with the generator first (dispatch passes `self`);
+`np.random.normal(...)` is a method of NumPy's global RandomState reached through the
+module, and reaches it without. The rules accept both.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import is_batched
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent
+
+_SOURCES = (np.random.Generator, np.random.RandomState)
+_NOT_DRAWS = {"bit_generator", "spawn", "shuffle", "permutation", "permuted"}
+
+
+def _source_and_args(args: tuple):
+    """(the generator, the remaining arguments) for a bound or a module-level call."""
+    if args and isinstance(args[0], _SOURCES):
+        return args[0], args[1:]
+    return np.random.mtrand._rand, args
+
+
+def _draw(cls: type, name: str) -> None:
+    def rule(*args, **kwargs) -> Dual:
+        source, args = _source_and_args(args)
+        return Dual(getattr(source, name)(*args, **kwargs), NoTangent)
+    rule.__name__ = f"_{name}"
+    frule(getattr(cls, name))(rule)
+
+
+for _cls in _SOURCES:
+    for _name in dir(_cls):
+        if not _name.startswith("_") and _name not in _NOT_DRAWS and \
+                callable(getattr(_cls, _name)):
+            _draw(_cls, _name)
+
+# generators and their bit generators: constants
+def_nondiff(np.random.default_rng, np.random.seed, np.random.Generator, np.random.RandomState,
+            np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox,
+            np.random.SFC64, np.random.SeedSequence)
+
+
+# ---- shuffles: the same permutation of values and tangents ---------------------------------
+def _shuffle_together(source, x: Dual, axis: int, in_place: bool) -> Dual:
+    """Shuffle x along `axis` (0 for RandomState); its tangent (moved to a last axis,
+    after the values) rides along in the same rows, so it moves exactly as they do."""
+    moved = np.moveaxis(x.primal, axis, 0)
+    dx = x.tangent
+    if dx is NoTangent:
+        shuffled = getattr(source, "shuffle" if in_place else "permutation")(
+            x.primal, *(() if isinstance(source, np.random.RandomState) else (axis,)))
+        return Dual(None if in_place else shuffled, NoTangent)
+    dx = np.moveaxis(dx, 0, -1) if is_batched(x.primal, dx) else dx[..., None]
+    both = np.concatenate([moved[..., None], np.moveaxis(dx, axis, 0)], axis=-1)
+    source.shuffle(both)
+    values = np.moveaxis(both[..., 0], 0, axis)
+    tangent = np.moveaxis(both[..., 1:], 0, axis)
+    tangent = np.moveaxis(tangent, -1, 0) if is_batched(x.primal, x.tangent) else tangent[..., 0]
+    if not in_place:
+        return Dual(values, tangent)
+    x.primal[...], x.tangent[...] = values, tangent
+    return Dual(None, NoTangent)
+
+
+def _shuffle_rule(cls: type, in_place: bool):
+    def rule(*args: Dual, axis=0) -> Dual:
+        source, rest = (args[0].primal, args[1:]) if isinstance(args[0].primal, _SOURCES) \
+            else (np.random.mtrand._rand, args)
+        x = rest[0]
+        if not isinstance(x.primal, np.ndarray):  # permutation(n): a constant
+            return Dual(source.permutation(x.primal), NoTangent)
+        return _shuffle_together(source, x, axis, in_place)
+    rule.__name__ = "_shuffle" if in_place else "_permutation"
+    return rule
+
+
+for _cls in _SOURCES:
+    frule(_cls.shuffle)(_shuffle_rule(_cls, True))
+    frule(_cls.permutation)(_shuffle_rule(_cls, False))

@@ -1,0 +1,110 @@
+"""Case, the row type of the rule tables, its helpers, and the shared points.
+
+Rows are `Case(fn, *args, domain=..., batch=3, rtol=1e-6, **kwargs)`; see cases.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Tuple, Union
+
+import numpy as np
+import pytest
+
+from fwdad.errors import describe
+from fwdad.testing.strategies import REAL, Domain
+
+
+@dataclass(init=False)
+class Case:
+    """`fn(*args, **kwargs)`; keyword arguments are constants."""
+
+    fn: Callable
+    args: Tuple[Any, ...]
+    kwargs: Dict[str, Any]
+    domain: Union[Domain, Tuple[Domain, ...]]
+    batch: int
+    rtol: float
+
+    def __init__(self, fn: Callable, *args: Any,
+                 domain: Union[Domain, Tuple[Domain, ...]] = REAL, batch: int = 3,
+                 rtol: float = 1e-6, **kwargs: Any):
+        self.fn, self.args, self.kwargs, self.domain = fn, args, kwargs, domain
+        self.batch, self.rtol = batch, rtol
+
+    @property
+    def tolerances(self) -> Dict[str, float]:
+        """test_rule's tolerances: a loosened rtol comes with as large a step h."""
+        return {} if self.rtol == 1e-6 else {"rtol": self.rtol, "h": self.rtol}
+
+    @property
+    def is_unary(self) -> bool:
+        return len(self.args) == 1 and not self.kwargs
+
+    @property
+    def scalar_only(self) -> bool:
+        """The `math` module takes Python floats, not arrays."""
+        return getattr(self.fn, "__module__", None) == "math"
+
+    def domain_of(self, i: int) -> Domain:
+        return self.domain[i] if isinstance(self.domain, tuple) else self.domain
+
+    def __str__(self) -> str:
+        shown = [_show(a) for a in self.args]
+        shown += [f"{k}={_show(v)}" for k, v in self.kwargs.items()]
+        return f"{_name(self.fn)}({', '.join(shown)})"
+
+
+_PREFIXES = {"numpy.": "np.", "_operator.": "operator.", "fwdad.lang.": "lang."}
+
+
+def _name(fn: Callable) -> str:
+    name = describe(fn)
+    for long, short in _PREFIXES.items():
+        if name.startswith(long):
+            return short + name[len(long):]
+    return name
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}{list(value.shape)}"
+    if isinstance(value, slice):
+        parts = ["" if p is None else str(p) for p in (value.start, value.stop, value.step)]
+        return ":".join(parts if value.step is not None else parts[:2])
+    if isinstance(value, tuple):
+        return f"({', '.join(_show(v) for v in value)})"
+    if isinstance(value, (list, dict, set)) and len(repr(value)) > 24:
+        return f"{type(value).__name__}[{len(value)}]"
+    if callable(value):
+        return _name(value)
+    return repr(value)
+
+
+def xfail(case: Case, reason: str, run: bool = True):
+    """A row for a known gap: it runs (unless `run` is False), and is expected to fail
+    for `reason`."""
+    return pytest.param(case, marks=pytest.mark.xfail(reason=reason, strict=True, run=run))
+
+
+# Reasons for the known gaps.
+UNCOMPARABLE = "{} objects compare by identity: test_rule cannot compare the primal output"
+
+
+def unwrap(row) -> Case:
+    """The Case of a row (rows marked xfail are pytest params)."""
+    return row.values[0] if hasattr(row, "values") else row
+
+
+# ---- points ------------------------------------------------------------------------
+V3 = np.array([0.3, -1.2, 0.5])
+W3 = np.array([1.1, 0.7, -0.4])
+POS3 = np.array([0.5, 1.3, 2.1])
+M23 = np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]])
+M34 = np.array([[0.2, 1.0, -0.3, 0.8], [-1.1, 0.4, 0.9, 0.1], [0.6, -0.7, 1.3, -0.2]])
+M32 = M34[:, :2].copy()
+S22 = np.array([[1.2, -0.3], [0.4, 0.9]])
+T223 = np.arange(12.0).reshape(2, 2, 3) / 7.0 - 0.6
+T232 = np.arange(12.0).reshape(2, 3, 2) / 5.0 - 1.1
+MASK3 = np.array([True, False, True])
+MASK23 = M23 > 0
+
