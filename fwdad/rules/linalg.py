@@ -1,10 +1,11 @@
-"""Rules for linear algebra: matmul and dot (the rest grows here)."""
+"""Rules for products: matmul, dot, vdot, inner, outer, tensordot, einsum, kron, and
+the linear maps trace and diag (decompositions and solvers: decompositions.py)."""
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, lift
+from fwdad.rules.batching import is_batched, lift, map_batch
 from fwdad.rules.operators import _tangents
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -58,3 +59,142 @@ def _dot_stacks_tangent(x: Dual, y: Dual):
     if is_batched(y.primal, y.tangent):  # dot put the batch axis after x's axes
         x_dy = np.moveaxis(x_dy, np.ndim(x.primal) - 1, 0)
     return dx_y + x_dy
+
+
+# ---- more products: each is linear in each argument ---------------------------------------
+def _flat(d: Dual):
+    """The primal and tangent raveled (the tangent after its batch axis)."""
+    p = np.ravel(d.primal)
+    if d.tangent is NoTangent:
+        return p, NoTangent
+    t = np.asarray(d.tangent)
+    return p, (t.reshape(len(t), -1) if is_batched(d.primal, t) else t.ravel())
+
+
+@frule(np.outer)
+def _outer(a: Dual, b: Dual) -> Dual:
+    """outer(a, b)_ij = a_i b_j, on the raveled arguments."""
+    (pa, da), (pb, db) = _flat(a), _flat(b)
+    left = NoTangent if da is NoTangent else da[..., :, None] * pb
+    right = NoTangent if db is NoTangent else pa[:, None] * db[..., None, :]
+    return Dual(np.outer(pa, pb), left + right)
+
+
+@frule(np.vdot)
+def _vdot(a: Dual, b: Dual) -> Dual:
+    """vdot(a, b) = sum(conj(a) * b) over the raveled arguments."""
+    (pa, da), (pb, db) = _flat(a), _flat(b)
+    left = NoTangent if da is NoTangent else np.conj(da) @ pb
+    right = NoTangent if db is NoTangent else db @ np.conj(pa)
+    return Dual(np.vdot(pa, pb), left + right)
+
+
+@frule(np.inner)
+def _inner(a: Dual, b: Dual) -> Dual:
+    """inner sums over the last axes; with a scalar it multiplies."""
+    out = np.inner(a.primal, b.primal)
+    if np.ndim(a.primal) == 0 or np.ndim(b.primal) == 0:
+        dx, dy = _tangents(a, b, out)
+        return Dual(out, dx * b.primal + a.primal * dy)
+    left = NoTangent if a.tangent is NoTangent else np.inner(a.tangent, b.primal)
+    right = NoTangent if b.tangent is NoTangent else np.inner(a.primal, b.tangent)
+    if is_batched(b.primal, b.tangent):  # inner put the batch axis after a's axes
+        right = np.moveaxis(right, np.ndim(a.primal) - 1, 0)
+    return Dual(out, left + right)
+
+
+@frule(np.tensordot)
+def _tensordot(a: Dual, b: Dual, axes=2) -> Dual:
+    out = np.tensordot(a.primal, b.primal, axes)
+    a_axes, b_axes = _contracted(np.ndim(a.primal), np.ndim(b.primal), axes)
+    left = right = NoTangent
+    if a.tangent is not NoTangent:
+        shift = int(is_batched(a.primal, a.tangent))
+        left = np.tensordot(a.tangent, b.primal, ([k + shift for k in a_axes], b_axes))
+    if b.tangent is not NoTangent:
+        shift = int(is_batched(b.primal, b.tangent))
+        right = np.tensordot(a.primal, b.tangent, (a_axes, [k + shift for k in b_axes]))
+        if shift:  # the batch axis came after a's free axes
+            right = np.moveaxis(right, np.ndim(a.primal) - len(a_axes), 0)
+    return Dual(out, left + right)
+
+
+def _contracted(a_ndim: int, b_ndim: int, axes):
+    """tensordot's `axes` as two lists of non-negative axes."""
+    if isinstance(axes, (int, np.integer)):
+        return list(range(a_ndim - axes, a_ndim)), list(range(axes))
+    a_axes, b_axes = ([x] if isinstance(x, (int, np.integer)) else list(x) for x in axes)
+    return [k % a_ndim for k in a_axes], [k % b_ndim for k in b_axes]
+
+
+@frule(np.einsum)
+def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
+    """The sum over operands of einsum with that operand replaced by its tangent; a
+    batched tangent gets a subscript of its own, leading the output."""
+    kwargs.pop("out", None)
+    if not isinstance(subscripts, str):
+        raise TypeError("fwdad differentiates np.einsum with a subscripts string only")
+    primals = [d.primal for d in operands]
+    out = np.einsum(subscripts, *primals, **kwargs)
+    inputs, output = _explicit(subscripts)
+    batch = next(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in subscripts)
+    total = NoTangent
+    for i, d in enumerate(operands):
+        if d.tangent is NoTangent:
+            continue
+        spec, lead = list(inputs), ""
+        if is_batched(d.primal, d.tangent):
+            spec[i], lead = batch + spec[i], batch
+        args = primals[:i] + [d.tangent] + primals[i + 1:]
+        term = np.einsum(",".join(spec) + "->" + lead + output, *args, **kwargs)
+        total = term if total is NoTangent else total + term
+    return Dual(out, total)
+
+
+def _explicit(subscripts: str):
+    """Input subscripts and the output subscript, made explicit as NumPy would."""
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        left, output = subscripts.split("->")
+        return left.split(","), output
+    left = subscripts.split(",")
+    letters = "".join(left).replace(".", "")
+    once = sorted(c for c in set(letters) if letters.count(c) == 1)
+    return left, ("..." if "..." in subscripts else "") + "".join(once)
+
+
+@frule(np.trace, np.ndarray.trace)
+def _trace(x: Dual, offset=0, axis1=0, axis2=1, dtype=None) -> Dual:
+    out = np.trace(x.primal, offset, axis1, axis2, dtype)
+    if x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    shift = int(is_batched(x.primal, x.tangent))
+    ndim = np.ndim(x.primal)
+    return Dual(out, np.trace(x.tangent, offset, axis1 % ndim + shift, axis2 % ndim + shift,
+                              dtype))
+
+
+@frule(np.diag)
+def _diag(v: Dual, k=0) -> Dual:
+    """Linear: diag of the tangent (of each tangent of a batch)."""
+    return Dual(np.diag(v.primal, k), map_batch(lambda t: np.diag(t, k), v.primal,
+                                                v.tangent))
+
+
+@frule(np.kron)
+def _kron(a: Dual, b: Dual) -> Dual:
+    left = map_batch(lambda t: np.kron(t, b.primal), a.primal, a.tangent)
+    right = map_batch(lambda t: np.kron(a.primal, t), b.primal, b.tangent)
+    return Dual(np.kron(a.primal, b.primal), left + right)
+
+
+@frule(np.linalg.multi_dot)
+def _multi_dot(arrays: Dual, **kwargs) -> Dual:
+    """A chain of dot products, through the dot rule (in NumPy's order of evaluation
+    the values may differ in the last bits)."""
+    from fwdad.rules.shapes import items
+    parts = items(arrays)
+    out = parts[0]
+    for part in parts[1:]:
+        out = _dot(out, part)
+    return Dual(np.linalg.multi_dot([p.primal for p in parts]), out.tangent)

@@ -238,6 +238,53 @@ LINALG_CASES = [
     Case(np.ndarray.dot, V3, W3),
 ]
 
+PRODUCT_CASES = [
+    Case(np.outer, V3, W3), Case(np.outer, M23, W3[:2]), Case(np.outer, 0.3, V3),
+    Case(np.vdot, V3, W3), Case(np.vdot, M23, M23[::-1].copy()),
+    Case(np.inner, V3, W3), Case(np.inner, M23, V3), Case(np.inner, M23, M34[:, :3].copy()),
+    Case(np.inner, T223, M23), Case(np.inner, 0.5, M23),
+    Case(np.tensordot, M23, M34[:, :3].T.copy(), 1), Case(np.tensordot, T223, M23, 0),
+    Case(np.tensordot, T223, T232, axes=([1, 2], [0, 1])),
+    Case(np.tensordot, T223, M32, axes=([2, 0], [0, 1])), Case(np.tensordot, M23, M23),
+    Case(np.einsum, "ij,jk->ik", M23, M34), Case(np.einsum, "ij,jk", M23, M34),
+    Case(np.einsum, "i,i", V3, W3), Case(np.einsum, "ii", SQ), Case(np.einsum, "ij->", M23),
+    Case(np.einsum, "...ij,...jk->...ik", T223, M32), Case(np.einsum, "ji", M23),
+    Case(np.einsum, "i,j,k->ijk", V3, W3, POS3), Case(np.einsum, "bij,bjk->bik", T223, T232),
+    Case(np.trace, SQ), Case(np.trace, M34, 1), Case(np.trace, T223, 0, 0, 2),
+    Case(np.ndarray.trace, SQ), Case(np.ndarray.trace, T223, axis1=1, axis2=-1),
+    Case(np.diag, V3), Case(np.diag, V3, 1), Case(np.diag, M34), Case(np.diag, M34, -1),
+    Case(np.kron, S22, M23), Case(np.kron, V3, W3),
+    Case(np.linalg.multi_dot, [M23, M34, M34.T.copy()]),
+    Case(np.linalg.multi_dot, [V3, M34, M34.T.copy(), V3]),
+]
+
+SPD = SQ @ SQ.T + np.eye(3)
+SYM = np.array([[2.0, 0.3, -0.4], [0.3, 1.0, 0.2], [-0.4, 0.2, -1.5]])
+TALL = np.array([[1.0, 0.2], [0.3, -1.2], [0.5, 0.7], [-0.4, 0.9]])
+WIDE = TALL.T.copy()
+STACK = np.stack([SQ, SPD / 3.0])
+
+DECOMPOSITION_CASES = [
+    Case(np.linalg.solve, SQ, V3), Case(np.linalg.solve, SQ, M34[:, :2].copy()),
+    Case(np.linalg.solve, STACK, np.stack([M32, M32])),
+    Case(np.linalg.inv, SQ), Case(np.linalg.inv, STACK), Case(np.linalg.det, SQ),
+    Case(np.linalg.det, STACK), Case(np.linalg.slogdet, SQ), Case(np.linalg.slogdet, SYM),
+    Case(np.linalg.matrix_power, SQ, 3), Case(np.linalg.matrix_power, SQ, -2),
+    Case(np.linalg.matrix_power, SQ, 0),
+    Case(np.linalg.cholesky, SPD), Case(np.linalg.cholesky, SPD, upper=True),
+    Case(np.linalg.cholesky, np.stack([SPD, SPD + np.eye(3)])),
+    Case(np.linalg.qr, SQ), Case(np.linalg.qr, TALL), Case(np.linalg.qr, TALL, mode="r"),
+    Case(np.linalg.qr, SQ, mode="complete"), Case(np.linalg.qr, np.stack([TALL, TALL[::-1]])),
+    Case(np.linalg.eigh, SYM), Case(np.linalg.eigh, SYM, UPLO="U"),
+    Case(np.linalg.eigh, np.stack([SYM, SPD])), Case(np.linalg.eigvalsh, SYM),
+    Case(np.linalg.svd, SQ), Case(np.linalg.svd, TALL, full_matrices=False),
+    Case(np.linalg.svd, WIDE, full_matrices=False), Case(np.linalg.svd, TALL, compute_uv=False),
+    Case(np.linalg.svd, np.stack([TALL, TALL[::-1]]), full_matrices=False),
+    Case(np.linalg.pinv, TALL), Case(np.linalg.pinv, WIDE), Case(np.linalg.pinv, SQ),
+    Case(np.linalg.lstsq, TALL, np.array([0.3, -0.2, 1.1, 0.5])),
+    Case(np.linalg.lstsq, TALL, M34.T.copy()[:, :2]), Case(np.linalg.lstsq, SQ, V3),
+]
+
 CREATION_CASES = [
     Case(np.array, [0.3, 1.2, -0.5]), Case(np.array, [[0.3, 1.2], [-0.5, 2.0]]),
     Case(np.array, [0.3, 1]), Case(np.array, [1, 2]), Case(np.array, M23),
@@ -338,5 +385,6 @@ RANDOM_CASES = [xfail(row, UNCOMPARABLE.format("Generator"), run=False)
                 for row in RANDOM_ROWS]
 
 NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
-               + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + SHAPE_CASES + LINALG_CASES + CREATION_CASES + CREATION_MORE_CASES
+               + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + SHAPE_CASES + LINALG_CASES + PRODUCT_CASES
+               + DECOMPOSITION_CASES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES)

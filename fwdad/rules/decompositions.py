@@ -1,0 +1,203 @@
+"""Rules for np.linalg's solvers and decompositions: solve, inv, det, slogdet,
+cholesky, qr, eigh, eigvalsh, svd, lstsq, pinv, matrix_power.
+
+Each works on stacks of matrices (leading axes) and on batched tangents: the formulas
+are matrix products, which broadcast a batch axis like a stack axis. Each rule's
+docstring states where it is defined.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import dense, fit
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
+
+
+def _T(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def _tr(a):
+    return np.trace(a, axis1=-2, axis2=-1)
+
+
+def _diag(a):
+    return np.diagonal(a, axis1=-2, axis2=-1)
+
+
+def _da(a: Dual):
+    return dense(a.primal, a.tangent)
+
+
+def _lower_symmetric(da):
+    """What LAPACK's symmetric routines read of da: its lower triangle, mirrored."""
+    return np.tril(da) + _T(np.tril(da, -1))
+
+
+def _off_diagonal_inverse(w):
+    """F_ij = 1 / (w_j - w_i) off the diagonal, 0 on it."""
+    gap = w[..., None, :] - w[..., :, None]
+    eye = np.eye(w.shape[-1], dtype=bool)
+    return np.where(eye, 0.0, 1.0 / np.where(eye, 1.0, gap))
+
+
+# ---- solvers --------------------------------------------------------------------------------
+@frule(np.linalg.solve)
+def _solve(a: Dual, b: Dual) -> Dual:
+    """x = a^-1 b, dx = a^-1 (db - da x); a must be invertible. A 1-d b is a vector."""
+    x = np.linalg.solve(a.primal, b.primal)
+    if np.ndim(b.primal) == 1:
+        rhs = dense(b.primal, b.tangent) - (_da(a) @ x[..., None])[..., 0]
+        return Dual(x, fit(np.linalg.solve(a.primal, rhs[..., None])[..., 0], x))
+    rhs = dense(b.primal, b.tangent) - _da(a) @ x
+    return Dual(x, fit(np.linalg.solve(a.primal, rhs), x))
+
+
+@frule(np.linalg.inv)
+def _inv(a: Dual) -> Dual:
+    """d inv(a) = -inv(a) da inv(a); a must be invertible."""
+    out = np.linalg.inv(a.primal)
+    return Dual(out, -out @ _da(a) @ out)
+
+
+@frule(np.linalg.det)
+def _det(a: Dual) -> Dual:
+    """d det(a) = det(a) tr(a^-1 da) (Jacobi's formula); a must be invertible."""
+    out = np.linalg.det(a.primal)
+    return Dual(out, fit(out * _tr(np.linalg.solve(a.primal, _da(a))), out))
+
+
+@frule(np.linalg.slogdet)
+def _slogdet(a: Dual) -> Dual:
+    """The sign has no tangent; d log|det a| = tr(a^-1 da); a must be invertible."""
+    out = np.linalg.slogdet(a.primal)
+    dlog = fit(_tr(np.linalg.solve(a.primal, _da(a))), out.logabsdet)
+    return Dual(out, type(out)(np.zeros_like(out.sign), dlog))
+
+
+@frule(np.linalg.matrix_power)
+def _matrix_power(a: Dual, n: int) -> Dual:
+    """By repeated products (negative n: of the inverse)."""
+    base = _inv(a) if n < 0 else Dual(a.primal, _da(a))
+    out = Dual(np.broadcast_to(np.eye(a.primal.shape[-1]), a.primal.shape), NoTangent)
+    for _ in range(abs(n)):
+        dout = NoTangent if out.tangent is NoTangent else out.tangent @ base.primal
+        out = Dual(out.primal @ base.primal, dout + out.primal @ base.tangent)
+    return Dual(np.linalg.matrix_power(a.primal, n), fit(out.tangent, out.primal))
+
+
+# ---- decompositions ------------------------------------------------------------------------
+@frule(np.linalg.cholesky)
+def _cholesky(a: Dual, upper=False) -> Dual:
+    """dL = L phi(L^-1 da L^-T), phi: the lower triangle with a halved diagonal. As
+    LAPACK, it reads the lower (upper=True: upper) triangle of a and of da; a must be
+    positive definite."""
+    low = np.linalg.cholesky(a.primal)
+    da = _T(_lower_symmetric(_T(_da(a)))) if upper else _lower_symmetric(_da(a))
+    inner = np.linalg.solve(low, _T(np.linalg.solve(low, da)))
+    phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
+    dlow = low @ phi
+    return Dual(_T(low) if upper else low, _T(dlow) if upper else dlow)
+
+
+@frule(np.linalg.qr)
+def _qr(a: Dual, mode="reduced") -> Dual:
+    """a = QR, with C = Q^T da R^-1 and Omega = tril(C, -1) - tril(C, -1)^T:
+    dR = (C - Omega) R, dQ = da R^-1 - Q (C - Omega). For an m x n a of full rank with
+    m >= n, modes 'reduced' and 'r' ('complete' for square a only: its extra columns of
+    Q are not unique)."""
+    m, n = a.primal.shape[-2:]
+    if m < n or (mode == "complete" and m != n) or mode == "raw":
+        raise NotImplementedError(f"fwdad differentiates np.linalg.qr of an m x n matrix "
+                                  f"with m >= n, in modes 'reduced' and 'r' (here "
+                                  f"{m} x {n}, mode={mode!r})")
+    q, r = np.linalg.qr(a.primal, mode="reduced")
+    da = _da(a)
+    da_rinv = _T(np.linalg.solve(_T(r), _T(da)))
+    c = _T(q) @ da_rinv
+    omega = np.tril(c, -1) - _T(np.tril(c, -1))
+    dr = (c - omega) @ r
+    if mode == "r":
+        return Dual(np.linalg.qr(a.primal, mode="r"), dr)
+    out = np.linalg.qr(a.primal, mode=mode)
+    return Dual(out, type(out)(da_rinv - q @ (c - omega), dr))
+
+
+@frule(np.linalg.eigh)
+def _eigh(a: Dual, UPLO="L") -> Dual:
+    """dw = diag(V^T da V), dV = V (F * V^T da V), F_ij = 1 / (w_j - w_i): eigenvalues
+    must be distinct. It reads the UPLO triangle of a (and of da), as LAPACK does."""
+    out = np.linalg.eigh(a.primal, UPLO)
+    w, v = out
+    da = _da(a)
+    da = _lower_symmetric(da) if UPLO == "L" else _T(_lower_symmetric(_T(da)))
+    vdv = _T(v) @ da @ v
+    return Dual(out, type(out)(_diag(vdv), v @ (_off_diagonal_inverse(w) * vdv)))
+
+
+@frule(np.linalg.eigvalsh)
+def _eigvalsh(a: Dual, UPLO="L") -> Dual:
+    """dw = diag(V^T da V) (distinct eigenvalues)."""
+    return Dual(np.linalg.eigvalsh(a.primal, UPLO), _eigh(a, UPLO).tangent[0])
+
+
+@frule(np.linalg.svd)
+def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
+    """With dS = U^T da V and F_ij = 1 / (s_j^2 - s_i^2): ds = diag(dS),
+    dU = U (F * (dS S + S dS^T)) + (I - U U^T) da V S^-1, and dV alike. Singular values
+    must be distinct and nonzero; full_matrices=True only for square matrices (the
+    extra columns of U or V are not unique otherwise)."""
+    u, s, vh = np.linalg.svd(a.primal, full_matrices=False, hermitian=hermitian)
+    da = _da(a)
+    ds_full = _T(u) @ da @ _T(vh)
+    ds = _diag(ds_full)
+    if not compute_uv:
+        return Dual(np.linalg.svd(a.primal, compute_uv=False, hermitian=hermitian), ds)
+    m, n = a.primal.shape[-2:]
+    if full_matrices and m != n:
+        raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
+                                  "matrix with full_matrices=False only")
+    f = _off_diagonal_inverse(s * s)
+    du = u @ (f * (ds_full * s[..., None, :] + s[..., :, None] * _T(ds_full)))
+    dv = _T(vh) @ (f * (s[..., :, None] * ds_full + _T(ds_full) * s[..., None, :]))
+    if m > n:
+        du = du + (da @ _T(vh) - u @ (_T(u) @ da @ _T(vh))) / s[..., None, :]
+    if n > m:
+        dv = dv + (_T(da) @ u - _T(vh) @ (vh @ _T(da) @ u)) / s[..., None, :]
+    out = np.linalg.svd(a.primal, full_matrices=full_matrices, hermitian=hermitian)
+    return Dual(out, type(out)(du, ds, _T(dv)))
+
+
+# ---- least squares and the pseudo-inverse -----------------------------------------------------
+@frule(np.linalg.pinv)
+def _pinv(a: Dual, rcond=None, hermitian=False, **kwargs) -> Dual:
+    """dP = -P da P + P P^T da^T (I - a P) + (I - P a) da^T P^T P, where the rank of a
+    is constant nearby (full rank, or no singular value close to the cut-off)."""
+    p = np.linalg.pinv(a.primal, **({} if rcond is None else {"rcond": rcond}),
+                       hermitian=hermitian, **kwargs)
+    da, x = _da(a), a.primal
+    eye_m, eye_n = np.eye(x.shape[-2]), np.eye(x.shape[-1])
+    dp = -p @ da @ p + p @ _T(p) @ _T(da) @ (eye_m - x @ p) + \
+        (eye_n - p @ x) @ _T(da) @ _T(p) @ p
+    return Dual(p, dp)
+
+
+@frule(np.linalg.lstsq)
+def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
+    """For a of full column rank: with r = b - a x, dx = pinv(a) (db - da x) +
+    (a^T a)^-1 da^T r; the residuals' tangent is 2 sum(r (db - da x)); the rank has
+    none; the singular values', diag(U^T da V)."""
+    x, res, rank, s = out = np.linalg.lstsq(a.primal, b.primal, rcond=rcond)
+    vector = np.ndim(b.primal) == 1
+    col = (lambda v: v[..., None]) if vector else (lambda v: v)
+    row = (lambda v: v[..., 0]) if vector else (lambda v: v)
+    da, db = _da(a), dense(b.primal, b.tangent)
+    change = col(db) - da @ col(x)
+    r = col(b.primal - a.primal @ x)
+    gram = a.primal.T @ a.primal
+    dx = row(np.linalg.pinv(a.primal) @ change + np.linalg.solve(gram, _T(da) @ r))
+    dres = 2.0 * np.sum(r * change, axis=-2) if np.size(res) else np.zeros_like(res)
+    dres = dres[..., 0] if vector and np.size(res) else dres
+    return Dual(out, (dx, dres, NoTangent, _svd(a, False, False).tangent))
