@@ -359,6 +359,7 @@ IN_PLACE_CASES = [
     Case(np.fill_diagonal, M34, W3), Case(np.ndarray.item, M23, 4),
     Case(np.ndarray.item, M23, 1, 2), Case(np.ndarray.item, np.array([0.3])),
     Case(np.ndarray.tolist, M23), Case(np.ndarray.tolist, V3), Case(np.ndarray.tolist, I3),
+    Case(np.generic.item, np.float64(0.3)), Case(np.generic.tolist, np.float64(0.3)),
 ]
 
 
