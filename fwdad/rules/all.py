@@ -2,4 +2,4 @@
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     operators, containers, mathfns, builtins_, ufuncs, reductions, linalg, indexing,
     objects, creation, iteration, classes, norms, ufunc_methods, shapes, random_, ndarray_methods,
-    decompositions, differences)
+    decompositions, differences, statistics, array_api)

@@ -306,6 +306,61 @@ DIFFERENCE_CASES = [
     Case(np.sinc, V3), Case(np.sinc, 0.0), Case(np.nan_to_num, V3),
 ]
 
+NAN23 = np.array([[0.3, np.nan, 0.5], [1.1, 0.7, -0.4]])  # (a NaN stays put under FD)
+
+STATISTICS_CASES = [
+    Case(np.quantile, M23, 0.3), Case(np.quantile, M23, 0.6, axis=1),
+    Case(np.quantile, M34, [0.25, 0.9], axis=0), Case(np.quantile, M34, 0.7, keepdims=True),
+    Case(np.quantile, M34, 1, axis=1), Case(np.percentile, M23, 45.0),
+    Case(np.percentile, M34, [10.0, 75.0], axis=1), Case(np.percentile, M34, 50, axis=0),
+    Case(np.nanprod, M23), Case(np.nanprod, M23, axis=0), Case(np.nancumsum, M23, axis=1),
+    Case(np.nancumsum, M23), Case(np.nancumprod, M23, axis=0), Case(np.nanvar, M23),
+    Case(np.nanvar, M23, axis=1, ddof=1), Case(np.nanstd, M23, axis=0),
+    Case(np.cumulative_sum, V3), Case(np.cumulative_sum, M23, axis=1, include_initial=True),
+    Case(np.cumulative_prod, V3, include_initial=True), Case(np.cumulative_prod, M23, axis=0),
+    Case(np.cov, M34), Case(np.cov, M34, rowvar=False), Case(np.cov, V3, W3),
+    Case(np.cov, M23, bias=True), Case(np.cov, V3), Case(np.cov, M34, ddof=0),
+    Case(np.corrcoef, M34), Case(np.corrcoef, V3, W3), Case(np.corrcoef, M34, rowvar=False),
+]
+
+ARRAY_API_CASES = [
+    Case(np.linalg.matmul, M23, M34), Case(np.linalg.outer, V3, W3),
+    Case(np.linalg.tensordot, M23, M23, axes=2), Case(np.astype, M23, np.float64),
+    Case(np.linalg.trace, T223), Case(np.linalg.diagonal, M34, offset=1),
+    Case(np.linalg.matrix_transpose, T223), Case(np.matrix_transpose, M23),
+    Case(np.ndarray.conj, M23), Case(np.ndarray.conjugate, V3),
+    Case(np.ndarray.compress, M23, [True, False], axis=0), Case(np.compress, MASK3, V3),
+    Case(np.compress, [False, True, True], M23, axis=1),
+    Case(np.linalg.cross, V3, W3), Case(np.linalg.cross, M23, W3),
+    Case(np.vecdot, V3, W3), Case(np.vecdot, M23, W3), Case(np.vecdot, M23, M23, axis=0),
+    Case(np.linalg.vecdot, T223, M23),
+    Case(np.linalg.vector_norm, M23), Case(np.linalg.vector_norm, T223, axis=(0, 2)),
+    Case(np.linalg.vector_norm, M23, axis=1, ord=1, keepdims=True),
+    Case(np.linalg.vector_norm, V3, ord=np.inf),
+    Case(np.linalg.matrix_norm, M23), Case(np.linalg.matrix_norm, T223, ord=2),
+    Case(np.linalg.matrix_norm, M34, ord="nuc", keepdims=True),
+    Case(np.linalg.svdvals, M34), Case(np.linalg.cond, SQ), Case(np.linalg.cond, SQ, -2),
+    Case(np.linalg.cond, SQ, "fro"), Case(np.linalg.cond, SQ, 1),
+    Case(np.logspace, 0.3, 1.2, 4), Case(np.logspace, 0.3, V3, 3, base=2.0),
+    Case(np.geomspace, 0.3, 1.2, 4), Case(np.geomspace, -0.3, -1.2, 3, endpoint=False),
+    Case(np.geomspace, POS3, 2.0, 3, axis=1),
+    Case(np.select, [MASK3, ~MASK3], [V3, W3]), Case(np.select, [V3 > 0], [V3], 0.5),
+    Case(np.select, [MASK23], [M23], W3), Case(np.extract, MASK23, M23),
+    Case(np.place, M23, MASK23, [0.5, 1.5]), Case(np.place, V3, MASK3, W3),
+    Case(np.putmask, M23, MASK23, W3), Case(np.putmask, V3, MASK3, 0.5),
+    Case(np.unwrap, np.array([0.1, 3.5, 6.6, 1.2])), Case(np.unwrap, M23, axis=0),
+    Case(np.ndarray.view, M23), Case(np.ndarray.view, M23, np.int64),
+    Case(np.ndarray.view, M23, np.ndarray),
+]
+
+ARRAY_API_NONDIFF_CASES = [
+    Case(np.ndarray.round, P23), Case(np.ndarray.round, P23, 1),
+    Case(np.ndarray.searchsorted, POS3, 1.0), Case(np.ndarray.argpartition, M23, 1),
+    Case(np.argpartition, V3, 1), Case(np.isin, I3, [0, 5]), Case(np.lexsort, (I3, I3)),
+    Case(np.ix_, [0, 1], [2]), Case(np.einsum_path, "ij,jk", M23, M34),
+    Case(np.linalg.matrix_rank, M34),
+]
+
 CREATION_CASES = [
     Case(np.array, [0.3, 1.2, -0.5]), Case(np.array, [[0.3, 1.2], [-0.5, 2.0]]),
     Case(np.array, [0.3, 1]), Case(np.array, [1, 2]), Case(np.array, M23),
@@ -408,5 +463,6 @@ RANDOM_CASES = [xfail(row, UNCOMPARABLE.format("Generator"), run=False)
 
 NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + NORM_CASES + UFUNC_METHOD_CASES + SHAPE_CASES + LINALG_CASES + PRODUCT_CASES
-               + DECOMPOSITION_CASES + DIFFERENCE_CASES + CREATION_CASES + CREATION_MORE_CASES
+               + DECOMPOSITION_CASES + DIFFERENCE_CASES + STATISTICS_CASES
+               + ARRAY_API_CASES + ARRAY_API_NONDIFF_CASES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES)
