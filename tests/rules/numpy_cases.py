@@ -78,7 +78,8 @@ UFUNC_MORE_CASES = [
     Case(np.ndarray.clip, M23, -0.5, 0.6), Case(np.ndarray.clip, M23, max=0.6),
     Case(np.where, MASK23, M23, W3), Case(np.where, MASK3, V3, 0.5),
     Case(np.where, MASK3, 0.5, -1.5), Case(np.where, MASK23),
-    Case(np.real, M23), Case(np.imag, M23),
+    Case(np.real, M23), Case(np.imag, M23), Case(np.angle, V3),
+    Case(np.absolute, V3 + 1j * W3), Case(np.angle, V3 + 1j * W3, deg=True),
 ]
 
 UFUNC_NONDIFF_CASES = [
@@ -283,6 +284,9 @@ DECOMPOSITION_CASES = [
     Case(np.linalg.pinv, TALL), Case(np.linalg.pinv, WIDE), Case(np.linalg.pinv, SQ),
     Case(np.linalg.lstsq, TALL, np.array([0.3, -0.2, 1.1, 0.5])),
     Case(np.linalg.lstsq, TALL, M34.T.copy()[:, :2]), Case(np.linalg.lstsq, SQ, V3),
+    Case(np.linalg.eigvals, SQ), Case(np.linalg.eigvals, S22 + [[0.0, -2.0], [0.0, 0.0]]),
+    Case(np.linalg.eigvals, STACK), Case(np.linalg.eig, SQ), Case(np.linalg.eig, STACK),
+    Case(np.vander, V3), Case(np.vander, V3, 4, increasing=True), Case(np.vander, V3, 2),
 ]
 
 KNOTS = np.array([-1, 0, 1, 3])  # integers: constants (interp has no rule in xp)
