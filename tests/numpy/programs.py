@@ -133,10 +133,25 @@ def cumulative_into_a_slice(x):
     return y
 
 
+def out_arguments_beyond_ufuncs(x):
+    m = np.outer(x, x[:3])
+    col = np.empty(3)
+    np.sum(m, axis=0, out=col)
+    prod = np.empty((4, 4))
+    np.matmul(m, m.T, out=prod)
+    np.dot(m[0], m[1], out=np.empty(()))
+    joined = np.zeros(7)
+    np.concatenate([x, col], out=joined)
+    run = np.zeros(4)
+    np.cumsum(x, out=run)
+    m.max(axis=1, out=run)
+    return np.concatenate([col, prod.ravel(), joined, run])
+
+
 PROGRAMS = [augmented_slice, fill_a_preallocated_array, write_through_a_view,
             view_of_a_view, ufunc_out_argument, out_aliasing_an_input, add_at_accumulates,
             setitem_repeated_indices_last_write_wins, boolean_mask_update,
             mutate_the_argument, row_assignment, rows_columns_and_steps,
             ellipsis_and_new_axes, in_place_methods, matrix_update_in_a_loop,
             integer_and_boolean_arrays_pass_through, clip_in_place,
-            cumulative_into_a_slice]
+            cumulative_into_a_slice, out_arguments_beyond_ufuncs]
