@@ -11,7 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import assign, is_batched, tangent_index
+from fwdad.rules.batching import assign, batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
@@ -26,24 +26,10 @@ def _getitem(x: Dual, index) -> Dual:
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
         part = tangent[tangent_index(primal, tangent, index)]
-        return Dual(out, _batch_first(part, tangent, index) if is_batched(primal, tangent)
-                    else part)
+        if is_batched(primal, tangent):  # the batch axis back in front
+            part = np.moveaxis(part, batch_position(index), 0)
+        return Dual(out, part)
     return Dual(out, tangent[index])
-
-
-def _batch_first(part, tangent, index):
-    """Advanced indices apart from each other (`x[i, :, j]`) put their axes first, so a
-    batch axis lands after them: move it back to the front."""
-    if not isinstance(index, tuple):
-        return part
-    arrays = [isinstance(i, (np.ndarray, list)) for i in index]
-    advanced = [k for k, i in enumerate(index) if arrays[k] or (
-        any(arrays) and isinstance(i, (int, np.integer)) and not isinstance(i, bool))]
-    if not advanced or advanced[-1] - advanced[0] + 1 == len(advanced):
-        return part  # together: their axes stay where they are
-    shapes = [(1,) if np.asarray(index[k]).dtype == bool else np.shape(index[k])
-              for k in advanced]
-    return np.moveaxis(part, len(np.broadcast_shapes(*shapes)), 0)
 
 
 @frule(operator.setitem)
