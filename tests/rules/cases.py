@@ -13,14 +13,9 @@ import itertools
 import math
 import operator
 import os
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Tuple, Union
-
 import numpy as np
-import pytest
 
 from fwdad import lang
-from fwdad.errors import describe
 from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACTION,
                                       GAMMA_POSITIVE, NONZERO, POSITIVE, REAL,
                                       TAN_PERIOD, UNIT_OPEN, Domain)
