@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError
 from fwdad.rules.batching import assign, batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
@@ -21,6 +22,7 @@ from fwdad.tangents import NoTangent, zero_tangent
 @overloadable("__getitem__")
 def _getitem(x: Dual, index) -> Dual:
     primal, tangent = x.primal, x.tangent
+    _no_flat(primal)
     out = primal[index]
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
@@ -36,12 +38,21 @@ def _getitem(x: Dual, index) -> Dual:
 @overloadable("__setitem__")
 def _setitem(x: Dual, index, value: Dual) -> Dual:
     primal, tangent = x.primal, x.tangent
+    _no_flat(primal)
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
         assign(x, index, value.primal, value.tangent)
     elif tangent is not NoTangent:
         tangent[index] = value.tangent
     return Dual(None, NoTangent)
+
+
+def _no_flat(primal) -> None:
+    """x.flat carries no tangent: indexing it would drop derivatives without a word."""
+    if isinstance(primal, np.flatiter):
+        raise FwdadError("fwdad cannot differentiate indexing through `x.flat` (it carries "
+                         "no tangent): index `x.reshape(-1)` (a view) or `x.ravel()` "
+                         "instead.")
 
 
 @frule(operator.delitem)

@@ -88,12 +88,12 @@ def axes_of(ndim: int) -> st.SearchStrategy:
     return st.none() | single | several
 
 
-def broadcastable_shapes() -> st.SearchStrategy:
-    """Pairs of shapes that broadcast together, 0 to 3 axes each; None stands for a
-    Python float."""
+def broadcastable_shapes(min_side: int = 1) -> st.SearchStrategy:
+    """Pairs of shapes that broadcast together, 0 to 3 axes each (empty ones too with
+    `min_side=0`); None stands for a Python float."""
     pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3,
-                                              max_side=3)
-    scalar_and_shape = shapes().map(lambda shape: (None, shape))
+                                              min_side=min_side, max_side=3)
+    scalar_and_shape = shapes(min_side).map(lambda shape: (None, shape))
     return pairs.map(lambda shapes_: shapes_.input_shapes) | scalar_and_shape | \
         scalar_and_shape.map(lambda pair: pair[::-1])
 

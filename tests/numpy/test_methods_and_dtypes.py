@@ -6,7 +6,7 @@ import pytest
 
 import fwdad
 from fwdad import testing
-from fwdad.errors import MissingRuleError
+from fwdad.errors import FwdadError, MissingRuleError
 from fwdad.tangents import NoTangent
 
 M = np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]])
@@ -93,3 +93,12 @@ def test_a_method_without_a_rule_is_named():
         return m.partition(1)
     with pytest.raises(MissingRuleError, match="partition"):
         fwdad.jvp(f, (M.copy(),), (np.ones_like(M),))
+
+
+def test_indexing_through_flat_is_refused_not_wrong():
+    def f(m):
+        y = m.copy()
+        y.flat[1] = m[0, 0] * 2.0
+        return y
+    with pytest.raises(FwdadError, match="x.flat"):
+        fwdad.jvp(f, (M,), (np.ones_like(M),))

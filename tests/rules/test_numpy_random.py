@@ -42,6 +42,7 @@ def _global_state():
 
 
 @pytest.mark.parametrize("case", RANDOM_ROWS, ids=str)
+@pytest.mark.filterwarnings("ignore:This function is deprecated:DeprecationWarning")
 def test_random_rule_matches_a_plain_call(case):
     plain_args = copy.deepcopy(case.args)
     saved = _global_state()
