@@ -102,3 +102,10 @@ def test_indexing_through_flat_is_refused_not_wrong():
         return y
     with pytest.raises(FwdadError, match="x.flat"):
         fwdad.jvp(f, (M,), (np.ones_like(M),))
+
+
+def test_a_ufunc_method_without_a_rule_names_the_ufunc():
+    def f(m):
+        return np.logaddexp.accumulate(m, axis=1)
+    with pytest.raises(MissingRuleError, match="numpy.logaddexp.accumulate"):
+        fwdad.jvp(f, (M,), (np.ones_like(M),))
