@@ -145,7 +145,10 @@ def out_arguments_beyond_ufuncs(x):
     run = np.zeros(4)
     np.cumsum(x, out=run)
     m.max(axis=1, out=run)
-    return np.concatenate([col, prod.ravel(), joined, run])
+    total = np.zeros(4)
+    np.sum(m, 1, None, total)  # out given positionally
+    np.matmul(m[:, :2], x[:2], total)
+    return np.concatenate([col, prod.ravel(), joined, run, total])
 
 
 PROGRAMS = [augmented_slice, fill_a_preallocated_array, write_through_a_view,
