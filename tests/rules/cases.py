@@ -22,7 +22,7 @@ from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACT
 
 
 from tests.rules.case import (M23, M32, M34, MASK3, MASK23, POS3, S22, T223,  # noqa: F401
-                              T232, UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
+                              UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
 
 
 class Point:

@@ -11,7 +11,7 @@ from fwdad.dual import Dual
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, random_tangent
-from tests.rules.numpy_cases import RANDOM_ROWS
+from tests.rules.random_cases import RANDOM_ROWS
 
 
 def _state(value):
