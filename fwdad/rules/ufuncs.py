@@ -70,7 +70,9 @@ UNARY = {
     np.arccosh: chain(lambda x, y: 1.0 / np.sqrt(x * x - 1.0)),
     np.arctanh: chain(lambda x, y: 1.0 / (1.0 - x * x)),
     np.deg2rad: chain(lambda x, y: math.pi / 180.0),
+    np.radians: chain(lambda x, y: math.pi / 180.0),
     np.rad2deg: chain(lambda x, y: 180.0 / math.pi),
+    np.degrees: chain(lambda x, y: 180.0 / math.pi),
     # ---- exponential and logarithmic ----
     np.exp: chain(lambda x, y: y),
     np.exp2: chain(lambda x, y: y * LN2),
@@ -132,7 +134,8 @@ NONDIFF = [  # piecewise constant, or not a float
     np.isinf, np.isfinite, np.logical_not, np.invert, np.greater, np.greater_equal,
     np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
     np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift,
-    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside,
+    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside, np.bitwise_count,
+    np.isnat,
 ]
 
 

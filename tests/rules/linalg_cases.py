@@ -51,6 +51,8 @@ PRODUCT_CASES = [
     Case(np.kron, S22, M23), Case(np.kron, V3, W3),
     Case(np.linalg.multi_dot, [M23, M34, M34.T.copy()]),
     Case(np.linalg.multi_dot, [V3, M34, M34.T.copy(), V3]),
+    Case(np.matvec, M23, V3), Case(np.matvec, T223, V3), Case(np.matvec, M23, M23),
+    Case(np.vecmat, V3, M34[:, :3].copy()), Case(np.vecmat, M23, T232),
 ]
 
 SPD = SQ @ SQ.T + np.eye(3)
