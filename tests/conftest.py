@@ -1,7 +1,12 @@
-"""Shared fixtures."""
+"""Shared fixtures, and a deterministic Hypothesis profile (the same draws every run, so
+that a failure can be reproduced and CI does not fail at random)."""
 import pytest
+from hypothesis import settings
 
 from fwdad.rules.registry import rules_restored
+
+settings.register_profile("fwdad", derandomize=True, deadline=None)
+settings.load_profile("fwdad")
 
 
 @pytest.fixture

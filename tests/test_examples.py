@@ -17,7 +17,7 @@ CASES = [  # (script, text its output must contain)
     ("quickstart.py", "d/dx by finite differences"),
     ("ode_sensitivity.py", "dx(t)/dk: at t_end"),
     ("physics_inplace.py", "d(final energy)/d(v_first)"),
-    ("custom_rule.py", "test_rule passed"),
+    ("custom_rule.py", "test_rule(math.dist): ok"),
 ]
 
 

@@ -1,5 +1,6 @@
 """Imports every rule module, which registers its rules."""
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     operators, containers, mathfns, builtins_, ufuncs, reductions, linalg, indexing,
-    objects, creation, iteration, classes, shifts, norms, ufunc_methods, shapes, random_,
-    ndarray_methods, decompositions)
+    objects, creation, iteration, classes, norms, ufunc_methods, shapes, random_,
+    ndarray_methods, decompositions, differences, statistics, array_api,
+    outputs)  # last: it wraps rules registered above

@@ -265,6 +265,24 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
         return
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
-    part = np.ndim(target.primal[index])
-    dv = 0.0 if tangent is NoTangent else lift(primal, tangent, part)
+    part = np.shape(target.primal[index])
+    dv = 0.0 if tangent is NoTangent else lift(primal, tangent, len(part))
+    position = batch_position(index)
+    if is_batched(target.primal, base) and position and np.ndim(dv):
+        dv = np.moveaxis(np.broadcast_to(dv, base.shape[:1] + part), 0, position)
     base[tangent_index(target.primal, base, index)] = dv
+
+
+def batch_position(index: Any) -> int:
+    """Where the batch axis lands in `tangent[(slice(None),) + index]`: in front, except
+    after the axes of advanced indices that stand apart (`x[i, :, j]` puts those first)."""
+    if not isinstance(index, tuple):
+        return 0
+    arrays = [isinstance(i, (np.ndarray, list)) for i in index]
+    advanced = [k for k, i in enumerate(index) if arrays[k] or (
+        any(arrays) and isinstance(i, (int, np.integer)) and not isinstance(i, bool))]
+    if not advanced or advanced[-1] - advanced[0] + 1 == len(advanced):
+        return 0  # together: their axes stay where they are
+    shapes = [(1,) if np.asarray(index[k]).dtype == bool else np.shape(index[k])
+              for k in advanced]
+    return len(np.broadcast_shapes(*shapes))

@@ -1,5 +1,5 @@
 """Rules for np.linalg's solvers and decompositions: solve, inv, det, slogdet,
-cholesky, qr, eigh, eigvalsh, svd, lstsq, pinv, matrix_power.
+cholesky, qr, eigh, eigvalsh, eig, eigvals, svd, lstsq, pinv, matrix_power; and vander.
 
 Each works on stacks of matrices (leading axes) and on batched tangents: the formulas
 are matrix products, which broadcast a batch axis like a stack axis. Each rule's
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import dense, fit
+from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -201,3 +201,39 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     dres = 2.0 * np.sum(r * change, axis=-2) if np.size(res) else np.zeros_like(res)
     dres = dres[..., 0] if vector and np.size(res) else dres
     return Dual(out, (dx, dres, NoTangent, _svd(a, False, False).tangent))
+
+
+@frule(np.linalg.eigvals)
+def _eigvals(a: Dual) -> Dual:
+    """d lambda = diag(V^-1 da V) for a diagonalizable a with distinct eigenvalues
+    (complex in general; real when NumPy returns real eigenvalues)."""
+    w, v = np.linalg.eig(a.primal)
+    out = np.linalg.eigvals(a.primal)
+    dw = _diag(np.linalg.solve(v, _da(a) @ v))
+    return Dual(out, fit(dw if np.iscomplexobj(out) else np.real(dw), out))
+
+
+@frule(np.linalg.eig)
+def _eig(a: Dual) -> Dual:
+    """For real, distinct eigenvalues: dw = diag(C), C = V^-1 da V, and
+    dV = V (F * C) with each column then kept at unit length (as NumPy returns them)."""
+    out = np.linalg.eig(a.primal)
+    w, v = out
+    if np.iscomplexobj(w):
+        raise NotImplementedError("fwdad differentiates np.linalg.eig for real "
+                                  "eigenvalues only; use eigvals, or eigh if a is symmetric")
+    c = np.linalg.solve(v, _da(a) @ v)
+    dv = v @ (_off_diagonal_inverse(w) * c)
+    dv = dv - v * np.sum(v * dv, axis=-2, keepdims=True)  # unit columns stay unit
+    return Dual(out, type(out)(_diag(c), dv))
+
+
+@frule(np.vander)
+def _vander(x: Dual, N=None, increasing=False) -> Dual:
+    """Columns x**k: their tangents k x**(k-1) dx."""
+    out = np.vander(x.primal, N, increasing)
+    n = out.shape[1]
+    powers = np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+    slope = powers * np.vander(x.primal, n + 1, True)[:, np.maximum(powers - 1, 0)] * \
+        (powers > 0)
+    return Dual(out, fit(slope * lift(x.primal, x.tangent, 1)[..., None], out))

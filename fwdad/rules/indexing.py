@@ -11,7 +11,8 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import assign, is_batched, tangent_index
+from fwdad.errors import FwdadError
+from fwdad.rules.batching import assign, batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
@@ -21,41 +22,37 @@ from fwdad.tangents import NoTangent, zero_tangent
 @overloadable("__getitem__")
 def _getitem(x: Dual, index) -> Dual:
     primal, tangent = x.primal, x.tangent
+    _no_flat(primal)
     out = primal[index]
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
         part = tangent[tangent_index(primal, tangent, index)]
-        return Dual(out, _batch_first(part, tangent, index) if is_batched(primal, tangent)
-                    else part)
+        if is_batched(primal, tangent):  # the batch axis back in front
+            part = np.moveaxis(part, batch_position(index), 0)
+        return Dual(out, part)
     return Dual(out, tangent[index])
-
-
-def _batch_first(part, tangent, index):
-    """Advanced indices apart from each other (`x[i, :, j]`) put their axes first, so a
-    batch axis lands after them: move it back to the front."""
-    if not isinstance(index, tuple):
-        return part
-    arrays = [isinstance(i, (np.ndarray, list)) for i in index]
-    advanced = [k for k, i in enumerate(index) if arrays[k] or (
-        any(arrays) and isinstance(i, (int, np.integer)) and not isinstance(i, bool))]
-    if not advanced or advanced[-1] - advanced[0] + 1 == len(advanced):
-        return part  # together: their axes stay where they are
-    shapes = [(1,) if np.asarray(index[k]).dtype == bool else np.shape(index[k])
-              for k in advanced]
-    return np.moveaxis(part, len(np.broadcast_shapes(*shapes)), 0)
 
 
 @frule(operator.setitem)
 @overloadable("__setitem__")
 def _setitem(x: Dual, index, value: Dual) -> Dual:
-    primal = x.primal
+    primal = x.primal  # (no local reference to x.tangent: assign may widen it)
+    _no_flat(primal)
     primal[index] = value.primal
     if isinstance(primal, np.ndarray):
         assign(x, index, value.primal, value.tangent)
     elif x.tangent is not NoTangent:
         x.tangent[index] = value.tangent
     return Dual(None, NoTangent)
+
+
+def _no_flat(primal) -> None:
+    """x.flat carries no tangent: indexing it would drop derivatives without a word."""
+    if isinstance(primal, np.flatiter):
+        raise FwdadError("fwdad cannot differentiate indexing through `x.flat` (it carries "
+                         "no tangent): index `x.reshape(-1)` (a view) or `x.ravel()` "
+                         "instead.")
 
 
 @frule(operator.delitem)

@@ -198,3 +198,22 @@ def _multi_dot(arrays: Dual, **kwargs) -> Dual:
     for part in parts[1:]:
         out = _dot(out, part)
     return Dual(np.linalg.multi_dot([p.primal for p in parts]), out.tangent)
+
+
+def _gufunc_product(fn, matrix_first: bool):
+    """matvec(A, v) = A v and vecmat(v, A) = conj(v) A over the last axes: bilinear;
+    each tangent is lifted so that its stack axes broadcast as its primal's do."""
+    def rule(a: Dual, b: Dual) -> Dual:
+        out = fn(a.primal, b.primal)
+        lead = np.ndim(out) + 1  # a matrix has one core axis more than the result
+        da = lift(a.primal, a.tangent, lead if matrix_first else np.ndim(out))
+        db = lift(b.primal, b.tangent, np.ndim(out) if matrix_first else lead)
+        left = NoTangent if da is NoTangent else fn(da, b.primal)
+        right = NoTangent if db is NoTangent else fn(a.primal, db)
+        return Dual(out, left + right)
+    rule.__name__ = f"_{fn.__name__}"
+    frule(fn)(rule)
+
+
+_gufunc_product(np.matvec, True)
+_gufunc_product(np.vecmat, False)

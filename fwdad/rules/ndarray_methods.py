@@ -67,20 +67,20 @@ def _diagonal_mask(a, wrap):
     return mask
 
 
-@frule(np.ndarray.item)
+@frule(np.ndarray.item, np.generic.item)
 def _item(x: Dual, *args) -> Dual:
     return Dual(x.primal.item(*args), map_batch(lambda t: t.item(*args), x.primal,
                                                 dense(x.primal, x.tangent)))
 
 
-@frule(np.ndarray.tolist)
+@frule(np.ndarray.tolist, np.generic.tolist)
 def _tolist(x: Dual) -> Dual:
     """Nested lists of floats; batched, each float's tangent is a 1-d array."""
     out = x.primal.tolist()
-    if x.tangent is NoTangent or x.primal.dtype.kind not in "fc":
+    if x.tangent is NoTangent or np.asarray(x.primal).dtype.kind not in "fc":
         return Dual(out, NoTangent)
     if not is_batched(x.primal, x.tangent):
-        return Dual(out, x.tangent.tolist())
+        return Dual(out, np.asarray(x.tangent).tolist())
     return Dual(out, _nested(np.moveaxis(x.tangent, 0, -1)))
 
 

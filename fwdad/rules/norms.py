@@ -27,17 +27,23 @@ def _norm(x: Dual, ord=None, axis=None, keepdims=False) -> Dual:
     ndim = x.primal.ndim
     axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
     if len(axes) == 2 and (ord is not None or axis is not None):
-        tangent = _matrix(x, ord, axes)
-    else:
-        batched = is_batched(x.primal, x.tangent)
-        xf = to_last(x.primal, axes, ndim, False)
-        dxf = to_last(dense(x.primal, x.tangent), axes, ndim, batched)
-        tangent = _vector(xf, dxf, ord, np.linalg.norm(xf, ord, axis=-1))
+        return Dual(out, _shaped(_matrix(x, ord, axes), x, out))
+    return Dual(out, vector_tangent(x, ord, axes, out))
+
+
+def vector_tangent(x: Dual, ord, axis, out):
+    """The tangent of the ord-norm of x over `axis` (all axes when None), flattened."""
+    batched = is_batched(x.primal, x.tangent)
+    xf = to_last(x.primal, axis, x.primal.ndim, False)
+    dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
+    return _shaped(_vector(xf, dxf, ord, np.linalg.norm(xf, ord, axis=-1)), x, out)
+
+
+def _shaped(tangent, x: Dual, out):
     if tangent is NoTangent:
-        return Dual(out, NoTangent)
+        return NoTangent
     size = batch_size(x.primal, x.tangent)
-    return Dual(out, fit(np.reshape(tangent, (() if size is None else (size,))
-                                    + np.shape(out)), out))
+    return fit(np.reshape(tangent, (() if size is None else (size,)) + np.shape(out)), out)
 
 
 def _vector(xf, dxf, ord, norm):

@@ -7,8 +7,6 @@ module, and reaches it without. The rules accept both.
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from fwdad.dual import Dual

@@ -26,24 +26,27 @@ def as_array(x: Dual) -> Dual:
     return x
 
 
-def _reduce_linear(fn, x: Dual, axis, kwargs) -> Dual:
+def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
     """Linear reductions: the tangent is the same reduction of the tangent."""
     if isinstance(x.primal, (list, tuple)):
         x = _array(x)
-    out = fn(x.primal, axis=axis, **kwargs)
+    out = fn(x.primal, axis=axis, **kwargs, **(primal_only or {}))
     if x.tangent is NoTangent:
         return Dual(out, NoTangent)
     return Dual(out, fn(x.tangent, axis=tangent_axis(x.primal, x.tangent, axis), **kwargs))
 
 
 @frule(np.sum, np.ndarray.sum)
-def _sum(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
-    return _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims))
+def _sum(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True, initial=0) -> Dual:
+    """Linear (`initial` is a constant; `where` leaves entries out)."""
+    return _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims,
+                                                where=where), dict(initial=initial))
 
 
 @frule(np.mean, np.ndarray.mean)
-def _mean(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
-    return _reduce_linear(np.mean, x, axis, dict(dtype=dtype, keepdims=keepdims))
+def _mean(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True) -> Dual:
+    return _reduce_linear(np.mean, x, axis, dict(dtype=dtype, keepdims=keepdims,
+                                                 where=where))
 
 
 def _nan_reduction(fn):
@@ -91,11 +94,21 @@ def _gathered(x: Dual, axis, out, combine) -> Dual:
 
 # ---- products --------------------------------------------------------------------------
 @frule(np.prod, np.ndarray.prod)
-def _prod(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
-    """d prod(x) = sum_i dx_i * prod_{j != i} x_j: exact when some x_j are 0."""
-    x = as_array(x)
-    out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
-    return _gathered(x, axis, out, lambda xf, dxf: np.sum(dxf * _others(xf), axis=-1))
+def _prod(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
+          initial=1) -> Dual:
+    """d prod(x) = sum_i dx_i * prod_{j != i} x_j: exact when some x_j are 0. Entries
+    left out by `where` count as 1; `initial` is a constant factor."""
+    x = _left_out(as_array(x), where, 1.0)
+    out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return _gathered(x, axis, out, lambda xf, dxf: initial * np.sum(dxf * _others(xf), -1))
+
+
+def _left_out(x: Dual, where, neutral: float) -> Dual:
+    """x with the entries `where` leaves out set to `neutral` and their tangents to 0."""
+    if where is True:
+        return x
+    where = np.broadcast_to(where, x.primal.shape)
+    return Dual(np.where(where, x.primal, neutral), dense(x.primal, x.tangent) * where)
 
 
 def _others(xf):
@@ -109,11 +122,22 @@ def _others(xf):
 # ---- extremes: ties take the tangent of the first extreme element (what argmax picks) --
 def _extreme(fn, arg):
     """max-like reductions: the tangent of the element `arg` (argmax ...) points to; among
-    equal extreme elements, the first in C order (over the reduced axes)."""
-    def rule(x: Dual, axis=None, keepdims=False, **kwargs) -> Dual:
+    equal extreme elements, the first in C order (over the reduced axes). Where
+    `initial` wins (ties included), the tangent is 0."""
+    def rule(x: Dual, axis=None, keepdims=False, *, initial=None, where=True) -> Dual:
         x = as_array(x)
-        out = fn(x.primal, axis=axis, keepdims=keepdims, **kwargs)
-        return _gathered(x, axis, out, lambda xf, dxf: _take_last(dxf, arg(xf, axis=-1)))
+        given = {} if initial is None else {"initial": initial}
+        out = fn(x.primal, axis=axis, keepdims=keepdims, where=where, **given)
+        if initial is not None or where is not True:  # left out: beyond every value
+            far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
+            x = _left_out(x, where, far)
+
+        def pick(xf, dxf):
+            index = arg(xf, axis=-1)
+            won = True if initial is None else np.take_along_axis(
+                xf, index[..., None], -1)[..., 0] == np.reshape(out, index.shape)
+            return _take_last(dxf, index) * won  # initial won: a constant
+        return _gathered(x, axis, out, pick)
     rule.__name__ = f"_{fn.__name__}"
     rule.__doc__ = _extreme.__doc__
     return rule

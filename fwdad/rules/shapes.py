@@ -158,7 +158,6 @@ def _joining_rule(fn: Callable) -> Callable:
         out = fn(primals, *args, **kwargs)
         if all(t is NoTangent for t in tangents):
             return Dual(out, NoTangent)
-        kwargs.pop("out", None)
         return Dual(out, map_batch_many(lambda ts: fn(ts, *args, **kwargs), primals,
                                         tangents).astype(out.dtype, copy=False))
     rule.__name__ = f"_{fn.__name__}"

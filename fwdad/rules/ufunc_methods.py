@@ -8,22 +8,47 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import MissingRuleError
 from fwdad.forward.dispatch import missing_rule_error
 from fwdad.rules import reductions as red
-from fwdad.rules.batching import dense, is_batched, lift, tangent_index
+from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import _getitem, _setitem
 from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent
 
 _REDUCE = {np.add: red._sum, np.multiply: red._prod, np.maximum: red._extreme(
     np.max, np.argmax), np.minimum: red._extreme(np.min, np.argmin)}
-_ACCUMULATE = {np.add: red._cumsum, np.multiply: red._cumprod}
+
+
+def _running(ufunc):
+    """maximum/minimum.accumulate: the running extreme's tangent is that of the element
+    it came from (on a tie, the earlier one)."""
+    def rule(array: Dual, axis=0, dtype=None) -> Dual:
+        x = red.as_array(array)
+        out = ufunc.accumulate(x.primal, axis, dtype)
+        dx = dense(x.primal, x.tangent)
+        t_axis = tangent_axis(x.primal, dx, axis)
+        xs, dxs = np.moveaxis(x.primal, axis, -1), np.moveaxis(dx, t_axis, -1).copy()
+        best = np.moveaxis(out, axis, -1)
+        for k in range(1, xs.shape[-1]):
+            kept = best[..., k - 1] == best[..., k]  # the earlier extreme still holds
+            dxs[..., k] = np.where(kept, dxs[..., k - 1], dxs[..., k])
+        return Dual(out, np.moveaxis(dxs, -1, t_axis))
+    return rule
+
+
+_ACCUMULATE = {np.add: red._cumsum, np.multiply: red._cumprod,
+               np.maximum: _running(np.maximum), np.minimum: _running(np.minimum)}
 
 
 def _method(table, ufunc, name):
     rule = table.get(ufunc)
     if rule is None:
-        raise missing_rule_error(getattr(ufunc, name), ())
+        known = ", ".join(f"{u.__name__}.{name}" for u in table)
+        raise MissingRuleError(
+            f"no rule to differentiate numpy.{ufunc.__name__}.{name}: fwdad has rules for "
+            f"{known}. Write the loop in Python (fwdad derives it), or register one with "
+            f"@fwdad.frule(numpy.ufunc.{name}).")
     return rule
 
 

@@ -31,6 +31,21 @@ def partials(d1: Callable, d2: Callable) -> Callable:
     return lambda a, b, y, da, db: d1(a, b, y) * da + d2(a, b, y) * db
 
 
+def magnitude_tangent(x, y, dx):
+    """d|x| = sign(x) dx for real x (0 at 0); Re(conj(x) dx) / |x| for complex x."""
+    if not np.iscomplexobj(x):
+        return np.sign(x) * dx
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(y == 0, 0.0, np.real(np.conj(x) * dx) / y)
+
+
+def _angle_tangent(x, y, dx):
+    """d angle(z) = Im(dz / z); the angle of a real number is piecewise constant."""
+    if not np.iscomplexobj(x):
+        return NoTangent
+    return np.imag(dx / x)
+
+
 def _select(first: Callable) -> Callable:
     """maximum/minimum and kin: the tangent of the input the output came from;
     `first(a, b)` says where that is the first input (ties: the first input)."""
@@ -55,7 +70,9 @@ UNARY = {
     np.arccosh: chain(lambda x, y: 1.0 / np.sqrt(x * x - 1.0)),
     np.arctanh: chain(lambda x, y: 1.0 / (1.0 - x * x)),
     np.deg2rad: chain(lambda x, y: math.pi / 180.0),
+    np.radians: chain(lambda x, y: math.pi / 180.0),
     np.rad2deg: chain(lambda x, y: 180.0 / math.pi),
+    np.degrees: chain(lambda x, y: 180.0 / math.pi),
     # ---- exponential and logarithmic ----
     np.exp: chain(lambda x, y: y),
     np.exp2: chain(lambda x, y: y * LN2),
@@ -69,7 +86,7 @@ UNARY = {
     np.cbrt: chain(lambda x, y: 1.0 / (3.0 * y * y)),
     np.square: chain(lambda x, y: 2.0 * x),
     np.reciprocal: chain(lambda x, y: -y * y),
-    np.absolute: chain(lambda x, y: np.sign(x)),
+    np.absolute: lambda x, y, dx: magnitude_tangent(x, y, dx),
     np.fabs: chain(lambda x, y: np.sign(x)),
     # ---- linear ----
     np.negative: lambda x, y, dx: -dx,
@@ -117,7 +134,8 @@ NONDIFF = [  # piecewise constant, or not a float
     np.isinf, np.isfinite, np.logical_not, np.invert, np.greater, np.greater_equal,
     np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
     np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift,
-    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside,
+    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside, np.bitwise_count,
+    np.isnat,
 ]
 
 
@@ -207,6 +225,13 @@ def _where(condition, x: Dual = None, y: Dual = None) -> Dual:
     dx, dy = (lift(d.primal, d.tangent, ndim) for d in (x, y))
     mask = np.asarray(condition, dtype=bool)
     return Dual(out, fit(mask * dx + ~mask * dy, out))
+
+
+@frule(np.angle)
+def _angle(z: Dual, deg=False) -> Dual:
+    out = np.angle(z.primal, deg)
+    tangent = _angle_tangent(z.primal, out, z.tangent)
+    return Dual(out, fit(tangent * (180.0 / math.pi) if deg else tangent, out))
 
 
 def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,

@@ -23,6 +23,7 @@ from fwdad.errors import describe
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const, iterate
+from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
 from fwdad.tangents import (NoTangent, Tangent, inner, random_tangent, stack, unstack,
@@ -102,7 +103,8 @@ def _settle(value: Any) -> Any:
 def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> None:
     directions = [[random_tangent(a, rng) for a in args] for _ in range(batch)]
     stacked = [stack([d[i] for d in directions]) for i in range(len(args))]
-    out, after = _run_rule(rule, args, stacked, kwargs)
+    with batching.batch(batch):  # as batched_jvp and jacfwd run it
+        out, after = _run_rule(rule, args, stacked, kwargs)
     for b, direction in enumerate(directions):
         single, single_after = _run_rule(rule, args, direction, kwargs)
         report.same(f"tangent {b} of a batch of {batch}", single.tangent,

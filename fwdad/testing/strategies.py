@@ -53,21 +53,52 @@ def values_in(domain: Domain, shape: Optional[Shape] = None) -> st.SearchStrateg
     return hnp.arrays(np.float64, shape, elements=element)
 
 
-def shapes() -> st.SearchStrategy:
-    """None (a Python float) or a small array shape with 0 to 3 axes."""
-    return st.none() | hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=3)
+def shapes(min_side: int = 1) -> st.SearchStrategy:
+    """None (a Python float) or a small array shape with 0 to 3 axes (`min_side=0`:
+    empty arrays too)."""
+    return st.none() | array_shapes(min_side=min_side)
 
 
-def broadcastable_shapes() -> st.SearchStrategy:
-    """Pairs of shapes that broadcast together, 0 to 3 axes each; None stands for a
-    Python float."""
+def array_shapes(min_dims: int = 0, max_dims: int = 3, min_side: int = 1,
+                 max_side: int = 3) -> st.SearchStrategy:
+    """Array shapes only (0-d included unless min_dims > 0)."""
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side,
+                            max_side=max_side)
+
+
+def distinct_values_in(domain: Domain, shape: Shape) -> st.SearchStrategy:
+    """A float64 array of `shape` whose entries differ from each other by at least
+    0.01 (no ties for max, sort or median, even after a finite-difference step)."""
+    size = int(np.prod(shape))
+    span = domain.high - domain.low
+    slots = st.lists(st.integers(0, int(span * 100)), min_size=size, max_size=size,
+                     unique=True)
+    return slots.map(lambda s: (domain.low + np.array(s, dtype=float) / 100.0)
+                     .reshape(shape))
+
+
+def axes_of(ndim: int) -> st.SearchStrategy:
+    """An `axis` argument for an array of `ndim` axes: None, an int (maybe negative) or a
+    tuple of distinct axes."""
+    if ndim == 0:
+        return st.none()
+    single = st.integers(-ndim, ndim - 1)
+    several = st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim,
+                       unique=True).map(tuple)
+    return st.none() | single | several
+
+
+def broadcastable_shapes(min_side: int = 1) -> st.SearchStrategy:
+    """Pairs of shapes that broadcast together, 0 to 3 axes each (empty ones too with
+    `min_side=0`); None stands for a Python float."""
     pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3,
-                                              max_side=3)
-    scalar_and_shape = shapes().map(lambda shape: (None, shape))
+                                              min_side=min_side, max_side=3)
+    scalar_and_shape = shapes(min_side).map(lambda shape: (None, shape))
     return pairs.map(lambda shapes_: shapes_.input_shapes) | scalar_and_shape | \
         scalar_and_shape.map(lambda pair: pair[::-1])
 
 
-def scalars_or_arrays(domain: Domain) -> st.SearchStrategy:
-    """A float or a small float array (0-d included) in `domain`."""
-    return shapes().flatmap(lambda shape: values_in(domain, shape))
+def scalars_or_arrays(domain: Domain, min_side: int = 1) -> st.SearchStrategy:
+    """A float or a small float array (0-d included; empty with `min_side=0`) in
+    `domain`."""
+    return shapes(min_side).flatmap(lambda shape: values_in(domain, shape))

@@ -108,3 +108,12 @@ T232 = np.arange(12.0).reshape(2, 3, 2) / 5.0 - 1.1
 MASK3 = np.array([True, False, True])
 MASK23 = M23 > 0
 
+
+# ---- NumPy points ----------------------------------------------------------------------
+Z3 = np.zeros(3)
+Z23 = np.zeros((2, 3))
+I3 = np.array([2, 0, 5])
+U3 = np.array([0.2, -0.5, 0.9])     # never equal to an entry of M23 (no ties)
+P23 = M23 + 0.03                    # away from the jumps of round, rint, frexp
+ZEROS_IN = np.array([[0.3, 0.0, 0.5], [1.1, 0.0, 0.0]])   # prod and cumprod with zeros
+SQ = np.array([[2.0, -0.3, 0.4], [0.1, 1.5, -0.2], [0.3, 0.2, 1.1]])

@@ -13,21 +13,16 @@ import itertools
 import math
 import operator
 import os
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Tuple, Union
-
 import numpy as np
-import pytest
 
 from fwdad import lang
-from fwdad.errors import describe
 from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACTION,
                                       GAMMA_POSITIVE, NONZERO, POSITIVE, REAL,
                                       TAN_PERIOD, UNIT_OPEN, Domain)
 
 
 from tests.rules.case import (M23, M32, M34, MASK3, MASK23, POS3, S22, T223,  # noqa: F401
-                              T232, UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
+                              UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
 
 
 class Point:
@@ -237,6 +232,8 @@ INDEXING_CASES = [
     Case(operator.getitem, M23, (np.array([0, 1]), np.array([2, 0]))),
     Case(operator.getitem, V3, MASK3), Case(operator.getitem, M23, MASK23),
     Case(operator.getitem, M23, (None, 0)),
+    Case(operator.getitem, T223, (np.array([0, 1]), slice(None), np.array([2, 0]))),
+    Case(operator.getitem, T223, (1, slice(None), np.array([2, 0, 2]))),
     Case(operator.getitem, [0.3, 1.2, -0.5], 1),
     Case(operator.getitem, [0.3, 1.2, -0.5], slice(1, None)),
     Case(operator.getitem, (0.3, 1.2), -1), Case(operator.getitem, {"a": 0.3}, "a"),
@@ -248,6 +245,9 @@ INDEXING_CASES = [
     Case(operator.setitem, V3, slice(None, None, 2), np.array([0.4, -0.8])),
     Case(operator.setitem, V3, np.array([2, 0]), np.array([0.4, -0.8])),
     Case(operator.setitem, V3, MASK3, 0.5), Case(operator.setitem, M23, MASK23, 0.5),
+    Case(operator.setitem, T223, (np.array([0, 1]), slice(None), np.array([2, 0])),
+         np.array([[0.4, -0.8], [1.5, 0.2]])),
+    Case(operator.setitem, T223, (1, slice(None), np.array([2, 0, 2])), 0.5),
     Case(operator.setitem, [0.3, 1.2], 0, 2.5),
     Case(operator.setitem, [0.3, 1.2], slice(1, None), [2.5, -0.5]),
     Case(operator.setitem, {"a": 0.3}, "a", 2.5), Case(operator.setitem, {"a": 0.3}, "b", V3),

@@ -11,7 +11,7 @@ from fwdad.dual import Dual
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, random_tangent
-from tests.rules.numpy_cases import RANDOM_ROWS
+from tests.rules.random_cases import RANDOM_ROWS
 
 
 def _state(value):
@@ -42,6 +42,7 @@ def _global_state():
 
 
 @pytest.mark.parametrize("case", RANDOM_ROWS, ids=str)
+@pytest.mark.filterwarnings("ignore:This function is deprecated:DeprecationWarning")
 def test_random_rule_matches_a_plain_call(case):
     plain_args = copy.deepcopy(case.args)
     saved = _global_state()

@@ -1,0 +1,180 @@
+"""Rules for NumPy 2's array-API names and the remaining ndarray methods: np.linalg's
+matmul, outer, trace, diagonal, cross, tensordot, vecdot, vector_norm, matrix_norm,
+svdvals and cond; matrix_transpose, astype, logspace, geomspace, select, extract,
+compress, place, putmask, unwrap, partition; conj, view and the methods with no
+derivative."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules import decompositions as dec
+from fwdad.rules import linalg, norms, shapes
+from fwdad.rules.batching import assign, dense, fit, is_batched, lift, map_batch
+from fwdad.rules.creation import _astype, _linspace
+from fwdad.rules.reductions import as_array, flattened
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent
+
+# ---- np.linalg's array-API functions: the rules of their NumPy counterparts ---------------
+frule(np.linalg.matmul)(linalg._matmul)
+frule(np.linalg.outer)(linalg._outer)
+frule(np.linalg.tensordot)(linalg._tensordot)
+frule(np.astype)(_astype)
+shapes.linear(np.linalg.trace, np.linalg.diagonal, np.linalg.matrix_transpose,
+              np.matrix_transpose, np.ndarray.conj, np.ndarray.conjugate,
+              np.ndarray.compress)
+
+
+@frule(np.compress)
+def _compress(condition, a: Dual, axis=None) -> Dual:
+    return Dual(np.compress(condition, a.primal, axis), map_batch(
+        lambda t: np.compress(condition, t, axis), a.primal, as_array(a).tangent))
+
+
+@frule(np.linalg.cross)
+def _cross(a: Dual, b: Dual, axis=-1) -> Dual:
+    from fwdad.rules.differences import _bilinear
+    return Dual(np.linalg.cross(a.primal, b.primal, axis=axis),
+                _bilinear(np.linalg.cross, a, b, axis=axis))
+
+
+@frule(np.vecdot, np.linalg.vecdot)
+def _vecdot(x1: Dual, x2: Dual, axis=-1) -> Dual:
+    """sum(conj(x1) * x2) over `axis` (counted from the end, so a batch axis in front
+    broadcasts like a stack axis)."""
+    out = np.vecdot(x1.primal, x2.primal, axis=axis)
+    ndim = max(np.ndim(x1.primal), np.ndim(x2.primal))
+    axis = axis - ndim if axis >= 0 else axis
+    d1, d2 = (lift(d.primal, d.tangent, ndim) for d in (x1, x2))
+    left = NoTangent if d1 is NoTangent else np.vecdot(d1, x2.primal, axis=axis)
+    right = NoTangent if d2 is NoTangent else np.vecdot(x1.primal, d2, axis=axis)
+    return Dual(out, fit(left + right, out))
+
+
+@frule(np.linalg.vector_norm)
+def _vector_norm(x: Dual, axis=None, keepdims=False, ord=2) -> Dual:
+    """The vector norm over all of `axis` (all axes when None), as a flat vector."""
+    x = as_array(x)
+    out = np.linalg.vector_norm(x.primal, axis=axis, keepdims=keepdims, ord=ord)
+    return Dual(out, norms.vector_tangent(x, ord, axis, out))
+
+
+@frule(np.linalg.matrix_norm)
+def _matrix_norm(x: Dual, keepdims=False, ord="fro") -> Dual:
+    return norms._norm(x, ord, (-2, -1), keepdims)
+
+
+@frule(np.linalg.svdvals)
+def _svdvals(x: Dual) -> Dual:
+    return dec._svd(x, compute_uv=False)
+
+
+@frule(np.linalg.cond)
+def _cond(x: Dual, p=None) -> Dual:
+    """cond = s_max / s_min for p None, 2 and -2 (distinct, nonzero singular values);
+    norm(x, p) norm(inv(x), p) otherwise."""
+    if p in (None, 2, -2):
+        s = _svdvals(x)
+        big, small = (0, -1) if p in (None, 2) else (-1, 0)
+        ratio = s.primal[..., big] / s.primal[..., small]
+        ds = s.tangent
+        return Dual(np.linalg.cond(x.primal, p), ratio * (ds[..., big] / s.primal[..., big]
+                                                          - ds[..., small] / s.primal[..., small]))
+    left, right = norms._norm(x, p, (-2, -1)), norms._norm(dec._inv(x), p, (-2, -1))
+    return Dual(np.linalg.cond(x.primal, p), left.tangent * right.primal
+                + left.primal * right.tangent)
+
+
+# ---- spaced samples ----------------------------------------------------------------------------
+@frule(np.logspace)
+def _logspace(start: Dual, stop: Dual, num=50, endpoint=True, base=10.0, dtype=None,
+              axis=0) -> Dual:
+    """base ** linspace(start, stop): the tangent is out * ln(base) * the linspace's."""
+    out = np.logspace(start.primal, stop.primal, num, endpoint, base, dtype, axis)
+    exponents = _linspace(start, stop, num, endpoint, axis=axis)
+    return Dual(out, fit(out * math.log(base) * exponents.tangent, out))
+
+
+@frule(np.geomspace)
+def _geomspace(start: Dual, stop: Dual, num=50, endpoint=True, dtype=None, axis=0) -> Dual:
+    """exp(linspace(log start, log stop)) (with the sign of start): the tangent is out
+    times the linspace of dstart / start and dstop / stop."""
+    out = np.geomspace(start.primal, stop.primal, num, endpoint, dtype, axis)
+    rel = [Dual(np.log(np.abs(d.primal)), d.tangent / np.asarray(d.primal, dtype=float)
+                if d.tangent is not NoTangent else NoTangent) for d in (start, stop)]
+    return Dual(out, fit(out * _linspace(*rel, num, endpoint, axis=axis).tangent, out))
+
+
+# ---- selections -----------------------------------------------------------------------------
+@frule(np.select)
+def _select(condlist, choicelist: Dual, default: Dual = None) -> Dual:
+    """Linear in the choices and the default: the tangent of the one selected."""
+    choices = shapes.items(choicelist)
+    default = Dual(0, NoTangent) if default is None else default
+    out = np.select(condlist, [c.primal for c in choices], default.primal)
+    size = next((len(d.tangent) for d in choices + [default]
+                 if is_batched(d.primal, d.tangent)), None)
+    dense_t = [np.broadcast_to(lift(d.primal, dense(d.primal, d.tangent, size), out.ndim),
+                               ((size,) if size else ()) + out.shape)
+               for d in choices + [default]]
+    conds = [np.broadcast_to(c, out.shape) for c in condlist]
+    return Dual(out, fit(np.select(conds, dense_t[:-1], dense_t[-1]), out))
+
+
+@frule(np.extract)
+def _extract(condition, arr: Dual) -> Dual:
+    flat = flattened(as_array(arr))
+    keep = np.ravel(condition).astype(bool)
+    return Dual(np.extract(condition, arr.primal), flat.tangent[..., keep])
+
+
+@frule(np.place)
+def _place(arr: Dual, mask, vals: Dual) -> Dual:
+    """arr[mask] = vals, cycling through vals, primal and tangent alike."""
+    vals = as_array(vals)
+    np.place(arr.primal, mask, vals.primal)
+    where = np.nonzero(mask)
+    count = len(where[0])
+    values = np.resize(np.asarray(vals.primal, dtype=float), count)
+    assign(arr, where, values, map_batch(lambda t: np.resize(t, count), vals.primal,
+                                         dense(vals.primal, vals.tangent)))
+    return Dual(None, NoTangent)
+
+
+@frule(np.putmask)
+def _putmask(a: Dual, mask, values: Dual) -> Dual:
+    """a.flat[i] = values.flat[i % len] where mask.flat[i]."""
+    values = as_array(values)
+    np.putmask(a.primal, mask, values.primal)
+    positions = np.flatnonzero(np.broadcast_to(mask, a.primal.shape))
+    index = np.unravel_index(positions, a.primal.shape)
+    cycled = map_batch(lambda t: np.resize(t, a.primal.size)[positions], values.primal,
+                       dense(values.primal, values.tangent))
+    assign(a, index, np.resize(np.asarray(values.primal, float), a.primal.size)[positions],
+           cycled)
+    return Dual(None, NoTangent)
+
+
+@frule(np.unwrap)
+def _unwrap(p: Dual, *args, **kwargs) -> Dual:
+    """Adds piecewise-constant multiples of the period: the tangent goes through."""
+    p = as_array(p)
+    return Dual(np.unwrap(p.primal, *args, **kwargs), np.array(dense(p.primal, p.tangent)))
+
+
+@frule(np.ndarray.view)
+def _view(x: Dual, *args, **kwargs) -> Dual:
+    """A view with the same dtype shares its tangent's memory; another dtype
+    reinterprets bytes and has no tangent."""
+    out = x.primal.view(*args, **kwargs)
+    if out.dtype != x.primal.dtype or x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    return Dual(out, x.tangent.view(type(out)))
+
+
+def_nondiff(np.ndarray.round, np.ndarray.searchsorted, np.ndarray.argpartition,
+            np.argpartition, np.isin, np.lexsort, np.ix_, np.einsum_path,
+            np.linalg.matrix_rank)

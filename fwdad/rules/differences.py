@@ -1,0 +1,185 @@
+"""Rules for NumPy's calculus-like helpers: diff, ediff1d, gradient, trapezoid, cross,
+convolve, correlate, interp, average, polyval, sinc and nan_to_num."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError
+from fwdad.rules.batching import (common_batch, dense, fit, is_batched, lift, map_batch,
+                                  tangent_axis)
+from fwdad.rules.reductions import as_array
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
+
+
+def _bilinear(fn, a: Dual, b: Dual, **kwargs):
+    """d fn(a, b) = fn(da, b) + fn(a, db), item by item for a batch."""
+    left = map_batch(lambda t: fn(t, b.primal, **kwargs), a.primal, a.tangent)
+    right = map_batch(lambda t: fn(a.primal, t, **kwargs), b.primal, b.tangent)
+    return left + right
+
+
+# ---- differences and integrals: linear --------------------------------------------------------
+@frule(np.diff)
+def _diff(a: Dual, n=1, axis=-1, **kwargs) -> Dual:
+    """Linear in a (`prepend` and `append` are constants)."""
+    a = as_array(a)
+    out = np.diff(a.primal, n, axis, **kwargs)
+    if a.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    pads = {k: np.zeros_like(np.asarray(v, dtype=float)) for k, v in kwargs.items()}
+    if is_batched(a.primal, a.tangent) and pads:
+        return Dual(out, map_batch(lambda t: np.diff(t, n, axis, **pads), a.primal, a.tangent))
+    return Dual(out, np.diff(a.tangent, n, tangent_axis(a.primal, a.tangent, axis), **pads))
+
+
+@frule(np.ediff1d)
+def _ediff1d(ary: Dual, to_end=None, to_begin=None) -> Dual:
+    out = np.ediff1d(ary.primal, to_end, to_begin)
+    zero = {k: None if v is None else np.zeros_like(np.asarray(v, dtype=float))
+            for k, v in (("to_end", to_end), ("to_begin", to_begin))}
+    return Dual(out, map_batch(lambda t: np.ediff1d(t, **zero), ary.primal, ary.tangent))
+
+
+@frule(np.gradient)
+def _gradient(f: Dual, *spacing: Dual, **kwargs) -> Dual:
+    """Linear in f; the spacings must be constants. Several axes give a tuple."""
+    if any(np.any(dense(d.primal, d.tangent)) for d in spacing):
+        raise FwdadError("fwdad differentiates np.gradient in f, not in the spacing: give "
+                         "the spacing no tangent.")
+    varargs = [d.primal for d in spacing]
+    f = as_array(f)
+    out = np.gradient(f.primal, *varargs, **kwargs)
+    if f.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    if not is_batched(f.primal, f.tangent):
+        return Dual(out, np.gradient(f.tangent, *varargs, **kwargs))
+    per = [np.gradient(t, *varargs, **kwargs) for t in f.tangent]
+    if isinstance(out, np.ndarray):
+        return Dual(out, np.stack(per))
+    return Dual(out, type(out)(np.stack([p[k] for p in per]) for k in range(len(out))))
+
+
+@frule(np.trapezoid)
+def _trapezoid(y: Dual, x: Dual = None, dx=1.0, axis=-1) -> Dual:
+    """sum(diff(x) * (y[1:] + y[:-1]) / 2): bilinear in y and x."""
+    xp = None if x is None else x.primal
+    out = np.trapezoid(y.primal, xp, dx, axis)
+    dy = map_batch(lambda t: np.trapezoid(t, xp, dx, axis), y.primal, y.tangent)
+    if x is None or x.tangent is NoTangent:
+        return Dual(out, fit(dy, out))
+    yp = np.moveaxis(np.asarray(y.primal, dtype=float), axis, -1)
+    mid = (yp[..., 1:] + yp[..., :-1]) / 2.0
+    dxs = np.diff(dense(x.primal, x.tangent), axis=-1)  # x: 1-d (or like y)
+    dxs = np.moveaxis(dxs, tangent_axis(x.primal, dxs, axis), -1) if np.ndim(x.primal) > 1 \
+        else lift(x.primal, dxs, mid.ndim)
+    return Dual(out, fit(dy + np.sum(dxs * mid, axis=-1), out))
+
+
+# ---- products of sequences: bilinear -----------------------------------------------------------
+@frule(np.cross)
+def _cross(a: Dual, b: Dual, **kwargs) -> Dual:
+    return Dual(np.cross(a.primal, b.primal, **kwargs), _bilinear(np.cross, a, b, **kwargs))
+
+
+@frule(np.convolve)
+def _convolve(a: Dual, v: Dual, mode="full") -> Dual:
+    return Dual(np.convolve(a.primal, v.primal, mode), _bilinear(np.convolve, a, v,
+                                                                  mode=mode))
+
+
+@frule(np.correlate)
+def _correlate(a: Dual, v: Dual, mode="valid") -> Dual:
+    return Dual(np.correlate(a.primal, v.primal, mode), _bilinear(np.correlate, a, v,
+                                                                   mode=mode))
+
+
+@frule(np.polyval)
+def _polyval(p: Dual, x: Dual) -> Dual:
+    """d polyval(p, x) = polyval(p', x) dx + sum_k dp_k x^(n-1-k)."""
+    p = as_array(p)
+    out = np.polyval(p.primal, x.primal)
+    n = len(p.primal)
+    dx = x.tangent * np.polyval(np.polyder(p.primal), x.primal) if n > 1 else NoTangent
+    powers = np.asarray(x.primal, dtype=float)[..., None] ** np.arange(n - 1, -1, -1)
+    dp = NoTangent if p.tangent is NoTangent else \
+        np.tensordot(p.tangent, np.moveaxis(powers, -1, 0), axes=(-1, 0))
+    return Dual(out, fit(lift(x.primal, dx, np.ndim(out)) + dp, out))
+
+
+# ---- interpolation and averages --------------------------------------------------------------
+@frule(np.interp)
+def _interp(x: Dual, xp: Dual, fp: Dual, left: Dual = None, right: Dual = None,
+            period=None) -> Dual:
+    """Linear in fp, left and right; in x, the slope of the segment x falls in (at a
+    knot, the segment to its right; outside [xp[0], xp[-1]], 0). The knots xp must be
+    constants."""
+    if xp.tangent is not NoTangent and np.any(xp.tangent):
+        raise FwdadError("fwdad differentiates np.interp in x and fp, not in the knots xp: "
+                         "give xp no tangent.")
+    knots, fp = np.asarray(xp.primal, dtype=float), as_array(fp)
+    given = [None if end is None else end.primal for end in (left, right)]
+    out = np.interp(x.primal, knots, fp.primal, *given, period)
+    ends = [None if end is None else 0.0 for end in given]
+    dfp = map_batch(lambda t: np.interp(x.primal, knots, t, *ends, period),
+                    fp.primal, fp.tangent)
+    k = np.clip(np.searchsorted(knots, x.primal, "right") - 1, 0, len(knots) - 2)
+    values = np.asarray(fp.primal, dtype=float)
+    slope = (values[k + 1] - values[k]) / (knots[k + 1] - knots[k])
+    below, above = (x.primal < knots[0], x.primal > knots[-1]) if period is None else (0, 0)
+    inside = ~np.asarray(below | above)
+    ndim = np.ndim(out)
+    dleft = NoTangent if left is None else below * lift(left.primal, left.tangent, ndim)
+    dright = NoTangent if right is None else above * lift(right.primal, right.tangent, ndim)
+    return Dual(out, fit(slope * inside * x.tangent + dfp + dleft + dright, out))
+
+
+@frule(np.average)
+def _average(a: Dual, axis=None, weights: Dual = None, returned=False, *,
+             keepdims=False) -> Dual:
+    """sum(w a) / sum(w): linear in a, and a quotient in the weights."""
+    a = as_array(a)
+    w = Dual(np.ones_like(a.primal), NoTangent) if weights is None else as_array(weights)
+    if w.primal.shape != a.primal.shape:  # 1-d weights along `axis`
+        shape = [1] * a.primal.ndim
+        shape[axis] = -1
+        w = Dual(w.primal.reshape(shape), NoTangent if w.tangent is NoTangent else
+                 w.tangent.reshape(w.tangent.shape[:1] * is_batched(w.primal, w.tangent)
+                                   + tuple(shape)))
+    out = np.average(a.primal, axis, None if weights is None else weights.primal,
+                     returned, keepdims=keepdims)
+    size = common_batch([a.primal, w.primal], [a.tangent, w.tangent])
+    da, dw = dense(a.primal, a.tangent, size), dense(w.primal, w.tangent, size)
+    total = np.sum(w.primal * np.ones_like(a.primal), axis, keepdims=True)
+    mean = np.sum(w.primal * a.primal, axis, keepdims=True) / total
+    ax = axis if size is None else tangent_axis(a.primal, da, axis)
+    dmean = np.sum(w.primal * da + dw * (a.primal - mean), ax, keepdims=keepdims) / \
+        (total if keepdims else np.squeeze(total, axis))
+    if not returned:
+        return Dual(out, fit(dmean, out))
+    dtotal = np.sum(dw * np.ones_like(a.primal), ax, keepdims=keepdims)
+    return Dual(out, (fit(dmean, out[0]), fit(dtotal, out[1])))
+
+
+# ---- elementwise, not ufuncs ------------------------------------------------------------------
+@frule(np.sinc)
+def _sinc(x: Dual) -> Dual:
+    """sinc(x) = sin(pi x) / (pi x): derivative (cos(pi x) - sinc(x)) / x, 0 at x = 0."""
+    out = np.sinc(x.primal)
+    safe = np.where(x.primal == 0, 1.0, x.primal)
+    slope = np.where(x.primal == 0, 0.0, (np.cos(math.pi * safe) - out) / safe)
+    return Dual(out, fit(slope * x.tangent, out))
+
+
+@frule(np.nan_to_num)
+def _nan_to_num(x: Dual, copy=True, **kwargs) -> Dual:
+    """The tangent of the finite entries; the replaced ones are constants."""
+    dx = np.isfinite(x.primal) * dense(x.primal, x.tangent)
+    out = np.nan_to_num(x.primal, copy=copy, **kwargs)
+    if out is x.primal:  # copy=False: in place
+        x.tangent[...] = dx
+        return x
+    return Dual(out, fit(dx, out))
