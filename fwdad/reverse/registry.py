@@ -62,6 +62,13 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     return register
 
 
+def nondiff_rrule(*fns: Any) -> None:
+    """Declare forward primitives whose derivative is zero (piecewise constant, or not a
+    float): they run on plain values, as `def_nondiff` primitives do."""
+    for fn in fns:
+        _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+
+
 def get_rrule(fn: Any) -> Optional[Callable]:
     """What reverse code calls for `fn`: its rrule, or a plain call on values for a
     forward primitive with no derivative; None when there is neither."""
