@@ -1,5 +1,6 @@
-"""Reverse rules for arrays: reductions, linear algebra, creation, indexing, views, and
-in-place writes into part of a varmat (Stan's save-and-restore).
+"""Reverse rules for arrays: sums and means (other reductions are in rules_reductions),
+matmul and dot, creation, indexing, views, and in-place writes into part of a varmat
+(Stan's save-and-restore).
 
 Indexing follows NumPy: a basic index gives a view, so `x[1:3]` is a VarMat whose value
 and adjoint are views of x's; an advanced index gives a copy, whose adjoint is added
@@ -41,21 +42,6 @@ def _mean(x, axis=None, dtype=None, keepdims=False):
     out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
     count = np.size(x) / max(np.size(out), 1)
     return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
-
-
-def _extremum(fn):
-    """max/min: the cotangent goes to the selected entries (shared equally by ties)."""
-    def rule(x, axis=None, keepdims=False):
-        out = fn(x, axis=axis, keepdims=keepdims)
-        hit = np.asarray(x) == _spread(out, x, axis, keepdims)
-        share = hit / np.sum(hit, axis=axis, keepdims=True)
-        return out, lambda ct: (_spread(ct, x, axis, keepdims) * share,)
-    rule.__name__ = f"_{fn.__name__}"
-    return rule
-
-
-rrule(np.max, np.amax, np.ndarray.max)(_extremum(np.max))
-rrule(np.min, np.amin, np.ndarray.min)(_extremum(np.min))
 
 
 # ---- linear algebra ---------------------------------------------------------------------

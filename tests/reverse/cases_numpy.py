@@ -29,4 +29,52 @@ def _ufunc_cases():
     return out
 
 
-NUMPY_CASES = _ufunc_cases()
+TIES = np.array([[1.0, 3.0, 3.0], [0.5, -2.0, -2.0]])  # ties for max/min/median
+ZEROS = np.array([[1.5, 0.0, 2.0, -0.5], [0.0, 0.0, 1.2, 0.7], [0.3, 1.1, -0.4, 2.0]])
+# testing.varmat compares arguments with np.allclose, where NaN != NaN: NANS rows are
+# checked by the dot-product test only
+NANS = np.array([[1.5, np.nan, 2.0], [0.3, 0.6, np.nan]])
+
+
+def _reduction_cases():
+    out = [Case(np.prod, (A,)), Case(np.prod, (ZEROS,), dict(axis=1)),
+           Case(np.ndarray.prod, (STACK,), dict(axis=(0, 2), keepdims=True)),
+           Case(np.max, (A,)), Case(np.max, (TIES,), dict(axis=1)),
+           Case(np.amax, (STACK,), dict(axis=(0, 2))), Case(np.ndarray.max, (TIES,)),
+           Case(np.min, (TIES,), dict(axis=1, keepdims=True)), Case(np.amin, (A,)),
+           Case(np.ndarray.min, (A,), dict(axis=0)), Case(np.nanmax, (NANS,), dict(axis=1), varmat=False),
+           Case(np.nanmin, (NANS,), dict(axis=0), varmat=False), Case(np.ptp, (TIES,), dict(axis=1)),
+           Case(np.var, (A,)), Case(np.var, (STACK,), dict(axis=1, ddof=1)),
+           Case(np.ndarray.var, (A,), dict(axis=0, keepdims=True)), Case(np.std, (A,)),
+           Case(np.ndarray.std, (STACK,), dict(axis=(1, 2), ddof=1)),
+           Case(np.nansum, (NANS,), dict(axis=1), varmat=False),
+           Case(np.nanmean, (NANS,), varmat=False), Case(np.nanmean, (A,), dict(axis=0)),
+           Case(np.nanmax, (A,)), Case(np.nanmin, (A,)), Case(np.nansum, (A,)),
+           Case(np.sort, (A,)), Case(np.sort, (TIES,), dict(axis=None)),
+           Case(np.sort, (STACK,), dict(axis=1)), Case(np.median, (A,)),
+           Case(np.median, (TIES,), dict(axis=1)), Case(np.median, (STACK,), dict(axis=2)),
+           Case(np.cumsum, (A,)), Case(np.cumsum, (STACK,), dict(axis=1)),
+           Case(np.ndarray.cumsum, (A,), dict(axis=0)), Case(np.cumprod, (ZEROS,)),
+           Case(np.cumprod, (ZEROS,), dict(axis=1)), Case(np.ndarray.cumprod, (A,),
+                                                           dict(axis=0))]
+    return out + _norm_cases()
+
+
+def _norm_cases():
+    vector = [None, 2, 1, np.inf, -np.inf, 3, 0.5, 0]
+    matrix = [None, "fro", "nuc", 2, -2, 1, -1, np.inf, -np.inf]
+    out = [Case(np.linalg.norm, (V4,), dict(ord=o)) for o in vector]
+    out += [Case(np.linalg.norm, (A,), dict(ord=o)) for o in matrix]
+    return out + [Case(np.linalg.norm, (STACK,), dict(axis=1, keepdims=True)),
+                  Case(np.linalg.norm, (STACK,), dict(ord=1, axis=(2, 0))),
+                  Case(np.linalg.norm, (STACK,))]
+
+
+def sort_in_place(a):
+    b = a * 2.0
+    b.sort(axis=0)
+    return b * a
+
+
+NUMPY_CASES = _ufunc_cases() + _reduction_cases() + [Case(sort_in_place, (A,))]
+COVERS = [np.ndarray.sort]  # primitives that rows above exercise inside a function
