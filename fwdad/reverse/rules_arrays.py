@@ -240,11 +240,26 @@ def _view_rule(fn):
         value = fn(x.value, *args, **kwargs)
         if np.may_share_memory(value, x.value):
             return VarMat(value, fn(x.adjoint, *args, **kwargs))
-        out = VarMat(value)
-        current().push(lambda: operator.iadd(x.adjoint, out.adjoint.reshape(x.shape)), out)
+        out, source = VarMat(value), fn(positions(x.shape), *args, **kwargs)
+        current().push(lambda: x.add_adjoint(scatter(source, out.adjoint, x.shape)), out)
         return out
     rule.__name__ = f"view_{fn.__name__}"
     return rule
+
+
+def positions(shape: tuple, start: int = 1) -> np.ndarray:
+    """Each element's flat position (from `start`): a function that only moves
+    elements, applied to these, says where each output element came from (0: from no
+    input, as the zeros tril or a constant pad fills in)."""
+    return np.arange(start, start + int(np.prod(shape))).reshape(shape)
+
+
+def scatter(source: np.ndarray, ct: Any, shape: tuple) -> np.ndarray:
+    """The cotangent of an input of `shape` that `source` (from positions) was taken
+    from: each output cotangent added back where its element came from."""
+    size = int(np.prod(shape))
+    ct = np.broadcast_to(ct, np.shape(source)).ravel()
+    return np.bincount(np.ravel(source), ct, minlength=size + 1)[1:size + 1].reshape(shape)
 
 
 transpose = _view_rule(np.transpose)

@@ -70,11 +70,58 @@ def _norm_cases():
                   Case(np.linalg.norm, (STACK,))]
 
 
+def _shape_cases():
+    out = [Case(np.swapaxes, (STACK, 0, 2)), Case(np.ndarray.swapaxes, (A, 0, 1)),
+           Case(np.moveaxis, (STACK, 0, -1)), Case(np.squeeze, (A[None],)),
+           Case(np.ndarray.squeeze, (A[:, None],), dict(axis=1)),
+           Case(np.expand_dims, (A, 1)), Case(np.flip, (STACK,), dict(axis=1)),
+           Case(np.fliplr, (A,)), Case(np.flipud, (A,)), Case(np.rot90, (A,)),
+           Case(np.atleast_1d, (0.5,)), Case(np.atleast_2d, (V4,)),
+           Case(np.atleast_3d, (A,)),
+           Case(np.atleast_2d, (V3, A), forward=False),  # forward bug: see report
+           Case(np.broadcast_to, (V4, (3, 4))), Case(np.diagonal, (STACK, 1, 1, 2)),
+           Case(np.ndarray.diagonal, (A,)), Case(np.take, (A, [0, 2, 2, 5])),
+           Case(np.ndarray.take, (A, [1, 1, 3]), dict(axis=1)),
+           Case(np.repeat, (A, 2), dict(axis=0)), Case(np.ndarray.repeat, (V4, [1, 0, 2, 1])),
+           Case(np.roll, (A, 2)), Case(np.roll, (STACK, (1, -1)), dict(axis=(0, 2))),
+           Case(np.tile, (V3, (2, 2))), Case(np.triu, (A,)), Case(np.tril, (A, -1)),
+           Case(np.delete, (A, 1, 1)), Case(np.resize, (V4, (3, 3))),
+           Case(np.diagflat, (V3,)), Case(np.take_along_axis, (A, np.argsort(A, 1), 1)),
+           Case(np.ndarray.flatten, (A.T,))]
+    out += [Case(np.concatenate, ([A, B.T],)), Case(np.concatenate, ([A, V4[None]],)),
+            Case(np.concatenate, ([A, STACK[0]],), dict(axis=1)),
+            Case(np.stack, ([V4, V4 * 2.0, V4 + 1.0],), dict(axis=1)),
+            Case(np.hstack, ([A, A],)), Case(np.vstack, ([A, V4],)),
+            Case(np.dstack, ([A, A],)), Case(np.column_stack, ([V3, A],)),
+            Case(np.split, (V4, 2)), Case(np.array_split, (A, 2), dict(axis=1)),
+            Case(np.hsplit, (A, [1])), Case(np.vsplit, (A, 3)),
+            Case(np.dsplit, (STACK, 2)), Case(np.unstack, (A,)),
+            Case(np.broadcast_arrays, (V4, A, 2.0)), Case(np.meshgrid, (V3, V4)),
+            Case(np.meshgrid, (V3, V4), dict(indexing="ij"))]
+    out += [Case(np.pad, (A, 2)), Case(np.pad, (A, ((1, 0), (0, 2)), "reflect")),
+            Case(np.pad, (V4, 3, "wrap")), Case(np.pad, (A, 1, "edge")),
+            Case(np.pad, (A, 1, "symmetric")), Case(np.pad, (A, 1),
+                                                        dict(constant_values=2.5)),
+            Case(np.append, (A, V4[None]), dict(axis=0)), Case(np.append, (A, V3)),
+            Case(np.insert, (V4, 1, 2.5)), Case(np.insert, (A, [0, 2], V3[:, None], 1)),
+            Case(np.diff, (A,)), Case(np.diff, (STACK,), dict(n=2, axis=1)),
+            Case(np.diff, (V4,), dict(prepend=1.0, append=V3),
+                 forward=False)]  # forward mode has no prepend=: see report
+    return out
+
+
+def split_then_write(a, x):
+    top, bottom = np.split(a, 2)
+    top[0] = x
+    return np.concatenate([bottom, top]) * a
+
+
 def sort_in_place(a):
     b = a * 2.0
     b.sort(axis=0)
     return b * a
 
 
-NUMPY_CASES = _ufunc_cases() + _reduction_cases() + [Case(sort_in_place, (A,))]
+NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases()
+               + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5))])
 COVERS = [np.ndarray.sort]  # primitives that rows above exercise inside a function
