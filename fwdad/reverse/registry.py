@@ -204,7 +204,7 @@ def _snapshot(x: Any) -> Any:
     """A matvar is a mutable array of Vars: the callback keeps the Vars it holds now."""
     if type(x) is np.ndarray:
         return x.copy()
-    if type(x) is tuple:
+    if isinstance(x, tuple):
         return tuple(_snapshot(v) for v in x)
     return x
 
@@ -243,9 +243,11 @@ def wrap(out: Any, layout: str) -> Any:
         return Var(out)
     if t is np.ndarray and out.dtype.kind == "f":
         return VarMat(out) if layout == "varmat" else new_matvar(out)
-    if t is tuple:
-        items = tuple(wrap(o, layout) for o in out)
-        return items if any(a is not b for a, b in zip(items, out)) else out
+    if isinstance(out, tuple):  # named tuples too (np.linalg's results)
+        items = [wrap(o, layout) for o in out]
+        if all(a is b for a, b in zip(items, out)):
+            return out
+        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
     return out
 
 
@@ -255,7 +257,7 @@ def adjoint_of(x: Any) -> Any:
         return x.adjoint
     if t is np.ndarray and x.dtype == object:
         return gather(x, "adjoint")
-    if t is tuple:
+    if isinstance(x, tuple):
         return tuple(adjoint_of(v) for v in x)
     return None
 

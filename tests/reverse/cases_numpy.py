@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.reverse.case import A, B, POS, STACK, UNIT, V3, V4, Case  # noqa: F401
+from tests.reverse.case import A, B, POS, R, STACK, UNIT, V3, V4, Case  # noqa: F401
 
 WIDE = np.abs(A) + 1.2  # in the domain of arccosh
 
@@ -110,6 +110,51 @@ def _shape_cases():
     return out
 
 
+SQUARE = R.standard_normal((3, 3)) + 3.0 * np.eye(3)
+SPD = SQUARE @ SQUARE.T + np.eye(3)
+SQUARES = R.standard_normal((2, 3, 3)) + 3.0 * np.eye(3)
+TALL = R.standard_normal((5, 3))
+
+
+def _product_cases():
+    return [Case(np.vdot, (A, A.T.copy())), Case(np.outer, (V3, A)),
+            Case(np.inner, (A, B.T)), Case(np.inner, (V4, STACK)), Case(np.inner, (2.0, A)),
+            Case(np.tensordot, (STACK, B, 1)), Case(np.tensordot, (STACK, A, ([1, 2], [0, 1]))),
+            Case(np.tensordot, (STACK, STACK, ([2, 0], [2, 0]))),
+            Case(np.tensordot, (A, B, 0)), Case(np.kron, (A, B)), Case(np.kron, (V3, A)),
+            Case(np.linalg.multi_dot, ([V3, A, B, B.T],)),
+            Case(np.trace, (A,)), Case(np.trace, (STACK, 1, 1, 2)),
+            Case(np.ndarray.trace, (SQUARE,)), Case(np.diag, (V3,)),
+            Case(np.diag, (A, 1)), Case(np.einsum, ("ij,jk->ik", A, B)),
+            Case(np.einsum, ("ii", SQUARE)), Case(np.einsum, ("ii->i", SQUARE)),
+            Case(np.einsum, ("ij->", A)), Case(np.einsum, ("ij,ij->i", A, A * 2.0)),
+            Case(np.einsum, ("...ij,jk->...ik", STACK, B)),
+            Case(np.einsum, ("bij,bjk", STACK, STACK.transpose(0, 2, 1))),
+            Case(np.einsum, ("i,i,i", V3, V3, V3 + 1.0)), Case(np.einsum, ("ji", A))]
+
+
+def _solver_cases():
+    return [Case(np.linalg.solve, (SQUARE, V3)), Case(np.linalg.solve, (SQUARE, A)),
+            Case(np.linalg.solve, (SQUARES, SQUARE)), Case(np.linalg.inv, (SQUARES,)),
+            Case(np.linalg.det, (SQUARE,)), Case(np.linalg.det, (SQUARES,)),
+            Case(np.linalg.slogdet, (SQUARES * -1.0,)),
+            Case(np.linalg.matrix_power, (SQUARE, 3)),
+            Case(np.linalg.matrix_power, (SQUARES, -2)),
+            Case(np.linalg.matrix_power, (SQUARE, 0)),
+            Case(np.linalg.cholesky, (SPD,)), Case(np.linalg.cholesky, (SPD,),
+                                                    dict(upper=True)),
+            Case(np.linalg.qr, (TALL,)), Case(np.linalg.qr, (SQUARES,), dict(mode="r")),
+            Case(np.linalg.qr, (SQUARE,), dict(mode="complete")),
+            Case(np.linalg.eigh, (SPD,)), Case(np.linalg.eigh, (SQUARES,), dict(UPLO="U")),
+            Case(np.linalg.eigvalsh, (SQUARE,)), Case(np.linalg.svd, (SQUARE,)),
+            Case(np.linalg.svd, (TALL,), dict(full_matrices=False)),
+            Case(np.linalg.svd, (A,), dict(full_matrices=False)),
+            Case(np.linalg.svd, (STACK,), dict(compute_uv=False)),
+            Case(np.linalg.pinv, (TALL,)), Case(np.linalg.pinv, (A,)),
+            Case(np.linalg.lstsq, (TALL, np.append(V4, 0.5))),
+            Case(np.linalg.lstsq, (TALL, R.standard_normal((5, 2))))]
+
+
 def split_then_write(a, x):
     top, bottom = np.split(a, 2)
     top[0] = x
@@ -122,6 +167,7 @@ def sort_in_place(a):
     return b * a
 
 
-NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases()
+NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases() + _product_cases()
+               + _solver_cases()
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5))])
 COVERS = [np.ndarray.sort]  # primitives that rows above exercise inside a function
