@@ -23,6 +23,7 @@ class Case:
     kwargs: Dict[str, Any] = field(default_factory=dict)
     varmat: bool = True  # run through test_varmat_matvar too
     forward: bool = True  # fwdad.jvp can differentiate it (dot-product test)
+    rtol: float = 1e-9  # of the dot-product test (looser for lossy casts)
 
     def __str__(self) -> str:
         name = getattr(self.fn, "__qualname__", None) or getattr(self.fn, "__name__", "f")

@@ -155,6 +155,61 @@ def _solver_cases():
             Case(np.linalg.lstsq, (TALL, R.standard_normal((5, 2))))]
 
 
+def _creation_cases():
+    return [Case(np.full, ((2, 3), 0.7)), Case(np.full, ((2, 4), V4)),
+            Case(np.full_like, (A, 0.3)), Case(np.ndarray.astype, (A, float)),
+            Case(np.ascontiguousarray, (A.T,)), Case(np.asanyarray, (A,)),
+            Case(np.asfortranarray, (A,)), Case(np.float64, (0.3,)),
+            Case(np.float32, (0.3,), rtol=1e-6), Case(np.float16, (0.3,), rtol=1e-3),
+            Case(np.longdouble, (0.3,)), Case(np.ndarray.item, (A, 5)),
+            Case(np.ndarray.item, (A, (1, 2))), Case(np.ndarray.item, (A[:1, :1],)),
+            Case(np.ndarray.tolist, (A,))]
+
+
+def to_int_and_back(a):
+    return a.astype(int) * a + np.full(3, 0.5)[0]
+
+
+def fill_and_copy(a, x):
+    b = np.empty_like(a)
+    b.fill(x)
+    np.copyto(b[1], a[0])
+    np.copyto(b, a * 2.0, where=a > 0.3)
+    return b * a
+
+
+def put_and_fill_diagonal(m, v):
+    b = m * 1.0
+    np.put(b, [0, 5, 5, -1], v)
+    b.put([2], v[0] * 3.0)
+    np.fill_diagonal(b, v[1:])
+    return b
+
+
+def ufunc_methods(a, b):
+    total = np.add.reduce(a, 1) + np.multiply.reduce(a) [:3] + np.maximum.reduce(a, 0)[1]
+    return total + np.add.accumulate(a)[2, :3] + np.multiply.accumulate(b)[:3] \
+        + np.subtract.outer(b, a[0])[:3, 0]
+
+
+def add_at(a, b):
+    c = a * 1.0
+    np.add.at(c, [0, 2, 0], b[:3])
+    np.subtract.at(c, 1, b[3])
+    np.multiply.at(c, [3, 3, 1], b[1:])
+    np.negative.at(c, [2])
+    return c * a
+
+
+def shuffles(a):
+    rng = np.random.default_rng(3)
+    b = rng.permutation(a) * 2.0
+    rng.shuffle(b, axis=1)
+    c = a[0] * 1.0
+    np.random.RandomState(5).shuffle(c)
+    return b * a + np.random.RandomState(2).permutation(c) + rng.normal(size=4)
+
+
 def split_then_write(a, x):
     top, bottom = np.split(a, 2)
     top[0] = x
@@ -169,5 +224,14 @@ def sort_in_place(a):
 
 NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases() + _product_cases()
                + _solver_cases()
-               + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5))])
-COVERS = [np.ndarray.sort]  # primitives that rows above exercise inside a function
+               + _creation_cases()
+               + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
+                  Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
+                  Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
+                  Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,))])
+# The primitives that rows above exercise inside a function (complex128: its error is
+# tested in test_numpy_rules.py).
+COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
+          np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.outer,
+          np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,
+          np.random.RandomState.shuffle, np.random.RandomState.permutation, np.complex128]

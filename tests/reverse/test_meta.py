@@ -15,7 +15,7 @@ from tests.reverse.inplace_cases import COVERS
 # creation functions, which make variables (test_inplace.py: fill_zeros), super
 # (test_objects.py).
 ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
-             np.ones_like, np.empty_like, np.eye, np.linspace, np.arange]
+             np.ones_like, np.empty_like, np.eye, np.identity, np.linspace, np.arange]
 
 
 def _key(fn):
