@@ -48,15 +48,16 @@ def _inner(a, b):
 
 @rrule(np.tensordot)
 def _tensordot(a, b, axes=2):
+    """Each operand's cotangent contracts ct with the other over that one's free axes."""
     a_axes, b_axes = _contracted(np.ndim(a), np.ndim(b), axes)
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    on_a = a_free + [a_axes[b_axes.index(k)] for k in sorted(b_axes)]
+    on_b = [b_axes[a_axes.index(k)] for k in sorted(a_axes)] + b_free
     return np.tensordot(a, b, (a_axes, b_axes)), lambda ct: (
         lambda: _moved_back(np.tensordot(ct, b, (list(range(len(a_free), np.ndim(ct))),
-                                                 b_free)),
-                            a_free + [a_axes[b_axes.index(k)] for k in sorted(b_axes)]),
-        lambda: _moved_back(np.tensordot(a, ct, (a_free, list(range(len(a_free))))),
-                            [b_axes[a_axes.index(k)] for k in sorted(a_axes)] + b_free))
+                                                 b_free)), on_a),
+        lambda: _moved_back(np.tensordot(a, ct, (a_free, list(range(len(a_free))))), on_b))
 
 
 def _contracted(a_ndim: int, b_ndim: int, axes):

@@ -46,7 +46,8 @@ def _others(xf):
     ones = np.ones(xf.shape[:-1] + (1,))
     before = np.cumprod(np.concatenate([ones, xf[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)
-    return before * after[..., ::-1]
+    n = xf.shape[-1]  # (the slices keep an empty axis empty)
+    return before[..., :n] * after[..., ::-1][..., :n]
 
 
 # ---- extremes: the first extreme element takes the cotangent (what argmax picks) -------
@@ -83,7 +84,7 @@ def _var(x, axis=None, dtype=None, ddof=0, keepdims=False):
     """d var / d x_i = 2 (x_i - mean) / (n - ddof)."""
     out = np.var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     return _along(x, axis, out, lambda xf: 2.0 * (xf - xf.mean(axis=-1, keepdims=True))
-                  / (xf.shape[-1] - ddof))
+                  / np.float64(xf.shape[-1] - ddof))
 
 
 @rrule(np.std, np.ndarray.std)
