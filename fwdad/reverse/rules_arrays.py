@@ -19,6 +19,7 @@ from fwdad.errors import FwdadError
 from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
                                     rrule, user_method)
 from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
                                to_varmat, value_of)
 
@@ -204,15 +205,32 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
     written part's adjoint to v, zero it and restore the old values."""
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
-    region = current()
+    region, landed = current(), _last_writes(x.shape, key)
 
     def restore() -> None:
         ct = np.array(x.adjoint[key])
         x.adjoint[key] = 0.0
         x.value[key] = old
-        accumulate(v, ct)
+        accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
     region.writes.append((x.value, key, np.array(x.value[key])))
+
+
+def _last_writes(shape: tuple, key: Any) -> Any:
+    """For an integer-array index that repeats a position, where the written values
+    landed (NumPy keeps the last write); None when every value landed."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, (list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
+               for k in parts):
+        return None
+    written = positions(shape, 0)[key]
+    flat = np.ravel(written)
+    last = len(flat) - 1 - np.unique(flat[::-1], return_index=True)[1]
+    if len(last) == len(flat):
+        return None
+    landed = np.zeros(len(flat), dtype=bool)
+    landed[last] = True
+    return landed.reshape(np.shape(written))
 
 
 def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
@@ -245,21 +263,6 @@ def _view_rule(fn):
         return out
     rule.__name__ = f"view_{fn.__name__}"
     return rule
-
-
-def positions(shape: tuple, start: int = 1) -> np.ndarray:
-    """Each element's flat position (from `start`): a function that only moves
-    elements, applied to these, says where each output element came from (0: from no
-    input, as the zeros tril or a constant pad fills in)."""
-    return np.arange(start, start + int(np.prod(shape))).reshape(shape)
-
-
-def scatter(source: np.ndarray, ct: Any, shape: tuple) -> np.ndarray:
-    """The cotangent of an input of `shape` that `source` (from positions) was taken
-    from: each output cotangent added back where its element came from."""
-    size = int(np.prod(shape))
-    ct = np.broadcast_to(ct, np.shape(source)).ravel()
-    return np.bincount(np.ravel(source), ct, minlength=size + 1)[1:size + 1].reshape(shape)
 
 
 transpose = _view_rule(np.transpose)

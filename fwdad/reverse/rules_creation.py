@@ -10,7 +10,8 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import Pure, get_rrule, is_tracked, raw_rrule, rrule
-from fwdad.reverse.rules_arrays import _fresh, positions, scatter, varmat_to_matvar
+from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.rules_arrays import _fresh, varmat_to_matvar
 from fwdad.reverse.var import VarMat, value_of
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
-from fwdad.reverse.rules_arrays import positions, scatter
+from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.rules_shapes import _selection
 
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule
-from fwdad.reverse.rules_arrays import _view_rule, positions, scatter
+from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.rules_arrays import _view_rule
 from fwdad.reverse.var import VarMat
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
