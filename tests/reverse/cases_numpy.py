@@ -25,7 +25,7 @@ def _ufunc_cases():
             Case(np.imag, (A,), forward=False), Case(np.clip, (A, -0.5, 0.5)),
             Case(np.clip, (A, V4 * 0.1 - 0.3), dict(a_max=None)),
             Case(np.ndarray.clip, (A,), dict(max=0.2)),
-            Case(np.where, (A > 0, A, B.T[:1])), Case(np.sign, (A,), varmat=False)]
+            Case(np.where, (A > 0, A, B.T[:1])), Case(np.sign, (A,))]
     return out
 
 
@@ -210,6 +210,14 @@ def shuffles(a):
     return b * a + np.random.RandomState(2).permutation(c) + rng.normal(size=4)
 
 
+def array_methods(a):
+    b = a.clip(-0.5, 0.5).cumsum(axis=1) + a.prod(axis=0) + a.std() * a.var(1, keepdims=True)
+    c = b.astype(float).flatten().repeat(2).take([0, 3, 5])
+    d = a.swapaxes(0, 1).squeeze().diagonal().sum() + a.trace() + a.max() + a.item(3)
+    e = np.sum(a.tolist()[1]) + a.cumprod(axis=0)[-1, 0] + a[a.argmax(0), [0, 1, 2, 3]].sum()
+    return c * d + e + np.sin(a).T.dot(a).sum()
+
+
 def split_then_write(a, x):
     top, bottom = np.split(a, 2)
     top[0] = x
@@ -228,7 +236,8 @@ NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases() + _product_c
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
-                  Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,))])
+                  Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
+                  Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: its error is
 # tested in test_numpy_rules.py).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
