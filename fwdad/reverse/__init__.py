@@ -1,7 +1,9 @@
 """Reverse mode (the companion path): Var and varmat values, the tape, the reverse line
 transformation, reverse rules, and vjp / grad / value_and_grad."""
 from fwdad.reverse import (  # noqa: F401 (imported for their rules)
-    rules_scalar, rules_arrays, rules_python, rules_iteration)
+    rules_scalar, rules_ufuncs, rules_arrays, rules_reductions, rules_shapes,
+    rules_linalg, rules_decompositions, rules_creation, rules_methods, rules_python,
+    rules_iteration)
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

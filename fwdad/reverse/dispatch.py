@@ -93,6 +93,10 @@ def static_rrule(fn: Any, location: str = "") -> Callable:
     rule = get_rrule(fn)
     if rule is not None:
         return rule
+    if _is_builtin_method(fn) and get_rrule(getattr(type(fn.__self__), fn.__name__,
+                                                    None)) is not None:
+        return functools.partial(get_rrule(getattr(type(fn.__self__), fn.__name__)),
+                                 fn.__self__)  # np.add.at, np.random.normal, ...
     if is_foreign(fn):
         return Unruled(fn, location)
     if isinstance(fn, type):
@@ -127,8 +131,7 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
         return static_rrule(f.fn)(f.obj, *args, **kwargs)
     if t is types.MethodType:
         return _rule_for(f.__func__)(f.__self__, *args, **kwargs)
-    if isinstance(f, types.BuiltinMethodType) and not isinstance(
-            f.__self__, (types.ModuleType, type(None))):
+    if _is_builtin_method(f):
         return _rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
     if t is functools.partial:
         return call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
@@ -138,6 +141,12 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
             and python_function(getattr(t, "__call__", None)) is not None:
         return call(f.__call__, *args, **kwargs)
     return _rule_for(f)(*args, **kwargs)
+
+
+def _is_builtin_method(fn: Any) -> bool:
+    """A C method bound to an object (`np.add.at`, `rng.normal`), not a module."""
+    return isinstance(fn, types.BuiltinMethodType) and not isinstance(
+        fn.__self__, (types.ModuleType, type(None)))
 
 
 def _rule_for(fn: Any) -> Callable:

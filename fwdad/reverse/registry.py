@@ -62,6 +62,13 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     return register
 
 
+def nondiff_rrule(*fns: Any) -> None:
+    """Declare forward primitives whose derivative is zero (piecewise constant, or not a
+    float): they run on plain values, as `def_nondiff` primitives do."""
+    for fn in fns:
+        _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+
+
 def get_rrule(fn: Any) -> Optional[Callable]:
     """What reverse code calls for `fn`: its rrule, or a plain call on values for a
     forward primitive with no derivative; None when there is neither."""
@@ -197,7 +204,7 @@ def _snapshot(x: Any) -> Any:
     """A matvar is a mutable array of Vars: the callback keeps the Vars it holds now."""
     if type(x) is np.ndarray:
         return x.copy()
-    if type(x) is tuple:
+    if isinstance(x, tuple):
         return tuple(_snapshot(v) for v in x)
     return x
 
@@ -236,9 +243,11 @@ def wrap(out: Any, layout: str) -> Any:
         return Var(out)
     if t is np.ndarray and out.dtype.kind == "f":
         return VarMat(out) if layout == "varmat" else new_matvar(out)
-    if t is tuple:
-        items = tuple(wrap(o, layout) for o in out)
-        return items if any(a is not b for a, b in zip(items, out)) else out
+    if isinstance(out, tuple):  # named tuples too (np.linalg's results)
+        items = [wrap(o, layout) for o in out]
+        if all(a is b for a, b in zip(items, out)):
+            return out
+        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
     return out
 
 
@@ -248,7 +257,7 @@ def adjoint_of(x: Any) -> Any:
         return x.adjoint
     if t is np.ndarray and x.dtype == object:
         return gather(x, "adjoint")
-    if t is tuple:
+    if isinstance(x, tuple):
         return tuple(adjoint_of(v) for v in x)
     return None
 

@@ -1,5 +1,6 @@
-"""Reverse rules for arrays: reductions, linear algebra, creation, indexing, views, and
-in-place writes into part of a varmat (Stan's save-and-restore).
+"""Reverse rules for arrays: sums and means (other reductions are in rules_reductions),
+matmul and dot, creation, indexing, views, and in-place writes into part of a varmat
+(Stan's save-and-restore).
 
 Indexing follows NumPy: a basic index gives a view, so `x[1:3]` is a VarMat whose value
 and adjoint are views of x's; an advanced index gives a copy, whose adjoint is added
@@ -18,6 +19,7 @@ from fwdad.errors import FwdadError
 from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
                                     rrule, user_method)
 from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
                                to_varmat, value_of)
 
@@ -41,21 +43,6 @@ def _mean(x, axis=None, dtype=None, keepdims=False):
     out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
     count = np.size(x) / max(np.size(out), 1)
     return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
-
-
-def _extremum(fn):
-    """max/min: the cotangent goes to the selected entries (shared equally by ties)."""
-    def rule(x, axis=None, keepdims=False):
-        out = fn(x, axis=axis, keepdims=keepdims)
-        hit = np.asarray(x) == _spread(out, x, axis, keepdims)
-        share = hit / np.sum(hit, axis=axis, keepdims=True)
-        return out, lambda ct: (_spread(ct, x, axis, keepdims) * share,)
-    rule.__name__ = f"_{fn.__name__}"
-    return rule
-
-
-rrule(np.max, np.amax, np.ndarray.max)(_extremum(np.max))
-rrule(np.min, np.amin, np.ndarray.min)(_extremum(np.min))
 
 
 # ---- linear algebra ---------------------------------------------------------------------
@@ -178,7 +165,7 @@ def _creation(fn):
 
 
 for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
-            np.eye, np.linspace, np.arange):
+            np.eye, np.identity, np.linspace, np.arange):
     _creation(_fn)
 
 
@@ -218,15 +205,32 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
     written part's adjoint to v, zero it and restore the old values."""
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
-    region = current()
+    region, landed = current(), _last_writes(x.shape, key)
 
     def restore() -> None:
         ct = np.array(x.adjoint[key])
         x.adjoint[key] = 0.0
         x.value[key] = old
-        accumulate(v, ct)
+        accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
     region.writes.append((x.value, key, np.array(x.value[key])))
+
+
+def _last_writes(shape: tuple, key: Any) -> Any:
+    """For an integer-array index that repeats a position, where the written values
+    landed (NumPy keeps the last write); None when every value landed."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, (list, np.ndarray)) and np.asarray(k).dtype.kind in "iu"
+               for k in parts):
+        return None
+    written = positions(shape, 0)[key]
+    flat = np.ravel(written)
+    last = len(flat) - 1 - np.unique(flat[::-1], return_index=True)[1]
+    if len(last) == len(flat):
+        return None
+    landed = np.zeros(len(flat), dtype=bool)
+    landed[last] = True
+    return landed.reshape(np.shape(written))
 
 
 def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
@@ -254,8 +258,8 @@ def _view_rule(fn):
         value = fn(x.value, *args, **kwargs)
         if np.may_share_memory(value, x.value):
             return VarMat(value, fn(x.adjoint, *args, **kwargs))
-        out = VarMat(value)
-        current().push(lambda: operator.iadd(x.adjoint, out.adjoint.reshape(x.shape)), out)
+        out, source = VarMat(value), fn(positions(x.shape), *args, **kwargs)
+        current().push(lambda: x.add_adjoint(scatter(source, out.adjoint, x.shape)), out)
         return out
     rule.__name__ = f"view_{fn.__name__}"
     return rule

@@ -1,4 +1,5 @@
-"""Reverse rules for elementwise functions: operators, `math`, NumPy ufuncs, builtins.
+"""Reverse rules for elementwise functions: operators and their ufuncs, `math`, builtins
+(the other NumPy ufuncs are rows of rules_ufuncs).
 
 A pure rule returns the output and its pullback; cotangents of broadcast arguments are
 summed back to their shapes by the wrapper, so binary rules read like the math.
@@ -92,18 +93,16 @@ def _unary(fn: Callable, derivative: Callable) -> None:
     rrule(fn)(rule)
 
 
-for _m in (math, np):  # the same derivative in both modules
-    _unary(_m.sin, lambda x, y, m=_m: m.cos(x))
-    _unary(_m.cos, lambda x, y, m=_m: -m.sin(x))
-    _unary(_m.tan, lambda x, y: 1.0 + y * y)
-    _unary(_m.sinh, lambda x, y, m=_m: m.cosh(x))
-    _unary(_m.cosh, lambda x, y, m=_m: m.sinh(x))
-    _unary(_m.tanh, lambda x, y: 1.0 - y * y)
-    _unary(_m.exp, lambda x, y: y)
-    _unary(_m.expm1, lambda x, y: y + 1.0)
-    _unary(_m.log1p, lambda x, y: 1.0 / (1.0 + x))
-    _unary(_m.sqrt, lambda x, y: 0.5 / y)
-
+_unary(math.sin, lambda x, y: math.cos(x))
+_unary(math.cos, lambda x, y: -math.sin(x))
+_unary(math.tan, lambda x, y: 1.0 + y * y)
+_unary(math.sinh, lambda x, y: math.cosh(x))
+_unary(math.cosh, lambda x, y: math.sinh(x))
+_unary(math.tanh, lambda x, y: 1.0 - y * y)
+_unary(math.exp, lambda x, y: y)
+_unary(math.expm1, lambda x, y: y + 1.0)
+_unary(math.log1p, lambda x, y: 1.0 / (1.0 + x))
+_unary(math.sqrt, lambda x, y: 0.5 / y)
 _unary(math.asin, lambda x, y: 1.0 / math.sqrt(1.0 - x * x))
 _unary(math.acos, lambda x, y: -1.0 / math.sqrt(1.0 - x * x))
 _unary(math.atan, lambda x, y: 1.0 / (1.0 + x * x))
@@ -123,11 +122,6 @@ if hasattr(math, "exp2"):
     _unary(math.exp2, lambda x, y: y * math.log(2.0))
 if hasattr(math, "cbrt"):
     _unary(math.cbrt, lambda x, y: 1.0 / (3.0 * y * y))
-_unary(np.arcsin, lambda x, y: 1.0 / np.sqrt(1.0 - x * x))
-_unary(np.arccos, lambda x, y: -1.0 / np.sqrt(1.0 - x * x))
-_unary(np.arctan, lambda x, y: 1.0 / (1.0 + x * x))
-_unary(np.log, lambda x, y: 1.0 / x)
-_unary(np.square, lambda x, y: 2.0 * x)
 
 
 def _digamma(x: float) -> float:

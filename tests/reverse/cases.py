@@ -8,37 +8,12 @@ from __future__ import annotations
 import builtins
 import math
 import operator
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
 
 from fwdad import lang
-
-R = np.random.default_rng(7)
-A = R.standard_normal((3, 4))
-B = R.standard_normal((4, 2))
-V3 = R.standard_normal(3)
-V4 = R.standard_normal(4)
-POS = np.abs(R.standard_normal((2, 3))) + 0.5  # in the domain of log, sqrt, ...
-UNIT = R.uniform(-0.8, 0.8, (2, 3))  # in the domain of arcsin, arccos
-STACK = R.standard_normal((2, 3, 4))
-
-
-@dataclass
-class Case:
-    fn: Callable
-    args: Tuple[Any, ...]
-    kwargs: Dict[str, Any] = field(default_factory=dict)
-    varmat: bool = True  # run through test_varmat_matvar too
-    forward: bool = True  # fwdad.jvp can differentiate it (dot-product test)
-
-    def __str__(self) -> str:
-        name = getattr(self.fn, "__qualname__", None) or getattr(self.fn, "__name__", "f")
-        module = getattr(self.fn, "__module__", "") or ""
-        shapes = ",".join(str(np.shape(a)) if isinstance(a, np.ndarray) else
-                          type(a).__name__ for a in self.args)
-        return f"{module.strip('_')}.{name}({shapes})"
+from tests.reverse.case import A, B, POS, STACK, UNIT, V3, V4, Case  # noqa: F401
+from tests.reverse.cases_numpy import NUMPY_CASES
 
 
 def _math_cases():
@@ -133,4 +108,4 @@ def _python_cases():
 
 
 CASES = (_math_cases() + _ufunc_cases() + _operator_cases() + _builtin_cases()
-         + _array_cases() + _python_cases())
+         + _array_cases() + _python_cases() + NUMPY_CASES)

@@ -127,6 +127,37 @@ def set_display(x):
     return x * len(s)
 
 
+def ufunc_out(a, b):
+    np.add(a, b, out=a)
+    y = np.empty_like(a)
+    np.sin(a, y)
+    np.maximum(y, 0.1, out=(y,))
+    return y * a
+
+
+def divmod_out(a, b):
+    q, r = np.zeros_like(a), np.zeros_like(a)
+    np.divmod(a, b, out=(q, r))
+    np.floor(r, out=q)
+    return q + r * r
+
+
+def write_through_views(a, x):
+    np.swapaxes(a, 0, 1)[1, 0] = x
+    np.expand_dims(a, 0)[0, 2, 3] = x * 2.0
+    np.flip(a, 1)[0, 0] = x * x
+    top, _ = np.split(a, [1])
+    top[0, 1] += x
+    return a * 1.0
+
+
+def set_repeated(a, v):
+    b = a * 1.0
+    b[[0, 2, 0]] = v  # NumPy keeps the last write to position 0
+    b[[1, 1]] += v[1]
+    return b
+
+
 INPLACE = [(set_slice, (V4, 0.7)), (set_input, (V4, 0.3)), (set_row, (A, V4)),
            (set_fancy, (V4, 0.4)), (shift, (V4,)), (add_to_slice, (V4, 0.5)),
            (scale_all, (A, 1.7)), (square_in_place, (A,)),
@@ -134,7 +165,9 @@ INPLACE = [(set_slice, (V4, 0.7)), (set_input, (V4, 0.3)), (set_row, (A, V4)),
            (write_through_view, (V4, 0.9)), (write_through_transpose, (A, 0.2)),
            (read_then_write, (V4, 0.6)), (loop_update, (V4, 1.1)),
            (floor_in_place, (V4,)), (list_ops, (0.8,)), (object_ops, (0.6,)),
-           (fill_zeros, (0.3,)), (set_display, (0.5,))]
+           (fill_zeros, (0.3,)), (set_display, (0.5,)), (ufunc_out, (A, V4)),
+           (divmod_out, (np.abs(V4) * 3.0, 0.7)), (write_through_views, (A, 0.4)),
+           (set_repeated, (V4, V4[:3] * 2.0))]
 
 # The primitives these rows exercise (the meta-test counts them as covered).
 COVERS = [operator.setitem, operator.delitem, list.append, setattr, delattr, lang.build_set,

@@ -16,7 +16,8 @@ def _with_constants(case):
 
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_rrule_dot_product(case):
-    check_dot_product(_with_constants(case), case.args, forward=case.forward)
+    check_dot_product(_with_constants(case), case.args, forward=case.forward,
+                      rtol=case.rtol)
 
 
 @pytest.mark.parametrize("example", CORPUS, ids=str)

@@ -52,3 +52,14 @@ def _write_variable_into_constant(x):
 def test_writing_a_variable_into_a_constant_array_is_an_error():
     with pytest.raises(FwdadError, match="written into a constant array"):
         fwdad.vjp(_write_variable_into_constant, 0.5)
+
+
+def _out_with_where(x):
+    y = np.zeros(3)
+    np.sin(x, out=y, where=x > 0)
+    return y
+
+
+def test_ufunc_out_with_where_is_a_clear_error():
+    with pytest.raises(FwdadError, match="out= together with where="):
+        fwdad.vjp(_out_with_where, np.array([0.5, -1.0, 2.0]))

@@ -7,6 +7,7 @@ from fwdad.errors import describe
 from fwdad.reverse import registry, to_matvar, to_varmat, value_of
 from fwdad.reverse.registry import forward_primitives_without_rrule
 from tests.reverse.cases import CASES
+from tests.reverse.cases_numpy import COVERS as NUMPY_COVERS
 from tests.reverse.examples import ITERATION_COVERS
 from tests.reverse.inplace_cases import COVERS
 
@@ -14,7 +15,7 @@ from tests.reverse.inplace_cases import COVERS
 # creation functions, which make variables (test_inplace.py: fill_zeros), super
 # (test_objects.py).
 ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
-             np.ones_like, np.empty_like, np.eye, np.linspace, np.arange]
+             np.ones_like, np.empty_like, np.eye, np.identity, np.linspace, np.arange]
 
 
 def _key(fn):
@@ -23,7 +24,7 @@ def _key(fn):
 
 def test_every_rrule_has_a_case():
     covered = {_key(c.fn) for c in CASES} | {_key(f) for f in COVERS + ELSEWHERE
-                                                + ITERATION_COVERS}
+                                                + ITERATION_COVERS + NUMPY_COVERS}
     missing = [describe(e.primal) for e in registry.entries()
                if e.kind != "nondiff" and _key(e.primal) not in covered]
     assert not missing, f"rrules without a case in tests/reverse/cases.py: {missing}"

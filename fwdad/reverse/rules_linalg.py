@@ -1,0 +1,178 @@
+"""Reverse rules for linear algebra: products (vdot, inner, outer, tensordot, einsum,
+kron, multi_dot, trace, diag) and np.linalg's solvers and decompositions.
+
+Products pull back by contracting the output cotangent with the other operands. The
+solvers' and decompositions' pullbacks are the adjoints of forward mode's tangent
+maps (rules/decompositions.py), with the same domains: invertible a for solve, inv and
+det; distinct eigenvalues for eigh; distinct nonzero singular values for svd; full
+column rank for qr and lstsq; constant rank for pinv. Symmetric routines read one
+triangle of a, so the cotangent lands on that triangle (`_one_triangle`). Stacks of
+matrices (leading axes) work throughout.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.rules_shapes import _selection
+
+
+def _T(a):
+    return np.swapaxes(a, -1, -2)
+
+
+# ---- products ----------------------------------------------------------------------------
+@rrule(np.vdot)
+def _vdot(a, b):
+    """sum(a * b) over the raveled arguments (real values)."""
+    return np.vdot(a, b), lambda ct: (lambda: ct * np.reshape(b, np.shape(a)),
+                                      lambda: ct * np.reshape(a, np.shape(b)))
+
+
+@rrule(np.outer)
+def _outer(a, b):
+    """outer(a, b)_ij = a_i b_j, on the raveled arguments."""
+    a1, b1 = np.ravel(a), np.ravel(b)
+    return np.outer(a1, b1), lambda ct: (lambda: np.reshape(ct @ b1, np.shape(a)),
+                                         lambda: np.reshape(a1 @ ct, np.shape(b)))
+
+
+@rrule(np.inner)
+def _inner(a, b):
+    """inner sums over the last axes (a scalar multiplies)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return np.inner(a, b), lambda ct: (lambda: ct * b, lambda: ct * a)
+    return _tensordot(a, b, ([np.ndim(a) - 1], [np.ndim(b) - 1]))
+
+
+@rrule(np.tensordot)
+def _tensordot(a, b, axes=2):
+    """Each operand's cotangent contracts ct with the other over that one's free axes."""
+    a_axes, b_axes = _contracted(np.ndim(a), np.ndim(b), axes)
+    a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
+    b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    on_a = a_free + [a_axes[b_axes.index(k)] for k in sorted(b_axes)]
+    on_b = [b_axes[a_axes.index(k)] for k in sorted(a_axes)] + b_free
+    return np.tensordot(a, b, (a_axes, b_axes)), lambda ct: (
+        lambda: _moved_back(np.tensordot(ct, b, (list(range(len(a_free), np.ndim(ct))),
+                                                 b_free)), on_a),
+        lambda: _moved_back(np.tensordot(a, ct, (a_free, list(range(len(a_free))))), on_b))
+
+
+def _contracted(a_ndim: int, b_ndim: int, axes):
+    """tensordot's `axes` as two lists of non-negative axes."""
+    if isinstance(axes, (int, np.integer)):
+        return list(range(a_ndim - axes, a_ndim)), list(range(axes))
+    a_axes, b_axes = ([x] if isinstance(x, (int, np.integer)) else list(x) for x in axes)
+    return [k % a_ndim for k in a_axes], [k % b_ndim for k in b_axes]
+
+
+def _moved_back(result, axes):
+    """`result`'s axes are the operand's axes `axes`, in that order: put them back."""
+    return np.transpose(result, np.argsort(axes))
+
+
+@rrule(np.kron)
+def _kron(a, b):
+    """kron(a, b) = a_i b_k at (i * len(b) + k): the cotangent, split into blocks, is
+    contracted with b (for a) and with a (for b)."""
+    nd = max(np.ndim(a), np.ndim(b))
+    sa, sb = (1,) * (nd - np.ndim(a)) + np.shape(a), (1,) * (nd - np.ndim(b)) + np.shape(b)
+    blocks = [n for pair in zip(sa, sb) for n in pair]
+    odd, even = list(range(1, 2 * nd, 2)), list(range(0, 2 * nd, 2))
+    return np.kron(a, b), lambda ct: (
+        lambda: np.tensordot(np.reshape(ct, blocks), np.reshape(b, sb),
+                             (odd, list(range(nd)))).reshape(np.shape(a)),
+        lambda: np.tensordot(np.reshape(a, sa), np.reshape(ct, blocks),
+                             (list(range(nd)), even)).reshape(np.shape(b)))
+
+
+@raw_rrule(np.linalg.multi_dot)
+def _multi_dot(arrays, **kwargs):
+    """A chain of dot products, left to right (NumPy may choose another order, so
+    values can differ in the last bits)."""
+    dot, out = get_rrule(np.dot), arrays[0]
+    for array in arrays[1:]:
+        out = dot(out, array)
+    return out
+
+
+@rrule(np.trace, np.ndarray.trace)
+def _trace(x, offset=0, axis1=0, axis2=1, dtype=None):
+    """The sum of a diagonal: its cotangent goes to that diagonal."""
+    source = np.diagonal(positions(np.shape(x)), offset, axis1, axis2)
+    return np.trace(x, offset, axis1, axis2, dtype), lambda ct: (
+        scatter(source, np.asarray(ct)[..., None], np.shape(x)),)
+
+
+rrule(np.diag)(_selection(np.diag))
+
+
+# ---- einsum: each operand's cotangent is an einsum of the others and the cotangent ----
+@rrule(np.einsum)
+def _einsum(subscripts, *operands, **kwargs):
+    """Subscripts given as a string (explicit or implicit, with or without ...)."""
+    inputs, output = _explicit(subscripts)
+    out = np.einsum(subscripts, *operands, **kwargs)
+    return out, lambda ct: (None,) + tuple(
+        (lambda i=i: _einsum_cotangent(inputs, output, operands, ct, i))
+        for i in range(len(operands)))
+
+
+def _explicit(subscripts: str):
+    """Input subscripts and the output subscript, made explicit as NumPy would."""
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        left, output = subscripts.split("->")
+        return left.split(","), output
+    left = subscripts.split(",")
+    letters = "".join(left).replace(".", "")
+    once = sorted(c for c in set(letters) if letters.count(c) == 1)
+    return left, ("..." if "..." in subscripts else "") + "".join(once)
+
+
+def _einsum_cotangent(inputs, output, operands, ct, i):
+    """The cotangent of operand i: ct and the other operands, summed to i's subscript.
+    A letter repeated in i's subscript (a diagonal) is read through an identity matrix;
+    a letter only i has (summed over) through a vector of ones."""
+    target, shape = inputs[i], np.shape(operands[i])
+    others = [s for k, s in enumerate(inputs) if k != i]
+    specs, args, spec = [output] + others, [ct] + [o for k, o in enumerate(operands)
+                                                   if k != i], ""
+    sizes = _letter_sizes(target, shape)
+    free = iter(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in "".join(inputs))
+    for c in target.replace("...", "."):
+        if c == "." or c not in spec:
+            spec += "..." if c == "." else c
+            if c != "." and c not in "".join(specs):
+                specs.append(c)
+                args.append(np.ones(sizes[c]))
+        else:  # a repeated letter: a fresh one, tied to c by an identity
+            fresh = next(free)
+            spec += fresh
+            specs.append(c + fresh)
+            args.append(np.eye(sizes[c]))
+    keep = "..." in target and "..." in "".join(specs)
+    if not keep:  # the axes under ... are summed over: name them
+        specs, spec = _spell_ellipsis(specs, args, free), spec.replace("...", "")
+    result = np.einsum(",".join(specs) + "->" + spec, *args)
+    return result if keep else np.broadcast_to(result, shape)
+
+
+def _spell_ellipsis(specs, args, free):
+    """Each ... replaced by letters of its own, the same letters for the same axes
+    counted from the right (as ... broadcasts)."""
+    counts = [np.ndim(a) - len(s.replace("...", "")) if "..." in s else 0
+              for s, a in zip(specs, args)]
+    letters = "".join(next(free) for _ in range(max(counts, default=0)))
+    return [s.replace("...", letters[len(letters) - k:] if k else "")
+            for s, k in zip(specs, counts)]
+
+
+def _letter_sizes(spec: str, shape: tuple) -> dict:
+    """The length of each letter's axis in an operand of `shape`."""
+    before, _, after = spec.partition("...")
+    sizes = {c: shape[k] for k, c in enumerate(before)}
+    sizes.update({c: shape[len(shape) - len(after) + k] for k, c in enumerate(after)})
+    return sizes

@@ -1,0 +1,155 @@
+"""Reverse rules for functions that write into arrays (fill, copyto, put, fill_diagonal),
+the methods of ufuncs (`np.add.at`, reduce, accumulate, outer) and np.random.
+
+Writes go through the setitem rule, so a VarMat saves what they overwrite and restores
+it on the way back (rules_arrays.assign). Random draws are constants; shuffles and
+permutations move each element's adjoint along with its value.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from fwdad.errors import FwdadError, describe
+from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
+from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.var import value_of
+from fwdad.rules import random_ as forward_random
+
+
+def _write(a, key, v) -> None:
+    get_rrule(operator.setitem)(a, key, v)
+
+
+@raw_rrule(np.ndarray.fill)
+def _fill(x, value) -> None:
+    _write(x, Ellipsis, value)
+
+
+@raw_rrule(np.copyto)
+def _copyto(dst, src, casting="same_kind", where=True) -> None:
+    """`out=` of the identity: src (broadcast) is written where `where` holds."""
+    if not (is_tracked(dst) or is_tracked(src)):
+        return np.copyto(dst, src, casting=casting, where=where)
+    if where is True:
+        return _write(dst, Ellipsis, src)
+    mask = np.broadcast_to(where, np.shape(dst))
+    whole = get_rrule(np.broadcast_to)(src, np.shape(dst))
+    _write(dst, mask, get_rrule(operator.getitem)(whole, mask))
+
+
+@raw_rrule(np.put, np.ndarray.put)
+def _put(a, ind, v, mode="raise") -> None:
+    """a.flat[ind] = v (v repeated as needed); a repeated index: the last write wins."""
+    flat = np.ravel(ind)
+    size = max(int(np.size(value_of(a))), 1)
+    flat = np.clip(flat, 0, size - 1) if mode == "clip" else flat % size
+    last = len(flat) - 1 - np.unique(flat[::-1], return_index=True)[1]
+    values = get_rrule(np.resize)(v, (len(flat),))
+    index = np.unravel_index(flat[last], np.shape(value_of(a)))
+    _write(a, index, get_rrule(operator.getitem)(values, (last,)))
+
+
+@raw_rrule(np.fill_diagonal)
+def _fill_diagonal(a, val, wrap=False) -> None:
+    mask = np.zeros(np.shape(value_of(a)), dtype=bool)
+    np.fill_diagonal(mask, True, wrap)
+    index = np.nonzero(mask)
+    _write(a, index, get_rrule(np.resize)(val, (len(index[0]),)))
+
+
+# ---- methods of ufuncs ------------------------------------------------------------------------
+_REDUCE = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum: np.min}
+_ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
+
+
+def _method(table, ufunc, name):
+    if ufunc not in table:
+        raise FwdadError(f"{describe(ufunc)}.{name} has no reverse rule; reverse mode "
+                         f"has {', '.join(f.__name__ for f in table)}.{name}.")
+    return get_rrule(table[ufunc])
+
+
+@raw_rrule(np.ufunc.reduce)
+def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False):
+    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    extra = {} if ufunc in (np.maximum, np.minimum) else {"dtype": dtype}
+    return _method(_REDUCE, ufunc, "reduce")(array, axis=axis, keepdims=keepdims, **extra)
+
+
+@raw_rrule(np.ufunc.accumulate)
+def _accumulate(ufunc, array, axis=0, dtype=None):
+    return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis=axis, dtype=dtype)
+
+
+@raw_rrule(np.ufunc.outer)
+def _outer(ufunc, a, b, **kwargs):
+    """ufunc.outer(a, b) is ufunc(a[..., None, ...], b)."""
+    shape = np.shape(value_of(a)) + (1,) * np.ndim(value_of(b))
+    return get_rrule(ufunc)(get_rrule(np.reshape)(a, shape), b, **kwargs)
+
+
+@raw_rrule(np.ufunc.at)
+def _at(ufunc, a, indices, b=None) -> None:
+    """a[indices] = ufunc(a[indices], b), unbuffered: a repeated index applies again.
+    add and subtract add all of b at once; other ufuncs go one element at a time."""
+    if not (is_tracked(a) or is_tracked(b)):
+        return ufunc.at(a, indices, *(() if b is None else (b,)))
+    shape = np.shape(value_of(a))
+    where = positions(shape, 0)[indices]
+    if ufunc in (np.add, np.subtract) and b is not None:
+        return _write(a, Ellipsis, get_rrule(ufunc)(a, _gathered_sum(b, where, shape)))
+    items = None if b is None else get_rrule(np.broadcast_to)(b, where.shape)
+    getitem = get_rrule(operator.getitem)
+    for k, pos in enumerate(where.reshape(-1)):
+        index = np.unravel_index(pos, shape)
+        args = () if items is None else (getitem(items, np.unravel_index(k, where.shape)),)
+        _write(a, index, get_rrule(ufunc)(getitem(a, index), *args))
+
+
+def _gathered_sum(b, where, shape):
+    """The array of `shape` holding, at each position, the sum of the b's bound there."""
+    def rule(b):
+        total = np.zeros(int(np.prod(shape)))
+        np.add.at(total, where, b)
+        return total.reshape(shape), lambda ct: (np.ravel(ct)[where],)
+    rule.__name__ = "_add_at"
+    return Pure(np.ufunc.at, rule)(b)
+
+
+# ---- np.random: draws are constants; shuffles move adjoints with values ------------------
+nondiff_rrule(*[getattr(cls, name) for cls in forward_random._SOURCES for name in dir(cls)
+                if not name.startswith("_") and name not in forward_random._NOT_DRAWS
+                and callable(getattr(cls, name))])
+
+
+def _shuffle_rule(in_place: bool):
+    def rule(*args, axis=0):
+        source, rest = (args[0], args[1:]) if isinstance(args[0], forward_random._SOURCES) \
+            else (np.random.mtrand._rand, args)
+        x, extra = rest[0], (() if isinstance(source, np.random.RandomState) else (axis,))
+        if not is_tracked(x):
+            return getattr(source, "shuffle" if in_place else "permutation")(x, *extra)
+        order = positions(np.shape(value_of(x)), 0)
+        both = np.stack([value_of(x), order.astype(float)], axis=-1)  # rows move as one
+        source.shuffle(both, *(e % np.ndim(order) for e in extra))
+        moved = _moved(x, both[..., 1].astype(int))
+        if not in_place:
+            return moved
+        _write(x, Ellipsis, moved)
+    rule.__name__ = "_shuffle" if in_place else "_permutation"
+    return rule
+
+
+def _moved(x, source):
+    """x's elements taken from the flat positions `source`."""
+    def rule(value):
+        return np.ravel(value)[source], lambda ct: (scatter(source + 1, ct, np.shape(value)),)
+    rule.__name__ = "_permuted"
+    return Pure(np.random.Generator.permutation, rule)(x)
+
+
+for _cls in forward_random._SOURCES:
+    raw_rrule(_cls.shuffle)(_shuffle_rule(True))
+    raw_rrule(_cls.permutation)(_shuffle_rule(False))

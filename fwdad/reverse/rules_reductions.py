@@ -1,0 +1,232 @@
+"""Reverse rules for nonlinear reductions: products, extremes, moments, order statistics,
+cumulative sums and products, NaN-skipping reductions and np.linalg.norm.
+
+A reduction over `axis` moves the reduced axes to the end and merges them (`_merged`);
+its pullback is written on that last axis and moved back. Ties follow forward mode:
+max-like reductions give the cotangent to the first extreme element (what argmax
+picks); sort and median are stable.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.rules_arrays import assign
+from fwdad.reverse.var import VarMat, is_matvar
+
+
+def _merged(x, axis):
+    """x with the axes `axis` moved to the end and merged into one, and the function
+    that moves a cotangent of that shape back to x's shape."""
+    x = np.asarray(x)
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
+    order = [i for i in range(x.ndim) if i not in axes] + list(axes)
+    moved = np.transpose(x, order)
+    xf = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))
+    return xf, lambda ctf: np.transpose(np.reshape(ctf, moved.shape), np.argsort(order))
+
+
+def _along(x, axis, out, grad):
+    """out reduces x over `axis`; the pullback is ct * grad(xf) on the merged axis."""
+    xf, back = _merged(x, axis)
+    return out, lambda ct: (lambda: back(np.reshape(ct, xf.shape[:-1])[..., None]
+                                         * grad(xf)),)
+
+
+# ---- products --------------------------------------------------------------------------
+@rrule(np.prod, np.ndarray.prod)
+def _prod(x, axis=None, dtype=None, keepdims=False):
+    """d prod / d x_i = prod_{j != i} x_j: exact when some x_j are 0."""
+    return _along(x, axis, np.prod(x, axis, dtype, keepdims=keepdims), _others)
+
+
+def _others(xf):
+    """prod_{j != i} x_j along the last axis, from prefix and suffix products."""
+    ones = np.ones(xf.shape[:-1] + (1,))
+    before = np.cumprod(np.concatenate([ones, xf[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)
+    n = xf.shape[-1]  # (the slices keep an empty axis empty)
+    return before[..., :n] * after[..., ::-1][..., :n]
+
+
+# ---- extremes: the first extreme element takes the cotangent (what argmax picks) -------
+def one_hot(xf, index):
+    hot = np.zeros(xf.shape)
+    np.put_along_axis(hot, index[..., None], 1.0, axis=-1)
+    return hot
+
+
+def _extreme(fn, arg):
+    def rule(x, axis=None, keepdims=False, **kwargs):
+        out = fn(x, axis=axis, keepdims=keepdims, **kwargs)
+        return _along(x, axis, out, lambda xf: one_hot(xf, arg(xf, axis=-1)))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+rrule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
+rrule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
+rrule(np.nanmax)(_extreme(np.nanmax, np.nanargmax))
+rrule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
+
+
+@rrule(np.ptp)
+def _ptp(x, axis=None, keepdims=False):
+    """max - min, with the tie rule of max and min."""
+    return _along(x, axis, np.ptp(x, axis, keepdims=keepdims), lambda xf: one_hot(
+        xf, np.argmax(xf, axis=-1)) - one_hot(xf, np.argmin(xf, axis=-1)))
+
+
+# ---- moments and NaN-skipping sums ---------------------------------------------------------
+@rrule(np.var, np.ndarray.var)
+def _var(x, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d var / d x_i = 2 (x_i - mean) / (n - ddof)."""
+    out = np.var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    return _along(x, axis, out, lambda xf: 2.0 * (xf - xf.mean(axis=-1, keepdims=True))
+                  / np.float64(xf.shape[-1] - ddof))
+
+
+@rrule(np.std, np.ndarray.std)
+def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d std = d var / (2 std): infinite where std is 0 (all values equal)."""
+    var, pullback = _var(x, axis, dtype, ddof, keepdims)
+    out = np.sqrt(var)
+    return out, lambda ct: pullback(ct / (2.0 * out))
+
+
+@rrule(np.nansum)
+def _nansum(x, axis=None, dtype=None, keepdims=False):
+    out = np.nansum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _along(x, axis, out, lambda xf: 1.0 * ~np.isnan(xf))
+
+
+@rrule(np.nanmean)
+def _nanmean(x, axis=None, dtype=None, keepdims=False):
+    """The mean of the valid entries: their sum over their count."""
+    out = np.nanmean(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _along(x, axis, out, lambda xf: ~np.isnan(xf) / np.sum(
+        ~np.isnan(xf), axis=-1, keepdims=True))
+
+
+# ---- order statistics ------------------------------------------------------------------------
+@rrule(np.sort)
+def _sort(x, axis=-1, kind=None, order=None, **kwargs):
+    """Each cotangent goes back to where its value came from (stable for ties)."""
+    out = np.sort(x, axis=axis, kind=kind, order=order, **kwargs)
+    flat = np.ravel(x) if axis is None else np.asarray(x)
+    where = np.argsort(flat, axis=-1 if axis is None else axis, kind="stable")
+    return out, lambda ct: (_unsort(ct, where, -1 if axis is None else axis, np.shape(x)),)
+
+
+def _unsort(ct, where, axis, shape):
+    ct_x = np.zeros(where.shape)
+    np.put_along_axis(ct_x, where, ct, axis=axis)
+    return ct_x.reshape(shape)
+
+
+@raw_rrule(np.ndarray.sort)
+def _sort_in_place(x, axis=-1, kind=None, order=None):
+    """x.sort(): x is overwritten with its sorted values (saved and restored)."""
+    if type(x) is VarMat:
+        assign(x, Ellipsis, get_rrule(np.sort)(x, axis, kind, order))
+    elif is_matvar(x):
+        x[...] = get_rrule(np.sort)(x, axis, kind, order)
+    else:
+        x.sort(axis=axis, kind=kind, order=order)
+
+
+@rrule(np.median)
+def _median(x, axis=None, keepdims=False):
+    """The middle element's cotangent (shared by the two middle ones for even counts)."""
+    return _along(x, axis, np.median(x, axis=axis, keepdims=keepdims), _middle)
+
+
+def _middle(xf):
+    where, n = np.argsort(xf, axis=-1, kind="stable"), xf.shape[-1]
+    return 0.5 * (one_hot(xf, where[..., (n - 1) // 2]) + one_hot(xf, where[..., n // 2]))
+
+
+# ---- cumulative --------------------------------------------------------------------------
+@rrule(np.cumsum, np.ndarray.cumsum)
+def _cumsum(x, axis=None, dtype=None):
+    """The cotangent of x_i is the sum of the output cotangents from i on."""
+    out, shape = np.cumsum(x, axis=axis, dtype=dtype), np.shape(x)
+    axis_ = 0 if axis is None else axis
+    return out, lambda ct: (np.reshape(np.flip(np.cumsum(np.flip(
+        ct, axis_), axis_), axis_), shape),)
+
+
+@rrule(np.cumprod, np.ndarray.cumprod)
+def _cumprod(x, axis=None, dtype=None):
+    """c_k = c_{k-1} x_k, run backwards: exact with zeros."""
+    out = np.cumprod(x, axis=axis, dtype=dtype)
+    xs = np.ravel(x) if axis is None else np.moveaxis(x, axis, -1)
+    c = out if axis is None else np.moveaxis(out, axis, -1)
+
+    def pullback(ct):
+        ct_x = _cumprod_pullback(xs, c, ct if axis is None else np.moveaxis(ct, axis, -1))
+        return (np.reshape(ct_x, np.shape(x)) if axis is None
+                else np.moveaxis(ct_x, -1, axis),)
+    return out, pullback
+
+
+def _cumprod_pullback(xs, c, ct):
+    """Along the last axis: x_k gets ct_k c_{k-1}; c_{k-1} gets ct_k x_k."""
+    ct_c, ct_x = np.array(ct), np.zeros(xs.shape)
+    for k in range(xs.shape[-1] - 1, 0, -1):
+        ct_x[..., k] = ct_c[..., k] * c[..., k - 1]
+        ct_c[..., k - 1] += ct_c[..., k] * xs[..., k]
+    if xs.shape[-1]:
+        ct_x[..., 0] = ct_c[..., 0]
+    return ct_x
+
+
+
+# ---- norms --------------------------------------------------------------------------------
+@rrule(np.linalg.norm)
+def _norm(x, ord=None, axis=None, keepdims=False):
+    """Vector norms (any ord) over one axis or all; matrix norms ('fro', 'nuc', +-1, +-2,
+    +-inf) over two. Nonsmooth points as in forward mode: sign(0) = 0, the first
+    extreme element, distinct (nonzero) singular values for 2 (nuc)."""
+    out = np.linalg.norm(x, ord, axis, keepdims)
+    x = np.asarray(x)
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
+    if len(axes) == 2 and (ord is not None or axis is not None):
+        return out, lambda ct: (_matrix_norm_pullback(x, ord, axes, ct),)
+    return _along(x, axes, out, lambda xf: _vector_norm_grad(xf, ord))
+
+
+def _vector_norm_grad(xf, ord):
+    norm = np.linalg.norm(xf, ord, axis=-1, keepdims=True)
+    if ord is None or ord == 2:
+        return xf / norm
+    if ord == 0:  # the number of nonzero entries
+        return np.zeros(xf.shape)
+    if ord in (np.inf, -np.inf):
+        pick = (np.argmax if ord > 0 else np.argmin)(np.abs(xf), axis=-1)
+        return np.sign(xf) * one_hot(xf, pick)
+    if ord == 1:
+        return np.sign(xf)
+    return np.abs(xf) ** (ord - 1) * np.sign(xf) / norm ** (ord - 1)
+
+
+def _matrix_norm_pullback(x, ord, axes, ct):
+    a = np.moveaxis(x, axes, (-2, -1))
+    ct = np.reshape(ct, a.shape[:-2])[..., None, None]
+    return np.moveaxis(ct * _matrix_norm_grad(a, ord), (-2, -1), axes)
+
+
+def _matrix_norm_grad(a, ord):
+    """The gradient of a matrix norm of a (its last two axes)."""
+    if ord in (None, "fro"):
+        return a / np.linalg.norm(a, axis=(-2, -1), keepdims=True)
+    if ord in ("nuc", 2, -2):  # d s_k / d a = u_k v_k^T
+        u, _, vh = np.linalg.svd(a, full_matrices=False)
+        k = {"nuc": slice(None), 2: slice(0, 1), -2: slice(-1, None)}[ord]
+        return u[..., :, k] @ vh[..., k, :]
+    if ord in (np.inf, -np.inf):  # the largest (smallest) row sum: 1 on the transpose
+        return np.swapaxes(_matrix_norm_grad(np.swapaxes(a, -1, -2), 1 if ord > 0 else -1),
+                           -1, -2)
+    pick = (np.argmax if ord > 0 else np.argmin)(np.abs(a).sum(axis=-2), axis=-1)
+    return np.sign(a) * one_hot(a[..., 0, :], pick)[..., None, :]
