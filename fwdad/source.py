@@ -98,6 +98,11 @@ def get_source(fn: Callable) -> FunctionSource:
     code = py.__code__
     module = _parsed_file(code.co_filename)
     node = _find_node(module, code) if module is not None else None
+    if node is None and module is not None and code.co_name == "<lambda>":
+        raise SourceUnavailableError(
+            f"{describe(py)} at {code.co_filename}:{code.co_firstlineno} is one of several "
+            f"lambdas with the same arguments on that line, which fwdad cannot tell apart: "
+            f"give it a name with def.")
     if node is None:
         raise SourceUnavailableError(
             f"the source of {describe(py)} cannot be found (its code says it is in "
@@ -136,7 +141,22 @@ def _find_node(module: ast.Module, code: types.CodeType) -> Optional[ast.AST]:
         elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>" \
                 and node.lineno == code.co_firstlineno and _same_args(node, code):
             found.append(node)
+    if len(found) > 1:
+        found = [n for n in found if _contains_code(n, code)]
     return found[0] if len(found) == 1 else None
+
+
+def _contains_code(node: ast.AST, code: types.CodeType) -> bool:
+    """Whether the code's instructions lie within the node's columns: tells apart lambdas
+    with the same arguments on one line (Python 3.11 records instruction columns)."""
+    positions = getattr(code, "co_positions", None)
+    spots = [(line, col) for line, _, col, end in (positions() if positions else ())
+             if line is not None and col is not None and (col, end) != (0, 0)]
+    if not spots:
+        return False
+    start = (node.lineno, node.col_offset)
+    end = (node.end_lineno, node.end_col_offset)
+    return all(start <= spot <= end for spot in spots)
 
 
 def _same_args(node: ast.Lambda, code: types.CodeType) -> bool:

@@ -269,8 +269,8 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
         for key, value in _fields(primal).items():
             setattr(out, key, perturb(value, getattr(tangent, key, NoTangent), h))
         return out
-    if isinstance(primal, np.ndarray):
-        return (primal + h * tangent).astype(primal.dtype)
+    if isinstance(primal, np.ndarray):  # (np.array keeps a 0-d array an array)
+        return np.array(primal + h * tangent, dtype=primal.dtype)
     return type(primal)(primal + h * tangent)
 
 

@@ -11,7 +11,7 @@ import types
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import lift
+from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -42,12 +42,21 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
 
 def _array_attribute(obj: Dual, name: str) -> Dual:
     value = getattr(obj.primal, name)
+    if name == "flat" and obj.tangent is not NoTangent:  # iterating x.flat
+        return Dual(value, _flat_tangents(obj.primal, obj.tangent))
     if name in _ARRAY_LINEAR:
         from fwdad.rules.indexing import array_view_tangent
         return Dual(value, array_view_tangent(obj, name))
     if _is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
     return Dual(value, NoTangent)
+
+
+def _flat_tangents(primal, tangent):
+    """The tangents of the items of `x.flat`, in order (each a batch when batched)."""
+    if is_batched(primal, tangent):
+        return iter(np.moveaxis(tangent.reshape(len(tangent), -1), 0, -1))
+    return tangent.flat
 
 
 def _is_namedtuple(value) -> bool:

@@ -10,10 +10,19 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import lift, widen_for
+from fwdad.rules.batching import fit, lift, widen_for
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
+
+
+def _shaped(tangent, out):
+    """The tangent broadcast to the result's shape: an operand with no tangent (an int
+    array) may be the one that gave the result its shape."""
+    if type(out) is not np.ndarray or tangent is NoTangent or \
+            np.shape(tangent)[-out.ndim:] == out.shape:
+        return tangent
+    return fit(tangent, out)
 
 
 def _tangents(x: Dual, y: Dual, out) -> tuple:
@@ -30,7 +39,7 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 def _add(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, dx + dy)
+    return Dual(out, _shaped(dx + dy, out))
 
 
 @frule(operator.sub)
@@ -38,7 +47,7 @@ def _add(x: Dual, y: Dual) -> Dual:
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, dx - dy)
+    return Dual(out, _shaped(dx - dy, out))
 
 
 @frule(operator.mul)
@@ -46,7 +55,7 @@ def _sub(x: Dual, y: Dual) -> Dual:
 def _mul(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, dx * y.primal + x.primal * dy)
+    return Dual(out, _shaped(dx * y.primal + x.primal * dy, out))
 
 
 @frule(operator.truediv)
@@ -54,7 +63,7 @@ def _mul(x: Dual, y: Dual) -> Dual:
 def _truediv(x: Dual, y: Dual) -> Dual:
     out = x.primal / y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, (dx - out * dy) / y.primal)
+    return Dual(out, _shaped((dx - out * dy) / y.primal, out))
 
 
 @frule(operator.pow)
@@ -101,9 +110,23 @@ def _pos(x: Dual) -> Dual:
     return Dual(+x.primal, x.tangent)
 
 
+def magnitude_tangent(x, y, dx):
+    """d|x| = sign(x) dx for real x (0 at 0); Re(conj(x) dx) / |x| for complex x."""
+    if not np.iscomplexobj(x):
+        return np.sign(x) * dx
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(y == 0, 0.0, np.real(np.conj(x) * dx) / y)
+
+
 @frule(operator.abs)
 @overloadable("__abs__")
 def _abs(x: Dual) -> Dual:
+    """|x|' = sign(x) for reals; for complex z, d|z| = Re(conj(z) dz) / |z|."""
+    if np.iscomplexobj(x.primal):
+        out = abs(x.primal)
+        tangent = magnitude_tangent(x.primal, out, x.tangent)
+        return Dual(out, tangent if isinstance(out, np.ndarray) or np.ndim(tangent)
+                    else float(tangent))
     return Dual(abs(x.primal), np.sign(x.primal) * x.tangent)
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.registry import frule, get_frule
+from fwdad.rules.registry import frule, get_frule, kind_of
 from fwdad.rules.ufuncs import write_outputs
 
 # Each function, and the position of `out` among its positional parameters (None:
@@ -48,5 +48,5 @@ def supports_out(rule: Callable, position: Optional[int]) -> Callable:
     return with_out
 
 
-for _fn, _position in WITH_OUT.items():
-    frule(_fn)(supports_out(get_frule(_fn), _position))
+for _fn, _position in WITH_OUT.items():  # (a nondiff rule stays declared nondiff)
+    frule(_fn, nondiff=kind_of(_fn) == "nondiff")(supports_out(get_frule(_fn), _position))

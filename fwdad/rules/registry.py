@@ -63,6 +63,15 @@ def get_frule(fn: Any) -> Optional[Callable]:
     return entry.callable if entry is not None else None
 
 
+def kind_of(fn: Any) -> Optional[str]:
+    """How the rule of `fn` was declared ("frule", "linear", "nondiff"), or None."""
+    try:
+        entry = _RULES.get(_key(fn))
+    except TypeError:
+        return None
+    return entry.kind if entry is not None else None
+
+
 def entries() -> Iterator[RuleEntry]:
     """Every registered rule (the meta-test walks these)."""
     return iter(list(_RULES.values()))

@@ -14,6 +14,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
+from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.batching import fit, is_batched, lift
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.tangents import NoTangent
@@ -29,14 +30,6 @@ def chain(derivative: Callable) -> Callable:
 def partials(d1: Callable, d2: Callable) -> Callable:
     """A binary tangent from its two partial derivatives, in terms of x1, x2 and y."""
     return lambda a, b, y, da, db: d1(a, b, y) * da + d2(a, b, y) * db
-
-
-def magnitude_tangent(x, y, dx):
-    """d|x| = sign(x) dx for real x (0 at 0); Re(conj(x) dx) / |x| for complex x."""
-    if not np.iscomplexobj(x):
-        return np.sign(x) * dx
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(y == 0, 0.0, np.real(np.conj(x) * dx) / y)
 
 
 def _angle_tangent(x, y, dx):

@@ -1,0 +1,52 @@
+"""Bugs found while the pieces came together, each against an independent reference."""
+import numpy as np
+
+import fwdad
+from fwdad.tangents import perturb
+
+
+def int_grid_plus(v):
+    y = np.arange(6).reshape(2, 3) + v   # the int operand gives the result its shape
+    y[0, 0] = 7.0
+    return y
+
+
+def test_tangent_takes_the_shape_an_int_operand_gave_the_result():
+    _, dy = fwdad.jvp(int_grid_plus, (np.zeros(3),), (np.ones(3),))
+    np.testing.assert_array_equal(dy, [[0.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+
+
+def sum_of_squares_over_flat(x):
+    total = 0.0
+    for v in x.flat:
+        total = total + v * v
+    return total
+
+
+def test_iterating_x_flat_carries_tangents():
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    _, dx = fwdad.jvp(sum_of_squares_over_flat, (x,), (np.ones_like(x),))
+    assert dx == 2 * x.sum()                                   # closed form
+    np.testing.assert_array_equal(fwdad.jacfwd(sum_of_squares_over_flat)(x), 2 * x)
+
+
+def modulus(x):
+    return abs(x[0] + 1j * x[1])
+
+
+def test_abs_of_a_complex_number():
+    out, d = fwdad.jvp(modulus, (np.array([0.3, 0.4]),), (np.array([1.0, 0.0]),))
+    assert np.isclose(out, 0.5) and np.isclose(d, 0.3 / 0.5) and type(d) is float
+
+
+def test_perturbing_a_0d_array_keeps_an_array():
+    moved = perturb(np.array(1.0), np.array(1.0), 1e-3)
+    assert isinstance(moved, np.ndarray) and moved.shape == () and moved == 1.001
+
+
+SCALE, SHIFT = (lambda a: a * 3.0), (lambda a: a + 3.0)  # noqa: E731
+
+
+def test_lambdas_on_one_line_are_told_apart_by_column():
+    assert fwdad.jvp(SCALE, (1.0,), (1.0,)) == (3.0, 3.0)
+    assert fwdad.jvp(SHIFT, (1.0,), (1.0,)) == (4.0, 1.0)
