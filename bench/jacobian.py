@@ -35,6 +35,7 @@ except ImportError:  # not installed: run from a checkout
     import fwdad
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bench.jvp_overhead import _Timer  # noqa: E402  (the same sampler)
 from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
                                       pde_residual_central_differences,
                                       pde_residual_hand_jacobian, transcendental_chain)
@@ -42,27 +43,6 @@ from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
 REPEATS = 31
 QUICK_REPEATS = 3
 MIN_SAMPLE_SECONDS = 0.02
-
-
-class _Timer:
-    """Per-call time of one callable, several calls per sample when it is fast."""
-
-    def __init__(self, run: Callable[[], Any]) -> None:
-        self.run = run
-        start = time.perf_counter()
-        run()
-        once = time.perf_counter() - start
-        self.number = max(1, math.ceil(MIN_SAMPLE_SECONDS / max(once, 1e-9)))
-        self.samples: List[float] = []
-
-    def sample(self) -> None:
-        run, start = self.run, time.perf_counter()
-        for _ in range(self.number):
-            run()
-        self.samples.append((time.perf_counter() - start) / self.number)
-
-    def median(self) -> float:
-        return statistics.median(self.samples)
 
 
 def _median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:

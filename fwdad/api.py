@@ -17,7 +17,7 @@ from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, stack, zero_tangent
+from fwdad.tangents import NoTangent, leaves, stack, zero_tangent
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
@@ -138,19 +138,11 @@ def call_batched(f: Callable, duals: List[Dual], size: int) -> Dual:
 
 
 def _batch_size_of(f: Callable, tangents: tuple) -> int:
-    for leaf in _leaves(tangents):
+    for leaf in leaves(tangents):
         if leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
             return int(np.shape(leaf)[0])
     raise FwdadError(f"batched_jvp({describe(f)}, ...) needs at least one tangent with a "
                      f"leading batch axis; for a single tangent use jvp.")
-
-
-def _leaves(tree: Any) -> list:
-    if isinstance(tree, (tuple, list)):
-        return [x for v in tree for x in _leaves(v)]
-    if isinstance(tree, dict):
-        return [x for v in tree.values() for x in _leaves(v)]
-    return [tree]
 
 
 # ---- Jacobians -----------------------------------------------------------------------
@@ -197,7 +189,7 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
 def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`."""
-    size = int(np.shape(next(s for s in _leaves(seeded) if s is not NoTangent))[0])
+    size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     duals = [Dual(a, _copy(zero_tangent(a))) for a in args]
     for i, tangent in zip(wrt, seeded):
         duals[i] = Dual(args[i], _fill(args[i], tangent))

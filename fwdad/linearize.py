@@ -25,7 +25,7 @@ from fwdad.errors import FwdadError, TangentError, describe, note_user_location
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, zero_tangent
+from fwdad.tangents import NoTangent, leaves, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------
@@ -97,7 +97,7 @@ class Linearization:
                 check_tangent(p, t, f"{n} of {describe(self.f)}")
             return None
         except TangentError:
-            leaf = next(x for x in _leaves(tangents) if np.ndim(x) > 0)
+            leaf = next(x for x in leaves(tangents) if np.ndim(x) > 0)
             size = int(np.shape(leaf)[0])
             for p, t, n in zip(self.primals, tangents, names):
                 check_tangent(p, t, f"{n} of {describe(self.f)}", batch=size)
@@ -140,14 +140,6 @@ def _read(primal: Any, tangent: Any, env: list) -> Any:
     return copy.copy(tangent)
 
 
-def _leaves(tree: Any) -> list:
-    if isinstance(tree, (tuple, list)):
-        return [x for v in tree for x in _leaves(v)]
-    if isinstance(tree, dict):
-        return [x for v in tree.values() for x in _leaves(v)]
-    return [tree]
-
-
 # ---- the transpose: by the batched Jacobian until reverse mode exists ------------------
 class Transpose:
     """`lin.T(cotangent)`: the cotangents of the arguments, a tuple (the VJP).
@@ -166,21 +158,21 @@ class Transpose:
         lin = self.lin
         if lin._jacobian_t is None:
             lin._jacobian_t = _jacobian_transposed(lin.f, lin.primals)
-        jacobian_t, leaves = lin._jacobian_t
+        jacobian_t, inputs = lin._jacobian_t
         flat, batch = _flatten_like(lin.out_primal, cotangent)
         result = flat @ jacobian_t.T
-        return tuple(seeds.tree_map(lambda leaf: _unflatten(result, leaf, batch), leaves))
+        return tuple(seeds.tree_map(lambda leaf: _unflatten(result, leaf, batch), inputs))
 
 
 def _jacobian_transposed(f: Callable, primals: tuple) -> tuple:
     """J^T as an (inputs x outputs) matrix over the flat index of seeds.leaves_of."""
     from fwdad.api import _seeded_pass
-    leaves, total = seeds.leaves_of(tuple(primals))
+    inputs, total = seeds.leaves_of(tuple(primals))
     out, tangent = _seeded_pass(f, primals, tuple(range(len(primals))),
-                                seeds.seed(leaves, 0, total))
+                                seeds.seed(inputs, 0, total))
     stacked = seeds.stacked_output(out, tangent, total)
-    columns = [np.reshape(x, (total, -1)) for x in _leaves(stacked)]
-    return np.concatenate(columns, axis=1), leaves
+    columns = [np.reshape(x, (total, -1)) for x in leaves(stacked)]
+    return np.concatenate(columns, axis=1), inputs
 
 
 def _flatten_like(primal: Any, cotangent: Any) -> tuple:

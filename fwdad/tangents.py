@@ -308,3 +308,12 @@ def _rebuild(like: Any, items: list) -> Any:
     if hasattr(type(like), "_fields"):
         return type(like)(*items)
     return tuple(items)
+
+
+def leaves(tree: Any) -> list:
+    """The leaves of a tree of tuples, lists and dicts, in order."""
+    if isinstance(tree, (tuple, list)):
+        return [x for v in tree for x in leaves(v)]
+    if isinstance(tree, dict):
+        return [x for v in tree.values() for x in leaves(v)]
+    return [tree]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.rules.linalg import explicit_subscripts
+
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.rules_shapes import _selection
@@ -113,23 +115,11 @@ rrule(np.diag)(_selection(np.diag))
 @rrule(np.einsum)
 def _einsum(subscripts, *operands, **kwargs):
     """Subscripts given as a string (explicit or implicit, with or without ...)."""
-    inputs, output = _explicit(subscripts)
+    inputs, output = explicit_subscripts(subscripts)
     out = np.einsum(subscripts, *operands, **kwargs)
     return out, lambda ct: (None,) + tuple(
         (lambda i=i: _einsum_cotangent(inputs, output, operands, ct, i))
         for i in range(len(operands)))
-
-
-def _explicit(subscripts: str):
-    """Input subscripts and the output subscript, made explicit as NumPy would."""
-    subscripts = subscripts.replace(" ", "")
-    if "->" in subscripts:
-        left, output = subscripts.split("->")
-        return left.split(","), output
-    left = subscripts.split(",")
-    letters = "".join(left).replace(".", "")
-    once = sorted(c for c in set(letters) if letters.count(c) == 1)
-    return left, ("..." if "..." in subscripts else "") + "".join(once)
 
 
 def _einsum_cotangent(inputs, output, operands, ct, i):

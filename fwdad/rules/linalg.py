@@ -136,7 +136,7 @@ def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
         raise TypeError("fwdad differentiates np.einsum with a subscripts string only")
     primals = [d.primal for d in operands]
     out = np.einsum(subscripts, *primals, **kwargs)
-    inputs, output = _explicit(subscripts)
+    inputs, output = explicit_subscripts(subscripts)
     batch = next(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in subscripts)
     total = NoTangent
     for i, d in enumerate(operands):
@@ -151,7 +151,7 @@ def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
     return Dual(out, total)
 
 
-def _explicit(subscripts: str):
+def explicit_subscripts(subscripts: str):
     """Input subscripts and the output subscript, made explicit as NumPy would."""
     subscripts = subscripts.replace(" ", "")
     if "->" in subscripts:
