@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.rules.case import M23, UNCOMPARABLE, V3, Case, xfail
+from tests.rules.case import M23, V3, Case, xfail
 
 def _generator():
     return np.random.default_rng(7)
@@ -45,5 +45,14 @@ RANDOM_ROWS = (
        Case(np.random.PCG64DXSM, 3), Case(np.random.MT19937, 3), Case(np.random.Philox, 3),
        Case(np.random.SFC64, 3), Case(np.random.SeedSequence, 3), Case(np.random.seed, 3),
        Case(np.random.get_state), Case(np.random.set_state, _random_state().get_state())])
-RANDOM_CASES = [xfail(row, UNCOMPARABLE.format("Generator"), run=False)
+# Draws are constants (issue 4: a draw has no derivative), but finite differences at a
+# fixed seed see the pathwise derivative with respect to the distribution's parameters,
+# so those rows are known to disagree; the rest (no float parameters) are checked fully.
+PATHWISE = {"beta", "chisquare", "choice", "dirichlet", "exponential", "f", "gamma",
+            "multivariate_normal", "noncentral_chisquare", "noncentral_f", "normal",
+            "pareto", "power", "standard_gamma", "standard_t", "triangular", "uniform",
+            "vonmises", "wald", "weibull"}
+DRAW_IS_CONSTANT = ("draws are constants, while finite differences at a fixed seed see "
+                    "the pathwise derivative in the distribution's parameters")
+RANDOM_CASES = [xfail(row, DRAW_IS_CONSTANT) if row.fn.__name__ in PATHWISE else row
                 for row in RANDOM_ROWS]
