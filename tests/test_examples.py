@@ -18,6 +18,7 @@ CASES = [  # (script, text its output must contain)
     ("ode_sensitivity.py", "dx(t)/dk: at t_end"),
     ("physics_inplace.py", "d(final energy)/d(v_first)"),
     ("custom_rule.py", "test_rule(math.dist): ok"),
+    ("newton_jacfwd.py", "Newton converged in"),
 ]
 
 
