@@ -19,6 +19,7 @@ CASES = [  # (script, text its output must contain)
     ("physics_inplace.py", "d(final energy)/d(v_first)"),
     ("custom_rule.py", "test_rule(math.dist): ok"),
     ("newton_jacfwd.py", "Newton converged in"),
+    ("gmm_gradient.py", "gradient agrees with forward mode and finite differences"),
 ]
 
 
