@@ -20,6 +20,7 @@ CASES = [  # (script, text its output must contain)
     ("custom_rule.py", "test_rule(math.dist): ok"),
     ("newton_jacfwd.py", "Newton converged in"),
     ("gmm_gradient.py", "gradient agrees with forward mode and finite differences"),
+    ("structured_matrices.py", "generic rules agree with AD through each class's own code"),
 ]
 
 
