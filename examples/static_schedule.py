@@ -1,11 +1,12 @@
 """A hot loop under @fwdad.static_graph: record the step's schedule once, replay it.
 
 `simulate` runs a small recurrent cell for many steps. The cell is plain Python with
-a loop over its layers, a helper call, a method call and a branch; under @fwdad.static_graph, the first
-differentiated call records the primitive calls it makes, and every later call (same
-shapes, same branch outcomes, same loop lengths) replays that flat schedule with no
-dispatch. The same cell without the decorator runs the full derived rule each step.
-Both must give the same derivative, which central finite differences check too.
+a loop over its layers, a helper call, a method call and a branch; under
+@fwdad.static_graph, the first differentiated call records the primitive calls it
+makes, and every later call (same shapes, same branch outcomes, same loop lengths)
+replays that flat schedule with no dispatch. The same cell without the decorator runs
+the full derived rule each step. Both must give the same derivative, which central
+finite differences check too.
 
 Run: python examples/static_schedule.py [--quick]
 """
@@ -76,10 +77,11 @@ def main(quick=False):
           f"recorded {counts['records']}, replayed {counts['replays']}, fell back "
           f"{counts['fallbacks']}")
     eps = 1e-6
-    moved = [full(*[a + s * eps * t for a, t in zip((h, w, b), tangents)]) for s in (1, -1)]
+    moved = [full(*[a + sign * eps * t for a, t in zip((h, w, b), tangents)])
+             for sign in (1, -1)]
     fd = (moved[0] - moved[1]) / (2 * eps)
-    print(f"directional derivative: full {derivative:.12f}, replayed {derivative_s:.12f}, "
-          f"finite differences {fd:.12f}")
+    print(f"directional derivative: full {derivative:.12f}, replayed "
+          f"{derivative_s:.12f}, finite differences {fd:.12f}")
     assert np.isclose(value, value_s, rtol=1e-12)
     assert np.isclose(derivative, derivative_s, rtol=1e-12)
     assert np.isclose(derivative, fd, rtol=1e-6)
