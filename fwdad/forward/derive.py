@@ -10,16 +10,13 @@ import functools
 import os
 from typing import Any, Callable, Optional
 
-from fwdad import fence
+from fwdad import frontend
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
 from fwdad.forward import runtime
 from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.optimize import optimize
 from fwdad.forward.transform import transform
-from fwdad.normalize import normalize
-from fwdad.normalize.names import Namer
-from fwdad.source import get_source
 
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
@@ -37,9 +34,7 @@ def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
-    src = get_source(fn)
-    fence.check(src)
-    normalized = normalize(src, Namer())
+    src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
     defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
     kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}

@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from fwdad import fence
+from fwdad import frontend
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
-from fwdad.normalize import normalize
-from fwdad.normalize.names import Namer
 from fwdad.reverse.transform import transform
-from fwdad.source import get_source
 
 
 def build_rrule(fn: Callable) -> Callable:
@@ -23,9 +20,7 @@ def build_rrule(fn: Callable) -> Callable:
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
-    src = get_source(fn)
-    fence.check(src)
-    normalized = normalize(src, Namer())
+    src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
     header = f"reverse rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     rule = compile_function(tree, constants.values, src.cells, src.globals,
