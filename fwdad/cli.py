@@ -142,16 +142,9 @@ def _primitive_source(fn: Callable, rule: Callable) -> str:
 
 
 def _reverse_source(fn: Callable) -> str:
-    """The derived reverse rule, from `fwdad.reverse.build_rule(fn).source`."""
-    try:
-        reverse = importlib.import_module("fwdad.reverse")
-    except ModuleNotFoundError as err:
-        if err.name != "fwdad.reverse":
-            raise
-        raise UsageError("reverse mode is not available in this version of fwdad: "
-                         "`--reverse` needs the fwdad.reverse package. Use `fwdad show` "
-                         "without it for the forward rule.") from None
-    return reverse.build_rule(fn).source
+    """The derived reverse rule."""
+    from fwdad.reverse import build_rule
+    return build_rule(fn).source
 
 
 # ---- reading the command line ---------------------------------------------------------

@@ -110,16 +110,10 @@ def test_show_prints_the_code(capsys, module, name, options, expected):
         assert text in out
 
 
-def test_show_reverse_says_reverse_mode_is_absent(capsys, module):
-    try:
-        import fwdad.reverse  # noqa: F401
-    except ModuleNotFoundError:
-        code, out, err = run(capsys, "show", f"{module}:wave", "--reverse")
-        assert code == 2 and out == ""
-        assert "reverse mode is not available in this version" in err
-    else:
-        code, out, err = run(capsys, "show", f"{module}:wave", "--reverse")
-        assert code == 0 and "wave" in out
+def test_show_reverse_prints_the_reverse_rule(capsys, module):
+    code, out, err = run(capsys, "show", f"{module}:wave", "--reverse")
+    assert code == 0 and err == ""
+    assert out.startswith("# reverse rule of wave") and "def wave" in out
 
 
 def test_show_reports_unsupported_syntax_without_a_traceback(capsys, module):
