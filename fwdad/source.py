@@ -11,6 +11,7 @@ import copy
 import functools
 import inspect
 import linecache
+import textwrap
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
@@ -109,7 +110,7 @@ def get_source(fn: Callable) -> FunctionSource:
             f"{code.co_filename!r}). Functions made with exec or eval, or typed at an "
             f"interactive prompt, have no source to read: define it in a file, or "
             f"register a rule for it with `@fwdad.frule`.")
-    tree = _as_function_def(node)
+    tree = _as_function_def(node, code.co_filename)
     cells = dict(zip(code.co_freevars, py.__closure__ or ()))
     return FunctionSource(py, tree, code.co_filename, py.__globals__, cells)
 
@@ -164,13 +165,28 @@ def _same_args(node: ast.Lambda, code: types.CodeType) -> bool:
     return tuple(names) == code.co_varnames[:len(names)]
 
 
-def _as_function_def(node: ast.AST) -> ast.FunctionDef:
-    """A copy of the def (without its decorators) or a def equivalent to the lambda."""
+def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
+    """A fresh tree of the def (without its decorators), or of a def equivalent to the
+    lambda. The passes rewrite it in place, so it shares no node with the cached parse:
+    a def is parsed again from its own lines (cheaper than copying the tree)."""
     if isinstance(node, ast.Lambda):
+        node = copy.deepcopy(node)
         body = [ast.copy_location(ast.Return(value=node.body), node.body)]
         out = ast.FunctionDef(name="lambda", args=node.args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
         return ast.fix_missing_locations(ast.copy_location(out, node))
-    out = copy.deepcopy(node)
+    out = _parse_again(node, filename) or copy.deepcopy(node)
     out.decorator_list = []
     return out
+
+
+def _parse_again(node: ast.AST, filename: str) -> Optional[ast.AST]:
+    """The def parsed from its own lines, with the line numbers it has in the file."""
+    lines = linecache.getlines(filename)[node.lineno - 1:node.end_lineno]
+    try:
+        tree = ast.parse(textwrap.dedent("".join(lines))).body[0]
+    except (SyntaxError, IndexError):  # e.g. a string less indented than the def
+        return None
+    if not isinstance(tree, type(node)) or tree.name != node.name:
+        return None
+    return ast.increment_lineno(tree, node.lineno - 1)

@@ -20,15 +20,13 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List
 
-from fwdad import fence
+from fwdad import frontend
 from fwdad.compile import compile_function
 from fwdad.dual import Dual
 from fwdad.forward import dispatch, lines, runtime
 from fwdad.forward.transform import transform
-from fwdad.normalize import normalize
-from fwdad.normalize.names import Namer
 from fwdad.rules.registry import entries, get_frule
-from fwdad.source import get_source, python_function
+from fwdad.source import python_function
 
 
 class Fallback(Exception):
@@ -199,9 +197,8 @@ class _Primitive:
 
 
 def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
-    src = get_source(fn)
-    fence.check(src)
-    tree, constants = transform(normalize(src, Namer()), src)
+    src, normalized = frontend.normalized(fn)
+    tree, constants = transform(normalized, src)
     if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(tree)
            if n is not tree) or tree.args.vararg or tree.args.kwarg:
         rec.invalid(f"{fn.__qualname__} has nested functions or *args/**kwargs")

@@ -11,7 +11,6 @@ Each pass is a function from a tree to a tree with the same behaviour:
 from __future__ import annotations
 
 import ast
-import copy
 
 from fwdad.normalize import constructors, flatten, foreign, intrinsics
 from fwdad.normalize.names import Namer
@@ -22,9 +21,12 @@ PASSES = ("foreign", "intrinsics", "constructors", "flatten")
 
 
 def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
-    """The normalized copy of `src.tree` (the fence must have accepted it)."""
+    """`src.tree`, normalized (the fence must have accepted it).
+
+    Note: the passes rewrite `src.tree` in place instead of copying it first: every
+    FunctionSource comes from get_source, which parses a fresh copy for each call."""
     names = names or Namer()
-    tree = copy.deepcopy(src.tree)
+    tree = src.tree
     scope = Scope(src.globals, src.cells, local_names(tree))
     tree = foreign.run(tree, names, scope)
     tree = intrinsics.run(tree, names)

@@ -20,7 +20,7 @@ from fwdad.normalize.refs import call
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
-    return ast.fix_missing_locations(_Constructors().visit(tree))
+    return _Constructors().visit(tree)
 
 
 def _lang_call(name: str, args: list, like: ast.AST) -> ast.Call:

@@ -32,7 +32,7 @@ from fwdad.normalize.refs import call, is_atom, is_ref
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     flat = _Flatten(names)
     tree.body = flat.block(tree.body)
-    return ast.fix_missing_locations(tree)
+    return ast.fix_missing_locations(tree)  # once, for every pass before it too
 
 
 class _Flatten:

@@ -22,7 +22,7 @@ from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
 
 def run(tree: ast.FunctionDef, names: Namer, scope: Scope) -> ast.FunctionDef:
-    return ast.fix_missing_locations(_Foreign(scope).visit(tree))
+    return _Foreign(scope).visit(tree)
 
 
 class _Foreign(ast.NodeTransformer):

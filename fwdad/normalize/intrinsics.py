@@ -42,7 +42,7 @@ def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
-    return ast.fix_missing_locations(_Intrinsics(names).visit(tree))
+    return _Intrinsics(names).visit(tree)
 
 
 Stmts = Union[ast.stmt, List[ast.stmt]]
