@@ -17,7 +17,7 @@ from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, leaves, stack, zero_tangent
+from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
@@ -203,7 +203,7 @@ def _fill(primal: Any, tangent: Any) -> Any:
     if tangent is NoTangent:
         return zero_tangent(primal)
     if isinstance(primal, (tuple, list)):
-        return seeds.rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
+        return rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
     if isinstance(primal, dict):
         return {k: _fill(v, tangent[k]) for k, v in primal.items()}
     return tangent

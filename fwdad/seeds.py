@@ -13,7 +13,7 @@ from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
-from fwdad.tangents import NoTangent, zero_tangent
+from fwdad.tangents import NoTangent, rebuild, zero_tangent
 
 
 @dataclass
@@ -27,13 +27,6 @@ class Leaf:
 
     def __post_init__(self) -> None:
         self.size = math.prod(self.shape)
-
-
-def rebuild(like: Any, items: list) -> Any:
-    """A list, tuple or NamedTuple like `like`, holding `items`."""
-    if isinstance(like, list):
-        return items
-    return type(like)(*items) if hasattr(type(like), "_fields") else tuple(items)
 
 
 def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:

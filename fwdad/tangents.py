@@ -180,7 +180,7 @@ def _fields(x: Any) -> Dict[str, Any]:
 
 def _map_container(x: Any, fn: Callable[[Any], Any]) -> Any:
     """Apply fn to each item of a tuple, NamedTuple or list, keeping the container."""
-    return _rebuild(x, [fn(v) for v in x])
+    return rebuild(x, [fn(v) for v in x])
 
 
 # ---- random tangents ----------------------------------------------------------------
@@ -252,7 +252,7 @@ def inner(a: Any, b: Any) -> float:
 
 
 def _map_pairs(a: Any, b: Any, fn: Callable[[Any, Any], Any]) -> Any:
-    return _rebuild(a, [fn(x, y) for x, y in zip(a, b)])
+    return rebuild(a, [fn(x, y) for x, y in zip(a, b)])
 
 
 # ---- moving along a tangent, and batches of tangents --------------------------------
@@ -280,7 +280,7 @@ def stack(tangents: list) -> Any:
     if first is NoTangent:
         return NoTangent
     if isinstance(first, (tuple, list)):
-        return _rebuild(first, [stack([t[i] for t in tangents]) for i in range(len(first))])
+        return rebuild(first, [stack([t[i] for t in tangents]) for i in range(len(first))])
     if isinstance(first, dict):
         return {k: stack([t[k] for t in tangents]) for k in first}
     if isinstance(first, Tangent):
@@ -293,7 +293,7 @@ def unstack(batched: Any, i: int) -> Any:
     if batched is NoTangent:
         return NoTangent
     if isinstance(batched, (tuple, list)):
-        return _rebuild(batched, [unstack(t, i) for t in batched])
+        return rebuild(batched, [unstack(t, i) for t in batched])
     if isinstance(batched, dict):
         return {k: unstack(v, i) for k, v in batched.items()}
     if isinstance(batched, Tangent):
@@ -301,7 +301,7 @@ def unstack(batched: Any, i: int) -> Any:
     return np.asarray(batched)[i]
 
 
-def _rebuild(like: Any, items: list) -> Any:
+def rebuild(like: Any, items: list) -> Any:
     """A container of the same kind as `like` (list, tuple, NamedTuple) with `items`."""
     if isinstance(like, list):
         return items

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import types
 import weakref
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional
 
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError, describe
@@ -21,24 +21,25 @@ from fwdad.tangents import NoTangent
 
 
 class LazyRule:
-    """A static call's rule: derived on the first call, then reused."""
+    """A static call's rule: derived on the first call (by `derive`: the derived
+    forward rule, or the reverse one), then reused."""
 
-    __slots__ = ("fn", "rule", "__weakref__")
+    __slots__ = ("fn", "rule", "derive", "__weakref__")
     made: "weakref.WeakSet[LazyRule]" = weakref.WeakSet()
 
-    def __init__(self, fn: Callable) -> None:
-        self.fn, self.rule = fn, None
+    def __init__(self, fn: Callable, derive: Optional[Callable] = None) -> None:
+        self.fn, self.rule, self.derive = fn, None, derive or derived_rule
         LazyRule.made.add(self)
 
-    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.rule is None:
-            self.rule = derived_rule(self.fn)
+            self.rule = self.derive(self.fn)
         return self.rule(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         """`.source` and the other attributes of the rule, building it if need be."""
         if self.rule is None:
-            self.rule = derived_rule(self.fn)
+            self.rule = self.derive(self.fn)
         return getattr(self.rule, name)
 
     def __repr__(self) -> str:

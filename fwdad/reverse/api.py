@@ -18,7 +18,7 @@ from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout, nested
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 
 def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
@@ -152,8 +152,7 @@ def _hold(x: Any) -> Any:
         return x.copy()
     if isinstance(x, (list, tuple)):
         items = [_hold(v) for v in x]
-        return items if isinstance(x, list) else \
-            (type(x)(*items) if hasattr(x, "_fields") else tuple(items))
+        return rebuild(x, items)
     if isinstance(x, dict):
         return {k: _hold(v) for k, v in x.items()}
     if isinstance(zero_tangent(x), Tangent):
@@ -170,8 +169,7 @@ def _unbox(x: Any) -> Any:
         return gather(x, "value")
     if isinstance(x, (list, tuple)):
         items = [_unbox(v) for v in x]
-        return items if isinstance(x, list) else \
-            (type(x)(*items) if hasattr(x, "_fields") else tuple(items))
+        return rebuild(x, items)
     if isinstance(x, dict):
         return {k: _unbox(v) for k, v in x.items()}
     if isinstance(zero_tangent(x), Tangent):
@@ -221,8 +219,7 @@ def _adjoints(box: Any) -> Any:
         return gather(box, "adjoint")
     if isinstance(box, (list, tuple)):
         items = [_adjoints(v) for v in box]
-        return items if isinstance(box, list) else \
-            (type(box)(*items) if hasattr(box, "_fields") else tuple(items))
+        return rebuild(box, items)
     if isinstance(box, dict):
         return {k: _adjoints(v) for k, v in box.items()}
     if isinstance(box, Tangent):  # the fields of an instance, held by _hold

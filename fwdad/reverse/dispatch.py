@@ -10,6 +10,7 @@ from typing import Any, Callable, Dict
 
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward.cache import RuleCache
+from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse.registry import get_rrule, is_tracked
 from fwdad.reverse.rules_python import Method
 from fwdad.rules.registry import is_primitive
@@ -21,25 +22,6 @@ derived_rrules = RuleCache(weak=True)  # Python function -> its derived reverse 
 def derived_rrule(fn: Callable) -> Callable:
     from fwdad.reverse.derive import build_rrule
     return derived_rrules.get(python_function(fn), build_rrule)
-
-
-class LazyRRule:
-    """A static call's reverse rule: derived on the first call, then reused."""
-
-    __slots__ = ("fn", "rule")
-
-    def __init__(self, fn: Callable) -> None:
-        self.fn, self.rule = fn, None
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.rule is None:
-            self.rule = derived_rrule(self.fn)
-        return self.rule(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        if self.rule is None:
-            self.rule = derived_rrule(self.fn)
-        return getattr(self.rule, name)
 
 
 class Unruled:
@@ -101,7 +83,7 @@ def static_rrule(fn: Any, location: str = "") -> Callable:
         return Unruled(fn, location)
     if isinstance(fn, type):
         return construct_rrule(fn)
-    return LazyRRule(python_function(fn))
+    return LazyRule(python_function(fn), derived_rrule)
 
 
 def construct_rrule(cls: type) -> Callable:

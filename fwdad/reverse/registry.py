@@ -27,6 +27,7 @@ from fwdad.reverse.tape import current
 from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
                                value_of)
 from fwdad.rules import registry as forward_registry
+from fwdad.tangents import rebuild
 
 
 @dataclass
@@ -186,10 +187,10 @@ _PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, typ
 def _method(cls: type, name: str) -> Optional[Callable]:
     key = (cls, name)
     if key not in _METHODS:
-        from fwdad.reverse.dispatch import LazyRRule
+        from fwdad.reverse.dispatch import LazyRule, derived_rrule
         from fwdad.source import is_library, python_function
         fn = python_function(getattr(cls, name, None))
-        _METHODS[key] = None if fn is None or is_library(fn) else LazyRRule(fn)
+        _METHODS[key] = None if fn is None or is_library(fn) else LazyRule(fn, derived_rrule)
     return _METHODS[key]
 
 
@@ -247,7 +248,7 @@ def wrap(out: Any, layout: str) -> Any:
         items = [wrap(o, layout) for o in out]
         if all(a is b for a, b in zip(items, out)):
             return out
-        return type(out)(*items) if hasattr(out, "_fields") else tuple(items)
+        return rebuild(out, items)
     return out
 
 
