@@ -122,8 +122,25 @@ linear(np.take, np.ndarray.take, batched=_along_axis(np.take))
 linear(np.repeat, np.ndarray.repeat, batched=_along_axis(np.repeat))
 linear(np.roll, batched=_roll)
 # item by item for a batch:
-linear(np.fliplr, np.flipud, np.rot90, np.tile, np.triu, np.tril, np.atleast_1d,
-       np.atleast_2d, np.atleast_3d, np.delete, np.resize, np.diagflat)
+linear(np.fliplr, np.flipud, np.rot90, np.tile, np.triu, np.tril, np.delete, np.resize,
+       np.diagflat)
+
+
+def _atleast_rule(fn: Callable) -> Callable:
+    """atleast_1d/2d/3d: each array is reshaped on its own; several in, a tuple out."""
+    one = _linear_rule(fn, None)
+
+    def rule(*arrays: Dual) -> Dual:
+        if len(arrays) == 1:
+            return one(arrays[0])
+        outs = [one(a) for a in arrays]
+        return Dual(tuple(o.primal for o in outs), tuple(o.tangent for o in outs))
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+for _fn in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+    frule(_fn)(_atleast_rule(_fn))
 
 
 @frule(np.take_along_axis)

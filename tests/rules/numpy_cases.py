@@ -196,7 +196,7 @@ SHAPE_CASES = [
     Case(np.ndarray.repeat, V3, 2), Case(np.roll, M23, 1), Case(np.roll, M23, -1, axis=1),
     Case(np.roll, T223, (1, 2), axis=(0, 2)), Case(np.tile, V3, (2, 2)),
     Case(np.triu, M34), Case(np.tril, M34, -1), Case(np.atleast_1d, 0.3),
-    Case(np.atleast_2d, V3), Case(np.atleast_3d, M23), Case(np.delete, V3, 1),
+    Case(np.atleast_2d, V3), Case(np.atleast_2d, V3, M23), Case(np.atleast_3d, 0.3, V3), Case(np.atleast_3d, M23), Case(np.delete, V3, 1),
     Case(np.delete, M23, [0, 2], axis=1), Case(np.resize, V3, (2, 2)),
     Case(np.diagflat, V3),
     Case(np.concatenate, [V3, W3]), Case(np.concatenate, [M23, M23], axis=1),
