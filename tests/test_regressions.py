@@ -1,4 +1,6 @@
 """Bugs found while the pieces came together, each against an independent reference."""
+import warnings
+
 import numpy as np
 
 import fwdad
@@ -50,3 +52,17 @@ SCALE, SHIFT = (lambda a: a * 3.0), (lambda a: a + 3.0)  # noqa: E731
 def test_lambdas_on_one_line_are_told_apart_by_column():
     assert fwdad.jvp(SCALE, (1.0,), (1.0,)) == (3.0, 3.0)
     assert fwdad.jvp(SHIFT, (1.0,), (1.0,)) == (4.0, 1.0)
+
+
+def variance_of_nothing(x):
+    return np.var(x[:0], axis=0)
+
+
+def test_variance_over_an_empty_axis_is_nan_as_in_numpy():
+    x = np.ones((3, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = variance_of_nothing(x)
+        value, tangent = fwdad.jvp(variance_of_nothing, (x,), (np.ones_like(x),))
+    np.testing.assert_array_equal(value, want)
+    assert np.isnan(tangent).all() and tangent.shape == want.shape

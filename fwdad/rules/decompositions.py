@@ -11,6 +11,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import dense, fit, lift
+from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -189,6 +190,7 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     """For a of full column rank: with r = b - a x, dx = pinv(a) (db - da x) +
     (a^T a)^-1 da^T r; the residuals' tangent is 2 sum(r (db - da x)); the rank has
     none; the singular values', diag(U^T da V)."""
+    a, b = as_array(a), as_array(b)
     x, res, rank, s = out = np.linalg.lstsq(a.primal, b.primal, rcond=rcond)
     vector = np.ndim(b.primal) == 1
     col = (lambda v: v[..., None]) if vector else (lambda v: v)

@@ -24,16 +24,22 @@ def _bilinear(fn, a: Dual, b: Dual, **kwargs):
 
 # ---- differences and integrals: linear --------------------------------------------------------
 @frule(np.diff)
-def _diff(a: Dual, n=1, axis=-1, **kwargs) -> Dual:
-    """Linear in a (`prepend` and `append` are constants)."""
+def _diff(a: Dual, n=1, axis=-1, prepend: Dual = None, append: Dual = None) -> Dual:
+    """Linear in a, prepend and append together (they are differences of one array)."""
     a = as_array(a)
-    out = np.diff(a.primal, n, axis, **kwargs)
-    if a.tangent is NoTangent:
+    pads = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+    out = np.diff(a.primal, n, axis, **{k: v.primal for k, v in pads.items()})
+    parts = [a] + list(pads.values())
+    if all(d.tangent is NoTangent for d in parts):
         return Dual(out, NoTangent)
-    pads = {k: np.zeros_like(np.asarray(v, dtype=float)) for k, v in kwargs.items()}
-    if is_batched(a.primal, a.tangent) and pads:
-        return Dual(out, map_batch(lambda t: np.diff(t, n, axis, **pads), a.primal, a.tangent))
-    return Dual(out, np.diff(a.tangent, n, tangent_axis(a.primal, a.tangent, axis), **pads))
+    if not pads:
+        return Dual(out, np.diff(a.tangent, n, tangent_axis(a.primal, a.tangent, axis)))
+    size = common_batch([d.primal for d in parts], [d.tangent for d in parts])
+    da, *dpads = [dense(d.primal, d.tangent, size) for d in parts]
+    if size is None:
+        return Dual(out, np.diff(da, n, axis, **dict(zip(pads, dpads))))
+    return Dual(out, np.stack([np.diff(da[b], n, axis, **{k: d[b] for k, d in zip(pads, dpads)})
+                               for b in range(size)]))
 
 
 @frule(np.ediff1d)

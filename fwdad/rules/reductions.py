@@ -173,7 +173,9 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     n = x.primal.size // max(np.size(out), 1) if x.primal.size else 0
     dx = dense(x.primal, x.tangent)
     total = np.sum(centered * dx, axis=tangent_axis(x.primal, dx, axis), keepdims=keepdims)
-    return Dual(out, fit(2.0 / (n - ddof) * total, out))
+    with np.errstate(divide="ignore", invalid="ignore"):  # as NumPy: nan or inf, warned
+        scale = np.float64(2.0) / max(n - ddof, 0)  # once, by the primal's own call
+    return Dual(out, fit(scale * total, out))
 
 
 @frule(np.std, np.ndarray.std)

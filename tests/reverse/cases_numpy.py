@@ -105,8 +105,7 @@ def _shape_cases():
             Case(np.append, (A, V4[None]), dict(axis=0)), Case(np.append, (A, V3)),
             Case(np.insert, (V4, 1, 2.5)), Case(np.insert, (A, [0, 2], V3[:, None], 1)),
             Case(np.diff, (A,)), Case(np.diff, (STACK,), dict(n=2, axis=1)),
-            Case(np.diff, (V4,), dict(prepend=1.0, append=V3),
-                 forward=False)]  # forward mode has no prepend=: see report
+            Case(np.diff, (V4,), dict(prepend=1.0, append=V3))]
     return out
 
 
