@@ -196,7 +196,8 @@ def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
         return NoTangent
     if not is_batched(primal, tangent):
         return fn(tangent)
-    return np.stack([fn(t) for t in tangent])
+    # tangent[i, ...] keeps each item an array (a 0-d one for a scalar primal)
+    return np.stack([fn(tangent[i, ...]) for i in range(len(tangent))])
 
 
 def dense(primal: Any, tangent: Any, size: Optional[int] = None) -> Any:

@@ -275,8 +275,19 @@ IN_PLACE_CASES = [
     Case(np.generic.item, np.float64(0.3)), Case(np.generic.tolist, np.float64(0.3)),
 ]
 
+# Methods of NumPy scalars (fwdad/rules/scalar_methods.py).
+S = np.float64(0.3)
+SCALAR_METHOD_CASES = [Case(getattr(np.generic, name), S, *args) for name, args in [
+    ("sum", ()), ("mean", ()), ("prod", ()), ("max", ()), ("min", ()), ("clip", (0.0, 1.0)),
+    ("copy", ()), ("astype", (np.float64,)), ("round", (1,)), ("conj", ()),
+    ("conjugate", ()), ("reshape", ((1, 1),)), ("transpose", ()), ("squeeze", ()),
+    ("ravel", ()), ("flatten", ()), ("cumsum", ()), ("cumprod", ()), ("argmax", ()),
+    ("argmin", ()), ("argsort", ()), ("any", ()), ("all", ()), ("repeat", (3,)),
+    ("take", ([0, 0],))]] + [Case(np.generic.sum, S, keepdims=True),
+                             Case(np.generic.clip, -S, 0.0, None)]
+
 
 NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + UFUNC_METHOD_CASES
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
-               + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES)
+               + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES)
