@@ -138,6 +138,29 @@ def peers(args) -> Dict[str, Callable]:
     return out
 
 
+# ---- the measurements ---------------------------------------------------------------------
+def chain_times(repeats: int, size: int = 200) -> Dict[str, float]:
+    """Best seconds of the chain's gradient with varmat and matvar values (checked equal
+    first). Raises AssertionError when the two gradients differ."""
+    mats = chain_inputs(size=size)
+    varmat, matvar = fwdad.grad(chain)(mats), matvar_grad(chain, mats)
+    assert all(np.allclose(a, b, rtol=1e-10) for a, b in zip(varmat, matvar)), \
+        "varmat and matvar gradients differ"
+    return best_times({"varmat": lambda: fwdad.grad(chain)(mats),
+                       "matvar": lambda: matvar_grad(chain, mats)},
+                      max(2, repeats // 3), inner={"varmat": 5})
+
+
+def gmm_times(repeats: int, with_peers: bool) -> Dict[str, float]:
+    """Best seconds of the GMM objective ("primal") and of each gradient."""
+    args = gmm_inputs()
+    grad = fwdad.grad(gmm_objective, argnums=(0, 1, 2))
+    timed = {"primal": lambda: gmm_objective(*args), "fwdad": lambda: grad(*args)}
+    if with_peers:
+        timed.update(peers(args))
+    return best_times(timed, repeats)
+
+
 # ---- the run ----------------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -145,28 +168,13 @@ def main() -> int:
     parser.add_argument("--peers", action="store_true", help="time installed peers too")
     opts = parser.parse_args()
     repeats = 2 if opts.quick else 7
-    rows = []
-
-    mats = chain_inputs(size=60 if opts.quick else 200)
-    varmat, matvar = fwdad.grad(chain)(mats), matvar_grad(chain, mats)
-    if not all(np.allclose(a, b, rtol=1e-10) for a, b in zip(varmat, matvar)):
-        print("varmat and matvar gradients differ", file=sys.stderr)
-        return 1
-    times = best_times({"varmat": lambda: fwdad.grad(chain)(mats),
-                        "matvar": lambda: matvar_grad(chain, mats)},
-                       max(2, repeats // 3), inner={"varmat": 5})
-    size = mats[0].shape[0]
-    rows.append((f"chain of {len(mats) - 1} products {size}x{size}: varmat grad",
-                 f"{times['varmat'] * 1e3:.1f} ms"))
-    rows.append(("  matvar grad", f"{times['matvar'] * 1e3:.1f} ms"))
-    rows.append(("  matvar / varmat (target >= 10)", f"{times['matvar'] / times['varmat']:.1f}x"))
-
-    args = gmm_inputs()
-    grad = fwdad.grad(gmm_objective, argnums=(0, 1, 2))
-    timed = {"primal": lambda: gmm_objective(*args), "fwdad": lambda: grad(*args)}
-    if opts.peers:
-        timed.update(peers(args))
-    gmm = best_times(timed, repeats * 4)
+    size = 60 if opts.quick else 200
+    times = chain_times(repeats, size)
+    rows = [(f"chain of 3 products {size}x{size}: varmat grad",
+             f"{times['varmat'] * 1e3:.1f} ms"),
+            ("  matvar grad", f"{times['matvar'] * 1e3:.1f} ms"),
+            ("  matvar / varmat (target >= 10)", f"{times['matvar'] / times['varmat']:.1f}x")]
+    gmm = gmm_times(repeats * 4, opts.peers)
     rows.append(("GMM d=10 k=25 n=1000: primal", f"{gmm['primal'] * 1e3:.2f} ms"))
     for name in [n for n in gmm if n != "primal"]:
         target = " (target <= 3.5)" if name == "fwdad" else ""

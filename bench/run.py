@@ -5,7 +5,8 @@ docs/performance.md with the machine and the library versions.
     python bench/run.py --quick    # 3 repeats: a smoke test of the runner
 
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
-static_graph (bench/small_ops.py). Peers (JAX, PyTorch, autograd) are timed when they
+static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
+(bench/jacobian.py), reverse mode (bench/reverse.py). Peers (JAX, PyTorch, autograd) are timed when they
 are installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a
 group the callables are sampled in turn, so that load on a shared machine hits all alike.
 """
@@ -28,6 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
 from bench import jvp_overhead as jo, peers, report, small_ops  # noqa: E402
+from bench.companion_rows import jacobian_rows, reverse_rows  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
 from fwdad.forward.derive import build_rule  # noqa: E402
 
@@ -234,7 +236,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     repeats = 3 if args.quick else 21
     rows = (w1_rows(repeats) + w2_rows(max(3, repeats // 2)) + w3_rows(max(3, repeats // 2))
             + small_call_rows(repeats) + build_rows(repeats) + memory_rows()
-            + static_graph_rows(repeats))
+            + static_graph_rows(repeats) + jacobian_rows(repeats)
+            + reverse_rows(max(3, repeats // 3), with_peers=True,
+                           size=60 if args.quick else 200))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:
