@@ -129,9 +129,22 @@ def _interp(x, xp, fp, left=None, right=None, period=None):
         raise FwdadError("fwdad differentiates np.interp in x, fp, left and right, not in "
                          f"the knots xp: pass xp as a constant ({_CONSTANT}).")
     if period is not None:
-        raise FwdadError("fwdad's reverse mode differentiates np.interp without period= "
-                         "only; forward mode (fwdad.jvp) takes it.")
+        return _periodic(x, xp, fp, abs(period))
     return Pure(np.interp, _interp_rule)(x, xp, fp, left, right)
+
+
+def _periodic(x, xp, fp, period):
+    """As NumPy does it: x and the knots modulo the period, the knots sorted and one
+    more knot (and value) at each end, wrapped around."""
+    knots = np.asarray(xp, dtype=float) % period
+    order = np.argsort(knots)
+    knots = np.concatenate([knots[order][-1:] - period, knots[order], knots[order][:1]
+                            + period])
+    index = (np.concatenate([order[-1:], order, order[:1]]),)
+    fp = get_rrule(operator.getitem)(fp, index) if is_tracked(fp) else \
+        np.asarray(fp, dtype=float)[index]
+    x = get_rrule(np.remainder)(x, period) if is_tracked(x) else np.remainder(x, period)
+    return Pure(np.interp, _interp_rule)(x, knots, fp)
 
 
 def _interp_rule(x, xp, fp, left=None, right=None):
