@@ -3,7 +3,8 @@ transformation, reverse rules, and vjp / grad / value_and_grad."""
 from fwdad.reverse import (  # noqa: F401 (imported for their rules)
     rules_scalar, rules_ufuncs, rules_arrays, rules_reductions, rules_shapes,
     rules_linalg, rules_decompositions, rules_creation, rules_methods, rules_python,
-    rules_iteration)
+    rules_iteration, rules_statistics, rules_sequences,
+    rules_array_api, rules_scalar_methods)
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

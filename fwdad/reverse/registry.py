@@ -7,6 +7,9 @@
     @raw_rrule(operator.setitem)     a rule on reverse values (Var, VarMat, matvar,
     def _setitem(x, key, v): ...     containers of them) that records on the tape itself
 
+    @composed_rrule(np.cov)          plain NumPy computing what np.cov computes from
+    def _cov(m, y=None, ...): ...    primitives with rrules: its derived reverse rule
+
 A pullback may give a cotangent as a thunk (a function of no arguments), which is only
 called when its argument is a variable: `lambda: ct * y` costs nothing for a constant y.
 A pure rule serves both layouts: the wrapper unpacks VarMats and matvars into plain
@@ -68,6 +71,30 @@ def nondiff_rrule(*fns: Any) -> None:
     float): they run on plain values, as `def_nondiff` primitives do."""
     for fn in fns:
         _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+
+
+def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
+    """Register, for each of `fns`, the derived reverse rule of the decorated function:
+    plain NumPy that computes what fns[0] computes, from primitives with rrules. A call
+    without variables runs fns[0] itself."""
+    def register(impl: Callable) -> Callable:
+        from fwdad.forward.dispatch import LazyRule
+        from fwdad.reverse.dispatch import derived_rrule
+        derived = LazyRule(impl, derived_rrule)
+
+        def rule(*args: Any, **kwargs: Any) -> Any:
+            if any(_holds_variable(a) for a in (*args, *kwargs.values())):
+                return derived(*args, **kwargs)
+            return fns[0](*args, **kwargs)
+        rule.__name__ = impl.__name__
+        return raw_rrule(*fns)(rule)
+    return register
+
+
+def _holds_variable(x: Any) -> bool:
+    if type(x) in (list, tuple):
+        return any(_holds_variable(v) for v in x)
+    return is_tracked(x)
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:

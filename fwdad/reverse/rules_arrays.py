@@ -165,7 +165,7 @@ def _creation(fn):
 
 
 for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
-            np.eye, np.identity, np.linspace, np.arange):
+            np.eye, np.identity):  # (linspace, arange: rules_creation)
     _creation(_fn)
 
 

@@ -1,5 +1,5 @@
-"""Reverse rules for creation and dtype: full, full_like, astype, the as*array family,
-NumPy's scalar types, item and tolist.
+"""Reverse rules for creation and dtype: full, full_like, linspace, arange, astype, the
+as*array family, NumPy's scalar types, item and tolist.
 
 An array filled with a constant is a variable with no inputs (rules_arrays._fresh), so
 that variables can be written into it later, as for np.zeros.
@@ -32,6 +32,44 @@ def _filled(fn, template_first: bool):
 
 raw_rrule(np.full)(_filled(np.full, False))
 raw_rrule(np.full_like)(_filled(np.full_like, True))
+
+
+@raw_rrule(np.linspace)
+def _linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    if not (is_tracked(start) or is_tracked(stop)):
+        out = np.linspace(value_of(start), value_of(stop), num, endpoint, retstep, dtype,
+                          axis)
+        return (_fresh(out[0]), out[1]) if retstep else _fresh(out)
+    return Pure(np.linspace, _linspace_rule)(start, stop, num, endpoint, retstep, dtype,
+                                             axis)
+
+
+def _linspace_rule(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """Sample k is (1 - t_k) start + t_k stop, t = linspace(0, 1); the step is
+    (stop - start) / (num - 1) (num when endpoint=False)."""
+    out = np.linspace(start, stop, num, endpoint, retstep, dtype, axis)
+    t, div = np.linspace(0.0, 1.0, num, endpoint), max(num - 1 if endpoint else num, 1)
+
+    def pullback(ct):
+        moved = np.moveaxis(np.asarray(ct[0] if retstep else ct), axis, 0)
+        t_ = t.reshape((-1,) + (1,) * (moved.ndim - 1))
+        step = ct[1] / div if retstep else 0.0
+        return np.sum(moved * (1.0 - t_), axis=0) - step, np.sum(moved * t_, axis=0) + step
+    return out, pullback
+
+
+@raw_rrule(np.arange)
+def _arange(*args, dtype=None, **kwargs):
+    """start + step * [0, 1, ...]: linear in start and step; stop only sets the length."""
+    out = np.arange(*map(value_of, args), dtype=dtype, **kwargs)
+    if len(args) == 1 or not any(is_tracked(a) for a in args):
+        return _fresh(out)
+
+    def rule(*values):
+        k = np.arange(len(out), dtype=float)
+        return out, lambda ct: (np.sum(ct), None, np.sum(ct * k))[:len(values)]
+    rule.__name__ = "_arange"
+    return Pure(np.arange, rule)(*args)
 
 
 @rrule(np.ndarray.astype)

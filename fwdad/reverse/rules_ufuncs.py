@@ -38,6 +38,8 @@ UNARY = {
     np.arctanh: lambda x, y: 1.0 / (1.0 - x * x),
     np.deg2rad: lambda x, y: math.pi / 180.0,
     np.rad2deg: lambda x, y: 180.0 / math.pi,
+    np.radians: lambda x, y: math.pi / 180.0,
+    np.degrees: lambda x, y: 180.0 / math.pi,
     # ---- exponential and logarithmic ----
     np.exp: lambda x, y: y,
     np.exp2: lambda x, y: y * LN2,

@@ -13,6 +13,7 @@ import numpy as np
 
 from fwdad import lang
 from tests.reverse.case import A, B, POS, STACK, UNIT, V3, V4, Case  # noqa: F401
+from tests.reverse.cases_api import API_CASES
 from tests.reverse.cases_numpy import NUMPY_CASES
 
 
@@ -108,4 +109,4 @@ def _python_cases():
 
 
 CASES = (_math_cases() + _ufunc_cases() + _operator_cases() + _builtin_cases()
-         + _array_cases() + _python_cases() + NUMPY_CASES)
+         + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES)
