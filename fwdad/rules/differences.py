@@ -43,11 +43,21 @@ def _diff(a: Dual, n=1, axis=-1, prepend: Dual = None, append: Dual = None) -> D
 
 
 @frule(np.ediff1d)
-def _ediff1d(ary: Dual, to_end=None, to_begin=None) -> Dual:
-    out = np.ediff1d(ary.primal, to_end, to_begin)
-    zero = {k: None if v is None else np.zeros_like(np.asarray(v, dtype=float))
-            for k, v in (("to_end", to_end), ("to_begin", to_begin))}
-    return Dual(out, map_batch(lambda t: np.ediff1d(t, **zero), ary.primal, ary.tangent))
+def _ediff1d(ary: Dual, to_end: Dual = None, to_begin: Dual = None) -> Dual:
+    """Linear in ary, to_end and to_begin together (the result joins them)."""
+    ary = as_array(ary)
+    ends = {k: as_array(v) for k, v in (("to_end", to_end), ("to_begin", to_begin))
+            if v is not None}
+    out = np.ediff1d(ary.primal, **{k: v.primal for k, v in ends.items()})
+    parts = [ary] + list(ends.values())
+    if all(d.tangent is NoTangent for d in parts):
+        return Dual(out, NoTangent)
+    size = common_batch([d.primal for d in parts], [d.tangent for d in parts])
+    dary, *dends = [dense(d.primal, d.tangent, size) for d in parts]
+    if size is None:
+        return Dual(out, np.ediff1d(dary, **dict(zip(ends, dends))))
+    return Dual(out, np.stack([np.ediff1d(dary[b], **{k: d[b] for k, d in zip(ends, dends)})
+                               for b in range(size)]))
 
 
 @frule(np.gradient)
@@ -79,9 +89,12 @@ def _trapezoid(y: Dual, x: Dual = None, dx=1.0, axis=-1) -> Dual:
         return Dual(out, fit(dy, out))
     yp = np.moveaxis(np.asarray(y.primal, dtype=float), axis, -1)
     mid = (yp[..., 1:] + yp[..., :-1]) / 2.0
-    dxs = np.diff(dense(x.primal, x.tangent), axis=-1)  # x: 1-d (or like y)
-    dxs = np.moveaxis(dxs, tangent_axis(x.primal, dxs, axis), -1) if np.ndim(x.primal) > 1 \
-        else lift(x.primal, dxs, mid.ndim)
+    dense_dx = dense(x.primal, x.tangent)
+    if np.ndim(x.primal) > 1:  # x like y: differences along `axis`, moved last as in mid
+        along = tangent_axis(x.primal, dense_dx, axis)
+        dxs = np.moveaxis(np.diff(dense_dx, axis=along), along, -1)
+    else:
+        dxs = lift(x.primal, np.diff(dense_dx, axis=-1), mid.ndim)
     return Dual(out, fit(dy + np.sum(dxs * mid, axis=-1), out))
 
 
@@ -132,15 +145,30 @@ def _interp(x: Dual, xp: Dual, fp: Dual, left: Dual = None, right: Dual = None,
     ends = [None if end is None else 0.0 for end in given]
     dfp = map_batch(lambda t: np.interp(x.primal, knots, t, *ends, period),
                     fp.primal, fp.tangent)
-    k = np.clip(np.searchsorted(knots, x.primal, "right") - 1, 0, len(knots) - 2)
     values = np.asarray(fp.primal, dtype=float)
+    at, knots, values = (x.primal, knots, values) if period is None else \
+        _periodic(x.primal, knots, values, period)
+    k = np.clip(np.searchsorted(knots, at, "right") - 1, 0, len(knots) - 2)
     slope = (values[k + 1] - values[k]) / (knots[k + 1] - knots[k])
-    below, above = (x.primal < knots[0], x.primal > knots[-1]) if period is None else (0, 0)
+    below, above = (x.primal < knots[0], x.primal > knots[-1]) if period is None else \
+        (False, False)
     inside = ~np.asarray(below | above)
     ndim = np.ndim(out)
     dleft = NoTangent if left is None else below * lift(left.primal, left.tangent, ndim)
     dright = NoTangent if right is None else above * lift(right.primal, right.tangent, ndim)
     return Dual(out, fit(slope * inside * x.tangent + dfp + dleft + dright, out))
+
+
+def _periodic(x, knots, values, period):
+    """What np.interp does with `period`: x and the knots taken modulo the period, the
+    knots sorted, and one knot added at each end from the other end."""
+    period = abs(period)
+    knots = knots % period
+    order = np.argsort(knots)
+    knots, values = knots[order], values[order]
+    knots = np.concatenate([knots[-1:] - period, knots, knots[:1] + period])
+    values = np.concatenate([values[-1:], values, values[:1]])
+    return np.asarray(x, dtype=float) % period, knots, values
 
 
 @frule(np.average)

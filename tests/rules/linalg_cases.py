@@ -90,15 +90,19 @@ KNOTS = np.array([-1, 0, 1, 3])  # integers: constants (interp has no rule in xp
 DIFFERENCE_CASES = [
     Case(np.diff, V3), Case(np.diff, M34, 2), Case(np.diff, M34, axis=0),
     Case(np.diff, V3, prepend=0.5), Case(np.ediff1d, V3), Case(np.ediff1d, M23, to_end=[1.0]),
+    Case(np.ediff1d, V3, W3[:2], 0.5),  # to_end and to_begin differentiated too
     Case(np.gradient, V3), Case(np.gradient, M34), Case(np.gradient, M34, 2, axis=1),
     Case(np.trapezoid, V3), Case(np.trapezoid, M34, dx=0.5), Case(np.trapezoid, V3, POS3),
     Case(np.trapezoid, M23, np.array([0.0, 0.4, 1.1]), axis=1),
+    Case(np.trapezoid, M34, M34 * 0.5, axis=0),  # a 2-d x, along axis 0
     Case(np.cross, V3, W3), Case(np.cross, M23, W3), Case(np.convolve, V3, W3[:2]),
     Case(np.convolve, V3, W3, mode="same"), Case(np.correlate, V3, W3[:2], mode="full"),
     Case(np.polyval, V3, 0.7), Case(np.polyval, V3, M23), Case(np.polyval, [0.3], 0.7),
     Case(np.interp, 0.3, KNOTS, W3.tolist() + [0.2]), Case(np.interp, V3, KNOTS, POS3.tolist()
                                                          + [0.1]),
     Case(np.interp, np.array([-2.0, 0.7, 3.5]), KNOTS, np.array([0.1, 0.4, -0.3, 0.8])),
+    Case(np.interp, np.array([-20.0, 5.0, 100.0, 400.0]), np.array([350, 10, 90, 180]),
+         W3.tolist() + [0.2], period=360),  # knots unsorted, taken modulo the period
     Case(np.interp, np.array([-2.0, 0.7, 3.5]), KNOTS, POS3.tolist() + [0.1], 0.5, -0.5),
     Case(np.average, M23), Case(np.average, M23, axis=1, weights=POS3),
     Case(np.average, M23, 0, np.array([0.4, 1.2])), Case(np.average, M23, 1, M23 + 2.0),
