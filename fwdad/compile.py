@@ -1,7 +1,8 @@
 """AST -> function. Keeps the readable source and registers it with linecache.
 
-The rendered rule gets a comment `# line N` wherever the user's line changes, so
-tracebacks and pdb show generated lines that point back to the code they came from.
+The rule is rendered by fwdad/codegen.py, with a comment `# line N` wherever the
+user's line changes, so tracebacks and pdb show generated lines that point back to the
+code they came from.
 Constants are closure cells; the user's own free variables keep their own cells, and
 the user's module globals are the rule's globals, so both are read live.
 """
@@ -10,11 +11,10 @@ from __future__ import annotations
 import ast
 import itertools
 import linecache
-import textwrap
 import types
 from typing import Any, Dict, Optional, Sequence
 
-import astor
+from fwdad import codegen
 
 _serial = itertools.count(1)
 
@@ -31,26 +31,22 @@ def user_location(code_filename: str, lineno: int) -> Optional[tuple]:
 
 
 def render(tree: ast.AST) -> str:
-    return astor.to_source(tree)
+    """The text of a syntax tree (fwdad/codegen.py)."""
+    return codegen.render(tree)
 
 
-def annotate_lines(text: str, tree: ast.FunctionDef, filename: str) -> tuple:
-    """Put the user's line above the generated lines that come from it:
+def annotate_lines(tree: ast.FunctionDef, filename: str) -> tuple:
+    """The text of `tree` with the user's line above the generated lines that come
+    from it:
 
         # line 4: y = x * math.sin(k * x)
         _fw_mul1 = _fw_mul(k, x)
 
-    The rendered text is parsed again and its statements matched with `tree`'s in
-    order. Returns the new text and a map from its line numbers to the user's."""
-    rendered = ast.parse(text).body[0]
-    starts = {}
-    for new, old in zip(_statements(rendered), _statements(tree)):
-        if getattr(old, "lineno", None) is not None:
-            starts.setdefault(new.lineno, old.lineno)
+    Returns the text and a map from its line numbers to the user's."""
+    lines, users = codegen.lines(tree)
     out, line_map, last = [], {}, None
-    for number, line in enumerate(text.splitlines(), 1):
-        user_line = starts.get(number, last)
-        if number in starts and user_line != last:
+    for line, user_line in zip(lines, users):
+        if user_line != last and user_line is not None:
             indent = line[:len(line) - len(line.lstrip())]
             code = linecache.getline(filename, user_line).strip()
             out.append(f"{indent}# line {user_line}: {code[:72]}")
@@ -60,25 +56,16 @@ def annotate_lines(text: str, tree: ast.FunctionDef, filename: str) -> tuple:
     return "\n".join(out) + "\n", line_map
 
 
-def _statements(tree: ast.AST):
-    """The statements below `tree`, in source order (depth first)."""
-    out = []
-    for child in ast.iter_child_nodes(tree):
-        if isinstance(child, ast.stmt):
-            out.append(child)
-        out.extend(_statements(child))
-    return out
-
-
 def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
                      user_cells: Dict[str, Any], globals_: Dict[str, Any],
                      defaults: Sequence[Any], kwdefaults: Dict[str, Any],
                      filename: str, header: str) -> types.FunctionType:
     """Build the function `tree` defines. Returns it with `.source` set."""
-    body, line_map = annotate_lines(render(tree), tree, filename)
+    body, line_map = annotate_lines(tree, filename)
     source = f"# {header}\n{body}"
     free = sorted(set(constants) | set(user_cells))
-    factory = f"def _fw_factory({', '.join(free)}):\n" + textwrap.indent(source, "    ")
+    factory = f"def _fw_factory({', '.join(free)}):\n    " + \
+        source[:-1].replace("\n", "\n    ") + "\n"
     name = f"<fwdad {tree.name} #{next(_serial)}>"
     linecache.cache[name] = (len(factory), None, factory.splitlines(True), name)
     USER_LINES[name] = (filename, {k + 2: v for k, v in line_map.items()})
