@@ -42,18 +42,20 @@ def annotate_lines(tree: ast.FunctionDef, filename: str) -> tuple:
         # line 4: y = x * math.sin(k * x)
         _fw_mul1 = _fw_mul(k, x)
 
-    Returns the text and a map from its line numbers to the user's."""
+    Returns the text and, for each of its lines, the user's line it comes from."""
     lines, users = codegen.lines(tree)
-    out, line_map, last = [], {}, None
+    user_code = linecache.getlines(filename)
+    out, out_users, last = [], [], None
     for line, user_line in zip(lines, users):
         if user_line != last and user_line is not None:
             indent = line[:len(line) - len(line.lstrip())]
-            code = linecache.getline(filename, user_line).strip()
+            code = user_code[user_line - 1].strip() if user_line <= len(user_code) else ""
             out.append(f"{indent}# line {user_line}: {code[:72]}")
+            out_users.append(user_line)
         out.append(line)
-        line_map[len(out)] = user_line
+        out_users.append(user_line)
         last = user_line
-    return "\n".join(out) + "\n", line_map
+    return "\n".join(out) + "\n", out_users
 
 
 def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
@@ -61,14 +63,14 @@ def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
                      defaults: Sequence[Any], kwdefaults: Dict[str, Any],
                      filename: str, header: str) -> types.FunctionType:
     """Build the function `tree` defines. Returns it with `.source` set."""
-    body, line_map = annotate_lines(tree, filename)
+    body, line_users = annotate_lines(tree, filename)
     source = f"# {header}\n{body}"
     free = sorted(set(constants) | set(user_cells))
     factory = f"def _fw_factory({', '.join(free)}):\n    " + \
         source[:-1].replace("\n", "\n    ") + "\n"
     name = f"<fwdad {tree.name} #{next(_serial)}>"
     linecache.cache[name] = (len(factory), None, factory.splitlines(True), name)
-    USER_LINES[name] = (filename, {k + 2: v for k, v in line_map.items()})
+    USER_LINES[name] = (filename, dict(enumerate(line_users, 3)))  # after def, header
     module = compile(factory, name, "exec")
     code = _code_named(_code_named(module, "_fw_factory"), tree.name)
     cells = {k: types.CellType(v) for k, v in constants.items()}
