@@ -9,7 +9,8 @@ a statement without a location. No re-parse, no second walk.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Tuple
+from collections import UserString
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from fwdad.unparse import BINARY, TEST, TUPLE, expression
 
@@ -33,6 +34,27 @@ def lines(tree: ast.AST) -> Tuple[List[str], List[Optional[int]]]:
     else:
         _STATEMENTS.get(type(tree), _Writer.other)(writer, tree, "")
     return writer.lines, writer.users
+
+
+class LazyText(UserString):
+    """A string made on first read by `make(*args)`: `rule.normalized_source` is
+    `LazyText(render, normalized)`, so building a rule does not pay for text that only
+    `fwdad show --normalized` reads. It has every str method, prints and compares as
+    its text; pass `str(text)` where a real str is required (re, json).
+    """
+
+    def __init__(self, make: Any, *args: Any) -> None:
+        if isinstance(make, str) and not args:  # a str method's result, made into one
+            self._make, self._text = None, make
+        else:
+            self._make, self._args, self._text = make, args, None
+
+    @property
+    def data(self) -> str:
+        if self._text is None:
+            self._text = self._make(*self._args)
+            self._make = self._args = None
+        return self._text
 
 
 class _Writer:

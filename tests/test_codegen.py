@@ -6,8 +6,11 @@ import math
 
 import pytest
 
-from fwdad import codegen, compile as compile_
+from fwdad import cli, codegen, compile as compile_, frontend, tangents
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
+from fwdad.reverse.derive import build_rrule
 from fwdad.unparse import expression
 from tests.corpus import CORPUS
 from tests.forward import test_optimize_random as random_programs
@@ -52,10 +55,12 @@ def rendered(monkeypatch):
 
 
 def _build_both(fn):
-    """The optimized rule, its plain rule and the plain rule built directly."""
+    """The optimized rule, its plain rule and the plain rule built directly, with the
+    normalized code of each build (rendered when read)."""
     rule = build_rule(fn, optimized=True)
     getattr(rule.unoptimized, "source")
-    build_rule(fn, optimized=False)
+    plain = build_rule(fn, optimized=False)
+    str(rule.normalized_source), str(plain.normalized_source)
 
 
 # ---- round trip: every rule of the corpus and of random programs ---------------------
@@ -240,3 +245,31 @@ def test_source_heads_each_group_of_lines_with_its_user_line():
             user = int(line.strip()[len("# line "):].split(":")[0])
         elif not line.startswith("#"):
             assert line_map[number] == user, (number, line)
+
+
+# ---- normalized code, rendered when read ----------------------------------------------
+def _normalized_text(fn):
+    return codegen.render(frontend.normalized(fn)[1])
+
+
+@pytest.mark.parametrize("example", CORPUS, ids=str)
+def test_normalized_source_is_the_normalized_code_as_it_was_before_transforming(example):
+    """It is rendered on first read, from the tree the rule was made from: building and
+    running the rule must leave that tree as normalize made it."""
+    rules = [build_rule(example.fn, optimized=True), build_rule(example.fn, optimized=False)]
+    for rule in rules:
+        rule.unoptimized(*[Dual(a, tangents.zero_tangent(a)) for a in example.args])
+    try:
+        rules.append(build_rrule(example.fn))
+    except FwdadError:
+        pass
+    want = _normalized_text(example.fn)
+    for rule in rules:
+        assert rule.normalized_source == want
+        assert str(rule.normalized_source) == want
+        assert rule.normalized_source.splitlines() == want.splitlines()
+
+
+def test_fwdad_show_normalized_prints_the_normalized_code(capsys):
+    fn = next(e.fn for e in CORPUS if e.fn.__name__ == "branch")
+    assert cli._forward_source(fn, normalized=True) == _normalized_text(fn)
