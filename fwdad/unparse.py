@@ -17,6 +17,7 @@ TUPLE, TEST, OR, AND, NOT, CMP = 1, 3, 4, 5, 6, 7
 BOR, BXOR, BAND, SHIFT, ARITH, TERM, FACTOR, POWER, ATOM = 8, 9, 10, 11, 12, 13, 14, 15, 17
 
 _Name, _Constant, _Tuple, _Starred = ast.Name, ast.Constant, ast.Tuple, ast.Starred
+_INFINITE = (math.inf, -math.inf)
 
 BINARY = {
     ast.Add: ("+", ARITH), ast.Sub: ("-", ARITH), ast.Mult: ("*", TERM),
@@ -57,7 +58,7 @@ def _constant(node: ast.Constant, prec: int) -> str:
     value = node.value
     kind = type(value)
     if kind is float:
-        if not math.isfinite(value):
+        if value != value or value in _INFINITE:
             return _fallback(node, prec)
         text = repr(value)
         return f"({text})" if text[0] == "-" and prec > FACTOR else text
@@ -77,8 +78,10 @@ def _binop(node: ast.BinOp, prec: int) -> str:
         left_prec, right_prec = POWER + 1, FACTOR
     else:
         left_prec, right_prec = own, own + 1
-    left = left.id if type(left) is _Name else expression(left, left_prec)
-    right = right.id if type(right) is _Name else expression(right, right_prec)
+    kind = type(left)  # Names and known nodes inline: this is the hot path
+    left = left.id if kind is _Name else _WRITERS.get(kind, _fallback)(left, left_prec)
+    kind = type(right)
+    right = right.id if kind is _Name else _WRITERS.get(kind, _fallback)(right, right_prec)
     text = f"{left} {symbol} {right}"
     return f"({text})" if prec > own else text
 
@@ -108,7 +111,8 @@ def _ifexp(node: ast.IfExp, prec: int) -> str:
 
 
 def _call(node: ast.Call, prec: int) -> str:
-    parts = [a.id if type(a) is _Name else expression(a, TEST) for a in node.args]
+    parts = [a.id if type(a) is _Name else _WRITERS.get(type(a), _fallback)(a, TEST)
+             for a in node.args]
     for keyword in node.keywords:
         if keyword.arg is None:
             parts.append("**" + expression(keyword.value, BOR))
