@@ -270,6 +270,6 @@ def test_normalized_source_is_the_normalized_code_as_it_was_before_transforming(
         assert rule.normalized_source.splitlines() == want.splitlines()
 
 
-def test_fwdad_show_normalized_prints_the_normalized_code(capsys):
+def test_fwdad_show_normalized_shows_the_normalized_code():
     fn = next(e.fn for e in CORPUS if e.fn.__name__ == "branch")
     assert cli._forward_source(fn, normalized=True) == _normalized_text(fn)
