@@ -50,7 +50,7 @@ def sections() -> Dict[str, str]:
     rule = derived_rule(energy)
     return {
         "source": fence("python", EXAMPLE.read_text()),
-        "normalized": fence("python", rule.normalized_source),
+        "normalized": fence("python", str(rule.normalized_source)),
         "rule": fence("python", relative(rule.source)),
         "helper": fence("python", relative(derived_rule(soften).source)),
         "run": fence("text", run(energy)),

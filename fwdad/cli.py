@@ -126,7 +126,7 @@ def _forward_source(fn: Callable, normalized: bool, unoptimized: bool = False) -
         return _primitive_source(fn, get_frule(fn))
     rule = dispatch.derived_rule(fn)
     if normalized:
-        return rule.normalized_source
+        return str(rule.normalized_source)
     return rule.unoptimized.source if unoptimized else rule.source
 
 

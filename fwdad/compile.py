@@ -1,7 +1,8 @@
 """AST -> function. Keeps the readable source and registers it with linecache.
 
-The rendered rule gets a comment `# line N` wherever the user's line changes, so
-tracebacks and pdb show generated lines that point back to the code they came from.
+The rule is rendered by fwdad/codegen.py, with a comment `# line N` wherever the
+user's line changes, so tracebacks and pdb show generated lines that point back to the
+code they came from.
 Constants are closure cells; the user's own free variables keep their own cells, and
 the user's module globals are the rule's globals, so both are read live.
 """
@@ -10,11 +11,10 @@ from __future__ import annotations
 import ast
 import itertools
 import linecache
-import textwrap
 import types
 from typing import Any, Dict, Optional, Sequence
 
-import astor
+from fwdad import codegen
 
 _serial = itertools.count(1)
 
@@ -31,43 +31,31 @@ def user_location(code_filename: str, lineno: int) -> Optional[tuple]:
 
 
 def render(tree: ast.AST) -> str:
-    return astor.to_source(tree)
+    """The text of a syntax tree (fwdad/codegen.py)."""
+    return codegen.render(tree)
 
 
-def annotate_lines(text: str, tree: ast.FunctionDef, filename: str) -> tuple:
-    """Put the user's line above the generated lines that come from it:
+def annotate_lines(tree: ast.FunctionDef, filename: str) -> tuple:
+    """The text of `tree` with the user's line above the generated lines that come
+    from it:
 
         # line 4: y = x * math.sin(k * x)
         _fw_mul1 = _fw_mul(k, x)
 
-    The rendered text is parsed again and its statements matched with `tree`'s in
-    order. Returns the new text and a map from its line numbers to the user's."""
-    rendered = ast.parse(text).body[0]
-    starts = {}
-    for new, old in zip(_statements(rendered), _statements(tree)):
-        if getattr(old, "lineno", None) is not None:
-            starts.setdefault(new.lineno, old.lineno)
-    out, line_map, last = [], {}, None
-    for number, line in enumerate(text.splitlines(), 1):
-        user_line = starts.get(number, last)
-        if number in starts and user_line != last:
+    Returns the text and, for each of its lines, the user's line it comes from."""
+    lines, users = codegen.lines(tree)
+    user_code = linecache.getlines(filename)
+    out, out_users, last = [], [], None
+    for line, user_line in zip(lines, users):
+        if user_line != last and user_line is not None:
             indent = line[:len(line) - len(line.lstrip())]
-            code = linecache.getline(filename, user_line).strip()
+            code = user_code[user_line - 1].strip() if user_line <= len(user_code) else ""
             out.append(f"{indent}# line {user_line}: {code[:72]}")
+            out_users.append(user_line)
         out.append(line)
-        line_map[len(out)] = user_line
+        out_users.append(user_line)
         last = user_line
-    return "\n".join(out) + "\n", line_map
-
-
-def _statements(tree: ast.AST):
-    """The statements below `tree`, in source order (depth first)."""
-    out = []
-    for child in ast.iter_child_nodes(tree):
-        if isinstance(child, ast.stmt):
-            out.append(child)
-        out.extend(_statements(child))
-    return out
+    return "\n".join(out) + "\n", out_users
 
 
 def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
@@ -75,13 +63,14 @@ def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
                      defaults: Sequence[Any], kwdefaults: Dict[str, Any],
                      filename: str, header: str) -> types.FunctionType:
     """Build the function `tree` defines. Returns it with `.source` set."""
-    body, line_map = annotate_lines(render(tree), tree, filename)
+    body, line_users = annotate_lines(tree, filename)
     source = f"# {header}\n{body}"
     free = sorted(set(constants) | set(user_cells))
-    factory = f"def _fw_factory({', '.join(free)}):\n" + textwrap.indent(source, "    ")
+    factory = f"def _fw_factory({', '.join(free)}):\n    " + \
+        source[:-1].replace("\n", "\n    ") + "\n"
     name = f"<fwdad {tree.name} #{next(_serial)}>"
     linecache.cache[name] = (len(factory), None, factory.splitlines(True), name)
-    USER_LINES[name] = (filename, {k + 2: v for k, v in line_map.items()})
+    USER_LINES[name] = (filename, dict(enumerate(line_users, 3)))  # after def, header
     module = compile(factory, name, "exec")
     code = _code_named(_code_named(module, "_fw_factory"), tree.name)
     cells = {k: types.CellType(v) for k, v in constants.items()}

@@ -11,6 +11,7 @@ import os
 from typing import Any, Callable, Optional
 
 from fwdad import frontend
+from fwdad.codegen import LazyText
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
 from fwdad.forward import runtime
@@ -52,7 +53,7 @@ def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
             build(tree, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
-    rule.normalized_source = render(normalized)
+    rule.normalized_source = LazyText(render, normalized)  # rendered when read
     return rule
 
 

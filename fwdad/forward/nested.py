@@ -16,6 +16,7 @@ import types
 from typing import Any, Callable, Dict, Tuple
 
 from fwdad import fence
+from fwdad.codegen import LazyText
 from fwdad.compile import compile_function, render
 from fwdad.dual import Dual
 from fwdad.errors import location_of
@@ -78,7 +79,7 @@ def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:
     kwdefaults = {k: runtime.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
     rule = compile_function(out, constants.values, cells, src.globals, defaults, kwdefaults,
                             src.filename, f"rule of {fn.__qualname__} ({location_of(fn)})")
-    rule.primal, rule.normalized_source = fn, render(normalized)
+    rule.primal, rule.normalized_source = fn, LazyText(render, normalized)
     return rule
 
 

@@ -217,8 +217,7 @@ GOLDEN_RK4 = """
 """
 
 GOLDEN_ELEMENTWISE = """
-    _fw_dmul1 = _fw_np_cos(x) * dx * _fw_exp1 + _fw_sin1 * (_fw_exp1 * -(2 *
-        x * dx))
+    _fw_dmul1 = _fw_np_cos(x) * dx * _fw_exp1 + _fw_sin1 * (_fw_exp1 * -(2 * x * dx))
     _fw_mul1 = _fw_sin1 * _fw_exp1
     del _fw_exp1, _fw_sin1
 """
