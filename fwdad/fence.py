@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
+from fwdad.astwalk import walk
 from fwdad.errors import UnsupportedSyntaxError, where
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.source import FunctionSource
@@ -42,6 +43,10 @@ ALLOWED = (
 )
 
 _STRING_EVAL = {"eval", "exec"}
+# Allowed node types that `_problem` has nothing more to ask of.
+_PLAIN = {cls for cls in (getattr(ast, name) for name in dir(ast))
+          if isinstance(cls, type) and issubclass(cls, ALLOWED) and cls not in REJECTED
+          and cls not in (ast.Name, ast.arg, ast.Call, ast.Dict, ast.ExceptHandler)}
 
 
 def check(src: FunctionSource) -> None:
@@ -52,7 +57,9 @@ def check(src: FunctionSource) -> None:
     """
     # Higher order: generated rules use the reserved names themselves.
     generated = src.filename.startswith("<fwdad ")
-    for node in ast.walk(src.tree):
+    for node in walk(src.tree):  # (expression contexts, skipped here, are allowed)
+        if type(node) in _PLAIN:
+            continue
         problem = _problem(node, generated)
         if problem is not None:
             what, todo = problem

@@ -14,6 +14,7 @@ import ast
 from typing import Dict, List
 
 from fwdad import lang
+from fwdad.astwalk import Transformer, copy_location
 from fwdad.normalize.intrinsics import op_call
 from fwdad.normalize.refs import call
 
@@ -65,7 +66,7 @@ def _conditions(flat, ifs: List[ast.expr], inner) -> None:
     flat.emit(ast.If(test=test, body=body, orelse=[]))
 
 
-class _Rename(ast.NodeTransformer):
+class _Rename(Transformer):
     """Gives a comprehension's loop variables fresh names, here and in what follows."""
 
     def __init__(self, names, generator: ast.comprehension) -> None:
@@ -84,5 +85,5 @@ class _Rename(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.Name:
         if node.id in self.mapping:
-            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
+            return copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
         return node

@@ -22,6 +22,7 @@ import copy
 from typing import Callable, List, Optional
 
 from fwdad import lang
+from fwdad.astwalk import copy_location, fix_missing_locations
 from fwdad.errors import InternalError
 from fwdad.normalize import comprehensions
 from fwdad.normalize.intrinsics import builtin_call, op_call
@@ -32,7 +33,7 @@ from fwdad.normalize.refs import call, is_atom, is_ref
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     flat = _Flatten(names)
     tree.body = flat.block(tree.body)
-    return ast.fix_missing_locations(tree)  # once, for every pass before it too
+    return fix_missing_locations(tree)  # once, for every pass before it too
 
 
 class _Flatten:
@@ -48,7 +49,7 @@ class _Flatten:
             self.node = stmt
             getattr(self, "stmt_" + type(stmt).__name__, self.stmt_unknown)(stmt)
         result, self.out, self.node = self.out, saved, saved_node
-        return result or [ast.copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
+        return result or [copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
 
     def collect(self, emit: Callable[[], object]) -> List[ast.stmt]:
         """The statements `emit` produces, as a separate block."""
@@ -62,7 +63,7 @@ class _Flatten:
         return stmts, value
 
     def emit(self, stmt: ast.stmt) -> None:
-        self.out.append(ast.copy_location(stmt, self.node))
+        self.out.append(copy_location(stmt, self.node))
 
     def assign(self, name: str, value: ast.expr) -> None:
         self.emit(ast.Assign(targets=[_store(name)], value=self.op(value)))
@@ -121,7 +122,7 @@ class _Flatten:
                 self.store(parts, ast.Name(id=item, ctx=ast.Load()))
                 inner()
             target = _store(item)
-        body = self.collect(emit_body) or [ast.copy_location(ast.Pass(), self.node)]
+        body = self.collect(emit_body) or [copy_location(ast.Pass(), self.node)]
         self.emit(ast.For(target=target, iter=iterable, body=body,
                           orelse=_maybe(self.block, list(orelse))))
 
@@ -131,7 +132,7 @@ class _Flatten:
             self.emit(ast.Assert(test=test, msg=None))
             return
         failing, msg = self.collect_with(lambda: self.atom(node.msg))
-        failing.append(ast.copy_location(ast.Assert(test=test, msg=msg), node))
+        failing.append(copy_location(ast.Assert(test=test, msg=msg), node))
         self.emit(ast.If(test=_not(test), body=failing, orelse=[]))
 
     def stmt_Raise(self, node: ast.Raise) -> None:
@@ -147,7 +148,7 @@ class _Flatten:
             kind = None if handler.type is None else self.atom(handler.type)
             new = ast.ExceptHandler(type=kind, name=handler.name,
                                     body=self.block(handler.body))
-            handlers.append(ast.copy_location(new, handler))
+            handlers.append(copy_location(new, handler))
         self.emit(ast.Try(body=self.block(node.body), handlers=handlers,
                           orelse=_maybe(self.block, node.orelse),
                           finalbody=_maybe(self.block, node.finalbody)))
@@ -158,7 +159,7 @@ class _Flatten:
         item, rest = node.items[0], node.items[1:]
         manager = self.atom(item.context_expr)
         target = item.optional_vars
-        inner = [ast.copy_location(ast.With(items=rest, body=node.body), node)] \
+        inner = [copy_location(ast.With(items=rest, body=node.body), node)] \
             if rest else node.body
         if target is None or isinstance(target, ast.Name):
             body = self.block(inner)
@@ -242,7 +243,7 @@ class _Flatten:
                 if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
         keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
                     for k in node.keywords]
-        return ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+        return copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
 
     def expr_BoolOp(self, node: ast.BoolOp) -> ast.Name:
         result = self.names.fresh("and" if isinstance(node.op, ast.And) else "or")
@@ -274,11 +275,11 @@ class _Flatten:
 
     def expr_Lambda(self, node: ast.Lambda) -> ast.Name:
         name = self.names.fresh("lambda")
-        body = [ast.copy_location(ast.Return(value=node.body), node)]
+        body = [copy_location(ast.Return(value=node.body), node)]
         fn = ast.FunctionDef(name=name, args=node.args, body=body, decorator_list=[],
                              returns=None, type_comment=None)
         saved = self.node
-        self.stmt_FunctionDef(ast.copy_location(fn, node))
+        self.stmt_FunctionDef(copy_location(fn, node))
         self.node = saved
         return ast.Name(id=name, ctx=ast.Load())
 

@@ -9,18 +9,24 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from fwdad.astwalk import copy_location
+
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
     """A Load node for `dotted` that carries `value`."""
     parts = dotted.split(".")
-    node: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
-    for part in parts[1:]:
-        node = ast.Attribute(value=node, attr=part, ctx=ast.Load())
-    node.fw_value = value
+    node: ast.expr = ast.Name(id=parts[0], ctx=_LOAD)
     if like is not None:
-        for sub in ast.walk(node):
-            ast.copy_location(sub, like)
+        copy_location(node, like)
+    for part in parts[1:]:
+        node = ast.Attribute(value=node, attr=part, ctx=_LOAD)
+        if like is not None:
+            copy_location(node, like)
+    node.fw_value = value
     return node
+
+
+_LOAD = ast.Load()  # shared, as ast.parse shares it
 
 
 def is_ref(node: ast.AST) -> bool:
@@ -30,7 +36,7 @@ def is_ref(node: ast.AST) -> bool:
 def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
     """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
     node = ast.Call(func=ref(fn, dotted, like), args=args, keywords=keywords or [])
-    return ast.copy_location(node, like)
+    return copy_location(node, like)
 
 
 def is_atom(node: ast.AST) -> bool:
