@@ -79,48 +79,56 @@ def loaded_names(node: ast.AST) -> Set[str]:
 
 
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
-    """`ast.copy_location`, without its per-attribute membership tests for the nodes
-    that have all four location attributes (statements, expressions, ...)."""
+    """`ast.copy_location`, made fast for the common case: both nodes are statements or
+    expressions (...) and `old` has its whole location."""
     if type(new) not in _LOCATED or type(old) not in _LOCATED:
         return ast.copy_location(new, old)
-    lineno = getattr(old, "lineno", None)
-    if lineno is not None:
-        new.lineno = lineno
-    col = getattr(old, "col_offset", None)
-    if col is not None:
-        new.col_offset = col
-    end = getattr(old, "end_lineno", _ABSENT)  # copied even when None, as ast does
-    if end is not _ABSENT:
-        new.end_lineno = end
-    end = getattr(old, "end_col_offset", _ABSENT)
-    if end is not _ABSENT:
-        new.end_col_offset = end
+    where = old.__dict__
+    lineno, col = where.get("lineno"), where.get("col_offset")
+    end_lineno, end_col = where.get("end_lineno", _ABSENT), where.get("end_col_offset",
+                                                                      _ABSENT)
+    if lineno is None or col is None or end_lineno is _ABSENT or end_col is _ABSENT:
+        return ast.copy_location(new, old)
+    new.lineno, new.col_offset = lineno, col
+    new.end_lineno, new.end_col_offset = end_lineno, end_col
     return new
 
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:
     """`ast.fix_missing_locations`: a node without a location takes its parent's."""
-    stack = [(tree, 1, 0, 1, 0)]
+    stack = [(tree, (1, 0, 1, 0))]
+    pop, push, fields_of = stack.pop, stack.append, _NODE_FIELDS.get
     while stack:
-        node, lineno, col, end_lineno, end_col = stack.pop()
+        node, where = pop()
         cls = type(node)
         if cls in _LOCATED:
-            lineno = _own(node, "lineno", lineno, _ABSENT)
-            col = _own(node, "col_offset", col, _ABSENT)
-            end_lineno = _own(node, "end_lineno", end_lineno, None)
-            end_col = _own(node, "end_col_offset", end_col, None)
-        for child in reversed(child_nodes(node)):
-            stack.append((child, lineno, col, end_lineno, end_col))
+            where = _located(node.__dict__, where)
+        for name in fields_of(cls) or node_fields(cls):
+            value = getattr(node, name, None)
+            for item in value if type(value) is list else (value,):
+                kind = type(item)
+                if kind is ast.Name or kind is ast.Constant:  # no children: done here
+                    _located(item.__dict__, where)
+                elif isinstance(item, _AST):
+                    push((item, where))
     return tree
 
 
-def _own(node: ast.AST, attr: str, inherited, missing):
-    """The node's own `attr`, or else (when it is `missing`) the inherited one, set."""
-    value = getattr(node, attr, _ABSENT)
-    if value is missing or value is _ABSENT:
-        setattr(node, attr, inherited)
-        return inherited
-    return value
+def _located(own: dict, inherited: tuple) -> tuple:
+    """The location of a node whose attributes are `own`, taking the missing parts
+    from `inherited` (the parent's) and setting them."""
+    lineno, col = own.get("lineno", _ABSENT), own.get("col_offset", _ABSENT)
+    end_lineno, end_col = own.get("end_lineno"), own.get("end_col_offset")
+    if lineno is _ABSENT or col is _ABSENT or end_lineno is None or end_col is None:
+        if lineno is _ABSENT:
+            own["lineno"] = lineno = inherited[0]
+        if col is _ABSENT:
+            own["col_offset"] = col = inherited[1]
+        if end_lineno is None:
+            own["end_lineno"] = end_lineno = inherited[2]
+        if end_col is None:
+            own["end_col_offset"] = end_col = inherited[3]
+    return lineno, col, end_lineno, end_col
 
 
 _ABSENT = object()

@@ -41,4 +41,5 @@ def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.
 
 def is_atom(node: ast.AST) -> bool:
     """Names, constants and static references: the only arguments after flattening."""
-    return isinstance(node, (ast.Name, ast.Constant)) or is_ref(node)
+    kind = type(node)
+    return kind is ast.Name or kind is ast.Constant or hasattr(node, "fw_value")
