@@ -46,25 +46,20 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
 def walk(node: ast.AST) -> List[ast.AST]:
     """`node` and every node below it, breadth first (the order of ast.walk)."""
     out = [node]
-    fields_of = _NODE_FIELDS.get
-    i = 0
-    while i < len(out):
-        current = out[i]
-        i += 1
+    append, fields_of = out.append, _NODE_FIELDS.get
+    for current in out:  # (the loop goes on over what it appends)
         cls = type(current)
         fields = fields_of(cls)
         if fields is None:
             fields = node_fields(cls)
         for name in fields:
             value = getattr(current, name, None)
-            if value is None:
-                continue
             if type(value) is list:
                 for item in value:
                     if isinstance(item, _AST):
-                        out.append(item)
+                        append(item)
             elif isinstance(value, _AST):
-                out.append(value)
+                append(value)
     return out
 
 
@@ -84,14 +79,15 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     if type(new) not in _LOCATED or type(old) not in _LOCATED:
         return ast.copy_location(new, old)
     where = old.__dict__
-    lineno, col = where.get("lineno"), where.get("col_offset")
-    end_lineno, end_col = where.get("end_lineno", _ABSENT), where.get("end_col_offset",
-                                                                      _ABSENT)
-    if lineno is None or col is None or end_lineno is _ABSENT or end_col is _ABSENT:
-        return ast.copy_location(new, old)
-    new.lineno, new.col_offset = lineno, col
-    new.end_lineno, new.end_col_offset = end_lineno, end_col
-    return new
+    if "end_lineno" in where and "end_col_offset" in where:
+        lineno, col = where.get("lineno"), where.get("col_offset")
+        if lineno is not None and col is not None:
+            own = new.__dict__
+            own["lineno"], own["col_offset"] = lineno, col
+            own["end_lineno"], own["end_col_offset"] = where["end_lineno"], \
+                where["end_col_offset"]
+            return new
+    return ast.copy_location(new, old)
 
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:
@@ -103,12 +99,16 @@ def fix_missing_locations(tree: ast.AST) -> ast.AST:
         cls = type(node)
         if cls in _LOCATED:
             where = _located(node.__dict__, where)
-        for name in fields_of(cls) or node_fields(cls):
+        fields = fields_of(cls)
+        for name in fields if fields is not None else node_fields(cls):
             value = getattr(node, name, None)
             for item in value if type(value) is list else (value,):
                 kind = type(item)
                 if kind is ast.Name or kind is ast.Constant:  # no children: done here
-                    _located(item.__dict__, where)
+                    own = item.__dict__
+                    if own.get("end_col_offset") is None or own.get("end_lineno") is None \
+                            or "lineno" not in own or "col_offset" not in own:
+                        _located(own, where)
                 elif isinstance(item, _AST):
                     push((item, where))
     return tree

@@ -58,7 +58,9 @@ def check(src: FunctionSource) -> None:
     # Higher order: generated rules use the reserved names themselves.
     generated = src.filename.startswith("<fwdad ")
     for node in walk(src.tree):  # (expression contexts, skipped here, are allowed)
-        if type(node) in _PLAIN:
+        kind = type(node)
+        if kind in _PLAIN or kind is ast.Name and (
+                generated or not node.id.startswith(RESERVED_PREFIX)):
             continue
         problem = _problem(node, generated)
         if problem is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from fwdad.astwalk import walk
 from fwdad.normalize import constructors, flatten, foreign, intrinsics
 from fwdad.normalize.names import Namer
 from fwdad.normalize.scope import Scope, local_names
@@ -27,8 +28,9 @@ def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
     FunctionSource comes from get_source, which parses a fresh copy for each call."""
     names = names or Namer()
     tree = src.tree
-    scope = Scope(src.globals, src.cells, local_names(tree))
-    tree = foreign.run(tree, names, scope)
+    nodes = walk(tree)  # once, for the scope and the foreign pass
+    scope = Scope(src.globals, src.cells, local_names(tree, nodes))
+    tree = foreign.run(tree, names, scope, nodes)
     tree = intrinsics.run(tree, names)
     tree = constructors.run(tree, names)
     tree = flatten.run(tree, names)

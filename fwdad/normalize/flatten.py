@@ -119,7 +119,7 @@ class _Flatten:
             item, parts, inner = self.names.fresh("item"), target, emit_body
 
             def emit_body() -> None:
-                self.store(parts, ast.Name(id=item, ctx=ast.Load()))
+                self.store(parts, _load(item))
                 inner()
             target = _store(item)
         body = self.collect(emit_body) or [copy_location(ast.Pass(), self.node)]
@@ -165,8 +165,7 @@ class _Flatten:
             body = self.block(inner)
         else:  # `as (a, b)`: bind a fresh name, then unpack it
             entered = self.names.fresh("entered")
-            body = self.collect(lambda: self.store(target, ast.Name(id=entered,
-                                                                    ctx=ast.Load())))
+            body = self.collect(lambda: self.store(target, _load(entered)))
             body += self.block(inner)
             target = _store(entered)
         self.emit(ast.With(items=[ast.withitem(context_expr=manager, optional_vars=target)],
@@ -208,7 +207,7 @@ class _Flatten:
             else:
                 temp = self.names.fresh("part")
                 names.append(_store(temp))
-                later.append((target, ast.Name(id=temp, ctx=ast.Load())))
+                later.append((target, _load(temp)))
         args = [value, ast.Constant(len(targets))] + \
             ([ast.Constant(star[0])] if star else [])
         unpacked = call(lang.unpack, "fwdad.unpack", args, self.node)
@@ -220,12 +219,14 @@ class _Flatten:
     # ---- expressions ----------------------------------------------------------------
     def atom(self, expr: ast.expr) -> ast.expr:
         """A name, constant or static reference holding the value of `expr`."""
+        if is_atom(expr):
+            return expr
         value = self.op(expr)
         if is_atom(value):
             return value
         name = self.names.fresh(_hint(value))
         self.emit(ast.Assign(targets=[_store(name)], value=value))
-        return ast.Name(id=name, ctx=ast.Load())
+        return _load(name)
 
     def op(self, expr: ast.expr) -> ast.expr:
         """One operation whose operands are atoms (or an atom)."""
@@ -237,19 +238,20 @@ class _Flatten:
         return method(expr)
 
     def expr_Call(self, node: ast.Call) -> ast.Call:
-        func = node.func if is_ref(node.func) or isinstance(node.func, ast.Name) \
-            else self.atom(node.func)
-        args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
-                if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
-        keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
-                    for k in node.keywords]
-        return copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+        """The call itself, its operands made atoms (no pass shares a Call node)."""
+        if not (is_ref(node.func) or isinstance(node.func, ast.Name)):
+            node.func = self.atom(node.func)
+        node.args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
+                     if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
+        node.keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
+                         for k in node.keywords]
+        return node
 
     def expr_BoolOp(self, node: ast.BoolOp) -> ast.Name:
         result = self.names.fresh("and" if isinstance(node.op, ast.And) else "or")
         self.assign(result, node.values[0])
         self._short_circuit(node.op, result, node.values[1:])
-        return ast.Name(id=result, ctx=ast.Load())
+        return _load(result)
 
     def _short_circuit(self, op: ast.boolop, result: str, rest: List[ast.expr]) -> None:
         if not rest:
@@ -257,7 +259,7 @@ class _Flatten:
         def then() -> None:
             self.assign(result, rest[0])
             self._short_circuit(op, result, rest[1:])
-        test = ast.Name(id=result, ctx=ast.Load())
+        test = _load(result)
         test = test if isinstance(op, ast.And) else _not(test)
         self.emit(ast.If(test=test, body=self.collect(then), orelse=[]))
 
@@ -267,11 +269,11 @@ class _Flatten:
         body = self.collect(lambda: self.assign(result, node.body))
         orelse = self.collect(lambda: self.assign(result, node.orelse))
         self.emit(ast.If(test=test, body=body, orelse=orelse))
-        return ast.Name(id=result, ctx=ast.Load())
+        return _load(result)
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> ast.Name:
         self.assign(node.target.id, node.value)
-        return ast.Name(id=node.target.id, ctx=ast.Load())
+        return _load(node.target.id)
 
     def expr_Lambda(self, node: ast.Lambda) -> ast.Name:
         name = self.names.fresh("lambda")
@@ -281,7 +283,7 @@ class _Flatten:
         saved = self.node
         self.stmt_FunctionDef(copy_location(fn, node))
         self.node = saved
-        return ast.Name(id=name, ctx=ast.Load())
+        return _load(name)
 
     def expr_comprehension(self, node: ast.expr) -> ast.Name:
         return comprehensions.expand(self, node)
@@ -290,7 +292,14 @@ class _Flatten:
 
 
 def _store(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Store())
+    return ast.Name(name, _STORE)
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(name, _LOAD)
+
+
+_LOAD, _STORE = ast.Load(), ast.Store()  # shared, as ast.parse shares them
 
 
 def _not(test: ast.expr) -> ast.UnaryOp:

@@ -13,6 +13,7 @@ user's line (or uses a rule registered later).
 from __future__ import annotations
 
 import ast
+from typing import List, Optional
 
 from fwdad import lang
 from fwdad.astwalk import walk
@@ -22,8 +23,10 @@ from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
 
-def run(tree: ast.FunctionDef, names: Namer, scope: Scope) -> ast.FunctionDef:
-    for node in walk(tree):
+def run(tree: ast.FunctionDef, names: Namer, scope: Scope,
+        nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
+    """`nodes`, when given, is `walk(tree)` (normalize walks the tree for the scope)."""
+    for node in walk(tree) if nodes is None else nodes:
         if type(node) is ast.Call:
             _resolve(node, scope)
     return tree

@@ -9,17 +9,18 @@ from __future__ import annotations
 import ast
 import builtins
 import types
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import child_nodes, walk
 
 _MISSING = object()
 
 
-def local_names(tree: ast.AST) -> Set[str]:
-    """Every name the tree binds: parameters, assignment and loop targets, defs."""
+def local_names(tree: ast.AST, nodes: Optional[List[ast.AST]] = None) -> Set[str]:
+    """Every name the tree binds: parameters, assignment and loop targets, defs.
+    `nodes`, when given, is `walk(tree)` (for a caller that walks the tree anyway)."""
     out: Set[str] = set()
-    for node in walk(tree):
+    for node in walk(tree) if nodes is None else nodes:
         kind = type(node)
         if kind is ast.Name:
             if type(node.ctx) is not ast.Load:
