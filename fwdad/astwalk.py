@@ -92,13 +92,17 @@ def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:
     """`ast.fix_missing_locations`: a node without a location takes its parent's."""
-    stack = [(tree, (1, 0, 1, 0))]
+    stack = [(tree, {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0})]
     pop, push, fields_of = stack.pop, stack.append, _NODE_FIELDS.get
     while stack:
-        node, where = pop()
+        node, parent = pop()  # parent: the attributes of the nearest located ancestor
         cls = type(node)
         if cls in _LOCATED:
-            where = _located(node.__dict__, where)
+            own = node.__dict__
+            if own.get("end_col_offset") is None or own.get("end_lineno") is None \
+                    or "lineno" not in own or "col_offset" not in own:
+                _inherit(own, parent)
+            parent = own
         fields = fields_of(cls)
         for name in fields if fields is not None else node_fields(cls):
             value = getattr(node, name, None)
@@ -108,27 +112,20 @@ def fix_missing_locations(tree: ast.AST) -> ast.AST:
                     own = item.__dict__
                     if own.get("end_col_offset") is None or own.get("end_lineno") is None \
                             or "lineno" not in own or "col_offset" not in own:
-                        _located(own, where)
+                        _inherit(own, parent)
                 elif isinstance(item, _AST):
-                    push((item, where))
+                    push((item, parent))
     return tree
 
 
-def _located(own: dict, inherited: tuple) -> tuple:
-    """The location of a node whose attributes are `own`, taking the missing parts
-    from `inherited` (the parent's) and setting them."""
-    lineno, col = own.get("lineno", _ABSENT), own.get("col_offset", _ABSENT)
-    end_lineno, end_col = own.get("end_lineno"), own.get("end_col_offset")
-    if lineno is _ABSENT or col is _ABSENT or end_lineno is None or end_col is None:
-        if lineno is _ABSENT:
-            own["lineno"] = lineno = inherited[0]
-        if col is _ABSENT:
-            own["col_offset"] = col = inherited[1]
-        if end_lineno is None:
-            own["end_lineno"] = end_lineno = inherited[2]
-        if end_col is None:
-            own["end_col_offset"] = end_col = inherited[3]
-    return lineno, col, end_lineno, end_col
+def _inherit(own: dict, parent: dict) -> None:
+    """Sets the location attributes missing from `own` (a node's) to the parent's."""
+    for attr in ("lineno", "col_offset"):
+        if attr not in own:
+            own[attr] = parent[attr]
+    for attr in ("end_lineno", "end_col_offset"):
+        if own.get(attr) is None:
+            own[attr] = parent[attr]
 
 
 _ABSENT = object()
