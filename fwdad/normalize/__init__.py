@@ -7,6 +7,8 @@ Each pass is a function from a tree to a tree with the same behaviour:
     intrinsics     a + b, x[i] = v      ->  operator.add(a, b), operator.setitem(x, i, v)
     constructors   [a, b], x[1:n]       ->  fwdad.build_list(a, b), fwdad.build_slice(...)
     flatten        f(g(x))              ->  _fw_g1 = g(x); f(_fw_g1)
+
+intrinsics and constructors run in one walk of the tree (see _OperatorsAndDisplays).
 """
 from __future__ import annotations
 
@@ -31,7 +33,12 @@ def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
     nodes = walk(tree)  # once, for the scope and the foreign pass
     scope = Scope(src.globals, src.cells, local_names(tree, nodes))
     tree = foreign.run(tree, names, scope, nodes)
-    tree = intrinsics.run(tree, names)
-    tree = constructors.run(tree, names)
+    tree = _OperatorsAndDisplays(names).visit(tree)  # intrinsics, then constructors
     tree = flatten.run(tree, names)
     return tree
+
+
+class _OperatorsAndDisplays(intrinsics.Intrinsics, constructors.Constructors):
+    """The intrinsics and constructors passes in one walk of the tree, which gives what
+    running one after the other gives: they rewrite different node types (no method
+    name is in both), and each rewrites a node after visiting its parts."""

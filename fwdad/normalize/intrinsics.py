@@ -43,13 +43,13 @@ def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
-    return _Intrinsics(names).visit(tree)
+    return Intrinsics(names).visit(tree)
 
 
 Stmts = Union[ast.stmt, List[ast.stmt]]
 
 
-class _Intrinsics(Transformer):
+class Intrinsics(Transformer):
     def __init__(self, names: Namer) -> None:
         self.names = names
 
