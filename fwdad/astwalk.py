@@ -10,7 +10,7 @@ They visit the same nodes as ast.walk, except the expression-context markers
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 _AST = ast.AST
 
@@ -74,20 +74,37 @@ def loaded_names(node: ast.AST) -> Set[str]:
 
 
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
-    """`ast.copy_location`, made fast for the common case: both nodes are statements or
-    expressions (...) and `old` has its whole location."""
-    if type(new) not in _LOCATED or type(old) not in _LOCATED:
+    """`ast.copy_location`, made fast as copy_locations is."""
+    where = _location(old)
+    if where is None or type(new) not in _LOCATED:
         return ast.copy_location(new, old)
-    where = old.__dict__
-    if "end_lineno" in where and "end_col_offset" in where:
-        lineno, col = where.get("lineno"), where.get("col_offset")
-        if lineno is not None and col is not None:
-            own = new.__dict__
-            own["lineno"], own["col_offset"] = lineno, col
-            own["end_lineno"], own["end_col_offset"] = where["end_lineno"], \
-                where["end_col_offset"]
-            return new
-    return ast.copy_location(new, old)
+    new.__dict__.update(where)
+    return new
+
+
+def copy_locations(new: List[ast.AST], old: ast.AST) -> List[ast.AST]:
+    """`ast.copy_location` from `old` to each node of `new`, made fast for the common
+    case: the nodes are statements or expressions (...) and `old` has its whole
+    location, read once."""
+    where = _location(old)
+    for node in new:
+        if where is not None and type(node) in _LOCATED:
+            node.__dict__.update(where)
+        else:
+            ast.copy_location(node, old)
+    return new
+
+
+def _location(node: ast.AST) -> Optional[Dict[str, object]]:
+    """The location attributes of `node` when ast.copy_location would copy all four."""
+    if type(node) not in _LOCATED:
+        return None
+    where = node.__dict__
+    if "end_lineno" not in where or "end_col_offset" not in where \
+            or where.get("lineno") is None or where.get("col_offset") is None:
+        return None
+    return {"lineno": where["lineno"], "col_offset": where["col_offset"],
+            "end_lineno": where["end_lineno"], "end_col_offset": where["end_col_offset"]}
 
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:

@@ -70,6 +70,9 @@ def test_copy_location_matches_ast(old):
     expected = ast.copy_location(ast.Name(id="n", ctx=ast.Load()), old)
     got = astwalk.copy_location(ast.Name(id="n", ctx=ast.Load()), old)
     assert _dump(got) == _dump(expected)
+    many = astwalk.copy_locations([ast.Name(id="n", ctx=ast.Load()), ast.Pass()], old)
+    assert [_dump(n) for n in many] == \
+        [_dump(expected), _dump(ast.copy_location(ast.Pass(), old))]
 
 
 class _Doubler(ast.NodeTransformer):

@@ -9,19 +9,18 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
-from fwdad.astwalk import copy_location
+from fwdad.astwalk import copy_location, copy_locations
 
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
     """A Load node for `dotted` that carries `value`."""
     parts = dotted.split(".")
-    node: ast.expr = ast.Name(parts[0], _LOAD)  # (positional fields: quicker)
-    if like is not None:
-        copy_location(node, like)
+    nodes = [ast.Name(parts[0], _LOAD)]  # (positional fields: quicker)
     for part in parts[1:]:
-        node = ast.Attribute(node, part, _LOAD)
-        if like is not None:
-            copy_location(node, like)
+        nodes.append(ast.Attribute(nodes[-1], part, _LOAD))
+    if like is not None:
+        copy_locations(nodes, like)
+    node = nodes[-1]
     node.fw_value = value
     return node
 
