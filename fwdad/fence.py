@@ -6,7 +6,7 @@ the user's line, with what to do, instead of failing somewhere inside a transfor
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from fwdad.astwalk import walk
 from fwdad.errors import UnsupportedSyntaxError, where
@@ -49,15 +49,17 @@ _PLAIN = {cls for cls in (getattr(ast, name) for name in dir(ast))
           and cls not in (ast.Name, ast.arg, ast.Call, ast.Dict, ast.ExceptHandler)}
 
 
-def check(src: FunctionSource) -> None:
+def check(src: FunctionSource, nodes: Optional[List[ast.AST]] = None) -> None:
     """Raise UnsupportedSyntaxError at the first construct fwdad does not support.
+    `nodes`, when given, is `walk(src.tree)`.
 
     Raises:
         UnsupportedSyntaxError: names the construct, the function, and file:line.
     """
     # Higher order: generated rules use the reserved names themselves.
     generated = src.filename.startswith("<fwdad ")
-    for node in walk(src.tree):  # (expression contexts, skipped here, are allowed)
+    # (walk skips Load/Store/Del, which are allowed anyway)
+    for node in walk(src.tree) if nodes is None else nodes:
         kind = type(node)
         if kind in _PLAIN or kind is ast.Name and (
                 generated or not node.id.startswith(RESERVED_PREFIX)):

@@ -13,6 +13,7 @@ intrinsics and constructors run in one walk of the tree (see _OperatorsAndDispla
 from __future__ import annotations
 
 import ast
+from typing import List, Optional
 
 from fwdad.astwalk import walk
 from fwdad.normalize import constructors, flatten, foreign, intrinsics
@@ -23,14 +24,17 @@ from fwdad.source import FunctionSource
 PASSES = ("foreign", "intrinsics", "constructors", "flatten")
 
 
-def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
-    """`src.tree`, normalized (the fence must have accepted it).
+def normalize(src: FunctionSource, names: Namer = None,
+              nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
+    """`src.tree`, normalized (the fence must have accepted it). `nodes`, when given,
+    is `walk(src.tree)`, for a caller that walked it already.
 
     Note: the passes rewrite `src.tree` in place instead of copying it first: every
     FunctionSource comes from get_source, which parses a fresh copy for each call."""
     names = names or Namer()
     tree = src.tree
-    nodes = walk(tree)  # once, for the scope and the foreign pass
+    if nodes is None:
+        nodes = walk(tree)  # once, for the scope and the foreign pass
     scope = Scope(src.globals, src.cells, local_names(tree, nodes))
     tree = foreign.run(tree, names, scope, nodes)
     tree = _OperatorsAndDisplays(names).visit(tree)  # intrinsics, then constructors
