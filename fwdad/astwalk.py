@@ -152,6 +152,21 @@ _LOCATED = {cls for cls in (getattr(ast, name) for name in dir(ast))
             and tuple(cls._attributes) == _LOCATION}
 
 
+def clone(node: ast.AST) -> ast.AST:
+    """A copy of the tree under `node`: new nodes, new lists, and every other attribute
+    shared (unlike copy.deepcopy, a static reference's value stays the object itself)."""
+    cls = type(node)
+    new = cls.__new__(cls)
+    own = new.__dict__
+    for name, value in node.__dict__.items():
+        if type(value) is list:
+            value = [clone(item) if isinstance(item, _AST) else item for item in value]
+        elif isinstance(value, _AST):
+            value = clone(value)
+        own[name] = value
+    return new
+
+
 class Transformer:
     """`ast.NodeTransformer`, made fast for the passes that build rules.
 

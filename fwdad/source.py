@@ -7,7 +7,6 @@ A lambda becomes an equivalent `def` whose body returns the lambda's expression.
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import inspect
 import linecache
@@ -16,7 +15,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
-from fwdad.astwalk import child_nodes
+from fwdad.astwalk import child_nodes, clone, copy_location, fix_missing_locations
 from fwdad.errors import SourceUnavailableError, describe
 
 
@@ -188,12 +187,12 @@ def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
     lambda. The passes rewrite it in place, so it shares no node with the cached parse:
     a def is parsed again from its own lines (cheaper than copying the tree)."""
     if isinstance(node, ast.Lambda):
-        node = copy.deepcopy(node)
-        body = [ast.copy_location(ast.Return(value=node.body), node.body)]
+        node = clone(node)
+        body = [copy_location(ast.Return(value=node.body), node.body)]
         out = ast.FunctionDef(name="lambda", args=node.args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
-        return ast.fix_missing_locations(ast.copy_location(out, node))
-    out = _parse_again(node, filename) or copy.deepcopy(node)
+        return fix_missing_locations(copy_location(out, node))
+    out = _parse_again(node, filename) or clone(node)
     out.decorator_list = []
     return out
 

@@ -104,3 +104,15 @@ def test_transformer_matches_node_transformer(tree):
     expected = _Doubler().visit(ast.parse(ast.unparse(tree)))
     got = _FastDoubler().visit(ast.parse(ast.unparse(tree)))
     assert ast.dump(got) == ast.dump(expected)
+
+
+@pytest.mark.parametrize("tree", list(_trees()))
+def test_clone_copies_nodes_and_shares_other_values(tree):
+    value = object()
+    tree.body[0].fw_value = value
+    copied = astwalk.clone(tree)
+    assert _dump(copied) == _dump(tree)
+    assert copied.body[0].fw_value is value
+    originals = {id(n) for n in ast.walk(tree)}
+    assert not any(id(n) in originals for n in ast.walk(copied))
+    assert copied.body is not tree.body

@@ -14,7 +14,7 @@ import ast
 from typing import Dict, List
 
 from fwdad import lang
-from fwdad.astwalk import Transformer, copy_location
+from fwdad.astwalk import Transformer, copy_location, names
 from fwdad.normalize.intrinsics import op_call
 from fwdad.normalize.refs import call
 
@@ -69,9 +69,9 @@ def _conditions(flat, ifs: List[ast.expr], inner) -> None:
 class _Rename(Transformer):
     """Gives a comprehension's loop variables fresh names, here and in what follows."""
 
-    def __init__(self, names, generator: ast.comprehension) -> None:
-        bound = [n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)]
-        self.mapping: Dict[str, str] = {b: names.fresh(b) for b in bound}
+    def __init__(self, namer, generator: ast.comprehension) -> None:
+        bound = [n.id for n in names(generator.target)]
+        self.mapping: Dict[str, str] = {b: namer.fresh(b) for b in bound}
         self.generator = generator
 
     def apply(self, generator: ast.comprehension, node: ast.expr) -> "_Rename":

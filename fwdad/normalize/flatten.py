@@ -18,11 +18,10 @@ Pass, Assert, Raise, Delete.
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Callable, List, Optional
 
 from fwdad import lang
-from fwdad.astwalk import copy_location, fix_missing_locations
+from fwdad.astwalk import clone, copy_location, fix_missing_locations
 from fwdad.errors import InternalError
 from fwdad.normalize import comprehensions
 from fwdad.normalize.intrinsics import builtin_call, op_call
@@ -66,7 +65,7 @@ class _Flatten:
         self.out.append(copy_location(stmt, self.node))
 
     def assign(self, name: str, value: ast.expr) -> None:
-        self.emit(ast.Assign(targets=[_store(name)], value=self.op(value)))
+        self.emit(ast.Assign([_store(name)], self.op(value)))
 
     # ---- statements -----------------------------------------------------------------
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -104,7 +103,7 @@ class _Flatten:
         before, test = self.collect_with(lambda: self.atom(node.test))
         self.out.extend(before)
         body = self.block(node.body)
-        body = _before_continue(body, before) + [copy.deepcopy(s) for s in before]
+        body = _before_continue(body, before) + [clone(s) for s in before]
         self.emit(ast.While(test=test, body=body, orelse=_maybe(self.block, node.orelse)))
 
     def stmt_For(self, node: ast.For) -> None:
@@ -185,7 +184,7 @@ class _Flatten:
     def store(self, target: ast.expr, value: ast.expr) -> None:
         """`target = value` for a name, a (nested, starred) tuple, x[i] or x.a."""
         if isinstance(target, ast.Name):
-            self.emit(ast.Assign(targets=[_store(target.id)], value=value))
+            self.emit(ast.Assign([_store(target.id)], value))
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value)
         elif isinstance(target, ast.Subscript):
@@ -225,7 +224,7 @@ class _Flatten:
         if is_atom(value):
             return value
         name = self.names.fresh(_hint(value))
-        self.emit(ast.Assign(targets=[_store(name)], value=value))
+        self.emit(ast.Assign([_store(name)], value))
         return _load(name)
 
     def op(self, expr: ast.expr) -> ast.expr:
@@ -331,7 +330,7 @@ def _before_continue(body: List[ast.stmt], again: List[ast.stmt]) -> List[ast.st
     out: List[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, ast.Continue):
-            out.extend(copy.deepcopy(s) for s in again)
+            out.extend(clone(s) for s in again)
         elif isinstance(stmt, ast.If):
             stmt.body = _before_continue(stmt.body, again)
             stmt.orelse = _before_continue(stmt.orelse, again)
