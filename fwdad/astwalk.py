@@ -6,6 +6,10 @@ the Load/Store markers. Building one rule walks its trees many times, so these v
 read only the fields that can hold nodes (cached per node class) and return lists.
 They visit the same nodes as ast.walk, except the expression-context markers
 (ast.Load, ast.Store, ast.Del), which no pass looks for.
+
+The same holds for the other helpers the passes use on every node: copy_location,
+fix_missing_locations and clone (for ast.copy_location, ast.fix_missing_locations and
+copy.deepcopy), and Transformer (for ast.NodeTransformer).
 """
 from __future__ import annotations
 
@@ -125,7 +129,7 @@ def fix_missing_locations(tree: ast.AST) -> ast.AST:
             value = getattr(node, name, None)
             for item in value if type(value) is list else (value,):
                 kind = type(item)
-                if kind is ast.Name or kind is ast.Constant:  # no children: done here
+                if kind is ast.Name or kind is ast.Constant:  # a leaf: done here
                     own = item.__dict__
                     if own.get("end_col_offset") is None or own.get("end_lineno") is None \
                             or "lineno" not in own or "col_offset" not in own:
@@ -145,7 +149,6 @@ def _inherit(own: dict, parent: dict) -> None:
             own[attr] = parent[attr]
 
 
-_ABSENT = object()
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 _LOCATED = {cls for cls in (getattr(ast, name) for name in dir(ast))
             if isinstance(cls, type) and issubclass(cls, ast.AST)

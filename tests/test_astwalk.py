@@ -55,8 +55,9 @@ def _strip_some_locations(tree):
 
 @pytest.mark.parametrize("tree", list(_trees()))
 def test_fix_missing_locations_matches_ast(tree):
-    expected = ast.fix_missing_locations(_strip_some_locations(ast.parse(ast.unparse(tree))))
-    got = astwalk.fix_missing_locations(_strip_some_locations(ast.parse(ast.unparse(tree))))
+    text = ast.unparse(tree)
+    expected = ast.fix_missing_locations(_strip_some_locations(ast.parse(text)))
+    got = astwalk.fix_missing_locations(_strip_some_locations(ast.parse(text)))
     assert _dump(got) == _dump(expected)
 
 

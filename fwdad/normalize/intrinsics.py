@@ -163,8 +163,7 @@ class Intrinsics(Transformer):
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Stmts:
         if node.value is None:
             return []
-        assign = copy_location(ast.Assign(targets=[node.target], value=node.value),
-                                   node)
+        assign = copy_location(ast.Assign(targets=[node.target], value=node.value), node)
         return self.visit_Assign(assign)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Stmts:
