@@ -209,7 +209,8 @@ class Transformer:
         for name in node_fields(type(node)):
             value = getattr(node, name, None)
             if type(value) is list:
-                value[:] = self._visit_list(value)
+                if value:
+                    value[:] = self._visit_list(value)
             elif isinstance(value, _AST) and type(value) not in leaves:
                 new = self.visit(value)
                 if new is None:

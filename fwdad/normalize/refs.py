@@ -7,22 +7,27 @@ up again (a user's local called `operator` cannot capture it).
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
+from typing import Any, List, Optional
 
-from fwdad.astwalk import copy_location, copy_locations
+from fwdad.astwalk import copy_locations
 
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
     """A Load node for `dotted` that carries `value`."""
+    nodes = _ref_nodes(value, dotted)
+    if like is not None:
+        copy_locations(nodes, like)
+    return nodes[-1]
+
+
+def _ref_nodes(value: Any, dotted: str) -> List[ast.expr]:
+    """The nodes of a reference, innermost first: `operator`, `operator.add`."""
     parts = dotted.split(".")
     nodes = [ast.Name(parts[0], _LOAD)]  # (positional fields: quicker)
     for part in parts[1:]:
         nodes.append(ast.Attribute(nodes[-1], part, _LOAD))
-    if like is not None:
-        copy_locations(nodes, like)
-    node = nodes[-1]
-    node.fw_value = value
-    return node
+    nodes[-1].fw_value = value
+    return nodes
 
 
 _LOAD = ast.Load()  # shared, as ast.parse shares it
@@ -34,8 +39,10 @@ def is_ref(node: ast.AST) -> bool:
 
 def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
     """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
-    node = ast.Call(ref(fn, dotted, like), args, keywords or [])
-    return copy_location(node, like)
+    nodes = _ref_nodes(fn, dotted)
+    node = ast.Call(nodes[-1], args, keywords or [])
+    copy_locations(nodes + [node], like)
+    return node
 
 
 def is_atom(node: ast.AST) -> bool:
