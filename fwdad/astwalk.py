@@ -6,11 +6,15 @@ the Load/Store markers. Building one rule walks its trees many times, so these v
 read only the fields that can hold nodes (cached per node class) and return lists.
 They visit the same nodes as ast.walk, except the expression-context markers
 (ast.Load, ast.Store, ast.Del), which no pass looks for.
+
+The same holds for the other helpers the passes use on every node: copy_location,
+fix_missing_locations and clone (for ast.copy_location, ast.fix_missing_locations and
+copy.deepcopy), and Transformer (for ast.NodeTransformer).
 """
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 _AST = ast.AST
 
@@ -46,25 +50,20 @@ def child_nodes(node: ast.AST) -> List[ast.AST]:
 def walk(node: ast.AST) -> List[ast.AST]:
     """`node` and every node below it, breadth first (the order of ast.walk)."""
     out = [node]
-    fields_of = _NODE_FIELDS.get
-    i = 0
-    while i < len(out):
-        current = out[i]
-        i += 1
+    append, fields_of = out.append, _NODE_FIELDS.get
+    for current in out:  # (the loop goes on over what it appends)
         cls = type(current)
         fields = fields_of(cls)
         if fields is None:
             fields = node_fields(cls)
         for name in fields:
             value = getattr(current, name, None)
-            if value is None:
-                continue
             if type(value) is list:
                 for item in value:
                     if isinstance(item, _AST):
-                        out.append(item)
+                        append(item)
             elif isinstance(value, _AST):
-                out.append(value)
+                append(value)
     return out
 
 
@@ -76,3 +75,159 @@ def names(node: ast.AST) -> List[ast.Name]:
 def loaded_names(node: ast.AST) -> Set[str]:
     """The names `node` reads."""
     return {n.id for n in walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+
+
+def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
+    """`ast.copy_location`, made fast as copy_locations is."""
+    where = _location(old)
+    if where is None or type(new) not in _LOCATED:
+        return ast.copy_location(new, old)
+    new.__dict__.update(where)
+    return new
+
+
+def copy_locations(new: List[ast.AST], old: ast.AST) -> List[ast.AST]:
+    """`ast.copy_location` from `old` to each node of `new`, made fast for the common
+    case: the nodes are statements or expressions (...) and `old` has its whole
+    location, read once."""
+    where = _location(old)
+    for node in new:
+        if where is not None and type(node) in _LOCATED:
+            node.__dict__.update(where)
+        else:
+            ast.copy_location(node, old)
+    return new
+
+
+def _location(node: ast.AST) -> Optional[Dict[str, object]]:
+    """The location attributes of `node` when ast.copy_location would copy all four."""
+    if type(node) not in _LOCATED:
+        return None
+    where = node.__dict__
+    if "end_lineno" not in where or "end_col_offset" not in where \
+            or where.get("lineno") is None or where.get("col_offset") is None:
+        return None
+    return {"lineno": where["lineno"], "col_offset": where["col_offset"],
+            "end_lineno": where["end_lineno"], "end_col_offset": where["end_col_offset"]}
+
+
+def fix_missing_locations(tree: ast.AST) -> ast.AST:
+    """`ast.fix_missing_locations`: a node without a location takes its parent's."""
+    stack = [(tree, {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0})]
+    pop, push, fields_of = stack.pop, stack.append, _NODE_FIELDS.get
+    while stack:
+        node, parent = pop()  # parent: the attributes of the nearest located ancestor
+        cls = type(node)
+        if cls in _LOCATED:
+            own = node.__dict__
+            if own.get("end_col_offset") is None or own.get("end_lineno") is None \
+                    or "lineno" not in own or "col_offset" not in own:
+                _inherit(own, parent)
+            parent = own
+        fields = fields_of(cls)
+        for name in fields if fields is not None else node_fields(cls):
+            value = getattr(node, name, None)
+            for item in value if type(value) is list else (value,):
+                kind = type(item)
+                if kind is ast.Name or kind is ast.Constant:  # a leaf: done here
+                    own = item.__dict__
+                    if own.get("end_col_offset") is None or own.get("end_lineno") is None \
+                            or "lineno" not in own or "col_offset" not in own:
+                        _inherit(own, parent)
+                elif isinstance(item, _AST):
+                    push((item, parent))
+    return tree
+
+
+def _inherit(own: dict, parent: dict) -> None:
+    """Sets the location attributes missing from `own` (a node's) to the parent's."""
+    for attr in ("lineno", "col_offset"):
+        if attr not in own:
+            own[attr] = parent[attr]
+    for attr in ("end_lineno", "end_col_offset"):
+        if own.get(attr) is None:
+            own[attr] = parent[attr]
+
+
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+_LOCATED = {cls for cls in (getattr(ast, name) for name in dir(ast))
+            if isinstance(cls, type) and issubclass(cls, ast.AST)
+            and tuple(cls._attributes) == _LOCATION}
+
+
+def clone(node: ast.AST) -> ast.AST:
+    """A copy of the tree under `node`: new nodes, new lists, and every other attribute
+    shared (unlike copy.deepcopy, a static reference's value stays the object itself)."""
+    cls = type(node)
+    new = cls.__new__(cls)
+    own = new.__dict__
+    for name, value in node.__dict__.items():
+        if type(value) is list:
+            value = [clone(item) if isinstance(item, _AST) else item for item in value]
+        elif isinstance(value, _AST):
+            value = clone(value)
+        own[name] = value
+    return new
+
+
+class Transformer:
+    """`ast.NodeTransformer`, made fast for the passes that build rules.
+
+    `visit` dispatches through a per-class table of `visit_<Class>` methods, and
+    `generic_visit` visits only the fields that may hold nodes, skipping children that
+    hold no nodes and have no visit method (names, constants, operators) instead of
+    calling into them. What a visit returns replaces the node, as with NodeTransformer:
+    None removes it, and a list (in a list field) is spliced in.
+    """
+
+    _methods: Dict[type, object]
+    _leaves: Set[type]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._methods, cls._leaves = {}, set()
+
+    def visit(self, node: ast.AST):
+        cls = type(node)
+        method = self._methods.get(cls)
+        if method is None:
+            method = self._learn(cls)
+        return method(self, node)
+
+    @classmethod
+    def _learn(cls, node_cls: type):
+        method = getattr(cls, "visit_" + node_cls.__name__, None)
+        if method is None:
+            method = cls.generic_visit
+            if not node_fields(node_cls):
+                cls._leaves.add(node_cls)
+        cls._methods[node_cls] = method
+        return method
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        leaves = self._leaves
+        for name in node_fields(type(node)):
+            value = getattr(node, name, None)
+            if type(value) is list:
+                if value:
+                    value[:] = self._visit_list(value)
+            elif isinstance(value, _AST) and type(value) not in leaves:
+                new = self.visit(value)
+                if new is None:
+                    delattr(node, name)
+                elif new is not value:
+                    setattr(node, name, new)
+        return node
+
+    def _visit_list(self, items: list) -> list:
+        leaves, out = self._leaves, []
+        for item in items:
+            if isinstance(item, _AST) and type(item) not in leaves:
+                item = self.visit(item)
+                if item is None:
+                    continue
+                if not isinstance(item, _AST):
+                    out.extend(item)
+                    continue
+            out.append(item)
+        return out

@@ -6,8 +6,9 @@ the user's line, with what to do, instead of failing somewhere inside a transfor
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
+from fwdad.astwalk import walk
 from fwdad.errors import UnsupportedSyntaxError, where
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.source import FunctionSource
@@ -42,17 +43,27 @@ ALLOWED = (
 )
 
 _STRING_EVAL = {"eval", "exec"}
+# Allowed node types that `_problem` has nothing more to ask of.
+_PLAIN = {cls for cls in (getattr(ast, name) for name in dir(ast))
+          if isinstance(cls, type) and issubclass(cls, ALLOWED) and cls not in REJECTED
+          and cls not in (ast.Name, ast.arg, ast.Call, ast.Dict, ast.ExceptHandler)}
 
 
-def check(src: FunctionSource) -> None:
+def check(src: FunctionSource, nodes: Optional[List[ast.AST]] = None) -> None:
     """Raise UnsupportedSyntaxError at the first construct fwdad does not support.
+    `nodes`, when given, is `walk(src.tree)`.
 
     Raises:
         UnsupportedSyntaxError: names the construct, the function, and file:line.
     """
     # Higher order: generated rules use the reserved names themselves.
     generated = src.filename.startswith("<fwdad ")
-    for node in ast.walk(src.tree):
+    # (walk skips Load/Store/Del, which are allowed anyway)
+    for node in walk(src.tree) if nodes is None else nodes:
+        kind = type(node)
+        if kind in _PLAIN or kind is ast.Name and (
+                generated or not node.id.startswith(RESERVED_PREFIX)):
+            continue
         problem = _problem(node, generated)
         if problem is not None:
             what, todo = problem

@@ -7,7 +7,6 @@ A lambda becomes an equivalent `def` whose body returns the lambda's expression.
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import inspect
 import linecache
@@ -16,6 +15,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
+from fwdad.astwalk import child_nodes, clone, copy_location, fix_missing_locations
 from fwdad.errors import SourceUnavailableError, describe
 
 
@@ -134,17 +134,34 @@ def _find_node(module: ast.Module, code: types.CodeType) -> Optional[ast.AST]:
     """The def or lambda that compiled to `code`: same first line, same name and same
     arguments. Two lambdas with the same arguments on one line cannot be told apart."""
     found: List[ast.AST] = []
-    for node in ast.walk(module):
+    line = code.co_firstlineno
+    stack = [module]
+    while stack:  # only into nodes whose lines include the code's first line
+        node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            if first == code.co_firstlineno and node.name == code.co_name:
+            if first == line and node.name == code.co_name:
                 found.append(node)
         elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>" \
-                and node.lineno == code.co_firstlineno and _same_args(node, code):
+                and node.lineno == line and _same_args(node, code):
             found.append(node)
+        stack.extend(child for child in reversed(child_nodes(node))
+                     if _may_hold_line(child, line))
     if len(found) > 1:
         found = [n for n in found if _contains_code(n, code)]
     return found[0] if len(found) == 1 else None
+
+
+def _may_hold_line(node: ast.AST, line: int) -> bool:
+    """False when `node` surely lies wholly before or after `line` (a def starts at its
+    first decorator)."""
+    start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    if start is None or end is None:
+        return True
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:
+        start = min([start] + [d.lineno for d in decorators])
+    return start <= line <= end
 
 
 def _contains_code(node: ast.AST, code: types.CodeType) -> bool:
@@ -170,12 +187,12 @@ def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
     lambda. The passes rewrite it in place, so it shares no node with the cached parse:
     a def is parsed again from its own lines (cheaper than copying the tree)."""
     if isinstance(node, ast.Lambda):
-        node = copy.deepcopy(node)
-        body = [ast.copy_location(ast.Return(value=node.body), node.body)]
+        node = clone(node)
+        body = [copy_location(ast.Return(value=node.body), node.body)]
         out = ast.FunctionDef(name="lambda", args=node.args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
-        return ast.fix_missing_locations(ast.copy_location(out, node))
-    out = _parse_again(node, filename) or copy.deepcopy(node)
+        return fix_missing_locations(copy_location(out, node))
+    out = _parse_again(node, filename) or clone(node)
     out.decorator_list = []
     return out
 
@@ -183,10 +200,11 @@ def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
 def _parse_again(node: ast.AST, filename: str) -> Optional[ast.AST]:
     """The def parsed from its own lines, with the line numbers it has in the file."""
     lines = linecache.getlines(filename)[node.lineno - 1:node.end_lineno]
+    blank = "\n" * (node.lineno - 1)  # so that the parse numbers lines as the file does
     try:
-        tree = ast.parse(textwrap.dedent("".join(lines))).body[0]
+        tree = ast.parse(blank + textwrap.dedent("".join(lines))).body[0]
     except (SyntaxError, IndexError):  # e.g. a string less indented than the def
         return None
     if not isinstance(tree, type(node)) or tree.name != node.name:
         return None
-    return ast.increment_lineno(tree, node.lineno - 1)
+    return tree

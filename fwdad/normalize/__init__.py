@@ -7,11 +7,15 @@ Each pass is a function from a tree to a tree with the same behaviour:
     intrinsics     a + b, x[i] = v      ->  operator.add(a, b), operator.setitem(x, i, v)
     constructors   [a, b], x[1:n]       ->  fwdad.build_list(a, b), fwdad.build_slice(...)
     flatten        f(g(x))              ->  _fw_g1 = g(x); f(_fw_g1)
+
+intrinsics and constructors run in one walk of the tree (see _OperatorsAndDisplays).
 """
 from __future__ import annotations
 
 import ast
+from typing import List, Optional
 
+from fwdad.astwalk import walk
 from fwdad.normalize import constructors, flatten, foreign, intrinsics
 from fwdad.normalize.names import Namer
 from fwdad.normalize.scope import Scope, local_names
@@ -20,16 +24,25 @@ from fwdad.source import FunctionSource
 PASSES = ("foreign", "intrinsics", "constructors", "flatten")
 
 
-def normalize(src: FunctionSource, names: Namer = None) -> ast.FunctionDef:
-    """`src.tree`, normalized (the fence must have accepted it).
+def normalize(src: FunctionSource, names: Namer = None,
+              nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
+    """`src.tree`, normalized (the fence must have accepted it). `nodes`, when given,
+    is `walk(src.tree)`, for a caller that walked it already.
 
     Note: the passes rewrite `src.tree` in place instead of copying it first: every
     FunctionSource comes from get_source, which parses a fresh copy for each call."""
     names = names or Namer()
     tree = src.tree
-    scope = Scope(src.globals, src.cells, local_names(tree))
-    tree = foreign.run(tree, names, scope)
-    tree = intrinsics.run(tree, names)
-    tree = constructors.run(tree, names)
+    if nodes is None:
+        nodes = walk(tree)  # once, for the scope and the foreign pass
+    scope = Scope(src.globals, src.cells, local_names(tree, nodes))
+    tree = foreign.run(tree, names, scope, nodes)
+    tree = _OperatorsAndDisplays(names).visit(tree)  # intrinsics, then constructors
     tree = flatten.run(tree, names)
     return tree
+
+
+class _OperatorsAndDisplays(intrinsics.Intrinsics, constructors.Constructors):
+    """The intrinsics and constructors passes in one walk of the tree, which gives what
+    running one after the other gives: they rewrite different node types (no method
+    name is in both), and each rewrites a node after visiting its parts."""

@@ -14,6 +14,7 @@ import ast
 from typing import Dict, List
 
 from fwdad import lang
+from fwdad.astwalk import Transformer, copy_location, names
 from fwdad.normalize.intrinsics import op_call
 from fwdad.normalize.refs import call
 
@@ -65,12 +66,12 @@ def _conditions(flat, ifs: List[ast.expr], inner) -> None:
     flat.emit(ast.If(test=test, body=body, orelse=[]))
 
 
-class _Rename(ast.NodeTransformer):
+class _Rename(Transformer):
     """Gives a comprehension's loop variables fresh names, here and in what follows."""
 
-    def __init__(self, names, generator: ast.comprehension) -> None:
-        bound = [n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)]
-        self.mapping: Dict[str, str] = {b: names.fresh(b) for b in bound}
+    def __init__(self, namer, generator: ast.comprehension) -> None:
+        bound = [n.id for n in names(generator.target)]
+        self.mapping: Dict[str, str] = {b: namer.fresh(b) for b in bound}
         self.generator = generator
 
     def apply(self, generator: ast.comprehension, node: ast.expr) -> "_Rename":
@@ -84,5 +85,5 @@ class _Rename(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.Name:
         if node.id in self.mapping:
-            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
+            return copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
         return node

@@ -15,19 +15,20 @@ from __future__ import annotations
 import ast
 
 from fwdad import lang
+from fwdad.astwalk import Transformer
 from fwdad.normalize.names import Namer
 from fwdad.normalize.refs import call
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
-    return _Constructors().visit(tree)
+    return Constructors().visit(tree)
 
 
 def _lang_call(name: str, args: list, like: ast.AST) -> ast.Call:
     return call(getattr(lang, name), f"fwdad.{name}", args, like)
 
 
-class _Constructors(ast.NodeTransformer):
+class Constructors(Transformer):
     def visit_List(self, node: ast.List) -> ast.AST:
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load):

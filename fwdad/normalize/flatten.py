@@ -18,10 +18,10 @@ Pass, Assert, Raise, Delete.
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Callable, List, Optional
 
 from fwdad import lang
+from fwdad.astwalk import clone, copy_location, fix_missing_locations
 from fwdad.errors import InternalError
 from fwdad.normalize import comprehensions
 from fwdad.normalize.intrinsics import builtin_call, op_call
@@ -32,7 +32,7 @@ from fwdad.normalize.refs import call, is_atom, is_ref
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     flat = _Flatten(names)
     tree.body = flat.block(tree.body)
-    return ast.fix_missing_locations(tree)  # once, for every pass before it too
+    return fix_missing_locations(tree)  # once, for every pass before it too
 
 
 class _Flatten:
@@ -48,7 +48,7 @@ class _Flatten:
             self.node = stmt
             getattr(self, "stmt_" + type(stmt).__name__, self.stmt_unknown)(stmt)
         result, self.out, self.node = self.out, saved, saved_node
-        return result or [ast.copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
+        return result or [copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
 
     def collect(self, emit: Callable[[], object]) -> List[ast.stmt]:
         """The statements `emit` produces, as a separate block."""
@@ -62,10 +62,10 @@ class _Flatten:
         return stmts, value
 
     def emit(self, stmt: ast.stmt) -> None:
-        self.out.append(ast.copy_location(stmt, self.node))
+        self.out.append(copy_location(stmt, self.node))
 
     def assign(self, name: str, value: ast.expr) -> None:
-        self.emit(ast.Assign(targets=[_store(name)], value=self.op(value)))
+        self.emit(ast.Assign([_store(name)], self.op(value)))
 
     # ---- statements -----------------------------------------------------------------
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -103,7 +103,7 @@ class _Flatten:
         before, test = self.collect_with(lambda: self.atom(node.test))
         self.out.extend(before)
         body = self.block(node.body)
-        body = _before_continue(body, before) + [copy.deepcopy(s) for s in before]
+        body = _before_continue(body, before) + [clone(s) for s in before]
         self.emit(ast.While(test=test, body=body, orelse=_maybe(self.block, node.orelse)))
 
     def stmt_For(self, node: ast.For) -> None:
@@ -118,10 +118,10 @@ class _Flatten:
             item, parts, inner = self.names.fresh("item"), target, emit_body
 
             def emit_body() -> None:
-                self.store(parts, ast.Name(id=item, ctx=ast.Load()))
+                self.store(parts, _load(item))
                 inner()
             target = _store(item)
-        body = self.collect(emit_body) or [ast.copy_location(ast.Pass(), self.node)]
+        body = self.collect(emit_body) or [copy_location(ast.Pass(), self.node)]
         self.emit(ast.For(target=target, iter=iterable, body=body,
                           orelse=_maybe(self.block, list(orelse))))
 
@@ -131,7 +131,7 @@ class _Flatten:
             self.emit(ast.Assert(test=test, msg=None))
             return
         failing, msg = self.collect_with(lambda: self.atom(node.msg))
-        failing.append(ast.copy_location(ast.Assert(test=test, msg=msg), node))
+        failing.append(copy_location(ast.Assert(test=test, msg=msg), node))
         self.emit(ast.If(test=_not(test), body=failing, orelse=[]))
 
     def stmt_Raise(self, node: ast.Raise) -> None:
@@ -147,7 +147,7 @@ class _Flatten:
             kind = None if handler.type is None else self.atom(handler.type)
             new = ast.ExceptHandler(type=kind, name=handler.name,
                                     body=self.block(handler.body))
-            handlers.append(ast.copy_location(new, handler))
+            handlers.append(copy_location(new, handler))
         self.emit(ast.Try(body=self.block(node.body), handlers=handlers,
                           orelse=_maybe(self.block, node.orelse),
                           finalbody=_maybe(self.block, node.finalbody)))
@@ -158,14 +158,13 @@ class _Flatten:
         item, rest = node.items[0], node.items[1:]
         manager = self.atom(item.context_expr)
         target = item.optional_vars
-        inner = [ast.copy_location(ast.With(items=rest, body=node.body), node)] \
+        inner = [copy_location(ast.With(items=rest, body=node.body), node)] \
             if rest else node.body
         if target is None or isinstance(target, ast.Name):
             body = self.block(inner)
         else:  # `as (a, b)`: bind a fresh name, then unpack it
             entered = self.names.fresh("entered")
-            body = self.collect(lambda: self.store(target, ast.Name(id=entered,
-                                                                    ctx=ast.Load())))
+            body = self.collect(lambda: self.store(target, _load(entered)))
             body += self.block(inner)
             target = _store(entered)
         self.emit(ast.With(items=[ast.withitem(context_expr=manager, optional_vars=target)],
@@ -185,7 +184,7 @@ class _Flatten:
     def store(self, target: ast.expr, value: ast.expr) -> None:
         """`target = value` for a name, a (nested, starred) tuple, x[i] or x.a."""
         if isinstance(target, ast.Name):
-            self.emit(ast.Assign(targets=[_store(target.id)], value=value))
+            self.emit(ast.Assign([_store(target.id)], value))
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value)
         elif isinstance(target, ast.Subscript):
@@ -207,7 +206,7 @@ class _Flatten:
             else:
                 temp = self.names.fresh("part")
                 names.append(_store(temp))
-                later.append((target, ast.Name(id=temp, ctx=ast.Load())))
+                later.append((target, _load(temp)))
         args = [value, ast.Constant(len(targets))] + \
             ([ast.Constant(star[0])] if star else [])
         unpacked = call(lang.unpack, "fwdad.unpack", args, self.node)
@@ -219,12 +218,14 @@ class _Flatten:
     # ---- expressions ----------------------------------------------------------------
     def atom(self, expr: ast.expr) -> ast.expr:
         """A name, constant or static reference holding the value of `expr`."""
+        if is_atom(expr):
+            return expr
         value = self.op(expr)
         if is_atom(value):
             return value
         name = self.names.fresh(_hint(value))
-        self.emit(ast.Assign(targets=[_store(name)], value=value))
-        return ast.Name(id=name, ctx=ast.Load())
+        self.emit(ast.Assign([_store(name)], value))
+        return _load(name)
 
     def op(self, expr: ast.expr) -> ast.expr:
         """One operation whose operands are atoms (or an atom)."""
@@ -236,19 +237,20 @@ class _Flatten:
         return method(expr)
 
     def expr_Call(self, node: ast.Call) -> ast.Call:
-        func = node.func if is_ref(node.func) or isinstance(node.func, ast.Name) \
-            else self.atom(node.func)
-        args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
-                if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
-        keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
-                    for k in node.keywords]
-        return ast.copy_location(ast.Call(func=func, args=args, keywords=keywords), node)
+        """The call itself, its operands made atoms (no pass shares a Call node)."""
+        if not (is_ref(node.func) or isinstance(node.func, ast.Name)):
+            node.func = self.atom(node.func)
+        node.args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
+                     if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
+        node.keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
+                         for k in node.keywords]
+        return node
 
     def expr_BoolOp(self, node: ast.BoolOp) -> ast.Name:
         result = self.names.fresh("and" if isinstance(node.op, ast.And) else "or")
         self.assign(result, node.values[0])
         self._short_circuit(node.op, result, node.values[1:])
-        return ast.Name(id=result, ctx=ast.Load())
+        return _load(result)
 
     def _short_circuit(self, op: ast.boolop, result: str, rest: List[ast.expr]) -> None:
         if not rest:
@@ -256,7 +258,7 @@ class _Flatten:
         def then() -> None:
             self.assign(result, rest[0])
             self._short_circuit(op, result, rest[1:])
-        test = ast.Name(id=result, ctx=ast.Load())
+        test = _load(result)
         test = test if isinstance(op, ast.And) else _not(test)
         self.emit(ast.If(test=test, body=self.collect(then), orelse=[]))
 
@@ -266,21 +268,21 @@ class _Flatten:
         body = self.collect(lambda: self.assign(result, node.body))
         orelse = self.collect(lambda: self.assign(result, node.orelse))
         self.emit(ast.If(test=test, body=body, orelse=orelse))
-        return ast.Name(id=result, ctx=ast.Load())
+        return _load(result)
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> ast.Name:
         self.assign(node.target.id, node.value)
-        return ast.Name(id=node.target.id, ctx=ast.Load())
+        return _load(node.target.id)
 
     def expr_Lambda(self, node: ast.Lambda) -> ast.Name:
         name = self.names.fresh("lambda")
-        body = [ast.copy_location(ast.Return(value=node.body), node)]
+        body = [copy_location(ast.Return(value=node.body), node)]
         fn = ast.FunctionDef(name=name, args=node.args, body=body, decorator_list=[],
                              returns=None, type_comment=None)
         saved = self.node
-        self.stmt_FunctionDef(ast.copy_location(fn, node))
+        self.stmt_FunctionDef(copy_location(fn, node))
         self.node = saved
-        return ast.Name(id=name, ctx=ast.Load())
+        return _load(name)
 
     def expr_comprehension(self, node: ast.expr) -> ast.Name:
         return comprehensions.expand(self, node)
@@ -289,7 +291,14 @@ class _Flatten:
 
 
 def _store(name: str) -> ast.Name:
-    return ast.Name(id=name, ctx=ast.Store())
+    return ast.Name(name, _STORE)
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(name, _LOAD)
+
+
+_LOAD, _STORE = ast.Load(), ast.Store()  # shared, as ast.parse shares them
 
 
 def _not(test: ast.expr) -> ast.UnaryOp:
@@ -321,7 +330,7 @@ def _before_continue(body: List[ast.stmt], again: List[ast.stmt]) -> List[ast.st
     out: List[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, ast.Continue):
-            out.extend(copy.deepcopy(s) for s in again)
+            out.extend(clone(s) for s in again)
         elif isinstance(stmt, ast.If):
             stmt.body = _before_continue(stmt.body, again)
             stmt.orelse = _before_continue(stmt.orelse, again)

@@ -13,30 +13,33 @@ user's line (or uses a rule registered later).
 from __future__ import annotations
 
 import ast
+from typing import List, Optional
 
 from fwdad import lang
+from fwdad.astwalk import walk
 from fwdad.normalize.names import Namer
-from fwdad.normalize.refs import call, ref
+from fwdad.normalize.refs import ref
 from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
 
-def run(tree: ast.FunctionDef, names: Namer, scope: Scope) -> ast.FunctionDef:
-    return _Foreign(scope).visit(tree)
+def run(tree: ast.FunctionDef, names: Namer, scope: Scope,
+        nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
+    """`nodes`, when given, is `walk(tree)` (normalize walks the tree for the scope)."""
+    for node in walk(tree) if nodes is None else nodes:
+        if type(node) is ast.Call:
+            _resolve(node, scope)
+    return tree
 
 
-class _Foreign(ast.NodeTransformer):
-    def __init__(self, scope: Scope) -> None:
-        self.scope = scope
-
-    def visit_Call(self, node: ast.Call) -> ast.Call:
-        self.generic_visit(node)
-        value, dotted = self.scope.resolve(node.func)
-        if is_missing(value):
-            return node
-        if is_primitive(value) or not is_foreign(value):
-            node.func = ref(value, dotted, node.func)
-            return node
-        target = ref(value, dotted, node.func)
-        return call(lang.foreigncall, "fwdad.foreigncall", [target] + node.args, node,
-                    node.keywords)
+def _resolve(node: ast.Call, scope: Scope) -> None:
+    """Rewrites the call in place (each call on its own: the order does not matter)."""
+    value, dotted = scope.resolve(node.func)
+    if is_missing(value):
+        return
+    target = ref(value, dotted, node.func)
+    if is_primitive(value) or not is_foreign(value):
+        node.func = target
+    else:
+        node.func = ref(lang.foreigncall, "fwdad.foreigncall", node)
+        node.args = [target] + node.args

@@ -19,6 +19,7 @@ import builtins
 import operator
 from typing import List, Union
 
+from fwdad.astwalk import Transformer, copy_location
 from fwdad.normalize.names import Namer
 from fwdad.normalize.refs import call, is_atom, is_ref
 
@@ -42,13 +43,13 @@ def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
-    return _Intrinsics(names).visit(tree)
+    return Intrinsics(names).visit(tree)
 
 
 Stmts = Union[ast.stmt, List[ast.stmt]]
 
 
-class _Intrinsics(ast.NodeTransformer):
+class Intrinsics(Transformer):
     def __init__(self, names: Namer) -> None:
         self.names = names
 
@@ -61,7 +62,7 @@ class _Intrinsics(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
                 and isinstance(node.operand.value, (int, float, complex)):
-            return ast.copy_location(ast.Constant(-node.operand.value), node)
+            return copy_location(ast.Constant(-node.operand.value), node)
         return op_call(UNARY[type(node.op)], [node.operand], node)
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
@@ -77,7 +78,7 @@ class _Intrinsics(ast.NodeTransformer):
                 if isinstance(right, ast.NamedExpr) else right
         if len(tests) == 1:
             return tests[0]
-        return ast.copy_location(ast.BoolOp(op=ast.And(), values=tests), node)
+        return copy_location(ast.BoolOp(op=ast.And(), values=tests), node)
 
     def _compare(self, cmp: ast.cmpop, left, right, like) -> ast.Call:
         if isinstance(cmp, (ast.In, ast.NotIn)):  # `a in b` is contains(b, a)
@@ -126,13 +127,13 @@ class _Intrinsics(ast.NodeTransformer):
         value = node.value
         if len(node.targets) > 1 or not is_atom(value):
             temp = self.names.name("value")
-            out.append(ast.copy_location(
+            out.append(copy_location(
                 ast.Assign(targets=[ast.Name(id=temp.id, ctx=ast.Store())], value=value),
                 node))
             value = temp
         rest = [t for t in node.targets if not isinstance(t, (ast.Subscript, ast.Attribute))]
         if rest:
-            out.append(ast.copy_location(ast.Assign(targets=rest, value=value), node))
+            out.append(copy_location(ast.Assign(targets=rest, value=value), node))
         for target in node.targets:
             if isinstance(target, (ast.Subscript, ast.Attribute)):
                 out.append(self._store(target, value, node))
@@ -157,13 +158,12 @@ class _Intrinsics(ast.NodeTransformer):
         else:
             store = builtin_call("setattr", [target.value, ast.Constant(target.attr),
                                              value], like)
-        return ast.copy_location(ast.Expr(value=store), like)
+        return copy_location(ast.Expr(value=store), like)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Stmts:
         if node.value is None:
             return []
-        assign = ast.copy_location(ast.Assign(targets=[node.target], value=node.value),
-                                   node)
+        assign = copy_location(ast.Assign(targets=[node.target], value=node.value), node)
         return self.visit_Assign(assign)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Stmts:
@@ -173,7 +173,7 @@ class _Intrinsics(ast.NodeTransformer):
         if isinstance(target, ast.Name):
             load = ast.Name(id=target.id, ctx=ast.Load())
             update = op_call(name, [load, node.value], node)
-            return ast.copy_location(ast.Assign(targets=[target], value=update), node)
+            return copy_location(ast.Assign(targets=[target], value=update), node)
         return self._augment_part(target, name, node)
 
     def _augment_part(self, target: ast.expr, name: str, node: ast.AugAssign) -> ast.Expr:
@@ -189,7 +189,7 @@ class _Intrinsics(ast.NodeTransformer):
             read = builtin_call("getattr", [_load_of(obj), attr], node)
             update = op_call(name, [read, node.value], node)
             store = builtin_call("setattr", [obj, attr, update], node)
-        return ast.copy_location(ast.Expr(value=store), node)
+        return copy_location(ast.Expr(value=store), node)
 
     def _once(self, expr: ast.expr, hint: str) -> ast.expr:
         if is_atom(expr):
@@ -207,7 +207,7 @@ class _Intrinsics(ast.NodeTransformer):
                 out.append(ast.Expr(value=builtin_call("delattr", args, node)))
             else:
                 out.append(ast.Delete(targets=[target]))
-        return [ast.copy_location(s, node) for s in out]
+        return [copy_location(s, node) for s in out]
 
 
 def _load_of(expr: ast.expr) -> ast.expr:

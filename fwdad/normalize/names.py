@@ -20,7 +20,9 @@ class Namer:
         self._counts: Counter = Counter()
 
     def fresh(self, hint: str = "t") -> str:
-        hint = re.sub(r"\W", "", hint)[:20] or "t"
+        if not (hint.isascii() and hint.isidentifier()):  # (the usual case is quicker)
+            hint = re.sub(r"\W", "", hint)
+        hint = hint[:20] or "t"
         self._counts[hint] += 1
         return f"{RESERVED_PREFIX}{hint}{self._counts[hint]}"
 

@@ -7,20 +7,30 @@ up again (a user's local called `operator` cannot capture it).
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
+from typing import Any, List, Optional
+
+from fwdad.astwalk import copy_locations
 
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
     """A Load node for `dotted` that carries `value`."""
-    parts = dotted.split(".")
-    node: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
-    for part in parts[1:]:
-        node = ast.Attribute(value=node, attr=part, ctx=ast.Load())
-    node.fw_value = value
+    nodes = _ref_nodes(value, dotted)
     if like is not None:
-        for sub in ast.walk(node):
-            ast.copy_location(sub, like)
-    return node
+        copy_locations(nodes, like)
+    return nodes[-1]
+
+
+def _ref_nodes(value: Any, dotted: str) -> List[ast.expr]:
+    """The nodes of a reference, innermost first: `operator`, `operator.add`."""
+    parts = dotted.split(".")
+    nodes = [ast.Name(parts[0], _LOAD)]  # (positional fields: quicker)
+    for part in parts[1:]:
+        nodes.append(ast.Attribute(nodes[-1], part, _LOAD))
+    nodes[-1].fw_value = value
+    return nodes
+
+
+_LOAD = ast.Load()  # shared, as ast.parse shares it
 
 
 def is_ref(node: ast.AST) -> bool:
@@ -29,10 +39,13 @@ def is_ref(node: ast.AST) -> bool:
 
 def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
     """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
-    node = ast.Call(func=ref(fn, dotted, like), args=args, keywords=keywords or [])
-    return ast.copy_location(node, like)
+    nodes = _ref_nodes(fn, dotted)
+    node = ast.Call(nodes[-1], args, keywords or [])
+    copy_locations(nodes + [node], like)
+    return node
 
 
 def is_atom(node: ast.AST) -> bool:
     """Names, constants and static references: the only arguments after flattening."""
-    return isinstance(node, (ast.Name, ast.Constant)) or is_ref(node)
+    kind = type(node)
+    return kind is ast.Name or kind is ast.Constant or hasattr(node, "fw_value")

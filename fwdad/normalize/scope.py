@@ -9,24 +9,29 @@ from __future__ import annotations
 import ast
 import builtins
 import types
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+from fwdad.astwalk import child_nodes, walk
 
 _MISSING = object()
 
 
-def local_names(tree: ast.AST) -> Set[str]:
-    """Every name the tree binds: parameters, assignment and loop targets, defs."""
+def local_names(tree: ast.AST, nodes: Optional[List[ast.AST]] = None) -> Set[str]:
+    """Every name the tree binds: parameters, assignment and loop targets, defs.
+    `nodes`, when given, is `walk(tree)` (for a caller that walks the tree anyway)."""
     out: Set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, ast.arg):
+    for node in walk(tree) if nodes is None else nodes:
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                out.add(node.id)
+        elif kind is ast.arg:
             out.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             out.add(node.name)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
+        elif kind is ast.ExceptHandler and node.name:
             out.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        elif kind is ast.Import or kind is ast.ImportFrom:
             out.update((a.asname or a.name).split(".")[0] for a in node.names)
     return out
 
@@ -80,7 +85,7 @@ def bound_here(fn: ast.FunctionDef) -> Set[str]:
             out.add(node.id)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             out.add(node.name)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return out - declared_here(fn, ast.Global)
 
 
@@ -94,5 +99,5 @@ def declared_here(fn: ast.FunctionDef, kind: type) -> Set[str]:
             continue
         if isinstance(node, kind):
             out.update(node.names)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return out

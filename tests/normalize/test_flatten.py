@@ -1,7 +1,11 @@
 """Golden tests: nested expressions flattened, one operation a statement."""
+import ast
+
+import numpy as np
 import pytest
 
-from fwdad.normalize import flatten
+from fwdad.normalize import flatten, normalize
+from fwdad.source import get_source
 from tests.util import assert_transforms
 
 CASES = [
@@ -44,3 +48,20 @@ CASES = [
 @pytest.mark.parametrize("name,before,after", CASES, ids=[c[0] for c in CASES])
 def test_flatten(name, before, after):
     assert_transforms(flatten.run, before, after)
+
+
+def _draws_while_small(x):
+    while np.random.rand() < 0.5:
+        x = x * 2.0
+    return x
+
+
+def test_loop_condition_copies_keep_their_static_references():
+    """The condition is evaluated again at the end of the body from a copy of its
+    statements: the copy calls the same bound method (of NumPy's global generator),
+    not a method of a copied generator."""
+    tree = normalize(get_source(_draws_while_small))
+    draws = [n.fw_value for n in ast.walk(tree)
+             if getattr(getattr(n, "fw_value", None), "__name__", None) == "rand"]
+    assert len(draws) == 2
+    assert all(d.__self__ is np.random.mtrand._rand for d in draws)
