@@ -13,6 +13,8 @@ import ast
 from collections import Counter
 from typing import Dict, List, Set, Tuple
 
+from fwdad import astwalk
+from fwdad.astwalk import node_fields
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
@@ -22,28 +24,49 @@ def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
     loads: Counter = Counter()
     stores: Set[str] = set()
     blocks: List[Tuple[ast.AST, str]] = []
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
+    for node in astwalk.walk(fn):
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:
                 loads[node.id] += 1
             else:
                 stores.add(node.id)
-        elif isinstance(node, _BLOCKS):
+        elif kind in _BLOCKS:
             blocks.extend((node, f) for f in ("body", "orelse") if getattr(node, f, None))
     while _drop_dead_tangents(blocks, loads):
         pass
-    top = None
+    top, below = None, {}
     for node, field in blocks:
-        stmts, reads = _substitute(getattr(node, field), loads, stores)
+        stmts, reads = _substitute(getattr(node, field), loads, stores, below)
         setattr(node, field, stmts)
         top = reads if node is fn and field == "body" else top
     fn.body = _free_temporaries(fn.body, top)
     return fn
 
 
-def _loads(node: ast.AST) -> Set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+def _loads(stmt: ast.stmt, below: Dict[int, tuple]) -> Set[str]:
+    """The names `stmt` reads, nested statements included; the sets of the nested
+    statements are kept in `below` (id -> (statement, names)), so that each statement
+    is walked once however deep it is."""
+    known = below.get(id(stmt))
+    if known is not None and known[0] is stmt:
+        return known[1]
+    out: Set[str] = set()
+    stack: List[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        for name in node_fields(type(node)):
+            value = getattr(node, name, None)
+            for item in value if type(value) is list else (value,):
+                if type(item) is ast.Name:
+                    if type(item.ctx) is ast.Load:
+                        out.add(item.id)
+                elif isinstance(item, ast.stmt):
+                    out |= _loads(item, below)
+                elif isinstance(item, ast.AST):
+                    stack.append(item)
+    below[id(stmt)] = stmt, out
+    return out
 
 
 # ---- dead tangents ----------------------------------------------------------------------
@@ -66,8 +89,7 @@ def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], loads: Counter) -> bo
 
 
 def _reads(stmt: ast.stmt) -> List[str]:
-    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)]
+    return [n.id for n in astwalk.names(stmt) if type(n.ctx) is ast.Load]
 
 
 def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
@@ -82,13 +104,14 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
 
 
 # ---- single-use tangents ------------------------------------------------------------------
-def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str]) -> tuple:
+def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str],
+                below: Dict[int, tuple]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
     keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     Returns the new statements and the names each reads."""
-    reads = [_loads(stmt) for stmt in body]
+    reads = [_loads(stmt, below) for stmt in body]
     first: Dict[str, List[int]] = {}
     last: Dict[str, int] = {}
     for k, names in enumerate(reads):
@@ -105,11 +128,12 @@ def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str]) -> tuple
         j = min((k for k in first.get(name, []) if k > i), default=None)
         if j is None or not _can_move(out, reads, last, i, j, stores):
             continue
-        out[j] = _Replace(name, stmt.value).visit(out[j])
+        _replace(out[j], name, stmt.value)
         for moved in reads[i]:
             last[moved] = max(last.get(moved, j), j)
             first.setdefault(moved, []).append(j)
         reads[j] = (reads[j] - {name}) | reads[i]
+        below[id(out[j])] = out[j], reads[j]
         out[i], reads[i] = None, None
     kept = [k for k, s in enumerate(out) if s is not None]
     return [out[k] for k in kept], [reads[k] for k in kept]
@@ -137,12 +161,23 @@ def _simple(stmt: ast.stmt) -> bool:
         getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
 
 
-class _Replace(ast.NodeTransformer):
-    def __init__(self, name: str, value: ast.expr) -> None:
-        self.name, self.value = name, value
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.value if node.id == self.name else node
+def _replace(stmt: ast.stmt, name: str, value: ast.expr) -> None:
+    """Put `value` in place of every Name `name` below `stmt`."""
+    stack: List[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        for field in node_fields(type(node)):
+            child = getattr(node, field, None)
+            if type(child) is list:
+                for k, item in enumerate(child):
+                    if type(item) is ast.Name and item.id == name:
+                        child[k] = value
+                    elif isinstance(item, ast.AST):
+                        stack.append(item)
+            elif type(child) is ast.Name and child.id == name:
+                setattr(node, field, value)
+            elif isinstance(child, ast.AST):
+                stack.append(child)
 
 
 # ---- freeing temporaries --------------------------------------------------------------------
@@ -159,8 +194,8 @@ def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.s
         dead = sorted(n for n in reads[i] if last[n] == i and n in assigned)
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
-                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name)
-                                and n.id.startswith(RESERVED_PREFIX))
+                assigned.update(n.id for n in astwalk.names(target)
+                                if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
             gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
             out.append(ast.copy_location(gone, stmt))

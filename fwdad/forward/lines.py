@@ -17,8 +17,9 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from fwdad import lang
+from fwdad.astwalk import child_nodes
 from fwdad.forward import runtime
-from fwdad.rules.registry import RuleEntry, entries
+from fwdad.rules.registry import RuleEntry, entries, on_register
 
 @dataclass
 class Atom:
@@ -67,14 +68,29 @@ def is_pure(entry: RuleEntry) -> bool:
             or getattr(fn, "__module__", None) == "math" or fn in _PURE_PRIMALS)
 
 
+_TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
+
+
+def rule_tables() -> tuple:
+    """The registry as two maps, id(rule generated code binds) -> its entry and primal
+    -> that rule, made again after a registration."""
+    if not _TABLES:
+        listed = list(entries())
+        _TABLES.append(({id(e.callable): e for e in listed},
+                        {e.primal: e.callable for e in listed}))
+    return _TABLES[0]
+
+
+on_register(lambda fn: _TABLES.clear())
+
+
 class Reader:
     """Turns the statements of one rule into Lines."""
 
     def __init__(self, constants: Dict[str, Any], locals_: Set[str],
                  templates: Dict[int, Any]) -> None:
         self.k, self.locals, self.templates = constants, locals_, templates
-        self.rules = {id(e.callable): e for e in entries()}
-        self.rules_by_primal = {e.primal: e.callable for e in entries()}
+        self.rules, self.rules_by_primal = rule_tables()
         self.reads: Dict[str, int] = {}
 
     def atom(self, node: ast.expr) -> Optional[Atom]:
@@ -118,7 +134,7 @@ class Reader:
             item = self.atom(stmt.value)
             return None if item is None else Line("use", stmt, args=[(item, False)])
         if isinstance(stmt, (ast.Assert, ast.Raise)):
-            parts = [p for p in ast.iter_child_nodes(stmt) if isinstance(p, ast.expr)]
+            parts = [p for p in child_nodes(stmt) if isinstance(p, ast.expr)]
             return Line("use", stmt) if all(map(self.test_ok, parts)) else None
         if isinstance(stmt, (ast.Break, ast.Continue, ast.Pass)):
             return Line("keep", stmt)
@@ -199,5 +215,5 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
             names.add(node.arg)
         if isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return names

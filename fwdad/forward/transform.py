@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import lang
+from fwdad.astwalk import names, node_fields
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
-from fwdad.normalize.scope import bound_here, declared_here
 from fwdad.source import FunctionSource
 from fwdad.tangents import zero_tangent
 
@@ -62,9 +62,11 @@ class Constants:
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
-    constants = Constants({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    scope = _scope(tree)
+    outside = [tree.args, *tree.decorator_list] + ([tree.returns] if tree.returns else [])
+    constants = Constants(scope[2].union(*({n.id for n in names(x)} for x in outside)))
     forward = _Forward(src, constants)
-    rule = forward.function(tree, set(), f"{src.name}_frule", top=True)
+    rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
     return rule, constants
 
 
@@ -79,10 +81,10 @@ class _Forward:
 
     # ---- functions ------------------------------------------------------------------
     def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
-                 top: bool = False) -> ast.FunctionDef:
+                 top: bool = False, scope: Optional[tuple] = None) -> ast.FunctionDef:
         saved = self.duals, self.globals
-        self.globals = declared_here(node, ast.Global)
-        self.duals = (outer - self.globals) | bound_here(node)
+        bound, self.globals, _ = scope or _scope(node)
+        self.duals = (outer - self.globals) | bound
         args = node.args
         new_args = ast.arguments(
             posonlyargs=args.posonlyargs, args=args.args, vararg=args.vararg,
@@ -116,7 +118,8 @@ class _Forward:
             method = getattr(self, "s_" + type(stmt).__name__, None)
             if method is None:
                 raise InternalError(f"the forward transform met a {type(stmt).__name__}")
-            out.extend(ast.copy_location(s, stmt) for s in method(stmt))
+            for new in method(stmt):
+                out.append(locate(new, stmt))
         return out or [ast.Pass()]
 
     # ---- statements -----------------------------------------------------------------
@@ -265,6 +268,51 @@ class _Forward:
 
     def where(self, node: ast.AST) -> str:
         return where(self.src.filename, getattr(node, "lineno", None))
+
+
+def _scope(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
+    """The names `fn` binds itself (parameters, targets, the names of the defs it
+    contains, not what those bind), the names it declares `global`, and every name
+    its body mentions (nested defs included), in one walk."""
+    args = fn.args
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    declared: Set[str] = set()
+    mentioned: Set[str] = set()
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            mentioned.add(node.id)
+            if type(node.ctx) is not ast.Load:
+                bound.add(node.id)
+            continue
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.Lambda:
+            if kind is not ast.Lambda:
+                bound.add(node.name)
+            mentioned.update(n.id for n in names(node))
+            continue
+        if kind is ast.Global:
+            declared.update(node.names)
+        elif kind is ast.ExceptHandler and node.name:
+            bound.add(node.name)
+        for field in node_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend(value)
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return bound - declared, declared, mentioned
+
+
+def locate(new: ast.AST, old: ast.AST) -> ast.AST:
+    """ast.copy_location for statements, without its generic checks."""
+    lineno = getattr(old, "lineno", None)
+    if lineno is not None:
+        new.lineno, new.col_offset = lineno, old.col_offset
+        new.end_lineno, new.end_col_offset = old.end_lineno, old.end_col_offset
+    return new
 
 
 def _literal_hint(value: Any) -> str:
