@@ -56,3 +56,12 @@ def literal(value: Any) -> Optional[ast.expr]:
     if value < 0 or (value == 0 and math.copysign(1.0, value) < 0):
         return ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=-value))
     return ast.Constant(value=value)
+
+
+def locate(new: ast.AST, old: ast.AST) -> ast.AST:
+    """ast.copy_location for statements, without its generic checks."""
+    lineno = getattr(old, "lineno", None)
+    if lineno is not None:
+        new.lineno, new.col_offset = lineno, old.col_offset
+        new.end_lineno, new.end_col_offset = old.end_lineno, old.end_col_offset
+    return new

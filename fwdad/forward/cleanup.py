@@ -15,6 +15,7 @@ from typing import Dict, List, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.astwalk import node_fields
+from fwdad.forward.astbuild import locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
@@ -84,7 +85,7 @@ def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], loads: Counter) -> bo
                     loads.update(_reads(new))
             if new is not None:
                 kept.append(new)
-        setattr(node, field, kept or [ast.copy_location(ast.Pass(), stmts[0])])
+        setattr(node, field, kept or [locate(ast.Pass(), stmts[0])])
     return changed
 
 
@@ -99,7 +100,7 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
     if split is not None and loads[split[1]] <= 0:
         source = stmt.value.elts[0]
         new = ast.Assign(targets=[ast.Name(id=split[0], ctx=ast.Store())], value=source)
-        return ast.copy_location(new, stmt)
+        return locate(new, stmt)
     return stmt
 
 
@@ -198,5 +199,5 @@ def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.s
                                 if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
             gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
-            out.append(ast.copy_location(gone, stmt))
+            out.append(locate(gone, stmt))
     return out

@@ -8,15 +8,17 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import operator
-import types
 from typing import Any, Dict
 
 import numpy as np
 
+from fwdad.astwalk import walk
 from fwdad.forward.activity import BOXED, PLAIN
 from fwdad.forward.astbuild import literal
+from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
 from fwdad.tangents import NoTangent
@@ -31,7 +33,8 @@ _POW = (operator.pow, np.power)
 def instantiate(rw: Any, line: Line, target: Any) -> list:
     """The statements computing `target` (primal, then tangent) from the template."""
     tpl, subst = _template_for(rw, line)
-    primal = _Fill(subst, tpl.globals, rw.k).visit(tpl.primal)
+    bind = rw.k.bind
+    primal = _build(tpl, tpl.primal, (), subst, bind)
     if target is None:
         return [ast.Expr(value=primal)]
     if rw.kinds[target] == PLAIN:
@@ -41,7 +44,8 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     self_update = target in {a.name for a in line.operands if a.kind == "local"}
     out = rw.temp(target) if self_update and tpl.uses_out else target
     subst["out"] = ast.Name(id=out, ctx=ast.Load())
-    tangent = simplify(_Fill(subst, tpl.globals, rw.k).visit(tpl.tangent))
+    zeros = tuple(dp for dp in tpl.tangents if _is_zero(subst[dp]))
+    tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
@@ -61,6 +65,34 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     return [first] + tangents
 
 
+def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.expr],
+           bind: Any) -> ast.expr:
+    """A fresh copy of a template expression with the operands substituted and the names
+    the template reads bound as constants; for a tangent, simplified as if the tangents
+    `zeros` were zero (which is what simplifying the copy would give)."""
+    key = (id(expr), zeros)
+    known = _BUILDERS.get(key)
+    if known is None or known[0] is not expr:
+        operands = tpl.params + tpl.tangents + ["out"]
+        build = builder(expr, operands, tpl.globals, _hint) if expr is tpl.primal else \
+            builder(simplify(_zeroed(expr, zeros)), operands, tpl.globals, _hint, binds=expr)
+        known = _BUILDERS[key] = expr, build
+    return known[1](subst, bind)
+
+
+# (id(template expression), its zero tangents) -> (that expression, its builder)
+_BUILDERS: Dict[tuple, tuple] = {}
+
+
+def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
+    """A copy of `expr` with the symbolic zero in place of the names `zeros`."""
+    out = copy.deepcopy(expr)
+    for node in walk(out):
+        if type(node) is ast.Name and node.id in zeros:
+            node.id = ZERO
+    return out
+
+
 def _template_for(rw: Any, line: Line) -> tuple:
     tpl: Template = rw.templates[id(line.callee)]
     atoms = [a for a, _ in line.args]
@@ -77,35 +109,6 @@ def _template_for(rw: Any, line: Line) -> tuple:
     for dp in tpl.tangents[len(atoms):]:
         subst[dp] = ast.Name(id=ZERO, ctx=ast.Load())
     return tpl, subst
-
-
-class _Fill:
-    """A fresh copy of a template expression with the operands substituted and the
-    names the template reads bound as constants (faster than deepcopy + a visitor)."""
-
-    def __init__(self, subst: Dict[str, ast.expr], globals_: dict, constants: Any) -> None:
-        self.subst, self.globals, self.k = subst, globals_, constants
-
-    def visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, ast.Name):
-            if node.id in self.subst:
-                return self.subst[node.id]
-            if node.id in self.globals:
-                return self.k.bind(self.globals[node.id], _hint(self.globals[node.id]))
-            return ast.Name(id=node.id, ctx=ast.Load())
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
-                isinstance(self.globals.get(node.value.id), types.ModuleType):
-            value = getattr(self.globals[node.value.id], node.attr)
-            return self.k.bind(value, _hint(value))
-        fields = {}
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                value = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
-            elif isinstance(value, ast.AST):
-                value = self.visit(value)
-            fields[name] = value
-        return type(node)(**fields)
 
 
 def _hint(value: Any) -> str:

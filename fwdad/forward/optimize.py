@@ -24,7 +24,7 @@ from fwdad.forward import activity, runtime, unboxed
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
-                                    fresh as _fresh, literal, load as _name,
+                                    fresh as _fresh, literal, load as _name, locate,
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.inline import ZERO, instantiate, nondiff_call
@@ -119,7 +119,8 @@ class _Rewrite:
         for stmt in stmts:
             line = self.lines.get(id(stmt))
             method = getattr(self, "s_" + line.kind)
-            out.extend(ast.copy_location(s, stmt) for s in method(line))
+            for new in method(line):
+                out.append(locate(new, stmt))
         return out or [ast.Pass()]
 
     def entry(self, tree: ast.FunctionDef) -> List[ast.stmt]:

@@ -22,6 +22,7 @@ from fwdad.astwalk import names, node_fields
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
+from fwdad.forward.astbuild import locate
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
 from fwdad.source import FunctionSource
@@ -304,15 +305,6 @@ def _scope(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
             elif isinstance(value, ast.AST):
                 stack.append(value)
     return bound - declared, declared, mentioned
-
-
-def locate(new: ast.AST, old: ast.AST) -> ast.AST:
-    """ast.copy_location for statements, without its generic checks."""
-    lineno = getattr(old, "lineno", None)
-    if lineno is not None:
-        new.lineno, new.col_offset = lineno, old.col_offset
-        new.end_lineno, new.end_col_offset = old.end_lineno, old.end_col_offset
-    return new
 
 
 def _literal_hint(value: Any) -> str:
