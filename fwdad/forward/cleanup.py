@@ -22,75 +22,100 @@ _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 
 def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
-    loads: Counter = Counter()
-    stores: Set[str] = set()
-    blocks: List[Tuple[ast.AST, str]] = []
-    for node in astwalk.walk(fn):
-        kind = type(node)
-        if kind is ast.Name:
-            if type(node.ctx) is ast.Load:
-                loads[node.id] += 1
-            else:
-                stores.add(node.id)
-        elif kind in _BLOCKS:
-            blocks.extend((node, f) for f in ("body", "orelse") if getattr(node, f, None))
-    while _drop_dead_tangents(blocks, loads):
+    reads = _Reads()
+    reads.scan(fn)
+    while _drop_dead_tangents(reads.blocks, reads):
         pass
     top, below = None, {}
-    for node, field in blocks:
-        stmts, reads = _substitute(getattr(node, field), loads, stores, below)
+    for node, field in reads.blocks:
+        stmts, sets = _substitute(getattr(node, field), reads, below)
         setattr(node, field, stmts)
-        top = reads if node is fn and field == "body" else top
+        top = sets if node is fn and field == "body" else top
     fn.body = _free_temporaries(fn.body, top)
     return fn
 
 
-def _loads(stmt: ast.stmt, below: Dict[int, tuple]) -> Set[str]:
-    """The names `stmt` reads, nested statements included; the sets of the nested
-    statements are kept in `below` (id -> (statement, names)), so that each statement
-    is walked once however deep it is."""
-    known = below.get(id(stmt))
-    if known is not None and known[0] is stmt:
-        return known[1]
-    out: Set[str] = set()
-    stack: List[ast.AST] = [stmt]
-    while stack:
-        node = stack.pop()
-        for name in node_fields(type(node)):
-            value = getattr(node, name, None)
-            for item in value if type(value) is list else (value,):
-                if type(item) is ast.Name:
-                    if type(item.ctx) is ast.Load:
-                        out.add(item.id)
-                elif isinstance(item, ast.stmt):
-                    out |= _loads(item, below)
-                elif isinstance(item, ast.AST):
-                    stack.append(item)
-    below[id(stmt)] = stmt, out
-    return out
+class _Reads:
+    """What the statements of a rule read, each statement walked once: the names each
+    reads itself (`own`, nested statements left out), how often each name is read in
+    the rule (`loads`), the names it assigns (`stores`), and its blocks (`blocks`, each
+    before the blocks inside it)."""
+
+    def __init__(self) -> None:
+        self.own: Dict[int, Tuple[ast.stmt, List[str]]] = {}
+        self.loads: Counter = Counter()
+        self.stores: Set[str] = set()
+        self.blocks: List[Tuple[ast.AST, str]] = []
+
+    def scan(self, stmt: ast.stmt) -> List[str]:
+        """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
+        names: List[str] = []
+        nested: List[ast.stmt] = []
+        stack: List[ast.AST] = [stmt]
+        while stack:
+            node = stack.pop()
+            for field in node_fields(type(node)):
+                value = getattr(node, field, None)
+                for item in value if type(value) is list else (value,):
+                    kind = type(item)
+                    if kind is ast.Name:
+                        if type(item.ctx) is ast.Load:
+                            names.append(item.id)
+                        else:
+                            self.stores.add(item.id)
+                    elif isinstance(item, ast.stmt):
+                        nested.append(item)
+                    elif isinstance(item, ast.AST):
+                        stack.append(item)
+        self.own[id(stmt)] = stmt, names
+        self.loads.update(names)
+        if type(stmt) in _BLOCKS:
+            self.blocks.extend((stmt, f) for f in ("body", "orelse") if getattr(stmt, f, None))
+        for inner in nested:
+            self.scan(inner)
+        return names
+
+    def of(self, stmt: ast.stmt) -> List[str]:
+        """The names a statement reads itself (scanned now if it is new)."""
+        known = self.own.get(id(stmt))
+        return known[1] if known is not None and known[0] is stmt else self.scan(stmt)
+
+    def below(self, stmt: ast.stmt, cache: Dict[int, tuple]) -> Set[str]:
+        """The names `stmt` reads, nested statements included (kept in `cache`)."""
+        known = cache.get(id(stmt))
+        if known is not None and known[0] is stmt:
+            return known[1]
+        out = set(self.of(stmt))
+        for name in node_fields(type(stmt)):
+            value = getattr(stmt, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.stmt):
+                        out |= self.below(item, cache)
+                    elif type(item) is ast.ExceptHandler:
+                        for inner in item.body:
+                            out |= self.below(inner, cache)
+        cache[id(stmt)] = stmt, out
+        return out
 
 
 # ---- dead tangents ----------------------------------------------------------------------
-def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], loads: Counter) -> bool:
+def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> bool:
     """One round of removing `dy = ...` whose dy is never read; True if any went."""
-    changed = False
+    changed, loads = False, reads.loads
     for node, field in blocks:
         stmts, kept = getattr(node, field), []
         for stmt in stmts:
             new = _without_dead_tangent(stmt, loads)
             if new is not stmt:
                 changed = True
-                loads.subtract(_reads(stmt))
+                loads.subtract(reads.of(stmt))
                 if new is not None:
-                    loads.update(_reads(new))
+                    reads.of(new)  # scanning it counts its reads
             if new is not None:
                 kept.append(new)
         setattr(node, field, kept or [locate(ast.Pass(), stmts[0])])
     return changed
-
-
-def _reads(stmt: ast.stmt) -> List[str]:
-    return [n.id for n in astwalk.names(stmt) if type(n.ctx) is ast.Load]
 
 
 def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
@@ -105,14 +130,14 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
 
 
 # ---- single-use tangents ------------------------------------------------------------------
-def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str],
-                below: Dict[int, tuple]) -> tuple:
+def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
     keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     Returns the new statements and the names each reads."""
-    reads = [_loads(stmt, below) for stmt in body]
+    loads, stores = table.loads, table.stores
+    reads = [table.below(stmt, below) for stmt in body]
     first: Dict[str, List[int]] = {}
     last: Dict[str, int] = {}
     for k, names in enumerate(reads):
@@ -195,8 +220,8 @@ def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.s
         dead = sorted(n for n in reads[i] if last[n] == i and n in assigned)
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
-                assigned.update(n.id for n in astwalk.names(target)
-                                if n.id.startswith(RESERVED_PREFIX))
+                names = [target] if type(target) is ast.Name else astwalk.names(target)
+                assigned.update(n.id for n in names if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
             gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
             out.append(locate(gone, stmt))
