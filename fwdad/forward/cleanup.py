@@ -19,6 +19,7 @@ from fwdad.forward.astbuild import locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
+_FIELDS: Dict[type, Tuple[str, ...]] = {}  # node class -> its fields that hold nodes
 
 
 def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
@@ -52,23 +53,32 @@ class _Reads:
         names: List[str] = []
         nested: List[ast.stmt] = []
         stack: List[ast.AST] = [stmt]
+        fields_of, stores = _FIELDS.get, self.stores
         while stack:
             node = stack.pop()
-            for field in node_fields(type(node)):
+            cls = type(node)
+            fields = fields_of(cls)
+            if fields is None:
+                fields = _FIELDS[cls] = node_fields(cls)
+            for field in fields:
                 value = getattr(node, field, None)
+                if value is None:
+                    continue
                 for item in value if type(value) is list else (value,):
                     kind = type(item)
                     if kind is ast.Name:
                         if type(item.ctx) is ast.Load:
                             names.append(item.id)
                         else:
-                            self.stores.add(item.id)
+                            stores.add(item.id)
                     elif isinstance(item, ast.stmt):
                         nested.append(item)
                     elif isinstance(item, ast.AST):
                         stack.append(item)
         self.own[id(stmt)] = stmt, names
-        self.loads.update(names)
+        loads = self.loads
+        for name in names:  # (Counter.update first asks whether names is a Mapping)
+            loads[name] += 1
         if type(stmt) in _BLOCKS:
             self.blocks.extend((stmt, f) for f in ("body", "orelse") if getattr(stmt, f, None))
         for inner in nested:
@@ -109,7 +119,8 @@ def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> boo
             new = _without_dead_tangent(stmt, loads)
             if new is not stmt:
                 changed = True
-                loads.subtract(reads.of(stmt))
+                for name in reads.of(stmt):
+                    loads[name] -= 1
                 if new is not None:
                     reads.of(new)  # scanning it counts its reads
             if new is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
@@ -44,8 +45,9 @@ class Line:
     entry: Optional[RuleEntry] = None
     pure: bool = True  # the call mutates none of its arguments
 
-    @property
+    @functools.cached_property
     def operands(self) -> List[Atom]:
+        """The atoms it reads (kept: read it once `args` and `keywords` are final)."""
         return [a for a, _ in self.args] + [a for _, a in self.keywords]
 
 
