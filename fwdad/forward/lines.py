@@ -70,6 +70,48 @@ def is_pure(entry: RuleEntry) -> bool:
             or getattr(fn, "__module__", None) == "math" or fn in _PURE_PRIMALS)
 
 
+def call_is_pure(entry: Optional[RuleEntry], positional: int, keywords: Any,
+                 starred: bool = False) -> bool:
+    """Whether one call of the rule `entry` (with `positional` positional arguments,
+    the names `keywords`, None for `**kw`, and `starred` for `*args`) mutates none of
+    its arguments. The NumPy functions that take `out` (fwdad/rules/outputs.py, which
+    also wraps reductions `is_pure` knows as pure) mutate nothing else: a call is pure
+    when it passes no `out`; a ufunc's `out` may also be positional, after its inputs."""
+    if entry is None:
+        return False
+    fn = entry.primal
+    position = _out_positions().get(fn, _NO_OUT) if _hashable(fn) else _NO_OUT
+    if position is not _NO_OUT:
+        return not (starred or "out" in keywords or None in keywords or (
+            position is not None and positional > position))
+    if isinstance(fn, np.ufunc) and (starred or positional > fn.nin):
+        return False
+    return is_pure(entry) and "out" not in keywords
+
+
+_NO_OUT = object()
+
+
+def _out_positions() -> Dict[Any, Optional[int]]:
+    """fwdad.rules.outputs.WITH_OUT, read when first needed (importing that module
+    registers its rules: fwdad's own import of the rules does it first)."""
+    if not _WITH_OUT:
+        from fwdad.rules.outputs import WITH_OUT
+        _WITH_OUT.append(WITH_OUT)
+    return _WITH_OUT[0]
+
+
+_WITH_OUT: List[Dict[Any, Optional[int]]] = []
+
+
+def _hashable(fn: Any) -> bool:
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True
+
+
 _TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
 
 
@@ -171,9 +213,10 @@ class Reader:
             if item is None:
                 return None
             line.keywords.append((kw.arg, item))
-        line.pure = (line.entry is not None and is_pure(line.entry) or any(
-            callee is h for h in PURE_HELPERS)) and not any(
-            name == "out" for name, _ in line.keywords)
+        names = [name for name, _ in line.keywords]
+        line.pure = call_is_pure(line.entry, len(line.args), names,
+                                 any(s for _, s in line.args)) if line.entry is not None \
+            else any(callee is h for h in PURE_HELPERS) and "out" not in names
         template = self.templates.get(id(callee))
         if template is not None and not line.keywords and not any(
                 s for _, s in line.args) and len(line.args) == len(template.params):
