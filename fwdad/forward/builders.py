@@ -79,6 +79,7 @@ class _Source:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
                 isinstance(self.globals.get(node.value.id), types.ModuleType):
             return self.bind(getattr(self.globals[node.value.id], node.attr))
-        fields = ", ".join(f"{name}={self.expr(getattr(node, name, None))}"
-                           for name in node._fields)
-        return f"{self.ref(type(node))}({fields})"
+        if isinstance(node, ast.expr_context):  # one instance serves every node
+            return self.ref(node)
+        fields = ", ".join(self.expr(getattr(node, name, None)) for name in node._fields)
+        return f"{self.ref(type(node))}({fields})"  # positional: faster than keywords

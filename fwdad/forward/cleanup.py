@@ -15,7 +15,7 @@ from typing import Dict, List, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.astwalk import node_fields
-from fwdad.forward.astbuild import locate
+from fwdad.forward.astbuild import DEL, STORE, locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
@@ -135,7 +135,7 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
     split = getattr(stmt, "fw_split", None)
     if split is not None and loads[split[1]] <= 0:
         source = stmt.value.elts[0]
-        new = ast.Assign(targets=[ast.Name(id=split[0], ctx=ast.Store())], value=source)
+        new = ast.Assign([ast.Name(split[0], STORE)], source)
         return locate(new, stmt)
     return stmt
 
@@ -234,6 +234,6 @@ def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.s
                 names = [target] if type(target) is ast.Name else astwalk.names(target)
                 assigned.update(n.id for n in names if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
-            gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
+            gone = ast.Delete([ast.Name(n, DEL) for n in dead])
             out.append(locate(gone, stmt))
     return out

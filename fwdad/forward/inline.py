@@ -17,7 +17,7 @@ import numpy as np
 
 from fwdad.astwalk import walk
 from fwdad.forward.activity import BOXED, PLAIN
-from fwdad.forward.astbuild import literal
+from fwdad.forward.astbuild import LOAD, STORE, literal
 from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
@@ -43,7 +43,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
         return [plain]
     self_update = target in {a.name for a in line.operands if a.kind == "local"}
     out = rw.temp(target) if self_update and tpl.uses_out else target
-    subst["out"] = ast.Name(id=out, ctx=ast.Load())
+    subst["out"] = ast.Name(out, LOAD)
     zeros = tuple(dp for dp in tpl.tangents if _is_zero(subst[dp]))
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
     if _is_zero(tangent):
@@ -57,7 +57,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
         tangents[0].fw_tangent = True
     if out != target:
         return [_assign(out, primal)] + tangents + [
-            _assign(target, ast.Name(id=out, ctx=ast.Load()))]
+            _assign(target, ast.Name(out, LOAD))]
     first = _assign(target, primal)
     first.fw_pure = True
     if self_update or (tpl.tangent_first and not tpl.uses_out):
@@ -107,7 +107,7 @@ def _template_for(rw: Any, line: Line) -> tuple:
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
         subst[p], subst[dp] = rw.primal(atom), rw.tangent(atom)
     for dp in tpl.tangents[len(atoms):]:
-        subst[dp] = ast.Name(id=ZERO, ctx=ast.Load())
+        subst[dp] = ast.Name(ZERO, LOAD)
     return tpl, subst
 
 
@@ -153,7 +153,7 @@ def simplify(node: ast.expr) -> ast.expr:
 
 
 def _zero() -> ast.Name:
-    return ast.Name(id=ZERO, ctx=ast.Load())
+    return ast.Name(ZERO, LOAD)
 
 
 def _aliases_boxed(node: ast.expr, rw: Any) -> bool:
@@ -181,4 +181,4 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
 
 
 def _assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+    return ast.Assign([ast.Name(name, STORE)], value)
