@@ -36,6 +36,11 @@ def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
     return fn
 
 
+def _block(stmt: ast.stmt, blocks: List[Tuple[ast.AST, str]]) -> None:
+    if type(stmt) in _BLOCKS:
+        blocks.extend((stmt, f) for f in ("body", "orelse") if getattr(stmt, f, None))
+
+
 class _Reads:
     """What the statements of a rule read, each statement walked once: the names each
     reads itself (`own`, nested statements left out), how often each name is read in
@@ -43,19 +48,22 @@ class _Reads:
     before the blocks inside it)."""
 
     def __init__(self) -> None:
-        self.own: Dict[int, Tuple[ast.stmt, List[str]]] = {}
+        self.own: Dict[int, list] = {}  # id -> [statement, names, has statements inside]
         self.loads: Counter = Counter()
         self.stores: Set[str] = set()
         self.blocks: List[Tuple[ast.AST, str]] = []
 
-    def scan(self, stmt: ast.stmt) -> List[str]:
-        """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
-        names: List[str] = []
-        nested: List[ast.stmt] = []
-        stack: List[ast.AST] = [stmt]
-        fields_of, stores = _FIELDS.get, self.stores
-        while stack:
-            node = stack.pop()
+    def scan(self, root: ast.stmt) -> List[str]:
+        """Record `root` and the statements inside it (one walk, breadth first); the
+        names `root` reads itself."""
+        own, stores, blocks, loads = self.own, self.stores, self.blocks, self.loads
+        count, fields_of = loads.get, _FIELDS.get
+        top = own[id(root)] = [root, [], False]
+        _block(root, blocks)
+        nodes, owners, i = [root], [top], 0
+        while i < len(nodes):
+            node, entry = nodes[i], owners[i]
+            i += 1
             cls = type(node)
             fields = fields_of(cls)
             if fields is None:
@@ -68,22 +76,20 @@ class _Reads:
                     kind = type(item)
                     if kind is ast.Name:
                         if type(item.ctx) is ast.Load:
-                            names.append(item.id)
+                            entry[1].append(item.id)
+                            loads[item.id] = count(item.id, 0) + 1
                         else:
                             stores.add(item.id)
                     elif isinstance(item, ast.stmt):
-                        nested.append(item)
+                        entry[2] = True
+                        inner = own[id(item)] = [item, [], False]
+                        _block(item, blocks)
+                        nodes.append(item)
+                        owners.append(inner)
                     elif isinstance(item, ast.AST):
-                        stack.append(item)
-        self.own[id(stmt)] = stmt, names
-        loads = self.loads
-        for name in names:  # (Counter.update first asks whether names is a Mapping)
-            loads[name] += 1
-        if type(stmt) in _BLOCKS:
-            self.blocks.extend((stmt, f) for f in ("body", "orelse") if getattr(stmt, f, None))
-        for inner in nested:
-            self.scan(inner)
-        return names
+                        nodes.append(item)
+                        owners.append(entry)
+        return top[1]
 
     def of(self, stmt: ast.stmt) -> List[str]:
         """The names a statement reads itself (scanned now if it is new)."""
@@ -95,7 +101,13 @@ class _Reads:
         known = cache.get(id(stmt))
         if known is not None and known[0] is stmt:
             return known[1]
-        out = set(self.of(stmt))
+        own = self.own.get(id(stmt))
+        if own is None or own[0] is not stmt:
+            self.scan(stmt)
+            own = self.own[id(stmt)]
+        out = set(own[1])
+        if not own[2]:  # no statements inside
+            return out
         for name in node_fields(type(stmt)):
             value = getattr(stmt, name, None)
             if type(value) is list:
@@ -149,18 +161,19 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
     Returns the new statements and the names each reads."""
     loads, stores = table.loads, table.stores
     reads = [table.below(stmt, below) for stmt in body]
-    first: Dict[str, List[int]] = {}
-    last: Dict[str, int] = {}
+    movable = {stmt.targets[0].id for stmt in body if getattr(stmt, "fw_tangent", False)}
+    movable = {n for n in movable if n.startswith(RESERVED_PREFIX) and loads[n] == 1}
+    first: Dict[str, List[int]] = {}  # where each movable temporary is read
     for k, names in enumerate(reads):
-        for name in names:
+        for name in names & movable if len(names) > len(movable) else movable & names:
             first.setdefault(name, []).append(k)
-            last[name] = k
+    last = {name: k for k, names in enumerate(reads) for name in names}
     out: List = list(body)
     for i, stmt in enumerate(out):
         if stmt is None or not getattr(stmt, "fw_tangent", False):
             continue
         name = stmt.targets[0].id
-        if not name.startswith(RESERVED_PREFIX) or loads[name] != 1:
+        if name not in movable:
             continue
         j = min((k for k in first.get(name, []) if k > i), default=None)
         if j is None or not _can_move(out, reads, last, i, j, stores):
@@ -168,7 +181,8 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
         _replace(out[j], name, stmt.value)
         for moved in reads[i]:
             last[moved] = max(last.get(moved, j), j)
-            first.setdefault(moved, []).append(j)
+            if moved in movable:
+                first.setdefault(moved, []).append(j)
         reads[j] = (reads[j] - {name}) | reads[i]
         below[id(out[j])] = out[j], reads[j]
         out[i], reads[i] = None, None
@@ -221,10 +235,7 @@ def _replace(stmt: ast.stmt, name: str, value: ast.expr) -> None:
 def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.stmt]:
     """`del _fw_t` after the top-level statement that reads a temporary last."""
     assigned: Set[str] = set()
-    last = {}
-    for i, names in enumerate(reads):
-        for name in names:
-            last[name] = i
+    last = {name: i for i, names in enumerate(reads) for name in names}
     out: List[ast.stmt] = []
     for i, stmt in enumerate(body):
         out.append(stmt)
