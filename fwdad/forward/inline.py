@@ -99,7 +99,7 @@ def _template_for(rw: Any, line: Line) -> tuple:
     subst: Dict[str, ast.expr] = {}
     exponent = getattr(atoms[-1].value, "primal", None) if atoms[-1].kind == "const" \
         else None
-    if line.entry.primal in _POW and type(exponent) in (int, float) and exponent != 0 \
+    if type(exponent) in (int, float) and line.entry.primal in _POW and exponent != 0 \
             and math.isfinite(exponent):
         tpl = (pow_two if exponent == 2 else pow_literal).template
         subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)

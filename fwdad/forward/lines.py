@@ -136,13 +136,19 @@ class Reader:
         self.k, self.locals, self.templates = constants, locals_, templates
         self.rules, self.rules_by_primal = rule_tables()
         self.reads: Dict[str, int] = {}
+        self.atoms: Dict[str, Atom] = {}  # one Atom per name (atoms are not changed)
 
     def atom(self, node: ast.expr) -> Optional[Atom]:
-        if isinstance(node, ast.Name):
-            if node.id in self.locals:
-                return Atom("local", node.id)
-            if node.id in self.k:
-                return Atom("const", node.id, self.k[node.id])
+        if type(node) is ast.Name:
+            name = node.id
+            atom = self.atoms.get(name)
+            if atom is None:
+                if name in self.locals:
+                    atom = self.atoms[name] = Atom("local", name)
+                elif name in self.k:
+                    atom = self.atoms[name] = Atom("const", name, self.k[name])
+            if atom is not None:
+                return atom
         if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
             return Atom("global", node.args[0].id)

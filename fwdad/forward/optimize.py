@@ -77,6 +77,9 @@ class _Rewrite:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
         constants.reserve(taken)
+        self.methods = {kind: getattr(self, "s_" + kind) for kind in (
+            "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep",
+            "unknown")}
 
     def temp(self, name: str) -> str:
         """A fresh local for the new value of `name` while its tangent still needs the
@@ -118,8 +121,7 @@ class _Rewrite:
         out: List[ast.stmt] = []
         for stmt in stmts:
             line = self.lines.get(id(stmt))
-            method = getattr(self, "s_" + line.kind)
-            for new in method(line):
+            for new in self.methods[line.kind](line):
                 out.append(locate(new, stmt))
         return out or [ast.Pass()]
 

@@ -56,9 +56,11 @@ class Constants:
 
     def literal(self, value: Any) -> ast.Name:
         """A constant Dual for a literal (immutable, so one object serves every use)."""
-        hint = _literal_hint(value)
-        return self.bind(Dual(value, zero_tangent(value)), hint,
-                         key=("literal", type(value), repr(value)))
+        key = ("literal", type(value), repr(value))
+        name = self._names.get(key)
+        if name is not None:
+            return ast.Name(name, LOAD)
+        return self.bind(Dual(value, zero_tangent(value)), _literal_hint(value), key=key)
 
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
