@@ -18,7 +18,7 @@ import re
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import lang
-from fwdad.astwalk import names, node_fields
+from fwdad.astwalk import child_nodes, names
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
@@ -66,8 +66,7 @@ class Constants:
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
     scope = _scope(tree)
-    outside = [tree.args, *tree.decorator_list] + ([tree.returns] if tree.returns else [])
-    constants = Constants(scope[2].union(*({n.id for n in names(x)} for x in outside)))
+    constants = Constants(scope[2])
     forward = _Forward(src, constants)
     rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
     return rule, constants
@@ -271,15 +270,15 @@ class _Forward:
 
 
 def _scope(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
-    """The names `fn` binds itself (parameters, targets, the names of the defs it
-    contains, not what those bind), the names it declares `global`, and every name
-    its body mentions (nested defs included), in one walk."""
+    """In one walk: the names `fn` binds itself (parameters, targets, the names of the
+    defs inside, not what those bind), those it declares `global`, and every name the
+    def mentions (nested defs included)."""
     args = fn.args
     bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    declared: Set[str] = set()
-    mentioned: Set[str] = set()
-    stack = list(fn.body)
+    mentioned = {n.id for part in [args, *fn.decorator_list, fn.returns] if part is not None
+                 for n in names(part)}
+    declared, stack = set(), list(fn.body)
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -287,22 +286,15 @@ def _scope(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
             mentioned.add(node.id)
             if type(node.ctx) is not ast.Load:
                 bound.add(node.id)
-            continue
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.Lambda:
-            if kind is not ast.Lambda:
-                bound.add(node.name)
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            bound.update([node.name] if kind is not ast.Lambda else [])
             mentioned.update(n.id for n in names(node))
-            continue
-        if kind is ast.Global:
-            declared.update(node.names)
-        elif kind is ast.ExceptHandler and node.name:
-            bound.add(node.name)
-        for field in node_fields(kind):
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(value)
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+        else:
+            if kind is ast.Global:
+                declared.update(node.names)
+            elif kind is ast.ExceptHandler and node.name:
+                bound.add(node.name)
+            stack.extend(child_nodes(node))
     return bound - declared, declared, mentioned
 
 
