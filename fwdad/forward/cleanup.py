@@ -20,6 +20,7 @@ from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 _FIELDS: Dict[type, Tuple[str, ...]] = {}  # node class -> its fields that hold nodes
+_LEAVES: Set[type] = set()  # node classes without such fields
 
 
 def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
@@ -68,6 +69,8 @@ class _Reads:
             fields = fields_of(cls)
             if fields is None:
                 fields = _FIELDS[cls] = node_fields(cls)
+                if not fields:
+                    _LEAVES.add(cls)
             for field in fields:
                 value = getattr(node, field, None)
                 if value is None:
@@ -80,6 +83,8 @@ class _Reads:
                             loads[item.id] = count(item.id, 0) + 1
                         else:
                             stores.add(item.id)
+                    elif kind in _LEAVES:  # constants, operators
+                        continue
                     elif isinstance(item, ast.stmt):
                         entry[2] = True
                         inner = own[id(item)] = [item, [], False]

@@ -120,7 +120,7 @@ def _hint(value: Any) -> str:
 
 # ---- symbolic zeros ------------------------------------------------------------------
 def _is_zero(node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id == ZERO
+    return type(node) is ast.Name and node.id == ZERO
 
 
 def simplify(node: ast.expr) -> ast.expr:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import functools
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
@@ -45,10 +44,13 @@ class Line:
     entry: Optional[RuleEntry] = None
     pure: bool = True  # the call mutates none of its arguments
 
-    @functools.cached_property
+    @property
     def operands(self) -> List[Atom]:
         """The atoms it reads (kept: read it once `args` and `keywords` are final)."""
-        return [a for a, _ in self.args] + [a for _, a in self.keywords]
+        known = self.__dict__.get("_operands")
+        if known is None:
+            known = self._operands = [a for a, _ in self.args] + [a for _, a in self.keywords]
+        return known
 
 
 _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
