@@ -160,7 +160,11 @@ def _closure(lines: List[Line], start: Set[str], spreads) -> Set[str]:
     while changed:
         changed = False
         for line in lines:
-            if line.targets and not set(line.targets) <= seen and spreads(line, seen):
-                seen.update(line.targets)
+            targets = line.targets
+            if not targets or (targets[0] in seen if len(targets) == 1 else
+                               set(targets) <= seen):
+                continue
+            if spreads(line, seen):
+                seen.update(targets)
                 changed = True
     return seen
