@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set
 
 from fwdad import lang
-from fwdad.astwalk import child_nodes, names
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
 from fwdad.forward.astbuild import LOAD, STORE, locate
+from fwdad.forward.scopes import scope_of
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
 from fwdad.source import FunctionSource
@@ -65,7 +65,7 @@ class Constants:
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
-    scope = _scope(tree)
+    scope = scope_of(tree)
     constants = Constants(scope[2])
     forward = _Forward(src, constants)
     rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
@@ -85,7 +85,7 @@ class _Forward:
     def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
                  top: bool = False, scope: Optional[tuple] = None) -> ast.FunctionDef:
         saved = self.duals, self.globals
-        bound, self.globals, _ = scope or _scope(node)
+        bound, self.globals, _ = scope or scope_of(node)
         self.duals = (outer - self.globals) | bound
         args = node.args
         new_args = ast.arguments(
@@ -267,35 +267,6 @@ class _Forward:
 
     def where(self, node: ast.AST) -> str:
         return where(self.src.filename, getattr(node, "lineno", None))
-
-
-def _scope(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
-    """In one walk: the names `fn` binds itself (parameters, targets, the names of the
-    defs inside, not what those bind), those it declares `global`, and every name the
-    def mentions (nested defs included)."""
-    args = fn.args
-    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    mentioned = {n.id for part in [args, *fn.decorator_list, fn.returns] if part is not None
-                 for n in names(part)}
-    declared, stack = set(), list(fn.body)
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is ast.Name:
-            mentioned.add(node.id)
-            if type(node.ctx) is not ast.Load:
-                bound.add(node.id)
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
-            bound.update([node.name] if kind is not ast.Lambda else [])
-            mentioned.update(n.id for n in names(node))
-        else:
-            if kind is ast.Global:
-                declared.update(node.names)
-            elif kind is ast.ExceptHandler and node.name:
-                bound.add(node.name)
-            stack.extend(child_nodes(node))
-    return bound - declared, declared, mentioned
 
 
 def _literal_hint(value: Any) -> str:
