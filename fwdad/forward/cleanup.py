@@ -244,12 +244,16 @@ def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.s
     out: List[ast.stmt] = []
     for i, stmt in enumerate(body):
         out.append(stmt)
-        dead = sorted(n for n in reads[i] if last[n] == i and n in assigned)
-        if isinstance(stmt, ast.Assign):
+        dead = [n for n in reads[i] if n in assigned and last[n] == i]
+        if type(stmt) is ast.Assign:
             for target in stmt.targets:
-                names = [target] if type(target) is ast.Name else astwalk.names(target)
-                assigned.update(n.id for n in names if n.id.startswith(RESERVED_PREFIX))
+                if type(target) is ast.Name:
+                    if target.id.startswith(RESERVED_PREFIX):
+                        assigned.add(target.id)
+                else:
+                    assigned.update(n.id for n in astwalk.names(target)
+                                    if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
-            gone = ast.Delete([ast.Name(n, DEL) for n in dead])
-            out.append(locate(gone, stmt))
+            dead.sort()
+            out.append(locate(ast.Delete([ast.Name(n, DEL) for n in dead]), stmt))
     return out
