@@ -63,6 +63,7 @@ _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
 
 
 PURE_HELPERS: Set[Any] = set()  # helpers of generated code that mutate nothing
+_NOT_BOUND = object()
 
 
 def is_pure(entry: RuleEntry) -> bool:
@@ -202,18 +203,21 @@ class Reader:
             isinstance(node.value, ast.Name) and self.atom(node.value) is not None
 
     def call(self, stmt: ast.stmt, call: ast.Call, targets: List[str]) -> Optional[Line]:
-        if not isinstance(call.func, ast.Name) or call.func.id not in self.k:
+        func = call.func
+        callee = self.k.get(func.id, _NOT_BOUND) if type(func) is ast.Name else _NOT_BOUND
+        if callee is _NOT_BOUND:
             return None
-        callee = self.k[call.func.id]
         line = Line("call", stmt, targets, callee=callee, entry=self.rules.get(id(callee)))
+        starred_any = False
         for arg in call.args:
-            starred = isinstance(arg, ast.Starred)
+            starred = type(arg) is ast.Starred
             inner = arg.value.args[0] if starred and isinstance(arg.value, ast.Call) \
                 and arg.value.args else arg
             item = self.atom(inner)
             if item is None:
                 return None
             line.args.append((item, starred))
+            starred_any = starred_any or starred
         for kw in call.keywords:
             inner = kw.value.args[0] if kw.arg is None and isinstance(kw.value, ast.Call) \
                 else kw.value
@@ -222,12 +226,12 @@ class Reader:
                 return None
             line.keywords.append((kw.arg, item))
         names = [name for name, _ in line.keywords]
-        line.pure = call_is_pure(line.entry, len(line.args), names,
-                                 any(s for _, s in line.args)) if line.entry is not None \
-            else any(callee is h for h in PURE_HELPERS) and "out" not in names
+        line.pure = call_is_pure(line.entry, len(line.args), names, starred_any) \
+            if line.entry is not None else \
+            any(callee is h for h in PURE_HELPERS) and "out" not in names
         template = self.templates.get(id(callee))
-        if template is not None and not line.keywords and not any(
-                s for _, s in line.args) and len(line.args) == len(template.params):
+        if template is not None and not names and not starred_any and \
+                len(line.args) == len(template.params):
             line.kind = "template"
         return line
 
