@@ -9,10 +9,11 @@ import pytest
 import fwdad
 from fwdad import frontend
 from fwdad.dual import Dual
-from fwdad.forward import activity
+from fwdad.forward import activity, lines
 from fwdad.forward.derive import build_rule
 from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import transform
+from fwdad.rules.registry import get_frule
 from fwdad.tangents import random_tangent
 from fwdad.testing import test_rule as check_rule
 from tests.util import assert_close, fd_jvp
@@ -55,6 +56,25 @@ PURE = [(peak, (np.array([0.2, 1.4, -0.3]),), [np.max]),
 MUTATING = [(max_into_keyword, (A, np.zeros(3)), np.max),
             (max_into_position, (A, np.zeros(3)), np.max),
             (sum_into_position, (A, np.zeros(2)), np.sum)]
+
+
+# (function, positional arguments, keyword names (None: **kw), *args, pure)
+CALL_SITES = [
+    (np.max, 1, [], False, True), (np.max, 2, ["keepdims"], False, True),
+    (np.max, 3, [], False, False), (np.max, 1, ["out"], False, False),
+    (np.max, 1, [None], False, False), (np.max, 1, [], True, False),
+    (np.sum, 3, [], False, True), (np.sum, 4, [], False, False),
+    (np.ndarray.max, 2, [], False, True), (np.ndarray.max, 3, [], False, False),
+    (np.einsum, 3, [], False, True), (np.einsum, 3, ["out"], False, False),
+    (np.add, 2, [], False, True), (np.add, 3, [], False, False),
+    (np.add, 2, ["out"], False, False), (np.sin, 1, [], True, False),
+]
+
+
+@pytest.mark.parametrize("fn, positional, keywords, starred, pure", CALL_SITES)
+def test_call_site_purity(fn, positional, keywords, starred, pure):
+    entry = lines.rule_tables()[0][id(get_frule(fn))]
+    assert lines.call_is_pure(entry, positional, keywords, starred) is pure
 
 
 def _analysis(fn):
