@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from itertools import chain
 from typing import Dict, List, Set, Tuple
 
 from fwdad import astwalk
@@ -19,13 +20,12 @@ from fwdad.forward.astbuild import DEL, STORE, locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
-_FIELDS: Dict[type, Tuple[str, ...]] = {}  # node class -> its fields that hold nodes
-_LEAVES: Set[type] = set()  # node classes without such fields
 
 
 def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
     reads = _Reads()
     reads.scan(fn)
+    reads.count()
     while _drop_dead_tangents(reads.blocks, reads):
         pass
     top, below = None, {}
@@ -35,6 +35,44 @@ def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
         top = sets if node is fn and field == "body" else top
     fn.body = _free_temporaries(fn.body, top)
     return fn
+
+
+def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
+              inside: List[ast.stmt]) -> None:
+    """Add the names `node` reads to `names` (those it assigns to `stores`); statements
+    met below it go to `inside`. The common expressions are read directly."""
+    kind = type(node)
+    if kind is ast.Name:
+        if type(node.ctx) is ast.Load:
+            names.append(node.id)
+        else:
+            stores.add(node.id)
+    elif kind is ast.BinOp:
+        _reads_of(node.left, names, stores, inside)
+        _reads_of(node.right, names, stores, inside)
+    elif kind is ast.Attribute:
+        _reads_of(node.value, names, stores, inside)
+    elif kind is ast.Call:
+        _reads_of(node.func, names, stores, inside)
+        for arg in node.args:
+            _reads_of(arg, names, stores, inside)
+        for keyword in node.keywords:
+            _reads_of(keyword.value, names, stores, inside)
+    elif kind is ast.UnaryOp:
+        _reads_of(node.operand, names, stores, inside)
+    elif kind is not ast.Constant:
+        _fields_reads(node, names, stores, inside)
+
+
+def _fields_reads(node: ast.AST, names: List[str], stores: Set[str],
+                  inside: List[ast.stmt]) -> None:
+    for field in node_fields(type(node)):
+        value = getattr(node, field, None)
+        for item in value if type(value) is list else (value,):
+            if isinstance(item, ast.stmt):
+                inside.append(item)
+            elif isinstance(item, ast.AST):
+                _reads_of(item, names, stores, inside)
 
 
 def _block(stmt: ast.stmt, blocks: List[Tuple[ast.AST, str]]) -> None:
@@ -54,52 +92,37 @@ class _Reads:
         self.stores: Set[str] = set()
         self.blocks: List[Tuple[ast.AST, str]] = []
 
-    def scan(self, root: ast.stmt) -> List[str]:
-        """Record `root` and the statements inside it (one walk, breadth first); the
-        names `root` reads itself."""
-        own, stores, blocks, loads = self.own, self.stores, self.blocks, self.loads
-        count, fields_of = loads.get, _FIELDS.get
-        top = own[id(root)] = [root, [], False]
-        _block(root, blocks)
-        nodes, owners, i = [root], [top], 0
-        while i < len(nodes):
-            node, entry = nodes[i], owners[i]
-            i += 1
-            cls = type(node)
-            fields = fields_of(cls)
-            if fields is None:
-                fields = _FIELDS[cls] = node_fields(cls)
-                if not fields:
-                    _LEAVES.add(cls)
-            for field in fields:
-                value = getattr(node, field, None)
-                if value is None:
-                    continue
-                for item in value if type(value) is list else (value,):
-                    kind = type(item)
-                    if kind is ast.Name:
-                        if type(item.ctx) is ast.Load:
-                            entry[1].append(item.id)
-                            loads[item.id] = count(item.id, 0) + 1
-                        else:
-                            stores.add(item.id)
-                    elif kind in _LEAVES:  # constants, operators
-                        continue
-                    elif isinstance(item, ast.stmt):
-                        entry[2] = True
-                        inner = own[id(item)] = [item, [], False]
-                        _block(item, blocks)
-                        nodes.append(item)
-                        owners.append(inner)
-                    elif isinstance(item, ast.AST):
-                        nodes.append(item)
-                        owners.append(entry)
-        return top[1]
+    def scan(self, stmt: ast.stmt) -> List[str]:
+        """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
+        names: List[str] = []
+        inside: List[ast.stmt] = []
+        entry = self.own[id(stmt)] = [stmt, names, False]
+        _block(stmt, self.blocks)
+        if type(stmt) is ast.Assign:
+            for target in stmt.targets:
+                _reads_of(target, names, self.stores, inside)
+            _reads_of(stmt.value, names, self.stores, inside)
+        else:
+            _fields_reads(stmt, names, self.stores, inside)
+        entry[2] = bool(inside)
+        for inner in inside:
+            self.scan(inner)
+        return names
+
+    def count(self) -> None:
+        """Count the reads of every statement scanned (after the first scan)."""
+        self.loads.update(chain.from_iterable(entry[1] for entry in self.own.values()))
 
     def of(self, stmt: ast.stmt) -> List[str]:
-        """The names a statement reads itself (scanned now if it is new)."""
+        """The names a statement without statements inside reads (scanned and counted
+        now if it is new)."""
         known = self.own.get(id(stmt))
-        return known[1] if known is not None and known[0] is stmt else self.scan(stmt)
+        if known is not None and known[0] is stmt:
+            return known[1]
+        names = self.scan(stmt)
+        for name in names:
+            self.loads[name] += 1
+        return names
 
     def below(self, stmt: ast.stmt, cache: Dict[int, tuple]) -> Set[str]:
         """The names `stmt` reads, nested statements included (kept in `cache`)."""
