@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Set
 
 from fwdad import lang
+from fwdad import astwalk
 from fwdad.forward.lines import Line, Reader, local_names
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
+_SCOPES = {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda}
 
 
 # ---- the analysis ---------------------------------------------------------------------
@@ -37,15 +39,22 @@ class Analysis:
 def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
             templates: Dict[int, Any]) -> Analysis:
     """The kind of every local of the rule `fn` (see the module docstring)."""
-    locals_ = local_names(fn)
-    reader = Reader(constants, locals_, templates)
-    names, scoped = set(), False
-    for node in ast.walk(fn):
-        scoped = scoped or isinstance(node, (ast.Global, ast.Nonlocal))
-        if isinstance(node, ast.Name):
+    nodes = astwalk.walk(fn)
+    present = {type(node) for node in nodes[1:]}
+    scoped = ast.Global in present or ast.Nonlocal in present
+    reads: Dict[str, int] = {}
+    names, stored = set(), set()
+    for node in nodes:
+        if type(node) is ast.Name:
             names.add(node.id)
-            if isinstance(node.ctx, ast.Load):
-                reader.reads[node.id] = reader.reads.get(node.id, 0) + 1
+            if type(node.ctx) is ast.Load:
+                reads[node.id] = reads.get(node.id, 0) + 1
+            else:
+                stored.add(node.id)
+    locals_ = local_names(fn) if present & _SCOPES else _params(fn) | stored | {
+        node.name for node in nodes if type(node) is ast.ExceptHandler and node.name}
+    reader = Reader(constants, locals_, templates)
+    reader.reads = reads
     lines: List[Line] = []
     _read(fn.body, reader, lines)
     everything, lines = lines, _rows(lines)
@@ -107,8 +116,7 @@ def _params(fn: ast.FunctionDef) -> Set[str]:
 
 def _defined(line: Line, locals_: Set[str]) -> List[str]:
     if line.kind == "unknown":
-        return [n.id for n in ast.walk(line.node) if isinstance(n, ast.Name)
-                and n.id in locals_]
+        return [n.id for n in astwalk.names(line.node) if n.id in locals_]
     return line.targets
 
 
@@ -152,7 +160,11 @@ def _closure(lines: List[Line], start: Set[str], spreads) -> Set[str]:
     while changed:
         changed = False
         for line in lines:
-            if line.targets and not set(line.targets) <= seen and spreads(line, seen):
-                seen.update(line.targets)
+            targets = line.targets
+            if not targets or (targets[0] in seen if len(targets) == 1 else
+                               set(targets) <= seen):
+                continue
+            if spreads(line, seen):
+                seen.update(targets)
                 changed = True
     return seen

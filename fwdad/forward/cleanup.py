@@ -11,63 +11,162 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from itertools import chain
 from typing import Dict, List, Set, Tuple
 
+from fwdad import astwalk
+from fwdad.astwalk import node_fields
+from fwdad.forward.astbuild import DEL, STORE, locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 
 def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
-    loads: Counter = Counter()
-    stores: Set[str] = set()
-    blocks: List[Tuple[ast.AST, str]] = []
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                loads[node.id] += 1
-            else:
-                stores.add(node.id)
-        elif isinstance(node, _BLOCKS):
-            blocks.extend((node, f) for f in ("body", "orelse") if getattr(node, f, None))
-    while _drop_dead_tangents(blocks, loads):
+    reads = _Reads()
+    reads.scan(fn)
+    reads.count()
+    while _drop_dead_tangents(reads.blocks, reads):
         pass
-    top = None
-    for node, field in blocks:
-        stmts, reads = _substitute(getattr(node, field), loads, stores)
+    top, below = None, {}
+    for node, field in reads.blocks:
+        stmts, sets = _substitute(getattr(node, field), reads, below)
         setattr(node, field, stmts)
-        top = reads if node is fn and field == "body" else top
+        top = sets if node is fn and field == "body" else top
     fn.body = _free_temporaries(fn.body, top)
     return fn
 
 
-def _loads(node: ast.AST) -> Set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
+              inside: List[ast.stmt]) -> None:
+    """Add the names `node` reads to `names` (those it assigns to `stores`); statements
+    met below it go to `inside`. The common expressions are read directly."""
+    kind = type(node)
+    if kind is ast.Name:
+        if type(node.ctx) is ast.Load:
+            names.append(node.id)
+        else:
+            stores.add(node.id)
+    elif kind is ast.BinOp:
+        _reads_of(node.left, names, stores, inside)
+        _reads_of(node.right, names, stores, inside)
+    elif kind is ast.Attribute:
+        _reads_of(node.value, names, stores, inside)
+    elif kind is ast.Call:
+        _reads_of(node.func, names, stores, inside)
+        for arg in node.args:
+            _reads_of(arg, names, stores, inside)
+        for keyword in node.keywords:
+            _reads_of(keyword.value, names, stores, inside)
+    elif kind is ast.UnaryOp:
+        _reads_of(node.operand, names, stores, inside)
+    elif kind is not ast.Constant:
+        _fields_reads(node, names, stores, inside)
+
+
+def _fields_reads(node: ast.AST, names: List[str], stores: Set[str],
+                  inside: List[ast.stmt]) -> None:
+    for field in node_fields(type(node)):
+        value = getattr(node, field, None)
+        for item in value if type(value) is list else (value,):
+            if isinstance(item, ast.stmt):
+                inside.append(item)
+            elif isinstance(item, ast.AST):
+                _reads_of(item, names, stores, inside)
+
+
+def _block(stmt: ast.stmt, blocks: List[Tuple[ast.AST, str]]) -> None:
+    if type(stmt) in _BLOCKS:
+        blocks.extend((stmt, f) for f in ("body", "orelse") if getattr(stmt, f, None))
+
+
+class _Reads:
+    """What the statements of a rule read, each statement walked once: the names each
+    reads itself (`own`, nested statements left out), how often each name is read in
+    the rule (`loads`), the names it assigns (`stores`), and its blocks (`blocks`, each
+    before the blocks inside it)."""
+
+    def __init__(self) -> None:
+        self.own: Dict[int, list] = {}  # id -> [statement, names, has statements inside]
+        self.loads: Counter = Counter()
+        self.stores: Set[str] = set()
+        self.blocks: List[Tuple[ast.AST, str]] = []
+
+    def scan(self, stmt: ast.stmt) -> List[str]:
+        """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
+        names: List[str] = []
+        inside: List[ast.stmt] = []
+        entry = self.own[id(stmt)] = [stmt, names, False]
+        _block(stmt, self.blocks)
+        if type(stmt) is ast.Assign:
+            for target in stmt.targets:
+                _reads_of(target, names, self.stores, inside)
+            _reads_of(stmt.value, names, self.stores, inside)
+        else:
+            _fields_reads(stmt, names, self.stores, inside)
+        entry[2] = bool(inside)
+        for inner in inside:
+            self.scan(inner)
+        return names
+
+    def count(self) -> None:
+        """Count the reads of every statement scanned (after the first scan)."""
+        self.loads.update(chain.from_iterable(entry[1] for entry in self.own.values()))
+
+    def of(self, stmt: ast.stmt) -> List[str]:
+        """The names a statement without statements inside reads (scanned and counted
+        now if it is new)."""
+        known = self.own.get(id(stmt))
+        if known is not None and known[0] is stmt:
+            return known[1]
+        names = self.scan(stmt)
+        for name in names:
+            self.loads[name] += 1
+        return names
+
+    def below(self, stmt: ast.stmt, cache: Dict[int, tuple]) -> Set[str]:
+        """The names `stmt` reads, nested statements included (kept in `cache`)."""
+        known = cache.get(id(stmt))
+        if known is not None and known[0] is stmt:
+            return known[1]
+        own = self.own.get(id(stmt))
+        if own is None or own[0] is not stmt:
+            self.scan(stmt)
+            own = self.own[id(stmt)]
+        out = set(own[1])
+        if not own[2]:  # no statements inside
+            return out
+        for name in node_fields(type(stmt)):
+            value = getattr(stmt, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.stmt):
+                        out |= self.below(item, cache)
+                    elif type(item) is ast.ExceptHandler:
+                        for inner in item.body:
+                            out |= self.below(inner, cache)
+        cache[id(stmt)] = stmt, out
+        return out
 
 
 # ---- dead tangents ----------------------------------------------------------------------
-def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], loads: Counter) -> bool:
+def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> bool:
     """One round of removing `dy = ...` whose dy is never read; True if any went."""
-    changed = False
+    changed, loads = False, reads.loads
     for node, field in blocks:
         stmts, kept = getattr(node, field), []
         for stmt in stmts:
             new = _without_dead_tangent(stmt, loads)
             if new is not stmt:
                 changed = True
-                loads.subtract(_reads(stmt))
+                for name in reads.of(stmt):
+                    loads[name] -= 1
                 if new is not None:
-                    loads.update(_reads(new))
+                    reads.of(new)  # scanning it counts its reads
             if new is not None:
                 kept.append(new)
-        setattr(node, field, kept or [ast.copy_location(ast.Pass(), stmts[0])])
+        setattr(node, field, kept or [locate(ast.Pass(), stmts[0])])
     return changed
-
-
-def _reads(stmt: ast.stmt) -> List[str]:
-    return [n.id for n in ast.walk(stmt) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)]
 
 
 def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
@@ -76,40 +175,44 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
     split = getattr(stmt, "fw_split", None)
     if split is not None and loads[split[1]] <= 0:
         source = stmt.value.elts[0]
-        new = ast.Assign(targets=[ast.Name(id=split[0], ctx=ast.Store())], value=source)
-        return ast.copy_location(new, stmt)
+        new = ast.Assign([ast.Name(split[0], STORE)], source)
+        return locate(new, stmt)
     return stmt
 
 
 # ---- single-use tangents ------------------------------------------------------------------
-def _substitute(body: List[ast.stmt], loads: Counter, stores: Set[str]) -> tuple:
+def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
     keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     Returns the new statements and the names each reads."""
-    reads = [_loads(stmt) for stmt in body]
-    first: Dict[str, List[int]] = {}
-    last: Dict[str, int] = {}
+    loads, stores = table.loads, table.stores
+    reads = [table.below(stmt, below) for stmt in body]
+    movable = {stmt.targets[0].id for stmt in body if getattr(stmt, "fw_tangent", False)}
+    movable = {n for n in movable if n.startswith(RESERVED_PREFIX) and loads[n] == 1}
+    first: Dict[str, List[int]] = {}  # where each movable temporary is read
     for k, names in enumerate(reads):
-        for name in names:
+        for name in names & movable if len(names) > len(movable) else movable & names:
             first.setdefault(name, []).append(k)
-            last[name] = k
+    last = {name: k for k, names in enumerate(reads) for name in names}
     out: List = list(body)
     for i, stmt in enumerate(out):
         if stmt is None or not getattr(stmt, "fw_tangent", False):
             continue
         name = stmt.targets[0].id
-        if not name.startswith(RESERVED_PREFIX) or loads[name] != 1:
+        if name not in movable:
             continue
         j = min((k for k in first.get(name, []) if k > i), default=None)
         if j is None or not _can_move(out, reads, last, i, j, stores):
             continue
-        out[j] = _Replace(name, stmt.value).visit(out[j])
+        _replace(out[j], name, stmt.value)
         for moved in reads[i]:
             last[moved] = max(last.get(moved, j), j)
-            first.setdefault(moved, []).append(j)
+            if moved in movable:
+                first.setdefault(moved, []).append(j)
         reads[j] = (reads[j] - {name}) | reads[i]
+        below[id(out[j])] = out[j], reads[j]
         out[i], reads[i] = None, None
     kept = [k for k, s in enumerate(out) if s is not None]
     return [out[k] for k in kept], [reads[k] for k in kept]
@@ -137,31 +240,43 @@ def _simple(stmt: ast.stmt) -> bool:
         getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
 
 
-class _Replace(ast.NodeTransformer):
-    def __init__(self, name: str, value: ast.expr) -> None:
-        self.name, self.value = name, value
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.value if node.id == self.name else node
+def _replace(stmt: ast.stmt, name: str, value: ast.expr) -> None:
+    """Put `value` in place of every Name `name` below `stmt`."""
+    stack: List[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        for field in node_fields(type(node)):
+            child = getattr(node, field, None)
+            if type(child) is list:
+                for k, item in enumerate(child):
+                    if type(item) is ast.Name and item.id == name:
+                        child[k] = value
+                    elif isinstance(item, ast.AST):
+                        stack.append(item)
+            elif type(child) is ast.Name and child.id == name:
+                setattr(node, field, value)
+            elif isinstance(child, ast.AST):
+                stack.append(child)
 
 
 # ---- freeing temporaries --------------------------------------------------------------------
 def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.stmt]:
     """`del _fw_t` after the top-level statement that reads a temporary last."""
     assigned: Set[str] = set()
-    last = {}
-    for i, names in enumerate(reads):
-        for name in names:
-            last[name] = i
+    last = {name: i for i, names in enumerate(reads) for name in names}
     out: List[ast.stmt] = []
     for i, stmt in enumerate(body):
         out.append(stmt)
-        dead = sorted(n for n in reads[i] if last[n] == i and n in assigned)
-        if isinstance(stmt, ast.Assign):
+        dead = [n for n in reads[i] if n in assigned and last[n] == i]
+        if type(stmt) is ast.Assign:
             for target in stmt.targets:
-                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name)
-                                and n.id.startswith(RESERVED_PREFIX))
+                if type(target) is ast.Name:
+                    if target.id.startswith(RESERVED_PREFIX):
+                        assigned.add(target.id)
+                else:
+                    assigned.update(n.id for n in astwalk.names(target)
+                                    if n.id.startswith(RESERVED_PREFIX))
         if dead and not isinstance(stmt, (ast.Return, ast.Raise)):
-            gone = ast.Delete(targets=[ast.Name(id=n, ctx=ast.Del()) for n in dead])
-            out.append(ast.copy_location(gone, stmt))
+            dead.sort()
+            out.append(locate(ast.Delete([ast.Name(n, DEL) for n in dead]), stmt))
     return out

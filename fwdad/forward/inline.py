@@ -8,15 +8,17 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import operator
-import types
 from typing import Any, Dict
 
 import numpy as np
 
+from fwdad.astwalk import walk
 from fwdad.forward.activity import BOXED, PLAIN
-from fwdad.forward.astbuild import literal
+from fwdad.forward.astbuild import LOAD, STORE, literal
+from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
 from fwdad.tangents import NoTangent
@@ -31,7 +33,8 @@ _POW = (operator.pow, np.power)
 def instantiate(rw: Any, line: Line, target: Any) -> list:
     """The statements computing `target` (primal, then tangent) from the template."""
     tpl, subst = _template_for(rw, line)
-    primal = _Fill(subst, tpl.globals, rw.k).visit(tpl.primal)
+    bind = rw.k.bind
+    primal = _build(tpl, tpl.primal, (), subst, bind)
     if target is None:
         return [ast.Expr(value=primal)]
     if rw.kinds[target] == PLAIN:
@@ -40,8 +43,9 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
         return [plain]
     self_update = target in {a.name for a in line.operands if a.kind == "local"}
     out = rw.temp(target) if self_update and tpl.uses_out else target
-    subst["out"] = ast.Name(id=out, ctx=ast.Load())
-    tangent = simplify(_Fill(subst, tpl.globals, rw.k).visit(tpl.tangent))
+    subst["out"] = ast.Name(out, LOAD)
+    zeros = tuple(dp for dp in tpl.tangents if _is_zero(subst[dp]))
+    tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
@@ -53,12 +57,40 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
         tangents[0].fw_tangent = True
     if out != target:
         return [_assign(out, primal)] + tangents + [
-            _assign(target, ast.Name(id=out, ctx=ast.Load()))]
+            _assign(target, ast.Name(out, LOAD))]
     first = _assign(target, primal)
     first.fw_pure = True
     if self_update or (tpl.tangent_first and not tpl.uses_out):
         return tangents + [first]
     return [first] + tangents
+
+
+def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.expr],
+           bind: Any) -> ast.expr:
+    """A fresh copy of a template expression with the operands substituted and the names
+    the template reads bound as constants; for a tangent, simplified as if the tangents
+    `zeros` were zero (which is what simplifying the copy would give)."""
+    key = (id(expr), zeros)
+    known = _BUILDERS.get(key)
+    if known is None or known[0] is not expr:
+        operands = tpl.params + tpl.tangents + ["out"]
+        build = builder(expr, operands, tpl.globals, _hint) if expr is tpl.primal else \
+            builder(simplify(_zeroed(expr, zeros)), operands, tpl.globals, _hint, binds=expr)
+        known = _BUILDERS[key] = expr, build
+    return known[1](subst, bind)
+
+
+# (id(template expression), its zero tangents) -> (that expression, its builder)
+_BUILDERS: Dict[tuple, tuple] = {}
+
+
+def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
+    """A copy of `expr` with the symbolic zero in place of the names `zeros`."""
+    out = copy.deepcopy(expr)
+    for node in walk(out):
+        if type(node) is ast.Name and node.id in zeros:
+            node.id = ZERO
+    return out
 
 
 def _template_for(rw: Any, line: Line) -> tuple:
@@ -67,7 +99,7 @@ def _template_for(rw: Any, line: Line) -> tuple:
     subst: Dict[str, ast.expr] = {}
     exponent = getattr(atoms[-1].value, "primal", None) if atoms[-1].kind == "const" \
         else None
-    if line.entry.primal in _POW and type(exponent) in (int, float) and exponent != 0 \
+    if type(exponent) in (int, float) and line.entry.primal in _POW and exponent != 0 \
             and math.isfinite(exponent):
         tpl = (pow_two if exponent == 2 else pow_literal).template
         subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
@@ -75,37 +107,8 @@ def _template_for(rw: Any, line: Line) -> tuple:
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
         subst[p], subst[dp] = rw.primal(atom), rw.tangent(atom)
     for dp in tpl.tangents[len(atoms):]:
-        subst[dp] = ast.Name(id=ZERO, ctx=ast.Load())
+        subst[dp] = ast.Name(ZERO, LOAD)
     return tpl, subst
-
-
-class _Fill:
-    """A fresh copy of a template expression with the operands substituted and the
-    names the template reads bound as constants (faster than deepcopy + a visitor)."""
-
-    def __init__(self, subst: Dict[str, ast.expr], globals_: dict, constants: Any) -> None:
-        self.subst, self.globals, self.k = subst, globals_, constants
-
-    def visit(self, node: ast.AST) -> ast.AST:
-        if isinstance(node, ast.Name):
-            if node.id in self.subst:
-                return self.subst[node.id]
-            if node.id in self.globals:
-                return self.k.bind(self.globals[node.id], _hint(self.globals[node.id]))
-            return ast.Name(id=node.id, ctx=ast.Load())
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
-                isinstance(self.globals.get(node.value.id), types.ModuleType):
-            value = getattr(self.globals[node.value.id], node.attr)
-            return self.k.bind(value, _hint(value))
-        fields = {}
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                value = [self.visit(v) if isinstance(v, ast.AST) else v for v in value]
-            elif isinstance(value, ast.AST):
-                value = self.visit(value)
-            fields[name] = value
-        return type(node)(**fields)
 
 
 def _hint(value: Any) -> str:
@@ -117,7 +120,7 @@ def _hint(value: Any) -> str:
 
 # ---- symbolic zeros ------------------------------------------------------------------
 def _is_zero(node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id == ZERO
+    return type(node) is ast.Name and node.id == ZERO
 
 
 def simplify(node: ast.expr) -> ast.expr:
@@ -150,7 +153,7 @@ def simplify(node: ast.expr) -> ast.expr:
 
 
 def _zero() -> ast.Name:
-    return ast.Name(id=ZERO, ctx=ast.Load())
+    return ast.Name(ZERO, LOAD)
 
 
 def _aliases_boxed(node: ast.expr, rw: Any) -> bool:
@@ -178,4 +181,4 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
 
 
 def _assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+    return ast.Assign([ast.Name(name, STORE)], value)

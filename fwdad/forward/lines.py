@@ -17,8 +17,9 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 
 from fwdad import lang
+from fwdad.astwalk import child_nodes
 from fwdad.forward import runtime
-from fwdad.rules.registry import RuleEntry, entries
+from fwdad.rules.registry import RuleEntry, entries, on_register
 
 @dataclass
 class Atom:
@@ -45,7 +46,11 @@ class Line:
 
     @property
     def operands(self) -> List[Atom]:
-        return [a for a, _ in self.args] + [a for _, a in self.keywords]
+        """The atoms it reads (kept: read it once `args` and `keywords` are final)."""
+        known = self.__dict__.get("_operands")
+        if known is None:
+            known = self._operands = [a for a, _ in self.args] + [a for _, a in self.keywords]
+        return known
 
 
 _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
@@ -58,6 +63,7 @@ _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
 
 
 PURE_HELPERS: Set[Any] = set()  # helpers of generated code that mutate nothing
+_NOT_BOUND = object()
 
 
 def is_pure(entry: RuleEntry) -> bool:
@@ -67,22 +73,85 @@ def is_pure(entry: RuleEntry) -> bool:
             or getattr(fn, "__module__", None) == "math" or fn in _PURE_PRIMALS)
 
 
+def call_is_pure(entry: Optional[RuleEntry], positional: int, keywords: Any,
+                 starred: bool = False) -> bool:
+    """Whether one call of the rule `entry` (with `positional` positional arguments,
+    the names `keywords`, None for `**kw`, and `starred` for `*args`) mutates none of
+    its arguments. The NumPy functions that take `out` (fwdad/rules/outputs.py, which
+    also wraps reductions `is_pure` knows as pure) mutate nothing else: a call is pure
+    when it passes no `out`; a ufunc's `out` may also be positional, after its inputs."""
+    if entry is None:
+        return False
+    fn = entry.primal
+    position = _out_positions().get(fn, _NO_OUT) if _hashable(fn) else _NO_OUT
+    if position is not _NO_OUT:
+        return not (starred or "out" in keywords or None in keywords or (
+            position is not None and positional > position))
+    if isinstance(fn, np.ufunc) and (starred or positional > fn.nin):
+        return False
+    return is_pure(entry) and "out" not in keywords
+
+
+_NO_OUT = object()
+
+
+def _out_positions() -> Dict[Any, Optional[int]]:
+    """fwdad.rules.outputs.WITH_OUT, read when first needed (importing that module
+    registers its rules: fwdad's own import of the rules does it first)."""
+    if not _WITH_OUT:
+        from fwdad.rules.outputs import WITH_OUT
+        _WITH_OUT.append(WITH_OUT)
+    return _WITH_OUT[0]
+
+
+_WITH_OUT: List[Dict[Any, Optional[int]]] = []
+
+
+def _hashable(fn: Any) -> bool:
+    try:
+        hash(fn)
+    except TypeError:
+        return False
+    return True
+
+
+_TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
+
+
+def rule_tables() -> tuple:
+    """The registry as two maps, id(rule generated code binds) -> its entry and primal
+    -> that rule, made again after a registration."""
+    if not _TABLES:
+        listed = list(entries())
+        _TABLES.append(({id(e.callable): e for e in listed},
+                        {e.primal: e.callable for e in listed}))
+    return _TABLES[0]
+
+
+on_register(lambda fn: _TABLES.clear())
+
+
 class Reader:
     """Turns the statements of one rule into Lines."""
 
     def __init__(self, constants: Dict[str, Any], locals_: Set[str],
                  templates: Dict[int, Any]) -> None:
         self.k, self.locals, self.templates = constants, locals_, templates
-        self.rules = {id(e.callable): e for e in entries()}
-        self.rules_by_primal = {e.primal: e.callable for e in entries()}
+        self.rules, self.rules_by_primal = rule_tables()
         self.reads: Dict[str, int] = {}
+        self.atoms: Dict[str, Atom] = {}  # one Atom per name (atoms are not changed)
 
     def atom(self, node: ast.expr) -> Optional[Atom]:
-        if isinstance(node, ast.Name):
-            if node.id in self.locals:
-                return Atom("local", node.id)
-            if node.id in self.k:
-                return Atom("const", node.id, self.k[node.id])
+        if type(node) is ast.Name:
+            name = node.id
+            atom = self.atoms.get(name)
+            if atom is None:
+                if name in self.locals:
+                    atom = self.atoms[name] = Atom("local", name)
+                elif name in self.k:
+                    atom = self.atoms[name] = Atom("const", name, self.k[name])
+            if atom is not None:
+                return atom
         if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
             return Atom("global", node.args[0].id)
@@ -118,7 +187,7 @@ class Reader:
             item = self.atom(stmt.value)
             return None if item is None else Line("use", stmt, args=[(item, False)])
         if isinstance(stmt, (ast.Assert, ast.Raise)):
-            parts = [p for p in ast.iter_child_nodes(stmt) if isinstance(p, ast.expr)]
+            parts = [p for p in child_nodes(stmt) if isinstance(p, ast.expr)]
             return Line("use", stmt) if all(map(self.test_ok, parts)) else None
         if isinstance(stmt, (ast.Break, ast.Continue, ast.Pass)):
             return Line("keep", stmt)
@@ -134,18 +203,21 @@ class Reader:
             isinstance(node.value, ast.Name) and self.atom(node.value) is not None
 
     def call(self, stmt: ast.stmt, call: ast.Call, targets: List[str]) -> Optional[Line]:
-        if not isinstance(call.func, ast.Name) or call.func.id not in self.k:
+        func = call.func
+        callee = self.k.get(func.id, _NOT_BOUND) if type(func) is ast.Name else _NOT_BOUND
+        if callee is _NOT_BOUND:
             return None
-        callee = self.k[call.func.id]
         line = Line("call", stmt, targets, callee=callee, entry=self.rules.get(id(callee)))
+        starred_any = False
         for arg in call.args:
-            starred = isinstance(arg, ast.Starred)
+            starred = type(arg) is ast.Starred
             inner = arg.value.args[0] if starred and isinstance(arg.value, ast.Call) \
                 and arg.value.args else arg
             item = self.atom(inner)
             if item is None:
                 return None
             line.args.append((item, starred))
+            starred_any = starred_any or starred
         for kw in call.keywords:
             inner = kw.value.args[0] if kw.arg is None and isinstance(kw.value, ast.Call) \
                 else kw.value
@@ -153,12 +225,13 @@ class Reader:
             if item is None:
                 return None
             line.keywords.append((kw.arg, item))
-        line.pure = (line.entry is not None and is_pure(line.entry) or any(
-            callee is h for h in PURE_HELPERS)) and not any(
-            name == "out" for name, _ in line.keywords)
+        names = [name for name, _ in line.keywords]
+        line.pure = call_is_pure(line.entry, len(line.args), names, starred_any) \
+            if line.entry is not None else \
+            any(callee is h for h in PURE_HELPERS) and "out" not in names
         template = self.templates.get(id(callee))
-        if template is not None and not line.keywords and not any(
-                s for _, s in line.args) and len(line.args) == len(template.params):
+        if template is not None and not names and not starred_any and \
+                len(line.args) == len(template.params):
             line.kind = "template"
         return line
 
@@ -199,5 +272,5 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
             names.add(node.arg)
         if isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     return names

@@ -24,7 +24,7 @@ from fwdad.forward import activity, runtime, unboxed
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
-                                    fresh as _fresh, literal, load as _name,
+                                    fresh as _fresh, literal, load as _name, locate,
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.inline import ZERO, instantiate, nondiff_call
@@ -77,6 +77,9 @@ class _Rewrite:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
         constants.reserve(taken)
+        self.methods = {kind: getattr(self, "s_" + kind) for kind in (
+            "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep",
+            "unknown")}
 
     def temp(self, name: str) -> str:
         """A fresh local for the new value of `name` while its tangent still needs the
@@ -118,8 +121,8 @@ class _Rewrite:
         out: List[ast.stmt] = []
         for stmt in stmts:
             line = self.lines.get(id(stmt))
-            method = getattr(self, "s_" + line.kind)
-            out.extend(ast.copy_location(s, stmt) for s in method(line))
+            for new in self.methods[line.kind](line):
+                out.append(locate(new, stmt))
         return out or [ast.Pass()]
 
     def entry(self, tree: ast.FunctionDef) -> List[ast.stmt]:

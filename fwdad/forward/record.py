@@ -139,7 +139,7 @@ class Recorder:
             self.invalid(f"a dynamic call of {type(fn).__name__}")
             return dispatch.call(f, *args, **kwargs)
         self.steps.append(Step(None, [self.ref(f)], {"callee": fn}, [], "callee"))
-        return self.call(rule, args, kwargs, _pure(rule))
+        return self.call(rule, args, kwargs, _pure(rule, args, kwargs))
 
     def _method(self, f: Dual, fn: Any, args: tuple, kwargs: dict) -> Dual:
         function = getattr(fn, "__func__", None) or getattr(type(fn.__self__), fn.__name__)
@@ -154,7 +154,7 @@ class Recorder:
             self.steps.append(Step(_bound_self, [self.ref(f)], {}, [self.fresh(me)]))
         rule = get_frule(function)
         if rule is not None:
-            return self.call(rule, (me,) + args, kwargs, _pure(rule))
+            return self.call(rule, (me,) + args, kwargs, _pure(rule, (me,) + args, kwargs))
         if python_function(function) is None:
             self.invalid(f"a call of {fn.__name__}, which has no rule")
             return dispatch.call(f, *args, **kwargs)
@@ -180,20 +180,20 @@ def _bound_self(f: Dual) -> Dual:
 lines.PURE_HELPERS.add(_bound_self)
 
 
-def _pure(rule: Callable) -> bool:
-    entry = {id(e.callable): e for e in entries()}.get(id(rule))
-    return entry is not None and lines.is_pure(entry)
+def _pure(rule: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether this call of `rule` mutates none of its arguments."""
+    return lines.call_is_pure(lines.rule_tables()[0].get(id(rule)), len(args), kwargs)
 
 
 class _Primitive:
     """A primitive's rule inside a recording rule."""
 
     def __init__(self, rule: Callable, recorder: Recorder) -> None:
-        self.rule, self.recorder, self.pure = rule, recorder, _pure(rule)
+        self.rule, self.recorder = rule, recorder
         self.__name__ = getattr(rule, "__name__", "rule")
 
     def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
-        return self.recorder.call(self.rule, args, kwargs, self.pure)
+        return self.recorder.call(self.rule, args, kwargs, _pure(self.rule, args, kwargs))
 
 
 def _recording_rule(fn: Callable, rec: Recorder) -> Callable:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
-from fwdad.rules.registry import get_frule
+from fwdad.rules.registry import get_frule, on_register
 from fwdad.tangents import NoTangent
 
 
@@ -62,19 +62,29 @@ def template(*primals: Any) -> Callable[[Callable], Callable]:
                           not any(getattr(p, "__module__", None) == "math" for p in primals))
         for primal in primals:
             _TEMPLATES[primal] = parsed
+        _BY_RULE.clear()
         fn.template = parsed
         return fn
     return register
 
 
+_BY_RULE: List[Dict[int, Template]] = []  # the map below, while valid
+
+
 def templates_by_rule() -> Dict[int, Template]:
-    """id(rule that generated code binds) -> template, for the registered rules."""
-    out = {}
-    for primal, parsed in _TEMPLATES.items():
-        rule = get_frule(primal)
-        if rule is not None:
-            out[id(rule)] = parsed
-    return out
+    """id(rule that generated code binds) -> template, for the registered rules (made
+    again after a registration or a new template)."""
+    if not _BY_RULE:
+        out = {}
+        for primal, parsed in _TEMPLATES.items():
+            rule = get_frule(primal)
+            if rule is not None:
+                out[id(rule)] = parsed
+        _BY_RULE.append(out)
+    return _BY_RULE[0]
+
+
+on_register(lambda fn: _BY_RULE.clear())
 
 
 # ---- arithmetic --------------------------------------------------------------------

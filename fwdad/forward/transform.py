@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Optional, Set
 
 from fwdad import lang
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch, runtime
+from fwdad.forward.astbuild import LOAD, STORE, locate
+from fwdad.forward.scopes import scope_of
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
-from fwdad.normalize.scope import bound_here, declared_here
 from fwdad.source import FunctionSource
 from fwdad.tangents import zero_tangent
 
@@ -47,7 +48,7 @@ class Constants:
                 name = f"{base}_{count}"
             self._taken.add(name)
             self._names[key], self.values[name] = name, value
-        return ast.Name(id=name, ctx=ast.Load())
+        return ast.Name(name, LOAD)
 
     def reserve(self, names: Set[str]) -> None:
         """Keep `names` (locals another stage adds) from being given to constants."""
@@ -55,16 +56,19 @@ class Constants:
 
     def literal(self, value: Any) -> ast.Name:
         """A constant Dual for a literal (immutable, so one object serves every use)."""
-        hint = _literal_hint(value)
-        return self.bind(Dual(value, zero_tangent(value)), hint,
-                         key=("literal", type(value), repr(value)))
+        key = ("literal", type(value), repr(value))
+        name = self._names.get(key)
+        if name is not None:
+            return ast.Name(name, LOAD)
+        return self.bind(Dual(value, zero_tangent(value)), _literal_hint(value), key=key)
 
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
-    constants = Constants({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    scope = scope_of(tree)
+    constants = Constants(scope[2])
     forward = _Forward(src, constants)
-    rule = forward.function(tree, set(), f"{src.name}_frule", top=True)
+    rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
     return rule, constants
 
 
@@ -79,10 +83,10 @@ class _Forward:
 
     # ---- functions ------------------------------------------------------------------
     def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
-                 top: bool = False) -> ast.FunctionDef:
+                 top: bool = False, scope: Optional[tuple] = None) -> ast.FunctionDef:
         saved = self.duals, self.globals
-        self.globals = declared_here(node, ast.Global)
-        self.duals = (outer - self.globals) | bound_here(node)
+        bound, self.globals, _ = scope or scope_of(node)
+        self.duals = (outer - self.globals) | bound
         args = node.args
         new_args = ast.arguments(
             posonlyargs=args.posonlyargs, args=args.args, vararg=args.vararg,
@@ -105,9 +109,9 @@ class _Forward:
                                                                 runtime.pack_kw)):
             if param is not None:
                 call = ast.Call(func=self.helper(packer, packer.__name__),
-                                args=[ast.Name(id=param.arg, ctx=ast.Load())], keywords=[])
+                                args=[ast.Name(param.arg, LOAD)], keywords=[])
                 out.append(ast.copy_location(ast.Assign(
-                    targets=[ast.Name(id=param.arg, ctx=ast.Store())], value=call), node))
+                    targets=[ast.Name(param.arg, STORE)], value=call), node))
         return out
 
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
@@ -116,15 +120,16 @@ class _Forward:
             method = getattr(self, "s_" + type(stmt).__name__, None)
             if method is None:
                 raise InternalError(f"the forward transform met a {type(stmt).__name__}")
-            out.extend(ast.copy_location(s, stmt) for s in method(stmt))
+            for new in method(stmt):
+                out.append(locate(new, stmt))
         return out or [ast.Pass()]
 
     # ---- statements -----------------------------------------------------------------
     def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
         inner = self.function(node, self.duals, node.name)
         wrap = ast.Call(func=self.helper(dispatch.closure, "closure"),
-                        args=[ast.Name(id=node.name, ctx=ast.Load())], keywords=[])
-        return [inner, ast.Assign(targets=[ast.Name(id=node.name, ctx=ast.Store())],
+                        args=[ast.Name(node.name, LOAD)], keywords=[])
+        return [inner, ast.Assign(targets=[ast.Name(node.name, STORE)],
                                   value=wrap)]
 
     def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
@@ -139,7 +144,7 @@ class _Forward:
             value = self.value(value)
         if isinstance(target, ast.Name) and target.id in self.globals:  # store the value
             value = ast.Attribute(value=value, attr="primal", ctx=ast.Load())
-        return [ast.Assign(targets=[target], value=value)]
+        return [ast.Assign([target], value)]
 
     def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
         return [ast.Expr(value=self.call(node.value))]
@@ -198,8 +203,8 @@ class _Forward:
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
         value = ast.Call(func=self.helper(runtime.const, "const"),
-                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])
-        return ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                         args=[ast.Name(name, LOAD)], keywords=[])
+        return ast.copy_location(ast.Assign(targets=[ast.Name(name, STORE)],
                                             value=value), like)
 
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
@@ -218,11 +223,9 @@ class _Forward:
             if target is lang.foreigncall:
                 target, args = node.args[0].fw_value, args[1:]
             rule = dispatch.static_rule(target, self.where(node))
-            return ast.Call(func=self.helper(rule, _short_name(target)), args=args,
-                            keywords=keywords)
+            return ast.Call(self.helper(rule, _short_name(target)), args, keywords)
         callee = self.value(func)
-        return ast.Call(func=self.helper(dispatch.call, "call"), args=[callee] + args,
-                        keywords=keywords)
+        return ast.Call(self.helper(dispatch.call, "call"), [callee] + args, keywords)
 
     def arg(self, node: ast.expr) -> ast.expr:
         if isinstance(node, ast.Starred):
@@ -246,15 +249,14 @@ class _Forward:
             return self.k.literal(atom.value)
         if isinstance(atom, ast.Name):
             if atom.id in self.duals:
-                return ast.Name(id=atom.id, ctx=ast.Load())
-            return ast.Call(func=self.helper(runtime.const, "const"),
-                            args=[ast.Name(id=atom.id, ctx=ast.Load())], keywords=[])
+                return ast.Name(atom.id, LOAD)
+            return ast.Call(self.helper(runtime.const, "const"), [ast.Name(atom.id, LOAD)], [])
         raise InternalError(f"the forward transform met a {type(atom).__name__} argument")
 
     def primal(self, atom: ast.expr) -> ast.expr:
         """The plain value of an atom (what branches and asserts test)."""
         if isinstance(atom, ast.Name) and atom.id in self.duals:
-            return ast.Attribute(value=ast.Name(id=atom.id, ctx=ast.Load()), attr="primal",
+            return ast.Attribute(value=ast.Name(atom.id, LOAD), attr="primal",
                                  ctx=ast.Load())
         return atom
 
