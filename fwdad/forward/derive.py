@@ -6,9 +6,11 @@ decorator: the function still works as before, and `f.frule` is its rule.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import os
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from fwdad import frontend
 from fwdad.codegen import LazyText
@@ -35,6 +37,25 @@ def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
+    with collector_paused():
+        return _build_rule(fn, optimized)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Building a rule makes some 10^5 syntax nodes that all stay alive until it is
+    compiled: the cyclic garbage collector would trace them, and everything else the
+    process holds, several times over for nothing to free. A user's gc.disable() stays."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
     defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
