@@ -250,8 +250,9 @@ class _Rewrite:
                           *stmt.value.args[1:])
             return [ast.Assign(targets=stmt.targets, value=value)]
         value = _call(stmt.value.func, self.dual(atom), *stmt.value.args[1:])
+        # a name bound twice (`a, _, _ = ...`) holds its last value: split it once
         return [ast.Assign(targets=stmt.targets, value=value)] + [
-            self.split(t) for t, k in zip(line.targets, kinds) if k != BOXED]
+            self.split(t) for t in dict.fromkeys(line.targets) if self.kinds[t] != BOXED]
 
     def s_for(self, line: Line) -> List[ast.stmt]:
         stmt, (atom, _), target = line.node, line.args[0], line.targets[0]

@@ -200,8 +200,8 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     r = col(b.primal - a.primal @ x)
     gram = a.primal.T @ a.primal
     dx = row(np.linalg.pinv(a.primal) @ change + np.linalg.solve(gram, _T(da) @ r))
+    # residuals: shape (1,) for a vector b, (k,) for k columns: the sum over rows
     dres = 2.0 * np.sum(r * change, axis=-2) if np.size(res) else np.zeros_like(res)
-    dres = dres[..., 0] if vector and np.size(res) else dres
     return Dual(out, (dx, dres, NoTangent, _svd(a, False, False).tangent))
 
 

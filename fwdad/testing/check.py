@@ -57,6 +57,7 @@ def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
     expected_out, expected_after = run_on_copies(f, args, kwargs)
     expected_out = _settle(expected_out)
     report.same("primal output", expected_out, out.primal)
+    report.shaped("the output", out.primal, out.tangent)
     for i, (want, got) in enumerate(zip(expected_after, after)):
         report.same(f"argument {i} after the call", _settle(copy.deepcopy(want)),
                     _settle(copy.deepcopy(got.primal)))
@@ -150,6 +151,13 @@ class _Report:
             raise AssertionError(f"{self.header}: {what} differs.\n"
                                  f"  expected: {want!r:.400}\n  got:      {got!r:.400}")
 
+    def shaped(self, what: str, primal: Any, tangent: Any) -> None:
+        """Each float leaf's tangent has its primal's shape (NoTangent, a zero, aside)."""
+        wrong = _misshapen(primal, tangent, what)
+        if wrong:
+            raise AssertionError(f"{self.header}: the tangent of {wrong[0]} has shape "
+                                 f"{wrong[2]}, but its value has shape {wrong[1]}")
+
     def close(self, what: str, want: float, got: float, rtol: float, atol: float) -> None:
         if not np.isclose(got, want, rtol=rtol, atol=atol):
             rel = abs(got - want) / max(abs(want), 1e-300)
@@ -187,6 +195,28 @@ def _tree_close(want: Any, got: Any, tangent: bool) -> bool:
         except TypeError:
             return bool(np.all(want == got))
     return want == got
+
+
+def _misshapen(primal: Any, tangent: Any, where: str) -> Optional[tuple]:
+    """(where, primal shape, tangent shape) of the first float leaf whose tangent has
+    another shape, or None."""
+    if tangent is NoTangent:
+        return None
+    if isinstance(primal, (list, tuple)) and isinstance(tangent, (list, tuple)):
+        for i, (p, t) in enumerate(zip(primal, tangent)):
+            wrong = _misshapen(p, t, f"{where}[{i}]")
+            if wrong:
+                return wrong
+        return None
+    if isinstance(primal, dict) and isinstance(tangent, dict):
+        return next((w for k in primal if k in tangent
+                     for w in [_misshapen(primal[k], tangent[k], f"{where}[{k!r}]")] if w),
+                    None)
+    floating = isinstance(primal, (float, np.floating)) or (
+        isinstance(primal, np.ndarray) and primal.dtype.kind in "fc")
+    if floating and np.shape(primal) != np.shape(tangent):
+        return where, np.shape(primal), np.shape(tangent)
+    return None
 
 
 def _all_zero(t: Any) -> bool:

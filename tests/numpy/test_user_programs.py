@@ -186,11 +186,24 @@ def sums_with_methods(x):
     return A.sum(axis=1) @ A.mean(axis=0)[:3] + A.max(axis=0).prod() + A.T.flatten()[::3].sum()
 
 
+def padded_differences(x):
+    steps = np.diff(x, prepend=2.0 * x[0], append=x[1:3])
+    corners = np.atleast_2d(x[:2], x[2] * x[3])
+    return steps @ np.arange(6.0) + corners[0].sum() * corners[1][0, 0]
+
+
+def least_squares_of_a_list(x):
+    design = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    coef, residual, _, _ = np.linalg.lstsq(design, [x[0], x[1] * x[2], 1.0], rcond=None)
+    return coef @ coef + residual.sum()
+
+
 PROGRAMS = [fem, nested, grid, triu, ode_state, reductions_mix, broadcasting, tuple_returns,
             softmax, logsumexp, mlp, gauss_seidel, stencil, rk4, kalman, rows_normalized,
             pairwise, poly_features, chol_solve, eig_general, masked_mean, integer_pow,
             stats, argsort_use, matrix_ops, scalar_loop, complex_ops, where_inplace,
-            sums_with_methods]
+            sums_with_methods, padded_differences,
+            least_squares_of_a_list]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)
