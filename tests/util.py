@@ -6,7 +6,6 @@ import copy
 import textwrap
 from typing import Any, Callable, Sequence
 
-import astor
 import numpy as np
 
 from fwdad.normalize.names import Namer
@@ -18,7 +17,7 @@ def parse_function(source: str) -> ast.FunctionDef:
 
 
 def render(tree: ast.AST) -> str:
-    return astor.to_source(tree).strip()
+    return ast.unparse(tree).strip()
 
 
 def assert_transforms(pass_fn: Callable, before: str, after: str, *extra: Any) -> None:

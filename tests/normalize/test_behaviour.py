@@ -3,11 +3,11 @@ returns, on every function of the corpus."""
 import copy
 import operator
 
-import astor
 import numpy as np
 import pytest
 
 import fwdad
+from fwdad.compile import render
 from fwdad.normalize import normalize
 from fwdad.source import get_source
 from tests.corpus import CORPUS
@@ -15,7 +15,7 @@ from tests.corpus import CORPUS
 
 def run_normalized(fn, args):
     src = get_source(fn)
-    text = astor.to_source(normalize(src))
+    text = render(normalize(src))  # the renderer rules are written with
     namespace = dict(fn.__globals__, operator=operator, fwdad=fwdad)
     exec(compile(text, f"<normalized {fn.__name__}>", "exec"), namespace)
     return namespace[src.tree.name](*args)
