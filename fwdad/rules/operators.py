@@ -55,7 +55,16 @@ def _sub(x: Dual, y: Dual) -> Dual:
 def _mul(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
     dx, dy = _tangents(x, y, out)
+    if _is_float_zero(dx):  # a constant factor (2.0 * x): one product, not two
+        return Dual(out, _shaped(x.primal * dy, out))
+    if _is_float_zero(dy):
+        return Dual(out, _shaped(dx * y.primal, out))
     return Dual(out, _shaped(dx * y.primal + x.primal * dy, out))
+
+
+def _is_float_zero(tangent) -> bool:
+    """The zero tangent of a float constant (Dual makes NoTangent 0.0 for floats)."""
+    return type(tangent) is float and tangent == 0.0
 
 
 @frule(operator.truediv)
