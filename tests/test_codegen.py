@@ -1,7 +1,6 @@
 """The renderer of generated code: its text parses back to the tree it was given, its
 expressions keep their meaning, and each line knows the user line it comes from."""
 import ast
-import importlib.util
 import math
 
 import pytest
@@ -74,14 +73,8 @@ def test_corpus_rules_parse_back_to_their_trees(rendered, example):
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
-    path = tmp_path_factory.mktemp("programs") / "codegen_programs.py"
-    path.write_text("import math\n\nimport numpy as np\n\n\n" + "\n\n".join(
-        [random_programs._program(s) for s in SEEDS] +
-        [random_programs._scalar_program(s) for s in SEEDS]))
-    spec = importlib.util.spec_from_file_location("codegen_programs", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return random_programs.load_programs(tmp_path_factory.mktemp("programs"), SEEDS,
+                                         "codegen_programs")
 
 
 @pytest.mark.parametrize("kind", ["program", "scalar"])

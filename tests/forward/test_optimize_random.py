@@ -70,15 +70,21 @@ def _program(seed: int) -> str:
 SEEDS = list(range(24)) + [73]  # 73: (-2.0) ** 2, a negative literal
 
 
-@pytest.fixture(scope="module")
-def programs(tmp_path_factory):
-    path = tmp_path_factory.mktemp("programs") / "random_programs.py"
+def load_programs(directory, seeds: list, name: str):
+    """A module, written to `directory`, with `program_<seed>` and `scalar_<seed>` for
+    each seed (fwdad reads their source from the file)."""
+    path = directory / f"{name}.py"
     path.write_text("import math\n\nimport numpy as np\n\n\n" + "\n\n".join(
-        [_program(s) for s in SEEDS] + [_scalar_program(s) for s in SEEDS]))
-    spec = importlib.util.spec_from_file_location("random_programs", path)
+        [_program(s) for s in seeds] + [_scalar_program(s) for s in seeds]))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    return load_programs(tmp_path_factory.mktemp("programs"), SEEDS, "random_programs")
 
 
 @pytest.mark.parametrize("kind", ["program", "scalar"])
