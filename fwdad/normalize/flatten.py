@@ -19,7 +19,7 @@ makes when it makes them, so no walk fills in locations afterwards.
 from __future__ import annotations
 
 import ast
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from fwdad import lang
 from fwdad.astwalk import LOCATED, clone, copy_location, location
@@ -44,15 +44,15 @@ class _Flatten:
         self.names = names
         self.out: List[ast.stmt] = []
         self.node: ast.AST = None  # the statement being flattened, for locations
-        self.where_of, self.where = None, None  # self.node's location (see here)
+        self.where: Optional[dict] = None  # its location (see here)
 
     # ---- plumbing -------------------------------------------------------------------
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
-        saved, saved_node, self.out = self.out, self.node, []
+        saved, saved_node, saved_where, self.out = self.out, self.node, self.where, []
         for stmt in stmts:
-            self.node = stmt
+            self.node, self.where = stmt, location(stmt)
             getattr(self, "stmt_" + type(stmt).__name__, self.stmt_unknown)(stmt)
-        result, self.out, self.node = self.out, saved, saved_node
+        result, self.out, self.node, self.where = self.out, saved, saved_node, saved_where
         return result or [copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
 
     def collect(self, emit: Callable[[], object]) -> List[ast.stmt]:
@@ -72,18 +72,24 @@ class _Flatten:
     def here(self, node: ast.AST) -> ast.AST:
         """`node`, located where the statement being flattened is: every node this pass
         makes is located when made, so no walk has to fill in locations afterwards."""
-        if self.where_of is not self.node:
-            self.where_of, self.where = self.node, location(self.node)
         if self.where is None or type(node) not in LOCATED:
             return copy_location(node, self.node)
         node.__dict__.update(self.where)
         return node
 
     def stored(self, name: str) -> ast.Name:
-        return self.here(ast.Name(name, _STORE))
+        node = ast.Name(name, _STORE)
+        if self.where is None:
+            return copy_location(node, self.node)
+        node.__dict__.update(self.where)
+        return node
 
     def loaded(self, name: str) -> ast.Name:
-        return self.here(ast.Name(name, _LOAD))
+        node = ast.Name(name, _LOAD)
+        if self.where is None:
+            return copy_location(node, self.node)
+        node.__dict__.update(self.where)
+        return node
 
     def negated(self, test: ast.expr) -> ast.UnaryOp:
         return self.here(ast.UnaryOp(op=ast.Not(), operand=test))
@@ -242,7 +248,8 @@ class _Flatten:
     # ---- expressions ----------------------------------------------------------------
     def atom(self, expr: ast.expr) -> ast.expr:
         """A name, constant or static reference holding the value of `expr`."""
-        if is_atom(expr):
+        kind = type(expr)  # (is_atom, inline: this is the hot path)
+        if kind is _Name or kind is _Constant or "fw_value" in expr.__dict__:
             return expr
         value = self.op(expr)
         if is_atom(value):
@@ -255,17 +262,21 @@ class _Flatten:
         """One operation whose operands are atoms (or an atom)."""
         if is_atom(expr):
             return expr
-        method = getattr(self, "expr_" + type(expr).__name__, None)
+        method = _EXPRESSIONS.get(type(expr))
         if method is None:
-            raise InternalError(f"flatten met a {type(expr).__name__} expression")
-        return method(expr)
+            method = getattr(_Flatten, "expr_" + type(expr).__name__, None)
+            if method is None:
+                raise InternalError(f"flatten met a {type(expr).__name__} expression")
+            _EXPRESSIONS[type(expr)] = method
+        return method(self, expr)
 
     def expr_Call(self, node: ast.Call) -> ast.Call:
         """The call itself, its operands made atoms (no pass shares a Call node)."""
         if not (is_ref(node.func) or isinstance(node.func, ast.Name)):
             node.func = self.atom(node.func)
-        node.args = [self.here(ast.Starred(value=self.atom(a.value), ctx=_LOAD))
-                     if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
+        atom = self.atom
+        node.args = [self.here(ast.Starred(value=atom(a.value), ctx=_LOAD))
+                     if type(a) is ast.Starred else atom(a) for a in node.args]
         node.keywords = [self.here(ast.keyword(arg=k.arg, value=self.atom(k.value)))
                          for k in node.keywords]
         return node
@@ -315,6 +326,8 @@ class _Flatten:
 
 
 _LOAD, _STORE = ast.Load(), ast.Store()  # shared, as ast.parse shares them
+_Name, _Constant = ast.Name, ast.Constant
+_EXPRESSIONS: Dict[type, Callable] = {}  # expression class -> its _Flatten.expr_ method
 
 
 def _parameters(args: ast.arguments) -> List[ast.arg]:
