@@ -56,8 +56,11 @@ def walk(node: ast.AST) -> List[ast.AST]:
         fields = fields_of(cls)
         if fields is None:
             fields = node_fields(cls)
+        if not fields:
+            continue
+        own = current.__dict__  # (a field left out is None here, as with getattr)
         for name in fields:
-            value = getattr(current, name, None)
+            value = own.get(name)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, _AST):
@@ -193,6 +196,13 @@ class Transformer:
         if method is None:
             method = self._learn(cls)
         return method(self, node)
+
+    def visit_part(self, node: ast.AST) -> ast.AST:
+        """`visit(node)` for a part that is sure to be replaced by one node (an
+        expression): names, constants and operators are returned as they are."""
+        if type(node) in self._leaves:
+            return node
+        return self.visit(node)
 
     @classmethod
     def _learn(cls, node_cls: type):

@@ -35,7 +35,13 @@ COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "
 
 
 def op_call(name: str, args: list, like: ast.AST) -> ast.Call:
-    return call(getattr(operator, name), f"operator.{name}", args, like)
+    found = _OPERATORS.get(name)
+    if found is None:
+        found = _OPERATORS[name] = (getattr(operator, name), f"operator.{name}")
+    return call(found[0], found[1], args, like)
+
+
+_OPERATORS: dict = {}  # name -> (operator.<name>, its dotted name)
 
 
 def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
@@ -55,8 +61,8 @@ class Intrinsics(Transformer):
 
     # ---- expressions ----------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.Call:
-        self.generic_visit(node)
-        return op_call(BINARY[type(node.op)], [node.left, node.right], node)
+        part = self.visit_part
+        return op_call(BINARY[type(node.op)], [part(node.left), part(node.right)], node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
