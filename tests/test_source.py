@@ -1,10 +1,12 @@
 """Getting a function's AST, globals and closure cells."""
 import ast
+import inspect
 import linecache
 
 import pytest
 
 import fwdad
+from fwdad import source
 from fwdad.forward import dispatch
 from fwdad.source import get_source, has_source
 
@@ -103,7 +105,6 @@ def test_mutating_jvp_leaves_inputs_as_a_plain_call_does():
 
 
 def _functions_of(module):
-    import inspect
     seen = []
     for value in vars(module).values():
         for fn in [value] + [v for v in vars(value).values()] \
@@ -125,7 +126,6 @@ def _modules():
 
 @pytest.mark.parametrize("module", _modules(), ids=lambda m: m.__name__)
 def test_a_def_read_alone_is_the_def_found_in_the_parsed_file(module):
-    from fwdad import source
     checked = 0
     for fn in _functions_of(module):
         code = fn.__code__
@@ -161,7 +161,6 @@ def test_a_def_read_alone_where_its_lines_are_tricky(text, tmp_path):
     fn = namespace["f"] if "f" in namespace else namespace["C"].f
     linecache.checkcache(str(path))
     tree = get_source(fn).tree
-    full = __import__("fwdad.source", fromlist=["_"])
-    node = full._find_node(full._parsed_file(str(path)), fn.__code__)
+    node = source._find_node(source._parsed_file(str(path)), fn.__code__)
     assert ast.dump(tree, include_attributes=True) == \
-        ast.dump(full._as_function_def(node, str(path)), include_attributes=True)
+        ast.dump(source._as_function_def(node, str(path)), include_attributes=True)
