@@ -56,8 +56,11 @@ def walk(node: ast.AST) -> List[ast.AST]:
         fields = fields_of(cls)
         if fields is None:
             fields = node_fields(cls)
+        if not fields:
+            continue
+        own = current.__dict__  # (a field left out is None here, as with getattr)
         for name in fields:
-            value = getattr(current, name, None)
+            value = own.get(name)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, _AST):
@@ -79,8 +82,8 @@ def loaded_names(node: ast.AST) -> Set[str]:
 
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     """`ast.copy_location`, made fast as copy_locations is."""
-    where = _location(old)
-    if where is None or type(new) not in _LOCATED:
+    where = location(old)
+    if where is None or type(new) not in LOCATED:
         return ast.copy_location(new, old)
     new.__dict__.update(where)
     return new
@@ -90,18 +93,18 @@ def copy_locations(new: List[ast.AST], old: ast.AST) -> List[ast.AST]:
     """`ast.copy_location` from `old` to each node of `new`, made fast for the common
     case: the nodes are statements or expressions (...) and `old` has its whole
     location, read once."""
-    where = _location(old)
+    where = location(old)
     for node in new:
-        if where is not None and type(node) in _LOCATED:
+        if where is not None and type(node) in LOCATED:
             node.__dict__.update(where)
         else:
             ast.copy_location(node, old)
     return new
 
 
-def _location(node: ast.AST) -> Optional[Dict[str, object]]:
+def location(node: ast.AST) -> Optional[Dict[str, object]]:
     """The location attributes of `node` when ast.copy_location would copy all four."""
-    if type(node) not in _LOCATED:
+    if type(node) not in LOCATED:
         return None
     where = node.__dict__
     if "end_lineno" not in where or "end_col_offset" not in where \
@@ -118,7 +121,7 @@ def fix_missing_locations(tree: ast.AST) -> ast.AST:
     while stack:
         node, parent = pop()  # parent: the attributes of the nearest located ancestor
         cls = type(node)
-        if cls in _LOCATED:
+        if cls in LOCATED:
             own = node.__dict__
             if own.get("end_col_offset") is None or own.get("end_lineno") is None \
                     or "lineno" not in own or "col_offset" not in own:
@@ -150,7 +153,7 @@ def _inherit(own: dict, parent: dict) -> None:
 
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-_LOCATED = {cls for cls in (getattr(ast, name) for name in dir(ast))
+LOCATED = {cls for cls in (getattr(ast, name) for name in dir(ast))
             if isinstance(cls, type) and issubclass(cls, ast.AST)
             and tuple(cls._attributes) == _LOCATION}
 
@@ -193,6 +196,13 @@ class Transformer:
         if method is None:
             method = self._learn(cls)
         return method(self, node)
+
+    def visit_part(self, node: ast.AST) -> ast.AST:
+        """`visit(node)` for a part that is sure to be replaced by one node (an
+        expression): names, constants and operators are returned as they are."""
+        if type(node) in self._leaves:
+            return node
+        return self.visit(node)
 
     @classmethod
     def _learn(cls, node_cls: type):

@@ -14,6 +14,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from fwdad.unparse import BINARY, TEST, TUPLE, expression
 
+_Name = ast.Name
+
 INDENT = "    "
 
 
@@ -187,8 +189,8 @@ def _return(node: ast.Return) -> str:
 
 
 def _delete(node: ast.Delete) -> str:
-    return "del " + ", ".join(t.id if type(t) is ast.Name else expression(t, TEST)
-                              for t in node.targets)
+    return "del " + ", ".join([t.id if type(t) is _Name else expression(t, TEST)
+                               for t in node.targets])
 
 
 def _raise(node: ast.Raise) -> str:

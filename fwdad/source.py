@@ -97,6 +97,10 @@ def get_source(fn: Callable) -> FunctionSource:
             f"written in C), so fwdad cannot derive a rule for it. Register one with "
             f"`@fwdad.frule({getattr(fn, '__name__', 'f')})`.")
     code = py.__code__
+    tree = _def_alone(code)  # a def without decorators: no need to parse the file
+    if tree is not None:
+        cells = dict(zip(code.co_freevars, py.__closure__ or ()))
+        return FunctionSource(py, tree, code.co_filename, py.__globals__, cells)
     module = _parsed_file(code.co_filename)
     node = _find_node(module, code) if module is not None else None
     if node is None and module is not None and code.co_name == "<lambda>":
@@ -197,14 +201,53 @@ def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
     return out
 
 
+def _def_alone(code: types.CodeType) -> Optional[ast.FunctionDef]:
+    """The def of `code` parsed from its own lines alone, when it has no decorators
+    (else None, and the whole file is searched).
+
+    Its lines run from its first line up to the first line after it that is no further
+    indented (blank lines and comments aside), trailing comments dropped. A line that
+    continues the def (inside brackets, a string or after a backslash) leaves the lines
+    before it unfinished, so they fail to parse; when they parse, they are exactly the
+    lines _parse_again reads, from the def's line to its `end_lineno`."""
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    if code.co_name == "<lambda>" or not 0 < first <= len(lines):
+        return None
+    header = lines[first - 1]
+    text = header.lstrip()
+    if not text.startswith(("def ", "async def ")):
+        return None
+    indent = len(header) - len(text)
+    last = first
+    for number in range(first + 1, len(lines) + 1):
+        line = lines[number - 1]
+        text = line.lstrip()
+        if not text or text[0] == "#":
+            continue
+        if len(line) - len(text) <= indent:
+            break
+        last = number
+    tree = _parse_lines(lines[first - 1:last], first)
+    if not isinstance(tree, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+            or tree.name != code.co_name or tree.lineno != first:
+        return None
+    return tree
+
+
+def _parse_lines(lines: List[str], first: int) -> Optional[ast.AST]:
+    """The first statement of `lines` (dedented), numbered from line `first`."""
+    blank = "\n" * (first - 1)  # so that the parse numbers lines as the file does
+    try:
+        return ast.parse(blank + textwrap.dedent("".join(lines))).body[0]
+    except (SyntaxError, IndexError):  # e.g. a string less indented than the def
+        return None
+
+
 def _parse_again(node: ast.AST, filename: str) -> Optional[ast.AST]:
     """The def parsed from its own lines, with the line numbers it has in the file."""
     lines = linecache.getlines(filename)[node.lineno - 1:node.end_lineno]
-    blank = "\n" * (node.lineno - 1)  # so that the parse numbers lines as the file does
-    try:
-        tree = ast.parse(blank + textwrap.dedent("".join(lines))).body[0]
-    except (SyntaxError, IndexError):  # e.g. a string less indented than the def
-        return None
+    tree = _parse_lines(lines, node.lineno)
     if not isinstance(tree, type(node)) or tree.name != node.name:
         return None
     return tree

@@ -1,10 +1,12 @@
 """Getting a function's AST, globals and closure cells."""
 import ast
+import inspect
 import linecache
 
 import pytest
 
 import fwdad
+from fwdad import source
 from fwdad.forward import dispatch
 from fwdad.source import get_source, has_source
 
@@ -100,3 +102,65 @@ def test_mutating_jvp_leaves_inputs_as_a_plain_call_does():
     f(plain, 0.5)
     assert np.array_equal(given, plain)
     assert np.array_equal(tangent, [1.0, 1.0])  # the caller's tangent is untouched
+
+
+def _functions_of(module):
+    seen = []
+    for value in vars(module).values():
+        for fn in [value] + [v for v in vars(value).values()] \
+                if isinstance(value, type) else [value]:
+            fn = getattr(fn, "__func__", fn)
+            if inspect.isfunction(fn) and fn.__module__ == module.__name__:
+                seen.append(fn)
+    return seen
+
+
+def _modules():
+    import fwdad.lang
+    import fwdad.rules.operators
+    import fwdad.structured
+    from tests import corpus
+    return [corpus, fwdad.lang, fwdad.rules.operators, fwdad.structured,
+            __import__(__name__, fromlist=["_"])]
+
+
+@pytest.mark.parametrize("module", _modules(), ids=lambda m: m.__name__)
+def test_a_def_read_alone_is_the_def_found_in_the_parsed_file(module):
+    checked = 0
+    for fn in _functions_of(module):
+        code = fn.__code__
+        alone = source._def_alone(code)
+        module_tree = source._parsed_file(code.co_filename)
+        if alone is None or module_tree is None:  # decorated, a lambda, lines that do
+            continue                              # not parse alone; made by exec
+        node = source._find_node(module_tree, code)
+        expected = source._as_function_def(node, code.co_filename)
+        assert ast.dump(alone, include_attributes=True) == \
+            ast.dump(expected, include_attributes=True), fn
+        checked += 1
+    assert checked
+
+
+def _tricky_defs():
+    return [
+        "def f(x):\n    s = '''\ndef f(x): return 1\n'''\n    return s\n",
+        "def f(x):\n    y = (x +\n1)\n    return y\n",
+        "def f(x):\n    y = x + \\\n1\n    return y\n",
+        "def f(x):\n    return x\n# a comment\n\n    # an indented one\nz = 1\n",
+        "class C:\n    def f(self):\n# at the margin\n        return 2\n",
+        "def f(x): return x\n",
+    ]
+
+
+@pytest.mark.parametrize("text", _tricky_defs())
+def test_a_def_read_alone_where_its_lines_are_tricky(text, tmp_path):
+    path = tmp_path / "tricky.py"
+    path.write_text(text)
+    namespace = {}
+    exec(compile(text, str(path), "exec"), namespace)
+    fn = namespace["f"] if "f" in namespace else namespace["C"].f
+    linecache.checkcache(str(path))
+    tree = get_source(fn).tree
+    node = source._find_node(source._parsed_file(str(path)), fn.__code__)
+    assert ast.dump(tree, include_attributes=True) == \
+        ast.dump(source._as_function_def(node, str(path)), include_attributes=True)

@@ -29,21 +29,21 @@ def expand(flat, node: ast.expr) -> ast.Name:
     builder, add, add_name = _CONTAINER[type(node)]
     result = flat.names.fresh(builder.replace("build_", ""))
     empty = call(getattr(lang, builder), f"fwdad.{builder}", [], node)
-    flat.emit(ast.Assign(targets=[ast.Name(id=result, ctx=ast.Store())], value=empty))
+    flat.emit(ast.Assign(targets=[flat.stored(result)], value=empty))
     generators = [_Rename(flat.names, g).apply(g, node) for g in node.generators]
     elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
     for rename in generators:
         elements = [rename.visit(e) for e in elements]
 
     def innermost() -> None:
-        target = ast.Name(id=result, ctx=ast.Load())
+        target = flat.loaded(result)
         if add is None:
             flat.emit(ast.Expr(value=flat.op(op_call("setitem", [target] + elements, node))))
         else:
             flat.emit(ast.Expr(value=flat.op(call(add, add_name, [target] + elements,
                                                   node))))
     _loops(flat, [r.generator for r in generators], innermost)
-    return ast.Name(id=result, ctx=ast.Load())
+    return flat.loaded(result)
 
 
 def _loops(flat, generators: List[ast.comprehension], innermost) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from fwdad import lang
-from fwdad.astwalk import Transformer
+from fwdad.astwalk import Transformer, copy_location
 from fwdad.normalize.names import Namer
 from fwdad.normalize.refs import call
 
@@ -52,13 +52,14 @@ class Constructors(Transformer):
 
     def visit_Slice(self, node: ast.Slice) -> ast.Call:
         self.generic_visit(node)
-        parts = [p if p is not None else ast.Constant(None)
+        parts = [p if p is not None else copy_location(ast.Constant(None), node)
                  for p in (node.lower, node.upper, node.step)]
         return _lang_call("build_slice", parts, node)
 
     def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.Call:
         template, values = _template(node, self.visit)
-        return call(str.format, "str.format", [ast.Constant(template)] + values, node)
+        template = copy_location(ast.Constant(template), node)
+        return call(str.format, "str.format", [template] + values, node)
 
 
 def _template(node: ast.JoinedStr, visit) -> tuple:

@@ -13,15 +13,16 @@ name, a constant or a static reference:
 
 Statements left: def, Assign (to a name, or to a tuple of names from unpack), Expr of a
 call, Return, If and While on a name or `not name`, For over a name, Break, Continue,
-Pass, Assert, Raise, Delete.
+Pass, Assert, Raise, Delete. Every node is located: each pass locates the nodes it
+makes when it makes them, so no walk fills in locations afterwards.
 """
 from __future__ import annotations
 
 import ast
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from fwdad import lang
-from fwdad.astwalk import clone, copy_location, fix_missing_locations
+from fwdad.astwalk import LOCATED, clone, copy_location, location
 from fwdad.errors import InternalError
 from fwdad.normalize import comprehensions
 from fwdad.normalize.intrinsics import builtin_call, op_call
@@ -32,7 +33,10 @@ from fwdad.normalize.refs import call, is_atom, is_ref
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     flat = _Flatten(names)
     tree.body = flat.block(tree.body)
-    return fix_missing_locations(tree)  # once, for every pass before it too
+    for param in _parameters(tree.args):  # a caller may have added some (nested.py)
+        if "end_col_offset" not in param.__dict__:
+            copy_location(param, tree)
+    return tree
 
 
 class _Flatten:
@@ -40,14 +44,15 @@ class _Flatten:
         self.names = names
         self.out: List[ast.stmt] = []
         self.node: ast.AST = None  # the statement being flattened, for locations
+        self.where: Optional[dict] = None  # its location (see here)
 
     # ---- plumbing -------------------------------------------------------------------
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
-        saved, saved_node, self.out = self.out, self.node, []
+        saved, saved_node, saved_where, self.out = self.out, self.node, self.where, []
         for stmt in stmts:
-            self.node = stmt
+            self.node, self.where = stmt, location(stmt)
             getattr(self, "stmt_" + type(stmt).__name__, self.stmt_unknown)(stmt)
-        result, self.out, self.node = self.out, saved, saved_node
+        result, self.out, self.node, self.where = self.out, saved, saved_node, saved_where
         return result or [copy_location(ast.Pass(), stmts[-1] if stmts else ast.Pass())]
 
     def collect(self, emit: Callable[[], object]) -> List[ast.stmt]:
@@ -62,10 +67,35 @@ class _Flatten:
         return stmts, value
 
     def emit(self, stmt: ast.stmt) -> None:
-        self.out.append(copy_location(stmt, self.node))
+        self.out.append(self.here(stmt))
+
+    def here(self, node: ast.AST) -> ast.AST:
+        """`node`, located where the statement being flattened is: every node this pass
+        makes is located when made, so no walk has to fill in locations afterwards."""
+        if self.where is None or type(node) not in LOCATED:
+            return copy_location(node, self.node)
+        node.__dict__.update(self.where)
+        return node
+
+    def stored(self, name: str) -> ast.Name:
+        node = ast.Name(name, _STORE)
+        if self.where is None:
+            return copy_location(node, self.node)
+        node.__dict__.update(self.where)
+        return node
+
+    def loaded(self, name: str) -> ast.Name:
+        node = ast.Name(name, _LOAD)
+        if self.where is None:
+            return copy_location(node, self.node)
+        node.__dict__.update(self.where)
+        return node
+
+    def negated(self, test: ast.expr) -> ast.UnaryOp:
+        return self.here(ast.UnaryOp(op=ast.Not(), operand=test))
 
     def assign(self, name: str, value: ast.expr) -> None:
-        self.emit(ast.Assign([_store(name)], self.op(value)))
+        self.emit(ast.Assign([self.stored(name)], self.op(value)))
 
     # ---- statements -----------------------------------------------------------------
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -118,9 +148,9 @@ class _Flatten:
             item, parts, inner = self.names.fresh("item"), target, emit_body
 
             def emit_body() -> None:
-                self.store(parts, _load(item))
+                self.store(parts, self.loaded(item))
                 inner()
-            target = _store(item)
+            target = self.stored(item)
         body = self.collect(emit_body) or [copy_location(ast.Pass(), self.node)]
         self.emit(ast.For(target=target, iter=iterable, body=body,
                           orelse=_maybe(self.block, list(orelse))))
@@ -132,7 +162,7 @@ class _Flatten:
             return
         failing, msg = self.collect_with(lambda: self.atom(node.msg))
         failing.append(copy_location(ast.Assert(test=test, msg=msg), node))
-        self.emit(ast.If(test=_not(test), body=failing, orelse=[]))
+        self.emit(ast.If(test=self.negated(test), body=failing, orelse=[]))
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         exc = None if node.exc is None else self.atom(node.exc)
@@ -164,9 +194,9 @@ class _Flatten:
             body = self.block(inner)
         else:  # `as (a, b)`: bind a fresh name, then unpack it
             entered = self.names.fresh("entered")
-            body = self.collect(lambda: self.store(target, _load(entered)))
+            body = self.collect(lambda: self.store(target, self.loaded(entered)))
             body += self.block(inner)
-            target = _store(entered)
+            target = self.stored(entered)
         self.emit(ast.With(items=[ast.withitem(context_expr=manager, optional_vars=target)],
                            body=body))
 
@@ -184,14 +214,14 @@ class _Flatten:
     def store(self, target: ast.expr, value: ast.expr) -> None:
         """`target = value` for a name, a (nested, starred) tuple, x[i] or x.a."""
         if isinstance(target, ast.Name):
-            self.emit(ast.Assign([_store(target.id)], value))
+            self.emit(ast.Assign([self.stored(target.id)], value))
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value)
         elif isinstance(target, ast.Subscript):
             args = [self.atom(target.value), self.atom(target.slice), value]
             self.emit(ast.Expr(value=op_call("setitem", args, self.node)))
         elif isinstance(target, ast.Attribute):
-            args = [self.atom(target.value), ast.Constant(target.attr), value]
+            args = [self.atom(target.value), self.here(ast.Constant(target.attr)), value]
             self.emit(ast.Expr(value=builtin_call("setattr", args, self.node)))
         else:
             raise InternalError(f"cannot assign to a {type(target).__name__}")
@@ -202,15 +232,15 @@ class _Flatten:
         for target in targets:
             target = target.value if isinstance(target, ast.Starred) else target
             if isinstance(target, ast.Name):
-                names.append(_store(target.id))
+                names.append(self.stored(target.id))
             else:
                 temp = self.names.fresh("part")
-                names.append(_store(temp))
-                later.append((target, _load(temp)))
-        args = [value, ast.Constant(len(targets))] + \
-            ([ast.Constant(star[0])] if star else [])
+                names.append(self.stored(temp))
+                later.append((target, self.loaded(temp)))
+        args = [value, self.here(ast.Constant(len(targets)))] + \
+            ([self.here(ast.Constant(star[0]))] if star else [])
         unpacked = call(lang.unpack, "fwdad.unpack", args, self.node)
-        self.emit(ast.Assign(targets=[ast.Tuple(elts=names, ctx=ast.Store())],
+        self.emit(ast.Assign(targets=[self.here(ast.Tuple(elts=names, ctx=_STORE))],
                              value=unpacked))
         for target, temp in later:
             self.store(target, temp)
@@ -218,31 +248,36 @@ class _Flatten:
     # ---- expressions ----------------------------------------------------------------
     def atom(self, expr: ast.expr) -> ast.expr:
         """A name, constant or static reference holding the value of `expr`."""
-        if is_atom(expr):
+        kind = type(expr)  # (is_atom, inline: this is the hot path)
+        if kind is _Name or kind is _Constant or "fw_value" in expr.__dict__:
             return expr
         value = self.op(expr)
         if is_atom(value):
             return value
         name = self.names.fresh(_hint(value))
-        self.emit(ast.Assign([_store(name)], value))
-        return _load(name)
+        self.emit(ast.Assign([self.stored(name)], value))
+        return self.loaded(name)
 
     def op(self, expr: ast.expr) -> ast.expr:
         """One operation whose operands are atoms (or an atom)."""
         if is_atom(expr):
             return expr
-        method = getattr(self, "expr_" + type(expr).__name__, None)
+        method = _EXPRESSIONS.get(type(expr))
         if method is None:
-            raise InternalError(f"flatten met a {type(expr).__name__} expression")
-        return method(expr)
+            method = getattr(_Flatten, "expr_" + type(expr).__name__, None)
+            if method is None:
+                raise InternalError(f"flatten met a {type(expr).__name__} expression")
+            _EXPRESSIONS[type(expr)] = method
+        return method(self, expr)
 
     def expr_Call(self, node: ast.Call) -> ast.Call:
         """The call itself, its operands made atoms (no pass shares a Call node)."""
         if not (is_ref(node.func) or isinstance(node.func, ast.Name)):
             node.func = self.atom(node.func)
-        node.args = [ast.Starred(value=self.atom(a.value), ctx=ast.Load())
-                     if isinstance(a, ast.Starred) else self.atom(a) for a in node.args]
-        node.keywords = [ast.keyword(arg=k.arg, value=self.atom(k.value))
+        atom = self.atom
+        node.args = [self.here(ast.Starred(value=atom(a.value), ctx=_LOAD))
+                     if type(a) is ast.Starred else atom(a) for a in node.args]
+        node.keywords = [self.here(ast.keyword(arg=k.arg, value=self.atom(k.value)))
                          for k in node.keywords]
         return node
 
@@ -250,7 +285,7 @@ class _Flatten:
         result = self.names.fresh("and" if isinstance(node.op, ast.And) else "or")
         self.assign(result, node.values[0])
         self._short_circuit(node.op, result, node.values[1:])
-        return _load(result)
+        return self.loaded(result)
 
     def _short_circuit(self, op: ast.boolop, result: str, rest: List[ast.expr]) -> None:
         if not rest:
@@ -258,8 +293,8 @@ class _Flatten:
         def then() -> None:
             self.assign(result, rest[0])
             self._short_circuit(op, result, rest[1:])
-        test = _load(result)
-        test = test if isinstance(op, ast.And) else _not(test)
+        test = self.loaded(result)
+        test = test if isinstance(op, ast.And) else self.negated(test)
         self.emit(ast.If(test=test, body=self.collect(then), orelse=[]))
 
     def expr_IfExp(self, node: ast.IfExp) -> ast.Name:
@@ -268,11 +303,11 @@ class _Flatten:
         body = self.collect(lambda: self.assign(result, node.body))
         orelse = self.collect(lambda: self.assign(result, node.orelse))
         self.emit(ast.If(test=test, body=body, orelse=orelse))
-        return _load(result)
+        return self.loaded(result)
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> ast.Name:
         self.assign(node.target.id, node.value)
-        return _load(node.target.id)
+        return self.loaded(node.target.id)
 
     def expr_Lambda(self, node: ast.Lambda) -> ast.Name:
         name = self.names.fresh("lambda")
@@ -282,7 +317,7 @@ class _Flatten:
         saved = self.node
         self.stmt_FunctionDef(copy_location(fn, node))
         self.node = saved
-        return _load(name)
+        return self.loaded(name)
 
     def expr_comprehension(self, node: ast.expr) -> ast.Name:
         return comprehensions.expand(self, node)
@@ -290,19 +325,14 @@ class _Flatten:
     expr_ListComp = expr_SetComp = expr_DictComp = expr_GeneratorExp = expr_comprehension
 
 
-def _store(name: str) -> ast.Name:
-    return ast.Name(name, _STORE)
-
-
-def _load(name: str) -> ast.Name:
-    return ast.Name(name, _LOAD)
-
-
 _LOAD, _STORE = ast.Load(), ast.Store()  # shared, as ast.parse shares them
+_Name, _Constant = ast.Name, ast.Constant
+_EXPRESSIONS: Dict[type, Callable] = {}  # expression class -> its _Flatten.expr_ method
 
 
-def _not(test: ast.expr) -> ast.UnaryOp:
-    return ast.UnaryOp(op=ast.Not(), operand=test)
+def _parameters(args: ast.arguments) -> List[ast.arg]:
+    return args.posonlyargs + args.args + args.kwonlyargs + \
+        [a for a in (args.vararg, args.kwarg) if a is not None]
 
 
 def _maybe(fn: Callable, stmts: List[ast.stmt]) -> List[ast.stmt]:

@@ -35,7 +35,13 @@ COMPARE = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "
 
 
 def op_call(name: str, args: list, like: ast.AST) -> ast.Call:
-    return call(getattr(operator, name), f"operator.{name}", args, like)
+    found = _OPERATORS.get(name)
+    if found is None:
+        found = _OPERATORS[name] = (getattr(operator, name), f"operator.{name}")
+    return call(found[0], found[1], args, like)
+
+
+_OPERATORS: dict = {}  # name -> (operator.<name>, its dotted name)
 
 
 def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
@@ -55,8 +61,8 @@ class Intrinsics(Transformer):
 
     # ---- expressions ----------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.Call:
-        self.generic_visit(node)
-        return op_call(BINARY[type(node.op)], [node.left, node.right], node)
+        part = self.visit_part
+        return op_call(BINARY[type(node.op)], [part(node.left), part(node.right)], node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
@@ -71,10 +77,10 @@ class Intrinsics(Transformer):
         for i, (cmp, right) in enumerate(zip(node.ops, node.comparators)):
             last = i == len(node.ops) - 1
             if not last and not is_atom(right):  # evaluate a middle operand once
-                right = ast.NamedExpr(target=self.names.name("cmp", ast.Store()),
-                                      value=right)
+                target = copy_location(self.names.name("cmp", ast.Store()), node)
+                right = copy_location(ast.NamedExpr(target=target, value=right), node)
             tests.append(self._compare(cmp, left, right, node))
-            left = ast.Name(id=right.target.id, ctx=ast.Load()) \
+            left = copy_location(ast.Name(id=right.target.id, ctx=ast.Load()), node) \
                 if isinstance(right, ast.NamedExpr) else right
         if len(tests) == 1:
             return tests[0]
@@ -98,7 +104,8 @@ class Intrinsics(Transformer):
         self.generic_visit(node)
         if not isinstance(node.ctx, ast.Load):
             return node
-        return builtin_call("getattr", [node.value, ast.Constant(node.attr)], node)
+        attr = copy_location(ast.Constant(node.attr), node)
+        return builtin_call("getattr", [node.value, attr], node)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         """Remembers the first parameter, which a zero-argument super() passes."""
@@ -114,8 +121,8 @@ class Intrinsics(Transformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args \
                 and getattr(self, "first_param", None):
-            node.args = [ast.Name(id="__class__", ctx=ast.Load()),
-                         ast.Name(id=self.first_param, ctx=ast.Load())]
+            node.args = [copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+                         for name in ("__class__", self.first_param)]
         return node
 
     # ---- statements -----------------------------------------------------------------
@@ -126,10 +133,9 @@ class Intrinsics(Transformer):
         out: List[ast.stmt] = []
         value = node.value
         if len(node.targets) > 1 or not is_atom(value):
-            temp = self.names.name("value")
-            out.append(copy_location(
-                ast.Assign(targets=[ast.Name(id=temp.id, ctx=ast.Store())], value=value),
-                node))
+            temp = copy_location(self.names.name("value"), node)
+            stored = copy_location(ast.Name(id=temp.id, ctx=ast.Store()), node)
+            out.append(copy_location(ast.Assign(targets=[stored], value=value), node))
             value = temp
         rest = [t for t in node.targets if not isinstance(t, (ast.Subscript, ast.Attribute))]
         if rest:
@@ -156,8 +162,8 @@ class Intrinsics(Transformer):
         if isinstance(target, ast.Subscript):
             store = op_call("setitem", [target.value, target.slice, value], like)
         else:
-            store = builtin_call("setattr", [target.value, ast.Constant(target.attr),
-                                             value], like)
+            attr = copy_location(ast.Constant(target.attr), like)
+            store = builtin_call("setattr", [target.value, attr, value], like)
         return copy_location(ast.Expr(value=store), like)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Stmts:
@@ -171,7 +177,7 @@ class Intrinsics(Transformer):
         name = INPLACE[type(node.op)]
         target = node.target
         if isinstance(target, ast.Name):
-            load = ast.Name(id=target.id, ctx=ast.Load())
+            load = copy_location(ast.Name(id=target.id, ctx=ast.Load()), node)
             update = op_call(name, [load, node.value], node)
             return copy_location(ast.Assign(targets=[target], value=update), node)
         return self._augment_part(target, name, node)
@@ -181,12 +187,12 @@ class Intrinsics(Transformer):
         obj = self._once(self.visit(target.value), "obj")
         if isinstance(target, ast.Subscript):
             key = self._once(self.visit(target.slice), "key")
-            read = op_call("getitem", [_load_of(obj), _load_of(key)], node)
+            read = op_call("getitem", [_load_of(obj, node), _load_of(key, node)], node)
             update = op_call(name, [read, node.value], node)
             store = op_call("setitem", [obj, key, update], node)
         else:
-            attr = ast.Constant(target.attr)
-            read = builtin_call("getattr", [_load_of(obj), attr], node)
+            attr = copy_location(ast.Constant(target.attr), node)
+            read = builtin_call("getattr", [_load_of(obj, node), attr], node)
             update = op_call(name, [read, node.value], node)
             store = builtin_call("setattr", [obj, attr, update], node)
         return copy_location(ast.Expr(value=store), node)
@@ -194,7 +200,8 @@ class Intrinsics(Transformer):
     def _once(self, expr: ast.expr, hint: str) -> ast.expr:
         if is_atom(expr):
             return expr
-        return ast.NamedExpr(target=self.names.name(hint, ast.Store()), value=expr)
+        target = copy_location(self.names.name(hint, ast.Store()), expr)
+        return copy_location(ast.NamedExpr(target=target, value=expr), expr)
 
     def visit_Delete(self, node: ast.Delete) -> Stmts:
         out: List[ast.stmt] = []
@@ -203,15 +210,16 @@ class Intrinsics(Transformer):
                 args = [self.visit(target.value), self.visit(target.slice)]
                 out.append(ast.Expr(value=op_call("delitem", args, node)))
             elif isinstance(target, ast.Attribute):
-                args = [self.visit(target.value), ast.Constant(target.attr)]
+                args = [self.visit(target.value),
+                        copy_location(ast.Constant(target.attr), target)]
                 out.append(ast.Expr(value=builtin_call("delattr", args, node)))
             else:
                 out.append(ast.Delete(targets=[target]))
         return [copy_location(s, node) for s in out]
 
 
-def _load_of(expr: ast.expr) -> ast.expr:
+def _load_of(expr: ast.expr, like: ast.AST) -> ast.expr:
     """The expression to reuse after `expr` was evaluated once (a walrus' name)."""
     if isinstance(expr, ast.NamedExpr):
-        return ast.Name(id=expr.target.id, ctx=ast.Load())
+        return copy_location(ast.Name(id=expr.target.id, ctx=ast.Load()), like)
     return expr

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Any, List, Optional
 
-from fwdad.astwalk import copy_locations
+from fwdad.astwalk import copy_locations, location
 
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
@@ -41,7 +41,13 @@ def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.
     """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
     nodes = _ref_nodes(fn, dotted)
     node = ast.Call(nodes[-1], args, keywords or [])
-    copy_locations(nodes + [node], like)
+    nodes.append(node)
+    where = location(like)
+    if where is None:
+        copy_locations(nodes, like)
+    else:  # (Name, Attribute and Call nodes all take a whole location)
+        for each in nodes:
+            each.__dict__.update(where)
     return node
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from fwdad.normalize import flatten, normalize
 from fwdad.source import get_source
-from tests.util import assert_transforms
+from tests.util import assert_transforms, parse_function
 
 CASES = [
     ("nested calls", "def f(x):\n    return g(h(x), 2.0)",
@@ -65,3 +65,26 @@ def test_loop_condition_copies_keep_their_static_references():
              if getattr(getattr(n, "fw_value", None), "__name__", None) == "rand"]
     assert len(draws) == 2
     assert all(d.__self__ is np.random.mtrand._rand for d in draws)
+
+
+def _normalized_trees():
+    """The normalized trees of the corpus and of every golden test's input."""
+    from fwdad.source import FunctionSource
+    from tests.corpus import CORPUS
+    from tests.normalize import test_constructors, test_intrinsics
+    for example in CORPUS:
+        yield str(example), normalize(get_source(example.fn))
+    for cases in (CASES, test_intrinsics.CASES, test_constructors.CASES):
+        for case in cases:
+            tree = parse_function(case[1])
+            yield case[0], normalize(FunctionSource(None, tree, "<case>", {"np": np}))
+
+
+@pytest.mark.parametrize("name,tree", list(_normalized_trees()))
+def test_every_node_is_located_without_a_fixing_walk(name, tree):
+    """The passes locate each node they make, so normalize need not walk the tree to
+    fill in locations: compile() accepts the tree as it is."""
+    for node in ast.walk(tree):
+        for attr in node._attributes:
+            assert getattr(node, attr, None) is not None, (name, ast.dump(node), attr)
+    compile(ast.Module([tree], []), "<normalized>", "exec")
