@@ -22,7 +22,9 @@ from fwdad.normalize.names import RESERVED_PREFIX
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 
-def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
+def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionDef:
+    """Clean `fn`; temporaries in `small` that are bound once hold one number and get
+    no `del` (it would free no array)."""
     reads = _Reads()
     reads.scan(fn)
     reads.count()
@@ -33,11 +35,12 @@ def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
         stmts, sets = _substitute(getattr(node, field), reads, below)
         setattr(node, field, stmts)
         top = sets if node is fn and field == "body" else top
-    fn.body = _free_temporaries(fn.body, top)
+    keep = {name for name in small if reads.stores[name] == 1}
+    fn.body = _free_temporaries(fn.body, top, keep)
     return fn
 
 
-def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
+def _reads_of(node: ast.AST, names: List[str], stores: Counter,
               inside: List[ast.stmt]) -> None:
     """Add the names `node` reads to `names` (those it assigns to `stores`); statements
     met below it go to `inside`. The common expressions are read directly."""
@@ -46,7 +49,7 @@ def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
         if type(node.ctx) is ast.Load:
             names.append(node.id)
         else:
-            stores.add(node.id)
+            stores[node.id] += 1
     elif kind is ast.BinOp:
         _reads_of(node.left, names, stores, inside)
         _reads_of(node.right, names, stores, inside)
@@ -64,7 +67,7 @@ def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
         _fields_reads(node, names, stores, inside)
 
 
-def _fields_reads(node: ast.AST, names: List[str], stores: Set[str],
+def _fields_reads(node: ast.AST, names: List[str], stores: Counter,
                   inside: List[ast.stmt]) -> None:
     for field in node_fields(type(node)):
         value = getattr(node, field, None)
@@ -83,13 +86,13 @@ def _block(stmt: ast.stmt, blocks: List[Tuple[ast.AST, str]]) -> None:
 class _Reads:
     """What the statements of a rule read, each statement walked once: the names each
     reads itself (`own`, nested statements left out), how often each name is read in
-    the rule (`loads`), the names it assigns (`stores`), and its blocks (`blocks`, each
-    before the blocks inside it)."""
+    the rule (`loads`) and assigned (`stores`), and its blocks (`blocks`, each before
+    the blocks inside it)."""
 
     def __init__(self) -> None:
         self.own: Dict[int, list] = {}  # id -> [statement, names, has statements inside]
         self.loads: Counter = Counter()
-        self.stores: Set[str] = set()
+        self.stores: Counter = Counter()
         self.blocks: List[Tuple[ast.AST, str]] = []
 
     def scan(self, stmt: ast.stmt) -> List[str]:
@@ -197,6 +200,8 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
             first.setdefault(name, []).append(k)
     last = {name: k for k, names in enumerate(reads) for name in names}
     out: List = list(body)
+    simple = [_simple(stmt) for stmt in body]
+    barrier = _barriers(simple)
     for i, stmt in enumerate(out):
         if stmt is None or not getattr(stmt, "fw_tangent", False):
             continue
@@ -204,9 +209,10 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
         if name not in movable:
             continue
         j = min((k for k in first.get(name, []) if k > i), default=None)
-        if j is None or not _can_move(out, reads, last, i, j, stores):
+        if j is None or not simple[j] or barrier[i] < j or \
+                not _can_move(out, reads, last, i, j, stores):
             continue
-        _replace(out[j], name, stmt.value)
+        out[j].value = _put(out[j].value, name, stmt.value)
         for moved in reads[i]:
             last[moved] = max(last.get(moved, j), j)
             if moved in movable:
@@ -218,17 +224,24 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
     return [out[k] for k in kept], [reads[k] for k in kept]
 
 
+def _barriers(simple: List[bool]) -> List[int]:
+    """For each statement, the index of the first statement after it that is not
+    simple (or the length of the block)."""
+    out, after = [0] * len(simple), len(simple)
+    for k in range(len(simple) - 1, -1, -1):
+        out[k] = after
+        if not simple[k]:
+            after = k
+    return out
+
+
 def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
-              stores: Set[str]) -> bool:
-    """Only simple generated statements between, none rebinding what moves; the
-    temporaries the expression reads are read at j or later anyway."""
-    if not _simple(stmts[j]) or any(
-            s is not None and not _simple(s) for s in stmts[i + 1:j]):
-        return False
+              stores: Counter) -> bool:
+    """With only simple statements from i to j: none between rebinds what moves, and
+    the temporaries the expression reads are read at j or later anyway."""
     moved = reads[i]
     for stmt in stmts[i + 1:j]:
-        if stmt is not None and any(isinstance(t, ast.Name) and t.id in moved
-                                    for t in stmt.targets):
+        if stmt is not None and stmt.targets[0].id in moved:
             return False
     return all(last.get(n, -1) >= j for n in moved
                if n.startswith(RESERVED_PREFIX) and n in stores)
@@ -240,34 +253,55 @@ def _simple(stmt: ast.stmt) -> bool:
         getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
 
 
-def _replace(stmt: ast.stmt, name: str, value: ast.expr) -> None:
-    """Put `value` in place of every Name `name` below `stmt`."""
-    stack: List[ast.AST] = [stmt]
-    while stack:
-        node = stack.pop()
-        for field in node_fields(type(node)):
-            child = getattr(node, field, None)
-            if type(child) is list:
-                for k, item in enumerate(child):
-                    if type(item) is ast.Name and item.id == name:
-                        child[k] = value
-                    elif isinstance(item, ast.AST):
-                        stack.append(item)
-            elif type(child) is ast.Name and child.id == name:
-                setattr(node, field, value)
-            elif isinstance(child, ast.AST):
-                stack.append(child)
+def _put(node: ast.expr, name: str, value: ast.expr) -> ast.expr:
+    """`node` with `value` in place of every Name `name` below it."""
+    kind = type(node)
+    if kind is ast.Name:
+        return value if node.id == name else node
+    if kind is ast.BinOp:
+        node.left = _put(node.left, name, value)
+        node.right = _put(node.right, name, value)
+    elif kind is ast.UnaryOp:
+        node.operand = _put(node.operand, name, value)
+    elif kind is ast.Attribute:
+        node.value = _put(node.value, name, value)
+    elif kind is ast.Call:
+        node.func = _put(node.func, name, value)
+        node.args = [_put(arg, name, value) for arg in node.args]
+        for keyword in node.keywords:
+            keyword.value = _put(keyword.value, name, value)
+    elif kind is not ast.Constant:
+        _replace(node, name, value)
+    return node
+
+
+def _replace(node: ast.AST, name: str, value: ast.expr) -> None:
+    """Put `value` in place of every Name `name` below `node`."""
+    for field in node_fields(type(node)):
+        child = getattr(node, field, None)
+        if type(child) is list:
+            child[:] = [_put(item, name, value) if isinstance(item, ast.expr) else item
+                        for item in child]
+            for item in child:
+                if not isinstance(item, ast.expr) and isinstance(item, ast.AST):
+                    _replace(item, name, value)
+        elif isinstance(child, ast.expr):
+            setattr(node, field, _put(child, name, value))
+        elif isinstance(child, ast.AST):
+            _replace(child, name, value)
 
 
 # ---- freeing temporaries --------------------------------------------------------------------
-def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.stmt]:
-    """`del _fw_t` after the top-level statement that reads a temporary last."""
+def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]],
+                      small: Set[str]) -> List[ast.stmt]:
+    """`del _fw_t` after the top-level statement that reads a temporary last (unless
+    it is `small`)."""
     assigned: Set[str] = set()
     last = {name: i for i, names in enumerate(reads) for name in names}
     out: List[ast.stmt] = []
     for i, stmt in enumerate(body):
         out.append(stmt)
-        dead = [n for n in reads[i] if n in assigned and last[n] == i]
+        dead = [n for n in reads[i] if n in assigned and last[n] == i and n not in small]
         if type(stmt) is ast.Assign:
             for target in stmt.targets:
                 if type(target) is ast.Name:
