@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import lang
 from fwdad import astwalk
@@ -60,11 +60,12 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     everything, lines = lines, _rows(lines)
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
-    active = _closure(lines, _params(fn) | forced, _makes_active)
+    active = _closure(lines, _params(fn) | forced | {
+        t for line in lines if line.kind == "call" and not line.pure
+        and not _is_nondiff(line) for t in line.targets}, _passes_activity)
     opaque = _closure(lines, {t for line in lines if line.kind in ("call", "unknown")
                               and not line.pure for t in _defined(line, locals_)},
-                      lambda line, seen: any(a.name in seen and a.name in active
-                                             for a in line.operands))
+                      lambda line: True, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
     return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
@@ -146,25 +147,30 @@ def _is_nondiff(line: Line) -> bool:
     return line.entry is not None and line.entry.kind == "nondiff"
 
 
-def _makes_active(line: Line, active: Set[str]) -> bool:
-    if line.kind == "unknown" or _is_nondiff(line):
-        return False
-    if line.kind == "call" and not line.pure:
-        return True
-    return any(a.name in active for a in line.operands)
+def _passes_activity(line: Line) -> bool:
+    """Whether an active operand makes the targets of `line` active (an impure call
+    makes them active whatever its operands)."""
+    return line.kind != "unknown" and not _is_nondiff(line)
 
 
-def _closure(lines: List[Line], start: Set[str], spreads) -> Set[str]:
-    """The least set holding `start` and the targets of every line `spreads` to."""
-    seen, changed = set(start), True
-    while changed:
-        changed = False
-        for line in lines:
-            targets = line.targets
-            if not targets or (targets[0] in seen if len(targets) == 1 else
-                               set(targets) <= seen):
-                continue
-            if spreads(line, seen):
-                seen.update(targets)
-                changed = True
+def _closure(lines: List[Line], start: Set[str], passes: Callable[[Line], bool],
+             through: Optional[Set[str]] = None) -> Set[str]:
+    """The least set holding `start` and the targets of every line that `passes` and
+    reads a name of the set (one in `through` as well, when given)."""
+    readers: Dict[str, List[Line]] = {}
+    for line in lines:
+        if line.targets and passes(line):
+            for atom in line.operands:
+                readers.setdefault(atom.name, []).append(line)
+    seen = set(start)
+    todo = list(seen)
+    while todo:
+        name = todo.pop()
+        if through is not None and name not in through:
+            continue
+        for line in readers.get(name, ()):
+            for target in line.targets:
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
     return seen

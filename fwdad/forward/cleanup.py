@@ -30,13 +30,13 @@ def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionD
     reads.count()
     while _drop_dead_tangents(reads.blocks, reads):
         pass
+    small = {name for name in small if reads.stores[name] == 1}
     top, below = None, {}
     for node, field in reads.blocks:
-        stmts, sets = _substitute(getattr(node, field), reads, below)
+        stmts, sets = _substitute(getattr(node, field), reads, below, small)
         setattr(node, field, stmts)
         top = sets if node is fn and field == "body" else top
-    keep = {name for name in small if reads.stores[name] == 1}
-    fn.body = _free_temporaries(fn.body, top, keep)
+    fn.body = _free_temporaries(fn.body, top, small)
     return fn
 
 
@@ -184,9 +184,11 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
 
 
 # ---- single-use tangents ------------------------------------------------------------------
-def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) -> tuple:
+def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
+                small: Set[str]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
-    keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
+    keeps every temporary alive no longer than it was (but those `small`, which hold
+    one number): `_fw_dsin1 = cos(x) * dx` then
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     Returns the new statements and the names each reads."""
@@ -210,7 +212,7 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) ->
             continue
         j = min((k for k in first.get(name, []) if k > i), default=None)
         if j is None or not simple[j] or barrier[i] < j or \
-                not _can_move(out, reads, last, i, j, stores):
+                not _can_move(out, reads, last, i, j, stores, small):
             continue
         out[j].value = _put(out[j].value, name, stmt.value)
         for moved in reads[i]:
@@ -236,7 +238,7 @@ def _barriers(simple: List[bool]) -> List[int]:
 
 
 def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
-              stores: Counter) -> bool:
+              stores: Counter, small: Set[str]) -> bool:
     """With only simple statements from i to j: none between rebinds what moves, and
     the temporaries the expression reads are read at j or later anyway."""
     moved = reads[i]
@@ -244,7 +246,7 @@ def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
         if stmt is not None and stmt.targets[0].id in moved:
             return False
     return all(last.get(n, -1) >= j for n in moved
-               if n.startswith(RESERVED_PREFIX) and n in stores)
+               if n.startswith(RESERVED_PREFIX) and n in stores and n not in small)
 
 
 def _simple(stmt: ast.stmt) -> bool:
