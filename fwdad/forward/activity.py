@@ -20,10 +20,9 @@ from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import lang
 from fwdad import astwalk
-from fwdad.forward.lines import Line, Reader, local_names
+from fwdad.forward.lines import Line, Reader, bound_below
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
-_SCOPES = {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda}
 
 
 # ---- the analysis ---------------------------------------------------------------------
@@ -39,24 +38,16 @@ class Analysis:
 def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
             templates: Dict[int, Any]) -> Analysis:
     """The kind of every local of the rule `fn` (see the module docstring)."""
-    nodes = astwalk.walk(fn)
-    present = {type(node) for node in nodes[1:]}
-    scoped = ast.Global in present or ast.Nonlocal in present
-    reads: Dict[str, int] = {}
-    names, stored = set(), set()
-    for node in nodes:
-        if type(node) is ast.Name:
-            names.add(node.id)
-            if type(node.ctx) is ast.Load:
-                reads[node.id] = reads.get(node.id, 0) + 1
-            else:
-                stored.add(node.id)
-    locals_ = local_names(fn) if present & _SCOPES else _params(fn) | stored | {
-        node.name for node in nodes if type(node) is ast.ExceptHandler and node.name}
-    reader = Reader(constants, locals_, templates)
-    reader.reads = reads
+    reader = Reader(constants, templates)
+    reader.fn = fn
     lines: List[Line] = []
-    _read(fn.body, reader, lines)
+    bound = _params(fn)
+    _read(fn.body, reader, lines, bound)
+    unknown = [line.node for line in lines if line.kind == "unknown"]
+    present, names = _inside(unknown)
+    scoped = ast.Global in present or ast.Nonlocal in present
+    locals_ = bound_below(unknown, bound | reader.locals())
+    names |= locals_ | reader.globals | set(constants)
     everything, lines = lines, _rows(lines)
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
@@ -83,10 +74,24 @@ def _rows(lines: List[Line]) -> List[Line]:
     return out
 
 
-def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line]) -> None:
+def _inside(stmts: List[ast.stmt]) -> tuple:
+    """The types of the nodes below `stmts` and the names they mention."""
+    present, names = set(), set()
+    for stmt in stmts:
+        for node in astwalk.walk(stmt):
+            present.add(type(node))
+            if type(node) is ast.Name:
+                names.add(node.id)
+    return present, names
+
+
+def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line], bound: Set[str]) -> None:
+    """The Lines of `stmts` and the blocks inside them, in order, into `out`; the names
+    they assign into `bound`."""
     previous: Optional[Line] = None
     for stmt in stmts:
         line = reader.line(stmt)
+        bound.update(line.targets)
         if _is_tuple_swap(previous, line, reader):
             previous.kind, previous.targets = "skip", []
             line.kind, line.args = "copies", previous.args
@@ -94,7 +99,7 @@ def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line]) -> None:
         previous = line
         if line.kind in ("for", "use"):
             for block in ("body", "orelse"):
-                _read(getattr(stmt, block, []), reader, out)
+                _read(getattr(stmt, block, []), reader, out, bound)
 
 
 def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
@@ -105,8 +110,19 @@ def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
         return False
     counts = [c.value for c in line.node.value.args[1:] if isinstance(c, ast.Constant)]
     return len(built.targets) == 1 and line.args[0][0].name == built.targets[0] and \
-        reader.reads[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
+        _reads(reader)[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
         counts[1:] in ([], [-1]) and not any(s for _, s in built.args)
+
+
+def _reads(reader: Reader) -> Dict[str, int]:
+    """How often the rule reads each name (counted when first needed: rarely)."""
+    reads = reader.reads
+    if reads is None:
+        reads = reader.reads = {}
+        for node in astwalk.walk(reader.fn):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                reads[node.id] = reads.get(node.id, 0) + 1
+    return reads
 
 
 def _params(fn: ast.FunctionDef) -> Set[str]:

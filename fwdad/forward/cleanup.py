@@ -100,12 +100,20 @@ class _Reads:
         names: List[str] = []
         inside: List[ast.stmt] = []
         entry = self.own[id(stmt)] = [stmt, names, False]
-        _block(stmt, self.blocks)
-        if type(stmt) is ast.Assign:
-            for target in stmt.targets:
-                _reads_of(target, names, self.stores, inside)
+        kind = type(stmt)
+        if kind is ast.Assign:
+            targets = stmt.targets
+            if len(targets) == 1 and type(targets[0]) is ast.Name:
+                self.stores[targets[0].id] += 1
+            else:
+                for target in targets:
+                    _reads_of(target, names, self.stores, inside)
             _reads_of(stmt.value, names, self.stores, inside)
+            if not inside:
+                return names
         else:
+            if kind in _BLOCKS:
+                _block(stmt, self.blocks)
             _fields_reads(stmt, names, self.stores, inside)
         entry[2] = bool(inside)
         for inner in inside:
@@ -194,8 +202,13 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
     Returns the new statements and the names each reads."""
     loads, stores = table.loads, table.stores
     reads = [table.below(stmt, below) for stmt in body]
-    movable = {stmt.targets[0].id for stmt in body if getattr(stmt, "fw_tangent", False)}
-    movable = {n for n in movable if n.startswith(RESERVED_PREFIX) and loads[n] == 1}
+    candidates = [(i, stmt.targets[0].id) for i, stmt in enumerate(body)
+                  if getattr(stmt, "fw_tangent", False)]
+    candidates = [(i, name) for i, name in candidates
+                  if loads[name] == 1 and name.startswith(RESERVED_PREFIX)]
+    if not candidates:
+        return body, reads
+    movable = {name for _, name in candidates}
     first: Dict[str, List[int]] = {}  # where each movable temporary is read
     for k, names in enumerate(reads):
         for name in names & movable if len(names) > len(movable) else movable & names:
@@ -204,12 +217,8 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
     out: List = list(body)
     simple = [_simple(stmt) for stmt in body]
     barrier = _barriers(simple)
-    for i, stmt in enumerate(out):
-        if stmt is None or not getattr(stmt, "fw_tangent", False):
-            continue
-        name = stmt.targets[0].id
-        if name not in movable:
-            continue
+    for i, name in candidates:
+        stmt = out[i]
         j = min((k for k in first.get(name, []) if k > i), default=None)
         if j is None or not simple[j] or barrier[i] < j or \
                 not _can_move(out, reads, last, i, j, stores, small):

@@ -155,28 +155,33 @@ on_register(lambda fn: (_TABLES.clear(), _PLAIN_PURITY.clear()))
 class Reader:
     """Turns the statements of one rule into Lines."""
 
-    def __init__(self, constants: Dict[str, Any], locals_: Set[str],
-                 templates: Dict[int, Any]) -> None:
-        self.k, self.locals, self.templates = constants, locals_, templates
+    def __init__(self, constants: Dict[str, Any], templates: Dict[int, Any]) -> None:
+        self.k, self.templates = constants, templates
         self.rules, self.rules_by_primal = rule_tables()
-        self.reads: Dict[str, int] = {}
         self.atoms: Dict[str, Atom] = {}  # one Atom per name (atoms are not changed)
+        self.globals: Set[str] = set()  # the globals read live
+        self.fn: Optional[ast.FunctionDef] = None  # the rule, and how often it reads
+        self.reads: Optional[Dict[str, int]] = None  # each name (when first needed)
 
     def atom(self, node: ast.expr) -> Optional[Atom]:
+        """A bare name of Dual code is a constant of the rule or a local (the transform
+        reads every other name as `_fw_const(name)`)."""
         if type(node) is ast.Name:
             name = node.id
             atom = self.atoms.get(name)
             if atom is None:
-                if name in self.locals:
-                    atom = self.atoms[name] = Atom("local", name)
-                elif name in self.k:
-                    atom = self.atoms[name] = Atom("const", name, self.k[name])
-            if atom is not None:
-                return atom
+                atom = self.atoms[name] = Atom("const", name, self.k[name]) \
+                    if name in self.k else Atom("local", name)
+            return atom
         if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            self.globals.add(node.args[0].id)
             return Atom("global", node.args[0].id)
         return None
+
+    def locals(self) -> Set[str]:
+        """The names read as locals so far."""
+        return {name for name, atom in self.atoms.items() if atom.kind == "local"}
 
     def helper(self, call: ast.Call) -> Any:
         func = call.func
@@ -282,7 +287,13 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
     args = fn.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    stack = list(fn.body)
+    return bound_below(fn.body, names)
+
+
+def bound_below(nodes: List[ast.AST], names: Set[str]) -> Set[str]:
+    """`names` with every name the statements `nodes` assign (nested defs' own locals
+    excluded)."""
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

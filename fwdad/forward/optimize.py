@@ -186,8 +186,9 @@ class _Rewrite:
 
     def s_template(self, line: Line) -> List[ast.stmt]:
         target = line.targets[0] if line.targets else None
-        if (target is not None and self.kinds[target] == BOXED) or any(
-                self.active(a) and a.name in self.opaque for a in line.operands):
+        opaque = self.opaque
+        if (target is not None and self.kinds[target] == BOXED) or opaque and any(
+                a.name in opaque and self.active(a) for a in line.operands):
             return self.s_call(line)
         self.inlined = True
         self.note_small(line, target)
