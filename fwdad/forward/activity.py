@@ -51,12 +51,13 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     everything, lines = lines, _rows(lines)
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
-    active = _closure(lines, _params(fn) | forced | {
+    readers = _readers(lines)
+    active = _closure(readers, _params(fn) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
         and not _is_nondiff(line) for t in line.targets}, _passes_activity)
-    opaque = _closure(lines, {t for line in lines if line.kind in ("call", "unknown")
-                              and not line.pure for t in _defined(line, locals_)},
-                      lambda line: True, active)
+    opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
+                                and not line.pure for t in _defined(line, locals_)},
+                      None, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
     return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
@@ -169,15 +170,25 @@ def _passes_activity(line: Line) -> bool:
     return line.kind != "unknown" and not _is_nondiff(line)
 
 
-def _closure(lines: List[Line], start: Set[str], passes: Callable[[Line], bool],
-             through: Optional[Set[str]] = None) -> Set[str]:
-    """The least set holding `start` and the targets of every line that `passes` and
-    reads a name of the set (one in `through` as well, when given)."""
+def _readers(lines: List[Line]) -> Dict[str, List[Line]]:
+    """name -> the lines with targets that read it."""
     readers: Dict[str, List[Line]] = {}
     for line in lines:
-        if line.targets and passes(line):
+        if line.targets:
             for atom in line.operands:
-                readers.setdefault(atom.name, []).append(line)
+                known = readers.get(atom.name)
+                if known is None:
+                    readers[atom.name] = [line]
+                elif known[-1] is not line:
+                    known.append(line)
+    return readers
+
+
+def _closure(readers: Dict[str, List[Line]], start: Set[str],
+             passes: Optional[Callable[[Line], bool]],
+             through: Optional[Set[str]] = None) -> Set[str]:
+    """The least set holding `start` and the targets of every line that `passes` (all
+    when None) and reads a name of the set (one in `through` as well, when given)."""
     seen = set(start)
     todo = list(seen)
     while todo:
@@ -185,6 +196,8 @@ def _closure(lines: List[Line], start: Set[str], passes: Callable[[Line], bool],
         if through is not None and name not in through:
             continue
         for line in readers.get(name, ()):
+            if passes is not None and not passes(line):
+                continue
             for target in line.targets:
                 if target not in seen:
                     seen.add(target)

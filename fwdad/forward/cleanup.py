@@ -28,8 +28,10 @@ def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionD
     reads = _Reads()
     reads.scan(fn)
     reads.count()
-    while _drop_dead_tangents(reads.blocks, reads):
-        pass
+    loads = reads.loads
+    if any(_without_dead_tangent(stmt, loads) is not stmt for stmt in reads.marked):
+        while _drop_dead_tangents(reads.blocks, reads):
+            pass
     small = {name for name in small if reads.stores[name] == 1}
     top, below = None, {}
     for node, field in reads.blocks:
@@ -94,6 +96,7 @@ class _Reads:
         self.loads: Counter = Counter()
         self.stores: Counter = Counter()
         self.blocks: List[Tuple[ast.AST, str]] = []
+        self.marked: List[ast.stmt] = []  # tangent assignments and splits (first scan)
 
     def scan(self, stmt: ast.stmt) -> List[str]:
         """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
@@ -102,6 +105,9 @@ class _Reads:
         entry = self.own[id(stmt)] = [stmt, names, False]
         kind = type(stmt)
         if kind is ast.Assign:
+            extra = stmt.__dict__
+            if "fw_tangent" in extra or "fw_split" in extra:
+                self.marked.append(stmt)
             targets = stmt.targets
             if len(targets) == 1 and type(targets[0]) is ast.Name:
                 self.stores[targets[0].id] += 1
@@ -201,7 +207,7 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     Returns the new statements and the names each reads."""
     loads, stores = table.loads, table.stores
-    reads = [table.below(stmt, below) for stmt in body]
+    reads = [_below(stmt, table, below) for stmt in body]
     candidates = [(i, stmt.targets[0].id) for i, stmt in enumerate(body)
                   if getattr(stmt, "fw_tangent", False)]
     candidates = [(i, name) for i, name in candidates
@@ -235,6 +241,14 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
     return [out[k] for k in kept], [reads[k] for k in kept]
 
 
+def _below(stmt: ast.stmt, table: _Reads, below: Dict[int, tuple]) -> Set[str]:
+    """table.below, quicker for a statement without statements inside."""
+    known = table.own.get(id(stmt))
+    if known is not None and known[0] is stmt and not known[2]:
+        return set(known[1])
+    return table.below(stmt, below)
+
+
 def _barriers(simple: List[bool]) -> List[int]:
     """For each statement, the index of the first statement after it that is not
     simple (or the length of the block)."""
@@ -260,8 +274,10 @@ def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
 
 def _simple(stmt: ast.stmt) -> bool:
     """An assignment of a template, a copy or a tangent, with one Name target."""
-    return isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
-        getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
+    if type(stmt) is not ast.Assign or type(stmt.targets[0]) is not ast.Name:
+        return False
+    extra = stmt.__dict__
+    return extra.get("fw_tangent", False) or extra.get("fw_pure", False)
 
 
 def _put(node: ast.expr, name: str, value: ast.expr) -> ast.expr:

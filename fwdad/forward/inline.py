@@ -32,7 +32,7 @@ _POW = (operator.pow, np.power)
 
 def instantiate(rw: Any, line: Line, target: Any) -> list:
     """The statements computing `target` (primal, then tangent) from the template."""
-    tpl, subst = _template_for(rw, line)
+    tpl, subst, zeros = _template_for(rw, line)
     bind = rw.k.bind
     primal = _build(tpl, tpl.primal, (), subst, bind)
     if target is None:
@@ -44,7 +44,6 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
     out = rw.temp(target) if self_update and tpl.uses_out else target
     subst["out"] = ast.Name(out, LOAD)
-    zeros = tuple(dp for dp in tpl.tangents if _is_zero(subst[dp]))
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
@@ -103,12 +102,16 @@ def _template_for(rw: Any, line: Line) -> tuple:
             tpl = (pow_two if exponent == 2 else pow_literal).template
             subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
             atoms = atoms[:1]
-    primal, tangent = rw.primal, rw.tangent
+    primal, tangent, zeros = rw.primal, rw.tangent, []
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
-        subst[p], subst[dp] = primal(atom), tangent(atom)
+        subst[p] = primal(atom)
+        subst[dp] = dt = tangent(atom)
+        if type(dt) is ast.Name and dt.id == ZERO:
+            zeros.append(dp)
     for dp in tpl.tangents[len(atoms):]:
         subst[dp] = ast.Name(ZERO, LOAD)
-    return tpl, subst
+        zeros.append(dp)
+    return tpl, subst, tuple(zeros)
 
 
 def _hint(value: Any) -> str:

@@ -125,9 +125,10 @@ class _Rewrite:
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
         out: List[ast.stmt] = []
         self.depth += 1
+        lines, methods = self.lines, self.methods
         for stmt in stmts:
-            line = self.lines.get(id(stmt))
-            for new in self.methods[line.kind](line):
+            line = lines[id(stmt)]
+            for new in methods[line.kind](line):
                 out.append(locate(new, stmt))
         self.depth -= 1
         return out or [ast.Pass()]
