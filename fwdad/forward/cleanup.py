@@ -205,40 +205,91 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
     one number): `_fw_dsin1 = cos(x) * dx` then
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
-    Returns the new statements and the names each reads."""
-    loads, stores = table.loads, table.stores
+    A primal temporary read once moves only into the statement right after it (so
+    that every operation still runs in the same order). Returns the new statements
+    and the names each reads."""
+    loads = table.loads
     reads = [_below(stmt, table, below) for stmt in body]
-    candidates = [(i, stmt.targets[0].id) for i, stmt in enumerate(body)
-                  if getattr(stmt, "fw_tangent", False)]
-    candidates = [(i, name) for i, name in candidates
-                  if loads[name] == 1 and name.startswith(RESERVED_PREFIX)]
-    if not candidates:
+    tangents, primals = [], []
+    for i, stmt in enumerate(body):
+        if type(stmt) is ast.Assign:
+            extra = stmt.__dict__
+            kind = tangents if "fw_tangent" in extra else \
+                primals if "fw_pure" in extra else None
+            if kind is not None and type(stmt.targets[0]) is ast.Name:
+                name = stmt.targets[0].id
+                if loads[name] == 1 and name.startswith(RESERVED_PREFIX):
+                    kind.append((i, name))
+    if not tangents and not primals:
         return body, reads
-    movable = {name for _, name in candidates}
-    first: Dict[str, List[int]] = {}  # where each movable temporary is read
-    for k, names in enumerate(reads):
-        for name in names & movable if len(names) > len(movable) else movable & names:
-            first.setdefault(name, []).append(k)
-    last = {name: k for k, names in enumerate(reads) for name in names}
-    out: List = list(body)
-    simple = [_simple(stmt) for stmt in body]
-    barrier = _barriers(simple)
-    for i, name in candidates:
-        stmt = out[i]
-        j = min((k for k in first.get(name, []) if k > i), default=None)
-        if j is None or not simple[j] or barrier[i] < j or \
-                not _can_move(out, reads, last, i, j, stores, small):
-            continue
-        out[j].value = _put(out[j].value, name, stmt.value)
-        for moved in reads[i]:
-            last[moved] = max(last.get(moved, j), j)
-            if moved in movable:
-                first.setdefault(moved, []).append(j)
-        reads[j] = (reads[j] - {name}) | reads[i]
-        below[id(out[j])] = out[j], reads[j]
-        out[i], reads[i] = None, None
+    moves = _Moves(body, reads, table, below, small, {n for _, n in tangents + primals})
+    for i, name in tangents:
+        moves.move(i, name, False)
+    for i, name in primals:
+        moves.move(i, name, True)
+    out = moves.out
     kept = [k for k, s in enumerate(out) if s is not None]
     return [out[k] for k in kept], [reads[k] for k in kept]
+
+
+class _Moves:
+    """The statements of one block as temporaries move into their one use."""
+
+    def __init__(self, body: List[ast.stmt], reads: List[Set[str]], table: _Reads,
+                 below: Dict[int, tuple], small: Set[str], movable: Set[str]) -> None:
+        self.out: List = list(body)
+        self.reads, self.table, self.below, self.small = reads, table, below, small
+        self.movable = movable
+        self.first: Dict[str, List[int]] = {}  # where each movable temporary is read
+        for k, names in enumerate(reads):
+            for name in names & movable if len(names) > len(movable) else movable & names:
+                self.first.setdefault(name, []).append(k)
+        self.last = {name: k for k, names in enumerate(reads) for name in names}
+        self.simple = [_simple(stmt) for stmt in body]
+        self.barrier = _barriers(self.simple)
+
+    def move(self, i: int, name: str, adjacent: bool) -> None:
+        """Move statement i into the one that reads `name` if it may (with `adjacent`,
+        only if nothing is left between them)."""
+        out, reads = self.out, self.reads
+        j = min((k for k in self.first.get(name, []) if k > i), default=None)
+        if j is None or not self.simple[j] or self.barrier[i] < j or (adjacent and not (
+                "fw_pure" in out[j].__dict__ and _one_operation(out[j].value)
+                and all(s is None for s in out[i + 1:j]))) or \
+                not _can_move(out, reads, self.last, i, j, self.table.stores, self.small):
+            return
+        out[j].value = _put(out[j].value, name, out[i].value)
+        for moved in reads[i]:
+            self.last[moved] = max(self.last.get(moved, j), j)
+            if moved in self.movable:
+                self.first.setdefault(moved, []).append(j)
+        reads[j] = (reads[j] - {name}) | reads[i]
+        self.below[id(out[j])] = out[j], reads[j]
+        out[i], reads[i] = None, None
+
+
+def _one_operation(node: ast.expr) -> bool:
+    """One operator or call on names and literals: a value put in place of one of them
+    runs right before that operation, as it did before."""
+    kind = type(node)
+    if kind is ast.BinOp:
+        return _atomic(node.left) and _atomic(node.right)
+    if kind is ast.UnaryOp:
+        return _atomic(node.operand)
+    if kind is ast.Call:
+        return _atomic(node.func) and all(map(_atomic, node.args)) and \
+            all(_atomic(k.value) for k in node.keywords)
+    return False
+
+
+def _atomic(node: ast.expr) -> bool:
+    """A name, a literal, or a name's attribute (`x.primal`): reading it runs nothing."""
+    kind = type(node)
+    if kind is ast.Attribute:
+        return type(node.value) is ast.Name
+    if kind is ast.UnaryOp:  # a negative literal
+        return type(node.operand) is ast.Constant
+    return kind is ast.Name or kind is ast.Constant
 
 
 def _below(stmt: ast.stmt, table: _Reads, below: Dict[int, tuple]) -> Set[str]:

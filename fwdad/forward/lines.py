@@ -192,10 +192,11 @@ class Reader:
         return line if line is not None else Line("unknown", stmt, pure=False)
 
     def _line(self, stmt: ast.stmt) -> Optional[Line]:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1:
             target, value = stmt.targets[0], stmt.value
-            if isinstance(target, ast.Name):
-                if isinstance(value, ast.Call) and self.atom(value) is None:
+            if type(target) is ast.Name:
+                if type(value) is ast.Call and (self.helper(value) is not runtime.const
+                                                or self.atom(value) is None):
                     return self.call(stmt, value, [target.id])
                 item = self.atom(value)
                 return None if item is None else Line("copy", stmt, [target.id],
