@@ -222,7 +222,7 @@ def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple],
                     kind.append((i, name))
     if not tangents and not primals:
         return body, reads
-    moves = _Moves(body, reads, table, below, small, {n for _, n in tangents + primals})
+    moves = _Moves(body, reads, table, below, small, {n for _, n in tangents})
     for i, name in tangents:
         moves.move(i, name, False)
     for i, name in primals:
@@ -252,11 +252,18 @@ class _Moves:
         """Move statement i into the one that reads `name` if it may (with `adjacent`,
         only if nothing is left between them)."""
         out, reads = self.out, self.reads
-        j = min((k for k in self.first.get(name, []) if k > i), default=None)
-        if j is None or not self.simple[j] or self.barrier[i] < j or (adjacent and not (
-                "fw_pure" in out[j].__dict__ and _one_operation(out[j].value)
-                and all(s is None for s in out[i + 1:j]))) or \
-                not _can_move(out, reads, self.last, i, j, self.table.stores, self.small):
+        if adjacent:
+            j = i + 1
+            while j < len(out) and out[j] is None:
+                j += 1
+            if j == len(out) or name not in reads[j] or not self.simple[j] or \
+                    "fw_pure" not in out[j].__dict__ or not _one_operation(out[j].value):
+                return
+        else:
+            j = min((k for k in self.first.get(name, []) if k > i), default=None)
+            if j is None or not self.simple[j] or self.barrier[i] < j:
+                return
+        if not _can_move(out, reads, self.last, i, j, self.table.stores, self.small):
             return
         out[j].value = _put(out[j].value, name, out[i].value)
         for moved in reads[i]:
