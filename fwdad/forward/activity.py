@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import lang
 from fwdad import astwalk
-from fwdad.forward.lines import Line, Reader, local_names
+from fwdad.forward.lines import Line, Reader, bound_below
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
-_SCOPES = {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda}
 
 
 # ---- the analysis ---------------------------------------------------------------------
@@ -39,32 +38,26 @@ class Analysis:
 def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
             templates: Dict[int, Any]) -> Analysis:
     """The kind of every local of the rule `fn` (see the module docstring)."""
-    nodes = astwalk.walk(fn)
-    present = {type(node) for node in nodes[1:]}
-    scoped = ast.Global in present or ast.Nonlocal in present
-    reads: Dict[str, int] = {}
-    names, stored = set(), set()
-    for node in nodes:
-        if type(node) is ast.Name:
-            names.add(node.id)
-            if type(node.ctx) is ast.Load:
-                reads[node.id] = reads.get(node.id, 0) + 1
-            else:
-                stored.add(node.id)
-    locals_ = local_names(fn) if present & _SCOPES else _params(fn) | stored | {
-        node.name for node in nodes if type(node) is ast.ExceptHandler and node.name}
-    reader = Reader(constants, locals_, templates)
-    reader.reads = reads
+    reader = Reader(constants, templates)
+    reader.fn = fn
     lines: List[Line] = []
-    _read(fn.body, reader, lines)
+    bound = _params(fn)
+    _read(fn.body, reader, lines, bound)
+    unknown = [line.node for line in lines if line.kind == "unknown"]
+    present, names = _inside(unknown)
+    scoped = ast.Global in present or ast.Nonlocal in present
+    locals_ = bound_below(unknown, bound | reader.locals())
+    names |= locals_ | reader.globals | set(constants)
     everything, lines = lines, _rows(lines)
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
-    active = _closure(lines, _params(fn) | forced, _makes_active)
-    opaque = _closure(lines, {t for line in lines if line.kind in ("call", "unknown")
-                              and not line.pure for t in _defined(line, locals_)},
-                      lambda line, seen: any(a.name in seen and a.name in active
-                                             for a in line.operands))
+    readers = _readers(lines)
+    active = _closure(readers, _params(fn) | forced | {
+        t for line in lines if line.kind == "call" and not line.pure
+        and not _is_nondiff(line) for t in line.targets}, _passes_activity)
+    opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
+                                and not line.pure for t in _defined(line, locals_)},
+                      None, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
     return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
@@ -82,10 +75,24 @@ def _rows(lines: List[Line]) -> List[Line]:
     return out
 
 
-def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line]) -> None:
+def _inside(stmts: List[ast.stmt]) -> tuple:
+    """The types of the nodes below `stmts` and the names they mention."""
+    present, names = set(), set()
+    for stmt in stmts:
+        for node in astwalk.walk(stmt):
+            present.add(type(node))
+            if type(node) is ast.Name:
+                names.add(node.id)
+    return present, names
+
+
+def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line], bound: Set[str]) -> None:
+    """The Lines of `stmts` and the blocks inside them, in order, into `out`; the names
+    they assign into `bound`."""
     previous: Optional[Line] = None
     for stmt in stmts:
         line = reader.line(stmt)
+        bound.update(line.targets)
         if _is_tuple_swap(previous, line, reader):
             previous.kind, previous.targets = "skip", []
             line.kind, line.args = "copies", previous.args
@@ -93,7 +100,7 @@ def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line]) -> None:
         previous = line
         if line.kind in ("for", "use"):
             for block in ("body", "orelse"):
-                _read(getattr(stmt, block, []), reader, out)
+                _read(getattr(stmt, block, []), reader, out, bound)
 
 
 def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
@@ -104,8 +111,19 @@ def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
         return False
     counts = [c.value for c in line.node.value.args[1:] if isinstance(c, ast.Constant)]
     return len(built.targets) == 1 and line.args[0][0].name == built.targets[0] and \
-        reader.reads[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
+        _reads(reader)[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
         counts[1:] in ([], [-1]) and not any(s for _, s in built.args)
+
+
+def _reads(reader: Reader) -> Dict[str, int]:
+    """How often the rule reads each name (counted when first needed: rarely)."""
+    reads = reader.reads
+    if reads is None:
+        reads = reader.reads = {}
+        for node in astwalk.walk(reader.fn):
+            if type(node) is ast.Name and type(node.ctx) is ast.Load:
+                reads[node.id] = reads.get(node.id, 0) + 1
+    return reads
 
 
 def _params(fn: ast.FunctionDef) -> Set[str]:
@@ -146,25 +164,42 @@ def _is_nondiff(line: Line) -> bool:
     return line.entry is not None and line.entry.kind == "nondiff"
 
 
-def _makes_active(line: Line, active: Set[str]) -> bool:
-    if line.kind == "unknown" or _is_nondiff(line):
-        return False
-    if line.kind == "call" and not line.pure:
-        return True
-    return any(a.name in active for a in line.operands)
+def _passes_activity(line: Line) -> bool:
+    """Whether an active operand makes the targets of `line` active (an impure call
+    makes them active whatever its operands)."""
+    return line.kind != "unknown" and not _is_nondiff(line)
 
 
-def _closure(lines: List[Line], start: Set[str], spreads) -> Set[str]:
-    """The least set holding `start` and the targets of every line `spreads` to."""
-    seen, changed = set(start), True
-    while changed:
-        changed = False
-        for line in lines:
-            targets = line.targets
-            if not targets or (targets[0] in seen if len(targets) == 1 else
-                               set(targets) <= seen):
+def _readers(lines: List[Line]) -> Dict[str, List[Line]]:
+    """name -> the lines with targets that read it."""
+    readers: Dict[str, List[Line]] = {}
+    for line in lines:
+        if line.targets:
+            for atom in line.operands:
+                known = readers.get(atom.name)
+                if known is None:
+                    readers[atom.name] = [line]
+                elif known[-1] is not line:
+                    known.append(line)
+    return readers
+
+
+def _closure(readers: Dict[str, List[Line]], start: Set[str],
+             passes: Optional[Callable[[Line], bool]],
+             through: Optional[Set[str]] = None) -> Set[str]:
+    """The least set holding `start` and the targets of every line that `passes` (all
+    when None) and reads a name of the set (one in `through` as well, when given)."""
+    seen = set(start)
+    todo = list(seen)
+    while todo:
+        name = todo.pop()
+        if through is not None and name not in through:
+            continue
+        for line in readers.get(name, ()):
+            if passes is not None and not passes(line):
                 continue
-            if spreads(line, seen):
-                seen.update(targets)
-                changed = True
+            for target in line.targets:
+                if target not in seen:
+                    seen.add(target)
+                    todo.append(target)
     return seen

@@ -17,27 +17,33 @@ from typing import Dict, List, Set, Tuple
 from fwdad import astwalk
 from fwdad.astwalk import node_fields
 from fwdad.forward.astbuild import DEL, STORE, locate
+from fwdad.forward.moves import substitute
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 
-def cleanup(fn: ast.FunctionDef) -> ast.FunctionDef:
+def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionDef:
+    """Clean `fn`; temporaries in `small` that are bound once hold one number and get
+    no `del` (it would free no array)."""
     reads = _Reads()
     reads.scan(fn)
     reads.count()
-    while _drop_dead_tangents(reads.blocks, reads):
-        pass
+    loads = reads.loads
+    if any(_without_dead_tangent(stmt, loads) is not stmt for stmt in reads.marked):
+        while _drop_dead_tangents(reads.blocks, reads):
+            pass
+    small = {name for name in small if reads.stores[name] == 1}
     top, below = None, {}
     for node, field in reads.blocks:
-        stmts, sets = _substitute(getattr(node, field), reads, below)
+        stmts, sets = substitute(getattr(node, field), reads, below, small)
         setattr(node, field, stmts)
         top = sets if node is fn and field == "body" else top
-    fn.body = _free_temporaries(fn.body, top)
+    fn.body = _free_temporaries(fn.body, top, small)
     return fn
 
 
-def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
+def _reads_of(node: ast.AST, names: List[str], stores: Counter,
               inside: List[ast.stmt]) -> None:
     """Add the names `node` reads to `names` (those it assigns to `stores`); statements
     met below it go to `inside`. The common expressions are read directly."""
@@ -46,7 +52,7 @@ def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
         if type(node.ctx) is ast.Load:
             names.append(node.id)
         else:
-            stores.add(node.id)
+            stores[node.id] += 1
     elif kind is ast.BinOp:
         _reads_of(node.left, names, stores, inside)
         _reads_of(node.right, names, stores, inside)
@@ -64,7 +70,7 @@ def _reads_of(node: ast.AST, names: List[str], stores: Set[str],
         _fields_reads(node, names, stores, inside)
 
 
-def _fields_reads(node: ast.AST, names: List[str], stores: Set[str],
+def _fields_reads(node: ast.AST, names: List[str], stores: Counter,
                   inside: List[ast.stmt]) -> None:
     for field in node_fields(type(node)):
         value = getattr(node, field, None)
@@ -83,26 +89,38 @@ def _block(stmt: ast.stmt, blocks: List[Tuple[ast.AST, str]]) -> None:
 class _Reads:
     """What the statements of a rule read, each statement walked once: the names each
     reads itself (`own`, nested statements left out), how often each name is read in
-    the rule (`loads`), the names it assigns (`stores`), and its blocks (`blocks`, each
-    before the blocks inside it)."""
+    the rule (`loads`) and assigned (`stores`), and its blocks (`blocks`, each before
+    the blocks inside it)."""
 
     def __init__(self) -> None:
         self.own: Dict[int, list] = {}  # id -> [statement, names, has statements inside]
         self.loads: Counter = Counter()
-        self.stores: Set[str] = set()
+        self.stores: Counter = Counter()
         self.blocks: List[Tuple[ast.AST, str]] = []
+        self.marked: List[ast.stmt] = []  # tangent assignments and splits (first scan)
 
     def scan(self, stmt: ast.stmt) -> List[str]:
         """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
         names: List[str] = []
         inside: List[ast.stmt] = []
         entry = self.own[id(stmt)] = [stmt, names, False]
-        _block(stmt, self.blocks)
-        if type(stmt) is ast.Assign:
-            for target in stmt.targets:
-                _reads_of(target, names, self.stores, inside)
+        kind = type(stmt)
+        if kind is ast.Assign:
+            extra = stmt.__dict__
+            if "fw_tangent" in extra or "fw_split" in extra:
+                self.marked.append(stmt)
+            targets = stmt.targets
+            if len(targets) == 1 and type(targets[0]) is ast.Name:
+                self.stores[targets[0].id] += 1
+            else:
+                for target in targets:
+                    _reads_of(target, names, self.stores, inside)
             _reads_of(stmt.value, names, self.stores, inside)
+            if not inside:
+                return names
         else:
+            if kind in _BLOCKS:
+                _block(stmt, self.blocks)
             _fields_reads(stmt, names, self.stores, inside)
         entry[2] = bool(inside)
         for inner in inside:
@@ -149,7 +167,7 @@ class _Reads:
         return out
 
 
-# ---- dead tangents ----------------------------------------------------------------------
+# ---- dead tangents ------------------------------------------------------------------
 def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> bool:
     """One round of removing `dy = ...` whose dy is never read; True if any went."""
     changed, loads = False, reads.loads
@@ -180,94 +198,17 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
     return stmt
 
 
-# ---- single-use tangents ------------------------------------------------------------------
-def _substitute(body: List[ast.stmt], table: _Reads, below: Dict[int, tuple]) -> tuple:
-    """Move a tangent temporary read once into the statement that reads it, when that
-    keeps every temporary alive no longer than it was: `_fw_dsin1 = cos(x) * dx` then
-    `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
-    NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
-    Returns the new statements and the names each reads."""
-    loads, stores = table.loads, table.stores
-    reads = [table.below(stmt, below) for stmt in body]
-    movable = {stmt.targets[0].id for stmt in body if getattr(stmt, "fw_tangent", False)}
-    movable = {n for n in movable if n.startswith(RESERVED_PREFIX) and loads[n] == 1}
-    first: Dict[str, List[int]] = {}  # where each movable temporary is read
-    for k, names in enumerate(reads):
-        for name in names & movable if len(names) > len(movable) else movable & names:
-            first.setdefault(name, []).append(k)
-    last = {name: k for k, names in enumerate(reads) for name in names}
-    out: List = list(body)
-    for i, stmt in enumerate(out):
-        if stmt is None or not getattr(stmt, "fw_tangent", False):
-            continue
-        name = stmt.targets[0].id
-        if name not in movable:
-            continue
-        j = min((k for k in first.get(name, []) if k > i), default=None)
-        if j is None or not _can_move(out, reads, last, i, j, stores):
-            continue
-        _replace(out[j], name, stmt.value)
-        for moved in reads[i]:
-            last[moved] = max(last.get(moved, j), j)
-            if moved in movable:
-                first.setdefault(moved, []).append(j)
-        reads[j] = (reads[j] - {name}) | reads[i]
-        below[id(out[j])] = out[j], reads[j]
-        out[i], reads[i] = None, None
-    kept = [k for k, s in enumerate(out) if s is not None]
-    return [out[k] for k in kept], [reads[k] for k in kept]
-
-
-def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
-              stores: Set[str]) -> bool:
-    """Only simple generated statements between, none rebinding what moves; the
-    temporaries the expression reads are read at j or later anyway."""
-    if not _simple(stmts[j]) or any(
-            s is not None and not _simple(s) for s in stmts[i + 1:j]):
-        return False
-    moved = reads[i]
-    for stmt in stmts[i + 1:j]:
-        if stmt is not None and any(isinstance(t, ast.Name) and t.id in moved
-                                    for t in stmt.targets):
-            return False
-    return all(last.get(n, -1) >= j for n in moved
-               if n.startswith(RESERVED_PREFIX) and n in stores)
-
-
-def _simple(stmt: ast.stmt) -> bool:
-    """An assignment of a template, a copy or a tangent, with one Name target."""
-    return isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) and (
-        getattr(stmt, "fw_tangent", False) or getattr(stmt, "fw_pure", False))
-
-
-def _replace(stmt: ast.stmt, name: str, value: ast.expr) -> None:
-    """Put `value` in place of every Name `name` below `stmt`."""
-    stack: List[ast.AST] = [stmt]
-    while stack:
-        node = stack.pop()
-        for field in node_fields(type(node)):
-            child = getattr(node, field, None)
-            if type(child) is list:
-                for k, item in enumerate(child):
-                    if type(item) is ast.Name and item.id == name:
-                        child[k] = value
-                    elif isinstance(item, ast.AST):
-                        stack.append(item)
-            elif type(child) is ast.Name and child.id == name:
-                setattr(node, field, value)
-            elif isinstance(child, ast.AST):
-                stack.append(child)
-
-
-# ---- freeing temporaries --------------------------------------------------------------------
-def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]]) -> List[ast.stmt]:
-    """`del _fw_t` after the top-level statement that reads a temporary last."""
+# ---- freeing temporaries ----------------------------------------------------------
+def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]],
+                      small: Set[str]) -> List[ast.stmt]:
+    """`del _fw_t` after the top-level statement that reads a temporary last (unless
+    it is `small`)."""
     assigned: Set[str] = set()
     last = {name: i for i, names in enumerate(reads) for name in names}
     out: List[ast.stmt] = []
     for i, stmt in enumerate(body):
         out.append(stmt)
-        dead = [n for n in reads[i] if n in assigned and last[n] == i]
+        dead = [n for n in reads[i] if n in assigned and last[n] == i and n not in small]
         if type(stmt) is ast.Assign:
             for target in stmt.targets:
                 if type(target) is ast.Name:

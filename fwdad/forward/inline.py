@@ -32,7 +32,7 @@ _POW = (operator.pow, np.power)
 
 def instantiate(rw: Any, line: Line, target: Any) -> list:
     """The statements computing `target` (primal, then tangent) from the template."""
-    tpl, subst = _template_for(rw, line)
+    tpl, subst, zeros = _template_for(rw, line)
     bind = rw.k.bind
     primal = _build(tpl, tpl.primal, (), subst, bind)
     if target is None:
@@ -41,10 +41,9 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
         plain = _assign(target, primal)
         plain.fw_pure = True
         return [plain]
-    self_update = target in {a.name for a in line.operands if a.kind == "local"}
+    self_update = any(a.name == target and a.kind == "local" for a in line.operands)
     out = rw.temp(target) if self_update and tpl.uses_out else target
     subst["out"] = ast.Name(out, LOAD)
-    zeros = tuple(dp for dp in tpl.tangents if _is_zero(subst[dp]))
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
@@ -95,20 +94,24 @@ def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
 
 def _template_for(rw: Any, line: Line) -> tuple:
     tpl: Template = rw.templates[id(line.callee)]
-    atoms = [a for a, _ in line.args]
+    atoms = line.operands
     subst: Dict[str, ast.expr] = {}
-    exponent = getattr(atoms[-1].value, "primal", None) if atoms[-1].kind == "const" \
-        else None
-    if type(exponent) in (int, float) and line.entry.primal in _POW and exponent != 0 \
-            and math.isfinite(exponent):
-        tpl = (pow_two if exponent == 2 else pow_literal).template
-        subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
-        atoms = atoms[:1]
+    if atoms[-1].kind == "const" and line.entry.primal in _POW:
+        exponent = getattr(atoms[-1].value, "primal", None)
+        if type(exponent) in (int, float) and exponent != 0 and math.isfinite(exponent):
+            tpl = (pow_two if exponent == 2 else pow_literal).template
+            subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
+            atoms = atoms[:1]
+    primal, tangent, zeros = rw.primal, rw.tangent, []
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
-        subst[p], subst[dp] = rw.primal(atom), rw.tangent(atom)
+        subst[p] = primal(atom)
+        subst[dp] = dt = tangent(atom)
+        if type(dt) is ast.Name and dt.id == ZERO:
+            zeros.append(dp)
     for dp in tpl.tangents[len(atoms):]:
         subst[dp] = ast.Name(ZERO, LOAD)
-    return tpl, subst
+        zeros.append(dp)
+    return tpl, subst, tuple(zeros)
 
 
 def _hint(value: Any) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
@@ -21,33 +20,42 @@ from fwdad.astwalk import child_nodes
 from fwdad.forward import runtime
 from fwdad.rules.registry import RuleEntry, entries, on_register
 
-@dataclass
 class Atom:
     """An operand of Dual code: a local, a constant Dual of the rule (a literal), or a
     global or closure value read live (`_fw_const(name)`)."""
 
-    kind: str  # "local", "const" or "global"
-    name: str
-    value: Any = None  # the constant Dual, for "const"
+    __slots__ = ("kind", "name", "value")
+
+    def __init__(self, kind: str, name: str, value: Any = None) -> None:
+        self.kind = kind  # "local", "const" or "global"
+        self.name = name
+        self.value = value  # the constant Dual, for "const"
 
 
-@dataclass
 class Line:
     """One statement of Dual code, as the optimizer sees it."""
 
-    kind: str  # template, call, copy, unpack, for, use, keep, unknown
-    node: ast.stmt
-    targets: List[str] = field(default_factory=list)
-    args: List[Tuple[Atom, bool]] = field(default_factory=list)  # (atom, starred)
-    keywords: List[Tuple[Optional[str], Atom]] = field(default_factory=list)
-    callee: Any = None
-    entry: Optional[RuleEntry] = None
-    pure: bool = True  # the call mutates none of its arguments
+    __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
+                 "_operands")
+
+    def __init__(self, kind: str, node: ast.stmt, targets: Optional[List[str]] = None,
+                 args: Optional[List[Tuple[Atom, bool]]] = None,
+                 keywords: Optional[List[Tuple[Optional[str], Atom]]] = None,
+                 callee: Any = None, entry: Optional[RuleEntry] = None,
+                 pure: bool = True) -> None:
+        self.kind = kind  # template, call, copy, unpack, for, use, keep, unknown
+        self.node = node
+        self.targets = targets if targets is not None else []
+        self.args = args if args is not None else []  # (atom, starred)
+        self.keywords = keywords if keywords is not None else []
+        self.callee, self.entry = callee, entry
+        self.pure = pure  # the call mutates none of its arguments
+        self._operands: Optional[List[Atom]] = None
 
     @property
     def operands(self) -> List[Atom]:
         """The atoms it reads (kept: read it once `args` and `keywords` are final)."""
-        known = self.__dict__.get("_operands")
+        known = self._operands
         if known is None:
             known = self._operands = [a for a, _ in self.args] + [a for _, a in self.keywords]
         return known
@@ -115,6 +123,19 @@ def _hashable(fn: Any) -> bool:
     return True
 
 
+# (id(entry), positional) -> (entry, whether such a call without keywords is pure)
+_PLAIN_PURITY: Dict[tuple, tuple] = {}
+
+
+def _plain_call_is_pure(entry: RuleEntry, positional: int) -> bool:
+    """call_is_pure for a call with `positional` arguments alone (kept per entry)."""
+    key = (id(entry), positional)
+    known = _PLAIN_PURITY.get(key)
+    if known is None or known[0] is not entry:
+        known = _PLAIN_PURITY[key] = entry, call_is_pure(entry, positional, [])
+    return known[1]
+
+
 _TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
 
 
@@ -128,34 +149,39 @@ def rule_tables() -> tuple:
     return _TABLES[0]
 
 
-on_register(lambda fn: _TABLES.clear())
+on_register(lambda fn: (_TABLES.clear(), _PLAIN_PURITY.clear()))
 
 
 class Reader:
     """Turns the statements of one rule into Lines."""
 
-    def __init__(self, constants: Dict[str, Any], locals_: Set[str],
-                 templates: Dict[int, Any]) -> None:
-        self.k, self.locals, self.templates = constants, locals_, templates
+    def __init__(self, constants: Dict[str, Any], templates: Dict[int, Any]) -> None:
+        self.k, self.templates = constants, templates
         self.rules, self.rules_by_primal = rule_tables()
-        self.reads: Dict[str, int] = {}
         self.atoms: Dict[str, Atom] = {}  # one Atom per name (atoms are not changed)
+        self.globals: Set[str] = set()  # the globals read live
+        self.fn: Optional[ast.FunctionDef] = None  # the rule, and how often it reads
+        self.reads: Optional[Dict[str, int]] = None  # each name (when first needed)
 
     def atom(self, node: ast.expr) -> Optional[Atom]:
+        """A bare name of Dual code is a constant of the rule or a local (the transform
+        reads every other name as `_fw_const(name)`)."""
         if type(node) is ast.Name:
             name = node.id
             atom = self.atoms.get(name)
             if atom is None:
-                if name in self.locals:
-                    atom = self.atoms[name] = Atom("local", name)
-                elif name in self.k:
-                    atom = self.atoms[name] = Atom("const", name, self.k[name])
-            if atom is not None:
-                return atom
+                atom = self.atoms[name] = Atom("const", name, self.k[name]) \
+                    if name in self.k else Atom("local", name)
+            return atom
         if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
                 and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+            self.globals.add(node.args[0].id)
             return Atom("global", node.args[0].id)
         return None
+
+    def locals(self) -> Set[str]:
+        """The names read as locals so far."""
+        return {name for name, atom in self.atoms.items() if atom.kind == "local"}
 
     def helper(self, call: ast.Call) -> Any:
         func = call.func
@@ -166,10 +192,11 @@ class Reader:
         return line if line is not None else Line("unknown", stmt, pure=False)
 
     def _line(self, stmt: ast.stmt) -> Optional[Line]:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1:
             target, value = stmt.targets[0], stmt.value
-            if isinstance(target, ast.Name):
-                if isinstance(value, ast.Call) and self.atom(value) is None:
+            if type(target) is ast.Name:
+                if type(value) is ast.Call and (self.helper(value) is not runtime.const
+                                                or self.atom(value) is None):
                     return self.call(stmt, value, [target.id])
                 item = self.atom(value)
                 return None if item is None else Line("copy", stmt, [target.id],
@@ -226,9 +253,12 @@ class Reader:
                 return None
             line.keywords.append((kw.arg, item))
         names = [name for name, _ in line.keywords]
-        line.pure = call_is_pure(line.entry, len(line.args), names, starred_any) \
-            if line.entry is not None else \
-            any(callee is h for h in PURE_HELPERS) and "out" not in names
+        if line.entry is None:
+            line.pure = any(callee is h for h in PURE_HELPERS) and "out" not in names
+        elif names or starred_any:
+            line.pure = call_is_pure(line.entry, len(line.args), names, starred_any)
+        else:
+            line.pure = _plain_call_is_pure(line.entry, len(line.args))
         template = self.templates.get(id(callee))
         if template is not None and not names and not starred_any and \
                 len(line.args) == len(template.params):
@@ -258,7 +288,13 @@ def local_names(fn: ast.FunctionDef) -> Set[str]:
     args = fn.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    stack = list(fn.body)
+    return bound_below(fn.body, names)
+
+
+def bound_below(nodes: List[ast.AST], names: Set[str]) -> Set[str]:
+    """`names` with every name the statements `nodes` assign (nested defs' own locals
+    excluded)."""
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

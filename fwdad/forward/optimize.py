@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable, Dict, List, Optional
+import math
+from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, unboxed
@@ -36,6 +37,8 @@ from fwdad.forward import constructors
 from fwdad.tangents import NoTangent
 
 _LITERALS = (int, float, bool, str, type(None))
+# math functions that take many values, or return what the operand's method returns
+_MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
 
 def optimize(tree: ast.FunctionDef, constants: Constants,
@@ -54,7 +57,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants,
         body = rewrite.batch_guard(tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
-    return cleanup(ast.copy_location(out, tree))
+    return cleanup(ast.copy_location(out, tree), rewrite.small)
 
 
 def _builds_instances(constants: Constants) -> bool:
@@ -76,6 +79,8 @@ class _Rewrite:
             if self.kinds[name] == SPLIT:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
+        self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
+        self.depth = 0  # how deep in blocks the statement being rewritten is
         constants.reserve(taken)
         self.methods = {kind: getattr(self, "s_" + kind) for kind in (
             "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep",
@@ -119,11 +124,30 @@ class _Rewrite:
     # ---- statements -----------------------------------------------------------------
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
         out: List[ast.stmt] = []
+        self.depth += 1
+        lines, methods = self.lines, self.methods
         for stmt in stmts:
-            line = self.lines.get(id(stmt))
-            for new in self.methods[line.kind](line):
+            line = lines[id(stmt)]
+            for new in methods[line.kind](line):
                 out.append(locate(new, stmt))
+        self.depth -= 1
         return out or [ast.Pass()]
+
+    def note_small(self, line: Line, target: Optional[str]) -> None:
+        """Most `math` functions return a Python number and take only values of one
+        element: their results and tangents, and (at the top level, where the call
+        always runs) their operands, free no array when deleted, so cleanup leaves
+        out their `del`."""
+        fn = getattr(line.entry, "primal", None)
+        if getattr(fn, "__module__", None) != "math" or fn in _MATH_ON_MANY:
+            return
+        names = [target] if target is not None else []
+        if self.depth == 1:
+            names += [a.name for a, starred in line.args
+                      if a.kind == "local" and not starred]
+        for name in names:
+            self.small.add(name)
+            self.small.add(self.dnames.get(name, name))
 
     def entry(self, tree: ast.FunctionDef) -> List[ast.stmt]:
         """Split parameters: `x, dx = x.primal, x.tangent`."""
@@ -163,10 +187,12 @@ class _Rewrite:
 
     def s_template(self, line: Line) -> List[ast.stmt]:
         target = line.targets[0] if line.targets else None
-        if (target is not None and self.kinds[target] == BOXED) or any(
-                self.active(a) and a.name in self.opaque for a in line.operands):
+        opaque = self.opaque
+        if (target is not None and self.kinds[target] == BOXED) or opaque and any(
+                a.name in opaque and self.active(a) for a in line.operands):
             return self.s_call(line)
         self.inlined = True
+        self.note_small(line, target)
         return instantiate(self, line, target)
 
     def s_call(self, line: Line) -> List[ast.stmt]:
@@ -174,6 +200,7 @@ class _Rewrite:
         kind = self.kinds.get(target) if target else None
         if line.entry is not None and line.entry.kind == "nondiff" and kind != BOXED:
             value = nondiff_call(self, line)
+            self.note_small(line, target)
             if target is None:
                 return [ast.Expr(value=value)]
             out = [_assign(target, value)]
