@@ -32,7 +32,7 @@ import fwdad  # noqa: E402
 from bench import jvp_overhead as jo, peers, report, small_ops  # noqa: E402
 from bench.companion_rows import jacobian_rows, reverse_rows  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
-from fwdad.forward.derive import build_rule  # noqa: E402
+from fwdad.forward.derive import build_rule, collector_paused  # noqa: E402
 
 MIN_SAMPLE = 0.02  # seconds; a fast callable runs several times per sample
 
@@ -172,27 +172,34 @@ def _first_build(fn: Callable, path: str, optimized: bool) -> Callable:
 
 def _stages(fn: Callable, path: str, repeats: int) -> Dict[str, float]:
     """Median time of each stage of building the optimized rule."""
-    from fwdad import frontend
-    from fwdad.compile import compile_function
-    from fwdad.forward.optimize import optimize
-    from fwdad.forward.transform import transform
     samples: Dict[str, List[float]] = {}
     for _ in range(repeats):
         _forget_file(path)
-        marks = [time.perf_counter()]
-        src, normalized = frontend.normalized(fn)
-        marks.append(time.perf_counter())
-        tree, constants = transform(normalized, src)
-        marks.append(time.perf_counter())
-        better = optimize(tree, constants, None)
-        marks.append(time.perf_counter())
-        compile_function(better, constants.values, src.cells, src.globals, (), {},
-                         src.filename, "rule")
-        marks.append(time.perf_counter())
+        with collector_paused():  # as build_rule runs them
+            marks = _stage_marks(fn)
         for stage, a, b in zip(("source + fence + normalize", "transform", "optimize",
                                 "compile"), marks, marks[1:]):
             samples.setdefault(stage, []).append(b - a)
     return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def _stage_marks(fn: Callable) -> List[float]:
+    """The times between the stages of one build of the optimized rule of `fn`."""
+    from fwdad import frontend
+    from fwdad.compile import compile_function
+    from fwdad.forward.optimize import optimize
+    from fwdad.forward.transform import transform
+    marks = [time.perf_counter()]
+    src, normalized = frontend.normalized(fn)
+    marks.append(time.perf_counter())
+    tree, constants = transform(normalized, src)
+    marks.append(time.perf_counter())
+    better = optimize(tree, constants, None)
+    marks.append(time.perf_counter())
+    compile_function(better, constants.values, src.cells, src.globals, (), {},
+                     src.filename, "rule")
+    marks.append(time.perf_counter())
+    return marks
 
 
 def _peak(run: Callable) -> int:

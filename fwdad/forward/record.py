@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List
 from fwdad import frontend
 from fwdad.compile import compile_function
 from fwdad.dual import Dual
-from fwdad.forward import dispatch, lines, runtime
+from fwdad.forward import dispatch, purity, runtime
 from fwdad.forward.transform import transform
 from fwdad.rules.registry import entries, get_frule
 from fwdad.source import python_function
@@ -177,12 +177,12 @@ def _bound_self(f: Dual) -> Dual:
     return Dual(f.primal.__self__, f.tangent)
 
 
-lines.PURE_HELPERS.add(_bound_self)
+purity.PURE_HELPERS.add(_bound_self)
 
 
 def _pure(rule: Callable, args: tuple, kwargs: dict) -> bool:
     """Whether this call of `rule` mutates none of its arguments."""
-    return lines.call_is_pure(lines.rule_tables()[0].get(id(rule)), len(args), kwargs)
+    return purity.call_is_pure(purity.rule_tables()[0].get(id(rule)), len(args), kwargs)
 
 
 class _Primitive:

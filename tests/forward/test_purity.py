@@ -9,7 +9,7 @@ import pytest
 import fwdad
 from fwdad import frontend
 from fwdad.dual import Dual
-from fwdad.forward import activity, lines
+from fwdad.forward import activity, purity
 from fwdad.forward.derive import build_rule
 from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import transform
@@ -73,8 +73,8 @@ CALL_SITES = [
 
 @pytest.mark.parametrize("fn, positional, keywords, starred, pure", CALL_SITES)
 def test_call_site_purity(fn, positional, keywords, starred, pure):
-    entry = lines.rule_tables()[0][id(get_frule(fn))]
-    assert lines.call_is_pure(entry, positional, keywords, starred) is pure
+    entry = purity.rule_tables()[0][id(get_frule(fn))]
+    assert purity.call_is_pure(entry, positional, keywords, starred) is pure
 
 
 def _analysis(fn):
