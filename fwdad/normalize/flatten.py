@@ -78,18 +78,10 @@ class _Flatten:
         return node
 
     def stored(self, name: str) -> ast.Name:
-        node = ast.Name(name, _STORE)
-        if self.where is None:
-            return copy_location(node, self.node)
-        node.__dict__.update(self.where)
-        return node
+        return self.here(ast.Name(name, _STORE))
 
     def loaded(self, name: str) -> ast.Name:
-        node = ast.Name(name, _LOAD)
-        if self.where is None:
-            return copy_location(node, self.node)
-        node.__dict__.update(self.where)
-        return node
+        return self.here(ast.Name(name, _LOAD))
 
     def negated(self, test: ast.expr) -> ast.UnaryOp:
         return self.here(ast.UnaryOp(op=ast.Not(), operand=test))
