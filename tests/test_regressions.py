@@ -66,3 +66,19 @@ def test_variance_over_an_empty_axis_is_nan_as_in_numpy():
         value, tangent = fwdad.jvp(variance_of_nothing, (x,), (np.ones_like(x),))
     np.testing.assert_array_equal(value, want)
     assert np.isnan(tangent).all() and tangent.shape == want.shape
+
+
+def scaled_shifted_squared(a):
+    return a * 1.0 + a / 2.0 + a ** 2.0
+
+
+def test_constants_add_no_nan_at_infinity():
+    """d/da (a + a/2 + a^2) = 1.5 + 2a: inf at a = inf, in the plain rule too (a
+    constant's zero tangent times an infinite value must not give nan)."""
+    from fwdad.dual import Dual
+    from fwdad.forward.derive import build_rule
+    a = np.array([np.inf, 1.0])
+    want = np.array([np.inf, 3.5])                                   # closed form
+    for optimized in (True, False):
+        rule = build_rule(scaled_shifted_squared, optimized=optimized)
+        np.testing.assert_array_equal(rule(Dual(a, np.ones(2))).tangent, want)

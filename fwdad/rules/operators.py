@@ -55,8 +55,8 @@ def _sub(x: Dual, y: Dual) -> Dual:
 def _mul(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
     dx, dy = _tangents(x, y, out)
-    if _is_float_zero(dx):  # a constant factor (2.0 * x): one product, not two
-        return Dual(out, _shaped(x.primal * dy, out))
+    if _is_float_zero(dx):  # a constant factor (2.0 * x): one product, not two, and
+        return Dual(out, _shaped(x.primal * dy, out))  # no inf * 0.0 = nan term
     if _is_float_zero(dy):
         return Dual(out, _shaped(dx * y.primal, out))
     return Dual(out, _shaped(dx * y.primal + x.primal * dy, out))
@@ -72,6 +72,8 @@ def _is_float_zero(tangent) -> bool:
 def _truediv(x: Dual, y: Dual) -> Dual:
     out = x.primal / y.primal
     dx, dy = _tangents(x, y, out)
+    if _is_float_zero(dy):  # a constant divisor: no out * dy term (inf * 0.0 is nan)
+        return Dual(out, _shaped(dx / y.primal, out))
     return Dual(out, _shaped((dx - out * dy) / y.primal, out))
 
 
@@ -80,6 +82,8 @@ def _truediv(x: Dual, y: Dual) -> Dual:
 def _pow(x: Dual, y: Dual) -> Dual:
     out = x.primal ** y.primal
     dx, dy = _tangents(x, y, out)
+    if _is_float_zero(dy):  # a constant exponent: no log(x) term (inf * 0.0 is nan)
+        return Dual(out, pow_base_term(x.primal, y.primal, dx))
     return Dual(out, pow_base_term(x.primal, y.primal, dx) + pow_exponent_term(
         x.primal, out, dy))
 
