@@ -75,11 +75,6 @@ def names(node: ast.AST) -> List[ast.Name]:
     return [n for n in walk(node) if type(n) is ast.Name]
 
 
-def loaded_names(node: ast.AST) -> Set[str]:
-    """The names `node` reads."""
-    return {n.id for n in walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Load}
-
-
 def copy_location(new: ast.AST, old: ast.AST) -> ast.AST:
     """`ast.copy_location`, made fast as copy_locations is."""
     where = location(old)

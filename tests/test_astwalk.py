@@ -32,11 +32,6 @@ def test_child_nodes_matches_iter_child_nodes(tree):
         assert astwalk.child_nodes(node) == expected
 
 
-def test_loaded_names():
-    tree = ast.parse("y = f(x, y)\nz.w = q[i]\ndel k")
-    assert astwalk.loaded_names(tree) == {"f", "x", "y", "z", "q", "i"}
-
-
 def _dump(tree):
     return ast.dump(tree, include_attributes=True)
 
