@@ -82,9 +82,6 @@ class _Rewrite:
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         constants.reserve(taken)
-        self.methods = {kind: getattr(self, "s_" + kind) for kind in (
-            "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep",
-            "unknown")}
 
     def temp(self, name: str) -> str:
         """A fresh local for the new value of `name` while its tangent still needs the
@@ -125,10 +122,10 @@ class _Rewrite:
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
         out: List[ast.stmt] = []
         self.depth += 1
-        lines, methods = self.lines, self.methods
+        lines, methods = self.lines, _METHODS
         for stmt in stmts:
             line = lines[id(stmt)]
-            for new in methods[line.kind](line):
+            for new in methods[line.kind](self, line):
                 out.append(locate(new, stmt))
         self.depth -= 1
         return out or [ast.Pass()]
@@ -325,3 +322,9 @@ class _Rewrite:
     def s_unknown(self, line: Line) -> List[ast.stmt]:
         return [copy.deepcopy(line.node)]
 
+
+
+# The rewrite of each kind of line (forward/lines.py); a table of the class's functions,
+# not of bound methods, which would hold the rewrite in a reference cycle.
+_METHODS = {kind: getattr(_Rewrite, "s_" + kind) for kind in (
+    "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}
