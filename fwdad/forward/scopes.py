@@ -16,25 +16,62 @@ def scope_of(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
     """The names `fn` binds itself (parameters, targets, the names of the defs inside,
     not what those bind), those it declares `global`, and every name the def mentions
     (nested defs included)."""
-    args = fn.args
-    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    bound = _params(fn)
     declared: Set[str] = set()
     mentioned: Set[str] = set()
-    nodes = walk(fn)
-    for node in nodes:
+    stack: list = list(fn.body)
+    todo: list = [fn.args] + fn.decorator_list + ([fn.returns] if fn.returns else [])
+    while stack or todo:
+        if not todo:
+            node = stack.pop()
+            if type(node) is ast.Assign and _one_call(node, bound, mentioned):
+                continue  # `t = f(a, b)`, most of normalized code, read without a walk
+            todo.append(node)
+        node = todo.pop()
         kind = type(node)
         if kind is ast.Name:
             mentioned.add(node.id)
             if type(node.ctx) is not ast.Load:
                 bound.add(node.id)
-        elif kind is ast.Global:
+            continue
+        if kind is ast.Global:
             declared.update(node.names)
         elif kind is ast.ExceptHandler and node.name:
             bound.add(node.name)
-        elif kind in _DEFS and node is not fn:  # what nested defs bind is theirs
-            return _nested_scope(fn, mentioned | {n.id for n in nodes if type(n) is ast.Name})
+        elif kind in _DEFS:  # what nested defs bind is theirs
+            return _nested_scope(fn, {n.id for n in walk(fn) if type(n) is ast.Name})
+        for child in child_nodes(node):
+            (stack if isinstance(child, ast.stmt) else todo).append(child)
     return bound - declared, declared, mentioned
+
+
+def _one_call(node: ast.Assign, bound: Set[str], mentioned: Set[str]) -> bool:
+    """Record `name = f(atoms)`, f a name or a dotted name (False, recording nothing, for any other statement)."""
+    targets, value = node.targets, node.value
+    if len(targets) != 1 or type(targets[0]) is not ast.Name or type(value) is not ast.Call:
+        return False
+    parts = [value.func] + value.args + [k.value for k in value.keywords]
+    names = []
+    for part in parts:
+        while type(part) is ast.Attribute:  # `operator.add`, `np.linalg.norm`
+            part = part.value
+        kind = type(part)
+        if kind is ast.Name:
+            names.append(part.id)
+        elif kind is not ast.Constant:
+            return False
+    target = targets[0].id
+    bound.add(target)
+    mentioned.add(target)
+    mentioned.update(names)
+    return True
+
+
+def _params(fn: ast.FunctionDef) -> Set[str]:
+    args = fn.args
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return bound
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -42,9 +79,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> tuple:
     """scope_of for a def with defs inside: a walk that does not enter them."""
-    args = fn.args
-    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    bound = _params(fn)
     declared, stack = set(), list(fn.body)
     while stack:
         node = stack.pop()
