@@ -77,6 +77,7 @@ class _Forward:
         self.src, self.k = src, constants
         self.duals: Set[str] = set()  # names holding Duals here
         self.globals: Set[str] = set()  # names this function declares global
+        self.callees: Dict[int, str] = {}  # id(static callee) -> the name of its rule
 
     def helper(self, fn: Any, hint: str) -> ast.Name:
         return self.k.bind(fn, hint)
@@ -222,8 +223,13 @@ class _Forward:
             target = func.fw_value
             if target is lang.foreigncall:
                 target, args = node.args[0].fw_value, args[1:]
-            rule = dispatch.static_rule(target, self.where(node))
-            return ast.Call(self.helper(rule, _short_name(target)), args, keywords)
+            name = self.callees.get(id(target))
+            if name is None:
+                rule = dispatch.static_rule(target, self.where(node))
+                name = self.helper(rule, _short_name(target)).id
+                if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
+                    self.callees[id(target)] = name
+            return ast.Call(ast.Name(name, LOAD), args, keywords)
         callee = self.value(func)
         return ast.Call(self.helper(dispatch.call, "call"), [callee] + args, keywords)
 
@@ -243,11 +249,12 @@ class _Forward:
 
     def value(self, atom: ast.expr) -> ast.expr:
         """The Dual expression for an atom of normalized code."""
+        kind = type(atom)
+        if kind is ast.Constant:
+            return self.k.literal(atom.value)
         if is_ref(atom):
             return self.k.bind(runtime.const(atom.fw_value), _short_name(atom.fw_value))
-        if isinstance(atom, ast.Constant):
-            return self.k.literal(atom.value)
-        if isinstance(atom, ast.Name):
+        if kind is ast.Name:
             if atom.id in self.duals:
                 return ast.Name(atom.id, LOAD)
             return ast.Call(self.helper(runtime.const, "const"), [ast.Name(atom.id, LOAD)], [])

@@ -34,7 +34,7 @@ _LOAD = ast.Load()  # shared, as ast.parse shares it
 
 
 def is_ref(node: ast.AST) -> bool:
-    return hasattr(node, "fw_value")
+    return "fw_value" in getattr(node, "__dict__", ())  # (no AttributeError to raise)
 
 
 def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
@@ -54,4 +54,4 @@ def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.
 def is_atom(node: ast.AST) -> bool:
     """Names, constants and static references: the only arguments after flattening."""
     kind = type(node)
-    return kind is ast.Name or kind is ast.Constant or hasattr(node, "fw_value")
+    return kind is ast.Name or kind is ast.Constant or is_ref(node)
