@@ -31,7 +31,9 @@ def builder(expr: ast.expr, operands: List[str], globals_: dict,
     lines = [f"    {source.bind(v)}\n" for v in source.constants(binds)] if binds else []
     text = "".join(lines) + f"    return {source.expr(expr)}\n"
     exec(compile("def build(s, bind):\n" + text, "<template>", "exec"), namespace)
-    return namespace["build"]
+    build = namespace["build"]
+    build.prebound = len(lines)  # the calls of bind before those the tree reads
+    return build
 
 
 class _Source:

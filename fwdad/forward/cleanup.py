@@ -112,6 +112,10 @@ class _Reads:
             targets = stmt.targets
             if len(targets) == 1 and type(targets[0]) is ast.Name:
                 self.stores[targets[0].id] += 1
+                known = extra.get("fw_reads")
+                if known is not None:  # noted when it was made (forward/inline.py)
+                    names.extend(known)
+                    return names
             else:
                 for target in targets:
                     _reads_of(target, names, self.stores, inside)

@@ -11,7 +11,7 @@ import ast
 import copy
 import math
 import operator
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import numpy as np
 
@@ -31,20 +31,29 @@ _POW = (operator.pow, np.power)
 
 
 def instantiate(rw: Any, line: Line, target: Any) -> list:
-    """The statements computing `target` (primal, then tangent) from the template."""
+    """The statements computing `target` (primal, then tangent) from the template. Each
+    assignment notes the names it reads in `fw_reads` (forward/cleanup.py counts them
+    from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
-    bind = rw.k.bind
-    primal = _build(tpl, tpl.primal, (), subst, bind)
+    bound: List[str] = []
+    bind_constant = rw.k.bind
+
+    def bind(value: Any, hint: str) -> ast.Name:
+        name = bind_constant(value, hint)
+        bound.append(name.id)
+        return name
+    primal = _build(tpl, tpl.primal, (), subst, bind, bound)
     if target is None:
         return [ast.Expr(value=primal)]
     if rw.kinds[target] == PLAIN:
-        plain = _assign(target, primal)
+        plain = _assign(target, primal, bound)
         plain.fw_pure = True
         return [plain]
+    primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
     out = rw.temp(target) if self_update and tpl.uses_out else target
     subst["out"] = ast.Name(out, LOAD)
-    tangent = _build(tpl, tpl.tangent, zeros, subst, bind)
+    tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
@@ -52,12 +61,12 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     else:
         if _aliases_boxed(tangent, rw):
             tangent = ast.UnaryOp(op=ast.UAdd(), operand=tangent)
-        tangents = [_assign(rw.dnames[target], tangent)]
+        tangents = [_assign(rw.dnames[target], tangent, bound)]
         tangents[0].fw_tangent = True
     if out != target:
-        return [_assign(out, primal)] + tangents + [
-            _assign(target, ast.Name(out, LOAD))]
-    first = _assign(target, primal)
+        return [_assign(out, primal, primal_reads)] + tangents + [
+            _assign(target, ast.Name(out, LOAD), [out])]
+    first = _assign(target, primal, primal_reads)
     first.fw_pure = True
     if self_update or (tpl.tangent_first and not tpl.uses_out):
         return tangents + [first]
@@ -65,18 +74,34 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
 
 
 def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.expr],
-           bind: Any) -> ast.expr:
+           bind: Any, reads: List[str]) -> ast.expr:
     """A fresh copy of a template expression with the operands substituted and the names
     the template reads bound as constants; for a tangent, simplified as if the tangents
-    `zeros` were zero (which is what simplifying the copy would give)."""
+    `zeros` were zero (which is what simplifying the copy would give). The names it
+    reads go to `reads` (bind adds the constants')."""
     key = (id(expr), zeros)
     known = _BUILDERS.get(key)
     if known is None or known[0] is not expr:
         operands = tpl.params + tpl.tangents + ["out"]
-        build = builder(expr, operands, tpl.globals, _hint) if expr is tpl.primal else \
-            builder(simplify(_zeroed(expr, zeros)), operands, tpl.globals, _hint, binds=expr)
-        known = _BUILDERS[key] = expr, build
-    return known[1](subst, bind)
+        kept = expr if expr is tpl.primal else simplify(_zeroed(expr, zeros))
+        build = builder(kept, operands, tpl.globals, _hint, binds=None if kept is expr
+                        else expr)
+        names = [n.id for n in walk(kept) if type(n) is ast.Name]
+        uses = [n for n in names if n in operands]
+        others = [n for n in names if n not in operands and n not in tpl.globals]
+        known = _BUILDERS[key] = expr, build, uses, others
+    start = len(reads)
+    out = known[1](subst, bind)
+    del reads[start:start + known[1].prebound]  # bound, but left out of the tree
+    reads.extend(known[3])
+    for operand in known[2]:
+        node = subst[operand]
+        kind = type(node)
+        if kind is ast.Name:
+            reads.append(node.id)
+        elif kind is ast.Attribute:  # x.primal, x.tangent
+            reads.append(node.value.id)
+    return out
 
 
 # (id(template expression), its zero tangents) -> (that expression, its builder)
@@ -183,5 +208,7 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
     return ast.Call(func=rw.k.bind(fn, _hint(fn)), args=args, keywords=keywords)
 
 
-def _assign(name: str, value: ast.expr) -> ast.Assign:
-    return ast.Assign([ast.Name(name, STORE)], value)
+def _assign(name: str, value: ast.expr, reads: List[str]) -> ast.Assign:
+    stmt = ast.Assign([ast.Name(name, STORE)], value)
+    stmt.fw_reads = reads
+    return stmt
