@@ -61,17 +61,20 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
     defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
     kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
-    build = functools.partial(compile_function, constants=constants.values,
-                              user_cells=src.cells, globals_=src.globals, defaults=defaults,
-                              kwdefaults=kwdefaults, filename=src.filename)
+    build = functools.partial(compile_function, user_cells=src.cells, globals_=src.globals,
+                              defaults=defaults, kwdefaults=kwdefaults, filename=src.filename)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule = build(tree, header=header)
+        rule = build(tree, constants.values, header=header)
         rule.unoptimized = rule
     else:
-        plain = PlainRule(functools.partial(build, tree, header=header))
+        # The plain rule gets the constants as they are now: the optimizer binds the
+        # plain rule itself among its own, and a table holding it would keep the rule
+        # and its syntax trees in a reference cycle, freed only by the collector.
+        plain = PlainRule(functools.partial(build, tree, dict(constants.values),
+                                            header=header))
         better = optimize(tree, constants, plain)
-        rule = build(better, header="optimized " + header) if better is not None else \
-            build(tree, header=header)
+        rule = build(better, constants.values, header="optimized " + header) \
+            if better is not None else build(tree, constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = LazyText(render, normalized)  # rendered when read
