@@ -64,9 +64,9 @@ def literal(value: Any) -> Optional[ast.expr]:
 
 
 def locate(new: ast.AST, old: ast.AST) -> ast.AST:
-    """ast.copy_location for statements, without its generic checks."""
-    lineno = getattr(old, "lineno", None)
+    """Give a generated statement the user's line of `old`: all that fwdad/codegen.py
+    reads of a location (generated code is compiled from its text)."""
+    lineno = old.__dict__.get("lineno")
     if lineno is not None:
-        new.lineno, new.col_offset = lineno, old.col_offset
-        new.end_lineno, new.end_col_offset = old.end_lineno, old.end_col_offset
+        new.lineno = lineno
     return new

@@ -101,21 +101,24 @@ class _Reads:
 
     def scan(self, stmt: ast.stmt) -> List[str]:
         """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
+        extra = stmt.__dict__
+        known = extra.get("fw_reads")
+        if known is not None:  # noted when it was made (forward/inline.py)
+            self.own[id(stmt)] = [stmt, known, False]
+            self.stores[stmt.targets[0].id] += 1
+            if "fw_tangent" in extra:
+                self.marked.append(stmt)
+            return known
         names: List[str] = []
         inside: List[ast.stmt] = []
         entry = self.own[id(stmt)] = [stmt, names, False]
         kind = type(stmt)
         if kind is ast.Assign:
-            extra = stmt.__dict__
             if "fw_tangent" in extra or "fw_split" in extra:
                 self.marked.append(stmt)
             targets = stmt.targets
             if len(targets) == 1 and type(targets[0]) is ast.Name:
                 self.stores[targets[0].id] += 1
-                known = extra.get("fw_reads")
-                if known is not None:  # noted when it was made (forward/inline.py)
-                    names.extend(known)
-                    return names
             else:
                 for target in targets:
                     _reads_of(target, names, self.stores, inside)

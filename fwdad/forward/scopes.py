@@ -46,19 +46,18 @@ def scope_of(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
 
 
 def _one_call(node: ast.Assign, bound: Set[str], mentioned: Set[str]) -> bool:
-    """Record `name = f(atoms)`, f a name or a dotted name (False, recording nothing, for any other statement)."""
+    """Record `name = f(atoms)`, f a name or a dotted name (False, recording nothing,
+    for any other statement)."""
     targets, value = node.targets, node.value
     if len(targets) != 1 or type(targets[0]) is not ast.Name or type(value) is not ast.Call:
         return False
-    parts = [value.func] + value.args + [k.value for k in value.keywords]
     names = []
-    for part in parts:
+    for part in (value.func, *value.args, *[k.value for k in value.keywords]):
         while type(part) is ast.Attribute:  # `operator.add`, `np.linalg.norm`
             part = part.value
-        kind = type(part)
-        if kind is ast.Name:
+        if type(part) is ast.Name:
             names.append(part.id)
-        elif kind is not ast.Constant:
+        elif type(part) is not ast.Constant:
             return False
     target = targets[0].id
     bound.add(target)
