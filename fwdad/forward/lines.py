@@ -145,8 +145,12 @@ class Reader:
         if callee is _NOT_BOUND:
             return None
         line = Line("call", stmt, targets, callee=callee, entry=self.rules.get(id(callee)))
-        starred_any = False
+        starred_any, atoms, args = False, self.atoms, line.args
         for arg in call.args:
+            if type(arg) is ast.Name:  # most arguments: an atom made already
+                item = atoms.get(arg.id) or self.atom(arg)
+                args.append((item, False))
+                continue
             starred = type(arg) is ast.Starred
             inner = arg.value.args[0] if starred and isinstance(arg.value, ast.Call) \
                 and arg.value.args else arg

@@ -81,6 +81,7 @@ class _Rewrite:
         self.taken = taken
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
+        self.names: Dict[str, ast.Name] = {}  # see name_node
         constants.reserve(taken)
 
     def temp(self, name: str) -> str:
@@ -90,8 +91,10 @@ class _Rewrite:
 
     # ---- operands -------------------------------------------------------------------
     def primal(self, atom: Atom) -> ast.expr:
-        if atom.kind == "local" and self.kinds[atom.name] == BOXED:
-            return _attr(atom.name, "primal")
+        if atom.kind == "local":
+            if self.kinds[atom.name] == BOXED:
+                return _attr(atom.name, "primal")
+            return self.name_node(atom.name)
         if atom.kind == "const":
             value = getattr(atom.value, "primal", atom.value)
             if type(value) in _LITERALS:
@@ -100,11 +103,21 @@ class _Rewrite:
         return _name(atom.name)
 
     def tangent(self, atom: Atom) -> ast.expr:
-        if atom.kind == "local" and self.kinds[atom.name] == SPLIT:
-            return _name(self.dnames[atom.name])
-        if atom.kind == "local" and self.kinds[atom.name] == BOXED:
-            return _attr(atom.name, "tangent")
-        return _name(ZERO)
+        if atom.kind == "local":
+            kind = self.kinds[atom.name]
+            if kind == SPLIT:
+                return self.name_node(self.dnames[atom.name])
+            if kind == BOXED:
+                return _attr(atom.name, "tangent")
+        return self.name_node(ZERO)
+
+    def name_node(self, name: str) -> ast.Name:
+        """The one Name node that reads `name` everywhere in the rule: the passes after
+        this one replace names but never change a Name node, so one can serve all."""
+        node = self.names.get(name)
+        if node is None:
+            node = self.names[name] = _name(name)
+        return node
 
     def dual(self, atom: Atom) -> ast.expr:
         kind = self.kinds.get(atom.name) if atom.kind == "local" else None
