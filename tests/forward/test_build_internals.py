@@ -1,0 +1,109 @@
+"""Shortcuts the rule builder takes must give what the long way gives: the scope of a
+def read without a walk, the names a template instance notes it reads (checked before
+cleanup, which moves expressions and keeps its own account), and an optimized rule that
+nobody holds any more going at once (no reference cycle left for the collector)."""
+import ast
+import collections
+import gc
+import weakref
+
+import pytest
+
+from bench import small_ops
+from fwdad import frontend
+from fwdad.astwalk import walk
+from fwdad.forward import cleanup
+from fwdad.forward.derive import build_rule
+from fwdad.forward import optimize as optimize_module
+from fwdad.forward.scopes import scope_of
+from fwdad.forward.transform import transform
+from tests.corpus import CORPUS
+from tests.forward.test_optimize import (alias_then_mutate, constant_weights,
+                                         literal_powers, self_updates, swap)
+
+FUNCTIONS = [e.fn for e in CORPUS] + [alias_then_mutate, constant_weights, literal_powers,
+                                      self_updates, swap]
+
+
+def walked_scope(fn: ast.FunctionDef):
+    """scope_of by a walk of every node (None for a def with defs inside)."""
+    args = fn.args
+    bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    declared, mentioned = set(), set()
+    for node in walk(fn):
+        if isinstance(node, ast.Name):
+            mentioned.add(node.id)
+            if not isinstance(node.ctx, ast.Load):
+                bound.add(node.id)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
+                and node is not fn:
+            return None
+    return bound - declared, declared, mentioned
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
+def test_scope_of_matches_a_walk(fn):
+    normalized = frontend.normalized(fn)[1]
+    want = walked_scope(normalized)
+    if want is None:
+        pytest.skip("a def with defs inside: scope_of walks it the long way")
+    assert scope_of(normalized) == want
+
+
+def _statements(tree):
+    return [n for n in walk(tree) if isinstance(n, ast.stmt)]
+
+
+def _rewritten(fn, monkeypatch):
+    """The optimized tree of `fn` as the rewrite leaves it, before cleanup."""
+    monkeypatch.setattr(optimize_module, "cleanup", lambda tree, small=(): tree)
+    src, normalized = frontend.normalized(fn)
+    tree, constants = transform(normalized, src)
+    return optimize_module.optimize(tree, constants, None)
+
+
+def _check_noted_reads(tree) -> int:
+    checked = 0
+    for stmt in _statements(tree):
+        noted = stmt.__dict__.get("fw_reads")
+        if noted is not None:
+            names, stores, inside = [], collections.Counter(), []
+            cleanup._reads_of(stmt.value, names, stores, inside)
+            assert collections.Counter(noted) == collections.Counter(names), ast.dump(stmt)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
+def test_noted_reads_are_the_names_read(fn, monkeypatch):
+    better = _rewritten(fn, monkeypatch)
+    if better is None:
+        pytest.skip("not optimized")
+    _check_noted_reads(better)
+
+
+def test_noted_reads_on_the_long_benchmark_body(monkeypatch, tmp_path):
+    path = tmp_path / "long_body.py"
+    path.write_text("import math\n" + small_ops.long_body_source(20))
+    namespace = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    assert _check_noted_reads(_rewritten(namespace["long_body"], monkeypatch)) > 50
+
+
+def test_a_dropped_optimized_rule_goes_without_the_collector():
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        rule = build_rule(self_updates, optimized=True)
+        plain = weakref.ref(rule.unoptimized)
+        gone = weakref.ref(rule)
+        del rule
+        assert gone() is None and plain() is None
+    finally:
+        if was_enabled:
+            gc.enable()
