@@ -22,7 +22,11 @@ def normalized(fn: Callable) -> Tuple[FunctionSource, ast.FunctionDef]:
     Raises:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
-    src = get_source(fn)
+    return normalized_source(get_source(fn))
+
+
+def normalized_source(src: FunctionSource) -> Tuple[FunctionSource, ast.FunctionDef]:
+    """`src` and its normalized tree (made from `src.tree`, in place)."""
     nodes = walk(src.tree)  # once, for the fence and normalize
     fence.check(src, nodes)
     return src, normalize(src, Namer(), nodes)

@@ -28,6 +28,9 @@ class FunctionSource:
     filename: str
     globals: Dict[str, Any]
     cells: Dict[str, Any] = field(default_factory=dict)  # free variable -> cell
+    # The def's lines and the number of its first line, which `tree` was parsed from
+    # (None for a lambda, whose tree is a copy): see `again`.
+    text: Optional[tuple] = None
 
     @property
     def name(self) -> str:
@@ -97,10 +100,11 @@ def get_source(fn: Callable) -> FunctionSource:
             f"written in C), so fwdad cannot derive a rule for it. Register one with "
             f"`@fwdad.frule({getattr(fn, '__name__', 'f')})`.")
     code = py.__code__
-    tree = _def_alone(code)  # a def without decorators: no need to parse the file
-    if tree is not None:
-        cells = dict(zip(code.co_freevars, py.__closure__ or ()))
-        return FunctionSource(py, tree, code.co_filename, py.__globals__, cells)
+    cells = dict(zip(code.co_freevars, py.__closure__ or ()))
+    alone = _def_alone(code)  # a def without decorators: no need to parse the file
+    if alone is not None:
+        return FunctionSource(py, alone[0], code.co_filename, py.__globals__, cells,
+                              alone[1])
     module = _parsed_file(code.co_filename)
     node = _find_node(module, code) if module is not None else None
     if node is None and module is not None and code.co_name == "<lambda>":
@@ -114,9 +118,19 @@ def get_source(fn: Callable) -> FunctionSource:
             f"{code.co_filename!r}). Functions made with exec or eval, or typed at an "
             f"interactive prompt, have no source to read: define it in a file, or "
             f"register a rule for it with `@fwdad.frule`.")
-    tree = _as_function_def(node, code.co_filename)
-    cells = dict(zip(code.co_freevars, py.__closure__ or ()))
-    return FunctionSource(py, tree, code.co_filename, py.__globals__, cells)
+    tree, text = _as_function_def(node, code.co_filename)
+    return FunctionSource(py, tree, code.co_filename, py.__globals__, cells, text)
+
+
+def again(src: FunctionSource) -> Optional[FunctionSource]:
+    """`src` with a fresh tree, parsed from the same text as its own (not from the
+    file, which may have changed since); None for a lambda."""
+    if src.text is None:
+        return None
+    lines, first = src.text
+    tree = _parse_lines(list(lines), first)
+    tree.decorator_list = []
+    return FunctionSource(src.fn, tree, src.filename, src.globals, src.cells, src.text)
 
 
 @functools.lru_cache(maxsize=256)
@@ -186,24 +200,27 @@ def _same_args(node: ast.Lambda, code: types.CodeType) -> bool:
     return tuple(names) == code.co_varnames[:len(names)]
 
 
-def _as_function_def(node: ast.AST, filename: str) -> ast.FunctionDef:
+def _as_function_def(node: ast.AST, filename: str) -> tuple:
     """A fresh tree of the def (without its decorators), or of a def equivalent to the
-    lambda. The passes rewrite it in place, so it shares no node with the cached parse:
-    a def is parsed again from its own lines (cheaper than copying the tree)."""
+    lambda, and the text it was parsed from (see FunctionSource.text). The passes
+    rewrite it in place, so it shares no node with the cached parse: a def is parsed
+    again from its own lines (cheaper than copying the tree)."""
     if isinstance(node, ast.Lambda):
         node = clone(node)
         body = [copy_location(ast.Return(value=node.body), node.body)]
         out = ast.FunctionDef(name="lambda", args=node.args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
-        return fix_missing_locations(copy_location(out, node))
-    out = _parse_again(node, filename) or clone(node)
+        return fix_missing_locations(copy_location(out, node)), None
+    again_ = _parse_again(node, filename)
+    out, text = again_ if again_ is not None else (clone(node), None)
     out.decorator_list = []
-    return out
+    return out, text
 
 
-def _def_alone(code: types.CodeType) -> Optional[ast.FunctionDef]:
-    """The def of `code` parsed from its own lines alone, when it has no decorators
-    (else None, and the whole file is searched).
+def _def_alone(code: types.CodeType) -> Optional[tuple]:
+    """The def of `code` parsed from its own lines alone, and those lines and the
+    number of the first, when it has no decorators (else None, and the whole file is
+    searched).
 
     Its lines run from its first line up to the first line after it that is no further
     indented (blank lines and comments aside), trailing comments dropped. A line that
@@ -228,11 +245,12 @@ def _def_alone(code: types.CodeType) -> Optional[ast.FunctionDef]:
         if len(line) - len(text) <= indent:
             break
         last = number
-    tree = _parse_lines(lines[first - 1:last], first)
+    text = tuple(lines[first - 1:last])
+    tree = _parse_lines(list(text), first)
     if not isinstance(tree, (ast.FunctionDef, ast.AsyncFunctionDef)) \
             or tree.name != code.co_name or tree.lineno != first:
         return None
-    return tree
+    return tree, (text, first)
 
 
 def _parse_lines(lines: List[str], first: int) -> Optional[ast.AST]:
@@ -244,10 +262,11 @@ def _parse_lines(lines: List[str], first: int) -> Optional[ast.AST]:
         return None
 
 
-def _parse_again(node: ast.AST, filename: str) -> Optional[ast.AST]:
-    """The def parsed from its own lines, with the line numbers it has in the file."""
-    lines = linecache.getlines(filename)[node.lineno - 1:node.end_lineno]
-    tree = _parse_lines(lines, node.lineno)
+def _parse_again(node: ast.AST, filename: str) -> Optional[tuple]:
+    """The def parsed from its own lines, with the line numbers it has in the file, and
+    those lines and the number of the first."""
+    text = tuple(linecache.getlines(filename)[node.lineno - 1:node.end_lineno])
+    tree = _parse_lines(list(text), node.lineno)
     if not isinstance(tree, type(node)) or tree.name != node.name:
         return None
-    return tree
+    return tree, (text, node.lineno)

@@ -134,9 +134,10 @@ def test_a_def_read_alone_is_the_def_found_in_the_parsed_file(module):
         if alone is None or module_tree is None:  # decorated, a lambda, lines that do
             continue                              # not parse alone; made by exec
         node = source._find_node(module_tree, code)
-        expected = source._as_function_def(node, code.co_filename)
-        assert ast.dump(alone, include_attributes=True) == \
+        expected, text = source._as_function_def(node, code.co_filename)
+        assert ast.dump(alone[0], include_attributes=True) == \
             ast.dump(expected, include_attributes=True), fn
+        assert alone[1] == text, fn
         checked += 1
     assert checked
 
@@ -163,4 +164,4 @@ def test_a_def_read_alone_where_its_lines_are_tricky(text, tmp_path):
     tree = get_source(fn).tree
     node = source._find_node(source._parsed_file(str(path)), fn.__code__)
     assert ast.dump(tree, include_attributes=True) == \
-        ast.dump(source._as_function_def(node, str(path)), include_attributes=True)
+        ast.dump(source._as_function_def(node, str(path))[0], include_attributes=True)

@@ -7,12 +7,13 @@ decorator: the function still works as before, and `f.frule` is its rule.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import os
 from typing import Any, Callable, Iterator, Optional
 
-from fwdad import frontend
+from fwdad import frontend, source
 from fwdad.codegen import LazyText
 from fwdad.compile import compile_function, render
 from fwdad.errors import location_of
@@ -20,6 +21,7 @@ from fwdad.forward import runtime
 from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.optimize import optimize
 from fwdad.forward.transform import transform
+from fwdad.source import FunctionSource
 
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
@@ -67,22 +69,46 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
         rule = build(tree, constants.values, header=header)
         rule.unoptimized = rule
     else:
-        # The plain rule gets the constants as they are now: the optimizer binds the
-        # plain rule itself among its own, and a table holding it would keep the rule
-        # and its syntax trees in a reference cycle, freed only by the collector.
-        plain = PlainRule(functools.partial(build, tree, dict(constants.values),
-                                            header=header))
+        plain = PlainRule(_plain_maker(src, tree, constants.values, build, header))
         better = optimize(tree, constants, plain)
         rule = build(better, constants.values, header="optimized " + header) \
             if better is not None else build(tree, constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
-    rule.normalized_source = LazyText(render, normalized)  # rendered when read
+    rule.normalized_source = LazyText(_normalized_text, _without_tree(src)) \
+        if src.text is not None else LazyText(render, normalized)  # made when read
     return rule
 
 
+def _plain_maker(src: FunctionSource, tree: Any, constants: dict, build: Callable,
+                 header: str) -> Callable[[], Callable]:
+    """How to make the plain rule when it is first needed: from the def's own text
+    again, so that a rule keeps no syntax tree alive (some 10^4 objects for the
+    collector to trace, and megabytes); a lambda, with no text of its own, keeps its
+    tree and a copy of the constants as they are now (the optimizer binds the plain
+    rule among its own: sharing that table would make a reference cycle)."""
+    if src.text is None:
+        return functools.partial(build, tree, dict(constants), header=header)
+    return functools.partial(_plain_rule, _without_tree(src), build, header)
+
+
+def _without_tree(src: FunctionSource) -> FunctionSource:
+    return dataclasses.replace(src, tree=None)  # (by now src.tree is the normalized tree)
+
+
+def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
+    with collector_paused():
+        fresh, normalized = frontend.normalized_source(source.again(src))
+        tree, constants = transform(normalized, fresh)
+        return build(tree, constants.values, header=header)
+
+
+def _normalized_text(src: FunctionSource) -> str:
+    return render(frontend.normalized_source(source.again(src))[1])
+
+
 class PlainRule:
-    """The rule before optimization, compiled on first use (batched tangents use it;
+    """The rule before optimization, built on first use (batched tangents use it;
     building it eagerly would double the time to build every rule)."""
 
     def __init__(self, build: Callable[[], Callable]) -> None:

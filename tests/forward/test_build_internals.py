@@ -107,3 +107,39 @@ def test_a_dropped_optimized_rule_goes_without_the_collector():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _live_syntax_nodes() -> int:
+    gc.collect()
+    return sum(isinstance(o, ast.AST) for o in gc.get_objects())
+
+
+def test_a_rule_keeps_no_syntax_tree():
+    build_rule(self_updates)  # templates, builders and caches made once
+    before = _live_syntax_nodes()
+    rule = build_rule(self_updates, optimized=True)
+    assert _live_syntax_nodes() - before < 5  # (the rule's own: none)
+    assert "math.exp" in str(rule.normalized_source)
+    del rule
+
+
+def test_the_plain_rule_and_the_text_come_from_the_text_the_rule_was_built_from(tmp_path):
+    """The file may change after the rule is built (an editor saving it): the plain rule
+    and the normalized text, made later, still follow the function's own code."""
+    import importlib.util
+    import linecache
+    import math
+    from fwdad.dual import Dual
+    path = tmp_path / "edited.py"
+    path.write_text("import math\n\n\ndef f(x):\n    return math.sin(x) * x\n")
+    spec = importlib.util.spec_from_file_location("edited", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rule = build_rule(module.f, optimized=True)
+    path.write_text("import math\n\n\ndef f(x):\n    return math.cos(x) + 1.0\n")
+    linecache.checkcache(str(path))
+    out = rule.unoptimized(Dual(0.7, 1.0))
+    assert out.primal == pytest.approx(math.sin(0.7) * 0.7)
+    assert out.tangent == pytest.approx(math.cos(0.7) * 0.7 + math.sin(0.7))
+    assert "math.sin" in str(rule.normalized_source)
+    assert "math.cos" not in str(rule.normalized_source)
