@@ -7,13 +7,15 @@ leave one operation per line.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from typing import Callable, Tuple
 
-from fwdad import fence
+from fwdad import codegen, fence
+from fwdad.codegen import LazyText
 from fwdad.astwalk import walk
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
-from fwdad.source import FunctionSource, get_source
+from fwdad.source import FunctionSource, again, get_source
 
 
 def normalized(fn: Callable) -> Tuple[FunctionSource, ast.FunctionDef]:
@@ -30,3 +32,22 @@ def normalized_source(src: FunctionSource) -> Tuple[FunctionSource, ast.Function
     nodes = walk(src.tree)  # once, for the fence and normalize
     fence.check(src, nodes)
     return src, normalize(src, Namer(), nodes)
+
+
+def text_later(src: FunctionSource, normalized: ast.FunctionDef) -> LazyText:
+    """`rule.normalized_source`: the normalized code's text, made when first read, from
+    the def's own text again, so that a rule keeps no syntax tree alive (some 10^4
+    objects for the collector to trace, and megabytes); a lambda, with no text of its
+    own, keeps its tree."""
+    if src.text is None:
+        return LazyText(codegen.render, normalized)
+    return LazyText(_normalized_text, without_tree(src))
+
+
+def without_tree(src: FunctionSource) -> FunctionSource:
+    """`src` without its tree (after normalize, `src.tree` is the normalized tree)."""
+    return dataclasses.replace(src, tree=None)
+
+
+def _normalized_text(src: FunctionSource) -> str:
+    return codegen.render(normalized_source(again(src))[1])

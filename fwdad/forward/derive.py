@@ -7,15 +7,13 @@ decorator: the function still works as before, and `f.frule` is its rule.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import os
 from typing import Any, Callable, Iterator, Optional
 
 from fwdad import frontend, source
-from fwdad.codegen import LazyText
-from fwdad.compile import compile_function, render
+from fwdad.compile import compile_function
 from fwdad.errors import location_of
 from fwdad.forward import runtime
 from fwdad.forward.dispatch import LazyRule
@@ -75,8 +73,7 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
             if better is not None else build(tree, constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
-    rule.normalized_source = LazyText(_normalized_text, _without_tree(src)) \
-        if src.text is not None else LazyText(render, normalized)  # made when read
+    rule.normalized_source = frontend.text_later(src, normalized)
     return rule
 
 
@@ -89,11 +86,7 @@ def _plain_maker(src: FunctionSource, tree: Any, constants: dict, build: Callabl
     rule among its own: sharing that table would make a reference cycle)."""
     if src.text is None:
         return functools.partial(build, tree, dict(constants), header=header)
-    return functools.partial(_plain_rule, _without_tree(src), build, header)
-
-
-def _without_tree(src: FunctionSource) -> FunctionSource:
-    return dataclasses.replace(src, tree=None)  # (by now src.tree is the normalized tree)
+    return functools.partial(_plain_rule, frontend.without_tree(src), build, header)
 
 
 def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
@@ -101,10 +94,6 @@ def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
         fresh, normalized = frontend.normalized_source(source.again(src))
         tree, constants = transform(normalized, fresh)
         return build(tree, constants.values, header=header)
-
-
-def _normalized_text(src: FunctionSource) -> str:
-    return render(frontend.normalized_source(source.again(src))[1])
 
 
 class PlainRule:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from fwdad import frontend
-from fwdad.codegen import LazyText
-from fwdad.compile import compile_function, render
+from fwdad.compile import compile_function
 from fwdad.errors import location_of
 from fwdad.reverse.transform import transform
 
@@ -28,5 +27,5 @@ def build_rrule(fn: Callable) -> Callable:
                             src.fn.__defaults__ or (), dict(src.fn.__kwdefaults__ or {}),
                             src.filename, header)
     rule.primal = src.fn
-    rule.normalized_source = LazyText(render, normalized)  # rendered when read
+    rule.normalized_source = frontend.text_later(src, normalized)
     return rule
