@@ -67,6 +67,9 @@ class _Moves:
         self.last = {name: k for k, names in enumerate(reads) for name in names}
         self.simple = [_simple(stmt) for stmt in body]
         self.barrier = _barriers(self.simple)
+        # what each simple statement assigns (None once it has moved, or if not simple)
+        self.targets = [stmt.targets[0].id if simple else None
+                        for stmt, simple in zip(body, self.simple)]
 
     def move(self, i: int, name: str, adjacent: bool) -> None:
         """Move statement i into the one that reads `name` if it may (with `adjacent`,
@@ -80,10 +83,14 @@ class _Moves:
                     "fw_pure" not in out[j].__dict__ or not _one_operation(out[j].value):
                 return
         else:
-            j = min((k for k in self.first.get(name, []) if k > i), default=None)
+            j = None
+            for k in self.first.get(name, ()):  # the first statement after i reading it
+                if k > i and (j is None or k < j):
+                    j = k
             if j is None or not self.simple[j] or self.barrier[i] < j:
                 return
-        if not _can_move(out, reads, self.last, i, j, self.table.stores, self.small):
+        if not _can_move(self.targets, reads, self.last, i, j, self.table.stores,
+                         self.small):
             return
         out[j].value = _put(out[j].value, name, out[i].value)
         for moved in reads[i]:
@@ -92,7 +99,7 @@ class _Moves:
                 self.first.setdefault(moved, []).append(j)
         reads[j] = (reads[j] - {name}) | reads[i]
         self.below[id(out[j])] = out[j], reads[j]
-        out[i], reads[i] = None, None
+        out[i], reads[i], self.targets[i] = None, None, None
 
 
 def _one_operation(node: ast.expr) -> bool:
@@ -138,13 +145,14 @@ def _barriers(simple: List[bool]) -> List[int]:
     return out
 
 
-def _can_move(stmts: list, reads: list, last: Dict[str, int], i: int, j: int,
+def _can_move(targets: list, reads: list, last: Dict[str, int], i: int, j: int,
               stores: Counter, small: Set[str]) -> bool:
-    """With only simple statements from i to j: none between rebinds what moves, and
-    the temporaries the expression reads are read at j or later anyway."""
+    """With only simple statements from i to j (`targets`: what each assigns): none
+    between rebinds what moves, and the temporaries the expression reads are read at j
+    or later anyway."""
     moved = reads[i]
-    for stmt in stmts[i + 1:j]:
-        if stmt is not None and stmt.targets[0].id in moved:
+    for k in range(i + 1, j):
+        if targets[k] in moved:
             return False
     return all(last.get(n, -1) >= j for n in moved
                if n.startswith(RESERVED_PREFIX) and n in stores and n not in small)
