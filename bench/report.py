@@ -70,10 +70,13 @@ Notes:
   deepcopy), not differentiation.
 - Rule building: each build is a first build (the file's cached parse is dropped
   first); the stage rows time each step of building the optimized rule on its own. The
-  function has 100 lines of about 6 operations each; its optimized rule has about 1300
+  function has 100 lines of about 6 operations each; its optimized rule has about 870
   lines. Rendering writes the text and its line map in one pass (fwdad/codegen.py), the
   passes walk trees with fwdad/astwalk.py, and the garbage collector is paused while a
-  rule is built.
+  rule is built. A rule keeps no syntax tree: its plain version (for batched tangents)
+  and `normalized_source` are made from the def's text when first needed, so a build
+  leaves almost nothing for the collector to trace (a 100-line function's rule holds
+  0.25 MB).
 - static_graph rows time the rules directly (no `jvp` around them). "plain" is the
   derived rule before optimization. The optimized derived rule gains little here: a
   value whose method is called (`h.sum()`) may be mutated by that dynamic call, so it
