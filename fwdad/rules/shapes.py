@@ -97,15 +97,24 @@ def _flip(out, x, dx, axis=None):
 
 def _along_axis(fn):
     """take, repeat, roll, ...: `axis` shifts past the batch axis; None flattens first."""
-    def batched(out, x, dx, *args, axis=None, **kwargs):
+    def batched(out, x, dx, first, axis=None, *rest, **kwargs):  # (axis: 2nd argument)
         if axis is None:
-            return fn(dx.reshape(len(dx), -1), *args, axis=1, **kwargs)
-        return fn(dx, *args, axis=_shift(axis, np.ndim(x)), **kwargs)
+            return fn(dx.reshape(len(dx), -1), first, 1, *rest, **kwargs)
+        return fn(dx, first, _shift(axis, np.ndim(x)), *rest, **kwargs)
     return batched
 
 
-def _roll(out, x, dx, *args, **kwargs):
-    return _along_axis(np.roll)(out, x, dx, *args, **kwargs).reshape(dx.shape)
+def _roll(out, x, dx, shift, axis=None):
+    """One int shift along one axis is two slices put back together (np.roll's own
+    work, without its general setup); other shifts go through np.roll itself."""
+    if type(shift) is not int or type(axis) is not int:
+        return _along_axis(np.roll)(out, x, dx, shift, axis).reshape(dx.shape)
+    axis = _shift(axis, np.ndim(x))
+    length = dx.shape[axis]
+    cut = length - shift % length if length else 0
+    before = (slice(None),) * axis
+    return np.concatenate((dx[before + (slice(cut, None),)], dx[before + (slice(cut),)]),
+                          axis=axis)
 
 
 linear(np.reshape, np.ndarray.reshape, batched=_reshape)
