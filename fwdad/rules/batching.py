@@ -234,6 +234,11 @@ def fit(tangent: Any, out: Any) -> Any:
     batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
     no floats."""
     from fwdad.tangents import NoTangent
+    if type(out) is np.ndarray and type(tangent) is np.ndarray and \
+            tangent.dtype == out.dtype and out.dtype.kind in "fc" and \
+            tangent.shape[tangent.ndim - out.ndim:] == out.shape and \
+            tangent.ndim - out.ndim in (0, 1):
+        return tangent  # already shaped and typed (the common case, checked quickly)
     kind = np.asarray(out).dtype.kind
     if tangent is NoTangent or kind not in "fc":
         return NoTangent
