@@ -105,16 +105,17 @@ def _along_axis(fn):
 
 
 def _roll(out, x, dx, shift, axis=None):
-    """One int shift along one axis is two slices put back together (np.roll's own
-    work, without its general setup); other shifts go through np.roll itself."""
-    if type(shift) is not int or type(axis) is not int:
+    """An int shift along one axis (or of the flattened array) is two slices put back
+    together: np.roll's own work, without its general setup."""
+    if type(shift) is not int or not (axis is None or type(axis) is int):
         return _along_axis(np.roll)(out, x, dx, shift, axis).reshape(dx.shape)
-    axis = _shift(axis, np.ndim(x))
-    length = dx.shape[axis]
+    rows = dx.reshape(len(dx), -1) if axis is None else dx
+    axis = 1 if axis is None else _shift(axis, np.ndim(x))
+    length = rows.shape[axis]
     cut = length - shift % length if length else 0
     before = (slice(None),) * axis
-    return np.concatenate((dx[before + (slice(cut, None),)], dx[before + (slice(cut),)]),
-                          axis=axis)
+    return np.concatenate((rows[before + (slice(cut, None),)], rows[before + (slice(cut),)]),
+                          axis=axis).reshape(dx.shape)
 
 
 linear(np.reshape, np.ndarray.reshape, batched=_reshape)
