@@ -30,6 +30,8 @@ def ndim(x: Any) -> int:
 
 def is_batched(primal: Any, tangent: Any) -> bool:
     """True when `tangent` carries a leading batch axis."""
+    if type(tangent) is np.ndarray and type(primal) is np.ndarray:  # (the common case)
+        return tangent.ndim == primal.ndim + 1
     return ndim(tangent) == ndim(primal) + 1
 
 
@@ -75,7 +77,7 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
     if type(tangent) is float:
         return tangent
     primal_ndim = ndim(primal)
-    if ndim(tangent) <= primal_ndim or primal_ndim >= out_ndim:
+    if primal_ndim >= out_ndim or ndim(tangent) <= primal_ndim:
         return tangent
     extra = out_ndim - primal_ndim
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
