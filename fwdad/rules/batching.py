@@ -13,7 +13,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from fwdad.errors import TangentError
-from fwdad.tangents import zero_tangent
+from fwdad.tangents import NoTangent, zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
@@ -23,7 +23,7 @@ def ndim(x: Any) -> int:
     kind = type(x)
     if kind is np.ndarray:
         return x.ndim
-    if kind is float or kind is int:
+    if kind is float or kind is int or x is NoTangent:  # (np.ndim would make an array)
         return 0
     return np.ndim(x)
 
@@ -193,7 +193,6 @@ def batch_size(primal: Any, tangent: Any) -> Optional[int]:
 def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
     """`fn(tangent)` for a linear `fn` of one array, applied to each tangent of a batch
     (and the results stacked on a leading axis) when the tangent is batched."""
-    from fwdad.tangents import NoTangent
     if tangent is NoTangent:
         return NoTangent
     if not is_batched(primal, tangent):
@@ -205,7 +204,6 @@ def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
 def dense(primal: Any, tangent: Any, size: Optional[int] = None) -> Any:
     """The tangent as an array (zeros for NoTangent), with a batch axis of `size` when
     `size` is not None (an unbatched tangent is repeated along it)."""
-    from fwdad.tangents import NoTangent
     if tangent is NoTangent:
         tangent = np.zeros(np.shape(primal))
     if size is None or is_batched(primal, tangent):
@@ -235,7 +233,6 @@ def fit(tangent: Any, out: Any) -> Any:
     """The tangent shaped and typed like the result `out`: broadcast to its shape (a
     batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
     no floats."""
-    from fwdad.tangents import NoTangent
     if type(out) is np.ndarray and type(tangent) is np.ndarray and \
             tangent.dtype == out.dtype and out.dtype.kind in "fc" and \
             tangent.shape[tangent.ndim - out.ndim:] == out.shape and \
@@ -268,7 +265,6 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
     `tangent` (of the value `primal`) broadcasts into the target as the value does.
     A batched tangent written into an unbatched one first widens the target's tangent
     (`widen_for`, which refuses when views or fields share the old one)."""
-    from fwdad.tangents import NoTangent
     if target.tangent is NoTangent:
         return
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
