@@ -23,9 +23,13 @@ def ndim(x: Any) -> int:
     kind = type(x)
     if kind is np.ndarray:
         return x.ndim
-    if kind is float or kind is int or x is NoTangent:  # (np.ndim would make an array)
+    if kind in _SCALARS or x is NoTangent:  # (np.ndim would make an array of each)
         return 0
     return np.ndim(x)
+
+
+_SCALARS = frozenset({float, int, bool, complex, np.float64, np.float32, np.complex128,
+                      np.int64, np.bool_})
 
 
 def is_batched(primal: Any, tangent: Any) -> bool:
@@ -269,7 +273,8 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
         return
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
-    part = np.shape(target.primal[index])
+    value = target.primal[index]
+    part = value.shape if isinstance(value, (np.ndarray, np.generic)) else np.shape(value)
     dv = 0.0 if tangent is NoTangent else lift(primal, tangent, len(part))
     position = batch_position(index)
     if is_batched(target.primal, base) and position and np.ndim(dv):
