@@ -92,7 +92,7 @@ def pow_base_term(x, y, dx):
     """y * x**(y-1) * dx, without computing x**(y-1) when the exponent is 0."""
     if dx is NoTangent:
         return NoTangent
-    if np.ndim(y) == 0 and y == 0:
+    if ndim(y) == 0 and y == 0:
         return 0 * dx
     return y * x ** (y - 1) * dx
 
