@@ -190,12 +190,19 @@ def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`."""
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
-    duals = [Dual(a, _copy(zero_tangent(a))) for a in args]
-    for i, tangent in zip(wrt, seeded):
-        duals[i] = Dual(args[i], _fill(args[i], tangent))
-    duals = [Dual(_copy(d.primal), d.tangent) for d in duals]
+    tangents = dict(zip(wrt, seeded))
+    duals = [Dual(_copy_argument(a), _fill(a, tangents[i]) if i in tangents else
+                  _copy(zero_tangent(a))) for i, a in enumerate(args)]
     out = call_batched(f, duals, size)
     return out.primal, out.tangent
+
+
+def _copy_argument(primal: Any) -> Any:
+    """A copy of an argument (a float array's is a plain copy, in the same memory
+    order as deepcopy's)."""
+    if type(primal) is np.ndarray and primal.dtype.kind in "fc":
+        return primal.copy(order="K")
+    return _copy(primal)
 
 
 def _fill(primal: Any, tangent: Any) -> Any:

@@ -44,12 +44,18 @@ def leaves_of(tree: Any, start: int = 0) -> Tuple[Any, int]:
     count = [start]
 
     def leaf(value: Any) -> Any:
-        if not isinstance(zero_tangent(value), (float, complex, np.ndarray, np.inexact)):
+        if not _has_floats(value):
             return None
         out = Leaf(np.shape(value), np.asarray(value).dtype, count[0])
         count[0] += out.size
         return out
     return tree_map(leaf, tree), count[0]
+
+
+def _has_floats(value: Any) -> bool:
+    if type(value) is np.ndarray:  # (without making its zero tangent)
+        return value.dtype.kind in "fc"
+    return isinstance(zero_tangent(value), (float, complex, np.ndarray, np.inexact))
 
 
 def seed(leaves: Any, start: int, stop: int) -> Any:
@@ -60,8 +66,9 @@ def seed(leaves: Any, start: int, stop: int) -> Any:
             return NoTangent
         block = np.zeros((stop - start, leaf.size), dtype=leaf.dtype)
         first, last = max(start, leaf.offset), min(stop, leaf.offset + leaf.size)
-        if first < last:
-            block[np.arange(first, last) - start, np.arange(first, last) - leaf.offset] = 1
+        if first < last:  # the ones of rows first..last-1: one strided slice of the block
+            begin = (first - start) * leaf.size + first - leaf.offset
+            block.reshape(-1)[begin:begin + (last - first) * (leaf.size + 1):leaf.size + 1] = 1
         return block.reshape((stop - start,) + leaf.shape)
     return tree_map(rows, leaves)
 
@@ -83,7 +90,9 @@ def jacobian_blocks(out: Any, chunks: List[Any], leaves: Any) -> Any:
     the input structure with one block of shape `out.shape + leaf.shape` per leaf."""
     def per_output(path: Tuple) -> Any:
         primal = _at(out, path)
-        rows = np.concatenate([_at(c, path) for c in chunks], axis=0)
+        parts = [_at(c, path) for c in chunks]
+        rows = np.concatenate(parts, axis=0) if len(parts) > 1 or \
+            not parts[0].flags.writeable else parts[0]  # (a fresh array already)
         return tree_map(lambda leaf: _block(rows, primal, leaf), leaves)
     return _map_paths(per_output, out, ())
 
@@ -92,7 +101,8 @@ def _block(rows: np.ndarray, primal: Any, leaf: Any) -> Any:
     if leaf is None:
         return None
     part = rows[leaf.offset:leaf.offset + leaf.size]
-    block = np.moveaxis(part, 0, -1).reshape(np.shape(primal) + leaf.shape)
+    block = part.transpose(tuple(range(1, part.ndim)) + (0,))  # the batch axis last
+    block = block.reshape(np.shape(primal) + leaf.shape)
     return block[()] if block.ndim == 0 else block
 
 

@@ -159,6 +159,7 @@ _ZERO_BY_TYPE: Dict[type, Callable[[Any], Any]] = {
     bool: lambda x: NoTangent,
     str: lambda x: NoTangent,
     type(None): lambda x: NoTangent,
+    slice: lambda x: NoTangent,
     np.ndarray: _zero_array,
     np.float64: lambda x: np.float64(0.0),
 }

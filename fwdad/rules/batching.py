@@ -13,7 +13,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from fwdad.errors import TangentError
-from fwdad.tangents import zero_tangent
+from fwdad.tangents import NoTangent, zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
@@ -23,13 +23,19 @@ def ndim(x: Any) -> int:
     kind = type(x)
     if kind is np.ndarray:
         return x.ndim
-    if kind is float or kind is int:
+    if kind in _SCALARS or x is NoTangent:  # (np.ndim would make an array of each)
         return 0
     return np.ndim(x)
 
 
+_SCALARS = frozenset({float, int, bool, complex, np.float64, np.float32, np.complex128,
+                      np.int64, np.bool_})
+
+
 def is_batched(primal: Any, tangent: Any) -> bool:
     """True when `tangent` carries a leading batch axis."""
+    if type(tangent) is np.ndarray and type(primal) is np.ndarray:  # (the common case)
+        return tangent.ndim == primal.ndim + 1
     return ndim(tangent) == ndim(primal) + 1
 
 
@@ -75,7 +81,7 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
     if type(tangent) is float:
         return tangent
     primal_ndim = ndim(primal)
-    if ndim(tangent) <= primal_ndim or primal_ndim >= out_ndim:
+    if primal_ndim >= out_ndim or ndim(tangent) <= primal_ndim:
         return tangent
     extra = out_ndim - primal_ndim
     return tangent.reshape(tangent.shape[:1] + (1,) * extra + tangent.shape[1:])
@@ -191,7 +197,6 @@ def batch_size(primal: Any, tangent: Any) -> Optional[int]:
 def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
     """`fn(tangent)` for a linear `fn` of one array, applied to each tangent of a batch
     (and the results stacked on a leading axis) when the tangent is batched."""
-    from fwdad.tangents import NoTangent
     if tangent is NoTangent:
         return NoTangent
     if not is_batched(primal, tangent):
@@ -203,7 +208,6 @@ def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
 def dense(primal: Any, tangent: Any, size: Optional[int] = None) -> Any:
     """The tangent as an array (zeros for NoTangent), with a batch axis of `size` when
     `size` is not None (an unbatched tangent is repeated along it)."""
-    from fwdad.tangents import NoTangent
     if tangent is NoTangent:
         tangent = np.zeros(np.shape(primal))
     if size is None or is_batched(primal, tangent):
@@ -233,7 +237,11 @@ def fit(tangent: Any, out: Any) -> Any:
     """The tangent shaped and typed like the result `out`: broadcast to its shape (a
     batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
     no floats."""
-    from fwdad.tangents import NoTangent
+    if type(out) is np.ndarray and type(tangent) is np.ndarray and \
+            tangent.dtype == out.dtype and out.dtype.kind in "fc" and \
+            tangent.shape[tangent.ndim - out.ndim:] == out.shape and \
+            tangent.ndim - out.ndim in (0, 1):
+        return tangent  # already shaped and typed (the common case, checked quickly)
     kind = np.asarray(out).dtype.kind
     if tangent is NoTangent or kind not in "fc":
         return NoTangent
@@ -261,12 +269,12 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
     `tangent` (of the value `primal`) broadcasts into the target as the value does.
     A batched tangent written into an unbatched one first widens the target's tangent
     (`widen_for`, which refuses when views or fields share the old one)."""
-    from fwdad.tangents import NoTangent
     if target.tangent is NoTangent:
         return
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
-    part = np.shape(target.primal[index])
+    value = target.primal[index]
+    part = value.shape if isinstance(value, (np.ndarray, np.generic)) else np.shape(value)
     dv = 0.0 if tangent is NoTangent else lift(primal, tangent, len(part))
     position = batch_position(index)
     if is_batched(target.primal, base) and position and np.ndim(dv):

@@ -27,10 +27,11 @@ def _getitem(x: Dual, index) -> Dual:
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
+        if not is_batched(primal, tangent):
+            return Dual(out, tangent[index])
         part = tangent[tangent_index(primal, tangent, index)]
-        if is_batched(primal, tangent):  # the batch axis back in front
-            part = np.moveaxis(part, batch_position(index), 0)
-        return Dual(out, part)
+        position = batch_position(index)  # the batch axis back in front:
+        return Dual(out, np.moveaxis(part, position, 0) if position else part)
     return Dual(out, tangent[index])
 
 

@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import fit, lift, widen_for
+from fwdad.rules.batching import fit, is_batched, lift, ndim, widen_for
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
@@ -19,18 +19,18 @@ from fwdad.tangents import NoTangent
 def _shaped(tangent, out):
     """The tangent broadcast to the result's shape: an operand with no tangent (an int
     array) may be the one that gave the result its shape."""
-    if type(out) is not np.ndarray or tangent is NoTangent or \
-            np.shape(tangent)[-out.ndim:] == out.shape:
+    if type(out) is not np.ndarray or tangent is NoTangent:
         return tangent
-    return fit(tangent, out)
+    shape = tangent.shape if type(tangent) is np.ndarray else np.shape(tangent)
+    return tangent if shape[-out.ndim:] == out.shape else fit(tangent, out)
 
 
 def _tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
     if type(out) is float:  # scalars broadcast as they are, batched or not
         return x.tangent, y.tangent
-    ndim = np.ndim(out)
-    return lift(x.primal, x.tangent, ndim), lift(y.primal, y.tangent, ndim)
+    out_ndim = ndim(out)
+    return lift(x.primal, x.tangent, out_ndim), lift(y.primal, y.tangent, out_ndim)
 
 
 # ---- arithmetic -------------------------------------------------------------------
@@ -92,7 +92,7 @@ def pow_base_term(x, y, dx):
     """y * x**(y-1) * dx, without computing x**(y-1) when the exponent is 0."""
     if dx is NoTangent:
         return NoTangent
-    if np.ndim(y) == 0 and y == 0:
+    if ndim(y) == 0 and y == 0:
         return 0 * dx
     return y * x ** (y - 1) * dx
 
@@ -182,6 +182,11 @@ def _in_place(pure, update):
             return x
         if not isinstance(x.primal, np.ndarray):
             return pure(x, y)
+        if update in _LINEAR_UPDATES and _tangent_updates_in_place(x, y):
+            update(x.primal, y.primal)  # d(a += b) = da += db: no new tangent array
+            if y.tangent is not NoTangent:
+                update(x.tangent, lift(y.primal, y.tangent, x.primal.ndim))
+            return x
         new = pure(x, y)  # the tangent is computed from the values before the update
         update(x.primal, y.primal)  # NumPy's own casting rules and errors
         widen_for(x, new, where)
@@ -191,6 +196,22 @@ def _in_place(pure, update):
     rule.__name__ = f"_{update.__name__}"
     name = f"__{update.__name__.strip('_')}__"  # operator.iadd -> __iadd__
     return overloadable(name, fallback=name.replace("__i", "__", 1))(rule)
+
+
+_LINEAR_UPDATES = (operator.iadd, operator.isub)
+
+
+def _tangent_updates_in_place(x: Dual, y: Dual) -> bool:
+    """Whether `a += b` (or -=) can update a's tangent array with b's as NumPy updates
+    the primal: both plain tangents, b's no more batched than a's and broadcasting
+    into it (anything else goes through the pure rule)."""
+    dx, dy = x.tangent, y.tangent
+    if type(dx) is not np.ndarray or ndim(y.primal) > x.primal.ndim:
+        return False
+    if dy is NoTangent or type(dy) is float:
+        return True
+    return type(dy) is np.ndarray and (is_batched(x.primal, dx) or
+                                       not is_batched(y.primal, dy))
 
 
 for _pure, _update in [(_add, operator.iadd), (_sub, operator.isub),

@@ -191,8 +191,8 @@ def _dual_params(rule: Callable):
 class _Adapter:
     """Calls a rule with Duals where it asks for them and primals elsewhere."""
 
-    __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "__name__",
-                 "__wrapped__")
+    __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "wants_dual",
+                 "__name__", "__wrapped__")
 
     def __init__(self, rule: Callable, dual_at: set, dual_star: bool, dual_kw: set):
         self.rule, self.dual_at, self.dual_star, self.dual_kw = \
@@ -201,12 +201,16 @@ class _Adapter:
         kinds = [p.kind for p in params]
         star = [i for i, k in enumerate(kinds) if k == inspect.Parameter.VAR_POSITIONAL]
         self.first_star = star[0] if star else len(params)
+        self.wants_dual = tuple(i in dual_at for i in range(self.first_star))
         self.__name__ = getattr(rule, "__name__", "rule")
         self.__wrapped__ = rule
 
     def __call__(self, *args: Any, **kwargs: Any) -> Dual:
-        args = tuple(a if (i in self.dual_at if i < self.first_star else self.dual_star)
-                     else a.primal for i, a in enumerate(args))
+        if len(args) <= self.first_star:  # (every call of most rules: the fast path)
+            args = [a if dual else a.primal for a, dual in zip(args, self.wants_dual)]
+        else:
+            args = [a if (i in self.dual_at if i < self.first_star else self.dual_star)
+                    else a.primal for i, a in enumerate(args)]
         if kwargs:
             kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
         return self.rule(*args, **kwargs)

@@ -97,15 +97,25 @@ def _flip(out, x, dx, axis=None):
 
 def _along_axis(fn):
     """take, repeat, roll, ...: `axis` shifts past the batch axis; None flattens first."""
-    def batched(out, x, dx, *args, axis=None, **kwargs):
+    def batched(out, x, dx, first, axis=None, *rest, **kwargs):  # (axis: 2nd argument)
         if axis is None:
-            return fn(dx.reshape(len(dx), -1), *args, axis=1, **kwargs)
-        return fn(dx, *args, axis=_shift(axis, np.ndim(x)), **kwargs)
+            return fn(dx.reshape(len(dx), -1), first, 1, *rest, **kwargs)
+        return fn(dx, first, _shift(axis, np.ndim(x)), *rest, **kwargs)
     return batched
 
 
-def _roll(out, x, dx, *args, **kwargs):
-    return _along_axis(np.roll)(out, x, dx, *args, **kwargs).reshape(dx.shape)
+def _roll(out, x, dx, shift, axis=None):
+    """An int shift along one axis (or of the flattened array) is two slices put back
+    together: np.roll's own work, without its general setup."""
+    if type(shift) is not int or not (axis is None or type(axis) is int):
+        return _along_axis(np.roll)(out, x, dx, shift, axis).reshape(dx.shape)
+    rows = dx.reshape(len(dx), -1) if axis is None else dx
+    axis = 1 if axis is None else _shift(axis, np.ndim(x))
+    length = rows.shape[axis]
+    cut = length - shift % length if length else 0
+    before = (slice(None),) * axis
+    return np.concatenate((rows[before + (slice(cut, None),)], rows[before + (slice(cut),)]),
+                          axis=axis).reshape(dx.shape)
 
 
 linear(np.reshape, np.ndarray.reshape, batched=_reshape)

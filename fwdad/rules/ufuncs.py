@@ -15,7 +15,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
 from fwdad.rules.operators import magnitude_tangent
-from fwdad.rules.batching import fit, is_batched, lift
+from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -149,9 +149,9 @@ def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs)
     computed = {k: v for k, v in kwargs.items() if k != "where"} if outs else kwargs
     y = ufunc(*primals, **computed)  # with `out`, `where` picks what is copied there
     first = y[0] if ufunc.nout > 1 else y
-    ndim = np.ndim(first)
+    out_ndim = ndim(first)
     dy = NoTangent if tangent is None else tangent(
-        *primals, y, *(lift(d.primal, d.tangent, ndim) for d in ins))
+        *primals, y, *[lift(d.primal, d.tangent, out_ndim) for d in ins])
     dy = tuple(fit(t, v) for t, v in zip(dy, y)) if ufunc.nout > 1 else fit(dy, y)
     if not outs:
         return Dual(y, dy)
