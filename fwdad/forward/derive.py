@@ -6,6 +6,7 @@ decorator: the function still works as before, and `f.frule` is its rule.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import gc
@@ -15,7 +16,7 @@ from typing import Any, Callable, Iterator, Optional
 from fwdad import frontend, source
 from fwdad.compile import compile_function
 from fwdad.errors import location_of
-from fwdad.forward import runtime
+from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.optimize import optimize
 from fwdad.forward.transform import transform
@@ -58,11 +59,8 @@ def collector_paused() -> Iterator[None]:
 def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
-    defaults = [runtime.const(d) for d in (src.fn.__defaults__ or ())]
-    kwdefaults = {k: runtime.const(v) for k, v in (src.fn.__kwdefaults__ or {}).items()}
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
-    build = functools.partial(compile_function, user_cells=src.cells, globals_=src.globals,
-                              defaults=defaults, kwdefaults=kwdefaults, filename=src.filename)
+    build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     if not (OPTIMIZE if optimized is None else optimized):
         rule = build(tree, constants.values, header=header)
         rule.unoptimized = rule
@@ -75,6 +73,14 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
     return rule
+
+
+def _compile(fn: Callable, cells: dict, globals_: dict, filename: str,
+             tree: ast.FunctionDef, constants: dict, header: str) -> Callable:
+    """The rule function of `tree`, with the defaults of `fn` (forward/defaults.py)."""
+    tree, defaults, kwdefaults = rule_defaults(fn, tree, constants)
+    return compile_function(tree, constants, cells, globals_, defaults, kwdefaults,
+                            filename, header)
 
 
 def _plain_maker(src: FunctionSource, tree: Any, constants: dict, build: Callable,
