@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from fwdad.dual import Dual
 from fwdad.forward.astbuild import LOAD, STORE, locate
@@ -85,5 +85,3 @@ def _free_name(base: str, taken: Dict[str, Any]) -> str:
         name = f"{base}_{count}"
     return name
 
-
-__all__: List[str] = ["FreshDefault", "rule_defaults"]
