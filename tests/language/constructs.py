@@ -93,6 +93,9 @@ CONSTRUCTS = [
     Construct("recursion and mutual recursion", F, functions.recursion, (0.9,)),
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),
+    Construct("a mutable default written into", F, functions.mutable_default, (0.5,),
+              note="the same object across calls, as in Python; its tangent starts from "
+                   "zero at every call"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,

@@ -82,6 +82,15 @@ def arguments(x):
             + _arguments(*[x, 3.0], **{"scale": x}))
 
 
+def _fill(x, buf=np.zeros(3)):
+    buf[:] = x * np.arange(3.0)
+    return buf
+
+
+def mutable_default(x):
+    return _fill(x).sum() + _fill(2.0 * x)[1]
+
+
 def _apply_twice(fn, v):
     return fn(fn(v))
 
