@@ -70,6 +70,35 @@ def walk(node: ast.AST) -> List[ast.AST]:
     return out
 
 
+def walk_by_class(node: ast.AST) -> Dict[type, List[ast.AST]]:
+    """The nodes of `walk(node)` grouped by class, each group in walk order: a pass
+    that looks for a few classes reads their groups instead of every node."""
+    out, groups = [node], {}
+    append, fields_of, group_of = out.append, _NODE_FIELDS.get, groups.get
+    for current in out:  # (walk's loop, grouping each node as it goes)
+        cls = type(current)
+        group = group_of(cls)
+        if group is None:
+            groups[cls] = [current]
+        else:
+            group.append(current)
+        fields = fields_of(cls)
+        if fields is None:
+            fields = node_fields(cls)
+        if not fields:
+            continue
+        own = current.__dict__
+        for name in fields:
+            value = own.get(name)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        append(item)
+            elif isinstance(value, _AST):
+                append(value)
+    return groups
+
+
 def names(node: ast.AST) -> List[ast.Name]:
     """Every Name node below `node` (itself included)."""
     return [n for n in walk(node) if type(n) is ast.Name]

@@ -10,7 +10,7 @@ import ast
 from typing import Callable, Tuple
 
 from fwdad import fence
-from fwdad.astwalk import walk
+from fwdad.astwalk import walk_by_class
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
 from fwdad.source import FunctionSource, get_source
@@ -23,6 +23,6 @@ def normalized(fn: Callable) -> Tuple[FunctionSource, ast.FunctionDef]:
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
     src = get_source(fn)
-    nodes = walk(src.tree)  # once, for the fence and normalize
-    fence.check(src, nodes)
-    return src, normalize(src, Namer(), nodes)
+    groups = walk_by_class(src.tree)  # once, for the fence and normalize
+    fence.check(src, groups)
+    return src, normalize(src, Namer(), groups)
