@@ -130,12 +130,15 @@ def location(node: ast.AST) -> Optional[Dict[str, object]]:
     """The location attributes of `node` when ast.copy_location would copy all four."""
     if type(node) not in LOCATED:
         return None
-    where = node.__dict__
-    if "end_lineno" not in where or "end_col_offset" not in where \
-            or where.get("lineno") is None or where.get("col_offset") is None:
+    own = node.__dict__
+    try:
+        where = {"lineno": own["lineno"], "col_offset": own["col_offset"],
+                 "end_lineno": own["end_lineno"], "end_col_offset": own["end_col_offset"]}
+    except KeyError:
         return None
-    return {"lineno": where["lineno"], "col_offset": where["col_offset"],
-            "end_lineno": where["end_lineno"], "end_col_offset": where["end_col_offset"]}
+    if where["lineno"] is None or where["col_offset"] is None:
+        return None
+    return where
 
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:

@@ -61,8 +61,12 @@ class Intrinsics(Transformer):
 
     # ---- expressions ----------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.Call:
-        part = self.visit_part
-        return op_call(BINARY[type(node.op)], [part(node.left), part(node.right)], node)
+        left, right, leaves = node.left, node.right, self._leaves
+        if type(left) not in leaves:  # (visit_part, inline: the hot path)
+            left = self.visit(left)
+        if type(right) not in leaves:
+            right = self.visit(right)
+        return op_call(BINARY[type(node.op)], [left, right], node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)

@@ -7,6 +7,7 @@ up again (a user's local called `operator` cannot capture it).
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Any, List, Optional
 
 from fwdad.astwalk import copy_locations, location
@@ -22,7 +23,7 @@ def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
 
 def _ref_nodes(value: Any, dotted: str) -> List[ast.expr]:
     """The nodes of a reference, innermost first: `operator`, `operator.add`."""
-    parts = dotted.split(".")
+    parts = _split(dotted)
     nodes = [ast.Name(parts[0], _LOAD)]  # (positional fields: quicker)
     for part in parts[1:]:
         nodes.append(ast.Attribute(nodes[-1], part, _LOAD))
@@ -33,21 +34,34 @@ def _ref_nodes(value: Any, dotted: str) -> List[ast.expr]:
 _LOAD = ast.Load()  # shared, as ast.parse shares it
 
 
+@functools.lru_cache(maxsize=1024)  # (a few dotted names make most references)
+def _split(dotted: str) -> tuple:
+    return tuple(dotted.split("."))
+
+
 def is_ref(node: ast.AST) -> bool:
     return "fw_value" in getattr(node, "__dict__", ())  # (no AttributeError to raise)
 
 
 def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.Call:
     """`dotted(*args)` as a Call whose callee is a static reference to `fn`."""
-    nodes = _ref_nodes(fn, dotted)
-    node = ast.Call(nodes[-1], args, keywords or [])
-    nodes.append(node)
     where = location(like)
     if where is None:
-        copy_locations(nodes, like)
-    else:  # (Name, Attribute and Call nodes all take a whole location)
-        for each in nodes:
-            each.__dict__.update(where)
+        nodes = _ref_nodes(fn, dotted)
+        node = ast.Call(nodes[-1], args, keywords or [])
+        copy_locations(nodes + [node], like)
+        return node
+    # (_ref_nodes, inline: operators make most calls. Name, Attribute and Call nodes
+    # all take a whole location.)
+    parts = _split(dotted)
+    func = ast.Name(parts[0], _LOAD)
+    func.__dict__.update(where)
+    for part in parts[1:]:
+        func = ast.Attribute(func, part, _LOAD)
+        func.__dict__.update(where)
+    func.fw_value = fn
+    node = ast.Call(func, args, keywords or [])
+    node.__dict__.update(where)
     return node
 
 
