@@ -72,9 +72,12 @@ def walk(node: ast.AST) -> List[ast.AST]:
 
 def walk_by_class(node: ast.AST) -> Dict[type, List[ast.AST]]:
     """The nodes of `walk(node)` grouped by class, each group in walk order: a pass
-    that looks for a few classes reads their groups instead of every node."""
+    that looks for a few classes reads their groups instead of every node. Operators
+    (the `op` of a BinOp, UnaryOp, BoolOp or AugAssign, the `ops` of a Compare) are
+    left out, as expression contexts are: they are a fifth of the nodes of arithmetic,
+    and no pass looks for them."""
     out, groups = [node], {}
-    append, fields_of, group_of = out.append, _NODE_FIELDS.get, groups.get
+    append, fields_of, group_of = out.append, _GROUP_FIELDS.get, groups.get
     for current in out:  # (walk's loop, grouping each node as it goes)
         cls = type(current)
         group = group_of(cls)
@@ -84,7 +87,8 @@ def walk_by_class(node: ast.AST) -> Dict[type, List[ast.AST]]:
             group.append(current)
         fields = fields_of(cls)
         if fields is None:
-            fields = node_fields(cls)
+            fields = _GROUP_FIELDS[cls] = tuple(
+                f for f in node_fields(cls) if f not in ("op", "ops"))
         if not fields:
             continue
         own = current.__dict__
@@ -97,6 +101,9 @@ def walk_by_class(node: ast.AST) -> Dict[type, List[ast.AST]]:
             elif isinstance(value, _AST):
                 append(value)
     return groups
+
+
+_GROUP_FIELDS: Dict[type, Tuple[str, ...]] = {}  # node_fields, less operators
 
 
 def names(node: ast.AST) -> List[ast.Name]:
