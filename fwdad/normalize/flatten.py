@@ -88,7 +88,8 @@ class _Flatten:
         return self.here(ast.UnaryOp(op=ast.Not(), operand=test))
 
     def assign(self, name: str, value: ast.expr) -> None:
-        self.emit(ast.Assign([self.stored(name)], self.op(value)))
+        value = self.expr_Call(value) if type(value) is _Call else self.op(value)
+        self.emit(ast.Assign([self.stored(name)], value))
 
     # ---- statements -----------------------------------------------------------------
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:

@@ -131,6 +131,10 @@ class Intrinsics(Transformer):
 
     # ---- statements -----------------------------------------------------------------
     def visit_Assign(self, node: ast.Assign) -> Stmts:
+        targets = node.targets
+        if len(targets) == 1 and type(targets[0]) is ast.Name:  # (the usual case)
+            node.value = self.visit_part(node.value)
+            return node
         self.generic_visit_targets(node)
         if not any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in node.targets):
             return node
