@@ -18,7 +18,7 @@ from typing import Dict, List, Optional
 from fwdad import lang
 from fwdad.astwalk import walk_by_class
 from fwdad.normalize.names import Namer
-from fwdad.normalize.refs import ref
+from fwdad.normalize.refs import as_ref, ref
 from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
@@ -36,7 +36,7 @@ def _resolve(node: ast.Call, scope: Scope) -> None:
     value, dotted = scope.resolve(node.func)
     if is_missing(value):
         return
-    target = ref(value, dotted, node.func)
+    target = as_ref(node.func, value, dotted)
     if is_primitive(value) or not is_foreign(value):
         node.func = target
     else:

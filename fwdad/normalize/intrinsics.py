@@ -42,6 +42,8 @@ def op_call(name: str, args: list, like: ast.AST) -> ast.Call:
 
 
 _OPERATORS: dict = {}  # name -> (operator.<name>, its dotted name)
+_BINARY_CALLEES = {op: (getattr(operator, name), f"operator.{name}")
+                   for op, name in BINARY.items()}
 
 
 def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
@@ -66,7 +68,8 @@ class Intrinsics(Transformer):
             left = self.visit(left)
         if type(right) not in leaves:
             right = self.visit(right)
-        return op_call(BINARY[type(node.op)], [left, right], node)
+        fn, dotted = _BINARY_CALLEES[type(node.op)]  # (op_call, inline)
+        return call(fn, dotted, [left, right], node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)

@@ -21,6 +21,22 @@ def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
     return nodes[-1]
 
 
+def as_ref(name: ast.expr, value: Any, dotted: str) -> ast.expr:
+    """`ref(value, dotted, name)` made of the nodes of `name`, a Load of the dotted name
+    `dotted` (a Name, or Attributes down to a Name): relocated the same way, instead of
+    made anew and the parsed ones thrown away."""
+    where = location(name)
+    if where is None:
+        return ref(value, dotted, name)
+    part = name
+    while type(part) is ast.Attribute:
+        part.__dict__.update(where)
+        part = part.value
+    part.__dict__.update(where)
+    name.fw_value = value
+    return name
+
+
 def _ref_nodes(value: Any, dotted: str) -> List[ast.expr]:
     """The nodes of a reference, innermost first: `operator`, `operator.add`."""
     parts = _split(dotted)
