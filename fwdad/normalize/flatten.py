@@ -283,9 +283,14 @@ class _Flatten:
         func = node.func
         if type(func) is not _Name and "fw_value" not in func.__dict__:
             node.func = self.atom(func)
-        atom = self.atom
-        node.args = [self.here(ast.Starred(value=atom(a.value), ctx=_LOAD))
-                     if type(a) is ast.Starred else atom(a) for a in node.args]
+        atom, args = self.atom, []
+        for arg in node.args:  # (a loop: quicker than a comprehension for a few items)
+            if type(arg) is ast.Starred:
+                arg = self.here(ast.Starred(value=atom(arg.value), ctx=_LOAD))
+            else:
+                arg = atom(arg)
+            args.append(arg)
+        node.args = args
         if node.keywords:
             node.keywords = [self.here(ast.keyword(arg=k.arg, value=atom(k.value)))
                              for k in node.keywords]
