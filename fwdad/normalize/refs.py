@@ -10,7 +10,7 @@ import ast
 import functools
 from typing import Any, List, Optional
 
-from fwdad.astwalk import copy_locations, location
+from fwdad.astwalk import blank, copy_locations, location, template
 
 
 def ref(value: Any, dotted: str, like: Optional[ast.AST] = None) -> ast.expr:
@@ -67,18 +67,32 @@ def call(fn: Any, dotted: str, args: list, like: ast.AST, keywords=None) -> ast.
         node = ast.Call(nodes[-1], args, keywords or [])
         copy_locations(nodes + [node], like)
         return node
-    # (_ref_nodes, inline: operators make most calls. Name, Attribute and Call nodes
-    # all take a whole location.)
+    # (_ref_nodes, inline, each node made from a template: see astwalk.template.
+    # Operators make most calls.)
+    at = where["lineno"], where["col_offset"], where["end_lineno"], where["end_col_offset"]
     parts = _split(dotted)
-    func = ast.Name(parts[0], _LOAD)
-    func.__dict__.update(where)
+    own = _NAME.copy()
+    own["id"], own["ctx"] = parts[0], _LOAD
+    own["lineno"], own["col_offset"], own["end_lineno"], own["end_col_offset"] = at
+    func = blank(ast.Name)
+    func.__dict__ = own
     for part in parts[1:]:
-        func = ast.Attribute(func, part, _LOAD)
-        func.__dict__.update(where)
+        own = _ATTRIBUTE.copy()
+        own["value"], own["attr"], own["ctx"] = func, part, _LOAD
+        own["lineno"], own["col_offset"], own["end_lineno"], own["end_col_offset"] = at
+        func = blank(ast.Attribute)
+        func.__dict__ = own
     func.fw_value = fn
-    node = ast.Call(func, args, keywords or [])
-    node.__dict__.update(where)
+    own = _CALL.copy()
+    own["func"], own["args"], own["keywords"] = func, args, keywords or []
+    own["lineno"], own["col_offset"], own["end_lineno"], own["end_col_offset"] = at
+    node = blank(ast.Call)
+    node.__dict__ = own
     return node
+
+
+_NAME, _ATTRIBUTE = template("id", "ctx"), template("value", "attr", "ctx")
+_CALL = template("func", "args", "keywords")
 
 
 def is_atom(node: ast.AST) -> bool:
