@@ -64,9 +64,14 @@ class Intrinsics(Transformer):
     # ---- expressions ----------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.Call:
         left, right, leaves = node.left, node.right, self._leaves
-        if type(left) not in leaves:  # (visit_part, inline: the hot path)
+        # (visit_part, inline: the hot path, and arithmetic nests BinOps)
+        if type(left) is ast.BinOp:
+            left = self.visit_BinOp(left)
+        elif type(left) not in leaves:
             left = self.visit(left)
-        if type(right) not in leaves:
+        if type(right) is ast.BinOp:
+            right = self.visit_BinOp(right)
+        elif type(right) not in leaves:
             right = self.visit(right)
         fn, dotted = _BINARY_CALLEES[type(node.op)]  # (op_call, inline)
         return call(fn, dotted, [left, right], node)
