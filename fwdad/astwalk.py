@@ -70,6 +70,42 @@ def walk(node: ast.AST) -> List[ast.AST]:
     return out
 
 
+def walk_by_class(node: ast.AST) -> Dict[type, List[ast.AST]]:
+    """The nodes of `walk(node)` grouped by class, each group in walk order: a pass
+    that looks for a few classes reads their groups instead of every node. Operators
+    (the `op` of a BinOp, UnaryOp, BoolOp or AugAssign, the `ops` of a Compare) are
+    left out, as expression contexts are: they are a fifth of the nodes of arithmetic,
+    and no pass looks for them."""
+    out, groups = [node], {}
+    append, fields_of, group_of = out.append, _GROUP_FIELDS.get, groups.get
+    for current in out:  # (walk's loop, grouping each node as it goes)
+        cls = type(current)
+        group = group_of(cls)
+        if group is None:
+            groups[cls] = [current]
+        else:
+            group.append(current)
+        fields = fields_of(cls)
+        if fields is None:
+            fields = _GROUP_FIELDS[cls] = tuple(
+                f for f in node_fields(cls) if f not in ("op", "ops"))
+        if not fields:
+            continue
+        own = current.__dict__
+        for name in fields:
+            value = own.get(name)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        append(item)
+            elif isinstance(value, _AST):
+                append(value)
+    return groups
+
+
+_GROUP_FIELDS: Dict[type, Tuple[str, ...]] = {}  # node_fields, less operators
+
+
 def names(node: ast.AST) -> List[ast.Name]:
     """Every Name node below `node` (itself included)."""
     return [n for n in walk(node) if type(n) is ast.Name]
@@ -101,12 +137,26 @@ def location(node: ast.AST) -> Optional[Dict[str, object]]:
     """The location attributes of `node` when ast.copy_location would copy all four."""
     if type(node) not in LOCATED:
         return None
-    where = node.__dict__
-    if "end_lineno" not in where or "end_col_offset" not in where \
-            or where.get("lineno") is None or where.get("col_offset") is None:
+    own = node.__dict__
+    try:
+        where = {"lineno": own["lineno"], "col_offset": own["col_offset"],
+                 "end_lineno": own["end_lineno"], "end_col_offset": own["end_col_offset"]}
+    except KeyError:
         return None
-    return {"lineno": where["lineno"], "col_offset": where["col_offset"],
-            "end_lineno": where["end_lineno"], "end_col_offset": where["end_col_offset"]}
+    if where["lineno"] is None or where["col_offset"] is None:
+        return None
+    return where
+
+
+# Making nodes on a hot path: a copy of a template __dict__, filled in and given to a
+# blank node, is quicker than making a node from its fields and then adding its location
+# (the four attributes make its __dict__ grow; copying a dict does not). See refs.call.
+def template(*fields: str) -> Dict[str, object]:
+    """A __dict__ with these fields and a location, to copy for each node."""
+    return dict.fromkeys(fields + _LOCATION)
+
+
+blank = ast.AST.__new__  # blank(ast.Name): a node with no attributes yet
 
 
 def fix_missing_locations(tree: ast.AST) -> ast.AST:

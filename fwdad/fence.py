@@ -49,17 +49,20 @@ _PLAIN = {cls for cls in (getattr(ast, name) for name in dir(ast))
           and cls not in (ast.Name, ast.arg, ast.Call, ast.Dict, ast.ExceptHandler)}
 
 
-def check(src: FunctionSource, nodes: Optional[List[ast.AST]] = None) -> None:
+def check(src: FunctionSource,
+          groups: Optional[Dict[type, List[ast.AST]]] = None) -> None:
     """Raise UnsupportedSyntaxError at the first construct fwdad does not support.
-    `nodes`, when given, is `walk(src.tree)`.
+    `groups`, when given, is `walk_by_class(src.tree)`.
 
     Raises:
         UnsupportedSyntaxError: names the construct, the function, and file:line.
     """
     # Higher order: generated rules use the reserved names themselves.
     generated = src.filename.startswith("<fwdad ")
+    if groups is not None and not _may_reject(groups, generated):
+        return  # (the usual case: only the groups of a few classes are read)
     # (walk skips Load/Store/Del, which are allowed anyway)
-    for node in walk(src.tree) if nodes is None else nodes:
+    for node in walk(src.tree):
         kind = type(node)
         if kind in _PLAIN or kind is ast.Name and (
                 generated or not node.id.startswith(RESERVED_PREFIX)):
@@ -68,6 +71,23 @@ def check(src: FunctionSource, nodes: Optional[List[ast.AST]] = None) -> None:
         if problem is not None:
             what, todo = problem
             _reject(src, node, what, todo)
+
+
+def _may_reject(groups: Dict[type, List[ast.AST]], generated: bool) -> bool:
+    """Whether some node of the groups may be rejected (then the ordered walk finds
+    the first)."""
+    for kind, group in groups.items():
+        if kind in _PLAIN or kind is ast.Name and generated:
+            continue
+        if kind is ast.Name:  # (the commonest nodes: each distinct name looked at once)
+            if any(name.startswith(RESERVED_PREFIX) for name in {n.id for n in group}):
+                return True
+        elif kind is ast.Call:
+            if any(type(n.func) is ast.Name and n.func.id in _STRING_EVAL for n in group):
+                return True
+        elif any(_problem(node, generated) is not None for node in group):
+            return True
+    return False
 
 
 def _problem(node: ast.AST, generated: bool = False) -> Optional[tuple]:

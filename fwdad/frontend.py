@@ -11,8 +11,8 @@ import dataclasses
 from typing import Callable, Tuple
 
 from fwdad import codegen, fence
+from fwdad.astwalk import walk_by_class
 from fwdad.codegen import LazyText
-from fwdad.astwalk import walk
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
 from fwdad.source import FunctionSource, again, get_source
@@ -29,9 +29,9 @@ def normalized(fn: Callable) -> Tuple[FunctionSource, ast.FunctionDef]:
 
 def normalized_source(src: FunctionSource) -> Tuple[FunctionSource, ast.FunctionDef]:
     """`src` and its normalized tree (made from `src.tree`, in place)."""
-    nodes = walk(src.tree)  # once, for the fence and normalize
-    fence.check(src, nodes)
-    return src, normalize(src, Namer(), nodes)
+    groups = walk_by_class(src.tree)  # once, for the fence and normalize
+    fence.check(src, groups)
+    return src, normalize(src, Namer(), groups)
 
 
 def text_later(src: FunctionSource, normalized: ast.FunctionDef) -> LazyText:

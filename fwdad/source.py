@@ -257,9 +257,24 @@ def _parse_lines(lines: List[str], first: int) -> Optional[ast.AST]:
     """The first statement of `lines` (dedented), numbered from line `first`."""
     blank = "\n" * (first - 1)  # so that the parse numbers lines as the file does
     try:
-        return ast.parse(blank + textwrap.dedent("".join(lines))).body[0]
+        return ast.parse(blank + _dedent(lines)).body[0]
     except (SyntaxError, IndexError):  # e.g. a string less indented than the def
         return None
+
+
+def _dedent(lines: List[str]) -> str:
+    """`textwrap.dedent("".join(lines))`, where the first line is the least indented.
+    (Its regular expressions cost more than the rest of reading a def: the usual case,
+    where every other line starts with the first line's indentation and none is made of
+    spaces and tabs alone, is a slice.)"""
+    indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
+    margin = lines[0][:indent]
+    for line in lines:
+        if line != "\n" and (not line.startswith(margin) or not line.strip(" \t\n")):
+            return textwrap.dedent("".join(lines))
+    if not indent:
+        return "".join(lines)
+    return "".join([line if line == "\n" else line[indent:] for line in lines])
 
 
 def _parse_again(node: ast.AST, filename: str) -> Optional[tuple]:

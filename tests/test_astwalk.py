@@ -25,6 +25,19 @@ def test_walk_matches_ast_walk(tree):
 
 
 @pytest.mark.parametrize("tree", list(_trees()))
+def test_walk_by_class_groups_walk(tree):
+    expected = {}
+    operators = (ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    for node in astwalk.walk(tree):
+        if not isinstance(node, operators):
+            expected.setdefault(type(node), []).append(node)
+    got = astwalk.walk_by_class(tree)
+    assert list(got) == list(expected)
+    assert all([id(n) for n in got[cls]] == [id(n) for n in expected[cls]]
+               for cls in expected)
+
+
+@pytest.mark.parametrize("tree", list(_trees()))
 def test_child_nodes_matches_iter_child_nodes(tree):
     for node in ast.walk(tree):
         expected = [n for n in ast.iter_child_nodes(node)

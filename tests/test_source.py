@@ -165,3 +165,17 @@ def test_a_def_read_alone_where_its_lines_are_tricky(text, tmp_path):
     node = source._find_node(source._parsed_file(str(path)), fn.__code__)
     assert ast.dump(tree, include_attributes=True) == \
         ast.dump(source._as_function_def(node, str(path))[0], include_attributes=True)
+
+
+@pytest.mark.parametrize("lines", [
+    ["def f():\n", "\n", "    x = 1\n", "    return x"],
+    ["def f():\n", "    x = 1\n", "  \n", "    return x\n"],  # spaces alone: emptied
+    ["    def f():\n", "\n", "        return 1\n"],
+    ["    def f():\n", "        s = '''\n", "a\n", "'''\n"],  # less indented
+    ["\tdef f():\n", "\t\tx = 1\n", "\t\n"],
+    ["  def f():\n", "    x = 1\n", "  \x0c\n"],
+    ["  def f():\n", "   # a comment\n", "    x = 1\n"],
+])
+def test_dedent_is_textwraps(lines):
+    import textwrap
+    assert source._dedent(lines) == textwrap.dedent("".join(lines))

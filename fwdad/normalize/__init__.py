@@ -13,9 +13,9 @@ intrinsics and constructors run in one walk of the tree (see _OperatorsAndDispla
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import Dict, List, Optional
 
-from fwdad.astwalk import walk
+from fwdad.astwalk import walk_by_class
 from fwdad.normalize import constructors, flatten, foreign, intrinsics
 from fwdad.normalize.names import Namer
 from fwdad.normalize.scope import Scope, local_names
@@ -25,18 +25,18 @@ PASSES = ("foreign", "intrinsics", "constructors", "flatten")
 
 
 def normalize(src: FunctionSource, names: Namer = None,
-              nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
-    """`src.tree`, normalized (the fence must have accepted it). `nodes`, when given,
-    is `walk(src.tree)`, for a caller that walked it already.
+              groups: Optional[Dict[type, List[ast.AST]]] = None) -> ast.FunctionDef:
+    """`src.tree`, normalized (the fence must have accepted it). `groups`, when given,
+    is `walk_by_class(src.tree)`, for a caller that walked it already.
 
     Note: the passes rewrite `src.tree` in place instead of copying it first: every
     FunctionSource comes from get_source, which parses a fresh copy for each call."""
     names = names or Namer()
     tree = src.tree
-    if nodes is None:
-        nodes = walk(tree)  # once, for the scope and the foreign pass
-    scope = Scope(src.globals, src.cells, local_names(tree, nodes))
-    tree = foreign.run(tree, names, scope, nodes)
+    if groups is None:
+        groups = walk_by_class(tree)  # once, for the scope and the foreign pass
+    scope = Scope(src.globals, src.cells, local_names(tree, groups))
+    tree = foreign.run(tree, names, scope, groups)
     tree = _OperatorsAndDisplays(names).visit(tree)  # intrinsics, then constructors
     tree = flatten.run(tree, names)
     return tree

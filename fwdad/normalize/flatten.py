@@ -19,6 +19,7 @@ makes when it makes them, so no walk fills in locations afterwards.
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Callable, Dict, List, Optional
 
 from fwdad import lang
@@ -27,7 +28,7 @@ from fwdad.errors import InternalError
 from fwdad.normalize import comprehensions
 from fwdad.normalize.intrinsics import builtin_call, op_call
 from fwdad.normalize.names import RESERVED_PREFIX, Namer, is_generated
-from fwdad.normalize.refs import call, is_atom, is_ref
+from fwdad.normalize.refs import call, is_atom
 
 
 def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
@@ -87,7 +88,8 @@ class _Flatten:
         return self.here(ast.UnaryOp(op=ast.Not(), operand=test))
 
     def assign(self, name: str, value: ast.expr) -> None:
-        self.emit(ast.Assign([self.stored(name)], self.op(value)))
+        value = self.expr_Call(value) if type(value) is _Call else self.op(value)
+        self.emit(ast.Assign([self.stored(name)], value))
 
     # ---- statements -----------------------------------------------------------------
     def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
@@ -243,12 +245,26 @@ class _Flatten:
         kind = type(expr)  # (is_atom, inline: this is the hot path)
         if kind is _Name or kind is _Constant or "fw_value" in expr.__dict__:
             return expr
-        value = self.op(expr)
-        if is_atom(value):
-            return value
+        if kind is _Call:  # (the commonest operation, and never an atom)
+            value = self.expr_Call(expr)
+        else:
+            value = self.op(expr)
+            if is_atom(value):
+                return value
         name = self.names.fresh(_hint(value))
-        self.emit(ast.Assign([self.stored(name)], value))
-        return self.loaded(name)
+        where = self.where
+        if where is None:
+            self.emit(ast.Assign([self.stored(name)], value))
+            return self.loaded(name)
+        # (here, inline: a Name and an Assign take the statement's whole location)
+        stored = ast.Name(name, _STORE)
+        stored.__dict__.update(where)
+        assign = ast.Assign([stored], value)
+        assign.__dict__.update(where)
+        self.out.append(assign)
+        loaded = ast.Name(name, _LOAD)
+        loaded.__dict__.update(where)
+        return loaded
 
     def op(self, expr: ast.expr) -> ast.expr:
         """One operation whose operands are atoms (or an atom)."""
@@ -264,13 +280,20 @@ class _Flatten:
 
     def expr_Call(self, node: ast.Call) -> ast.Call:
         """The call itself, its operands made atoms (no pass shares a Call node)."""
-        if not (is_ref(node.func) or isinstance(node.func, ast.Name)):
-            node.func = self.atom(node.func)
-        atom = self.atom
-        node.args = [self.here(ast.Starred(value=atom(a.value), ctx=_LOAD))
-                     if type(a) is ast.Starred else atom(a) for a in node.args]
-        node.keywords = [self.here(ast.keyword(arg=k.arg, value=self.atom(k.value)))
-                         for k in node.keywords]
+        func = node.func
+        if type(func) is not _Name and "fw_value" not in func.__dict__:
+            node.func = self.atom(func)
+        atom, args = self.atom, []
+        for arg in node.args:  # (a loop: quicker than a comprehension for a few items)
+            if type(arg) is ast.Starred:
+                arg = self.here(ast.Starred(value=atom(arg.value), ctx=_LOAD))
+            else:
+                arg = atom(arg)
+            args.append(arg)
+        node.args = args
+        if node.keywords:
+            node.keywords = [self.here(ast.keyword(arg=k.arg, value=atom(k.value)))
+                             for k in node.keywords]
         return node
 
     def expr_BoolOp(self, node: ast.BoolOp) -> ast.Name:
@@ -318,7 +341,7 @@ class _Flatten:
 
 
 _LOAD, _STORE = ast.Load(), ast.Store()  # shared, as ast.parse shares them
-_Name, _Constant = ast.Name, ast.Constant
+_Name, _Constant, _Call = ast.Name, ast.Constant, ast.Call
 _EXPRESSIONS: Dict[type, Callable] = {}  # expression class -> its _Flatten.expr_ method
 
 
@@ -335,14 +358,20 @@ def _hint(value: ast.expr) -> str:
     """What to call the temporary that holds `value`: the operation's name."""
     if isinstance(value, ast.Call):
         func = value.func
-        if is_ref(func) and getattr(func, "fw_value", None) is getattr and \
+        if func.__dict__.get("fw_value") is getattr and \
                 len(value.args) == 2 and isinstance(value.args[1], ast.Constant):
             return str(value.args[1].value)
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "t")
-        if is_generated(name):  # calling a temporary: name the result after it
-            name = name[len(RESERVED_PREFIX):].rstrip("0123456789")
-        return name.replace("build_", "").replace("get", "").strip("_") or "t"
+        return _hint_of(name)
     return "t"
+
+
+@functools.lru_cache(maxsize=1024)  # (a few names make most temporaries)
+def _hint_of(name: str) -> str:
+    """The hint for a call of `name`."""
+    if is_generated(name):  # calling a temporary: name the result after it
+        name = name[len(RESERVED_PREFIX):].rstrip("0123456789")
+    return name.replace("build_", "").replace("get", "").strip("_") or "t"
 
 
 def _before_continue(body: List[ast.stmt], again: List[ast.stmt]) -> List[ast.stmt]:

@@ -13,22 +13,21 @@ user's line (or uses a rule registered later).
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from fwdad import lang
-from fwdad.astwalk import walk
+from fwdad.astwalk import walk_by_class
 from fwdad.normalize.names import Namer
-from fwdad.normalize.refs import ref
+from fwdad.normalize.refs import as_ref, ref
 from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
 
 def run(tree: ast.FunctionDef, names: Namer, scope: Scope,
-        nodes: Optional[List[ast.AST]] = None) -> ast.FunctionDef:
-    """`nodes`, when given, is `walk(tree)` (normalize walks the tree for the scope)."""
-    for node in walk(tree) if nodes is None else nodes:
-        if type(node) is ast.Call:
-            _resolve(node, scope)
+        groups: Optional[Dict[type, List[ast.AST]]] = None) -> ast.FunctionDef:
+    """`groups`, when given, is `walk_by_class(tree)` (normalize has it for the scope)."""
+    for node in (walk_by_class(tree) if groups is None else groups).get(ast.Call, ()):
+        _resolve(node, scope)
     return tree
 
 
@@ -37,7 +36,7 @@ def _resolve(node: ast.Call, scope: Scope) -> None:
     value, dotted = scope.resolve(node.func)
     if is_missing(value):
         return
-    target = ref(value, dotted, node.func)
+    target = as_ref(node.func, value, dotted)
     if is_primitive(value) or not is_foreign(value):
         node.func = target
     else:

@@ -42,6 +42,8 @@ def op_call(name: str, args: list, like: ast.AST) -> ast.Call:
 
 
 _OPERATORS: dict = {}  # name -> (operator.<name>, its dotted name)
+_BINARY_CALLEES = {op: (getattr(operator, name), f"operator.{name}")
+                   for op, name in BINARY.items()}
 
 
 def builtin_call(name: str, args: list, like: ast.AST) -> ast.Call:
@@ -61,8 +63,18 @@ class Intrinsics(Transformer):
 
     # ---- expressions ----------------------------------------------------------------
     def visit_BinOp(self, node: ast.BinOp) -> ast.Call:
-        part = self.visit_part
-        return op_call(BINARY[type(node.op)], [part(node.left), part(node.right)], node)
+        left, right, leaves = node.left, node.right, self._leaves
+        # (visit_part, inline: the hot path, and arithmetic nests BinOps)
+        if type(left) is ast.BinOp:
+            left = self.visit_BinOp(left)
+        elif type(left) not in leaves:
+            left = self.visit(left)
+        if type(right) is ast.BinOp:
+            right = self.visit_BinOp(right)
+        elif type(right) not in leaves:
+            right = self.visit(right)
+        fn, dotted = _BINARY_CALLEES[type(node.op)]  # (op_call, inline)
+        return call(fn, dotted, [left, right], node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
@@ -127,6 +139,10 @@ class Intrinsics(Transformer):
 
     # ---- statements -----------------------------------------------------------------
     def visit_Assign(self, node: ast.Assign) -> Stmts:
+        targets = node.targets
+        if len(targets) == 1 and type(targets[0]) is ast.Name:  # (the usual case)
+            node.value = self.visit_part(node.value)
+            return node
         self.generic_visit_targets(node)
         if not any(isinstance(t, (ast.Subscript, ast.Attribute)) for t in node.targets):
             return node

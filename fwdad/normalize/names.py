@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
+from typing import Dict
 
 RESERVED_PREFIX = "_fw_"
 
@@ -17,14 +17,14 @@ class Namer:
     """Hands out names `_fw_<hint><n>`, unique within one function tree."""
 
     def __init__(self) -> None:
-        self._counts: Counter = Counter()
+        self._counts: Dict[str, int] = {}
 
     def fresh(self, hint: str = "t") -> str:
         if not (hint.isascii() and hint.isidentifier()):  # (the usual case is quicker)
             hint = re.sub(r"\W", "", hint)
         hint = hint[:20] or "t"
-        self._counts[hint] += 1
-        return f"{RESERVED_PREFIX}{hint}{self._counts[hint]}"
+        count = self._counts[hint] = self._counts.get(hint, 0) + 1
+        return f"{RESERVED_PREFIX}{hint}{count}"
 
     def name(self, hint: str = "t", ctx: ast.expr_context = None) -> ast.Name:
         """A fresh ast.Name (Load unless ctx says otherwise)."""

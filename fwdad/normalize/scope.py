@@ -11,28 +11,24 @@ import builtins
 import types
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from fwdad.astwalk import child_nodes, walk
+from fwdad.astwalk import child_nodes, walk_by_class
 
 _MISSING = object()
 
 
-def local_names(tree: ast.AST, nodes: Optional[List[ast.AST]] = None) -> Set[str]:
+def local_names(tree: ast.AST,
+                groups: Optional[Dict[type, List[ast.AST]]] = None) -> Set[str]:
     """Every name the tree binds: parameters, assignment and loop targets, defs.
-    `nodes`, when given, is `walk(tree)` (for a caller that walks the tree anyway)."""
-    out: Set[str] = set()
-    for node in walk(tree) if nodes is None else nodes:
-        kind = type(node)
-        if kind is ast.Name:
-            if type(node.ctx) is not ast.Load:
-                out.add(node.id)
-        elif kind is ast.arg:
-            out.add(node.arg)
-        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            out.add(node.name)
-        elif kind is ast.ExceptHandler and node.name:
-            out.add(node.name)
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+    `groups`, when given, is `walk_by_class(tree)` (for a caller that has it)."""
+    group = (walk_by_class(tree) if groups is None else groups).get
+    out = {n.id for n in group(ast.Name, ()) if type(n.ctx) is not ast.Load}
+    out.update(a.arg for a in group(ast.arg, ()))
+    for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+        out.update(n.name for n in group(kind, ()))
+    out.update(n.name for n in group(ast.ExceptHandler, ()) if n.name)
+    for kind in (ast.Import, ast.ImportFrom):
+        out.update((a.asname or a.name).split(".")[0] for n in group(kind, ())
+                   for a in n.names)
     return out
 
 
