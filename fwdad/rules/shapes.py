@@ -19,6 +19,7 @@ from fwdad.rules.batching import (common_batch, dense, is_batched, lift, map_bat
                                   map_batch_many)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
+from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
 
@@ -35,8 +36,10 @@ def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
         out = fn(x.primal, *args, **kwargs)
         dx = x.tangent
         if batched is None or dx is NoTangent or not is_batched(x.primal, dx):
-            return Dual(out, map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx))
-        return Dual(out, batched(out, x.primal, dx, *args, **kwargs))
+            tangent = map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx)
+        else:
+            tangent = batched(out, x.primal, dx, *args, **kwargs)
+        return Dual(out, own_unless_view(out, x.primal, tangent, dx))
     rule.__name__ = f"_{fn.__name__}"
     return rule
 
