@@ -3,7 +3,8 @@ tangents alone.
 
 Each program makes a new array `b` from `a` where a rule used to pass a's tangent
 through (`a + 0`: the int has no tangent), then updates `b` in place and reads both
-(jvp and jacfwd against central finite differences). The sweep below runs every rule
+(jvp and jacfwd against central finite differences); where NumPy makes no copy
+(`np.asarray(a)`), b is a, and the update changes both. The sweep below runs every rule
 case again with an int operand, other memory layouts and scalars, and checks the rule
 directly.
 """
@@ -71,6 +72,13 @@ PROGRAMS = [  # (what makes b, the program)
     ("a + 0, then b[...] =", lambda a: set_in(a, a + 0)),
     ("a + 0, then out=b", lambda a: write_out(a, a + 0)),
     ("a.flatten(), then out=b", lambda a: write_out(a, a.flatten())),
+    # no copy made: b is a, so updating b updates a, value and tangent alike
+    ("np.asarray(a)", lambda a: add_to(a, np.asarray(a))),
+    ("np.asanyarray(a)", lambda a: add_to(a, np.asanyarray(a))),
+    ("np.ascontiguousarray(a)", lambda a: add_to(a, np.ascontiguousarray(a))),
+    ("np.asfortranarray(a)", lambda a: add_to(a, np.asfortranarray(a))),
+    ("np.array(a, copy=None)", lambda a: add_to(a, np.array(a, copy=None))),
+    ("a.astype(float, copy=False)", lambda a: add_to(a, a.astype(float, copy=False))),
 ]
 A = np.array([0.5, 1.5, 2.5])
 
@@ -80,7 +88,7 @@ def _gradient(f, x):
 
 
 @pytest.mark.parametrize("what, f", PROGRAMS, ids=[p[0] for p in PROGRAMS])
-def test_updating_a_new_array_leaves_its_operands_tangent_alone(what, f):
+def test_updating_the_result_in_place(what, f):
     want = _gradient(f, A)
     assert_close([fwdad.jvp(f, (A,), (e,))[1] for e in np.eye(3)], want, rtol=1e-6)
     assert_close(fwdad.jacfwd(f)(A), want, rtol=1e-6)
