@@ -1,9 +1,11 @@
 """Finds an output tangent that shares memory with an argument's tangent while the
-output's value does not share memory with that argument's value.
+output's value does not share memory with that argument's value (and the converse).
 
 Such a tangent is wrong as soon as the program updates the output in place (`b += a`,
 `b[i] = v`, `out=`): the update writes into the argument's tangent too. A view (`x[1:]`,
-`x.T`, the argument itself) may share its tangent, because its value is shared as well.
+`x.T`, the argument itself) may share its tangent, because its value is shared as well;
+and it must, or writing through the view changes the argument's value but not its
+tangent.
 """
 from __future__ import annotations
 
@@ -25,6 +27,26 @@ def first_alias(out_primal: Any, out_tangent: Any, args: Sequence[Tuple[Any, Any
             continue
         for i, arg_where, q, u in inputs:
             if _shared(t, u) and not _shared(p, q):
+                return where, i, arg_where
+    return None
+
+
+def first_lost_view(out_primal: Any, out_tangent: Any, args: Sequence[Tuple[Any, Any]]
+                    ) -> Optional[Tuple[str, int, str]]:
+    """(output leaf, argument index, argument leaf) of the first writeable view of an
+    argument's array whose tangent is not a view of the argument's tangent, or None.
+    Broadcast views (one element seen many times) are left out: NumPy is making them
+    read-only."""
+    inputs = [(i, where, p, t) for i, (primal, tangent) in enumerate(args)
+              for where, p, t in _leaves(primal, tangent, f"argument {i}")
+              if isinstance(p, np.ndarray) and isinstance(t, np.ndarray)]
+    for where, p, t in _leaves(out_primal, out_tangent, "the output"):
+        if not isinstance(p, np.ndarray) or not isinstance(t, np.ndarray) or any(
+                s == 0 and n > 1 for s, n in zip(p.strides, p.shape)) or \
+                not p.flags.writeable:
+            continue
+        for i, arg_where, q, u in inputs:
+            if np.shares_memory(p, q) and not np.shares_memory(t, u):
                 return where, i, arg_where
     return None
 

@@ -21,7 +21,7 @@ from fwdad.forward.runtime import const
 from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.tangents import random_tangent, stack
-from fwdad.testing.aliasing import first_alias
+from fwdad.testing.aliasing import first_alias, first_lost_view
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES
 from tests.util import assert_close, fd_jvp
@@ -79,6 +79,14 @@ PROGRAMS = [  # (what makes b, the program)
     ("np.asfortranarray(a)", lambda a: add_to(a, np.asfortranarray(a))),
     ("np.array(a, copy=None)", lambda a: add_to(a, np.array(a, copy=None))),
     ("a.astype(float, copy=False)", lambda a: add_to(a, a.astype(float, copy=False))),
+    # views: b views a, for a batch of tangents too
+    ("np.atleast_1d(a)", lambda a: add_to(a, np.atleast_1d(a))),
+    ("np.atleast_2d(a)[0]", lambda a: add_to(a, np.atleast_2d(a)[0])),
+    ("np.split(a, 1)[0]", lambda a: add_to(a, np.split(a, 1)[0])),
+    ("np.unstack(a[None])[0]", lambda a: add_to(a, np.unstack(a[None])[0])),
+    ("a.ravel('F')", lambda a: add_to(a, a.ravel("F"))),
+    ("a.conj()", lambda a: add_to(a, a.conj())),
+    ("np.flipud(a)", lambda a: add_to(a, np.flipud(a))),
 ]
 A = np.array([0.5, 1.5, 2.5])
 
@@ -154,3 +162,25 @@ def test_no_rule_gives_a_new_array_an_operands_tangent(case):
             alias = isinstance(out, Dual) and first_alias(
                 out.primal, out.tangent, [(d.primal, d.tangent) for d in duals])
             assert not alias, f"{case} at {args} (batch {size}): {alias}"
+
+
+# Note: np.broadcast_arrays's results are writeable only until NumPy makes them
+# read-only (it warns on a write already); its rule gives them tangents of their own.
+VIEW_CASES = [c for c in PRIMITIVE_CASES if c.fn is not np.broadcast_arrays]
+
+
+@pytest.mark.parametrize("case", VIEW_CASES, ids=str)
+def test_a_view_has_a_view_of_the_tangent(case):
+    """Writing through a view changes the argument's tangent as it changes its value:
+    for a batch of tangents, too."""
+    rng, rule = np.random.default_rng(0), get_frule(case.fn)
+    for size in (None, 3):
+        tangents = [random_tangent(a, rng) for a in case.args] if size is None else \
+            [stack([random_tangent(a, rng) for _ in range(size)]) for a in case.args]
+        with warnings.catch_warnings(), \
+                batching.batch(size) if size else contextlib.nullcontext():
+            warnings.simplefilter("ignore")
+            out, duals = _run(rule, tuple(case.args), tangents, case.kwargs)
+        lost = isinstance(out, Dual) and first_lost_view(
+            out.primal, out.tangent, [(d.primal, d.tangent) for d in duals])
+        assert not lost, f"{case} (batch {size}): {lost}"
