@@ -16,8 +16,10 @@ import numpy as np
 def own(tangent: Any, *operands: Any) -> Any:
     """`tangent`, copied when it is one of the `operands`' tangents itself (`dx + dy`
     is dx when y has no tangent)."""
-    if type(tangent) is np.ndarray and any(tangent is t for t in operands):
-        return tangent.copy()
+    if type(tangent) is np.ndarray:
+        for operand in operands:
+            if tangent is operand:
+                return tangent.copy()
     return tangent
 
 
@@ -26,8 +28,15 @@ def own_unless_view(out: Any, x: Any, tangent: Any, dx: Any) -> Any:
     while `out` does not share x's (flatten copies a value, and a reshape may copy a
     value but view its tangent, whose batch axis or layout differs)."""
     if type(tangent) is np.ndarray and type(dx) is np.ndarray and \
-            np.may_share_memory(tangent, dx) and not (
+            _owner(tangent) is _owner(dx) and not (
                 isinstance(out, np.ndarray) and isinstance(x, np.ndarray) and
-                np.may_share_memory(out, x)):
+                _owner(out) is _owner(x)):
         return tangent.copy()
     return tangent
+
+
+def _owner(a: np.ndarray) -> Any:
+    """What holds a's memory: a view's `base` is the array that owns it (NumPy points
+    a view of a view at the owner too)."""
+    base = a.base
+    return a if base is None else base
