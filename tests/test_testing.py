@@ -1,5 +1,6 @@
 """fwdad.testing.test_rule fails for rules that are wrong: a wrong derivative, a wrong
-primal, a tangent of the wrong shape, batched tangents that differ from single ones."""
+primal, a tangent of the wrong shape, batched tangents that differ from single ones,
+a new value that shares an argument's tangent."""
 import re
 
 import numpy as np
@@ -53,3 +54,70 @@ def test_a_wrong_rule_fails_with_what_is_wrong(restore_rules, message):
     fwdad.frule(spread)(WRONG[message])
     with pytest.raises(AssertionError, match=re.escape(message)):
         testing.test_rule(spread, np.array([0.3, -1.2, 0.5]))
+
+
+# ---- a new array's tangent is its own: shared only where the value is a view ----------
+def fresh(x):
+    """A new array with x's values: its tangent must be new as well."""
+    return x.copy()
+
+
+def tail(x):
+    """A view of x: its tangent may (and should) view x's tangent."""
+    return x[1:]
+
+
+def fresh_list(xs):
+    return list(xs)
+
+
+def _copied(x: Dual) -> Dual:
+    return Dual(x.primal.copy(), np.array(x.tangent))
+
+
+def _viewed(x: Dual) -> Dual:
+    return Dual(x.primal[1:], x.tangent[..., 1:])
+
+
+def _passed_through(x: Dual) -> Dual:
+    return Dual(x.primal.copy(), x.tangent)
+
+
+def _viewed_for_a_copy(x: Dual) -> Dual:
+    return Dual(x.primal.copy(), x.tangent[..., :])
+
+
+def _passed_through_in_a_batch(x: Dual) -> Dual:
+    """Right for one tangent, not for a batch."""
+    return Dual(x.primal.copy(), x.tangent if x.tangent.ndim > 1 else x.tangent.copy())
+
+
+def _list_copied(xs: Dual) -> Dual:
+    return Dual(list(xs.primal), list(xs.tangent))
+
+
+def _list_passed_through(xs: Dual) -> Dual:
+    return Dual(list(xs.primal), xs.tangent)
+
+
+SHARED = "the tangent of the output shares memory with the tangent of argument 0"
+X, XS = np.array([0.3, -1.2, 0.5]), [np.array([0.3, -1.2]), np.array([2.0])]
+SHARING = [  # (function, its rule, argument, what test_rule says: None if it passes)
+    (fresh, _copied, X, None),
+    (tail, _viewed, X, None),
+    (fresh, _passed_through, X, SHARED + ", but"),
+    (fresh, _viewed_for_a_copy, X, SHARED + ", but"),
+    (fresh, _passed_through_in_a_batch, X, SHARED + " (a batch of 3), but"),
+    (fresh_list, _list_copied, XS, None),
+    (fresh_list, _list_passed_through, XS, SHARED + ", but"),  # (append changes both)
+]
+
+
+@pytest.mark.parametrize("fn, rule, arg, message", SHARING)
+def test_a_new_value_with_an_arguments_tangent_fails(restore_rules, fn, rule, arg, message):
+    fwdad.frule(fn)(rule)
+    if message is None:
+        testing.test_rule(fn, arg)
+        return
+    with pytest.raises(AssertionError, match=re.escape(message)):
+        testing.test_rule(fn, arg)

@@ -23,9 +23,11 @@ frule(np.linalg.matmul)(linalg._matmul)
 frule(np.linalg.outer)(linalg._outer)
 frule(np.linalg.tensordot)(linalg._tensordot)
 frule(np.astype)(_astype)
-shapes.linear(np.linalg.trace, np.linalg.diagonal, np.linalg.matrix_transpose,
-              np.matrix_transpose, np.ndarray.conj, np.ndarray.conjugate,
-              np.ndarray.compress)
+shapes.linear(np.linalg.trace, np.linalg.diagonal, np.ndarray.compress)
+# views for a whole batch (of views, as the values are):
+shapes.linear(np.linalg.matrix_transpose, np.matrix_transpose,
+              batched=lambda out, x, dx: np.swapaxes(dx, -1, -2))
+shapes.linear(np.ndarray.conj, np.ndarray.conjugate, batched=lambda out, x, dx: dx.conj())
 
 
 @frule(np.compress)

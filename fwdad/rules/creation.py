@@ -15,15 +15,23 @@ from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
 
-@frule(np.array, np.asarray)
+@frule(np.array)
 def _array(x: Dual, dtype=None, **kwargs) -> Dual:
-    out = np.array(x.primal, dtype=dtype, **kwargs)
+    return _converted(x, np.array(x.primal, dtype=dtype, **kwargs))
+
+
+def _converted(x: Dual, out: np.ndarray) -> Dual:
+    """`out`, made from x: x itself when no copy was made (copy=None, asarray of an
+    array), so that both share one tangent; else a new array with a new tangent."""
+    if out is x.primal:
+        return x
     if out.dtype.kind not in "fc":
         return Dual(out, NoTangent)
     if isinstance(x.primal, np.ndarray):
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))
-        return Dual(out, np.array(x.tangent, dtype=out.dtype))
+        return Dual(out, np.array(x.tangent, dtype=out.dtype).reshape(
+            x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
     dense = _stack(x.tangent, x.primal)
     return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
 
@@ -160,15 +168,23 @@ def _copy(x: Dual, *args, **kwargs) -> Dual:
 def _astype(x: Dual, dtype, *args, **kwargs) -> Dual:
     """A float dtype keeps the tangent (cast); an integer or bool dtype drops it."""
     out = x.primal.astype(dtype, *args, **kwargs)
+    if out is x.primal:  # copy=False, and no cast needed
+        return x
     if out.dtype.kind not in "fc" or x.tangent is NoTangent:
         return Dual(out, NoTangent)
     return Dual(out, x.tangent.astype(out.dtype))
 
 
-@frule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)
-def _as_array_like(x: Dual, dtype=None, **kwargs) -> Dual:
-    """The same values as np.array makes (the memory layout does not matter here)."""
-    return _array(x, dtype=dtype)
+def _as_array(fn):
+    """asarray and kin: the argument itself when it is such an array already."""
+    def rule(x: Dual, dtype=None, **kwargs) -> Dual:
+        return _converted(x, fn(x.primal, dtype=dtype, **kwargs))
+    rule.__name__ = f"_{fn.__name__}"
+    frule(fn)(rule)
+
+
+for _fn in (np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray):
+    _as_array(_fn)
 
 
 def _scalar_type(kind):

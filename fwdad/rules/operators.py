@@ -13,6 +13,7 @@ from fwdad.dual import Dual
 from fwdad.rules.batching import fit, is_batched, lift, ndim, widen_for
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent
 
 
@@ -38,8 +39,8 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 @overloadable("__add__", "__radd__")
 def _add(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
-    dx, dy = _tangents(x, y, out)
-    return Dual(out, _shaped(dx + dy, out))
+    dx, dy = _tangents(x, y, out)  # (a + 0 passes da through: copied)
+    return Dual(out, _shaped(own(dx + dy, dx, dy), out))
 
 
 @frule(operator.sub)
@@ -47,7 +48,7 @@ def _add(x: Dual, y: Dual) -> Dual:
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, _shaped(dx - dy, out))
+    return Dual(out, _shaped(own(dx - dy, dx, dy), out))
 
 
 @frule(operator.mul)
@@ -120,7 +121,7 @@ def _neg(x: Dual) -> Dual:
 @frule(operator.pos)
 @overloadable("__pos__")
 def _pos(x: Dual) -> Dual:
-    return Dual(+x.primal, x.tangent)
+    return Dual(+x.primal, +x.tangent)  # a new array, with a tangent of its own
 
 
 def magnitude_tangent(x, y, dx):
@@ -151,7 +152,7 @@ def _mod(x: Dual, y: Dual) -> Dual:
     if isinstance(out, (str, bytes)):  # "%.2f" % x formats: no derivative
         return Dual(out, NoTangent)
     dx, dy = _tangents(x, y, out)
-    return Dual(out, dx - (x.primal // y.primal) * dy)
+    return Dual(out, own(dx - (x.primal // y.primal) * dy, dx))  # (a % 2: da)
 
 
 @frule(operator.matmul)

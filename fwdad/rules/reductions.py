@@ -21,8 +21,8 @@ def as_array(x: Dual) -> Dual:
     """Lists of values (and their Duals) become arrays; floats, 0-d arrays."""
     if isinstance(x.primal, (list, tuple)):
         return _array(x)  # batched tangents of the items: the batch axis goes first
-    if not isinstance(x.primal, np.ndarray):
-        return Dual(np.asarray(x.primal), np.asarray(x.tangent))
+    if not isinstance(x.primal, np.ndarray):  # a new 0-d array, with a new tangent (a
+        return Dual(np.asarray(x.primal), np.array(x.tangent))  # batch's is an array)
     return x
 
 

@@ -25,7 +25,8 @@ METHODS = ("sum", "mean", "prod", "max", "min", "clip", "copy", "astype",
 
 
 def _as_0d(x: Dual) -> Dual:
-    tangent = x.tangent if x.tangent is NoTangent else np.asarray(x.tangent)
+    # a new 0-d array: a copy of the tangent, too (a batch of tangents is an array)
+    tangent = x.tangent if x.tangent is NoTangent else np.array(x.tangent)
     return Dual(np.asarray(x.primal), tangent)
 
 

@@ -1,4 +1,5 @@
-"""Rules for shape functions: reshape, transpose, stacking, splitting, flips, rolls, pads.
+"""Rules for shape functions: reshape, transpose, stacking, splitting, flips, rolls
+(pad, append and insert: padding.py).
 
 Each is linear in its arrays, so its tangent is the same function of the tangents, and a
 view when the primal is a view (writing through it updates both). A batch of tangents
@@ -13,12 +14,12 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
 from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import (common_batch, dense, is_batched, lift, map_batch,
                                   map_batch_many)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
+from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
 
@@ -35,8 +36,10 @@ def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
         out = fn(x.primal, *args, **kwargs)
         dx = x.tangent
         if batched is None or dx is NoTangent or not is_batched(x.primal, dx):
-            return Dual(out, map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx))
-        return Dual(out, batched(out, x.primal, dx, *args, **kwargs))
+            tangent = map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx)
+        else:
+            tangent = batched(out, x.primal, dx, *args, **kwargs)
+        return Dual(out, own_unless_view(out, x.primal, tangent, dx))
     rule.__name__ = f"_{fn.__name__}"
     return rule
 
@@ -80,7 +83,11 @@ def _expand_dims(out, x, dx, axis):
 
 
 def _ravel(out, x, dx, order="C"):
-    return dx.reshape(len(dx), -1) if order == "C" else np.stack([t.ravel(order) for t in dx])
+    if order == "F":  # each item's axes reversed, then read in C order
+        dx = dx.transpose((0,) + tuple(range(dx.ndim - 1, 0, -1)))
+    elif order != "C":
+        return np.stack([t.ravel(order) for t in dx])
+    return dx.reshape(len(dx), -1)
 
 
 def _broadcast_to(out, x, dx, shape, **kwargs):
@@ -131,14 +138,18 @@ linear(np.flip, batched=_flip)
 linear(np.take, np.ndarray.take, batched=_along_axis(np.take))
 linear(np.repeat, np.ndarray.repeat, batched=_along_axis(np.repeat))
 linear(np.roll, batched=_roll)
+linear(np.flipud, batched=lambda out, x, dx: np.flip(dx, 1))
+linear(np.fliplr, batched=lambda out, x, dx: np.flip(dx, 2))
+linear(np.rot90, batched=lambda out, x, dx, k=1, axes=(0, 1): np.rot90(
+    dx, k, _shift(axes, np.ndim(x))))
 # item by item for a batch:
-linear(np.fliplr, np.flipud, np.rot90, np.tile, np.triu, np.tril, np.delete, np.resize,
-       np.diagflat)
+linear(np.tile, np.triu, np.tril, np.delete, np.resize, np.diagflat)
 
 
 def _atleast_rule(fn: Callable) -> Callable:
-    """atleast_1d/2d/3d: each array is reshaped on its own; several in, a tuple out."""
-    one = _linear_rule(fn, None)
+    """atleast_1d/2d/3d: each array is reshaped on its own; several in, a tuple out.
+    A batch of tangents gets the new unit axes after its batch axis (a view)."""
+    one = _linear_rule(fn, lambda out, x, dx: dx.reshape(dx.shape[:1] + out.shape))
 
     def rule(*arrays: Dual) -> Dual:
         if len(arrays) == 1:
@@ -216,9 +227,24 @@ def _splitting_rule(fn: Callable) -> Callable:
             return Dual(out, NoTangent)
         if not is_batched(x.primal, dx):
             return Dual(out, type(out)(fn(dx, *args, **kwargs)))
-        return Dual(out, type(out)(_per_item([fn(t, *args, **kwargs) for t in dx], len(dx))))
+        return Dual(out, type(out)(_split_batch(fn, x.primal, dx, *args, **kwargs)))
     rule.__name__ = f"_{fn.__name__}"
     return rule
+
+
+_SPLIT_AXIS = {np.hsplit: lambda x: 1 if x.ndim > 1 else 0, np.vsplit: lambda x: 0,
+               np.dsplit: lambda x: 2}
+
+
+def _split_batch(fn, x, dx, *args, **kwargs):
+    """A batch of tangents split where `fn` splits x, past the batch axis: views, as
+    the pieces of x are."""
+    if fn is np.unstack:
+        return np.unstack(dx, axis=_shift(kwargs.get("axis", 0), x.ndim))
+    sections = args[0] if args else kwargs["indices_or_sections"]
+    axis = _SPLIT_AXIS[fn](x) if fn in _SPLIT_AXIS else \
+        args[1] if len(args) > 1 else kwargs.get("axis", 0)
+    return np.array_split(dx, sections, axis=_shift(axis, x.ndim))
 
 
 splitting(np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack)
@@ -246,45 +272,3 @@ def _spreading_rule(fn: Callable) -> Callable:
 
 
 spreading(np.broadcast_arrays, np.meshgrid)
-
-
-# ---- pad ---------------------------------------------------------------------------------
-_LINEAR_PADS = {"constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",
-                "empty"}
-
-
-@frule(np.pad)
-def _pad(x: Dual, pad_width, mode="constant", *, constant_values: Dual = None,
-         **kwargs) -> Dual:
-    """Linear in x for the modes in _LINEAR_PADS; a scalar `constant_values` adds its
-    tangent where it fills. maximum, minimum and median pick values: no rule."""
-    x = as_array(x)
-    cv = 0 if constant_values is None else constant_values.primal
-    extra = {"constant_values": cv} if mode == "constant" else {}
-    out = np.pad(x.primal, pad_width, mode, **extra, **kwargs)
-    if mode not in _LINEAR_PADS:
-        raise FwdadError(f"no rule to differentiate numpy.pad with mode={mode!r}: it "
-                         f"selects values. Use one of {sorted(_LINEAR_PADS)}.")
-    zero = {"constant_values": 0} if mode == "constant" else {}
-    kwargs = {**kwargs, "end_values": 0} if mode == "linear_ramp" else kwargs
-    dx = map_batch(lambda t: np.pad(t, pad_width, mode, **zero, **kwargs), x.primal,
-                   dense(x.primal, x.tangent))
-    if constant_values is not None and constant_values.tangent is not NoTangent:
-        fill = np.pad(np.zeros(x.primal.shape), pad_width, constant_values=1.0)
-        dx = dx + lift(cv, constant_values.tangent, fill.ndim) * fill
-    return Dual(out, dx)
-
-
-# ---- append and insert: linear in the array and in the values ---------------------------
-@frule(np.append)
-def _append(arr: Dual, values: Dual, axis=None) -> Dual:
-    primals, tangents = (arr.primal, values.primal), (arr.tangent, values.tangent)
-    return Dual(np.append(*primals, axis=axis), map_batch_many(
-        lambda ts: np.append(ts[0], ts[1], axis=axis), primals, tangents))
-
-
-@frule(np.insert)
-def _insert(arr: Dual, obj, values: Dual, axis=None) -> Dual:
-    primals, tangents = (arr.primal, values.primal), (arr.tangent, values.tangent)
-    return Dual(np.insert(arr.primal, obj, values.primal, axis=axis), map_batch_many(
-        lambda ts: np.insert(ts[0], obj, ts[1], axis=axis), primals, tangents))

@@ -17,6 +17,7 @@ from fwdad.rules import operators as ops
 from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.registry import def_linear, def_nondiff, frule
+from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
@@ -150,9 +151,12 @@ def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs)
     y = ufunc(*primals, **computed)  # with `out`, `where` picks what is copied there
     first = y[0] if ufunc.nout > 1 else y
     out_ndim = ndim(first)
-    dy = NoTangent if tangent is None else tangent(
-        *primals, y, *[lift(d.primal, d.tangent, out_ndim) for d in ins])
-    dy = tuple(fit(t, v) for t, v in zip(dy, y)) if ufunc.nout > 1 else fit(dy, y)
+    dins = [lift(d.primal, d.tangent, out_ndim) for d in ins]
+    dy = NoTangent if tangent is None else tangent(*primals, y, *dins)
+    # Note: a row may give an input's tangent itself (add(a, 0), nextafter, modf): the
+    # new output gets a copy of its own, so that updating it leaves the input's alone.
+    dy = tuple(fit(own(t, *dins), v) for t, v in zip(dy, y)) if ufunc.nout > 1 else \
+        fit(own(dy, *dins), y)
     if not outs:
         return Dual(y, dy)
     return write_outputs(outs, y, dy, kwargs)

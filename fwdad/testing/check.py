@@ -7,7 +7,9 @@ It checks, in order:
 2. the primal output, and the state of every argument afterwards, match a plain call;
 3. the output tangent and the tangents of the arguments afterwards, paired with a
    random cotangent, match central finite differences along a random tangent;
-4. a batch of tangents gives what each tangent gives on its own.
+4. a batch of tangents gives what each tangent gives on its own;
+5. in both runs, an output tangent shares memory with an argument's tangent only when
+   the output's value shares memory with that argument's value (a view).
 The dot-product test against reverse mode joins these when reverse mode exists.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
 from fwdad.tangents import (NoTangent, Tangent, inner, random_tangent, stack, unstack,
                             zero_tangent)
+from fwdad.testing.aliasing import first_alias
 from fwdad.testing.finite_differences import directional, run_on_copies
 
 
@@ -58,6 +61,7 @@ def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
     expected_out = _settle(expected_out)
     report.same("primal output", expected_out, out.primal)
     report.shaped("the output", out.primal, out.tangent)
+    report.unshared("", out, after)
     for i, (want, got) in enumerate(zip(expected_after, after)):
         report.same(f"argument {i} after the call", _settle(copy.deepcopy(want)),
                     _settle(copy.deepcopy(got.primal)))
@@ -107,6 +111,7 @@ def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> N
     stacked = [stack([d[i] for d in directions]) for i in range(len(args))]
     with batching.batch(batch):  # as batched_jvp and jacfwd run it
         out, after = _run_rule(rule, args, stacked, kwargs)
+    report.unshared(f" (a batch of {batch})", out, after)
     for b, direction in enumerate(directions):
         single, single_after = _run_rule(rule, args, direction, kwargs)
         report.same(f"tangent {b} of a batch of {batch}", single.tangent,
@@ -157,6 +162,16 @@ class _Report:
         if wrong:
             raise AssertionError(f"{self.header}: the tangent of {wrong[0]} has shape "
                                  f"{wrong[2]}, but its value has shape {wrong[1]}")
+
+    def unshared(self, run: str, out: Dual, after: list) -> None:
+        """No output tangent is an argument's tangent unless its value is a view."""
+        alias = first_alias(out.primal, out.tangent, [(d.primal, d.tangent) for d in after])
+        if alias:
+            raise AssertionError(
+                f"{self.header}: the tangent of {alias[0]} shares memory with the tangent "
+                f"of {alias[2]}{run}, but its value is not a view of that argument's: an "
+                f"in-place update of the output would change the argument's tangent too. "
+                f"Copy the tangent when the value is new.")
 
     def close(self, what: str, want: float, got: float, rtol: float, atol: float) -> None:
         if not np.isclose(got, want, rtol=rtol, atol=atol):

@@ -1,0 +1,42 @@
+"""Gives a new array a tangent of its own where a rule would pass an operand's through.
+
+A rule that returns an operand's tangent array (or a view of it) as the tangent of a
+new array is wrong as soon as the program updates the new array in place (`b = a + 0;
+b += c`): the update writes into the operand's tangent too. A view of the operand
+(`x.T`, `x[1:]`) shares its tangent on purpose: writing through it changes both. These
+helpers copy only in the pass-through case; a tangent computed afresh is kept as it is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def own(tangent: Any, *operands: Any) -> Any:
+    """`tangent`, copied when it is one of the `operands`' tangents itself (`dx + dy`
+    is dx when y has no tangent)."""
+    if type(tangent) is np.ndarray:
+        for operand in operands:
+            if tangent is operand:
+                return tangent.copy()
+    return tangent
+
+
+def own_unless_view(out: Any, x: Any, tangent: Any, dx: Any) -> Any:
+    """The tangent of `out = f(x)`, computed as f(dx): copied when it shares dx's memory
+    while `out` does not share x's (flatten copies a value, and a reshape may copy a
+    value but view its tangent, whose batch axis or layout differs)."""
+    if type(tangent) is np.ndarray and type(dx) is np.ndarray and \
+            _owner(tangent) is _owner(dx) and not (
+                isinstance(out, np.ndarray) and isinstance(x, np.ndarray) and
+                _owner(out) is _owner(x)):
+        return tangent.copy()
+    return tangent
+
+
+def _owner(a: np.ndarray) -> Any:
+    """What holds a's memory: a view's `base` is the array that owns it (NumPy points
+    a view of a view at the owner too)."""
+    base = a.base
+    return a if base is None else base
