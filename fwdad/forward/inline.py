@@ -104,7 +104,8 @@ def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.exp
     return out
 
 
-# (id(template expression), its zero tangents) -> (that expression, its builder)
+# (id(template expression), its zero tangents) -> (that expression, its builder, the
+# operands the built tree reads, and the other names it reads)
 _BUILDERS: Dict[tuple, tuple] = {}
 
 
