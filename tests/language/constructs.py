@@ -13,7 +13,8 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 
 import fwdad
-from tests.language import classes, containers, functions, statements, unsupported
+from tests.language import (classes, containers, functions, statements, stdlib,
+                            unsupported)
 
 
 @dataclass
@@ -62,6 +63,12 @@ CONSTRUCTS = [
               classes.namedtuple_argument, (classes.Point(1.5, 2.0),),
               tangents=(classes.Point(1.0, 0.5, None),)),
     Construct("array-valued fields", C, classes.array_fields, (0.3,)),
+    Construct("an object built by a classmethod (cls(...)), then called", C,
+              stdlib.object_built_by_a_classmethod_then_called, (0.7,)),
+    Construct("NamedTuple methods _replace, _make, _asdict", C, stdlib.namedtuple_methods,
+              (0.6,)),
+    Construct("@dataclass generated methods (__eq__, order), dataclasses.replace, astuple, "
+              "asdict", C, stdlib.dataclass_generated_methods, (0.8,)),
     Construct("list, tuple, dict and set displays", K, containers.displays, (0.4, 1.1)),
     Construct("list append, extend, insert, pop, remove, reverse, index, count, "
               "item assignment and deletion", K, containers.list_methods, (0.7,)),
@@ -73,6 +80,12 @@ CONSTRUCTS = [
               "isinstance", K, containers.builtin_iteration, (1.4, 0.6)),
     Construct("functools.reduce and functools.partial", K, containers.functools_calls,
               (0.8,)),
+    Construct("functools.partial (of a partial; made outside the function)", K,
+              stdlib.partials, (0.8,)),
+    Construct("operator.itemgetter, attrgetter, methodcaller (also as sort keys)", K,
+              stdlib.operator_callables, (0.7,)),
+    Construct("bound methods stored in variables", K, stdlib.bound_methods_in_variables,
+              (0.4,)),
     Construct("itertools chain, product, combinations, accumulate, islice", K,
               containers.itertools_calls, (0.4, 1.3)),
     Construct("iter and next (also on zip, map and the other lazy iterators)", K,
@@ -123,6 +136,10 @@ CONSTRUCTS = [
               error=fwdad.UnsupportedSyntaxError, match=r"class defined inside"),
     Construct("match statements", U, unsupported.match_statement, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"match statement"),
+    Construct("a class with its own __new__ (or one from C)", U,
+              unsupported.class_with_own_new, (0.5,), error=fwdad.MissingRuleError,
+              match=r"creating a .*Interned at .*unsupported\.py:\d+.*__new__",
+              note="register an frule for the class"),
     Construct("functions without source (made by exec, typed at a prompt)", U,
               unsupported.made_by_exec, (0.5,), error=fwdad.SourceUnavailableError,
               match=r"exec or eval"),

@@ -43,3 +43,14 @@ made_by_exec = _made_by_exec()
 
 def int_argument(n):
     return n * 2
+
+
+class Interned:
+    def __new__(cls, value):
+        self = super().__new__(cls)
+        self.value = value
+        return self
+
+
+def class_with_own_new(x):
+    return Interned(x * 2.0).value
