@@ -45,22 +45,22 @@ def class_rule(cls: type, location: str) -> Callable:
 
 
 def _unmodelled_constructor(cls: type) -> Any:
-    """`cls.__new__` unless it is object's, or `cls.__init__` unless it is object's or
-    has Python code: what a new instance plus the rule of `__init__` would skip."""
+    """"__new__" unless it is object's, or "__init__" unless it is object's or has
+    Python code: what a new instance plus the rule of `__init__` would skip."""
     if cls.__new__ is not object.__new__:
-        return cls.__new__
+        return "__new__"
     init = cls.__init__
     if init is not object.__init__ and python_function(init) is None:
-        return init
+        return "__init__"
     return None
 
 
-def _refuse(cls: type, made_by: Any, location: str) -> Callable:
+def _refuse(cls: type, made_by: str, location: str) -> Callable:
     def refused(*args: Dual, **kwargs: Dual) -> Dual:
         at = f" at {location}" if location else ""
         raise MissingRuleError(
             f"no rule to differentiate creating a {describe(cls)}{at}: its instances are "
-            f"made by {describe(made_by)}, which fwdad does not model (it builds an "
+            f"made by its own {made_by}, which fwdad does not model (it builds an "
             f"instance with object.__new__ and runs the rule of __init__). Register a "
             f"rule for the class:\n"
             f"    @fwdad.frule({describe(cls)})\n"

@@ -116,7 +116,17 @@ CONSTRUCTS = [
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,
               (0.6,)),
-    Construct("with (context managers run as usual)", S, statements.with_statement, (0.5,)),
+    Construct("with (several managers in one statement)", S, statements.with_statement,
+              (0.5,)),
+    Construct("with: the bound value carries its tangent; __exit__ sees exceptions, "
+              "returns and continues as in Python", S,
+              stdlib.with_bound_value_carries_its_tangent, (0.5,),
+              note="`__enter__` and `__exit__` run through their rules"),
+    Construct("with: managers from C or the standard library that hold no values "
+              "(np.errstate, np.printoptions, warnings.catch_warnings, "
+              "contextlib.suppress, redirect_stdout, locks)", S,
+              stdlib.with_managers_holding_no_values, (0.5,),
+              note="their methods run on plain values"),
     Construct("assert and del", S, statements.assert_and_del, (0.8,)),
     Construct("conditional expressions and chained comparisons", S,
               statements.conditional_and_chained, (0.4,)),
@@ -128,6 +138,13 @@ CONSTRUCTS = [
     Construct("generator functions and yield", U, unsupported.uses_generator, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
               note="return a list instead"),
+    Construct("a context manager written with @contextlib.contextmanager", U,
+              unsupported.generator_context_manager, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
+              note="write a class with __enter__ and __exit__"),
+    Construct("contextlib.ExitStack", U, unsupported.exit_stack, (0.5,),
+              error=fwdad.MissingRuleError, match=r"creating a collections\.deque",
+              note="nest with statements instead"),
     Construct("async functions", U, unsupported.asynchronous, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"async function"),
     Construct("exec / eval of strings", U, unsupported.evaluates_strings, (0.5,),
@@ -174,7 +191,12 @@ NOTES = [
     "- Closure variables of the differentiated function are read live, as constants.",
     "- Generator expressions are evaluated eagerly, into a list; zip, map, filter, "
     "enumerate, reversed and the itertools stay lazy, as in Python.",
-    "- Context managers (`with`), f-strings, print and exceptions see plain values.",
+    "- `with m as v:` runs `type(m).__enter__` and `type(m).__exit__` through their "
+    "rules, so v carries its tangent; `__exit__` gets the exception as in Python, but "
+    "cannot suppress an fwdad error. A manager from C or the standard library that "
+    "holds no float values (np.errstate, warnings.catch_warnings, a lock) runs its "
+    "methods on plain values.",
+    "- f-strings, print and exceptions see plain values.",
     "- Keys of sorted, min and max see plain values; among equal items the one Python "
     "picks gives the tangent.",
     "- Sets carry no tangent (their order is not defined).",

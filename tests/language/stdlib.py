@@ -3,10 +3,16 @@ managers (one function each, for tests/language/constructs.py)."""
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
+import io
 import operator
+import threading
+import warnings
 from typing import NamedTuple
+
+import numpy as np
 
 
 def _mul(a, b):
@@ -104,3 +110,57 @@ def object_built_by_a_classmethod_then_called(x):
     m = Scale.make(2.0)
     n = Scale.make(x)
     return m(x) + n(x)
+
+
+class Tripled:
+    """A context manager whose __enter__ computes the bound value; its __exit__ sees
+    the exception and suppresses a ZeroDivisionError."""
+
+    def __init__(self, v):
+        self.v, self.seen = v, []
+
+    def __enter__(self):
+        return self.v * 3.0
+
+    def __exit__(self, kind, exc, tb):
+        self.seen.append(kind)
+        return kind is ZeroDivisionError
+
+
+def with_bound_value_carries_its_tangent(x):
+    with contextlib.nullcontext(x * 2.0) as a, Tripled(a) as b:
+        y = a * b
+    manager = Tripled(x)
+    with manager as c:
+        y = y + c * 2.0
+        y = y / 0.0  # suppressed by __exit__: y keeps its value
+    total = 0.0
+    for k in range(3):
+        with Tripled(x * k) as v:
+            if k == 1:
+                continue  # __exit__ runs, as in Python
+            total = total + v
+    return y + total + len(manager.seen)
+
+
+_LOCK = threading.Lock()
+
+
+def with_managers_holding_no_values(x):
+    a = np.array([x, 2.0 * x])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = a / np.array([1.0, 0.0])
+    with np.printoptions(precision=3):
+        text = str(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.warn("not shown")
+        y = a.sum() * 2.0 + b[0]
+    with contextlib.suppress(KeyError):
+        y = y * 3.0
+        y = {}["missing"]
+    with _LOCK, threading.RLock():
+        y = y + x
+    with contextlib.redirect_stdout(io.StringIO()):
+        print(y)
+    return y + len(text)

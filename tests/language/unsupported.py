@@ -1,6 +1,8 @@
 """Constructs fwdad does not differentiate: each gives a clear error."""
 from __future__ import annotations
 
+import contextlib
+
 
 def generator(x):
     yield x * 2.0
@@ -54,3 +56,18 @@ class Interned:
 
 def class_with_own_new(x):
     return Interned(x * 2.0).value
+
+
+@contextlib.contextmanager
+def _doubled(v):
+    yield v * 2.0
+
+
+def generator_context_manager(x):
+    with _doubled(x) as v:
+        return v
+
+
+def exit_stack(x):
+    with contextlib.ExitStack() as stack:
+        return stack.enter_context(contextlib.nullcontext(x * 2.0))
