@@ -43,6 +43,11 @@ CONSTRUCTS = [
     Construct("static methods and class methods", C, classes.static_and_class_methods,
               (0.3,)),
     Construct("properties", C, classes.properties, (1.3,)),
+    Construct("attribute protocol: property setters, __setattr__ overrides, descriptors "
+              "(__get__/__set__), __getattr__, __slots__, functools.cached_property", C,
+              classes.attribute_protocol, (0.6,),
+              note="attributes are read and set as object.__getattribute__ and "
+                   "object.__setattr__ do, with Python code run by its rules"),
     Construct("inheritance and super()", C, classes.inheritance_and_super, (0.6,)),
     Construct("objects with __call__", C, classes.callable_objects, (0.8,)),
     Construct("operator dunders (__add__, __rmul__, __matmul__, __neg__, __getitem__)", C,

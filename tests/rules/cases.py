@@ -242,6 +242,8 @@ OBJECT_CASES = [
     Case(setattr, Point(0.3, 1.2), "x", 2.5), Case(setattr, Point(0.3, 1.2), "z", V3),
     Case(setattr, M23, "real", W3),
     Case(delattr, Point(0.3, 1.2), "x"),
+    Case(object.__getattribute__, Point(0.3, 1.2), "x"),
+    Case(object.__setattr__, Point(0.3, 1.2), "x", 2.5),
 ]
 
 # ---- indexing -----------------------------------------------------------------------
