@@ -18,6 +18,7 @@ from fwdad.dual import Dual
 from fwdad.forward.callables import bound_arguments
 from fwdad.forward.dispatch import call
 from fwdad.forward.runtime import TangentStream, const, iterate, stream
+from fwdad.rules.containers import plain_set_items
 from fwdad.rules.operators import _add
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
@@ -134,10 +135,24 @@ def _entry(mapping: Dual, key: Any) -> Dual:
     return Dual(mapping.primal[key], NoTangent if tangent is NoTangent else tangent[key])
 
 
-@frule(set, frozenset)
+@frule(set)
 def _set(iterable: Dual = None) -> Dual:
-    """Sets hold hashable values with no order: they carry no tangent."""
-    return Dual(set(() if iterable is None else iterable.primal), NoTangent)
+    """Sets hold hashable values with no order: they carry no tangent (and take no
+    item that carries a derivative)."""
+    return Dual(set(_set_items(iterable, "set()")), NoTangent)
+
+
+@frule(frozenset)
+def _frozenset(iterable: Dual = None) -> Dual:
+    return Dual(frozenset(_set_items(iterable, "frozenset()")), NoTangent)
+
+
+def _set_items(iterable: Dual, what: str) -> Iterable[Any]:
+    if iterable is None:
+        return ()
+    if iterable.tangent is NoTangent:
+        return iterable.primal
+    return [d.primal for d in plain_set_items(iterate(iterable), what)]
 
 
 # ---- functools --------------------------------------------------------------------------

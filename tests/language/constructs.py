@@ -150,6 +150,17 @@ CONSTRUCTS = [
     Construct("contextlib.ExitStack", U, unsupported.exit_stack, (0.5,),
               error=fwdad.MissingRuleError, match=r"creating a collections\.deque",
               note="nest with statements instead"),
+    Construct("a set display of values that carry a derivative", U,
+              unsupported.set_of_differentiable_values, (0.5,),
+              error=fwdad.NonDifferentiableError,
+              match=r"a set display at .*unsupported\.py:\d+ holds a value that carries",
+              note="use a list (sets of constants and of ints or strings are supported)"),
+    Construct("a set comprehension of values that carry a derivative", U,
+              unsupported.set_comprehension_of_differentiable_values, (0.5,),
+              error=fwdad.NonDifferentiableError, match=r"set\.add at .*unsupported\.py"),
+    Construct("set() or frozenset() of values that carry a derivative", U,
+              unsupported.set_of_a_differentiable_list, (0.5,),
+              error=fwdad.NonDifferentiableError, match=r"frozenset\(\) at .*unsupported"),
     Construct("async functions", U, unsupported.asynchronous, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"async function"),
     Construct("exec / eval of strings", U, unsupported.evaluates_strings, (0.5,),
@@ -204,7 +215,9 @@ NOTES = [
     "- f-strings, print and exceptions see plain values.",
     "- Keys of sorted, min and max see plain values; among equal items the one Python "
     "picks gives the tangent.",
-    "- Sets carry no tangent (their order is not defined).",
+    "- Sets carry no tangent (their order is not defined): a set of ints, strings or "
+    "constants works; putting a value that carries a derivative into a set raises "
+    "NonDifferentiableError instead of dropping its tangent.",
     "- Instances of user classes have a structural tangent, `fwdad.Tangent`, with one "
     "field per attribute: give it for an argument as `fwdad.Tangent(field=...)` (or an "
     "instance of the same class), and get it back for an output.",

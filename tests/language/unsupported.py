@@ -71,3 +71,16 @@ def generator_context_manager(x):
 def exit_stack(x):
     with contextlib.ExitStack() as stack:
         return stack.enter_context(contextlib.nullcontext(x * 2.0))
+
+
+def set_of_differentiable_values(x):
+    s = {x * 1.0, x * 2.0}
+    return max(sorted(s))
+
+
+def set_comprehension_of_differentiable_values(x):
+    return max({x * k for k in (1.0, 2.0)})
+
+
+def set_of_a_differentiable_list(x):
+    return sum(frozenset([x, 2.0]))
