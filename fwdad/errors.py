@@ -69,6 +69,20 @@ def location_of(fn: Callable) -> str:
     return where(code.co_filename, code.co_firstlineno)
 
 
+def current_user_location() -> str:
+    """`file.py:12` of the user's line that the innermost generated code running now
+    comes from (for errors a rule raises); empty when none is running."""
+    import sys
+    from fwdad.compile import user_location
+    frame = sys._getframe(1)
+    while frame is not None:
+        hit = user_location(frame.f_code.co_filename, frame.f_lineno)
+        if hit is not None:
+            return where(*hit)
+        frame = frame.f_back
+    return ""
+
+
 def note_user_location(exc: BaseException) -> None:
     """Add a note to an exception raised inside generated code, naming the user's file
     and line it comes from (Python 3.11 and later show notes in tracebacks)."""

@@ -11,7 +11,9 @@ import inspect
 from typing import Any, Callable
 
 from fwdad.dual import Dual
+from fwdad.errors import MissingRuleError, describe
 from fwdad.forward.runtime import const
+from fwdad.source import python_function
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -27,6 +29,46 @@ def bound_rule(rule: Callable, owner: Any) -> Callable:
     def bound(*args: Dual, **kwargs: Dual) -> Dual:
         return rule(self, *args, **kwargs)
     return bound
+
+
+def class_rule(cls: type, location: str) -> Callable:
+    """What calling `cls` does: build a user class (below), or refuse a class whose
+    instances are made by a `__new__` or an `__init__` fwdad does not model."""
+    if issubclass(cls, BaseException):
+        return exception_rule(cls)
+    if dataclasses.is_dataclass(cls) or issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return construct_rule(cls)
+    made_by = _unmodelled_constructor(cls)
+    if made_by is not None:
+        return _refuse(cls, made_by, location)
+    return construct_rule(cls)
+
+
+def _unmodelled_constructor(cls: type) -> Any:
+    """"__new__" unless it is object's, or "__init__" unless it is object's or has
+    Python code: what a new instance plus the rule of `__init__` would skip."""
+    if cls.__new__ is not object.__new__:
+        return "__new__"
+    init = cls.__init__
+    if init is not object.__init__ and python_function(init) is None:
+        return "__init__"
+    return None
+
+
+def _refuse(cls: type, made_by: str, location: str) -> Callable:
+    def refused(*args: Dual, **kwargs: Dual) -> Dual:
+        at = f" at {location}" if location else ""
+        raise MissingRuleError(
+            f"no rule to differentiate creating a {describe(cls)}{at}: its instances are "
+            f"made by its own {made_by}, which fwdad does not model (it builds an "
+            f"instance with object.__new__ and runs the rule of __init__). Register a "
+            f"rule for the class:\n"
+            f"    @fwdad.frule({describe(cls)})\n"
+            f"    def _new(*args: fwdad.Dual) -> fwdad.Dual: ...\n"
+            f"or, if the instance carries no derivative, "
+            f"fwdad.def_nondiff({describe(cls)}).")
+    refused.__name__ = f"new_{cls.__name__}"
+    return refused
 
 
 def construct_rule(cls: type) -> Callable:

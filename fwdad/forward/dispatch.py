@@ -5,14 +5,13 @@ at run time, per callee, for a callee held in a variable, and caches the decisio
 """
 from __future__ import annotations
 
-import functools
 import types
 import weakref
 from typing import Any, Callable, Dict, Optional
 
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError, describe
-from fwdad.forward import constructors
+from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule, on_register
@@ -104,15 +103,16 @@ def derived_rule(fn: Callable) -> Callable:
 # ---- when the rule is built: static calls -------------------------------------------
 def static_rule(fn: Any, location: str) -> Callable:
     """What generated code should call for a callee known when the rule is built."""
-    rule = get_frule(fn)
+    rule = get_frule(fn) or records.rule_for(fn)
     if rule is not None:
         return rule
-    if isinstance(fn, type) and issubclass(fn, BaseException):
-        return constructors.exception_rule(fn)
+    if isinstance(fn, type) and (issubclass(fn, BaseException) or not is_foreign(fn)):
+        return constructors.class_rule(fn, location)
+    caller = None if _is_function_like(fn) else callables.caller_of(fn)
+    if caller is not None:  # a partial, an itemgetter, an object with __call__
+        return callables.static_caller(fn, caller)
     if is_foreign(fn):
         return MissingRule(fn, location)
-    if isinstance(fn, type):
-        return constructors.construct_rule(fn)
     if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
         return constructors.bound_rule(LazyRule(fn.__func__), fn.__self__)
     return LazyRule(python_function(fn))  # get_source says why if there is no source
@@ -140,11 +140,25 @@ def call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 def _callee_key(fn: Any) -> Any:
     if isinstance(fn, types.MethodType):
         return fn.__func__
+    if isinstance(fn, types.MethodWrapperType):  # e.g. super().__setattr__
+        return (fn.__objclass__, fn.__name__)
     if _is_builtin_method(fn):
         return (type(fn.__self__), fn.__name__)
     if isinstance(fn, (types.FunctionType, type, types.BuiltinFunctionType)):
         return fn
-    return type(fn)  # partials, callable objects, ufuncs: one entry per type
+    # Partials, callable objects, ufuncs: one entry per type, which must not be the
+    # entry of the class itself (`cls(...)` builds; `instance(...)` calls).
+    return (_INSTANCE_OF, type(fn))
+
+
+_INSTANCE_OF = "instance of"
+
+
+def _is_function_like(fn: Any) -> bool:
+    return isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+                           types.BuiltinMethodType, types.MethodWrapperType,
+                           types.WrapperDescriptorType, types.MethodDescriptorType,
+                           type, LazyRule, MissingRule))
 
 
 def _is_builtin_method(fn: Any) -> bool:
@@ -154,18 +168,16 @@ def _is_builtin_method(fn: Any) -> bool:
 
 def _runtime_caller(key: Any, fn: Any) -> Caller:
     """How to call what a dynamic call site met."""
-    if isinstance(fn, types.MethodType) or _is_builtin_method(fn):
+    if isinstance(fn, (types.MethodType, types.MethodWrapperType)) or \
+            _is_builtin_method(fn):
         method = key if not isinstance(key, tuple) else getattr(*key)
         return _with_self(static_rule(method, ""))
     if isinstance(fn, DerivedClosure):
         return lambda f, args, kwargs: f.primal.rule(*args, **kwargs)
-    if isinstance(fn, functools.partial):
-        return _call_partial
     if not callable(fn):
         return _not_callable
-    if get_frule(fn) is None and python_function(getattr(type(fn), "__call__", None)):
-        return _call_object
-    return _direct()
+    caller = None if get_frule(fn) is not None else callables.caller_of(fn)
+    return caller if caller is not None else _direct()
 
 
 def _direct() -> Caller:
@@ -187,22 +199,6 @@ def _with_self(rule: Callable) -> Caller:
     def bound(f: Dual, args: tuple, kwargs: dict) -> Dual:
         return rule(Dual(f.primal.__self__, f.tangent), *args, **kwargs)
     return bound
-
-
-def _call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:
-    """functools.partial: the tangent (when built inside a rule) holds the tangents of
-    the bound arguments, as (args, keywords)."""
-    p = f.primal
-    given = f.tangent if isinstance(f.tangent, tuple) else None  # a partial made here
-    bound_t, kw_t = given if given is not None else (None, None)
-    bound = [Dual(a, bound_t[i] if bound_t else NoTangent) for i, a in enumerate(p.args)]
-    keywords = {k: Dual(v, kw_t[k] if kw_t else NoTangent) for k, v in p.keywords.items()}
-    return call(const(p.func), *bound, *args, **{**keywords, **kwargs})
-
-
-def _call_object(f: Dual, args: tuple, kwargs: dict) -> Dual:
-    """An instance with `__call__`: call that method, bound to the instance."""
-    return call(Dual(f.primal.__call__, f.tangent), *args, **kwargs)
 
 
 def _not_callable(f: Dual, args: tuple, kwargs: dict) -> Dual:

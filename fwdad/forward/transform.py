@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Set
 from fwdad import lang
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, where
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import contexts, dispatch, runtime
 from fwdad.forward.astbuild import LOAD, STORE, locate
 from fwdad.forward.scopes import scope_of
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -97,6 +97,10 @@ class _Forward:
         if top:
             new_args.kw_defaults = [None] * len(args.kwonlyargs)
         body = self.pack_star_params(node) + self.block(node.body)
+        if not isinstance(node.body[-1], (ast.Return, ast.Raise)):
+            # falling off the end returns None: a Dual, as every call's result is
+            end = ast.Return(value=self.helper(runtime.NONE, "None"))
+            body.append(ast.copy_location(end, node.body[-1]))
         self.duals, self.globals = saved
         out = ast.FunctionDef(name=name, args=new_args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
@@ -192,14 +196,13 @@ class _Forward:
                         finalbody=self.block(node.finalbody) if node.finalbody else [])]
 
     def s_With(self, node: ast.With) -> List[ast.stmt]:
-        """Context managers run as usual, on plain values."""
+        """`with m as v:` enters `_fw_entered(m)`, which runs m's `__enter__` and
+        `__exit__` through their rules (forward/contexts.py): v is a Dual."""
         item = node.items[0]
-        body = self.block(node.body)
-        if item.optional_vars is not None:
-            body.insert(0, self.rebind_const(item.optional_vars.id, node))
-        new = ast.withitem(context_expr=self.primal(item.context_expr),
-                           optional_vars=item.optional_vars)
-        return [ast.With(items=[new], body=body)]
+        manager = ast.Call(func=self.helper(contexts.entered, "entered"),
+                           args=[self.value(item.context_expr)], keywords=[])
+        new = ast.withitem(context_expr=manager, optional_vars=item.optional_vars)
+        return [ast.With(items=[new], body=self.block(node.body))]
 
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""

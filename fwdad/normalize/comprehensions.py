@@ -83,6 +83,20 @@ class _Rename(Transformer):
             other.ifs = [self.visit(i) for i in other.ifs]
         return self
 
+    def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:
+        """A lambda's defaults are evaluated here (renamed); in its body, its own
+        parameters hide the loop variables they share a name with (`lambda t, k=k:`)."""
+        args = node.args
+        args.defaults = [self.visit(d) for d in args.defaults]
+        args.kw_defaults = [d if d is None else self.visit(d) for d in args.kw_defaults]
+        params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        saved = self.mapping
+        self.mapping = {k: v for k, v in saved.items() if k not in params}
+        node.body = self.visit(node.body)
+        self.mapping = saved
+        return node
+
     def visit_Name(self, node: ast.Name) -> ast.Name:
         if node.id in self.mapping:
             return copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)

@@ -16,7 +16,8 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import Pure, get_rrule, raw_rrule
+from fwdad.reverse.registry import Pure, get_rrule, nondiff_rrule, raw_rrule
+from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.var import value_of
 
 _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
@@ -32,10 +33,20 @@ for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
 
 
-@raw_rrule(set, frozenset)
+# Calling a methodcaller has no reverse rule (a clear MissingRuleError): making one
+# holds no variable of its own.
+nondiff_rrule(operator.methodcaller)
+
+
+@raw_rrule(set)
 def _set(items: Any = ()) -> Any:
-    """Sets compare and hash values: they hold the values (no adjoint), as build_set."""
-    return {value_of(v) for v in items}
+    """Sets compare and hash values: they hold no variable, as build_set."""
+    return set(set_values(items, "set()"))
+
+
+@raw_rrule(frozenset)
+def _frozenset(items: Any = ()) -> Any:
+    return frozenset(set_values(items, "frozenset()"))
 
 
 # ---- calling a function on the items -------------------------------------------------

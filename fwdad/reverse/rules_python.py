@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from fwdad import lang
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.reverse.registry import get_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
-from fwdad.reverse.var import Var, VarMat, value_of
+from fwdad.reverse.var import Var, VarMat, is_matvar, is_var, value_of
 
 
 # ---- displays, unpacking, list methods -------------------------------------------------
@@ -37,8 +37,23 @@ def _build_dict(*keys_and_values: Any) -> dict:
 
 @raw_rrule(lang.build_set)
 def _build_set(*items: Any) -> set:
-    """A set holds hashable values, compared by value: it carries no adjoint."""
-    return {value_of(x) for x in items}
+    """A set holds hashable values, compared by value: it carries no adjoint, so a
+    variable is refused rather than losing its adjoint."""
+    return set(set_values(items, "a set display"))
+
+
+def set_values(items: Any, what: str) -> list:
+    """The plain values of `items`, none of which may be a variable."""
+    items = list(items)
+    for item in items:
+        if is_var(item) or is_matvar(item):
+            at = current_user_location()
+            raise NonDifferentiableError(
+                f"{what}{' at ' + at if at else ''} holds a value that carries a derivative: "
+                f"sets carry no adjoint in fwdad (their order is not defined). Use a list "
+                f"instead (sorted(...) of a list, or list(dict.fromkeys(...)) to drop "
+                f"duplicates).")
+    return items
 
 
 @raw_rrule(lang.unpack)
@@ -143,6 +158,15 @@ raw_rrule(super)(super)  # super(C, obj): its methods are bound to obj and its v
 @raw_rrule(setattr)
 def _setattr(obj: Any, name: str, value: Any) -> None:
     setattr(obj, name, value)
+
+
+raw_rrule(object.__setattr__)(object.__setattr__)  # what setattr does, as in Python
+raw_rrule(object.__getattribute__)(object.__getattribute__)
+
+
+@raw_rrule(set.add)
+def _set_add(s: set, item: Any) -> None:
+    s.add(set_values([item], "set.add")[0])
 
 
 @raw_rrule(delattr)

@@ -3,11 +3,14 @@ calls, and the methods comprehensions use. The tangent of a list is a list of
 tangents, changed in step with the list."""
 from __future__ import annotations
 
+import numpy as np
+
 from fwdad import lang
 from fwdad.dual import Dual
+from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.forward.runtime import iterate
 from fwdad.rules.registry import def_nondiff, frule
-from fwdad.tangents import NoTangent
+from fwdad.tangents import NoTangent, Tangent
 
 
 @frule(lang.build_list)
@@ -28,11 +31,50 @@ def _build_dict(*keys_and_values: Dual) -> Dual:
                 {k: v.tangent for k, v in zip(keys, values)})
 
 
+# ---- sets: no tangent, so no item with a derivative ------------------------------------
 @frule(lang.build_set)
 def _build_set(*items: Dual) -> Dual:
     """Sets hold hashable values (numbers, strings): their order is not defined, so a
-    set carries no tangent."""
-    return Dual({x.primal for x in items}, NoTangent)
+    set carries no tangent, and an item that carries a derivative is refused."""
+    return Dual({x.primal for x in plain_set_items(items, "a set display")}, NoTangent)
+
+
+@frule(set.add)
+def _set_add(s: Dual, item: Dual) -> Dual:
+    s.primal.add(plain_set_items([item], "set.add")[0].primal)
+    return Dual(None, NoTangent)
+
+
+def plain_set_items(items, what: str) -> list:
+    """`items`, when none carries a non-zero tangent; else a clear refusal.
+
+    Note: a set carrying tangents would need hashing and equality on the primal and one
+    tangent per distinct item (the one Python keeps); until then it is refused, never
+    approximated by dropping the tangents (`max(sorted({x, 2 * x}))` had tangent 0)."""
+    items = list(items)
+    for item in items:
+        if not is_zero(item.tangent):
+            at = current_user_location()
+            raise NonDifferentiableError(
+                f"{what}{' at ' + at if at else ''} holds a value that carries a derivative "
+                f"({type(item.primal).__name__} {item.primal!r:.40}): sets carry no "
+                f"tangent in fwdad (their order is not defined). Use a list instead "
+                f"(sorted(...) of a list, or list(dict.fromkeys(...)) to drop "
+                f"duplicates).")
+    return items
+
+
+def is_zero(tangent) -> bool:
+    """Whether a tangent is zero in every leaf (NoTangent is)."""
+    if tangent is NoTangent:
+        return True
+    if isinstance(tangent, Tangent):
+        return all(map(is_zero, vars(tangent).values()))
+    if isinstance(tangent, (tuple, list)):
+        return all(map(is_zero, tangent))
+    if isinstance(tangent, dict):
+        return all(map(is_zero, tangent.values()))
+    return not np.any(tangent)
 
 
 @frule(list.append)
@@ -42,7 +84,7 @@ def _append(xs: Dual, item: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(lang.build_slice, lang.truth, set.add, str.format)
+def_nondiff(lang.build_slice, lang.truth, str.format)
 
 
 # ---- list methods: the tangent list changes in step with the list ---------------------

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from typing import Any, Iterable, List
 
 from fwdad.dual import Dual
+from fwdad.forward.callables import bound_arguments
 from fwdad.forward.dispatch import call
 from fwdad.forward.runtime import TangentStream, const, iterate, stream
+from fwdad.rules.containers import plain_set_items
 from fwdad.rules.operators import _add
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
 
@@ -132,10 +135,24 @@ def _entry(mapping: Dual, key: Any) -> Dual:
     return Dual(mapping.primal[key], NoTangent if tangent is NoTangent else tangent[key])
 
 
-@frule(set, frozenset)
+@frule(set)
 def _set(iterable: Dual = None) -> Dual:
-    """Sets hold hashable values with no order: they carry no tangent."""
-    return Dual(set(() if iterable is None else iterable.primal), NoTangent)
+    """Sets hold hashable values with no order: they carry no tangent (and take no
+    item that carries a derivative)."""
+    return Dual(set(_set_items(iterable, "set()")), NoTangent)
+
+
+@frule(frozenset)
+def _frozenset(iterable: Dual = None) -> Dual:
+    return Dual(frozenset(_set_items(iterable, "frozenset()")), NoTangent)
+
+
+def _set_items(iterable: Dual, what: str) -> Iterable[Any]:
+    if iterable is None:
+        return ()
+    if iterable.tangent is NoTangent:
+        return iterable.primal
+    return [d.primal for d in plain_set_items(iterate(iterable), what)]
 
 
 # ---- functools --------------------------------------------------------------------------
@@ -146,9 +163,26 @@ def _reduce(fn: Dual, iterable: Dual, *initial: Dual) -> Dual:
 
 @frule(functools.partial)
 def _partial(fn: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    """The tangent holds the bound arguments' tangents (dispatch unpacks it)."""
+    """The tangent holds the bound arguments' tangents (forward/callables.py unpacks
+    it). A partial of a partial is flattened, as Python does."""
     primal = functools.partial(fn.primal, *(a.primal for a in args),
                                **{k: v.primal for k, v in kwargs.items()})
+    if primal.func is not fn.primal:  # flattened: fn's bound arguments come first
+        inner, inner_kw = bound_arguments(fn, fn.primal.args, fn.primal.keywords)
+        args, kwargs = (*inner, *args), {**inner_kw, **kwargs}
+    return Dual(primal, (tuple(a.tangent for a in args),
+                         {k: v.tangent for k, v in kwargs.items()}))
+
+
+# ---- operator's callables (forward/callables.py calls them) ------------------------------
+def_nondiff(operator.itemgetter, operator.attrgetter)  # keys and names: no tangent
+
+
+@frule(operator.methodcaller)
+def _methodcaller(name: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """The tangent holds the bound arguments' tangents, as a partial's does."""
+    primal = operator.methodcaller(name.primal, *(a.primal for a in args),
+                                   **{k: v.primal for k, v in kwargs.items()})
     return Dual(primal, (tuple(a.tangent for a in args),
                          {k: v.tangent for k, v in kwargs.items()}))
 

@@ -1,6 +1,7 @@
 """Constructs: user classes (one function each, for tests/language/constructs.py)."""
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -171,3 +172,69 @@ def array_fields(x):
     p = Particle(np.array([x, 1.0]), np.array([2.0, x]))
     p.step(0.5)
     return p.position @ p.velocity
+
+
+class Doubling:
+    """A property setter, a __setattr__ override (through super()), a descriptor with
+    __get__/__set__, __getattr__, __slots__ and functools.cached_property."""
+
+    def __init__(self):
+        self._v = 1.0
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        self._v = value * 2.0
+
+
+class Tripling:
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value * 3.0)
+
+
+class Absolute:
+    def __set_name__(self, owner, name):
+        self.name = "_" + name
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj, self.name) * 10.0
+
+    def __set__(self, obj, value):
+        setattr(obj, self.name, abs(value))
+
+
+class Holder:
+    p = Absolute()
+
+    def __init__(self, v):
+        self.p = v
+        self.fields = {"k": v * v}
+
+    def __getattr__(self, name):
+        return self.fields[name] * 2.0
+
+    @functools.cached_property
+    def square(self):
+        return self.p * self.p
+
+
+class Slotted:
+    __slots__ = ("a", "b")
+
+    def __init__(self, a):
+        self.a, self.b = a, a * 2.0
+
+
+def attribute_protocol(x):
+    d = Doubling()
+    d.v = x
+    t = Tripling()
+    t.u = x
+    setattr(t, "w", x * x)
+    h = Holder(-x)
+    s = Slotted(x)
+    s.a = s.a * 3.0
+    return d.v + d._v + t.u + t.w + h.p + h.k + h.square + getattr(h, "k") + s.a + s.b

@@ -13,7 +13,8 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 
 import fwdad
-from tests.language import classes, containers, functions, statements, unsupported
+from tests.language import (classes, containers, functions, statements, stdlib,
+                            unsupported)
 
 
 @dataclass
@@ -42,6 +43,11 @@ CONSTRUCTS = [
     Construct("static methods and class methods", C, classes.static_and_class_methods,
               (0.3,)),
     Construct("properties", C, classes.properties, (1.3,)),
+    Construct("attribute protocol: property setters, __setattr__ overrides, descriptors "
+              "(__get__/__set__), __getattr__, __slots__, functools.cached_property", C,
+              classes.attribute_protocol, (0.6,),
+              note="attributes are read and set as object.__getattribute__ and "
+                   "object.__setattr__ do, with Python code run by its rules"),
     Construct("inheritance and super()", C, classes.inheritance_and_super, (0.6,)),
     Construct("objects with __call__", C, classes.callable_objects, (0.8,)),
     Construct("operator dunders (__add__, __rmul__, __matmul__, __neg__, __getitem__)", C,
@@ -62,6 +68,12 @@ CONSTRUCTS = [
               classes.namedtuple_argument, (classes.Point(1.5, 2.0),),
               tangents=(classes.Point(1.0, 0.5, None),)),
     Construct("array-valued fields", C, classes.array_fields, (0.3,)),
+    Construct("an object built by a classmethod (cls(...)), then called", C,
+              stdlib.object_built_by_a_classmethod_then_called, (0.7,)),
+    Construct("NamedTuple methods _replace, _make, _asdict", C, stdlib.namedtuple_methods,
+              (0.6,)),
+    Construct("@dataclass generated methods (__eq__, order), dataclasses.replace, astuple, "
+              "asdict", C, stdlib.dataclass_generated_methods, (0.8,)),
     Construct("list, tuple, dict and set displays", K, containers.displays, (0.4, 1.1)),
     Construct("list append, extend, insert, pop, remove, reverse, index, count, "
               "item assignment and deletion", K, containers.list_methods, (0.7,)),
@@ -73,6 +85,12 @@ CONSTRUCTS = [
               "isinstance", K, containers.builtin_iteration, (1.4, 0.6)),
     Construct("functools.reduce and functools.partial", K, containers.functools_calls,
               (0.8,)),
+    Construct("functools.partial (of a partial; made outside the function)", K,
+              stdlib.partials, (0.8,)),
+    Construct("operator.itemgetter, attrgetter, methodcaller (also as sort keys)", K,
+              stdlib.operator_callables, (0.7,)),
+    Construct("bound methods stored in variables", K, stdlib.bound_methods_in_variables,
+              (0.4,)),
     Construct("itertools chain, product, combinations, accumulate, islice", K,
               containers.itertools_calls, (0.4, 1.3)),
     Construct("iter and next (also on zip, map and the other lazy iterators)", K,
@@ -84,6 +102,9 @@ CONSTRUCTS = [
               functions.comprehensions, (0.7,),
               note="generator expressions are evaluated eagerly"),
     Construct("lambdas, with defaults", F, functions.lambdas, (0.9,)),
+    Construct("lambdas with defaults made in a comprehension", F,
+              functions.lambdas_made_in_a_comprehension, (0.5,),
+              note="each default is evaluated when its lambda is made, per iteration"),
     Construct("nested functions and closures", F, functions.closures, (0.4,)),
     Construct("nonlocal writes", F, functions.nonlocal_writes, (0.6,)),
     Construct("module constants and arrays (read as constants)", F,
@@ -100,7 +121,17 @@ CONSTRUCTS = [
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,
               (0.6,)),
-    Construct("with (context managers run as usual)", S, statements.with_statement, (0.5,)),
+    Construct("with (several managers in one statement)", S, statements.with_statement,
+              (0.5,)),
+    Construct("with: the bound value carries its tangent; __exit__ sees exceptions, "
+              "returns and continues as in Python", S,
+              stdlib.with_bound_value_carries_its_tangent, (0.5,),
+              note="`__enter__` and `__exit__` run through their rules"),
+    Construct("with: managers from C or the standard library that hold no values "
+              "(np.errstate, np.printoptions, warnings.catch_warnings, "
+              "contextlib.suppress, redirect_stdout, locks)", S,
+              stdlib.with_managers_holding_no_values, (0.5,),
+              note="their methods run on plain values"),
     Construct("assert and del", S, statements.assert_and_del, (0.8,)),
     Construct("conditional expressions and chained comparisons", S,
               statements.conditional_and_chained, (0.4,)),
@@ -112,6 +143,24 @@ CONSTRUCTS = [
     Construct("generator functions and yield", U, unsupported.uses_generator, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
               note="return a list instead"),
+    Construct("a context manager written with @contextlib.contextmanager", U,
+              unsupported.generator_context_manager, (0.5,),
+              error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
+              note="write a class with __enter__ and __exit__"),
+    Construct("contextlib.ExitStack", U, unsupported.exit_stack, (0.5,),
+              error=fwdad.MissingRuleError, match=r"creating a collections\.deque",
+              note="nest with statements instead"),
+    Construct("a set display of values that carry a derivative", U,
+              unsupported.set_of_differentiable_values, (0.5,),
+              error=fwdad.NonDifferentiableError,
+              match=r"a set display at .*unsupported\.py:\d+ holds a value that carries",
+              note="use a list (sets of constants and of ints or strings are supported)"),
+    Construct("a set comprehension of values that carry a derivative", U,
+              unsupported.set_comprehension_of_differentiable_values, (0.5,),
+              error=fwdad.NonDifferentiableError, match=r"set\.add at .*unsupported\.py"),
+    Construct("set() or frozenset() of values that carry a derivative", U,
+              unsupported.set_of_a_differentiable_list, (0.5,),
+              error=fwdad.NonDifferentiableError, match=r"frozenset\(\) at .*unsupported"),
     Construct("async functions", U, unsupported.asynchronous, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"async function"),
     Construct("exec / eval of strings", U, unsupported.evaluates_strings, (0.5,),
@@ -120,6 +169,10 @@ CONSTRUCTS = [
               error=fwdad.UnsupportedSyntaxError, match=r"class defined inside"),
     Construct("match statements", U, unsupported.match_statement, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"match statement"),
+    Construct("a class with its own __new__ (or one from C)", U,
+              unsupported.class_with_own_new, (0.5,), error=fwdad.MissingRuleError,
+              match=r"creating a .*Interned at .*unsupported\.py:\d+.*__new__",
+              note="register an frule for the class"),
     Construct("functions without source (made by exec, typed at a prompt)", U,
               unsupported.made_by_exec, (0.5,), error=fwdad.SourceUnavailableError,
               match=r"exec or eval"),
@@ -154,10 +207,17 @@ NOTES = [
     "- Closure variables of the differentiated function are read live, as constants.",
     "- Generator expressions are evaluated eagerly, into a list; zip, map, filter, "
     "enumerate, reversed and the itertools stay lazy, as in Python.",
-    "- Context managers (`with`), f-strings, print and exceptions see plain values.",
+    "- `with m as v:` runs `type(m).__enter__` and `type(m).__exit__` through their "
+    "rules, so v carries its tangent; `__exit__` gets the exception as in Python, but "
+    "cannot suppress an fwdad error. A manager from C or the standard library that "
+    "holds no float values (np.errstate, warnings.catch_warnings, a lock) runs its "
+    "methods on plain values.",
+    "- f-strings, print and exceptions see plain values.",
     "- Keys of sorted, min and max see plain values; among equal items the one Python "
     "picks gives the tangent.",
-    "- Sets carry no tangent (their order is not defined).",
+    "- Sets carry no tangent (their order is not defined): a set of ints, strings or "
+    "constants works; putting a value that carries a derivative into a set raises "
+    "NonDifferentiableError instead of dropping its tangent.",
     "- Instances of user classes have a structural tangent, `fwdad.Tangent`, with one "
     "field per attribute: give it for an argument as `fwdad.Tangent(field=...)` (or an "
     "instance of the same class), and get it back for an output.",

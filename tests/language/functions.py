@@ -24,6 +24,12 @@ def lambdas(x):
     return scale(x) + scale(x, k=x) + (lambda: x * 3.0)()
 
 
+def lambdas_made_in_a_comprehension(x):
+    fs = [lambda t, k=k: t * k for k in range(3)]  # each default is its iteration's k
+    gs = [lambda k=k: x * k for k in (1.0, 2.0)]  # the default is read here, not in g
+    return sum(f(x) for f in fs) + sum(g() for g in gs)
+
+
 def closures(x):
     k = x * 2.0
 

@@ -6,7 +6,7 @@ import math
 
 
 class Recorder:
-    """A context manager: it runs as usual, on plain values."""
+    """A context manager (its methods run through their derived rules)."""
 
     def __init__(self):
         self.entered = 0

@@ -54,3 +54,10 @@ def test_the_catalogue_in_docs_is_up_to_date():
     page = pathlib.Path(__file__).parents[2] / "docs" / "python.md"
     assert page.read_text() == catalogue(), \
         "docs/python.md is stale: run python -m tests.language.constructs > docs/python.md"
+
+
+@pytest.mark.parametrize("construct", [c for c in REFUSED if "set" in c.name and
+                                       c.error is fwdad.NonDifferentiableError], ids=str)
+def test_sets_of_differentiable_values_are_refused_in_reverse_mode_too(construct):
+    with pytest.raises(fwdad.NonDifferentiableError, match=r"at .*unsupported\.py:\d+ holds"):
+        fwdad.vjp(construct.fn, *construct.args)

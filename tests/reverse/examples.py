@@ -93,7 +93,7 @@ def zip_enumerate_reversed(a, b):
 def map_filter_sums(xs):
     ys = list(map(math.sin, xs))
     zs = list(filter(lambda v: v > 0, ys))
-    return sum(zs) + math.fsum(ys) + math.prod(xs) + len(set(xs)) + len(frozenset([1, 2]))
+    return sum(zs) + math.fsum(ys) + math.prod(xs) + len(set([1, 1])) + len(frozenset([1, 2]))
 
 
 def sorting(xs):

@@ -111,7 +111,8 @@ def object_ops(x):
     box.w = box.v * 2.0
     box.tmp = 1.0
     del box.tmp
-    return box.w * box.v
+    object.__setattr__(box, "u", x * 3.0)
+    return box.w * box.v + object.__getattribute__(box, "u")
 
 
 def fill_zeros(x):
@@ -124,7 +125,8 @@ def fill_zeros(x):
 
 def set_display(x):
     s = {1, 2, 2}
-    return x * len(s)
+    t = {k * 2 for k in range(3)}  # set.add
+    return x * len(s) + x * len(t)
 
 
 def ufunc_out(a, b):
@@ -171,5 +173,6 @@ INPLACE = [(set_slice, (V4, 0.7)), (set_input, (V4, 0.3)), (set_row, (A, V4)),
 
 # The primitives these rows exercise (the meta-test counts them as covered).
 COVERS = [operator.setitem, operator.delitem, list.append, setattr, delattr, lang.build_set,
+          set.add, object.__setattr__, object.__getattribute__,
           operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,
           operator.imod, operator.imatmul, operator.ifloordiv, np.zeros]

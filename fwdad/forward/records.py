@@ -1,0 +1,71 @@
+"""Rules for the methods that collections.namedtuple generates, which fwdad does not
+trace into (`_make` is `tuple.__new__`; the others call it):
+
+    NT._make(items)         ->  NT(*items)
+    t._replace(b=v)         ->  NT(*(v if name == "b" else field ...))
+    t._asdict()             ->  {name: field ...}
+
+Fields keep their tangents: a NamedTuple's tangent is the same NamedTuple of tangents.
+"""
+from __future__ import annotations
+
+import collections
+import types
+from typing import Any, Callable, Optional
+
+from fwdad.dual import Dual
+from fwdad.forward.runtime import const, iterate
+
+_Sample = collections.namedtuple("_Sample", "a")
+_CODES = {}  # filled below, once the rules are defined
+
+
+def rule_for(fn: Any) -> Optional[Callable]:
+    """The rule of `fn` if it is one of the methods above (bound or not), else None."""
+    func = getattr(fn, "__func__", fn)
+    if func is tuple.__new__:  # what _make is on some versions of Python
+        rule = _make
+    else:
+        rule = _CODES.get(getattr(func, "__code__", None))
+    if rule is None or not isinstance(fn, types.MethodType):
+        return rule
+    owner = const(fn.__self__)
+    return lambda *args, **kwargs: rule(owner, *args, **kwargs)
+
+
+def is_namedtuple_class(cls: Any) -> bool:
+    return isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+def _make(cls: Dual, iterable: Dual) -> Dual:
+    """`NT._make(items)`, and `tuple.__new__(NT, items)` that it is."""
+    if not is_namedtuple_class(cls.primal):
+        from fwdad.forward.dispatch import missing_rule_error
+        raise missing_rule_error(tuple.__new__, (cls, iterable))
+    return _new(cls.primal, list(iterate(iterable)))
+
+
+def _replace(self: Dual, **changes: Dual) -> Dual:
+    fields = type(self.primal)._fields
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
+    items = [changes.get(name, item) for name, item in zip(fields, iterate(self))]
+    return _new(type(self.primal), items)
+
+
+def _asdict(self: Dual) -> Dual:
+    items = dict(zip(type(self.primal)._fields, iterate(self)))
+    return Dual({k: v.primal for k, v in items.items()},
+                {k: v.tangent for k, v in items.items()})
+
+
+def _new(cls: type, items: list) -> Dual:
+    if len(items) != len(cls._fields):
+        raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(items)}")
+    return Dual(cls(*(d.primal for d in items)), cls(*(d.tangent for d in items)))
+
+
+for _name, _rule in (("_make", _make), ("_replace", _replace), ("_asdict", _asdict)):
+    _method = getattr(_Sample, _name)
+    _CODES[getattr(_method, "__func__", _method).__code__] = _rule
