@@ -147,6 +147,9 @@ class NonDiff:
         self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        method = user_method(self.fn, args)
+        if method is not None:
+            return method(*args)
         args = [value_of(a) for a in args]
         return self.fn(*args, **{k: value_of(v) for k, v in kwargs.items()})
 
@@ -168,9 +171,11 @@ class Pure:
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
             raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
                              f"position; keyword arguments of a primitive are constants.")
+        method = user_method(self.fn, args)  # an instance's own operator, even when
+        if method is not None:                # the other operand is a variable
+            return method(*args)
         if not at:
-            method = user_method(self.fn, args)
-            return self.fn(*args, **kwargs) if method is None else method(*args)
+            return self.fn(*args, **kwargs)
         values = list(args)
         for i in at:
             values[i] = value_of(args[i])
@@ -186,23 +191,30 @@ class Pure:
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
             operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
             operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
-            operator.pos: "pos", operator.abs: "abs", operator.getitem: "getitem",
-            operator.setitem: "setitem"}
+            operator.pos: "pos", operator.abs: "abs", abs: "abs",
+            operator.getitem: "getitem", operator.setitem: "setitem",
+            operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
+            operator.eq: "eq", operator.ne: "ne"}
+# the method Python tries on the right operand: __radd__ for +, __gt__ for <, ...
+_REFLECTED = {"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__",
+              "eq": "__eq__", "ne": "__ne__", "getitem": None, "setitem": None}
 _METHODS: Dict[tuple, Any] = {}
 
 
 def user_method(fn: Any, args: tuple) -> Optional[Callable]:
     """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
-    Python code: that method's reverse rule, bound to the arguments' order; else None."""
+    Python code: that method's reverse rule, bound to the arguments' order; else None.
+    (Operators reach it from Pure and NonDiff rules alike, whether or not the other
+    operand is a variable: tests/reverse/test_objects.py.)"""
     name = _DUNDERS.get(fn)
     if name is None or not args:
         return None
     method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
     if method is not None:
         return method
-    if len(args) == 2 and type(args[1]) not in _PLAIN and name not in ("getitem",
-                                                                        "setitem"):
-        reflected = _method(type(args[1]), f"__r{name}__")
+    reflected_name = _REFLECTED.get(name, f"__r{name}__")
+    if len(args) == 2 and type(args[1]) not in _PLAIN and reflected_name is not None:
+        reflected = _method(type(args[1]), reflected_name)
         if reflected is not None:
             return lambda a, b: reflected(b, a)
     return None
