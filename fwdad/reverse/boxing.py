@@ -43,7 +43,7 @@ def box(x: Any, region: Tape) -> Any:
         return obj
     else:
         return x
-    region.keep(var)
+    region.keep(var, argument=True)
     return var
 
 

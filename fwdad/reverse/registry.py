@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, NonDifferentiableError, describe
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
                                value_of)
@@ -180,6 +180,8 @@ class Pure:
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
+        if holds_complex(out):
+            refuse_complex(self.fn, [args[i] for i in at])
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
@@ -274,6 +276,42 @@ def _layout(fn: Any, args: tuple, at: list) -> str:
                          f"of Vars): convert one explicitly with fwdad.reverse.to_varmat "
                          f"or to_matvar.")
     return kinds.pop() if kinds else current().layout
+
+
+def holds_complex(out: Any) -> bool:
+    if isinstance(out, tuple):
+        return any(holds_complex(o) for o in out)
+    return isinstance(out, (complex, np.complexfloating)) or (
+        type(out) is np.ndarray and out.dtype.kind == "c")
+
+
+def refuse_complex(fn: Any, inputs: list) -> None:
+    """Reverse mode carries real values only. A complex value computed from variables is
+    kept as a constant when its derivative is zero (the variables do not depend on the
+    arguments here: arrays made inside f, ...); else it is refused, rather than giving
+    a derivative that silently leaves out the complex path."""
+    if depends_on_arguments(inputs):
+        raise NonDifferentiableError(
+            f"{describe(fn)} made a complex value from a variable: reverse mode "
+            f"differentiates through real values only. Keep the computation real (e.g. "
+            f"split a complex number into its real and imaginary parts), or use forward "
+            f"mode (fwdad.jvp, fwdad.jacfwd), which differentiates complex code.")
+
+
+def depends_on_arguments(variables: list) -> bool:
+    """Whether the derivative of `variables` with respect to the arguments of the
+    running vjp is non-zero here: a backward pass of the tape so far, seeded with
+    random cotangents (the rare path of a complex value: not run otherwise)."""
+    region, rng = current(), np.random.default_rng(0)
+    if not region.arguments:
+        return False
+    region.zero_adjoints()
+    for v in variables:
+        accumulate(v, rng.uniform(1.0, 2.0, np.shape(value_of(v))))
+    region.backward()
+    reached = any(np.any(adjoint_of(a) != 0) for a in region.arguments)
+    region.zero_adjoints()
+    return reached
 
 
 def wrap(out: Any, layout: str) -> Any:

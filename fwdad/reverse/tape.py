@@ -25,11 +25,12 @@ from fwdad.errors import FwdadError
 class Tape:
     """One region of the tape."""
 
-    __slots__ = ("chain", "nochain", "writes", "used", "layout")
+    __slots__ = ("chain", "nochain", "arguments", "writes", "used", "layout")
 
     def __init__(self, layout: str = "varmat") -> None:
         self.chain: List[Tuple[Callable[[], None], Any]] = []
         self.nochain: List[Any] = []
+        self.arguments: List[Any] = []  # the boxed arguments of the vjp (in nochain too)
         self.writes: List[Tuple[np.ndarray, Any, np.ndarray]] = []
         self.used = False  # a backward pass has run since the adjoints were zeroed
         self.layout = layout
@@ -37,8 +38,10 @@ class Tape:
     def push(self, callback: Callable[[], None], output: Any = None) -> None:
         self.chain.append((callback, output))
 
-    def keep(self, var: Any) -> None:
+    def keep(self, var: Any, argument: bool = False) -> None:
         self.nochain.append(var)
+        if argument:
+            self.arguments.append(var)
 
     def zero_adjoints(self) -> None:
         for _, output in self.chain:
@@ -70,7 +73,7 @@ class Tape:
 
     def recover(self) -> None:
         """Release the region's memory (it cannot be run again)."""
-        self.chain, self.nochain, self.writes = [], [], []
+        self.chain, self.nochain, self.writes, self.arguments = [], [], [], []
 
 
 def _zero(output: Any) -> None:
