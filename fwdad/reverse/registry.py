@@ -19,13 +19,13 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
-from fwdad.errors import FwdadError, NonDifferentiableError, describe
+from fwdad.errors import FwdadError, describe
+from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
                                value_of)
@@ -180,59 +180,14 @@ class Pure:
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
-        if holds_complex(out):
+        if holds_complex(out):  # (rare: imported here, as it imports this module)
+            from fwdad.reverse.complexes import refuse_complex
             refuse_complex(self.fn, [args[i] for i in at])
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
-
-
-# ---- operators on instances of user classes: the derived rule of the method ----------
-_DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
-            operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
-            operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
-            operator.pos: "pos", operator.abs: "abs", abs: "abs",
-            operator.getitem: "getitem", operator.setitem: "setitem",
-            operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
-            operator.eq: "eq", operator.ne: "ne"}
-# the method Python tries on the right operand: __radd__ for +, __gt__ for <, ...
-_REFLECTED = {"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__",
-              "eq": "__eq__", "ne": "__ne__", "getitem": None, "setitem": None}
-_METHODS: Dict[tuple, Any] = {}
-
-
-def user_method(fn: Any, args: tuple) -> Optional[Callable]:
-    """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
-    Python code: that method's reverse rule, bound to the arguments' order; else None.
-    (Operators reach it from Pure and NonDiff rules alike, whether or not the other
-    operand is a variable: tests/reverse/test_objects.py.)"""
-    name = _DUNDERS.get(fn)
-    if name is None or not args:
-        return None
-    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
-    if method is not None:
-        return method
-    reflected_name = _REFLECTED.get(name, f"__r{name}__")
-    if len(args) == 2 and type(args[1]) not in _PLAIN and reflected_name is not None:
-        reflected = _method(type(args[1]), reflected_name)
-        if reflected is not None:
-            return lambda a, b: reflected(b, a)
-    return None
-
-
-_PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
-
-
-def _method(cls: type, name: str) -> Optional[Callable]:
-    key = (cls, name)
-    if key not in _METHODS:
-        from fwdad.reverse.dispatch import LazyRule, derived_rrule
-        from fwdad.source import is_library, python_function
-        fn = python_function(getattr(cls, name, None))
-        _METHODS[key] = None if fn is None or is_library(fn) else LazyRule(fn, derived_rrule)
-    return _METHODS[key]
 
 
 def _as_array(x: Any) -> Any:
@@ -283,35 +238,6 @@ def holds_complex(out: Any) -> bool:
         return any(holds_complex(o) for o in out)
     return isinstance(out, (complex, np.complexfloating)) or (
         type(out) is np.ndarray and out.dtype.kind == "c")
-
-
-def refuse_complex(fn: Any, inputs: list) -> None:
-    """Reverse mode carries real values only. A complex value computed from variables is
-    kept as a constant when its derivative is zero (the variables do not depend on the
-    arguments here: arrays made inside f, ...); else it is refused, rather than giving
-    a derivative that silently leaves out the complex path."""
-    if depends_on_arguments(inputs):
-        raise NonDifferentiableError(
-            f"{describe(fn)} made a complex value from a variable: reverse mode "
-            f"differentiates through real values only. Keep the computation real (e.g. "
-            f"split a complex number into its real and imaginary parts), or use forward "
-            f"mode (fwdad.jvp, fwdad.jacfwd), which differentiates complex code.")
-
-
-def depends_on_arguments(variables: list) -> bool:
-    """Whether the derivative of `variables` with respect to the arguments of the
-    running vjp is non-zero here: a backward pass of the tape so far, seeded with
-    random cotangents (the rare path of a complex value: not run otherwise)."""
-    region, rng = current(), np.random.default_rng(0)
-    if not region.arguments:
-        return False
-    region.zero_adjoints()
-    for v in variables:
-        accumulate(v, rng.uniform(1.0, 2.0, np.shape(value_of(v))))
-    region.backward()
-    reached = any(np.any(adjoint_of(a) != 0) for a in region.arguments)
-    region.zero_adjoints()
-    return reached
 
 
 def wrap(out: Any, layout: str) -> Any:

@@ -17,7 +17,8 @@ import numpy as np
 
 from fwdad.errors import FwdadError
 from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked,
-                                    raw_rrule, refuse_complex, rrule, user_method)
+                                    raw_rrule, rrule, user_method)
+from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
