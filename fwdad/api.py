@@ -11,6 +11,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
 from fwdad.forward import dispatch
@@ -168,7 +169,7 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
     _check_callable(f, "jacfwd")
 
     def jacobian(*args: Any) -> Any:
-        wrt = _check_argnums(f, argnums, len(args))
+        wrt = check_argnums("jacfwd", f, argnums, len(args))
         leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
         if total == 0:
             raise NonDifferentiableError(
@@ -214,12 +215,3 @@ def _fill(primal: Any, tangent: Any) -> Any:
     if isinstance(primal, dict):
         return {k: _fill(v, tangent[k]) for k, v in primal.items()}
     return tangent
-
-
-def _check_argnums(f: Callable, argnums: Any, count: int) -> Tuple[int, ...]:
-    wrt = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    for i in wrt:
-        if not isinstance(i, int) or not -count <= i < count:
-            raise FwdadError(f"jacfwd({describe(f)}, argnums={argnums!r}): argnums must "
-                             f"name arguments of the call, which has {count}.")
-    return tuple(i % count for i in wrt)

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence, Tuple
 import numpy as np
 
 from fwdad import api
+from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import nested, nested_rules
@@ -99,20 +100,21 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
     One batched pass (jacfwd) of a directional derivative per entry of x.
     """
     api._check_callable(f, "hessian")
-    if not isinstance(argnums, int):
+    if not isinstance(argnums, int) or isinstance(argnums, bool):
         raise FwdadError("hessian takes one argument number (argnums=int); for several "
                          "arguments, use hvp or jacfwd of a function of their tuple.")
 
     def compute(*args: Any) -> Any:
-        x = args[argnums]
+        (at,) = check_argnums("hessian", f, argnums, len(args))
+        x = args[at]
         if not isinstance(zero_tangent(x), (float, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not a {type(x).__name__}.")
         columns = []
         for e in np.eye(int(np.size(x))):
             direction = [zero_tangent(a) for a in args]
-            direction[argnums] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-            column = api.jacfwd(Directional(f, direction), argnums=argnums)(*args)
+            direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
+            column = api.jacfwd(Directional(f, direction), argnums=at)(*args)
             columns.append(np.asarray(column))
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))

@@ -6,6 +6,7 @@ a class) to how to call it, so each callee is resolved once.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict
@@ -23,18 +24,26 @@ class RuleCache:
     def __init__(self, weak: bool) -> None:
         self._rules = weakref.WeakKeyDictionary() if weak else {}
         self.counters = Counters()
+        # One thread builds a missing rule while the others wait for it, so that each
+        # function gets one rule and the counters stay exact under threads (a
+        # re-entrant lock: building one rule may build the rules of its callees).
+        self._building = threading.RLock()
 
     def get(self, key: Any, build: Callable[[Any], Any]) -> Any:
         try:
             rule = self._rules.get(key)
         except TypeError:  # neither hashable nor weakly referenceable: do not cache
-            self.counters.misses += 1
+            with self._building:
+                self.counters.misses += 1
             return build(key)
-        if rule is None:
-            self.counters.misses += 1
-            rule = self._rules[key] = build(key)
-        else:
-            self.counters.hits += 1
+        with self._building:
+            if rule is None:
+                rule = self._rules.get(key)  # built by another thread meanwhile?
+            if rule is None:
+                self.counters.misses += 1
+                rule = self._rules[key] = build(key)
+            else:
+                self.counters.hits += 1
         return rule
 
     def clear(self) -> None:

@@ -19,13 +19,13 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
                                value_of)
@@ -147,6 +147,9 @@ class NonDiff:
         self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        method = user_method(self.fn, args)
+        if method is not None:
+            return method(*args)
         args = [value_of(a) for a in args]
         return self.fn(*args, **{k: value_of(v) for k, v in kwargs.items()})
 
@@ -168,57 +171,23 @@ class Pure:
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
             raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
                              f"position; keyword arguments of a primitive are constants.")
+        method = user_method(self.fn, args)  # an instance's own operator, even when
+        if method is not None:                # the other operand is a variable
+            return method(*args)
         if not at:
-            method = user_method(self.fn, args)
-            return self.fn(*args, **kwargs) if method is None else method(*args)
+            return self.fn(*args, **kwargs)
         values = list(args)
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
+        if holds_complex(out):  # (rare: imported here, as it imports this module)
+            from fwdad.reverse.complexes import refuse_complex
+            refuse_complex(self.fn, [args[i] for i in at])
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
-
-
-# ---- operators on instances of user classes: the derived rule of the method ----------
-_DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
-            operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
-            operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
-            operator.pos: "pos", operator.abs: "abs", operator.getitem: "getitem",
-            operator.setitem: "setitem"}
-_METHODS: Dict[tuple, Any] = {}
-
-
-def user_method(fn: Any, args: tuple) -> Optional[Callable]:
-    """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
-    Python code: that method's reverse rule, bound to the arguments' order; else None."""
-    name = _DUNDERS.get(fn)
-    if name is None or not args:
-        return None
-    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
-    if method is not None:
-        return method
-    if len(args) == 2 and type(args[1]) not in _PLAIN and name not in ("getitem",
-                                                                        "setitem"):
-        reflected = _method(type(args[1]), f"__r{name}__")
-        if reflected is not None:
-            return lambda a, b: reflected(b, a)
-    return None
-
-
-_PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
-
-
-def _method(cls: type, name: str) -> Optional[Callable]:
-    key = (cls, name)
-    if key not in _METHODS:
-        from fwdad.reverse.dispatch import LazyRule, derived_rrule
-        from fwdad.source import is_library, python_function
-        fn = python_function(getattr(cls, name, None))
-        _METHODS[key] = None if fn is None or is_library(fn) else LazyRule(fn, derived_rrule)
-    return _METHODS[key]
 
 
 def _as_array(x: Any) -> Any:
@@ -262,6 +231,13 @@ def _layout(fn: Any, args: tuple, at: list) -> str:
                          f"of Vars): convert one explicitly with fwdad.reverse.to_varmat "
                          f"or to_matvar.")
     return kinds.pop() if kinds else current().layout
+
+
+def holds_complex(out: Any) -> bool:
+    if isinstance(out, tuple):
+        return any(holds_complex(o) for o in out)
+    return isinstance(out, (complex, np.complexfloating)) or (
+        type(out) is np.ndarray and out.dtype.kind == "c")
 
 
 def wrap(out: Any, layout: str) -> Any:

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked, raw_rrule,
-                                    rrule, user_method)
+from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked,
+                                    raw_rrule, rrule, user_method)
+from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
@@ -124,6 +125,8 @@ def array(x, dtype=None, **kwargs):
     if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
         return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
     out = np.array(_values(x), dtype=dtype, **kwargs)
+    if out.dtype.kind == "c":
+        refuse_complex(np.array, [v for _, v in _positions(x)])
     if out.dtype.kind != "f" or not recording():
         return out
     if current_layout() == "matvar":

@@ -18,7 +18,7 @@ from typing import Any
 from fwdad.reverse.dispatch import call
 from fwdad.reverse.registry import Pure, get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_python import set_values
-from fwdad.reverse.var import value_of
+from fwdad.reverse.var import compared_value, value_of
 
 _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
           list.copy, list.extend, list.insert, list.pop, list.remove, list.reverse,
@@ -78,18 +78,20 @@ def _accumulate(iterable: Any, func: Any = None, *, initial: Any = None) -> Any:
 
 
 # ---- comparing values ------------------------------------------------------------------
-def _by_value(key: Any):
-    return value_of if key is None else (lambda v: value_of(call(key, v)))
+def by_value(key: Any):
+    """The sort key of sorted, list.sort, max and min on reverse values: the values
+    (tuples item by item), through the reverse rule of `key`."""
+    return compared_value if key is None else (lambda v: compared_value(call(key, v)))
 
 
 @raw_rrule(sorted)
 def _sorted(iterable: Any, *, key: Any = None, reverse: bool = False) -> list:
-    return sorted(iterable, key=_by_value(key), reverse=reverse)
+    return sorted(iterable, key=by_value(key), reverse=reverse)
 
 
 @raw_rrule(list.sort)
 def _sort(xs: list, *, key: Any = None, reverse: bool = False) -> None:
-    xs.sort(key=_by_value(key), reverse=reverse)
+    xs.sort(key=by_value(key), reverse=reverse)
 
 
 # ---- sums and products of items ----------------------------------------------------------

@@ -15,7 +15,7 @@ import numpy as np
 
 from fwdad.rules.linalg import explicit_subscripts
 
-from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.rules_shapes import _selection
 
@@ -113,56 +113,83 @@ rrule(np.diag)(_selection(np.diag))
 
 # ---- einsum: each operand's cotangent is an einsum of the others and the cotangent ----
 @rrule(np.einsum)
-def _einsum(subscripts, *operands, **kwargs):
-    """Subscripts given as a string (explicit or implicit, with or without ...)."""
+def _einsum(*args, **kwargs):
+    """Subscripts given as a string (explicit or implicit, with or without ...), or
+    interleaved with the operands as lists of axis numbers."""
+    if isinstance(args[0], str):
+        return _einsum_of(args[0], args[1:], kwargs, lambda cts: (None,) + cts)
+    operands, subscripts = _from_sublists(args)
+    return _einsum_of(subscripts, operands, kwargs, lambda cts: sum(
+        ((c, None) for c in cts), ()))
+
+
+def _einsum_of(subscripts, operands, kwargs, place):
     inputs, output = explicit_subscripts(subscripts)
     out = np.einsum(subscripts, *operands, **kwargs)
-    return out, lambda ct: (None,) + tuple(
+    return out, lambda ct: place(tuple(
         (lambda i=i: _einsum_cotangent(inputs, output, operands, ct, i))
-        for i in range(len(operands)))
+        for i in range(len(operands))))
+
+
+def _from_sublists(args):
+    """einsum(a, [0, 1], b, [1, 2], [0, 2]) -> ([a, b], "AB,BC->AC")."""
+    def spell(sublist):
+        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist)
+    inputs = ",".join(spell(s) for s in args[1::2])
+    output = "->" + spell(args[-1]) if len(args) % 2 else ""
+    return list(args[0:len(args) - len(args) % 2:2]), inputs + output
 
 
 def _einsum_cotangent(inputs, output, operands, ct, i):
-    """The cotangent of operand i: ct and the other operands, summed to i's subscript.
-    A letter repeated in i's subscript (a diagonal) is read through an identity matrix;
-    a letter only i has (summed over) through a vector of ones."""
-    target, shape = inputs[i], np.shape(operands[i])
-    others = [s for k, s in enumerate(inputs) if k != i]
-    specs, args, spec = [output] + others, [ct] + [o for k, o in enumerate(operands)
-                                                   if k != i], ""
-    sizes = _letter_sizes(target, shape)
-    free = iter(c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBA" if c not in "".join(inputs))
-    for c in target.replace("...", "."):
-        if c == "." or c not in spec:
-            spec += "..." if c == "." else c
-            if c != "." and c not in "".join(specs):
-                specs.append(c)
-                args.append(np.ones(sizes[c]))
-        else:  # a repeated letter: a fresh one, tied to c by an identity
+    """The cotangent of operand i: an einsum of ct and the other operands to i's
+    subscript, all at the broadcast sizes of their letters, then summed over the axes
+    along which operand i was broadcast. A letter repeated in i's subscript (a diagonal)
+    is read through an identity matrix; a letter only i has (summed over) through a
+    vector of ones."""
+    specs, out_spec = _spelled(inputs, output, operands)
+    sizes = _broadcast_sizes(specs, operands)
+    args = [np.broadcast_to(ct, _shape(out_spec, sizes))] + [
+        np.broadcast_to(o, _shape(s, sizes)) for k, (s, o) in enumerate(zip(specs, operands))
+        if k != i]
+    arg_specs = [out_spec] + [s for k, s in enumerate(specs) if k != i]
+    free = iter(c for c in _LETTERS if c not in "".join(specs) + out_spec)
+    spec = ""
+    for c in specs[i]:
+        if c in spec:  # a repeated letter: a fresh one, tied to c by an identity
             fresh = next(free)
-            spec += fresh
-            specs.append(c + fresh)
+            spec, arg_specs = spec + fresh, arg_specs + [c + fresh]
             args.append(np.eye(sizes[c]))
-    keep = "..." in target and "..." in "".join(specs)
-    if not keep:  # the axes under ... are summed over: name them
-        specs, spec = _spell_ellipsis(specs, args, free), spec.replace("...", "")
-    result = np.einsum(",".join(specs) + "->" + spec, *args)
-    return result if keep else np.broadcast_to(result, shape)
+            continue
+        spec += c
+        if c not in "".join(arg_specs):
+            arg_specs.append(c)
+            args.append(np.ones(sizes[c]))
+    result = np.einsum(",".join(arg_specs) + "->" + spec, *args)
+    return unbroadcast(result, np.shape(operands[i]))
 
 
-def _spell_ellipsis(specs, args, free):
-    """Each ... replaced by letters of its own, the same letters for the same axes
-    counted from the right (as ... broadcasts)."""
-    counts = [np.ndim(a) - len(s.replace("...", "")) if "..." in s else 0
-              for s, a in zip(specs, args)]
-    letters = "".join(next(free) for _ in range(max(counts, default=0)))
-    return [s.replace("...", letters[len(letters) - k:] if k else "")
-            for s, k in zip(specs, counts)]
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def _letter_sizes(spec: str, shape: tuple) -> dict:
-    """The length of each letter's axis in an operand of `shape`."""
-    before, _, after = spec.partition("...")
-    sizes = {c: shape[k] for k, c in enumerate(before)}
-    sizes.update({c: shape[len(shape) - len(after) + k] for k, c in enumerate(after)})
+def _spelled(inputs, output, operands):
+    """The subscripts with each ... spelled as letters of its own: the same letters for
+    the same axes counted from the right (as ... broadcasts)."""
+    ranks = [np.ndim(o) - len(s.replace("...", "")) for s, o in zip(inputs, operands)]
+    free = (c for c in _LETTERS if c not in "".join(inputs) + output)
+    letters = "".join(next(free) for _ in range(max(ranks, default=0)))
+    specs = [s.replace("...", letters[len(letters) - r:] if r else "")
+             for s, r in zip(inputs, ranks)]
+    return specs, output.replace("...", letters)
+
+
+def _broadcast_sizes(specs, operands) -> dict:
+    """The length of each letter's axis once the operands are broadcast together."""
+    sizes: dict = {}
+    for spec, operand in zip(specs, operands):
+        for c, n in zip(spec, np.shape(operand)):
+            sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
     return sizes
+
+
+def _shape(spec: str, sizes: dict) -> tuple:
+    return tuple(sizes[c] for c in spec)

@@ -82,8 +82,9 @@ def _select(choose, args: tuple, key: Any, default: Any) -> Any:
         if default is not _NO_DEFAULT:
             return default
         raise ValueError(f"{choose.__name__}() arg is an empty sequence")
-    key_fn = (lambda v: v) if key is None else key
-    index = choose(range(len(items)), key=lambda i: value_of(key_fn(items[i])))
+    from fwdad.reverse.rules_iteration import by_value  # (it imports dispatch, which
+    compare = by_value(key)                              # imports this module)
+    index = choose(range(len(items)), key=lambda i: compare(items[i]))
     return items[index]
 
 

@@ -14,7 +14,8 @@ touches the outer region; `recover()` drops a region's memory.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, List, Tuple
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -24,11 +25,12 @@ from fwdad.errors import FwdadError
 class Tape:
     """One region of the tape."""
 
-    __slots__ = ("chain", "nochain", "writes", "used", "layout")
+    __slots__ = ("chain", "nochain", "arguments", "writes", "used", "layout")
 
     def __init__(self, layout: str = "varmat") -> None:
         self.chain: List[Tuple[Callable[[], None], Any]] = []
         self.nochain: List[Any] = []
+        self.arguments: List[Any] = []  # the boxed arguments of the vjp (in nochain too)
         self.writes: List[Tuple[np.ndarray, Any, np.ndarray]] = []
         self.used = False  # a backward pass has run since the adjoints were zeroed
         self.layout = layout
@@ -36,8 +38,10 @@ class Tape:
     def push(self, callback: Callable[[], None], output: Any = None) -> None:
         self.chain.append((callback, output))
 
-    def keep(self, var: Any) -> None:
+    def keep(self, var: Any, argument: bool = False) -> None:
         self.nochain.append(var)
+        if argument:
+            self.arguments.append(var)
 
     def zero_adjoints(self) -> None:
         for _, output in self.chain:
@@ -69,7 +73,7 @@ class Tape:
 
     def recover(self) -> None:
         """Release the region's memory (it cannot be run again)."""
-        self.chain, self.nochain, self.writes = [], [], []
+        self.chain, self.nochain, self.writes, self.arguments = [], [], [], []
 
 
 def _zero(output: Any) -> None:
@@ -81,30 +85,46 @@ def _zero(output: Any) -> None:
         output.zero()
 
 
-_REGIONS: List[Tape] = [Tape()]
+# The open regions, root first: one stack per thread (and per asyncio task), so that
+# gradients taken concurrently record into regions of their own. A tuple, never
+# mutated, so a context that copies another's never shares a stack with it.
+# Note: a ContextVar rather than threading.local, as rules/batching.py's tangent
+# context; pinned by tests/reverse/test_threads.py.
+_STACK: ContextVar[Optional[Tuple[Tape, ...]]] = ContextVar("fwdad_tape_regions",
+                                                            default=None)
+
+
+def regions() -> Tuple[Tape, ...]:
+    """The regions open in this thread, the root first."""
+    stack = _STACK.get()
+    if stack is None:
+        stack = (Tape(),)
+        _STACK.set(stack)
+    return stack
 
 
 def current() -> Tape:
     """The region new operations are recorded in."""
-    return _REGIONS[-1]
+    return regions()[-1]
 
 
 def recording() -> bool:
     """True inside a vjp (the root region records nothing that will be run)."""
-    return len(_REGIONS) > 1
+    return len(regions()) > 1
 
 
 @contextlib.contextmanager
 def nested(layout: str = None) -> Iterator[Tape]:
     """Record into a fresh region for the duration of the block (start_nested); the
     caller owns the region afterwards and calls `recover()` when done with it."""
-    region = Tape(layout or current().layout)
-    _REGIONS.append(region)
+    stack = regions()
+    region = Tape(layout or stack[-1].layout)
+    token = _STACK.set(stack + (region,))
     try:
         yield region
     finally:
-        popped = _REGIONS.pop()
-        assert popped is region, "tape regions must be closed in the order opened"
+        assert _STACK.get()[-1] is region, "tape regions must be closed in the order opened"
+        _STACK.reset(token)
 
 
 @contextlib.contextmanager
@@ -113,16 +133,16 @@ def layout(name: str) -> Iterator[None]:
     arguments and arrays created inside become VarMats, or object arrays of Vars."""
     if name not in ("varmat", "matvar"):
         raise FwdadError(f"layout must be 'varmat' or 'matvar', not {name!r}.")
-    root, old = _REGIONS[0], _REGIONS[0].layout
-    root.layout = name
+    stack = regions()
+    token = _STACK.set((Tape(name),) + stack[1:])  # a root of its own, in this thread
     try:
         yield
     finally:
-        root.layout = old
+        _STACK.reset(token)
 
 
 def current_layout() -> str:
-    return _REGIONS[-1].layout
+    return current().layout
 
 
 def zero_adjoints() -> None:

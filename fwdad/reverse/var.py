@@ -85,6 +85,10 @@ class VarMat:
         from fwdad.reverse.rules_arrays import getitem
         return (getitem(self, i) for i in range(len(self.value)))
 
+    def __reversed__(self):  # reversed(a), as for an array: its rows, last first
+        from fwdad.reverse.rules_arrays import getitem
+        return (getitem(self, i) for i in reversed(range(len(self.value))))
+
     def __bool__(self) -> bool:
         return bool(self.value)
 
@@ -119,6 +123,14 @@ def value_of(x: Any) -> Any:
     if type(x) is np.ndarray and x.dtype == object:
         return gather(x, "value")
     return x
+
+
+def compared_value(x: Any) -> Any:
+    """What a plain comparison of x compares (sorted, max, min): the values, and tuples
+    and lists (from zip, enumerate) item by item."""
+    if type(x) in (tuple, list):
+        return type(x)(compared_value(v) for v in x)
+    return value_of(x)
 
 
 def gather(m: np.ndarray, field: str) -> np.ndarray:

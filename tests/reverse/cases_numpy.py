@@ -129,7 +129,13 @@ def _product_cases():
             Case(np.einsum, ("ij->", A)), Case(np.einsum, ("ij,ij->i", A, A * 2.0)),
             Case(np.einsum, ("...ij,jk->...ik", STACK, B)),
             Case(np.einsum, ("bij,bjk", STACK, STACK.transpose(0, 2, 1))),
-            Case(np.einsum, ("i,i,i", V3, V3, V3 + 1.0)), Case(np.einsum, ("ji", A))]
+            Case(np.einsum, ("i,i,i", V3, V3, V3 + 1.0)), Case(np.einsum, ("ji", A)),
+            # ... empty, and ... broadcasting a size-1 axis (reported wrong or refused)
+            Case(np.einsum, ("jk...,lj...->lk...", A[:, :2], STACK[:, :, :2])),
+            Case(np.einsum, ("j...k,lj...->lk...", STACK[:1].transpose(1, 0, 2),
+                             STACK[:, :3, :3])),
+            Case(np.einsum, (A, [0, 1], B, [1, 2], [0, 2]), forward=False),  # sublists
+            Case(np.einsum, (STACK, [Ellipsis, 1, 2], V4, [2]), forward=False)]
 
 
 def _solver_cases():

@@ -90,6 +90,19 @@ def zip_enumerate_reversed(a, b):
     return total + first * functools.partial(_scale3, 2.0)(first)
 
 
+def zip_of_arrays_sorted_and_reversed(a, b):
+    """Tuples of array elements compared item by item (sorted, list.sort, max, min with
+    a key that computes), the rows of an array reversed, zip of unequal lengths."""
+    pairs = sorted(zip(a, b))
+    total = pairs[0][1] * pairs[-1][0] + max(zip(b, a))[1] * a[0]
+    rows = list(zip(a, b[:2]))
+    rows.sort(key=lambda p: p[1] * p[1])
+    total = total + rows[0][0] * min(a[0], a[1], key=lambda v: v * v - 2.0 * v)
+    for i, (u, v) in enumerate(reversed(list(zip(a, b)))):
+        total = total + i * abs(u) * v
+    return total + sum(i * w for i, w in enumerate(reversed(a * b))) + abs(a[1])
+
+
 def map_filter_sums(xs):
     ys = list(map(math.sin, xs))
     zs = list(filter(lambda v: v > 0, ys))
@@ -152,6 +165,8 @@ def itertools_shapes(xs):
 
 
 ITERATION = [(zip_enumerate_reversed, ([0.3, -0.7, 1.1], [0.5, 0.2, -0.4]), False),
+             (zip_of_arrays_sorted_and_reversed, (np.array([0.3, -0.7, 1.1]),
+                                                  np.array([0.5, 0.2, -0.4])), False),
              (map_filter_sums, ([0.3, -0.7, 1.1],), False),
              (sorting, ([0.3, -0.7, 1.1],), False), (list_methods, (0.4, 1.3), False),
              (dict_methods, (0.4, 1.3), False),

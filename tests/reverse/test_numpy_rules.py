@@ -19,6 +19,58 @@ def _power_reduce(a):
     return np.power.reduce(a)
 
 
+# ---- complex intermediates: refused when they carry a derivative, never a zero ----------
+def _reported_complex(a):  # the true gradient is 2 cos(2a)
+    b = a + 1j
+    return np.sum(np.sin(np.real(a + b)))
+
+
+def _complex_scalar(x):
+    return (x * 1j).real * x
+
+
+def _complex_astype(x):
+    return np.sum(x.astype(complex).imag + x)
+
+
+def _complex_array(x):
+    return np.sum(np.array([x[0], 1j]).real)
+
+
+def _complex_power(x):
+    return (x ** 0.5).real  # x < 0: Python's power is complex
+
+
+def _complex_from_a_view(x):
+    y = np.zeros(2)
+    y[0] = x[0]  # y now depends on x
+    return np.sum((y[:1] * 1j).imag)
+
+
+COMPLEX = [(_reported_complex, (np.array([1.0, 2.0]),)), (_complex_scalar, (1.5,)),
+           (_complex_astype, (np.ones(2),)), (_complex_array, (np.ones(2),)),
+           (_complex_power, (-1.5,)), (_complex_from_a_view, (np.ones(2),))]
+
+
+@pytest.mark.parametrize("fn, args", COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
+def test_complex_values_made_from_variables_are_refused(fn, args):
+    with pytest.raises(fwdad.NonDifferentiableError, match="complex value from a variable"):
+        fwdad.vjp(fn, *args)
+
+
+def _complex_constants(x):
+    """Complex values made from arrays built inside f (variables of the tape that do not
+    depend on x): constants, as in a plain call."""
+    w = np.exp(1j * np.arange(3.0))
+    z = np.ones(3) * 1j
+    return x * np.sum(w.real) + np.sum(x * z.imag) + np.sum((x * 0.0 + np.ones(3)) * 2j).imag
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, -1.0, 2.0])])
+def test_complex_constants_made_inside_are_constants(x):
+    check_dot_product(_complex_constants, (x,), forward=False)
+
+
 @pytest.mark.parametrize("fn, args, message", [
     (_complex, (0.5,), "works on real values"),
     (_pad_mean, (np.ones(3),), "mode='mean' has no reverse rule"),

@@ -89,3 +89,79 @@ def child_energy(x):
 
 def test_methods_reached_through_super():
     assert fwdad.grad(child_energy)(0.7) == pytest.approx(6.0 * 0.7)
+
+
+# ---- an instance's operators meeting a variable: the method's reverse rule runs ------
+class Box:
+    """Operators that take plain numbers (or variables) as the other operand."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __mul__(self, o):
+        return Box(self.v * o)
+
+    def __rmul__(self, o):
+        return Box(o * self.v)
+
+    def __add__(self, o):
+        return Box(self.v + (o.v if isinstance(o, Box) else o))
+
+    def __radd__(self, o):
+        return Box(o + self.v)
+
+    def __sub__(self, o):
+        return Box(self.v - o)
+
+    def __neg__(self):
+        return Box(-self.v)
+
+    def __truediv__(self, o):
+        return Box(self.v / o)
+
+    def __pow__(self, o):
+        return Box(self.v ** o)
+
+    def __abs__(self):
+        return Box(abs(self.v))
+
+    def __lt__(self, o):
+        return self.v < o
+
+    def __matmul__(self, o):
+        return Box(self.v @ o)
+
+    def __getitem__(self, i):
+        return self.v[i]
+
+
+def _reported(x):  # the reported case: V(x) * x, then a + a
+    a = Box(x) * x
+    return (a + a).v
+
+
+def _in_place(x):
+    a = Box(x)
+    a += x
+    a *= x
+    return a.v
+
+
+def _compared(x):
+    return x * (1.0 if Box(x) < 2.0 else 3.0) + x * (1.0 if 2.0 > Box(x) else 5.0)
+
+
+OPERATORS = [_reported, _in_place, _compared, lambda x: (x * Box(x)).v,
+             lambda x: (x + Box(2.0)).v, lambda x: (Box(x) - x * x).v,
+             lambda x: (-Box(x * x)).v, lambda x: (Box(3.0) / x).v,
+             lambda x: (Box(x) ** x).v, lambda x: abs(Box(-x)).v,
+             lambda x: np.sum((Box(np.array([x, 2 * x])) * x).v),
+             lambda x: (Box(np.array([x, 1.0])) @ np.array([x, 2.0])).v,
+             lambda x: Box(np.array([x, x * x]))[1]]
+
+
+@pytest.mark.parametrize("f", OPERATORS)
+@pytest.mark.parametrize("x", [1.5, 2.5])
+def test_operators_of_instances_with_a_variable_operand(f, x):
+    h = 1e-6
+    assert fwdad.grad(f)(x) == pytest.approx((f(x + h) - f(x - h)) / (2 * h), rel=1e-6)

@@ -34,7 +34,7 @@ def _uses_an_inner_gradient(x):
 
 def test_gradient_inside_a_gradient():
     assert fwdad.grad(_uses_an_inner_gradient)(1.5) == pytest.approx(12.0)
-    assert len(tape._REGIONS) == 1
+    assert len(tape.regions()) == 1
 
 
 def _inner_gradient_at_a_variable(x):

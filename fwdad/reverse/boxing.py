@@ -1,0 +1,153 @@
+"""Between the user's values and reverse-mode variables: box arguments into Vars and
+VarMats, unbox results, seed the output's cotangent, read the arguments' adjoints.
+
+    box(np.ones(2), region)    ->  VarMat(array([1., 1.]))  (kept on the region)
+    adjoints(held)             ->  array([...])             (a zero gradient if unreached)
+    cast(ct, dtypes(primal))   ->  ct in the primal's dtype (float32 in, float32 out)
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from fwdad.errors import NonDifferentiableError
+from fwdad.reverse.registry import accumulate
+from fwdad.reverse.tape import Tape, current_layout
+from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
+from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
+
+
+def box(x: Any, region: Tape) -> Any:
+    if isinstance(x, (complex, np.complexfloating)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind == "c"):
+        raise NonDifferentiableError(
+            f"reverse mode differentiates real values only, but got a complex "
+            f"{type(x).__name__}: pass its real and imaginary parts as two arguments, or "
+            f"use fwdad.jvp.")
+    if isinstance(x, (float, np.floating)):
+        var = Var(x)
+    elif isinstance(x, np.ndarray) and x.dtype.kind == "f":
+        var = VarMat(x.astype(float)) if current_layout() == "varmat" \
+            else new_matvar(x)
+    elif isinstance(x, (list, tuple)):
+        return type(x)(box(v, region) for v in x) if not hasattr(x, "_fields") \
+            else type(x)(*(box(v, region) for v in x))
+    elif isinstance(x, dict):
+        return {k: box(v, region) for k, v in x.items()}
+    elif isinstance(zero_tangent(x), Tangent):  # an instance: a copy with boxed fields
+        obj = copy.copy(x)
+        for key, value in vars(x).items():
+            setattr(obj, key, box(value, region))
+        return obj
+    else:
+        return x
+    region.keep(var, argument=True)
+    return var
+
+
+def hold(x: Any) -> Any:
+    if is_matvar(x):
+        return x.copy()
+    if isinstance(x, (list, tuple)):
+        items = [hold(v) for v in x]
+        return rebuild(x, items)
+    if isinstance(x, dict):
+        return {k: hold(v) for k, v in x.items()}
+    if isinstance(zero_tangent(x), Tangent):
+        return Tangent(**{k: hold(v) for k, v in vars(x).items()})
+    return x
+
+
+def unbox(x: Any) -> Any:
+    if type(x) is Var:
+        return x.value
+    if type(x) is VarMat:
+        return x.value.copy()
+    if is_matvar(x):
+        return gather(x, "value")
+    if isinstance(x, (list, tuple)):
+        items = [unbox(v) for v in x]
+        return rebuild(x, items)
+    if isinstance(x, dict):
+        return {k: unbox(v) for k, v in x.items()}
+    if isinstance(zero_tangent(x), Tangent):
+        obj = copy.copy(x)
+        for key, value in vars(x).items():
+            setattr(obj, key, unbox(value))
+        return obj
+    return x
+
+
+def write_back(primal: Any, box: Any) -> None:
+    """An array argument ends as a plain call leaves it (f may update it in place)."""
+    if isinstance(primal, np.ndarray) and (type(box) is VarMat or is_matvar(box)):
+        final = unbox(box)
+        if not np.array_equal(final, primal):
+            primal[...] = final
+    elif isinstance(primal, (list, tuple)) and isinstance(box, (list, tuple)):
+        for p, b in zip(primal, box):
+            write_back(p, b)
+    elif isinstance(primal, dict) and isinstance(box, dict):
+        for k in primal:
+            write_back(primal[k], box.get(k))
+
+
+def dtypes(x: Any) -> Any:
+    """The dtypes of a primal's float leaves (None where float64 or not a float), in
+    its structure: the cotangents are computed in float64 and cast at the end."""
+    if isinstance(x, (np.ndarray, np.floating)):
+        return x.dtype if x.dtype.kind == "f" and x.dtype != np.float64 else None
+    if isinstance(x, (list, tuple)):
+        return [dtypes(v) for v in x]
+    if isinstance(x, dict):
+        return {k: dtypes(v) for k, v in x.items()}
+    if isinstance(zero_tangent(x), Tangent):
+        return {k: dtypes(v) for k, v in vars(x).items()}
+    return None
+
+
+def cast(ct: Any, dtype: Any) -> Any:
+    if dtype is None or ct is NoTangent:
+        return ct
+    if isinstance(dtype, np.dtype):
+        return ct.astype(dtype) if isinstance(ct, np.ndarray) else dtype.type(ct)
+    if isinstance(ct, (list, tuple)):
+        return rebuild(ct, [cast(c, d) for c, d in zip(ct, dtype)])
+    if isinstance(ct, Tangent):
+        return Tangent(**{k: cast(v, dtype.get(k)) for k, v in vars(ct).items()})
+    return {k: cast(v, dtype.get(k)) for k, v in ct.items()}
+
+
+def seed(out: Any, ct: Any) -> None:
+    if ct is NoTangent or ct is None:
+        return
+    if isinstance(out, (list, tuple)):
+        for o, c in zip(out, ct):
+            seed(o, c)
+    elif isinstance(out, dict):
+        for k in out:
+            seed(out[k], ct[k])
+    elif isinstance(ct, Tangent):
+        for key, value in vars(ct).items():
+            seed(getattr(out, key), value)
+    else:
+        accumulate(out, ct)
+
+
+def adjoints(box: Any) -> Any:
+    if type(box) is Var:
+        return float(box.adjoint)
+    if type(box) is VarMat:
+        return box.adjoint.copy()  # (made if nothing reached it: a zero gradient)
+    if is_matvar(box):
+        return gather(box, "adjoint")
+    if isinstance(box, (list, tuple)):
+        items = [adjoints(v) for v in box]
+        return rebuild(box, items)
+    if isinstance(box, dict):
+        return {k: adjoints(v) for k, v in box.items()}
+    if isinstance(box, Tangent):  # the fields of an instance, held by _hold
+        return Tangent(**{k: adjoints(v) for k, v in vars(box).items()})
+    return NoTangent

@@ -1,0 +1,61 @@
+"""Operators on instances of user classes in reverse code: `a + b`, `abs(a)`, `a < b`
+with a (or, reflected, b) an instance whose `__add__` (`__radd__`, `__abs__`, `__gt__`)
+is Python code run that method's derived reverse rule, as a plain call would run it.
+
+    user_method(operator.mul, (Box(x), x))   ->  the reverse rule of Box.__mul__
+    user_method(operator.lt, (2.0, Box(x)))  ->  Box.__gt__'s rule, operands swapped
+    user_method(operator.mul, (x, 2.0))      ->  None: the primitive's own rule
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+
+from fwdad.reverse.var import Var, VarMat
+
+
+_DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
+            operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
+            operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",
+            operator.pos: "pos", operator.abs: "abs", abs: "abs",
+            operator.getitem: "getitem", operator.setitem: "setitem",
+            operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
+            operator.eq: "eq", operator.ne: "ne"}
+# the method Python tries on the right operand: __radd__ for +, __gt__ for <, ...
+_REFLECTED = {"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__",
+              "eq": "__eq__", "ne": "__ne__", "getitem": None, "setitem": None}
+_METHODS: Dict[tuple, Any] = {}
+
+
+def user_method(fn: Any, args: tuple) -> Optional[Callable]:
+    """For `a + b` with a (or, reflected, b) an instance of a class whose `__add__` is
+    Python code: that method's reverse rule, bound to the arguments' order; else None.
+    (Operators reach it from Pure and NonDiff rules alike, whether or not the other
+    operand is a variable: tests/reverse/test_objects.py.)"""
+    name = _DUNDERS.get(fn)
+    if name is None or not args:
+        return None
+    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
+    if method is not None:
+        return method
+    reflected_name = _REFLECTED.get(name, f"__r{name}__")
+    if len(args) == 2 and type(args[1]) not in _PLAIN and reflected_name is not None:
+        reflected = _method(type(args[1]), reflected_name)
+        if reflected is not None:
+            return lambda a, b: reflected(b, a)
+    return None
+
+
+_PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
+
+
+def _method(cls: type, name: str) -> Optional[Callable]:
+    key = (cls, name)
+    if key not in _METHODS:
+        from fwdad.reverse.dispatch import LazyRule, derived_rrule
+        from fwdad.source import is_library, python_function
+        fn = python_function(getattr(cls, name, None))
+        _METHODS[key] = None if fn is None or is_library(fn) else LazyRule(fn, derived_rrule)
+    return _METHODS[key]
