@@ -2,8 +2,8 @@
 
 The tangent of `x[i]` is the same part of the tangent of x: a view when the primal is a
 view, so that writing through it updates both, and a copy when it is not (an element,
-or advanced indexing), which a batch of tangents (`dx[:, i]`) must copy. Writes follow NumPy: repeated integer
-indices keep the last write.
+or advanced indexing), which a batch of tangents (`dx[:, i]`) must copy. Writes follow
+NumPy: repeated integer indices keep the last write.
 """
 from __future__ import annotations
 
