@@ -125,7 +125,7 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
                   _copy(check_tangent(p, t, f"{n} of {describe(f)}", batch=size)))
              for p, t, n in zip(primals, tangents, names)]
     out = call_batched(f, duals, size)
-    return out.primal, out.tangent
+    return out.primal, seeds.batched_output(out.primal, out.tangent, size)
 
 
 def call_batched(f: Callable, duals: List[Dual], size: int) -> Dual:

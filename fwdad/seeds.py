@@ -120,6 +120,24 @@ def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
     return fn(path)
 
 
+def batched_output(out: Any, tangent: Any, size: int) -> Any:
+    """The output tangent of a batched call with the batch axis on every float leaf
+    (zeros for one that does not depend on the inputs); containers keep their kind and
+    the leaves with no float, their NoTangent."""
+    if isinstance(out, (tuple, list)) and isinstance(tangent, (tuple, list)):
+        return rebuild(tangent, [batched_output(p, t, size) for p, t in zip(out, tangent)])
+    if isinstance(out, dict) and isinstance(tangent, dict):
+        return {k: batched_output(out[k], t, size) for k, t in tangent.items()}
+    if np.ndim(tangent) == np.ndim(out) + 1 or not _is_float(out):
+        return tangent
+    return np.array(batched_leaf(out, tangent, size))  # (writable, not a broadcast)
+
+
+def _is_float(primal: Any) -> bool:
+    return isinstance(primal, (float, complex, np.inexact)) or (
+        isinstance(primal, np.ndarray) and primal.dtype.kind in "fc")
+
+
 def stacked_output(out: Any, tangent: Any, size: int) -> Any:
     """The output tangent as a tree of arrays that all carry the batch axis."""
     def walk(primal: Any, t: Any) -> Any:

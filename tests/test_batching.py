@@ -174,3 +174,33 @@ def test_the_batch_context_belongs_to_its_thread():
         worker.start()
         worker.join()
     assert seen == [None]
+
+
+# ---- every float output of a batched call carries the batch axis ------------------------
+def square_and_constant(x):
+    return x * x, 1.5
+
+
+def nested_constants(x):
+    return {"y": x * np.ones(2), "zeros": np.zeros((2, 2)), "pair": [x, (2.0, np.float64(1.0))]}
+
+
+def scaled_linspace(x):
+    p = np.linspace(0, 1, 3)  # nothing shares p's tangent: scaling it in place is fine
+    p *= x
+    return p
+
+
+@pytest.mark.parametrize("f", [square_and_constant, nested_constants, scaled_linspace])
+def test_every_output_of_a_batched_call_has_the_batch_axis(f):
+    directions = np.array([1.0, 2.0, -0.5])
+    _, tangents = batched_jvp(f, (2.0,), (directions,))
+    for b, d in enumerate(directions):
+        single = fwdad.jvp(f, (2.0,), (d,))[1]
+        assert_close(unstack(tangents, b), single, rtol=1e-12)
+        for got, want in zip(fwdad.tangents.leaves(tangents), fwdad.tangents.leaves(single)):
+            assert np.shape(got) == (len(directions),) + np.shape(want)
+
+
+def test_jacfwd_of_an_in_place_scaled_linspace():
+    assert_close(fwdad.jacfwd(scaled_linspace)(0.5), np.linspace(0, 1, 3))

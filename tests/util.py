@@ -54,7 +54,8 @@ def assert_close(got: Any, want: Any, rtol: float = 1e-6, atol: float = 1e-8) ->
         assert got.keys() == want.keys()
         for k in want:
             assert_close(got[k], want[k], rtol, atol)
-    else:
+    else:  # assert_allclose broadcasts: a scalar tangent of an array would pass
+        assert np.shape(got) == np.shape(want), f"shape {np.shape(got)}, not {np.shape(want)}"
         np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float),
                                    rtol=rtol, atol=atol)
 

@@ -41,7 +41,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     reader = Reader(constants, templates)
     reader.fn = fn
     lines: List[Line] = []
-    bound = _params(fn)
+    bound = params(fn)
     _read(fn.body, reader, lines, bound)
     unknown = [line.node for line in lines if line.kind == "unknown"]
     present, names = _inside(unknown)
@@ -52,7 +52,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
     readers = _readers(lines)
-    active = _closure(readers, _params(fn) | forced | {
+    active = _closure(readers, params(fn) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
         and not _is_nondiff(line) for t in line.targets}, _passes_activity)
     opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
@@ -126,7 +126,7 @@ def _reads(reader: Reader) -> Dict[str, int]:
     return reads
 
 
-def _params(fn: ast.FunctionDef) -> Set[str]:
+def params(fn: ast.FunctionDef) -> Set[str]:
     args = fn.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     return names | {a.arg for a in (args.vararg, args.kwarg) if a is not None}

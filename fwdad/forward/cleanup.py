@@ -30,6 +30,7 @@ def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionD
     reads.scan(fn)
     reads.count()
     loads = reads.loads
+    _drop_needless_copies(reads)
     if any(_without_dead_tangent(stmt, loads) is not stmt for stmt in reads.marked):
         while _drop_dead_tangents(reads.blocks, reads):
             pass
@@ -172,6 +173,17 @@ class _Reads:
                             out |= self.below(inner, cache)
         cache[id(stmt)] = stmt, out
         return out
+
+
+def _drop_needless_copies(reads: "_Reads") -> None:
+    """`dy = +_fw_dx` -> `dy = _fw_dx` where nothing else reads or assigns `_fw_dx`: the
+    optimizer copies a tangent that a template passes through, which only another
+    holder of it needs (forward/inline.py marks the copies of new tangents)."""
+    loads, stores = reads.loads, reads.stores
+    for stmt in reads.marked:
+        name = stmt.__dict__.get("fw_copy_of")
+        if name is not None and loads[name] == 1 and stores[name] == 1:
+            stmt.value = stmt.value.operand
 
 
 # ---- dead tangents ------------------------------------------------------------------

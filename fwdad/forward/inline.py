@@ -11,7 +11,7 @@ import ast
 import copy
 import math
 import operator
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -30,11 +30,14 @@ _COMPARE = {operator.lt: ast.Lt, operator.le: ast.LtE, operator.eq: ast.Eq,
 _POW = (operator.pow, np.power)
 
 
-def instantiate(rw: Any, line: Line, target: Any) -> list:
-    """The statements computing `target` (primal, then tangent) from the template. Each
+def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
+    """The statements computing `target` (primal, then tangent) from the template, or
+    None where the template is not its rule's math (the caller calls the rule). Each
     assignment notes the names it reads in `fw_reads` (forward/cleanup.py counts them
     from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
+    if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
+        return None
     bound: List[str] = []
     bind_constant = rw.k.bind
 
@@ -56,13 +59,17 @@ def instantiate(rw: Any, line: Line, target: Any) -> list:
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
-    elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target]:
-        tangents = []  # dy = dy
+    elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target] and \
+            tangent.id in rw.fresh:
+        tangents = []  # dy = dy, and no other name holds dy
     else:
-        if _aliases_boxed(tangent, rw):
+        passed = _passed_through(tangent, rw)
+        if passed:  # `x + 0.0` is a new value: it gets a tangent of its own
             tangent = ast.UnaryOp(op=ast.UAdd(), operand=tangent)
         tangents = [_assign(rw.dnames[target], tangent, bound)]
         tangents[0].fw_tangent = True
+        if passed in rw.fresh:  # cleanup drops the copy if nothing else reads it
+            tangents[0].fw_copy_of = passed
     if out != target:
         return [_assign(out, primal, primal_reads)] + tangents + [
             _assign(target, ast.Name(out, LOAD), [out])]
@@ -185,11 +192,49 @@ def _zero() -> ast.Name:
     return ast.Name(ZERO, LOAD)
 
 
-def _aliases_boxed(node: ast.expr, rw: Any) -> bool:
-    """`x.tangent` alone: the tangent object of a boxed local, which a later in-place
-    update could change under the new local (the rule would have made a new one)."""
-    return isinstance(node, ast.Attribute) and node.attr == "tangent" and \
-        isinstance(node.value, ast.Name) and rw.kinds.get(node.value.id) == BOXED
+def _passed_through(node: ast.expr, rw: Any) -> Optional[str]:
+    """The name of the operand's tangent that `node` is alone (`dx` of `x + 0.0`, or
+    `x.tangent` of a boxed local), else None. Every template makes a new value, so
+    that tangent object must not become the new value's: a later in-place update of
+    either, or of what it views (`c = a[:] + 0.0; a[0] = 7.0`), would change both."""
+    if type(node) is ast.Name and node.id != ZERO:
+        return node.id
+    if isinstance(node, ast.Attribute) and node.attr == "tangent" and \
+            isinstance(node.value, ast.Name) and rw.kinds.get(node.value.id) == BOXED:
+        return node.value.id + ".tangent"
+    return None
+
+
+# ---- broadcasting ---------------------------------------------------------------------
+def _keeps_shape(rw: Any, line: Line, tpl: Template, zeros: tuple) -> bool:
+    """Whether dropping the terms of the operands with no tangent keeps the tangent's
+    shape: `x + np.zeros(3)` is an array, but its tangent without the zero term is
+    dx, a float. It does when the tangent still reads each such operand (or `out`),
+    or the operand is a number, which broadcasts to no new shape."""
+    reads = _tangent_reads(tpl, zeros)
+    if reads is None or "out" in reads:
+        return True
+    atoms = line.operands
+    for i, (p, dp) in enumerate(zip(tpl.params, tpl.tangents)):
+        if dp in zeros and p not in reads and i < len(atoms) and \
+                not rw.is_number(atoms[i]):
+            return False
+    return True
+
+
+def _tangent_reads(tpl: Template, zeros: tuple) -> Optional[frozenset]:
+    """The names the tangent of `tpl` reads once `zeros` are zero; None if it is zero."""
+    key = (id(tpl.tangent), zeros)
+    known = _READS.get(key)
+    if known is None or known[0] is not tpl.tangent:
+        kept = simplify(_zeroed(tpl.tangent, zeros))
+        names = None if _is_zero(kept) else frozenset(
+            n.id for n in walk(kept) if type(n) is ast.Name)
+        known = _READS[key] = tpl.tangent, names
+    return known[1]
+
+
+_READS: Dict[tuple, tuple] = {}  # (id(tangent expression), zeros) -> (it, its names)
 
 
 # ---- nondiff rules: the primal call alone ----------------------------------------------

@@ -18,7 +18,9 @@ from __future__ import annotations
 import ast
 import copy
 import math
-from typing import Any, Callable, Dict, List, Optional, Set
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
+
+import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, unboxed
@@ -37,6 +39,7 @@ from fwdad.forward import constructors
 from fwdad.tangents import NoTangent
 
 _LITERALS = (int, float, bool, str, type(None))
+_NUMBERS = (int, float, complex, np.number, np.bool_)
 # math functions that take many values, or return what the operand's method returns
 _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
@@ -79,6 +82,8 @@ class _Rewrite(OtherLines):
             if self.kinds[name] == SPLIT:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
+        self.numbers, self.fresh = _defined_by_templates(
+            analysis.lines.values(), self.dnames, activity.params(tree))
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
@@ -127,6 +132,12 @@ class _Rewrite(OtherLines):
         if atom.kind == "global" or kind == PLAIN:
             return _call(self.k.bind(runtime.const, "const"), _name(atom.name))
         return _name(atom.name)
+
+    def is_number(self, atom: Atom) -> bool:
+        """Whether the operand is a number wherever the line runs (not an array)."""
+        if atom.kind == "const":
+            return isinstance(getattr(atom.value, "primal", atom.value), _NUMBERS)
+        return atom.kind == "local" and atom.name in self.numbers
 
     def active(self, atom: Atom) -> bool:
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
@@ -201,9 +212,12 @@ class _Rewrite(OtherLines):
         if (target is not None and self.kinds[target] == BOXED) or opaque and any(
                 a.name in opaque and self.active(a) for a in line.operands):
             return self.s_call(line)
+        stmts = instantiate(self, line, target)
+        if stmts is None:
+            return self.s_call(line)
         self.inlined = True
         self.note_small(line, target)
-        return instantiate(self, line, target)
+        return stmts
 
     def s_call(self, line: Line) -> List[ast.stmt]:
         target = line.targets[0] if line.targets else None
@@ -240,6 +254,26 @@ class _Rewrite(OtherLines):
         stmt = _assign(self.dnames[target], value)
         stmt.fw_tangent = True
         return stmt
+
+
+def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
+                          params: Set[str]) -> tuple:
+    """The locals that only calls of `math` functions assign (numbers), and the
+    tangent names of those that only these and templates assign: each such tangent is
+    a new object (a copy where a template would pass an operand's through), which no
+    view shares. Parameters hold the caller's objects first."""
+    numbers: Dict[str, bool] = dict.fromkeys(params, False)
+    fresh: Dict[str, bool] = dict.fromkeys(params, False)
+    for line in lines:
+        primal = getattr(line.entry, "primal", None)
+        number = line.kind in ("template", "call") and \
+            getattr(primal, "__module__", None) == "math" and primal not in _MATH_ON_MANY
+        new = number or line.kind == "template"
+        for target in line.targets:
+            numbers[target] = numbers.get(target, True) and number
+            fresh[target] = fresh.get(target, True) and new
+    return ({name for name, yes in numbers.items() if yes},
+            {dnames[name] for name, yes in fresh.items() if yes and name in dnames})
 
 
 # The rewrite of each kind of line (forward/lines.py); a table of the class's functions,

@@ -19,7 +19,9 @@ _MAX_DEPTH = 8
 
 def batched(*args: Dual, **kwargs: Dual) -> bool:
     """True when the plain rule must run: some argument's tangent has (or may have) a
-    leading batch axis, or holds an instance of a user class."""
+    leading batch axis, or holds an instance of a user class, or an array with no
+    tangent (`x + k` for an int array k: templates leave out the term of k, whose
+    shape the plain rule gives the tangent)."""
     for d in args:
         if not _unbatched(d.primal, d.tangent, 0):
             return True
@@ -27,7 +29,9 @@ def batched(*args: Dual, **kwargs: Dual) -> bool:
 
 
 def _unbatched(primal: Any, tangent: Any, depth: int) -> bool:
-    if tangent is NoTangent or isinstance(tangent, _SCALARS):
+    if tangent is NoTangent:  # an int array may give a result its shape, which the
+        return not isinstance(primal, np.ndarray) or primal.ndim == 0  # rule keeps
+    if isinstance(tangent, _SCALARS):
         return True  # a batch axis makes an array
     if isinstance(tangent, np.ndarray):
         return isinstance(primal, np.ndarray) and tangent.ndim == primal.ndim

@@ -23,10 +23,12 @@ frule(np.linalg.matmul)(linalg._matmul)
 frule(np.linalg.outer)(linalg._outer)
 frule(np.linalg.tensordot)(linalg._tensordot)
 frule(np.astype)(_astype)
-shapes.linear(np.linalg.trace, np.linalg.diagonal, np.ndarray.compress)
+shapes.linear(np.linalg.trace, np.ndarray.compress)
 # views for a whole batch (of views, as the values are):
 shapes.linear(np.linalg.matrix_transpose, np.matrix_transpose,
               batched=lambda out, x, dx: np.swapaxes(dx, -1, -2))
+shapes.linear(np.linalg.diagonal,  # (a read-only view, which writes to x show through)
+              batched=lambda out, x, dx, offset=0: np.diagonal(dx, offset, -2, -1))
 shapes.linear(np.ndarray.conj, np.ndarray.conjugate, batched=lambda out, x, dx: dx.conj())
 
 

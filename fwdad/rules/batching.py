@@ -63,8 +63,12 @@ def tangent_index(primal: Any, tangent: Any, index: Any) -> Any:
 
 
 def iterate_tangent(primal: np.ndarray, tangent: Any) -> Iterator[Any]:
-    """The tangents of `primal[0], primal[1], ...` (iteration over the first axis)."""
+    """The tangents of `primal[0], primal[1], ...` (iteration over the first axis):
+    views of rows, as the rows are, but copies of elements, which are new numbers (one
+    tangent gives them; a batch of them, `tangent[:, i]`, would be a view)."""
     if is_batched(primal, tangent):
+        if primal.ndim == 1:
+            return iter(tangent.T.copy())
         return (tangent[:, i] for i in range(len(primal)))
     return iter(tangent)
 

@@ -70,7 +70,7 @@ def _float(x: Dual = None) -> Dual:
     if tangent is NoTangent or isinstance(x.primal, str):
         return Dual(out, 0.0)
     if is_batched(x.primal, tangent):
-        return Dual(out, np.reshape(tangent, (np.shape(tangent)[0],)))
+        return Dual(out, np.reshape(tangent, (np.shape(tangent)[0],)).copy())  # new number
     if not isinstance(tangent, (float, complex, np.ndarray, np.generic)):
         return Dual(out, np.real(np.reshape(tangent, ())))  # recorded by linearize
     return Dual(out, float(np.real(tangent)))

@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.batching import created_tangent, lift, running_batch_size
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
 
@@ -194,7 +195,9 @@ def _scalar_type(kind):
             return Dual(kind(), NoTangent)
         out = kind(x.primal)
         keep = x.tangent is not NoTangent and np.asarray(x.tangent).dtype.kind in "fc"
-        return Dual(out, kind(x.tangent) if keep else NoTangent)
+        if not keep:
+            return Dual(out, NoTangent)
+        return Dual(out, own_unless_view(out, x.primal, kind(x.tangent), x.tangent))
     rule.__name__ = f"_{kind.__name__}"
     frule(kind)(rule)
 

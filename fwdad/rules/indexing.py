@@ -1,8 +1,9 @@
 """Rules for indexing: getitem, setitem, delitem on arrays, lists, tuples and dicts.
 
 The tangent of `x[i]` is the same part of the tangent of x: a view when the primal is a
-view, so that writing through it updates both. Writes follow NumPy: repeated integer
-indices keep the last write.
+view, so that writing through it updates both, and a copy when it is not (an element,
+or advanced indexing), which a batch of tangents (`dx[:, i]`) must copy. Writes follow
+NumPy: repeated integer indices keep the last write.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from fwdad.errors import FwdadError
 from fwdad.rules.batching import assign, batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
+from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -31,7 +33,8 @@ def _getitem(x: Dual, index) -> Dual:
             return Dual(out, tangent[index])
         part = tangent[tangent_index(primal, tangent, index)]
         position = batch_position(index)  # the batch axis back in front:
-        return Dual(out, np.moveaxis(part, position, 0) if position else part)
+        part = np.moveaxis(part, position, 0) if position else part
+        return Dual(out, own_unless_view(out, primal, part, tangent))  # a[0]: a copy
     return Dual(out, tangent[index])
 
 

@@ -176,7 +176,11 @@ def _trace(x: Dual, offset=0, axis1=0, axis2=1, dtype=None) -> Dual:
 
 @frule(np.diag)
 def _diag(v: Dual, k=0) -> Dual:
-    """Linear: diag of the tangent (of each tangent of a batch)."""
+    """Linear: diag of the tangent (of each tangent of a batch). The diagonal of a
+    matrix is a view of it: so is its tangent, of a batch too (writes to the matrix
+    show through)."""
+    if np.ndim(v.primal) == 2 and is_batched(v.primal, v.tangent):
+        return Dual(np.diag(v.primal, k), np.diagonal(v.tangent, k, 1, 2))
     return Dual(np.diag(v.primal, k), map_batch(lambda t: np.diag(t, k), v.primal,
                                                 v.tangent))
 

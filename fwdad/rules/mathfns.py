@@ -13,6 +13,7 @@ from fwdad.forward.runtime import iterate
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
 from fwdad.tangents import NoTangent
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.unshared import own
 
 
 def _scalar(fn: Callable, derivative: Callable) -> None:
@@ -112,14 +113,15 @@ def _hypot(*xs: Dual) -> Dual:
 def _copysign(x: Dual, y: Dual) -> Dual:
     out = math.copysign(x.primal, y.primal)
     same = math.copysign(1.0, x.primal) == math.copysign(1.0, y.primal)
-    return Dual(out, x.tangent if same else -x.tangent)
+    return Dual(out, own(x.tangent, x.tangent) if same else -x.tangent)  # a new number
 
 
 @frule(math.fmod)
 def _fmod(x: Dual, y: Dual) -> Dual:
     """fmod(x, y) = x - trunc(x / y) * y."""
     out = math.fmod(x.primal, y.primal)
-    return Dual(out, x.tangent - math.trunc(x.primal / y.primal) * y.tangent)
+    tangent = x.tangent - math.trunc(x.primal / y.primal) * y.tangent
+    return Dual(out, own(tangent, x.tangent))  # (y with no tangent: dx itself)
 
 
 @frule(math.fsum)

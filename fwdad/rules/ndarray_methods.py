@@ -81,7 +81,7 @@ def _tolist(x: Dual) -> Dual:
         return Dual(out, NoTangent)
     if not is_batched(x.primal, x.tangent):
         return Dual(out, np.asarray(x.tangent).tolist())
-    return Dual(out, _nested(np.moveaxis(x.tangent, 0, -1)))
+    return Dual(out, _nested(np.moveaxis(x.tangent, 0, -1).copy()))  # new floats
 
 
 def _nested(t):

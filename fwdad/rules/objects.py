@@ -75,9 +75,11 @@ def _array_attribute(obj: Dual, name: str) -> Dual:
 
 
 def _flat_tangents(primal, tangent):
-    """The tangents of the items of `x.flat`, in order (each a batch when batched)."""
+    """The tangents of the items of `x.flat`, in order (each a batch when batched), read
+    as the iteration reaches them, as x.flat reads its items. An item is a new number:
+    a batch of its tangents is copied, not a view into x's."""
     if is_batched(primal, tangent):
-        return iter(np.moveaxis(tangent.reshape(len(tangent), -1), 0, -1))
+        return (tangent[(slice(None),) + i].copy() for i in np.ndindex(primal.shape))
     return tangent.flat
 
 

@@ -2,7 +2,9 @@
 output's value does not share memory with that argument's value (and the converse).
 
 Such a tangent is wrong as soon as the program updates the output in place (`b += a`,
-`b[i] = v`, `out=`): the update writes into the argument's tangent too. A view (`x[1:]`,
+`b[i] = v`, `out=`): the update writes into the argument's tangent too. It is wrong for
+a number as well (`t = a[0]`, whose batch of tangents `da[:, 0]` is an array): updating
+the argument (`a[0] = 0.0`) changes the number's tangent but not the number. A view (`x[1:]`,
 `x.T`, the argument itself) may share its tangent, because its value is shared as well;
 and it must, or writing through the view changes the argument's value but not its
 tangent.
@@ -23,8 +25,8 @@ def first_alias(out_primal: Any, out_tangent: Any, args: Sequence[Tuple[Any, Any
     inputs = [(i, where, p, t) for i, (primal, tangent) in enumerate(args)
               for where, p, t in _leaves(primal, tangent, f"argument {i}")]
     for where, p, t in _leaves(out_primal, out_tangent, "the output"):
-        if not _mutable(p):  # a float's tangent is never updated in place
-            continue
+        if not _mutable(p) and not isinstance(t, np.ndarray):
+            continue  # (a number's tangent is a number: never updated in place)
         for i, arg_where, q, u in inputs:
             if _shared(t, u) and not _shared(p, q):
                 return where, i, arg_where
@@ -33,17 +35,17 @@ def first_alias(out_primal: Any, out_tangent: Any, args: Sequence[Tuple[Any, Any
 
 def first_lost_view(out_primal: Any, out_tangent: Any, args: Sequence[Tuple[Any, Any]]
                     ) -> Optional[Tuple[str, int, str]]:
-    """(output leaf, argument index, argument leaf) of the first writeable view of an
+    """(output leaf, argument index, argument leaf) of the first view of an
     argument's array whose tangent is not a view of the argument's tangent, or None.
     Broadcast views (one element seen many times) are left out: NumPy is making them
-    read-only."""
+    read-only. A read-only view (np.diagonal's) counts: a write to the argument shows
+    through it."""
     inputs = [(i, where, p, t) for i, (primal, tangent) in enumerate(args)
               for where, p, t in _leaves(primal, tangent, f"argument {i}")
               if isinstance(p, np.ndarray) and isinstance(t, np.ndarray)]
     for where, p, t in _leaves(out_primal, out_tangent, "the output"):
         if not isinstance(p, np.ndarray) or not isinstance(t, np.ndarray) or any(
-                s == 0 and n > 1 for s, n in zip(p.strides, p.shape)) or \
-                not p.flags.writeable:
+                s == 0 and n > 1 for s, n in zip(p.strides, p.shape)):
             continue
         for i, arg_where, q, u in inputs:
             if np.shares_memory(p, q) and not np.shares_memory(t, u):

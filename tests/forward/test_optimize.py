@@ -72,6 +72,41 @@ def shared_tangent(x):
     return x * 1.0
 
 
+def broadcast_by_constants(x):
+    """The constant operand gives the result its shape: the tangent must have it too."""
+    return (x + np.zeros(3), np.zeros(3) - x, np.add(x, np.zeros(3)),
+            np.subtract(np.zeros((2, 1)), x), -(x + np.zeros(3)), np.sum(x + np.ones(3)),
+            x * np.ones((2, 1)) + np.ones(3) * 0.0, np.ones((2, 3)) @ (x + np.zeros(3)))
+
+
+def broadcast_by_int_array(x, k):
+    return x + k, k - x, np.add(x, k)
+
+
+def new_array_from_view(a):
+    c = a[:] + 0.0
+    a[0] = 7.0
+    return c
+
+
+def self_update_of_view(a):
+    y = a[1:]
+    y = y + 0.0
+    a[1] = 7.0
+    return y
+
+
+def _twice(x):
+    b = x * 2.0
+    return b, b + 0.0
+
+
+def caller_updates_a_result(x):
+    b, c = _twice(x)
+    b[0] = 5.0
+    return c
+
+
 class Particle:
     def __init__(self, x, v):
         self.x = x
@@ -133,6 +168,11 @@ CASES = [(e.fn, e.args) for e in CORPUS] + [
     (rows_of_array, (np.arange(6.0).reshape(2, 3),)),
     (rk4, (0.7, 1.0)), (elementwise, (np.linspace(-1, 1, 9),)),
     (MLP, (_RNG.standard_normal((4, 4)),)),
+    (broadcast_by_constants, (0.5,)), (broadcast_by_int_array, (0.5, np.arange(3))),
+    (broadcast_by_int_array, (np.array([[0.5], [1.5]]), np.arange(3))),
+    (new_array_from_view, (np.array([1.0, 2.0, 3.0]),)),
+    (self_update_of_view, (np.array([1.0, 2.0, 3.0]),)),
+    (caller_updates_a_result, (np.array([1.0, 2.0]),)),
 ]
 
 
@@ -167,6 +207,7 @@ def _same(got, want, where="output"):
         zero = got if want is NoTangent else want
         assert zero is NoTangent or np.all(np.asarray(zero) == 0), where
     else:
+        assert np.shape(got) == np.shape(want), f"{where}: shape {np.shape(got)}"
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, err_msg=where)
 
 
