@@ -159,7 +159,8 @@ ARRAY_API_NONDIFF_CASES = [
     Case(np.ndarray.round, P23), Case(np.ndarray.round, P23, 1),
     Case(np.ndarray.searchsorted, POS3, 1.0), Case(np.ndarray.argpartition, M23, 1),
     Case(np.argpartition, V3, 1), Case(np.isin, I3, [0, 5]), Case(np.lexsort, (I3, I3)),
-    Case(np.ix_, [0, 1], [2]), Case(np.einsum_path, "ij,jk", M23, M34),
+    Case(np.ix_, [0, 1], [2]), Case(np.ix_, V3, [0.5, 1.5]), Case(np.ix_, MASK3, V3),
+    Case(np.einsum_path, "ij,jk", M23, M34),
     Case(np.linalg.matrix_rank, M34),
 ]
 

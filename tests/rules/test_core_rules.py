@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import fwdad
 from fwdad import testing
+from fwdad.errors import NonDifferentiableError
 from fwdad.testing.strategies import broadcastable_shapes, scalars_or_arrays, values_in
 from tests.rules.cases import BINARY_CASES, CASES, M23, UNARY_CASES
 
@@ -43,3 +45,14 @@ def test_binary_rule_on_random_values(case, data):
     x = data.draw(values_in(case.domain_of(0), x_shape), label="x")
     y = data.draw(values_in(case.domain_of(1), y_shape), label="y")
     testing.test_rule(case.fn, x, y)
+
+
+def _grid_to(x):
+    return np.mgrid[0:x:3j] + np.r_[0.0:x:3j]
+
+
+def test_a_slice_with_moving_bounds_is_refused():
+    """np.mgrid[0:x:3j] is linspace(0, x, 3), but a slice carries no tangent: refused
+    rather than a zero derivative (constant bounds are fine: tests/rules/cases.py)."""
+    with pytest.raises(NonDifferentiableError, match="np.linspace"):
+        fwdad.jvp(_grid_to, (1.5,), (1.0,))
