@@ -11,7 +11,7 @@ import numpy as np
 
 from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, FRACTION, NONZERO,
                                       POSITIVE, TAN_PERIOD, UNIT_OPEN, Domain)
-from tests.rules.case import (I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
+from tests.rules.case import (C3, C23, I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
                               Z3, Z23, ZEROS_IN, Case)
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
@@ -127,6 +127,12 @@ REDUCTION_CASES = [
     Case(np.var, M23), Case(np.var, M23, axis=1), Case(np.var, M23, axis=0, ddof=1),
     Case(np.var, T223, axis=(0, 2), keepdims=True), Case(np.ndarray.var, M23, ddof=1),
     Case(np.std, M23), Case(np.std, M23, axis=1, ddof=1), Case(np.ndarray.std, M23, axis=0),
+    Case(np.std, np.array([0.7])), Case(np.std, M23[:, :1], axis=1),  # one value: std = 0
+    Case(np.std, M23[:1], axis=0, keepdims=True), Case(np.std, M23, axis=(0, 1), ddof=2),
+    Case(np.var, C3), Case(np.var, C23, axis=1), Case(np.var, C23, axis=0, ddof=1,
+                                                       keepdims=True),
+    Case(np.std, C3), Case(np.std, C23, axis=0), Case(np.ndarray.std, C23, ddof=1),
+    Case(np.std, C23[:, :1], axis=1),
     Case(np.sort, M23), Case(np.sort, M23, axis=0), Case(np.sort, M23, axis=None),
     Case(np.sort, V3), Case(np.ndarray.sort, M23), Case(np.ndarray.sort, M23, axis=0),
     Case(np.median, M23), Case(np.median, M23, axis=1), Case(np.median, M34, axis=0),
