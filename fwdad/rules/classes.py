@@ -29,7 +29,7 @@ def _python_method_of(cls: type, name: Optional[str]):
     return method if python_function(method) is not None else None
 
 
-def _opaque_with_dunder(x: Dual, rest: tuple, name: str) -> bool:
+def opaque_with_dunder(x: Dual, rest: tuple, name: str) -> bool:
     """x carries no tangent, an operand does, and x's class defines `name` in Python:
     the operator's meaning is that code, not the rule for numbers and arrays."""
     return x.tangent is NoTangent and any(_carries(d.tangent) for d in rest) \
@@ -68,7 +68,7 @@ def overloadable(name: str, reflected: Optional[str] = None,
 
         def checked(x: Dual, *rest: Dual) -> Dual:
             if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent) \
-                    or _opaque_with_dunder(x, rest, name):
+                    or opaque_with_dunder(x, rest, name):
                 if fallback and _python_method(x.primal, name) is None:
                     return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
                 return call_dunder(name, reflected, x, *rest)

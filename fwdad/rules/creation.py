@@ -34,7 +34,8 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
             x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
     size = _batch_size(x.tangent, x.primal) or running_batch_size()
     dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
-    dense = dense.reshape(dense.shape[:0 if size is None else 1] + out.shape)
+    shape = dense.shape[:0 if size is None else 1] + out.shape
+    dense = dense if dense.shape == shape else dense.reshape(shape).copy()  # (not a view)
     return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
 
 

@@ -90,7 +90,8 @@ def _matrix_power(a: Dual, n: int) -> Dual:
     for _ in range(abs(n)):
         dout = NoTangent if out.tangent is NoTangent else out.tangent @ base.primal
         out = Dual(out.primal @ base.primal, dout + out.primal @ base.tangent)
-    return Dual(np.linalg.matrix_power(a.primal, n), fit(out.tangent, out.primal))
+    result = np.linalg.matrix_power(a.primal, n)
+    return Dual(result, fit(out.tangent, result))
 
 
 # ---- decompositions ------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def _cholesky(a: Dual, upper=False) -> Dual:
     da = _hermitian_part(_da(a), "U" if upper else "L")
     inner = np.linalg.solve(low, _H(np.linalg.solve(low, _H(da))))
     phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
-    dlow = low @ phi
+    dlow = fit(low @ phi, low)
     return Dual(_H(low) if upper else low, _H(dlow) if upper else dlow)
 
 
@@ -146,7 +147,7 @@ def _eigh(a: Dual, UPLO="L") -> Dual:
         if row is None:
             phases.refuse("np.linalg.eigh")
         dv = dv + v * (1j * phases.phase_shift(v, dv, row))[..., None, :]
-    return Dual(out, type(out)(np.real(_diag(vdv)), dv))
+    return Dual(out, type(out)(fit(np.real(_diag(vdv)), w), fit(dv, v)))
 
 
 def _hermitian_part(da, UPLO):
@@ -220,7 +221,7 @@ def _pinv(a: Dual, rcond=None, hermitian=False, **kwargs) -> Dual:
     eye_m, eye_n = np.eye(x.shape[-2]), np.eye(x.shape[-1])
     dp = -p @ da @ p + p @ _H(p) @ _H(da) @ (eye_m - x @ p) + \
         (eye_n - p @ x) @ _H(da) @ _H(p) @ p
-    return Dual(p, dp)
+    return Dual(p, fit(dp, p))
 
 
 @frule(np.linalg.lstsq)
