@@ -31,6 +31,10 @@ def _wrong_shape(x: Dual) -> Dual:
     return Dual(2.0 * x.primal[None, :], 2.0 * x.tangent)
 
 
+def _wrong_dtype(x: Dual) -> Dual:
+    return Dual(2.0 * x.primal[None, :], 2.0 * x.tangent[None, :].astype(np.float32))
+
+
 def _wrong_batch(x: Dual) -> Dual:
     """Right for one tangent; for a batch, every item gets the first one's tangent."""
     t = np.asarray(x.tangent)
@@ -41,6 +45,7 @@ def _wrong_batch(x: Dual) -> Dual:
 
 WRONG = {"against finite differences": _wrong_derivative, "primal output": _wrong_primal,
          "has shape (3,), but its value has shape (1, 3)": _wrong_shape,
+         "has dtype float32, but its value has dtype float64": _wrong_dtype,
          "tangent 1 of a batch of 3": _wrong_batch}
 
 

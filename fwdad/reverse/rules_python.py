@@ -14,7 +14,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
-from fwdad.reverse.registry import get_rrule, raw_rrule
+from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
 from fwdad.reverse.var import Var, VarMat, is_matvar, is_var, value_of
 
@@ -204,3 +204,7 @@ for _pure, _update in [(operator.add, operator.iadd), (operator.sub, operator.is
                        (operator.floordiv, operator.ifloordiv)]:
     raw_rrule(_update)(_in_place(_pure, _update))
 
+
+
+# Slices hold plain bounds (the forward rule refuses bounds that move).
+nondiff_rrule(lang.build_slice, slice)

@@ -26,7 +26,7 @@ SELECTIONS = [np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.take, np.nda
               np.resize, np.diagflat, np.take_along_axis, np.ndarray.flatten]
 JOINING = [np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack]
 SPLITTING = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack]
-SPREADING = [np.broadcast_arrays, np.meshgrid]
+SPREADING = [np.broadcast_arrays, np.meshgrid, np.ix_]
 
 
 def _selection(fn: Callable) -> Callable:

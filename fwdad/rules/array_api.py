@@ -180,5 +180,5 @@ def _view(x: Dual, *args, **kwargs) -> Dual:
 
 
 def_nondiff(np.ndarray.round, np.ndarray.searchsorted, np.ndarray.argpartition,
-            np.argpartition, np.isin, np.lexsort, np.ix_, np.einsum_path,
+            np.argpartition, np.isin, np.lexsort, np.einsum_path,
             np.linalg.matrix_rank)

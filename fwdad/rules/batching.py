@@ -12,7 +12,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad.errors import TangentError
+from fwdad.errors import InternalError, TangentError
 from fwdad.tangents import NoTangent, zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
@@ -255,11 +255,23 @@ def fit(tangent: Any, out: Any) -> Any:
     if np.shape(tangent) != shape:
         tangent = np.broadcast_to(tangent, shape).copy()
     dtype = np.asarray(out).dtype
+    if kind == "f" and np.iscomplexobj(tangent):
+        _real_or_refuse(tangent)
     if isinstance(out, np.ndarray) or np.ndim(tangent) > 0:
         if isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):
             return np.asarray(tangent, dtype=dtype)
         return tangent if tangent.dtype == dtype else tangent.astype(dtype)  # recorded
     return type(out)(tangent)  # a scalar result: a tangent of its own type
+
+
+def _real_or_refuse(tangent: Any) -> None:
+    """A real result's tangent is real: a rule that computed a complex one treated a
+    complex input as real (casting would drop the imaginary part without a word)."""
+    if np.any(np.imag(tangent) != 0):
+        raise InternalError(
+            "a forward rule computed a complex tangent for a real result: it treats a "
+            "complex input as real, and casting would give a wrong derivative. Please "
+            "report it; differentiate real and imaginary parts separately meanwhile.")
 
 
 class _Value(NamedTuple):

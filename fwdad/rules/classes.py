@@ -2,22 +2,44 @@
 
 An operand whose tangent is a structural `Tangent` is an instance of a user class; its
 operators go to the derived rules of its dunder methods, in Python's order (`__add__`,
-then the other operand's `__radd__` if that gave NotImplemented).
+then the other operand's `__radd__` if that gave NotImplemented). So does an object
+without a tangent (`np.r_`, a class with `__slots__`) whose Python dunder receives an
+operand that has one: `np.r_[x, y]` is `RClass.__getitem__((x, y))`, whose result
+depends on x and y although np.r_ itself is a constant.
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Optional
 
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
 from fwdad.rules.registry import frule, with_plain_params
 from fwdad.source import python_function
-from fwdad.tangents import Tangent
+from fwdad.tangents import NoTangent, Tangent
 
 
 def _python_method(obj, name: Optional[str]):
-    method = getattr(type(obj), name, None) if name else None
+    return _python_method_of(type(obj), name)
+
+
+@functools.lru_cache(maxsize=None)
+def _python_method_of(cls: type, name: Optional[str]):
+    method = getattr(cls, name, None) if name else None
     return method if python_function(method) is not None else None
+
+
+def opaque_with_dunder(x: Dual, rest: tuple, name: str) -> bool:
+    """x carries no tangent, an operand does, and x's class defines `name` in Python:
+    the operator's meaning is that code, not the rule for numbers and arrays."""
+    return x.tangent is NoTangent and any(_carries(d.tangent) for d in rest) \
+        and _python_method(x.primal, name) is not None
+
+
+def _carries(tangent) -> bool:
+    if isinstance(tangent, (tuple, list)):
+        return any(_carries(t) for t in tangent)
+    return tangent is not NoTangent
 
 
 def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual) -> Dual:
@@ -45,7 +67,8 @@ def overloadable(name: str, reflected: Optional[str] = None,
         plain = with_plain_params(rule)  # the rule as registered on its own
 
         def checked(x: Dual, *rest: Dual) -> Dual:
-            if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent):
+            if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent) \
+                    or opaque_with_dunder(x, rest, name):
                 if fallback and _python_method(x.primal, name) is None:
                     return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
                 return call_dunder(name, reflected, x, *rest)

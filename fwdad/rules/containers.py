@@ -84,7 +84,26 @@ def _append(xs: Dual, item: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(lang.build_slice, lang.truth, str.format)
+def_nondiff(lang.truth, str.format, str.split)
+
+
+@frule(lang.build_slice, slice)
+def _build_slice(*bounds: Dual) -> Dual:
+    """A slice carries no tangent: bounds that move (`np.mgrid[0:x:5j]`, `np.r_[0:x:5j]`
+    are linspace(0, x, 5)) would lose their derivative, so they are refused."""
+    moving = [b.primal for b in bounds if _moves(b.tangent)]
+    if moving:
+        raise NonDifferentiableError(
+            f"fwdad cannot differentiate a slice whose bounds depend on the inputs (here "
+            f"{slice(*(b.primal for b in bounds))!r}; {moving[0]!r} has a nonzero "
+            f"tangent): a slice carries no tangent, so np.mgrid, np.ogrid or np.r_ over it "
+            f"would get a zero derivative. Use np.linspace(start, stop, num) or "
+            f"np.arange instead.")
+    return Dual(slice(*(b.primal for b in bounds)), NoTangent)
+
+
+def _moves(tangent) -> bool:
+    return tangent is not NoTangent and bool(np.any(np.asarray(tangent) != 0))
 
 
 # ---- list methods: the tangent list changes in step with the list ---------------------

@@ -33,14 +33,17 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
             return Dual(out, created_tangent(out))
         return Dual(out, np.array(x.tangent, dtype=out.dtype).reshape(
             x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
-    dense = _stack(x.tangent, x.primal)
+    size = _batch_size(x.tangent, x.primal) or running_batch_size()
+    dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
+    shape = dense.shape[:0 if size is None else 1] + out.shape
+    dense = dense if dense.shape == shape else dense.reshape(shape).copy()  # (not a view)
     return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
 
 
-def _stack(tangent, primal) -> np.ndarray:
+def _stack(tangent, primal, size) -> np.ndarray:
     """The tangent of np.array(primal) for nested lists of values. NoTangent leaves are
-    zeros; with batched leaves, the batch axis becomes the leading axis."""
-    size = _batch_size(tangent, primal) or running_batch_size()
+    zeros; with batched leaves (a batch of `size`, or None), the batch axis becomes the
+    leading axis."""
 
     def leaf(t, p):
         if t is NoTangent:

@@ -10,14 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules import phases
+from fwdad.rules.complex_input import real_only
 from fwdad.rules.batching import dense, fit, lift
-from fwdad.rules.reductions import as_array
+from fwdad.rules.reductions import as_array, re_conj_times
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
 def _T(a):
     return np.swapaxes(a, -1, -2)
+
+
+def _H(a):
+    """The conjugate transpose (the transpose, for real a)."""
+    return np.swapaxes(a, -1, -2).conj() if np.iscomplexobj(a) else np.swapaxes(a, -1, -2)
 
 
 def _tr(a):
@@ -30,11 +37,6 @@ def _diag(a):
 
 def _da(a: Dual):
     return dense(a.primal, a.tangent)
-
-
-def _lower_symmetric(da):
-    """What LAPACK's symmetric routines read of da: its lower triangle, mirrored."""
-    return np.tril(da) + _T(np.tril(da, -1))
 
 
 def _off_diagonal_inverse(w):
@@ -72,10 +74,12 @@ def _det(a: Dual) -> Dual:
 
 @frule(np.linalg.slogdet)
 def _slogdet(a: Dual) -> Dual:
-    """The sign has no tangent; d log|det a| = tr(a^-1 da); a must be invertible."""
+    """With t = tr(a^-1 da): d log|det a| = Re t, d sign = i Im(t) sign (0 for real a:
+    the sign is constant); a must be invertible."""
     out = np.linalg.slogdet(a.primal)
-    dlog = fit(_tr(np.linalg.solve(a.primal, _da(a))), out.logabsdet)
-    return Dual(out, type(out)(np.zeros_like(out.sign), dlog))
+    t = _tr(np.linalg.solve(a.primal, _da(a)))
+    dsign = 1j * np.imag(t) * out.sign if np.iscomplexobj(t) else np.zeros_like(out.sign)
+    return Dual(out, type(out)(fit(dsign, out.sign), fit(np.real(t), out.logabsdet)))
 
 
 @frule(np.linalg.matrix_power)
@@ -86,21 +90,22 @@ def _matrix_power(a: Dual, n: int) -> Dual:
     for _ in range(abs(n)):
         dout = NoTangent if out.tangent is NoTangent else out.tangent @ base.primal
         out = Dual(out.primal @ base.primal, dout + out.primal @ base.tangent)
-    return Dual(np.linalg.matrix_power(a.primal, n), fit(out.tangent, out.primal))
+    result = np.linalg.matrix_power(a.primal, n)
+    return Dual(result, fit(out.tangent, result))
 
 
 # ---- decompositions ------------------------------------------------------------------------
 @frule(np.linalg.cholesky)
 def _cholesky(a: Dual, upper=False) -> Dual:
-    """dL = L phi(L^-1 da L^-T), phi: the lower triangle with a halved diagonal. As
+    """dL = L phi(L^-1 da L^-H), phi: the lower triangle with a halved diagonal. As
     LAPACK, it reads the lower (upper=True: upper) triangle of a and of da; a must be
-    positive definite."""
+    positive definite (Hermitian, when complex)."""
     low = np.linalg.cholesky(a.primal)
-    da = _T(_lower_symmetric(_T(_da(a)))) if upper else _lower_symmetric(_da(a))
-    inner = np.linalg.solve(low, _T(np.linalg.solve(low, da)))
+    da = _hermitian_part(_da(a), "U" if upper else "L")
+    inner = np.linalg.solve(low, _H(np.linalg.solve(low, _H(da))))
     phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
-    dlow = low @ phi
-    return Dual(_T(low) if upper else low, _T(dlow) if upper else dlow)
+    dlow = fit(low @ phi, low)
+    return Dual(_H(low) if upper else low, _H(dlow) if upper else dlow)
 
 
 @frule(np.linalg.qr)
@@ -109,6 +114,7 @@ def _qr(a: Dual, mode="reduced") -> Dual:
     dR = (C - Omega) R, dQ = da R^-1 - Q (C - Omega). For an m x n a of full rank with
     m >= n, modes 'reduced' and 'r' ('complete' for square a only: its extra columns of
     Q are not unique)."""
+    real_only("np.linalg.qr", a.primal)
     m, n = a.primal.shape[-2:]
     if m < n or (mode == "complete" and m != n) or mode == "raw":
         raise NotImplementedError(f"fwdad differentiates np.linalg.qr of an m x n matrix "
@@ -128,68 +134,101 @@ def _qr(a: Dual, mode="reduced") -> Dual:
 
 @frule(np.linalg.eigh)
 def _eigh(a: Dual, UPLO="L") -> Dual:
-    """dw = diag(V^T da V), dV = V (F * V^T da V), F_ij = 1 / (w_j - w_i): eigenvalues
-    must be distinct. It reads the UPLO triangle of a (and of da), as LAPACK does."""
+    """dw = Re diag(V^H da V), dV = V (F * V^H da V), F_ij = 1 / (w_j - w_i): eigenvalues
+    must be distinct. It reads the UPLO triangle of a (and of da), as LAPACK does; complex
+    eigenvectors follow NumPy's phases (phases.py)."""
     out = np.linalg.eigh(a.primal, UPLO)
     w, v = out
-    da = _da(a)
-    da = _lower_symmetric(da) if UPLO == "L" else _T(_lower_symmetric(_T(da)))
-    vdv = _T(v) @ da @ v
-    return Dual(out, type(out)(_diag(vdv), v @ (_off_diagonal_inverse(w) * vdv)))
+    da = _hermitian_part(_da(a), UPLO)
+    vdv = _H(v) @ da @ v
+    dv = v @ (_off_diagonal_inverse(w) * vdv)
+    if np.iscomplexobj(v):
+        row = phases.real_row(v, (0,) if UPLO == "L" else (-1,))
+        if row is None:
+            phases.refuse("np.linalg.eigh")
+        dv = dv + v * (1j * phases.phase_shift(v, dv, row))[..., None, :]
+    return Dual(out, type(out)(fit(np.real(_diag(vdv)), w), fit(dv, v)))
+
+
+def _hermitian_part(da, UPLO):
+    """What LAPACK's Hermitian routines read of da: its UPLO triangle, mirrored
+    (conjugated), with a real diagonal."""
+    low = da if UPLO == "L" else _H(da)
+    full = np.tril(low, -1) + _H(np.tril(low, -1))
+    return full + np.real(_diag(low))[..., None] * np.eye(da.shape[-1])
 
 
 @frule(np.linalg.eigvalsh)
 def _eigvalsh(a: Dual, UPLO="L") -> Dual:
-    """dw = diag(V^T da V) (distinct eigenvalues)."""
-    return Dual(np.linalg.eigvalsh(a.primal, UPLO), _eigh(a, UPLO).tangent[0])
+    """dw = Re diag(V^H da V) (distinct eigenvalues)."""
+    w, v = np.linalg.eigh(a.primal, UPLO)
+    dw = np.real(_diag(_H(v) @ _hermitian_part(_da(a), UPLO) @ v))
+    return Dual(np.linalg.eigvalsh(a.primal, UPLO), fit(dw, w))
 
 
 @frule(np.linalg.svd)
 def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
-    """With dS = U^T da V and F_ij = 1 / (s_j^2 - s_i^2): ds = diag(dS),
-    dU = U (F * (dS S + S dS^T)) + (I - U U^T) da V S^-1, and dV alike. Singular values
-    must be distinct and nonzero; full_matrices=True only for square matrices (the
-    extra columns of U or V are not unique otherwise)."""
+    """With dP = U^H da V and F_ij = 1 / (s_j^2 - s_i^2): ds = Re diag(dP),
+    dU = U (F * (dP S + S dP^H) + i Im diag(dP) / S) + (I - U U^H) da V S^-1, and dV
+    alike (without the diagonal). Singular values must be distinct and nonzero;
+    full_matrices=True only for square matrices (the extra columns of U or V are not
+    unique otherwise); complex vectors follow NumPy's phases (phases.py)."""
     u, s, vh = np.linalg.svd(a.primal, full_matrices=False, hermitian=hermitian)
     da = _da(a)
-    ds_full = _T(u) @ da @ _T(vh)
-    ds = _diag(ds_full)
+    dp = _H(u) @ da @ _H(vh)
+    ds = np.real(_diag(dp))
     if not compute_uv:
-        return Dual(np.linalg.svd(a.primal, compute_uv=False, hermitian=hermitian), ds)
+        values = np.linalg.svd(a.primal, compute_uv=False, hermitian=hermitian)
+        return Dual(values, fit(ds, values))
     m, n = a.primal.shape[-2:]
     if full_matrices and m != n:
         raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
                                   "matrix with full_matrices=False only")
-    f = _off_diagonal_inverse(s * s)
-    du = u @ (f * (ds_full * s[..., None, :] + s[..., :, None] * _T(ds_full)))
-    dv = _T(vh) @ (f * (s[..., :, None] * ds_full + _T(ds_full) * s[..., None, :]))
-    if m > n:
-        du = du + (da @ _T(vh) - u @ (_T(u) @ da @ _T(vh))) / s[..., None, :]
-    if n > m:
-        dv = dv + (_T(da) @ u - _T(vh) @ (vh @ _T(da) @ u)) / s[..., None, :]
+    du, dv = _singular_vectors(u, s, vh, da, dp)
     out = np.linalg.svd(a.primal, full_matrices=full_matrices, hermitian=hermitian)
-    return Dual(out, type(out)(du, ds, _T(dv)))
+    return Dual(out, type(out)(du, fit(ds, s), _H(dv)))
+
+
+def _singular_vectors(u, s, vh, da, dp):
+    """dU and dV (of V = Vh^H): see _svd."""
+    m, n = u.shape[-2], vh.shape[-1]
+    f = _off_diagonal_inverse(s * s)
+    du = u @ (f * (dp * s[..., None, :] + s[..., :, None] * _H(dp)))
+    dv = _H(vh) @ (f * (s[..., :, None] * dp + _H(dp) * s[..., None, :]))
+    if m > n:
+        du = du + (da @ _H(vh) - u @ dp) / s[..., None, :]
+    if n > m:
+        dv = dv + (_H(da) @ u - _H(vh) @ _H(dp)) / s[..., None, :]
+    if not np.iscomplexobj(dp):
+        return du, dv
+    du = du + u * (1j * _diag(dp).imag / s)[..., None, :]
+    v = _H(vh)
+    phase = [(w, dw) for w, dw in ((v, dv), (u, du)) if phases.real_row(w, (0,)) == 0]
+    if not phase:
+        phases.refuse("np.linalg.svd")
+    shift = (1j * phases.phase_shift(*phase[0], 0))[..., None, :]
+    return du + u * shift, dv + v * shift
 
 
 # ---- least squares and the pseudo-inverse -----------------------------------------------------
 @frule(np.linalg.pinv)
 def _pinv(a: Dual, rcond=None, hermitian=False, **kwargs) -> Dual:
-    """dP = -P da P + P P^T da^T (I - a P) + (I - P a) da^T P^T P, where the rank of a
+    """dP = -P da P + P P^H da^H (I - a P) + (I - P a) da^H P^H P, where the rank of a
     is constant nearby (full rank, or no singular value close to the cut-off)."""
     p = np.linalg.pinv(a.primal, **({} if rcond is None else {"rcond": rcond}),
                        hermitian=hermitian, **kwargs)
     da, x = _da(a), a.primal
     eye_m, eye_n = np.eye(x.shape[-2]), np.eye(x.shape[-1])
-    dp = -p @ da @ p + p @ _T(p) @ _T(da) @ (eye_m - x @ p) + \
-        (eye_n - p @ x) @ _T(da) @ _T(p) @ p
-    return Dual(p, dp)
+    dp = -p @ da @ p + p @ _H(p) @ _H(da) @ (eye_m - x @ p) + \
+        (eye_n - p @ x) @ _H(da) @ _H(p) @ p
+    return Dual(p, fit(dp, p))
 
 
 @frule(np.linalg.lstsq)
 def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     """For a of full column rank: with r = b - a x, dx = pinv(a) (db - da x) +
-    (a^T a)^-1 da^T r; the residuals' tangent is 2 sum(r (db - da x)); the rank has
-    none; the singular values', diag(U^T da V)."""
+    (a^H a)^-1 da^H r; the residuals' tangent is 2 sum(Re(conj(r) (db - da x))); the
+    rank has none; the singular values', Re diag(U^H da V)."""
     a, b = as_array(a), as_array(b)
     x, res, rank, s = out = np.linalg.lstsq(a.primal, b.primal, rcond=rcond)
     vector = np.ndim(b.primal) == 1
@@ -198,10 +237,11 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     da, db = _da(a), dense(b.primal, b.tangent)
     change = col(db) - da @ col(x)
     r = col(b.primal - a.primal @ x)
-    gram = a.primal.T @ a.primal
-    dx = row(np.linalg.pinv(a.primal) @ change + np.linalg.solve(gram, _T(da) @ r))
+    gram = _H(a.primal) @ a.primal
+    dx = row(np.linalg.pinv(a.primal) @ change + np.linalg.solve(gram, _H(da) @ r))
     # residuals: shape (1,) for a vector b, (k,) for k columns: the sum over rows
-    dres = 2.0 * np.sum(r * change, axis=-2) if np.size(res) else np.zeros_like(res)
+    dres = 2.0 * np.sum(re_conj_times(r, change), axis=-2) if np.size(res) else \
+        np.zeros_like(res)
     return Dual(out, (dx, dres, NoTangent, _svd(a, False, False).tangent))
 
 

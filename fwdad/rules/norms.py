@@ -1,5 +1,6 @@
 """The rule of np.linalg.norm: vector norms (any ord) and matrix norms ('fro', 'nuc',
-1, -1, 2, -2, inf, -inf), with `axis` and `keepdims`.
+1, -1, 2, -2, inf, -inf), with `axis` and `keepdims`. Norms are real, for complex x
+too: d|x_i| = Re(conj(x_i / |x_i|) dx_i), d s_k = Re(u_k^H dx v_k).
 
 Every norm is differentiable where it is smooth. Where it is not, the rule takes a
 one-sided choice, stated per norm below: at x = 0 the 2-norm's tangent is NaN (0/0);
@@ -13,7 +14,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched
-from fwdad.rules.reductions import as_array, to_last
+from fwdad.rules.reductions import as_array, re_conj_times, to_last
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -49,10 +50,10 @@ def _shaped(tangent, x: Dual, out):
 def _vector(xf, dxf, ord, norm):
     """The tangent of the ord-norm of each row of xf (the last axis)."""
     if ord is None or ord == 2:
-        return np.sum(xf * dxf, axis=-1) / norm
+        return np.sum(re_conj_times(xf, dxf), axis=-1) / norm
     if ord == 0:  # the number of nonzero entries
         return NoTangent
-    signed = np.sign(xf) * dxf
+    signed = re_conj_times(np.sign(xf), dxf)  # d|x_i| (complex sign: x_i / |x_i|)
     if ord in (np.inf, -np.inf):  # the tangent of the first largest (smallest) |x_i|
         pick = (np.argmax if ord > 0 else np.argmin)(np.abs(xf), axis=-1)
         return _take_last(signed, pick)
@@ -72,15 +73,15 @@ def _matrix(x: Dual, ord, axes):
     a = np.moveaxis(x.primal, axes, (-2, -1))
     da = np.moveaxis(dense(x.primal, x.tangent), [ax + batched for ax in axes], (-2, -1))
     if ord in (None, "fro"):
-        return np.sum(a * da, axis=(-2, -1)) / np.linalg.norm(a, axis=(-2, -1))
-    if ord in ("nuc", 2, -2):  # d s_k = u_k^T da v_k
+        return np.sum(re_conj_times(a, da), axis=(-2, -1)) / np.linalg.norm(a, axis=(-2, -1))
+    if ord in ("nuc", 2, -2):  # d s_k = Re(u_k^H da v_k)
         u, _, vh = np.linalg.svd(a, full_matrices=False)
-        ds = np.einsum("...ik,...ij,...kj->...k", u, da, vh)
+        ds = np.real(np.einsum("...ik,...ij,...kj->...k", u.conj(), da, vh.conj()))
         return {"nuc": ds.sum(axis=-1), 2: ds[..., 0], -2: ds[..., -1]}[ord]
     if ord in (np.inf, -np.inf):  # the largest (smallest) row sum: as 1 on the transpose
         a, da = np.swapaxes(a, -1, -2), np.swapaxes(da, -1, -2)
         ord = 1 if ord > 0 else -1
     if ord in (1, -1):  # the first largest (smallest) column sum of |a|
         pick = (np.argmax if ord > 0 else np.argmin)(np.abs(a).sum(axis=-2), axis=-1)
-        return _take_last(np.sum(np.sign(a) * da, axis=-2), pick)
+        return _take_last(np.sum(re_conj_times(np.sign(a), da), axis=-2), pick)
     raise ValueError(f"Invalid norm order '{ord}' for matrices")

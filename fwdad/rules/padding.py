@@ -9,7 +9,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.rules.batching import dense, lift, map_batch, map_batch_many
+from fwdad.rules.batching import dense, fit, lift, map_batch, map_batch_many
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -39,7 +39,7 @@ def _pad(x: Dual, pad_width, mode="constant", *, constant_values: Dual = None,
     if constant_values is not None and constant_values.tangent is not NoTangent:
         fill = np.pad(np.zeros(x.primal.shape), pad_width, constant_values=1.0)
         dx = dx + lift(cv, constant_values.tangent, fill.ndim) * fill
-    return Dual(out, dx)
+    return Dual(out, fit(dx, out))
 
 
 # ---- append and insert: linear in the array and in the values ---------------------------

@@ -164,15 +164,21 @@ def _ptp(x: Dual, axis=None, keepdims=False) -> Dual:
 
 
 # ---- moments ---------------------------------------------------------------------------
+def re_conj_times(a, b):
+    """Re(conj(a) b): the terms of the real inner product <a, b> (a * b for real a)."""
+    return a * b if np.asarray(a).dtype.kind != "c" else np.real(np.conj(a) * b)
+
+
 @frule(np.var, np.ndarray.var)
 def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    """d var = 2 / (n - ddof) * sum((x - mean) * dx)."""
+    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too."""
     x = as_array(x)
     out = np.var(x.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     centered = x.primal - np.mean(x.primal, axis=axis, keepdims=True)
     n = x.primal.size // max(np.size(out), 1) if x.primal.size else 0
     dx = dense(x.primal, x.tangent)
-    total = np.sum(centered * dx, axis=tangent_axis(x.primal, dx, axis), keepdims=keepdims)
+    total = np.sum(re_conj_times(centered, dx), axis=tangent_axis(x.primal, dx, axis),
+                   keepdims=keepdims)
     with np.errstate(divide="ignore", invalid="ignore"):  # as NumPy: nan or inf, warned
         scale = np.float64(2.0) / max(n - ddof, 0)  # once, by the primal's own call
     return Dual(out, fit(scale * total, out))
@@ -180,10 +186,24 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
 
 @frule(np.std, np.ndarray.std)
 def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    """d std = d var / (2 std): infinite where std is 0 (all values equal)."""
+    """d std = d var / (2 std), where std > 0. Where std = 0 (equal values), std(x + h t)
+    = |h| std(t): 0 along a t that keeps them equal (always, for one value), else NaN,
+    as JAX gives: |h| has no derivative at 0 (PyTorch picks the subgradient 0)."""
     var = _var(x, axis, dtype, ddof, keepdims)
     out = np.sqrt(var.primal)
-    return Dual(out, fit(var.tangent / (2.0 * out), out))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dout = var.tangent / (2.0 * out)
+    if np.any(out == 0):
+        dout = _at_equal_values(as_array(x), axis, out, dout)
+    return Dual(out, fit(dout, out))
+
+
+def _at_equal_values(x: Dual, axis, out, dout):
+    """dout where std > 0; where std = 0, 0 if the tangents are equal too, else NaN."""
+    batched = is_batched(x.primal, x.tangent)
+    dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
+    still = np.reshape(np.all(dxf == dxf[..., :1], axis=-1), np.shape(dout))
+    return np.where(out == 0, np.where(still, 0.0, np.nan), dout)
 
 
 # ---- order statistics --------------------------------------------------------------------

@@ -164,6 +164,16 @@ for _fn in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
     frule(_fn)(_atleast_rule(_fn))
 
 
+@frule(np.ix_)
+def _ix(*seqs: Dual) -> Dual:
+    """Each 1-d sequence reshaped to its own axis (float ones carry their tangents)."""
+    seqs = [as_array(s) for s in seqs]
+    out = np.ix_(*(s.primal for s in seqs))
+    return Dual(out, tuple(NoTangent if s.tangent is NoTangent or o.dtype.kind not in "fc"
+                           else s.tangent.reshape(s.tangent.shape[:s.tangent.ndim - 1]
+                                                  + o.shape) for s, o in zip(seqs, out)))
+
+
 @frule(np.take_along_axis)
 def _take_along_axis(x: Dual, indices, axis) -> Dual:
     out = np.take_along_axis(x.primal, indices, axis)

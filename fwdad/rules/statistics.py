@@ -84,14 +84,16 @@ def _nancumprod(a: Dual, axis=None, dtype=None) -> Dual:
 
 @frule(np.nanvar)
 def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    """d var = 2 / (n - ddof) * sum((x - mean) * dx) over the entries that are not NaN."""
+    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)) over the entries that are not
+    NaN."""
     a = red.as_array(a)
     out = np.nanvar(a.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     valid = ~np.isnan(a.primal)
     centered = np.where(valid, a.primal - np.nanmean(a.primal, axis, keepdims=True), 0.0)
     n = np.sum(valid, axis=axis, keepdims=keepdims)
     dx = dense(a.primal, a.tangent)
-    total = np.sum(centered * dx, axis=tangent_axis(a.primal, dx, axis), keepdims=keepdims)
+    total = np.sum(red.re_conj_times(centered, dx), axis=tangent_axis(a.primal, dx, axis),
+                   keepdims=keepdims)
     return Dual(out, fit(2.0 / (n - ddof) * total, out))
 
 
@@ -127,7 +129,7 @@ _cumulative(np.cumulative_prod, red._cumprod, 1.0)
 # ---- covariance and correlation --------------------------------------------------------------
 @frule(np.cov)
 def _cov(m: Dual, y: Dual = None, rowvar=True, bias=False, ddof=None) -> Dual:
-    """Unweighted: with Xc the centred observations, d cov = (dXc Xc^T + Xc dXc^T) / N'."""
+    """Unweighted: with Xc the centred observations, d cov = (dXc Xc^H + Xc dXc^H) / N'."""
     out = np.cov(m.primal, None if y is None else y.primal, rowvar, bias, ddof)
     x = _observations(m, rowvar)
     if y is not None:
@@ -138,7 +140,7 @@ def _cov(m: Dual, y: Dual = None, rowvar=True, bias=False, ddof=None) -> Dual:
     xc = x.primal - x.primal.mean(axis=1, keepdims=True)
     dx = dense(x.primal, x.tangent)
     dxc = dx - dx.mean(axis=-1, keepdims=True)
-    dcov = (dxc @ xc.T + xc @ np.swapaxes(dxc, -1, -2)) / divisor
+    dcov = (dxc @ xc.T.conj() + xc @ np.swapaxes(dxc, -1, -2).conj()) / divisor
     return Dual(out, fit(dcov.reshape(dcov.shape[:dcov.ndim - 2] + np.shape(out))
                          if np.ndim(out) < 2 else dcov, out))
 

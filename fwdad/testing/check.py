@@ -157,11 +157,13 @@ class _Report:
                                  f"  expected: {want!r:.400}\n  got:      {got!r:.400}")
 
     def shaped(self, what: str, primal: Any, tangent: Any) -> None:
-        """Each float leaf's tangent has its primal's shape (NoTangent, a zero, aside)."""
+        """Each float leaf's tangent has its primal's shape and dtype (NoTangent, a zero,
+        aside)."""
         wrong = _misshapen(primal, tangent, what)
         if wrong:
-            raise AssertionError(f"{self.header}: the tangent of {wrong[0]} has shape "
-                                 f"{wrong[2]}, but its value has shape {wrong[1]}")
+            kind = "shape" if isinstance(wrong[1], tuple) else "dtype"
+            raise AssertionError(f"{self.header}: the tangent of {wrong[0]} has {kind} "
+                                 f"{wrong[2]}, but its value has {kind} {wrong[1]}")
 
     def unshared(self, run: str, out: Dual, after: list) -> None:
         """No output tangent is an argument's tangent unless its value is a view."""
@@ -214,7 +216,7 @@ def _tree_close(want: Any, got: Any, tangent: bool) -> bool:
 
 def _misshapen(primal: Any, tangent: Any, where: str) -> Optional[tuple]:
     """(where, primal shape, tangent shape) of the first float leaf whose tangent has
-    another shape, or None."""
+    another shape, or (where, primal dtype, tangent dtype) for another dtype, or None."""
     if tangent is NoTangent:
         return None
     if isinstance(primal, (list, tuple)) and isinstance(tangent, (list, tuple)):
@@ -231,6 +233,9 @@ def _misshapen(primal: Any, tangent: Any, where: str) -> Optional[tuple]:
         isinstance(primal, np.ndarray) and primal.dtype.kind in "fc")
     if floating and np.shape(primal) != np.shape(tangent):
         return where, np.shape(primal), np.shape(tangent)
+    if floating and isinstance(tangent, (np.ndarray, np.generic)) and \
+            np.asarray(primal).dtype != tangent.dtype:  # a float32 value, a float32 tangent
+        return where, np.asarray(primal).dtype, tangent.dtype
     return None
 
 

@@ -117,3 +117,8 @@ U3 = np.array([0.2, -0.5, 0.9])     # never equal to an entry of M23 (no ties)
 P23 = M23 + 0.03                    # away from the jumps of round, rint, frexp
 ZEROS_IN = np.array([[0.3, 0.0, 0.5], [1.1, 0.0, 0.0]])   # prod and cumprod with zeros
 SQ = np.array([[2.0, -0.3, 0.4], [0.1, 1.5, -0.2], [0.3, 0.2, 1.1]])
+
+# ---- complex points: real results (norms, variances, singular values) of complex input --
+C3 = V3 + 1j * W3
+C23 = M23 + 0.7j * M23[::-1]  # (no ties among row or column sums of |C23|)
+C33 = SQ + 1j * SQ.T[::-1]

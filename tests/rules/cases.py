@@ -141,6 +141,36 @@ BUILTIN_CASES = [
     Case(float, 3), Case(float, "1.5"), Case(float),
 ]
 
+# np.r_ and its kin are called through __getitem__ on a constant (no tangent of its own)
+def r_of(x, y):
+    return np.r_[x, y]
+
+
+def r_2d_of(x, y):
+    return np.r_["0,2", x, y]
+
+
+def c_of(x, y):
+    return np.c_[x, y * y]
+
+
+def r_with_range_of(x):
+    return np.r_[x, 0:2, 1.5] * np.r_[1.0:3.0:6j] + x[np.s_[::2]].sum()
+
+
+def s_of(x):
+    return x[np.s_[1:]] * x[np.index_exp[:2]][0]
+
+
+def index_exp_of(x):
+    return np.index_exp[x, 1][0]
+
+
+def grids_times(a):
+    rows, cols = np.ogrid[0:3, 0:1.5:0.5]
+    return np.mgrid[0:1:3j, 0:3] * a + rows * cols * a
+
+
 BUILTIN_NONDIFF_CASES = [
     Case(int, 2.7), Case(bool, 0.3), Case(round, 2.7), Case(round, 2.71, 1),
     Case(len, [0.3, 1.2]), Case(len, V3), Case(range, 3), Case(range, 1, 7, 2),
@@ -159,9 +189,11 @@ CONTAINER_CASES = [
     Case(lang.build_tuple, 0.3, 1.2), Case(lang.build_tuple, V3, 2),
     Case(lang.build_dict, "a", 0.3, "b", V3), Case(lang.build_set, 1, "a"),
     Case(lang.build_slice, 1, 7, 2), Case(lang.build_slice, None, -1, None),
+    Case(slice, 1, 7), Case(slice, 2),
     Case(lang.truth, 0.3), Case(lang.truth, []),
     Case(list.append, [0.3], 1.2), Case(list.append, [0.3], V3), Case(list.append, [], 2),
     Case(set.add, {1}, 2), Case(str.format, "{:.2f} {}", 1.5, "a"),
+    Case(str.split, "0,2", ","),
 ]
 
 METHOD_CASES = [
@@ -263,6 +295,10 @@ INDEXING_CASES = [
     Case(operator.getitem, [0.3, 1.2, -0.5], slice(1, None)),
     Case(operator.getitem, (0.3, 1.2), -1), Case(operator.getitem, {"a": 0.3}, "a"),
     Case(operator.getitem, "abc", 1), Case(operator.getitem, range(5), 2),
+    # index tricks: constants whose Python __getitem__ builds an array from the key
+    Case(r_of, V3, W3), Case(r_of, V3, 0.5), Case(r_2d_of, V3, W3), Case(c_of, V3, W3),
+    Case(r_with_range_of, V3), Case(s_of, V3), Case(index_exp_of, V3),
+    Case(grids_times, 0.7),
     Case(operator.setitem, V3, 1, 2.5), Case(operator.setitem, V3, -1, 2.5),
     Case(operator.setitem, M23, 0, W3), Case(operator.setitem, M23, 0, 2.5),
     Case(operator.setitem, M23, (slice(None), 0), 2.5),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.rules.case import (I3, M23, M32, M34, MASK3, MASK23, P23, POS3, S22, SQ, T223,
-                              T232, V3, W3, Case)
+from tests.rules.case import (C3, C23, C33, I3, M23, M32, M34, MASK3, MASK23, P23, POS3, S22,
+                              SQ, T223, T232, V3, W3, Case)
 
 NORM_CASES = [
     Case(np.linalg.norm, V3), Case(np.linalg.norm, M23), Case(np.linalg.norm, T223),
@@ -19,6 +19,13 @@ NORM_CASES = [
     Case(np.linalg.norm, M23, ord=-1), Case(np.linalg.norm, M23, ord=np.inf),
     Case(np.linalg.norm, M23, ord=-np.inf), Case(np.linalg.norm, T223, ord=2, axis=(1, 2)),
     Case(np.linalg.norm, T223, ord="fro", axis=(0, 2), keepdims=True),
+    # complex x: real norms, real tangents
+    Case(np.linalg.norm, C3), Case(np.linalg.norm, C23), Case(np.linalg.norm, C3, ord=1),
+    Case(np.linalg.norm, C3, ord=np.inf), Case(np.linalg.norm, C3, ord=3),
+    Case(np.linalg.norm, C23, axis=1), Case(np.linalg.norm, C23, ord="fro"),
+    Case(np.linalg.norm, C23, ord="nuc"), Case(np.linalg.norm, C23, ord=2),
+    Case(np.linalg.norm, C23, ord=-2), Case(np.linalg.norm, C23, ord=1),
+    Case(np.linalg.norm, C23, ord=-np.inf),
 ]
 
 
@@ -83,6 +90,40 @@ DECOMPOSITION_CASES = [
     Case(np.linalg.eigvals, SQ), Case(np.linalg.eigvals, S22 + [[0.0, -2.0], [0.0, 0.0]]),
     Case(np.linalg.eigvals, STACK), Case(np.linalg.eig, SQ), Case(np.linalg.eig, STACK),
     Case(np.vander, V3), Case(np.vander, V3, 4, increasing=True), Case(np.vander, V3, 2),
+]
+
+# complex matrices: Hermitian ones for eigh and cholesky, and shapes of each svd path
+HERM = C33 @ C33.conj().T       # (numpy's eigh is smooth here for both UPLO: some
+HERM2 = np.diag([1.0, 2.0, 4.0]) + 0.5 * (C33 - C33.conj().T)  # points flip a sign)
+C42 = np.vstack([C23.T, C3[None, :2] * 0.8])
+
+
+def _usv(a):
+    """U diag(s) Vh: whatever the phases of the vectors, it is a."""
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return u * s[..., None, :] @ vh, np.abs(u), np.abs(vh)
+
+
+def _vwv(a):
+    w, v = np.linalg.eigh(a)
+    return v * w[..., None, :] @ v.conj().T, np.abs(v)
+
+
+COMPLEX_DECOMPOSITION_CASES = [
+    Case(np.linalg.svd, C33), Case(np.linalg.svd, C42, full_matrices=False),
+    Case(np.linalg.svd, C23, full_matrices=False), Case(np.linalg.svd, C42, compute_uv=False),
+    Case(np.linalg.svd, np.stack([C33, C33.T]), full_matrices=False), Case(_usv, C42),
+    Case(_usv, C23), Case(np.linalg.svdvals, C23), Case(np.linalg.cond, C33),
+    Case(np.linalg.eigh, HERM), Case(np.linalg.eigh, HERM, UPLO="U"),
+    Case(np.linalg.eigh, HERM2), Case(np.linalg.eigh, np.stack([HERM, HERM2]), UPLO="U"),
+    Case(np.linalg.eigvalsh, HERM), Case(np.linalg.eigvalsh, HERM2, UPLO="U"), Case(_vwv, HERM),
+    Case(np.linalg.slogdet, C33), Case(np.linalg.det, C33), Case(np.linalg.inv, C33),
+    Case(np.linalg.cholesky, HERM), Case(np.linalg.cholesky, HERM, upper=True),
+    Case(np.linalg.pinv, C42), Case(np.linalg.lstsq, C42, C42[:, 0] * 1j + 0.3),
+    Case(np.abs, C3), Case(np.angle, C23), Case(np.real, C3), Case(np.imag, C3),
+    Case(np.vdot, C3, C3[::-1]), Case(np.vdot, C3, V3), Case(np.inner, C3, C3[::-1]),
+    Case(np.dot, C3, np.conj(C3)), Case(np.nanvar, C23, axis=1), Case(np.nanstd, C23),
+    Case(np.cov, C23), Case(np.corrcoef, C23),
 ]
 
 KNOTS = np.array([-1, 0, 1, 3])  # integers: constants (interp has no rule in xp)
@@ -159,11 +200,12 @@ ARRAY_API_NONDIFF_CASES = [
     Case(np.ndarray.round, P23), Case(np.ndarray.round, P23, 1),
     Case(np.ndarray.searchsorted, POS3, 1.0), Case(np.ndarray.argpartition, M23, 1),
     Case(np.argpartition, V3, 1), Case(np.isin, I3, [0, 5]), Case(np.lexsort, (I3, I3)),
-    Case(np.ix_, [0, 1], [2]), Case(np.einsum_path, "ij,jk", M23, M34),
+    Case(np.ix_, [0, 1], [2]), Case(np.ix_, V3, [0.5, 1.5]), Case(np.ix_, MASK3, V3),
+    Case(np.einsum_path, "ij,jk", M23, M34),
     Case(np.linalg.matrix_rank, M34),
 ]
 
 
 LINALG_TABLES = (NORM_CASES + LINALG_CASES + PRODUCT_CASES + DECOMPOSITION_CASES
-                 + DIFFERENCE_CASES + STATISTICS_CASES + ARRAY_API_CASES
-                 + ARRAY_API_NONDIFF_CASES)
+                 + COMPLEX_DECOMPOSITION_CASES + DIFFERENCE_CASES + STATISTICS_CASES
+                 + ARRAY_API_CASES + ARRAY_API_NONDIFF_CASES)

@@ -11,7 +11,7 @@ import numpy as np
 
 from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, FRACTION, NONZERO,
                                       POSITIVE, TAN_PERIOD, UNIT_OPEN, Domain)
-from tests.rules.case import (I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
+from tests.rules.case import (C3, C23, I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
                               Z3, Z23, ZEROS_IN, Case)
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
@@ -127,6 +127,12 @@ REDUCTION_CASES = [
     Case(np.var, M23), Case(np.var, M23, axis=1), Case(np.var, M23, axis=0, ddof=1),
     Case(np.var, T223, axis=(0, 2), keepdims=True), Case(np.ndarray.var, M23, ddof=1),
     Case(np.std, M23), Case(np.std, M23, axis=1, ddof=1), Case(np.ndarray.std, M23, axis=0),
+    Case(np.std, np.array([0.7])), Case(np.std, M23[:, :1], axis=1),  # one value: std = 0
+    Case(np.std, M23[:1], axis=0, keepdims=True), Case(np.std, M23, axis=(0, 1), ddof=2),
+    Case(np.var, C3), Case(np.var, C23, axis=1), Case(np.var, C23, axis=0, ddof=1,
+                                                       keepdims=True),
+    Case(np.std, C3), Case(np.std, C23, axis=0), Case(np.ndarray.std, C23, ddof=1),
+    Case(np.std, C23[:, :1], axis=1),
     Case(np.sort, M23), Case(np.sort, M23, axis=0), Case(np.sort, M23, axis=None),
     Case(np.sort, V3), Case(np.ndarray.sort, M23), Case(np.ndarray.sort, M23, axis=0),
     Case(np.median, M23), Case(np.median, M23, axis=1), Case(np.median, M34, axis=0),
@@ -287,7 +293,26 @@ SCALAR_METHOD_CASES = [Case(getattr(np.generic, name), S, *args) for name, args 
                              Case(np.generic.clip, -S, 0.0, None)]
 
 
-NUMPY_CASES = (UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES + UFUNC_NONDIFF_CASES
+# float32 in, float32 tangents out (test_rule checks the dtype); float32 finite
+# differences need a larger step and tolerance
+F23 = M23.astype(np.float32)
+F3, FSQ = V3.astype(np.float32), (np.eye(3) * 2 + M23[[0, 1, 0]] * 0.3).astype(np.float32)
+FLOAT32_CASES = [Case(fn, *args, rtol=2e-2, **kwargs) for fn, args, kwargs in [
+    (np.sin, (F23,), {}), (np.exp, (F3,), {}), (np.tanh, (F23,), {}), (np.square, (F3,), {}),
+    (np.multiply, (F23, F3), {}), (np.divide, (F23, POS3.astype(np.float32)), {}),
+    (np.arctan2, (F23, F3 + 2), {}), (np.hypot, (F23, F3), {}), (np.maximum, (F23, 0.1), {}),
+    (np.sum, (F23,), {"axis": 1}), (np.mean, (F23,), {}), (np.prod, (F23,), {}),
+    (np.max, (F23,), {"axis": 0}), (np.var, (F23,), {}), (np.std, (F23,), {"axis": 1}),
+    (np.cumsum, (F23,), {}), (np.cumprod, (F3,), {}), (np.sort, (F23,), {}),
+    (np.median, (F23,), {}), (np.pad, (F3, 1), {"constant_values": np.float32(0.5)}),
+    (np.linalg.norm, (F23,), {}), (np.linalg.norm, (F23,), {"ord": "nuc"}),
+    (np.matmul, (F23, F23.T.copy()), {}), (np.linalg.inv, (FSQ,), {}),
+    (np.linalg.det, (FSQ,), {}), (np.linalg.matrix_power, (FSQ, 2), {}),
+    (np.linalg.cholesky, (FSQ @ FSQ.T,), {}), (np.linalg.eigh, (FSQ + FSQ.T,), {}),
+    (np.linalg.svd, (FSQ,), {"compute_uv": False}), (np.linalg.pinv, (F23,), {})]]
+
+NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CASES
+               + UFUNC_NONDIFF_CASES
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + UFUNC_METHOD_CASES
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES)

@@ -5,7 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import fwdad
 from fwdad import testing
+from fwdad.errors import FwdadError, NonDifferentiableError
 from fwdad.testing.strategies import broadcastable_shapes, scalars_or_arrays, values_in
 from tests.rules.cases import BINARY_CASES, CASES, M23, UNARY_CASES
 
@@ -43,3 +45,41 @@ def test_binary_rule_on_random_values(case, data):
     x = data.draw(values_in(case.domain_of(0), x_shape), label="x")
     y = data.draw(values_in(case.domain_of(1), y_shape), label="y")
     testing.test_rule(case.fn, x, y)
+
+
+def _grid_to(x):
+    return np.mgrid[0:x:3j] + np.r_[0.0:x:3j]
+
+
+def test_a_slice_with_moving_bounds_is_refused():
+    """np.mgrid[0:x:3j] is linspace(0, x, 3), but a slice carries no tangent: refused
+    rather than a zero derivative (constant bounds are fine: tests/rules/cases.py)."""
+    with pytest.raises(NonDifferentiableError, match="np.linspace"):
+        fwdad.jvp(_grid_to, (1.5,), (1.0,))
+
+
+def _std(x):
+    return np.std(x, axis=-1)
+
+
+def test_std_where_the_values_are_equal():
+    """std(x + h t) = |h| std(t) where x's values are equal: 0 along a t that keeps them
+    equal, NaN (no derivative, as JAX gives) along one that does not."""
+    x = np.array([[3.0, 3.0], [1.0, 2.0]])
+    _, still = fwdad.jvp(_std, (x,), (np.array([[1.0, 1.0], [0.0, 0.0]]),))
+    _, spread = fwdad.jvp(_std, (x,), (np.array([[1.0, -1.0], [0.0, 0.0]]),))
+    assert still[0] == 0.0 and np.isnan(spread[0])
+    jac = fwdad.jacfwd(_std)(x)  # a basis tangent moving one of the equal values: NaN
+    assert np.isnan(jac[0, 0]).all() and (jac[0, 1] == 0).all()
+    assert np.allclose(jac[1, 1], [-0.5, 0.5]) and (jac[1, 0] == 0).all()
+
+
+def _r_of_qr(a):
+    return np.linalg.qr(a)[1]
+
+
+def test_qr_of_a_complex_matrix_is_refused():
+    """The qr rule is for real matrices (the diagonal of a complex R is kept real)."""
+    a = np.array([[1.0 + 0.5j, 0.2], [0.3j, 1.5]])
+    with pytest.raises(FwdadError, match="np.linalg.qr for real input only"):
+        fwdad.jvp(_r_of_qr, (a,), (np.ones_like(a),))
