@@ -119,6 +119,7 @@ def _divmod(a, b):
 
 
 nondiff_rrule(*forward_ufuncs.NONDIFF)
+nondiff_rrule(np.sign)  # constant on real values, the only ones reverse mode carries
 
 
 # ---- elementwise selection: clip and where ----------------------------------------------

@@ -107,9 +107,16 @@ def _geomspace(start: Dual, stop: Dual, num=50, endpoint=True, dtype=None, axis=
     """exp(linspace(log start, log stop)) (with the sign of start): the tangent is out
     times the linspace of dstart / start and dstop / stop."""
     out = np.geomspace(start.primal, stop.primal, num, endpoint, dtype, axis)
-    rel = [Dual(np.log(np.abs(d.primal)), d.tangent / np.asarray(d.primal, dtype=float)
+    rel = [Dual(np.log(np.abs(d.primal)), d.tangent / _inexact(d.primal)
                 if d.tangent is not NoTangent else NoTangent) for d in (start, stop)]
     return Dual(out, fit(out * _linspace(*rel, num, endpoint, axis=axis).tangent, out))
+
+
+def _inexact(x):
+    """x as floats, or complex numbers if complex (a complex geomspace is a spiral,
+    start (stop / start)**t: the same tangent, out times the linspace of dx / x)."""
+    x = np.asarray(x)
+    return x.astype(np.result_type(x, 1.0))
 
 
 # ---- selections -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError
 from fwdad.rules import phases
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.batching import dense, fit, lift
@@ -231,6 +232,12 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     rank has none; the singular values', Re diag(U^H da V)."""
     a, b = as_array(a), as_array(b)
     x, res, rank, s = out = np.linalg.lstsq(a.primal, b.primal, rcond=rcond)
+    if rank < a.primal.shape[-1]:
+        raise FwdadError(
+            f"fwdad differentiates np.linalg.lstsq for a matrix a of full column rank only "
+            f"(its formula solves with a^H a): this a ({a.primal.shape[-2]} x "
+            f"{a.primal.shape[-1]}) has rank {rank}. For a wide a of full row rank, use "
+            f"np.linalg.pinv(a) @ b; else drop the dependent columns of a.")
     vector = np.ndim(b.primal) == 1
     col = (lambda v: v[..., None]) if vector else (lambda v: v)
     row = (lambda v: v[..., 0]) if vector else (lambda v: v)
@@ -257,16 +264,15 @@ def _eigvals(a: Dual) -> Dual:
 
 @frule(np.linalg.eig)
 def _eig(a: Dual) -> Dual:
-    """For real, distinct eigenvalues: dw = diag(C), C = V^-1 da V, and
-    dV = V (F * C) with each column then kept at unit length (as NumPy returns them)."""
+    """For distinct eigenvalues: dw = diag(C), C = V^-1 da V, and dV = V (F * C) moved to
+    NumPy's convention: unit columns, each with its largest component real when complex."""
     out = np.linalg.eig(a.primal)
     w, v = out
-    if np.iscomplexobj(w):
-        raise NotImplementedError("fwdad differentiates np.linalg.eig for real "
-                                  "eigenvalues only; use eigvals, or eigh if a is symmetric")
     c = np.linalg.solve(v, _da(a) @ v)
     dv = v @ (_off_diagonal_inverse(w) * c)
-    dv = dv - v * np.sum(v * dv, axis=-2, keepdims=True)  # unit columns stay unit
+    dv = dv - v * np.real(np.sum(v.conj() * dv, axis=-2, keepdims=True))  # unit columns
+    if np.iscomplexobj(v):
+        dv = phases.largest_component_real(v, dv)
     return Dual(out, type(out)(_diag(c), dv))
 
 

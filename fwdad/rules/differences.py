@@ -119,14 +119,21 @@ def _correlate(a: Dual, v: Dual, mode="valid") -> Dual:
 @frule(np.polyval)
 def _polyval(p: Dual, x: Dual) -> Dual:
     """d polyval(p, x) = polyval(p', x) dx + sum_k dp_k x^(n-1-k)."""
-    p = as_array(p)
+    p, x = as_array(p), (as_array(x) if isinstance(x.primal, (list, tuple)) else x)
     out = np.polyval(p.primal, x.primal)
     n = len(p.primal)
     dx = x.tangent * np.polyval(np.polyder(p.primal), x.primal) if n > 1 else NoTangent
-    powers = np.asarray(x.primal, dtype=float)[..., None] ** np.arange(n - 1, -1, -1)
     dp = NoTangent if p.tangent is NoTangent else \
-        np.tensordot(p.tangent, np.moveaxis(powers, -1, 0), axes=(-1, 0))
+        np.tensordot(p.tangent, _powers(x.primal, n), axes=(-1, 0))
     return Dual(out, fit(lift(x.primal, dx, np.ndim(out)) + dp, out))
+
+
+def _powers(x, n: int):
+    """x^(n-1), ..., x^0 along a new first axis; in floats for an int x, and complex for a
+    complex one (a cast to float gave a bare TypeError: linalg_cases.py, polyval rows)."""
+    x = np.asarray(x)
+    x = x.astype(np.result_type(x, 1.0))
+    return np.moveaxis(x[..., None] ** np.arange(n - 1, -1, -1), -1, 0)
 
 
 # ---- interpolation and averages --------------------------------------------------------------

@@ -99,17 +99,26 @@ def pow_base_term(x, y, dx):
 
 
 def pow_exponent_term(x, out, dy):
-    """log|x| * x**y * dy, taken as 0 where x**y is 0 (so that 0.0**y has a finite
+    """log(x) * x**y * dy, taken as 0 where x**y is 0 (so that 0.0**y has a finite
     derivative). For x != 0, log|x| is finite, so a zero dy gives 0 (x**2.0 at a negative
     x); the coefficient alone decides, which keeps the term linear in dy."""
     if dy is NoTangent:
         return NoTangent
     with np.errstate(divide="ignore", invalid="ignore"):
-        coefficient = np.log(np.abs(np.asarray(x, dtype=float))) * out
+        coefficient = _log_of_base(x, out) * out
     coefficient = np.where(np.asarray(out) == 0, 0.0, coefficient)
     if coefficient.ndim == 0 and not isinstance(out, np.ndarray):
-        coefficient = float(coefficient)  # scalars stay Python floats
+        coefficient = coefficient.item()  # scalars stay Python floats (or complex)
     return coefficient * dy
+
+
+def _log_of_base(x, out):
+    """log x as the power used it: a complex power is exp(y log x) with the principal
+    log, log|x| + i arg x (arg -2.0 = pi: (-2.0) ** 0.5j). A real one has x > 0, x < 0
+    with an integer y (log|x|, as before: tests/rules/cases.py, `-1.3 ** 2`), or is NaN."""
+    if np.iscomplexobj(out):
+        return np.log(np.asarray(x) + 0j)
+    return np.log(np.abs(np.asarray(x, dtype=float)))
 
 
 @frule(operator.neg)

@@ -8,6 +8,7 @@ NumPy returns; where the convention is not recognized, it refuses.
 
     eigh(a, UPLO='L'): row 0 of V real; UPLO='U': its last row real
     svd(a), m >= n: row 0 of V (column 0 of Vh) real; m < n, when so: row 0 of U real
+    eig(a), complex vectors: the largest component of each unit vector real (LAPACK geev)
 """
 from __future__ import annotations
 
@@ -37,3 +38,15 @@ def refuse(fn: str) -> None:
         f"one fwdad knows, so the derivative of the vectors NumPy returns is unknown. "
         f"Differentiate a quantity that does not depend on the phases (the values alone, "
         f"u @ diag(s) @ vh, abs(u)), or pass a real matrix.")
+
+
+def largest_component_real(v, dv):
+    """dv + i c v (c real, per column), with Im dv = 0 at the largest component of each
+    column of v, which eig makes real (of the real ones, where rounding hides the tie)."""
+    tol = 100 * np.finfo(v.dtype).eps
+    size = np.where(np.abs(v.imag) <= tol, np.abs(v), -1.0)
+    rows = np.argmax(size, axis=-2)[..., None, :]
+    top = np.take_along_axis(v, rows, axis=-2).real
+    batch = (1,) * (dv.ndim - v.ndim)  # a batch of tangents: one more leading axis
+    picked = np.take_along_axis(dv, rows.reshape(batch + rows.shape), axis=-2)
+    return dv - 1j * v * (picked.imag / top)

@@ -94,14 +94,14 @@ def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     dx = dense(a.primal, a.tangent)
     total = np.sum(red.re_conj_times(centered, dx), axis=tangent_axis(a.primal, dx, axis),
                    keepdims=keepdims)
-    return Dual(out, fit(2.0 / (n - ddof) * total, out))
+    with np.errstate(divide="ignore", invalid="ignore"):  # n <= ddof: NaN, as the value
+        return Dual(out, fit(2.0 / (n - ddof) * total, out))
 
 
 @frule(np.nanstd)
 def _nanstd(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    var = _nanvar(a, axis, dtype, ddof, keepdims)
-    out = np.sqrt(var.primal)
-    return Dual(out, fit(var.tangent / (2.0 * out), out))
+    """As np.std over the values that are not NaN (a group of one value: tangent 0)."""
+    return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims), red.as_array(a), axis)
 
 
 # ---- cumulative_sum and cumulative_prod (the array-API names) ------------------------------

@@ -40,6 +40,22 @@ def _angle_tangent(x, y, dx):
     return np.imag(dx / x)
 
 
+def _sign_tangent(x, y, dx):
+    """sign(z) = z / |z| for complex z: d sign = i sign(z) Im(conj(sign(z)) dz) / |z| (the
+    part of dz / |z| that turns z). At z = 0, sign(0 + h t) = sign(h) t / |t| has no
+    derivative: NaN, or 0 along t = 0 (as std at equal values). Real sign: constant."""
+    if not np.iscomplexobj(x):
+        return NoTangent
+    with np.errstate(invalid="ignore", divide="ignore"):
+        turn = 1j * y * np.imag(np.conj(y) * dx) / np.abs(x)
+    return np.where(x == 0, np.where(dx == 0, 0.0, np.nan), turn)
+
+
+def _at_least_double(a):
+    """float_power computes in float64 or complex128 (an int base to a negative power)."""
+    return np.asarray(a, dtype=np.result_type(a, np.float64))
+
+
 def _select(first: Callable) -> Callable:
     """maximum/minimum and kin: the tangent of the input the output came from;
     `first(a, b)` says where that is the first input (ties: the first input)."""
@@ -61,7 +77,8 @@ UNARY = {
     np.cosh: chain(lambda x, y: np.sinh(x)),
     np.tanh: chain(lambda x, y: 1.0 - y * y),
     np.arcsinh: chain(lambda x, y: 1.0 / np.sqrt(x * x + 1.0)),
-    np.arccosh: chain(lambda x, y: 1.0 / np.sqrt(x * x - 1.0)),
+    np.arccosh: chain(lambda x, y: 1.0 / (np.sqrt(x - 1.0) * np.sqrt(x + 1.0))),  # (complex:
+    # sqrt(x * x - 1) has the wrong sign where Re x < 0)
     np.arctanh: chain(lambda x, y: 1.0 / (1.0 - x * x)),
     np.deg2rad: chain(lambda x, y: math.pi / 180.0),
     np.radians: chain(lambda x, y: math.pi / 180.0),
@@ -86,6 +103,7 @@ UNARY = {
     np.negative: lambda x, y, dx: -dx,
     np.positive: lambda x, y, dx: +dx,
     np.conjugate: lambda x, y, dx: np.conjugate(dx),
+    np.sign: _sign_tangent,
 }
 
 BINARY = {
@@ -96,7 +114,7 @@ BINARY = {
     np.divide: lambda a, b, y, da, db: (da - y * db) / b,
     np.power: lambda a, b, y, da, db: ops.pow_base_term(a, b, da)
     + ops.pow_exponent_term(a, y, db),
-    np.float_power: lambda a, b, y, da, db: ops.pow_base_term(np.float64(a), b, da)
+    np.float_power: lambda a, b, y, da, db: ops.pow_base_term(_at_least_double(a), b, da)
     + ops.pow_exponent_term(a, y, db),
     np.remainder: lambda a, b, y, da, db: da - np.floor_divide(a, b) * db,
     np.fmod: lambda a, b, y, da, db: da - np.trunc((a - y) / b) * db,
@@ -110,10 +128,10 @@ BINARY = {
     np.ldexp: lambda a, i, y, da, di: da * np.ldexp(1.0, i),
     np.nextafter: lambda a, b, y, da, db: da,  # x moved by one ulp
     # ---- selections: ties take the tangent of the first input ----
-    np.maximum: _select(lambda a, b: np.asarray(a >= b) | np.isnan(a)),
-    np.minimum: _select(lambda a, b: np.asarray(a <= b) | np.isnan(a)),
-    np.fmax: _select(lambda a, b: np.asarray(a >= b) | np.isnan(b)),
-    np.fmin: _select(lambda a, b: np.asarray(a <= b) | np.isnan(b)),
+    np.maximum: _select(lambda a, b: (np.asarray(a) >= b) | np.isnan(a)),
+    np.minimum: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(a)),
+    np.fmax: _select(lambda a, b: (np.asarray(a) >= b) | np.isnan(b)),
+    np.fmin: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(b)),
 }
 
 # Note: np.frexp (tangent dx * 2**-e) is left without a rule for now: tests/test_errors.py
@@ -124,7 +142,7 @@ TWO_OUTPUTS = {
 }
 
 NONDIFF = [  # piecewise constant, or not a float
-    np.sign, np.floor, np.ceil, np.trunc, np.rint, np.signbit, np.spacing, np.isnan,
+    np.floor, np.ceil, np.trunc, np.rint, np.signbit, np.spacing, np.isnan,
     np.isinf, np.isfinite, np.logical_not, np.invert, np.greater, np.greater_equal,
     np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
     np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift,

@@ -122,3 +122,5 @@ SQ = np.array([[2.0, -0.3, 0.4], [0.1, 1.5, -0.2], [0.3, 0.2, 1.1]])
 C3 = V3 + 1j * W3
 C23 = M23 + 0.7j * M23[::-1]  # (no ties among row or column sums of |C23|)
 C33 = SQ + 1j * SQ.T[::-1]
+# complex points off the branch cuts, in every quadrant, inside and outside the unit circle
+CQ = np.array([0.3 + 1.1j, -1.2 + 0.7j, -0.5 - 0.4j, 2.1 - 1.6j, 0.8 + 0.05j, -1.7 - 2.2j])

@@ -24,7 +24,7 @@ from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACT
                                       TAN_PERIOD, UNIT_OPEN, Domain)
 
 
-from tests.rules.case import (M23, M32, M34, MASK3, MASK23, POS3, S22, T223,  # noqa: F401
+from tests.rules.case import (C3, M23, M32, M34, MASK3, MASK23, POS3, S22, T223,  # noqa: F401
                               UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
 
 
@@ -59,6 +59,11 @@ ARITHMETIC_CASES = [
     Case(np.multiply, 0.3, -1.2), Case(np.multiply, M23, V3),
     Case(np.divide, 0.3, -1.2, domain=(REAL, NONZERO)), Case(np.divide, M23, POS3),
     Case(np.power, 1.3, 2.5, domain=(POSITIVE, REAL)), Case(np.power, POS3, V3),
+    # complex powers: the exponent's term has the principal log, log|x| + i arg x
+    Case(operator.pow, C3, 2.5), Case(operator.pow, C3, C3[::-1]), Case(operator.pow, W3, C3),
+    Case(operator.pow, 0.3 + 1.1j, 0.7), Case(operator.pow, -2.0, 0.5 + 0.3j),
+    Case(operator.pow, -2.0, 0.5),  # Python floats: a complex result
+    Case(np.power, C3, W3), Case(np.power, W3, C3 + 0.5),
 ]
 
 OPERATOR_CASES = [

@@ -98,6 +98,9 @@ HERM2 = np.diag([1.0, 2.0, 4.0]) + 0.5 * (C33 - C33.conj().T)  # points flip a s
 C42 = np.vstack([C23.T, C3[None, :2] * 0.8])
 
 
+ROTATING = np.array([[0.0, -1.0, 0.2], [1.0, 0.0, 0.3], [0.1, 0.2, 0.5]])  # a complex pair
+
+
 def _usv(a):
     """U diag(s) Vh: whatever the phases of the vectors, it is a."""
     u, s, vh = np.linalg.svd(a, full_matrices=False)
@@ -124,6 +127,9 @@ COMPLEX_DECOMPOSITION_CASES = [
     Case(np.vdot, C3, C3[::-1]), Case(np.vdot, C3, V3), Case(np.inner, C3, C3[::-1]),
     Case(np.dot, C3, np.conj(C3)), Case(np.nanvar, C23, axis=1), Case(np.nanstd, C23),
     Case(np.cov, C23), Case(np.corrcoef, C23),
+    # eig: unit vectors with their largest component real (complex input or eigenvalues)
+    Case(np.linalg.eig, C33), Case(np.linalg.eig, np.stack([C33, C33.T])),
+    Case(np.linalg.eig, ROTATING),
 ]
 
 KNOTS = np.array([-1, 0, 1, 3])  # integers: constants (interp has no rule in xp)
@@ -139,6 +145,8 @@ DIFFERENCE_CASES = [
     Case(np.cross, V3, W3), Case(np.cross, M23, W3), Case(np.convolve, V3, W3[:2]),
     Case(np.convolve, V3, W3, mode="same"), Case(np.correlate, V3, W3[:2], mode="full"),
     Case(np.polyval, V3, 0.7), Case(np.polyval, V3, M23), Case(np.polyval, [0.3], 0.7),
+    Case(np.polyval, C3, 0.5 + 0.2j), Case(np.polyval, V3, C23), Case(np.polyval, C3, V3),
+    Case(np.polyval, V3, [0.5, -1.0]),  # complex x (it was cast to float) and a list x
     Case(np.interp, 0.3, KNOTS, W3.tolist() + [0.2]), Case(np.interp, V3, KNOTS, POS3.tolist()
                                                          + [0.1]),
     Case(np.interp, np.array([-2.0, 0.7, 3.5]), KNOTS, np.array([0.1, 0.4, -0.3, 0.8])),
@@ -151,6 +159,17 @@ DIFFERENCE_CASES = [
     Case(np.sinc, V3), Case(np.sinc, 0.0), Case(np.nan_to_num, V3),
 ]
 
+HOLES = np.array([[False, True, True], [False, False, False]])  # NaNs at these places
+
+
+def _nanstd_holes(x, **kwargs):
+    return np.nanstd(np.where(HOLES, np.nan, x), **kwargs)
+
+
+def _nanvar_holes(x, **kwargs):
+    return np.nanvar(np.where(HOLES, np.nan, x), **kwargs)
+
+
 STATISTICS_CASES = [
     Case(np.quantile, M23, 0.3), Case(np.quantile, M23, 0.6, axis=1),
     Case(np.quantile, M34, [0.25, 0.9], axis=0), Case(np.quantile, M34, 0.7, keepdims=True),
@@ -159,6 +178,9 @@ STATISTICS_CASES = [
     Case(np.nanprod, M23), Case(np.nanprod, M23, axis=0), Case(np.nancumsum, M23, axis=1),
     Case(np.nancumsum, M23), Case(np.nancumprod, M23, axis=0), Case(np.nanvar, M23),
     Case(np.nanvar, M23, axis=1, ddof=1), Case(np.nanstd, M23, axis=0),
+    Case(_nanstd_holes, M23, axis=1), Case(_nanstd_holes, M23, axis=0, keepdims=True),
+    Case(_nanstd_holes, C23, axis=1), Case(_nanstd_holes, M23),  # one value left: 0
+    Case(_nanvar_holes, M23, axis=1), Case(_nanvar_holes, C23, axis=0),
     Case(np.cumulative_sum, V3), Case(np.cumulative_sum, M23, axis=1, include_initial=True),
     Case(np.cumulative_prod, V3, include_initial=True), Case(np.cumulative_prod, M23, axis=0),
     Case(np.cov, M34), Case(np.cov, M34, rowvar=False), Case(np.cov, V3, W3),
@@ -186,7 +208,8 @@ ARRAY_API_CASES = [
     Case(np.linalg.cond, SQ, "fro"), Case(np.linalg.cond, SQ, 1),
     Case(np.logspace, 0.3, 1.2, 4), Case(np.logspace, 0.3, V3, 3, base=2.0),
     Case(np.geomspace, 0.3, 1.2, 4), Case(np.geomspace, -0.3, -1.2, 3, endpoint=False),
-    Case(np.geomspace, POS3, 2.0, 3, axis=1),
+    Case(np.geomspace, POS3, 2.0, 3, axis=1), Case(np.geomspace, 0.3 + 0.1j, 1.0 + 0.5j, 4),
+    Case(np.geomspace, -2.0 + 0.1j, 1.0 - 0.5j, 5),  # a spiral: start (stop / start)**t
     Case(np.select, [MASK3, ~MASK3], [V3, W3]), Case(np.select, [V3 > 0], [V3], 0.5),
     Case(np.select, [MASK23], [M23], W3), Case(np.extract, MASK23, M23),
     Case(np.place, M23, MASK23, [0.5, 1.5]), Case(np.place, V3, MASK3, W3),

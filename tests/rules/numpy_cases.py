@@ -13,6 +13,7 @@ from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, FRACTION, NONZ
                                       POSITIVE, TAN_PERIOD, UNIT_OPEN, Domain)
 from tests.rules.case import (C3, C23, I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
                               Z3, Z23, ZEROS_IN, Case)
+from tests.rules.complex_cases import COMPLEX_REDUCTION_CASES, COMPLEX_UFUNC_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
 
@@ -315,4 +316,5 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + UFUNC_NONDIFF_CASES
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + UFUNC_METHOD_CASES
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
-               + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES)
+               + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
+               + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES)

@@ -62,14 +62,20 @@ def _std(x):
     return np.std(x, axis=-1)
 
 
-def test_std_where_the_values_are_equal():
+def _nanstd(x):
+    """nanstd skips the NaN column: the same values as _std's."""
+    return np.nanstd(np.concatenate([x, np.full((2, 1), np.nan)], axis=1), axis=-1)
+
+
+@pytest.mark.parametrize("std", [_std, _nanstd])
+def test_std_where_the_values_are_equal(std):
     """std(x + h t) = |h| std(t) where x's values are equal: 0 along a t that keeps them
     equal, NaN (no derivative, as JAX gives) along one that does not."""
     x = np.array([[3.0, 3.0], [1.0, 2.0]])
-    _, still = fwdad.jvp(_std, (x,), (np.array([[1.0, 1.0], [0.0, 0.0]]),))
-    _, spread = fwdad.jvp(_std, (x,), (np.array([[1.0, -1.0], [0.0, 0.0]]),))
+    _, still = fwdad.jvp(std, (x,), (np.array([[1.0, 1.0], [0.0, 0.0]]),))
+    _, spread = fwdad.jvp(std, (x,), (np.array([[1.0, -1.0], [0.0, 0.0]]),))
     assert still[0] == 0.0 and np.isnan(spread[0])
-    jac = fwdad.jacfwd(_std)(x)  # a basis tangent moving one of the equal values: NaN
+    jac = fwdad.jacfwd(std)(x)  # a basis tangent moving one of the equal values: NaN
     assert np.isnan(jac[0, 0]).all() and (jac[0, 1] == 0).all()
     assert np.allclose(jac[1, 1], [-0.5, 0.5]) and (jac[1, 0] == 0).all()
 
@@ -83,3 +89,29 @@ def test_qr_of_a_complex_matrix_is_refused():
     a = np.array([[1.0 + 0.5j, 0.2], [0.3j, 1.5]])
     with pytest.raises(FwdadError, match="np.linalg.qr for real input only"):
         fwdad.jvp(_r_of_qr, (a,), (np.ones_like(a),))
+
+
+def _sign(z):
+    return np.sign(z)
+
+
+def test_sign_of_a_complex_zero():
+    """sign(0 + h t) = sign(h) t / |t|: no derivative at 0 (NaN), except along t = 0;
+    real sign keeps its zero tangent (rows of tests/rules/complex_cases.py elsewhere)."""
+    z = np.array([0j, 1.0 + 1.0j])
+    _, still = fwdad.jvp(_sign, (z,), (np.array([0j, 1.0]),))
+    _, moved = fwdad.jvp(_sign, (z,), (np.array([1j, 0j]),))
+    assert still[0] == 0 and np.isnan(moved[0]) and moved[1] == 0
+    assert fwdad.jvp(_sign, (np.array([0.0, -2.0]),), (np.ones(2),))[1].tolist() == [0, 0]
+
+
+def _lstsq(a, b):
+    return np.linalg.lstsq(a, b)[0]
+
+
+def test_lstsq_of_a_rank_deficient_matrix_is_refused():
+    """The formula solves with a^H a: a rank-deficient a (or a wide one) raised a bare
+    ValueError or LinAlgError."""
+    a = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, 0.1, 0.6], [1.5, 2.1, 3.6]])
+    with pytest.raises(FwdadError, match="lstsq for a matrix a of full column rank"):
+        fwdad.jvp(_lstsq, (a, np.ones(4)), (np.ones_like(a), np.ones(4)))
