@@ -89,10 +89,17 @@ def _var(x, axis=None, dtype=None, ddof=0, keepdims=False):
 
 @rrule(np.std, np.ndarray.std)
 def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
-    """d std = d var / (2 std): infinite where std is 0 (all values equal)."""
+    """d std = d var / (2 std) where std > 0. Where std is 0 the gradient is NaN, as the
+    forward rule's tangent (|h| has no derivative at 0), except for a group of one value,
+    whose std is 0 whatever the value: its gradient is 0."""
     var, pullback = _var(x, axis, dtype, ddof, keepdims)
     out = np.sqrt(var)
-    return out, lambda ct: pullback(ct / (2.0 * out))
+    one_value = np.size(x) == np.size(out) and ddof == 0
+
+    def back(ct):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return pullback(np.zeros_like(ct * out) if one_value else ct / (2.0 * out))
+    return out, back
 
 
 @rrule(np.nansum)
