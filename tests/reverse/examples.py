@@ -64,8 +64,16 @@ def softmax_cross_entropy(w, x):
     return -np.mean(np.log(p[:, 0]))
 
 
+def divide_by_zero_unread(a):
+    """Only b[0] is read: the element divided by 0.0 passes nothing back (was: NaN)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = a / np.array([1.0, 0.0, 2.0])
+    return b[0] * b[2]
+
+
 R = np.random.default_rng(3)
-EXAMPLES = [(numpy_on_a_list, (0.3, 1.2), True),
+EXAMPLES = [(divide_by_zero_unread, (R.standard_normal(3),), True),
+            (numpy_on_a_list, (0.3, 1.2), True),
             (array_methods, (R.standard_normal(6),), False),  # no frule: reshape, max
             (iterate_rows, (R.standard_normal((3, 2)),), True),
             (unpack_array, (R.standard_normal(4),), True),
