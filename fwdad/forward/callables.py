@@ -1,6 +1,6 @@
-"""Calling the callable objects of the standard library, and instances with `__call__`.
-
-What each object does is spelled out with calls that dispatch already knows:
+"""Calling the callable objects of the standard library, and instances with `__call__`,
+on Duals: what each does (fwdad/callables.py) spelled out with calls that dispatch
+already knows:
 
     functools.partial(f, a, k=b)(x)       ->  call(f, a, x, k=b)
     operator.itemgetter(i, j)(obj)        ->  (operator.getitem(obj, i), ... j)
@@ -13,13 +13,12 @@ arguments, as (args, keywords) (rules/iteration.py); one made elsewhere is a con
 """
 from __future__ import annotations
 
-import functools
 import operator
 from typing import Any, Callable, Dict, Optional
 
+from fwdad.callables import attrgetter_paths, itemgetter_keys, kind_of, methodcaller_parts
 from fwdad.dual import Dual
 from fwdad.forward.runtime import const
-from fwdad.source import python_function
 from fwdad.tangents import NoTangent
 
 Caller = Callable[[Dual, tuple, dict], Dual]
@@ -27,12 +26,7 @@ Caller = Callable[[Dual, tuple, dict], Dual]
 
 def caller_of(fn: Any) -> Optional[Caller]:
     """How to call `fn` if it is one of the objects above, else None."""
-    for kind, caller in _CALLERS.items():
-        if isinstance(fn, kind):
-            return caller
-    if python_function(getattr(type(fn), "__call__", None)) is not None:
-        return call_object
-    return None
+    return _CALLERS.get(kind_of(fn))
 
 
 def static_caller(fn: Any, caller: Caller) -> Callable:
@@ -65,7 +59,7 @@ def call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:
 def call_itemgetter(f: Dual, args: tuple, kwargs: dict) -> Dual:
     (obj,) = args
     getitem = _getitem()
-    items = [getitem(obj, const(key)) for key in f.primal.__reduce__()[1]]
+    items = [getitem(obj, const(key)) for key in itemgetter_keys(f.primal)]
     if len(items) == 1:
         return items[0]
     return Dual(tuple(i.primal for i in items), tuple(i.tangent for i in items))
@@ -75,9 +69,9 @@ def call_attrgetter(f: Dual, args: tuple, kwargs: dict) -> Dual:
     (obj,) = args
     getattr_ = _getattr()
     values = []
-    for dotted in f.primal.__reduce__()[1]:
+    for path in attrgetter_paths(f.primal):
         value = obj
-        for name in dotted.split("."):
+        for name in path:
             value = getattr_(value, name)
         values.append(value)
     if len(values) == 1:
@@ -92,23 +86,14 @@ def call_methodcaller(f: Dual, args: tuple, kwargs: dict) -> Dual:
     return _dispatch().call(_getattr()(obj, name), *bound, **named)
 
 
-def methodcaller_parts(m: operator.methodcaller) -> tuple:
-    """(name, args, keywords) of a methodcaller, from what it pickles as."""
-    made, args = m.__reduce__()
-    if isinstance(made, functools.partial):  # with keywords
-        return made.args[0], args, dict(made.keywords)
-    return args[0], args[1:], {}
-
-
 def call_object(f: Dual, args: tuple, kwargs: dict) -> Dual:
     """An instance with `__call__`: call that method, bound to the instance."""
     return _dispatch().call(Dual(f.primal.__call__, f.tangent), *args, **kwargs)
 
 
-_CALLERS: Dict[type, Caller] = {
-    functools.partial: call_partial, operator.itemgetter: call_itemgetter,
-    operator.attrgetter: call_attrgetter, operator.methodcaller: call_methodcaller,
-}
+_CALLERS: Dict[Optional[str], Caller] = {
+    "partial": call_partial, "itemgetter": call_itemgetter, "attrgetter": call_attrgetter,
+    "methodcaller": call_methodcaller, "object": call_object}
 
 
 def _dispatch():

@@ -6,14 +6,12 @@ source, are built field by field; exceptions carry no tangent.
 """
 from __future__ import annotations
 
-import dataclasses
-import inspect
 from typing import Any, Callable
 
+from fwdad import construction
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError, describe
+from fwdad.errors import MissingRuleError
 from fwdad.forward.runtime import const
-from fwdad.source import python_function
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -32,41 +30,19 @@ def bound_rule(rule: Callable, owner: Any) -> Callable:
 
 
 def class_rule(cls: type, location: str) -> Callable:
-    """What calling `cls` does: build a user class (below), or refuse a class whose
-    instances are made by a `__new__` or an `__init__` fwdad does not model."""
-    if issubclass(cls, BaseException):
+    """What calling `cls` does (fwdad/construction.py): build it, or refuse a class
+    whose instances are made by a `__new__` or an `__init__` fwdad does not model."""
+    how = construction.how_built(cls)
+    if how == "exception":
         return exception_rule(cls)
-    if dataclasses.is_dataclass(cls) or issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return construct_rule(cls)
-    made_by = _unmodelled_constructor(cls)
-    if made_by is not None:
-        return _refuse(cls, made_by, location)
+    if how in ("__new__", "__init__"):
+        return _refuse(cls, how, location)
     return construct_rule(cls)
-
-
-def _unmodelled_constructor(cls: type) -> Any:
-    """"__new__" unless it is object's, or "__init__" unless it is object's or has
-    Python code: what a new instance plus the rule of `__init__` would skip."""
-    if cls.__new__ is not object.__new__:
-        return "__new__"
-    init = cls.__init__
-    if init is not object.__init__ and python_function(init) is None:
-        return "__init__"
-    return None
 
 
 def _refuse(cls: type, made_by: str, location: str) -> Callable:
     def refused(*args: Dual, **kwargs: Dual) -> Dual:
-        at = f" at {location}" if location else ""
-        raise MissingRuleError(
-            f"no rule to differentiate creating a {describe(cls)}{at}: its instances are "
-            f"made by its own {made_by}, which fwdad does not model (it builds an "
-            f"instance with object.__new__ and runs the rule of __init__). Register a "
-            f"rule for the class:\n"
-            f"    @fwdad.frule({describe(cls)})\n"
-            f"    def _new(*args: fwdad.Dual) -> fwdad.Dual: ...\n"
-            f"or, if the instance carries no derivative, "
-            f"fwdad.def_nondiff({describe(cls)}).")
+        raise MissingRuleError(construction.refusal(cls, made_by, location, "fwdad.frule"))
     refused.__name__ = f"new_{cls.__name__}"
     return refused
 
@@ -75,9 +51,10 @@ def construct_rule(cls: type) -> Callable:
     """`cls(...)` for a user class: a new instance with a structural tangent, then the
     derived rule of its `__init__`. Dataclasses and NamedTuples, whose generated
     constructors have no source, are built field by field."""
-    if dataclasses.is_dataclass(cls):
+    how = construction.how_built(cls)
+    if how == "dataclass":
         return _construct_dataclass(cls)
-    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+    if how == "namedtuple":
         return _construct_namedtuple(cls)
     init = cls.__init__
 
@@ -102,19 +79,13 @@ def exception_rule(cls: type) -> Callable:
 def _construct_dataclass(cls: type) -> Callable:
     """What the generated `__init__` does: set each init field (its default if not
     given), then run `__post_init__`'s derived rule."""
-    signature = inspect.signature(cls)
     post_init = getattr(cls, "__post_init__", None)
 
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        bound = signature.bind(*args, **kwargs)
         self = Dual(cls.__new__(cls), Tangent())
-        for field in dataclasses.fields(cls):
-            value = bound.arguments.get(field.name)
-            if value is None:
-                value = _field_default(field)
-            if value is not None:
-                object.__setattr__(self.primal, field.name, value.primal)
-                setattr(self.tangent, field.name, value.tangent)
+        for name, value in construction.dataclass_values(cls, args, kwargs, const):
+            object.__setattr__(self.primal, name, value.primal)
+            setattr(self.tangent, name, value.tangent)
         if post_init is not None:
             _derived_rule(post_init)(self)
         return self
@@ -122,22 +93,10 @@ def _construct_dataclass(cls: type) -> Callable:
     return construct
 
 
-def _field_default(field: "dataclasses.Field") -> Any:
-    if field.default is not dataclasses.MISSING:
-        return const(field.default)
-    if field.default_factory is not dataclasses.MISSING:
-        return const(field.default_factory())
-    return None  # an init=False field without a default: __post_init__ sets it
-
-
 def _construct_namedtuple(cls: type) -> Callable:
     """A NamedTuple's tangent is the same NamedTuple of tangents."""
-    signature = inspect.signature(cls)
-
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        items = [v if isinstance(v, Dual) else const(v) for v in bound.arguments.values()]
+        items = construction.namedtuple_values(cls, args, kwargs, const)
         return Dual(cls(*(d.primal for d in items)), cls(*(d.tangent for d in items)))
     construct.__name__ = f"new_{cls.__name__}"
     return construct

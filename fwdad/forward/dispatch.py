@@ -10,6 +10,7 @@ import weakref
 from typing import Any, Callable, Dict, Optional
 
 from fwdad.dual import Dual
+from fwdad import construction
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
@@ -106,7 +107,7 @@ def static_rule(fn: Any, location: str) -> Callable:
     rule = get_frule(fn) or records.rule_for(fn)
     if rule is not None:
         return rule
-    if isinstance(fn, type) and (issubclass(fn, BaseException) or not is_foreign(fn)):
+    if construction.is_user_class(fn):
         return constructors.class_rule(fn, location)
     caller = None if _is_function_like(fn) else callables.caller_of(fn)
     if caller is not None:  # a partial, an itemgetter, an object with __call__

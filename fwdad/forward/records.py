@@ -9,24 +9,17 @@ Fields keep their tangents: a NamedTuple's tangent is the same NamedTuple of tan
 """
 from __future__ import annotations
 
-import collections
 import types
 from typing import Any, Callable, Optional
 
+from fwdad.construction import namedtuple_method
 from fwdad.dual import Dual
 from fwdad.forward.runtime import const, iterate
-
-_Sample = collections.namedtuple("_Sample", "a")
-_CODES = {}  # filled below, once the rules are defined
 
 
 def rule_for(fn: Any) -> Optional[Callable]:
     """The rule of `fn` if it is one of the methods above (bound or not), else None."""
-    func = getattr(fn, "__func__", fn)
-    if func is tuple.__new__:  # what _make is on some versions of Python
-        rule = _make
-    else:
-        rule = _CODES.get(getattr(func, "__code__", None))
+    rule = _RULES.get(namedtuple_method(fn))
     if rule is None or not isinstance(fn, types.MethodType):
         return rule
     owner = const(fn.__self__)
@@ -66,6 +59,4 @@ def _new(cls: type, items: list) -> Dual:
     return Dual(cls(*(d.primal for d in items)), cls(*(d.tangent for d in items)))
 
 
-for _name, _rule in (("_make", _make), ("_replace", _replace), ("_asdict", _asdict)):
-    _method = getattr(_Sample, _name)
-    _CODES[getattr(_method, "__func__", _method).__code__] = _rule
+_RULES = {"_make": _make, "_replace": _replace, "_asdict": _asdict}

@@ -11,6 +11,8 @@ from typing import Any, Callable, Dict
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward.cache import RuleCache
 from fwdad.forward.dispatch import LazyRule
+from fwdad import construction
+from fwdad.reverse import callables, constructors
 from fwdad.reverse.registry import get_rrule, is_tracked
 from fwdad.reverse.rules_python import Method
 from fwdad.rules.registry import is_primitive
@@ -79,25 +81,26 @@ def static_rrule(fn: Any, location: str = "") -> Callable:
                                                     None)) is not None:
         return functools.partial(get_rrule(getattr(type(fn.__self__), fn.__name__)),
                                  fn.__self__)  # np.add.at, np.random.normal, ...
+    rule = constructors.namedtuple_method_rrule(fn)
+    if rule is not None:
+        return rule
+    if construction.is_user_class(fn):
+        return constructors.class_rrule(fn, location)
+    caller = None if _is_function_like(fn) else callables.caller_of(fn)
+    if caller is not None:  # a partial, an itemgetter, an object with __call__
+        return caller
     if is_foreign(fn):
         return Unruled(fn, location)
-    if isinstance(fn, type):
-        return construct_rrule(fn)
+    if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
+        return functools.partial(LazyRule(fn.__func__, derived_rrule), fn.__self__)
     return LazyRule(python_function(fn), derived_rrule)
 
 
-def construct_rrule(cls: type) -> Callable:
-    """`cls(...)` for a user class: a new instance, then the reverse rule of __init__
-    (attributes hold variables as they are)."""
-    init = cls.__init__
-
-    def construct(*args: Any, **kwargs: Any) -> Any:
-        self = cls.__new__(cls)
-        if init is not object.__init__:
-            derived_rrule(init)(self, *args, **kwargs)
-        return self
-    construct.__name__ = f"new_{cls.__name__}"
-    return construct
+def _is_function_like(fn: Any) -> bool:
+    return isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+                           types.BuiltinMethodType, types.MethodWrapperType,
+                           types.WrapperDescriptorType, types.MethodDescriptorType,
+                           type, LazyRule, Unruled, ReverseClosure))
 
 
 # ---- at run time: dynamic calls ------------------------------------------------------------
@@ -115,13 +118,14 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
         return _rule_for(f.__func__)(f.__self__, *args, **kwargs)
     if _is_builtin_method(f):
         return _rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
-    if t is functools.partial:
-        return call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
+    if t is types.MethodWrapperType:  # e.g. super().__setattr__
+        return _rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
     if not callable(f):
         raise TypeError(f"'{t.__name__}' object is not callable")
-    if not isinstance(f, (types.FunctionType, type)) and get_rrule(f) is None \
-            and python_function(getattr(t, "__call__", None)) is not None:
-        return call(f.__call__, *args, **kwargs)
+    if not _is_function_like(f) and get_rrule(f) is None:
+        caller = callables.caller_of(f)  # (not cached: one entry per partial made)
+        if caller is not None:
+            return caller(*args, **kwargs)
     return _rule_for(f)(*args, **kwargs)
 
 

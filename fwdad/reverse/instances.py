@@ -8,12 +8,14 @@ is Python code run that method's derived reverse rule, as a plain call would run
 """
 from __future__ import annotations
 
+import copy
+import functools
 import operator
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from fwdad.reverse.var import Var, VarMat
+from fwdad.reverse.var import Var, VarMat, compared_value
 
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -55,7 +57,32 @@ def _method(cls: type, name: str) -> Optional[Callable]:
     key = (cls, name)
     if key not in _METHODS:
         from fwdad.reverse.dispatch import LazyRule, derived_rrule
-        from fwdad.source import is_library, python_function
+        from fwdad.source import has_source, is_library, python_function
         fn = python_function(getattr(cls, name, None))
-        _METHODS[key] = None if fn is None or is_library(fn) else LazyRule(fn, derived_rrule)
+        if fn is None or is_library(fn):
+            _METHODS[key] = None
+        elif not has_source(fn) and name in _COMPARISONS:  # @dataclass(eq=, order=)
+            _METHODS[key] = functools.partial(_on_values, fn)
+        else:
+            _METHODS[key] = LazyRule(fn, derived_rrule)
     return _METHODS[key]
+
+
+_COMPARISONS = {f"__{name}__" for name in ("lt", "le", "gt", "ge", "eq", "ne")}
+
+
+def _on_values(fn: Callable, *args: Any) -> Any:
+    """A generated comparison (no source: it compares the fields' tuples) on copies of
+    the instances whose fields are values, as forward mode compares primals: the
+    result carries no derivative (tests/language/stdlib.py, dataclass_generated_methods)."""
+    return fn(*map(_with_values, args))
+
+
+def _with_values(obj: Any) -> Any:
+    fields = getattr(obj, "__dict__", None)
+    if not fields or type(obj) in _PLAIN:
+        return obj
+    plain = copy.copy(obj)
+    for name, value in fields.items():
+        object.__setattr__(plain, name, compared_value(value))
+    return plain

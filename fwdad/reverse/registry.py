@@ -27,8 +27,8 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
-from fwdad.reverse.var import (Var, VarMat, gather, is_matvar, new_matvar, scatter_add,
-                               value_of)
+from fwdad.reverse.var import (Var, VarMat, compared_value, gather, is_matvar, new_matvar,
+                               scatter_add, value_of)
 from fwdad.rules import registry as forward_registry
 from fwdad.tangents import rebuild
 
@@ -71,6 +71,14 @@ def nondiff_rrule(*fns: Any) -> None:
     float): they run on plain values, as `def_nondiff` primitives do."""
     for fn in fns:
         _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+
+
+def compare_rrule(*fns: Any) -> None:
+    """Declare forward primitives without a derivative that compare items (`in`, ==,
+    list.index): they compare values, inside lists and tuples too, as forward mode
+    compares primals (a Var is only itself: `[x * 1.0] == [x * 1.0]` must be True)."""
+    for fn in fns:
+        _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn, compared_value), "nondiff")
 
 
 def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
@@ -141,17 +149,18 @@ def is_tracked(x: Any) -> bool:
 class NonDiff:
     """A primitive without a derivative: the primal runs on plain values."""
 
-    __slots__ = ("fn", "__name__")
+    __slots__ = ("fn", "plain", "__name__")
 
-    def __init__(self, fn: Callable) -> None:
+    def __init__(self, fn: Callable, plain: Callable = value_of) -> None:
         self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
+        self.plain = plain  # what the primal gets for each argument
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         method = user_method(self.fn, args)
         if method is not None:
             return method(*args)
-        args = [value_of(a) for a in args]
-        return self.fn(*args, **{k: value_of(v) for k, v in kwargs.items()})
+        args = [self.plain(a) for a in args]
+        return self.fn(*args, **{k: self.plain(v) for k, v in kwargs.items()})
 
 
 class Pure:

@@ -16,12 +16,13 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import Pure, get_rrule, nondiff_rrule, raw_rrule
+from fwdad.reverse.registry import (Pure, compare_rrule, get_rrule, nondiff_rrule,
+                                    raw_rrule)
 from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.var import compared_value, value_of
 
 _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
-          list.copy, list.extend, list.insert, list.pop, list.remove, list.reverse,
+          list.copy, list.extend, list.insert, list.pop, list.reverse,
           list.clear, dict.clear, dict.copy, dict.get, dict.items, dict.keys, dict.pop,
           dict.setdefault, dict.update, dict.values, itertools.chain,
           itertools.chain.from_iterable, itertools.islice, itertools.product,
@@ -33,9 +34,9 @@ for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
 
 
-# Calling a methodcaller has no reverse rule (a clear MissingRuleError): making one
-# holds no variable of its own.
-nondiff_rrule(operator.methodcaller)
+# A methodcaller holds its arguments as they are (variables too), as a partial does:
+# reverse/callables.py calls it.
+raw_rrule(operator.methodcaller)(operator.methodcaller)
 
 
 @raw_rrule(set)
@@ -82,6 +83,16 @@ def by_value(key: Any):
     """The sort key of sorted, list.sort, max and min on reverse values: the values
     (tuples item by item), through the reverse rule of `key`."""
     return compared_value if key is None else (lambda v: compared_value(call(key, v)))
+
+
+compare_rrule(operator.contains, operator.eq, operator.ne, operator.lt, operator.le,
+              operator.gt, operator.ge, list.index, list.count, tuple.index, tuple.count)
+
+
+@raw_rrule(list.remove)
+def _remove(xs: list, item: Any) -> None:
+    """Removes the first item equal in value (tests/reverse/inplace_cases.py)."""
+    del xs[compared_value(xs).index(compared_value(item))]
 
 
 @raw_rrule(sorted)

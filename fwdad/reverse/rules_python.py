@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad import lang
+from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
@@ -125,11 +125,21 @@ def _getattr(obj: Any, name: str, *default: Any) -> Any:
         if name in ("real", "imag"):
             return obj if name == "real" else 0.0
         return _method_or_value(type(obj.value), obj, name)
-    descriptor = getattr(type(obj), name, None)
-    if isinstance(descriptor, property) and descriptor.fget is not None:
-        from fwdad.reverse.dispatch import derived_rrule
-        return derived_rrule(descriptor.fget)(obj)
-    return getattr(obj, name, *default)
+    if default and not hasattr(obj, name):
+        return default[0]
+    override = attributes.getattribute_override(type(obj))
+    if override is not None:  # as object.__getattribute__ would, it calls its override
+        return _derived_rrule(override)(obj, name)
+    return _get_attribute(obj, name)
+
+
+@raw_rrule(object.__getattribute__)
+def _get_attribute(obj: Any, name: str) -> Any:
+    """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
+    hook = attributes.reader(obj, name)
+    if hook is not None:
+        return _derived_rrule(hook.fn)(*hook.arguments(obj))
+    return attributes.read_field(obj, name)
 
 
 def _varmat_attribute(obj: VarMat, name: str) -> Any:
@@ -158,11 +168,26 @@ raw_rrule(super)(super)  # super(C, obj): its methods are bound to obj and its v
 
 @raw_rrule(setattr)
 def _setattr(obj: Any, name: str, value: Any) -> None:
-    setattr(obj, name, value)
+    override = attributes.setattr_override(type(obj))
+    if override is not None:  # as setattr would, it calls its override
+        _derived_rrule(override)(obj, name, value)
+    else:
+        _set_attribute(obj, name, value)
 
 
-raw_rrule(object.__setattr__)(object.__setattr__)  # what setattr does, as in Python
-raw_rrule(object.__getattribute__)(object.__getattribute__)
+@raw_rrule(object.__setattr__)
+def _set_attribute(obj: Any, name: str, value: Any) -> None:
+    """What object.__setattr__ does (fwdad/attributes.py), Python code by its rule."""
+    hook = attributes.writer(obj, name)
+    if hook is not None:
+        _derived_rrule(hook.fn)(*hook.arguments(obj, value))
+    else:
+        attributes.write_field(obj, name, value)
+
+
+def _derived_rrule(fn: Any) -> Any:
+    from fwdad.reverse.dispatch import derived_rrule  # dispatch imports this module
+    return derived_rrule(fn)
 
 
 @raw_rrule(set.add)

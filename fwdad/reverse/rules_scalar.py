@@ -37,7 +37,20 @@ def _mul(x, y):
 @rrule(operator.truediv, np.true_divide)
 def _truediv(x, y):
     out = x / y
-    return out, lambda ct: (lambda: ct / y, lambda: -ct * out / y)
+    return out, lambda ct: (lambda: _read(ct, lambda: ct / y),
+                            lambda: _read(ct, lambda: -ct * out / y))
+
+
+def _read(ct, term):
+    """`term()`, but 0 where ct is 0: an element of the output that nothing reads
+    passes nothing back, even where its partial is infinite (a / [1.0, 0.0] of which
+    only [0] is read: forward mode drops that tangent too; tests/language, "with:
+    managers from C")."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = term()
+    if np.ndim(value) == 0:
+        return value if value == value or ct != 0 else 0.0
+    return np.where(ct == 0, 0.0, value) if np.isnan(value).any() else value
 
 
 def _power(fn: Callable) -> Callable:

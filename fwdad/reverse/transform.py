@@ -21,7 +21,7 @@ from fwdad import lang
 from fwdad.errors import InternalError, where
 from fwdad.forward.transform import Constants, _short_name
 from fwdad.normalize.refs import is_ref
-from fwdad.reverse import dispatch
+from fwdad.reverse import contexts, dispatch
 from fwdad.source import FunctionSource
 
 
@@ -93,8 +93,12 @@ class _Reverse:
                         finalbody=self.block(node.finalbody) if node.finalbody else [])]
 
     def s_With(self, node: ast.With) -> List[ast.stmt]:
-        """Context managers run as usual (locals hold plain values or variables)."""
-        items = [ast.withitem(context_expr=self.atoms(i.context_expr),
+        """`with m as v:` enters `entered(m)`, which runs `type(m).__enter__` and
+        `__exit__` through their reverse rules (reverse/contexts.py)."""
+        enter = self.k.bind(contexts.entered, "entered")
+        items = [ast.withitem(context_expr=ast.Call(func=enter,
+                                                    args=[self.atoms(i.context_expr)],
+                                                    keywords=[]),
                               optional_vars=i.optional_vars) for i in node.items]
         return [ast.With(items=items, body=self.block(node.body))]
 

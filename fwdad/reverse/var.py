@@ -100,6 +100,31 @@ class VarMat:
             self._adjoint[...] = 0.0
 
 
+def _unruled(symbol: str):
+    """An operator on a variable outside reverse code (a library or C function ran it on
+    plain terms): an fwdad error naming it, not Python's bare TypeError."""
+    def refuse(self: Any, *other: Any) -> Any:
+        raise FwdadError(
+            f"a {type(self).__name__} reached `{symbol}` in code that fwdad runs as it is, "
+            f"without a reverse rule (library or C code, or a method fwdad does not "
+            f"trace into): its derivative would be lost. Register a rule for the function "
+            f"that does this with @fwdad.reverse.raw_rrule, or compute it in your own "
+            f"code.")
+    refuse.__name__ = f"refuse_{symbol}"
+    return refuse
+
+
+for _names, _symbol in [(("add", "radd"), "+"), (("sub", "rsub"), "-"),
+                        (("mul", "rmul"), "*"), (("truediv", "rtruediv"), "/"),
+                        (("floordiv", "rfloordiv"), "//"), (("mod", "rmod"), "%"),
+                        (("pow", "rpow"), "**"), (("matmul", "rmatmul"), "@"),
+                        (("neg",), "unary -"), (("pos",), "unary +"), (("abs",), "abs"),
+                        (("lt", "le", "gt", "ge"), "an ordering comparison")]:
+    for _name in _names:
+        for _cls in (Var, VarMat):
+            setattr(_cls, f"__{_name}__", _unruled(_symbol))
+
+
 def _dropped(x: Any) -> FwdadError:
     return FwdadError(
         f"a {type(x).__name__} was turned into a plain number or array (e.g. by float(), "

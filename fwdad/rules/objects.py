@@ -6,14 +6,13 @@ back to the method's rule as `self`.
 """
 from __future__ import annotations
 
-import types
-from typing import Callable, Optional
+from typing import Callable
 
 import numpy as np
 
+from fwdad import attributes
 from fwdad.dual import Dual
 from fwdad.forward.runtime import const
-from fwdad.source import is_foreign, python_function
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -30,7 +29,7 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
         return default[0]  # the default, with its own tangent
     if isinstance(primal, np.ndarray):
         return _array_attribute(obj, name)
-    method = _python_method(type(primal), "__getattribute__")
+    method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
         return _derived_rule(method)(obj, const(name))
     return _get_attribute(obj, name)
@@ -38,25 +37,14 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
 
 @frule(object.__getattribute__)
 def _get_attribute(obj: Dual, name: str) -> Dual:
-    """What object.__getattribute__ does: a data descriptor, the instance's field, a
-    descriptor or a class attribute, else `__getattr__` (Python ones by their rules)."""
-    primal = obj.primal
-    descriptor = _class_attribute(type(primal), name)
-    if isinstance(descriptor, property) and descriptor.fget is not None:
-        return _derived_rule(descriptor.fget)(obj)
-    python_get = _python_method(type(descriptor), "__get__")
-    if python_get is not None and (_is_data_descriptor(descriptor) or
-                                   name not in getattr(primal, "__dict__", {})):
-        return _derived_rule(python_get)(const(descriptor), obj, const(type(primal)))
-    getattr_ = _python_method(type(primal), "__getattr__")
-    if getattr_ is not None and descriptor is _MISSING and \
-            name not in getattr(primal, "__dict__", {}):
-        return _derived_rule(getattr_)(obj, const(name))
-    overridden = _python_method(type(primal), "__getattribute__") is not None
-    value = object.__getattribute__(primal, name) if overridden else getattr(primal, name)
-    if _is_bound_to(value, primal):
+    """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
+    hook = attributes.reader(obj.primal, name)
+    if hook is not None:
+        return _derived_rule(hook.fn)(*hook.arguments(obj, constant=const))
+    value = attributes.read_field(obj.primal, name)
+    if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
-    if isinstance(obj.tangent, Tangent) or _is_namedtuple(obj.tangent):
+    if isinstance(obj.tangent, Tangent) or attributes.is_namedtuple(obj.tangent):
         tangent = getattr(obj.tangent, name, NoTangent)
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     return Dual(value, zero_tangent(value))
@@ -69,7 +57,7 @@ def _array_attribute(obj: Dual, name: str) -> Dual:
     if name in _ARRAY_LINEAR:
         from fwdad.rules.indexing import array_view_tangent
         return Dual(value, array_view_tangent(obj, name))
-    if _is_bound_to(value, obj.primal):
+    if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
     return Dual(value, NoTangent)
 
@@ -83,21 +71,9 @@ def _flat_tangents(primal, tangent):
     return tangent.flat
 
 
-def _is_namedtuple(value) -> bool:
-    return isinstance(value, tuple) and hasattr(type(value), "_fields")
-
-
-def _is_bound_to(value, primal) -> bool:
-    """A method bound to `primal` (through super(), to the object super wraps)."""
-    owner = primal.__self__ if isinstance(primal, super) else primal
-    return isinstance(value, (types.MethodType, types.BuiltinMethodType,
-                              types.MethodWrapperType)) \
-        and getattr(value, "__self__", None) is owner
-
-
 @frule(setattr)
 def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
-    method = _python_method(type(obj.primal), "__setattr__")
+    method = attributes.setattr_override(type(obj.primal))
     if method is not None:  # as setattr would, it calls its override
         _derived_rule(method)(obj, const(name), value)
         return Dual(None, NoTangent)
@@ -106,20 +82,12 @@ def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
 
 @frule(object.__setattr__)
 def _set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
-    """What object.__setattr__ does: a data descriptor's `__set__` (a property's
-    setter), else the instance's field (or slot); Python ones by their rules."""
-    descriptor = _class_attribute(type(obj.primal), name)
-    if isinstance(descriptor, property) and descriptor.fset is not None:
-        _derived_rule(descriptor.fset)(obj, value)
+    """What object.__setattr__ does (fwdad/attributes.py), Python code by its rule."""
+    hook = attributes.writer(obj.primal, name)
+    if hook is not None:
+        _derived_rule(hook.fn)(*hook.arguments(obj, value, const))
         return Dual(None, NoTangent)
-    python_set = _python_method(type(descriptor), "__set__")
-    if python_set is not None:
-        _derived_rule(python_set)(const(descriptor), obj, value)
-        return Dual(None, NoTangent)
-    if _python_method(type(obj.primal), "__setattr__") is not None:
-        object.__setattr__(obj.primal, name, value.primal)  # not the override again
-    else:
-        setattr(obj.primal, name, value.primal)
+    attributes.write_field(obj.primal, name, value.primal)
     if isinstance(obj.tangent, Tangent):
         setattr(obj.tangent, name, value.tangent)
     elif isinstance(obj.primal, np.ndarray) and name in _ARRAY_LINEAR:
@@ -134,30 +102,6 @@ def _write_view_tangent(obj: Dual, name: str, value: Dual) -> None:
     if view is not NoTangent:
         view[...] = 0.0 if value.tangent is NoTangent else \
             lift(value.primal, value.tangent, np.ndim(obj.primal))
-
-
-# ---- Python's attribute lookup ----------------------------------------------------------
-_MISSING = object()
-
-
-def _class_attribute(cls: type, name: str) -> object:
-    """`name` as the class defines it (the descriptor itself), found along the MRO."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name]
-    return _MISSING
-
-
-def _is_data_descriptor(descriptor: object) -> bool:
-    kind = type(descriptor)
-    return hasattr(kind, "__set__") or hasattr(kind, "__delete__")
-
-
-def _python_method(cls: type, name: str) -> Optional[Callable]:
-    """`cls.name` when it is Python code of the user's (not object's or C's)."""
-    method = _class_attribute(cls, name)
-    function = python_function(method)
-    return function if function is not None and not is_foreign(function) else None
 
 
 def _derived_rule(fn: Callable) -> Callable:

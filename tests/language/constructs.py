@@ -27,9 +27,22 @@ class Construct:
     error: Optional[type] = None
     match: str = ""  # the error message must match this pattern
     note: str = ""
+    # reverse mode (fwdad.vjp, fwdad.grad): refused with this error where it differs
+    # from forward mode (a row that forward mode refuses is refused the same way)
+    reverse_error: Optional[type] = None
+    reverse_match: str = ""
+    reverse_note: str = ""
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def refused_in_reverse(self) -> Optional[type]:
+        return self.reverse_error or self.error
+
+    @property
+    def reverse_pattern(self) -> str:
+        return self.reverse_match if self.reverse_error else self.match
 
 
 C, K, F, S, U = "classes", "containers", "functions", "statements", "not differentiable"
@@ -116,7 +129,11 @@ CONSTRUCTS = [
               (0.5,)),
     Construct("a mutable default written into", F, functions.mutable_default, (0.5,),
               note="the same object across calls, as in Python; its tangent starts from "
-                   "zero at every call"),
+                   "zero at every call",
+              reverse_error=fwdad.FwdadError,
+              reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
+              reverse_note="a default array is a constant: create the array inside the "
+                           "function, or pass it"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,
@@ -177,7 +194,9 @@ CONSTRUCTS = [
               unsupported.made_by_exec, (0.5,), error=fwdad.SourceUnavailableError,
               match=r"exec or eval"),
     Construct("a derivative with respect to an int", U, unsupported.int_argument, (3,),
-              tangents=(1.0,), error=fwdad.NonDifferentiableError, match=r"int .*float"),
+              tangents=(1.0,), error=fwdad.NonDifferentiableError, match=r"int .*float",
+              reverse_error=fwdad.NonDifferentiableError,
+              reverse_match=r"int_argument requires real-valued inputs.*type int"),
 ]
 
 
@@ -185,15 +204,19 @@ def catalogue() -> str:
     """docs/python.md, made from CONSTRUCTS."""
     lines = ["# Supported Python", "",
              "Every row is a test: supported constructs are differentiated and compared "
-             "with finite differences, the others must raise the error shown "
+             "with finite differences (in reverse mode, `fwdad.vjp`, by the dot-product "
+             "test against forward mode), the others must raise the error shown "
              "(`tests/language/constructs.py`; regenerate this page with "
              "`python -m tests.language.constructs > docs/python.md`).", ""]
     for category in (C, K, F, S, U):
-        lines += [f"## {category.capitalize()}", "", "| construct | status | note |",
-                  "| --- | --- | --- |"]
+        lines += [f"## {category.capitalize()}", "",
+                  "| construct | status | reverse mode | note |", "| --- | --- | --- | --- |"]
         for c in (c for c in CONSTRUCTS if c.category == category):
             status = f"`{c.error.__name__}`" if c.error else "supported"
-            lines.append(f"| {c.name} | {status} | {c.note} |")
+            reverse = f"`{c.refused_in_reverse.__name__}`" if c.refused_in_reverse \
+                else "supported"
+            note = c.note + (f" (reverse mode: {c.reverse_note})" if c.reverse_note else "")
+            lines.append(f"| {c.name} | {status} | {reverse} | {note} |")
         lines.append("")
     return "\n".join(lines + NOTES)
 

@@ -1,4 +1,5 @@
-"""Every construct of the catalogue: jvp against finite differences, or its error."""
+"""Every construct of the catalogue: jvp against finite differences, vjp against jvp
+(the dot-product test), or its error in each mode."""
 import copy
 import pathlib
 
@@ -6,12 +7,14 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.tangents import NoTangent, Tangent, random_tangent
+from fwdad.tangents import NoTangent, Tangent, inner, random_tangent
 from tests.language.constructs import CONSTRUCTS, catalogue
 from tests.util import assert_close, fd_jvp
 
 SUPPORTED = [c for c in CONSTRUCTS if c.error is None]
 REFUSED = [c for c in CONSTRUCTS if c.error is not None]
+REVERSE = [c for c in CONSTRUCTS if c.refused_in_reverse is None]
+REFUSED_IN_REVERSE = [c for c in CONSTRUCTS if c.refused_in_reverse is not None]
 
 
 def plain(value):
@@ -48,6 +51,29 @@ def test_refused_construct_gives_a_clear_error(construct):
     tangents = construct.tangents or tuple(1.0 for _ in construct.args)
     with pytest.raises(construct.error, match=construct.match):
         fwdad.jvp(construct.fn, construct.args, tangents)
+
+
+@pytest.mark.parametrize("construct", REVERSE, ids=str)
+def test_supported_construct_in_reverse_mode_passes_the_dot_product_test(construct):
+    """<vjp(ct), t> == <ct, jvp(t)> for a random cotangent ct and direction t."""
+    rng = np.random.default_rng(5)
+    out, pullback = fwdad.vjp(construct.fn, *copy.deepcopy(construct.args))
+    want = construct.fn(*copy.deepcopy(construct.args))
+    assert_close(plain(out), plain(want), rtol=1e-12)
+    ct = random_tangent(out, rng)
+    cts = pullback(ct)
+    direction = tangents_for(construct)
+    _, tangent = fwdad.jvp(construct.fn, copy.deepcopy(construct.args), direction)
+    left = inner(list(cts), [NoTangent if t is None else t for t in direction])
+    right = inner(ct, tangent)
+    assert np.isclose(left, right, rtol=1e-9, atol=1e-10), \
+        f"<vjp(ct), t> = {left!r} but <ct, jvp(t)> = {right!r}"
+
+
+@pytest.mark.parametrize("construct", REFUSED_IN_REVERSE, ids=str)
+def test_refused_construct_in_reverse_mode_gives_a_clear_error(construct):
+    with pytest.raises(construct.refused_in_reverse, match=construct.reverse_pattern):
+        fwdad.grad(construct.fn)(*copy.deepcopy(construct.args))
 
 
 def test_the_catalogue_in_docs_is_up_to_date():

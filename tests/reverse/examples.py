@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 
 import numpy as np
 
@@ -63,8 +64,16 @@ def softmax_cross_entropy(w, x):
     return -np.mean(np.log(p[:, 0]))
 
 
+def divide_by_zero_unread(a):
+    """Only b[0] is read: the element divided by 0.0 passes nothing back (was: NaN)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = a / np.array([1.0, 0.0, 2.0])
+    return b[0] * b[2]
+
+
 R = np.random.default_rng(3)
-EXAMPLES = [(numpy_on_a_list, (0.3, 1.2), True),
+EXAMPLES = [(divide_by_zero_unread, (R.standard_normal(3),), True),
+            (numpy_on_a_list, (0.3, 1.2), True),
             (array_methods, (R.standard_normal(6),), False),  # no frule: reshape, max
             (iterate_rows, (R.standard_normal((3, 2)),), True),
             (unpack_array, (R.standard_normal(4),), True),
@@ -164,6 +173,26 @@ def itertools_shapes(xs):
     return total + sum([a * b for a, b in itertools.zip_longest(xs, xs[:2], fillvalue=0.5)])
 
 
+class _Scaled:
+    def __init__(self, v):
+        self.v = v
+
+    def times(self, k):
+        return self.v * k
+
+
+def callables_and_searches(a, b):
+    """A methodcaller that holds a variable; list.index, count, remove, `in` and == find
+    items by value (a new variable equal in value to an item is found), as forward mode
+    compares primals."""
+    xs = [a * 1.0, b, a * b]
+    found = xs.index(a * b) + xs.count(b * 1.0) + ((a * 1.0) in xs)
+    xs.remove(b * 1.0)
+    m = operator.methodcaller("times", a)(_Scaled(b))
+    same = [a * 1.0, b] == [a, b * 1.0]
+    return sum(xs) * found + m * same
+
+
 ITERATION = [(zip_enumerate_reversed, ([0.3, -0.7, 1.1], [0.5, 0.2, -0.4]), False),
              (zip_of_arrays_sorted_and_reversed, (np.array([0.3, -0.7, 1.1]),
                                                   np.array([0.5, 0.2, -0.4])), False),
@@ -171,7 +200,8 @@ ITERATION = [(zip_enumerate_reversed, ([0.3, -0.7, 1.1], [0.5, 0.2, -0.4]), Fals
              (sorting, ([0.3, -0.7, 1.1],), False), (list_methods, (0.4, 1.3), False),
              (dict_methods, (0.4, 1.3), False),
              (reduce_and_accumulate, ([0.3, -0.7, 1.1, 0.9],), False),
-             (itertools_shapes, ([0.3, -0.7, 1.1, 0.9],), False)]
+             (itertools_shapes, ([0.3, -0.7, 1.1, 0.9],), False),
+             (callables_and_searches, (0.4, 1.3), True)]
 EXAMPLES += ITERATION
 ITERATION_COVERS = [zip, enumerate, reversed, iter, next, functools.partial, map, filter,
                     math.fsum, math.prod, set, frozenset, sorted, list, list.sort,
@@ -182,4 +212,4 @@ ITERATION_COVERS = [zip, enumerate, reversed, iter, next, functools.partial, map
                     itertools.chain, itertools.chain.from_iterable, itertools.islice,
                     itertools.pairwise, itertools.product, itertools.permutations,
                     itertools.combinations, itertools.combinations_with_replacement,
-                    itertools.repeat, itertools.zip_longest]
+                    itertools.repeat, itertools.zip_longest, operator.methodcaller]

@@ -58,3 +58,15 @@ def _round_trip(a):
 def test_explicit_conversions_keep_the_gradient():
     a = np.array([0.5, -1.0, 2.0])
     np.testing.assert_allclose(fwdad.grad(_round_trip)(a), 8.0 * a + 2.0)
+
+
+@pytest.mark.parametrize("operate", [lambda v: v * 2.0, lambda v: 1.0 - v, lambda v: -v,
+                                     lambda v: v < 3.0, lambda v: v @ v, abs],
+                         ids=["mul", "rsub", "neg", "lt", "matmul", "abs"])
+@pytest.mark.parametrize("variable", [fwdad.reverse.Var(1.5), fwdad.reverse.VarMat(np.ones(2))],
+                         ids=["Var", "VarMat"])
+def test_an_operator_outside_reverse_code_is_an_fwdad_error(operate, variable):
+    """Library code that computes on a variable as it is (no rule, not traced) raises
+    an fwdad error naming the operator, not Python's TypeError."""
+    with pytest.raises(fwdad.FwdadError, match=r"reached `.*` in code that fwdad runs"):
+        operate(variable)

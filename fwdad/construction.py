@@ -1,0 +1,94 @@
+"""How calling a class builds its instance, as data both modes build from.
+
+    how_built(ValueError)  ->  "exception"    built from plain values, no derivative
+    how_built(Spring)      ->  "dataclass"    field by field (its __init__ has no source)
+    how_built(Point)       ->  "namedtuple"   the tuple of its fields
+    how_built(Interned)    ->  "__new__"      its own __new__: refused, not modelled
+    how_built(Particle)    ->  "init"         object.__new__, then the rule of __init__
+
+`dataclass_values` and `namedtuple_values` bind the arguments of a call as the generated
+constructors would; `refusal` is the message for a class that fwdad does not model.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import inspect
+from typing import Any, Callable, List, Optional, Tuple
+
+from fwdad.errors import describe
+from fwdad.source import is_foreign, python_function
+
+
+def how_built(cls: type) -> str:
+    if issubclass(cls, BaseException):
+        return "exception"
+    if dataclasses.is_dataclass(cls):
+        return "dataclass"
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return "namedtuple"
+    if cls.__new__ is not object.__new__:
+        return "__new__"
+    init = cls.__init__
+    if init is not object.__init__ and python_function(init) is None:
+        return "__init__"
+    return "init"
+
+
+def is_user_class(cls: Any) -> bool:
+    """A class whose call fwdad builds itself (user code, or an exception)."""
+    return isinstance(cls, type) and (issubclass(cls, BaseException) or not is_foreign(cls))
+
+
+def dataclass_values(cls: type, args: tuple, kwargs: dict,
+                     default: Callable[[Any], Any]) -> List[Tuple[str, Any]]:
+    """(field, value) for each field the generated `__init__` sets, in order: the
+    argument, or `default(value)` of its default (a fresh one from a default_factory).
+    An init=False field without a default is left to `__post_init__`."""
+    bound = inspect.signature(cls).bind(*args, **kwargs)
+    values = []
+    for field in dataclasses.fields(cls):
+        if field.name in bound.arguments:
+            values.append((field.name, bound.arguments[field.name]))
+        elif field.default is not dataclasses.MISSING:
+            values.append((field.name, default(field.default)))
+        elif field.default_factory is not dataclasses.MISSING:
+            values.append((field.name, default(field.default_factory())))
+    return values
+
+
+def namedtuple_values(cls: type, args: tuple, kwargs: dict,
+                      default: Callable[[Any], Any]) -> list:
+    """The fields of `cls(*args, **kwargs)`, defaults as `default(value)`."""
+    bound = inspect.signature(cls).bind(*args, **kwargs)
+    given = bound.arguments
+    bound.apply_defaults()
+    return [v if k in given else default(v) for k, v in bound.arguments.items()]
+
+
+def refusal(cls: type, made_by: str, location: str, register: str) -> str:
+    """Why creating a `cls` is refused, and what to do (`register`: the decorator)."""
+    at = f" at {location}" if location else ""
+    return (f"no rule to differentiate creating a {describe(cls)}{at}: its instances are "
+            f"made by its own {made_by}, which fwdad does not model (it builds an "
+            f"instance with object.__new__ and runs the rule of __init__). Register a "
+            f"rule for the class:\n"
+            f"    @{register}({describe(cls)})\n"
+            f"    def _new(*args): ...\n"
+            f"or, if the instance carries no derivative, "
+            f"fwdad.def_nondiff({describe(cls)}).")
+
+
+# ---- the methods collections.namedtuple generates (fwdad does not trace into them) -------
+_Sample = collections.namedtuple("_Sample", "a")
+_GENERATED = {getattr(getattr(_Sample, name), "__func__", getattr(_Sample, name)).__code__:
+              name for name in ("_make", "_replace", "_asdict")}
+
+
+def namedtuple_method(fn: Any) -> Optional[str]:
+    """"_make", "_replace" or "_asdict" when `fn` (bound or not) is that generated
+    method (`_make` is `tuple.__new__` on some versions of Python), else None."""
+    func = getattr(fn, "__func__", fn)
+    if func is tuple.__new__:
+        return "_make"
+    return _GENERATED.get(getattr(func, "__code__", None))
