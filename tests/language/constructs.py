@@ -207,7 +207,16 @@ def catalogue() -> str:
              "with finite differences (in reverse mode, `fwdad.vjp`, by the dot-product "
              "test against forward mode), the others must raise the error shown "
              "(`tests/language/constructs.py`; regenerate this page with "
-             "`python -m tests.language.constructs > docs/python.md`).", ""]
+             "`python -m tests.language.constructs > docs/python.md`).", "",
+             "The rule behind this page: **a derivative fwdad returns is right, or fwdad "
+             "raises an error that says why.** A construct whose semantics fwdad does not "
+             "model fully is refused with a clear error, never approximated; the refused "
+             "constructs are the rows below with an error in a status column, and "
+             "[Errors and debugging](errors-and-debugging.md#right-or-a-clear-error) lists "
+             "what is refused elsewhere (sets of differentiable values, slices with moving "
+             "bounds, batched writes into shared arrays, complex values in reverse mode) and "
+             "what to do instead. [Correctness](correctness.md) describes the program fuzzer "
+             "that checks it.", ""]
     for category in (C, K, F, S, U):
         lines += [f"## {category.capitalize()}", "",
                   "| construct | status | reverse mode | note |", "| --- | --- | --- | --- |"]
