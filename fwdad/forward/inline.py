@@ -21,6 +21,8 @@ from fwdad.forward.astbuild import LOAD, STORE, literal
 from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
+from fwdad.forward.vanishing import ALWAYS
+from fwdad.rules.operators import summed
 from fwdad.tangents import NoTangent
 
 ZERO = "\0zero"
@@ -38,6 +40,9 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     tpl, subst, zeros = _template_for(rw, line)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
         return None
+    care = target is not None and rw.kinds[target] != PLAIN and any(
+        ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
+    uses_out = tpl.uses_out or care
     bound: List[str] = []
     bind_constant = rw.k.bind
 
@@ -54,9 +59,11 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         return [plain]
     primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
-    out = rw.temp(target) if self_update and tpl.uses_out else target
+    out = rw.temp(target) if self_update and uses_out else target
     subst["out"] = ast.Name(out, LOAD)
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
+    if care:  # an operand's tangent may be NoTangent at run time: keep shape and object
+        tangent = _summed(tpl, tangent, subst, zeros, bind, bound)
     if _is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target] and \
@@ -75,7 +82,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
             _assign(target, ast.Name(out, LOAD), [out])]
     first = _assign(target, primal, primal_reads)
     first.fw_pure = True
-    if self_update or (tpl.tangent_first and not tpl.uses_out):
+    if self_update or (tpl.tangent_first and not uses_out):
         return tangents + [first]
     return [first] + tangents
 
@@ -125,16 +132,31 @@ def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
     return out
 
 
-def _template_for(rw: Any, line: Line) -> tuple:
+def _chosen(rw: Any, line: Line) -> tuple:
+    """The template of the line and the operands it takes: `x ** 2` is pow_two of x."""
     tpl: Template = rw.templates[id(line.callee)]
     atoms = line.operands
-    subst: Dict[str, ast.expr] = {}
+    exponent = _literal_exponent(line)
+    if exponent is not None:
+        return (pow_two if exponent == 2 else pow_literal).template, atoms[:1]
+    return tpl, atoms
+
+
+def _literal_exponent(line: Line) -> Any:
+    atoms = line.operands
     if atoms[-1].kind == "const" and line.entry.primal in _POW:
         exponent = getattr(atoms[-1].value, "primal", None)
         if type(exponent) in (int, float) and exponent != 0 and math.isfinite(exponent):
-            tpl = (pow_two if exponent == 2 else pow_literal).template
-            subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
-            atoms = atoms[:1]
+            return exponent
+    return None
+
+
+def _template_for(rw: Any, line: Line) -> tuple:
+    tpl, atoms = _chosen(rw, line)
+    subst: Dict[str, ast.expr] = {}
+    if len(atoms) < len(line.operands):
+        exponent = _literal_exponent(line)
+        subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
     primal, tangent, zeros = rw.primal, rw.tangent, []
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
         subst[p] = primal(atom)
@@ -235,6 +257,35 @@ def _tangent_reads(tpl: Template, zeros: tuple) -> Optional[frozenset]:
 
 
 _READS: Dict[tuple, tuple] = {}  # (id(tangent expression), zeros) -> (it, its names)
+
+
+# ---- tangents that are NoTangent at run time ------------------------------------------
+def passes_through(rw: Any, line: Line) -> List[Any]:
+    """The active operands whose tangent, were it NoTangent at run time (an int), would
+    leave the line's tangent that of another operand alone: `dx + dk` is then dx, of
+    x's shape rather than the result's, and the very object dx."""
+    tpl, atoms = _chosen(rw, line)
+    zeros = tuple(dp for i, dp in enumerate(tpl.tangents)
+                  if i >= len(atoms) or not rw.active(atoms[i]))
+    out = []
+    for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
+        if dp not in zeros:
+            reads = _tangent_reads(tpl, zeros + (dp,))
+            if reads is not None and p not in reads and "out" not in reads:
+                out.append(atom)
+    return out
+
+
+def _summed(tpl: Template, tangent: ast.expr, subst: Dict[str, ast.expr], zeros: tuple,
+            bind: Any, reads: List[str]) -> ast.expr:
+    """`summed(dx + dy, out, dx, dy)`: the rules' own shaping and copy (rules/operators)."""
+    terms = [subst[dp] for dp in tpl.tangents if dp not in zeros]
+    out = subst["out"]
+    call = ast.Call(func=bind(summed, "summed"), args=[tangent, out] + terms, keywords=[])
+    reads.append(out.id)
+    for node in terms:
+        reads.append(node.id if type(node) is ast.Name else node.value.id)
+    return call
 
 
 # ---- nondiff rules: the primal call alone ----------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward import activity, runtime, unboxed
+from fwdad.forward import activity, runtime, unboxed, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
@@ -31,7 +31,7 @@ from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _c
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.other_lines import OtherLines
-from fwdad.forward.inline import ZERO, instantiate, nondiff_call
+from fwdad.forward.inline import ZERO, instantiate, nondiff_call, passes_through
 from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -44,19 +44,25 @@ _NUMBERS = (int, float, complex, np.number, np.bool_)
 _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
 
-def optimize(tree: ast.FunctionDef, constants: Constants,
-             unoptimized: Callable) -> Optional[ast.FunctionDef]:
+def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
+             without_tangent: Optional[Dict[str, bool]] = None) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
     numbers and arrays, so a rule that builds instances of user classes (whose operators
-    are their own dunder methods) stays as it is."""
+    are their own dunder methods) stays as it is.
+
+    The rule assumes that every named argument has a tangent; its guard sends other
+    calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
+    `without_tangent` (parameter -> whether it is a number), it is the variant for
+    calls where those have none, with no guard: Routes calls it after checking."""
     templates = templates_by_rule()
-    analysis = activity.analyse(tree, constants.values, templates)
+    without_tangent = without_tangent or {}
+    analysis = activity.analyse(tree, constants.values, templates, set(without_tangent))
     if analysis.scoped or _builds_instances(constants):
         return None
-    rewrite = _Rewrite(analysis, constants, templates, tree)
+    rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
     body = rewrite.entry(tree) + rewrite.block(tree.body)
-    if rewrite.inlined:
+    if rewrite.inlined and not without_tangent:
         body = rewrite.batch_guard(tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
@@ -72,7 +78,8 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 templates: Dict[int, Any], tree: ast.FunctionDef) -> None:
+                 templates: Dict[int, Any], tree: ast.FunctionDef,
+                 without_tangent: Dict[str, bool]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.templates, self.inlined = constants, templates, False
@@ -82,8 +89,14 @@ class _Rewrite(OtherLines):
             if self.kinds[name] == SPLIT:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
+        params = activity.params(tree)
         self.numbers, self.fresh = _defined_by_templates(
-            analysis.lines.values(), self.dnames, activity.params(tree))
+            analysis.lines.values(), self.dnames, params,
+            {name for name, number in without_tangent.items() if number})
+        args = tree.args
+        self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
+            analysis.lines.values(), self.kinds, params, set(without_tangent),
+            {a.arg for a in (args.vararg, args.kwarg) if a is not None})
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
@@ -175,7 +188,7 @@ class _Rewrite(OtherLines):
         args = tree.args
         return [ast.copy_location(self.split(a.arg), tree)
                 for a in args.posonlyargs + args.args + args.kwonlyargs
-                if self.kinds[a.arg] == SPLIT]
+                if self.kinds[a.arg] != BOXED]
 
     def batch_guard(self, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
         """`if _fw_batched(x, y): return _fw_unoptimized(x, y)`."""
@@ -187,10 +200,27 @@ class _Rewrite(OtherLines):
         if args.kwarg:
             keywords.append(ast.keyword(arg=None, value=_name(args.kwarg.arg)))
         test = _call(self.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
+        missing = [ast.Compare(left=_attr(name, "tangent"), ops=[ast.Is()],
+                               comparators=[self.k.bind(NoTangent, "NoTangent")])
+                   for name in self.checked_params(args)]
+        if missing:
+            test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
         fallback = _call(self.k.bind(unoptimized, "unoptimized"), *positional,
                          keywords=keywords)
         guard = ast.If(test=test, body=[ast.Return(value=fallback)], orelse=[])
         return [ast.copy_location(guard, tree)]
+
+    def checked_params(self, args: ast.arguments) -> List[str]:
+        """The named parameters whose having no tangent (an int) would make a template
+        line lose its result's shape (see forward/vanishing.py), in order."""
+        causes: Set[str] = set()
+        for line in self.lines.values():
+            if line.kind == "template" and line.targets and \
+                    self.kinds[line.targets[0]] != PLAIN:
+                for atom in passes_through(self, line):
+                    causes |= self.vanish.get(atom.name, frozenset())
+        return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
+                if a.arg in causes]
 
     def split(self, name: str, source: Optional[ast.expr] = None) -> ast.stmt:
         """`y, dy = y.primal, y.tangent`, or `y = y.primal` for a plain local."""
@@ -257,12 +287,13 @@ class _Rewrite(OtherLines):
 
 
 def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
-                          params: Set[str]) -> tuple:
+                          params: Set[str], numbers_in: Set[str]) -> tuple:
     """The locals that only calls of `math` functions assign (numbers), and the
     tangent names of those that only these and templates assign: each such tangent is
     a new object (a copy where a template would pass an operand's through), which no
-    view shares. Parameters hold the caller's objects first."""
-    numbers: Dict[str, bool] = dict.fromkeys(params, False)
+    view shares. Parameters hold the caller's objects first; those in `numbers_in` are
+    numbers."""
+    numbers: Dict[str, bool] = {name: name in numbers_in for name in params}
     fresh: Dict[str, bool] = dict.fromkeys(params, False)
     for line in lines:
         primal = getattr(line.entry, "primal", None)
