@@ -8,7 +8,6 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
-import copy
 import math
 import operator
 from typing import Any, Dict, List, Optional
@@ -22,10 +21,10 @@ from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
 from fwdad.forward.vanishing import ALWAYS
+from fwdad.forward.zeros import ZERO, is_zero, simplify, zeroed
 from fwdad.rules.operators import summed
 from fwdad.tangents import NoTangent
 
-ZERO = "\0zero"
 _COMPARE = {operator.lt: ast.Lt, operator.le: ast.LtE, operator.eq: ast.Eq,
             operator.ne: ast.NotEq, operator.gt: ast.Gt, operator.ge: ast.GtE,
             operator.is_: ast.Is, operator.is_not: ast.IsNot}
@@ -64,7 +63,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
     if care:  # an operand's tangent may be NoTangent at run time: keep shape and object
         tangent = _summed(tpl, tangent, subst, zeros, bind, bound)
-    if _is_zero(tangent):
+    if is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target] and \
             tangent.id in rw.fresh:
@@ -97,7 +96,7 @@ def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.exp
     known = _BUILDERS.get(key)
     if known is None or known[0] is not expr:
         operands = tpl.params + tpl.tangents + ["out"]
-        kept = expr if expr is tpl.primal else simplify(_zeroed(expr, zeros))
+        kept = expr if expr is tpl.primal else simplify(zeroed(expr, zeros))
         build = builder(kept, operands, tpl.globals, _hint, binds=None if kept is expr
                         else expr)
         names = [n.id for n in walk(kept) if type(n) is ast.Name]
@@ -121,15 +120,6 @@ def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.exp
 # (id(template expression), its zero tangents) -> (that expression, its builder, the
 # operands the built tree reads, and the other names it reads)
 _BUILDERS: Dict[tuple, tuple] = {}
-
-
-def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
-    """A copy of `expr` with the symbolic zero in place of the names `zeros`."""
-    out = copy.deepcopy(expr)
-    for node in walk(out):
-        if type(node) is ast.Name and node.id in zeros:
-            node.id = ZERO
-    return out
 
 
 def _chosen(rw: Any, line: Line) -> tuple:
@@ -176,44 +166,6 @@ def _hint(value: Any) -> str:
     return prefix + getattr(value, "__name__", type(value).__name__.strip("_"))
 
 
-# ---- symbolic zeros ------------------------------------------------------------------
-def _is_zero(node: ast.AST) -> bool:
-    return type(node) is ast.Name and node.id == ZERO
-
-
-def simplify(node: ast.expr) -> ast.expr:
-    """Fold the symbolic zero: 0 + a = a, a - 0 = a, 0 - a = -a, 0 * a = a * 0 = 0,
-    0 / a = 0, -0 = 0, f(0) = 0 for the linear maps templates apply to tangents."""
-    if isinstance(node, ast.BinOp):
-        left, right = simplify(node.left), simplify(node.right)
-        op = type(node.op)
-        if op is ast.Add and (_is_zero(left) or _is_zero(right)):
-            return right if _is_zero(left) else left
-        if op is ast.Sub and _is_zero(right):
-            return left
-        if op is ast.Sub and _is_zero(left):
-            return ast.UnaryOp(op=ast.USub(), operand=right)
-        if _is_zero(left) or (_is_zero(right) and op in (ast.Mult, ast.MatMult)):
-            return _zero()
-        return ast.BinOp(left=left, op=node.op, right=right)
-    if isinstance(node, ast.UnaryOp):
-        operand = simplify(node.operand)
-        return _zero() if _is_zero(operand) else ast.UnaryOp(op=node.op, operand=operand)
-    if isinstance(node, ast.Call):
-        args = [simplify(a) for a in node.args]
-        return _zero() if any(map(_is_zero, args)) else ast.Call(
-            func=node.func, args=args, keywords=node.keywords)
-    if isinstance(node, ast.IfExp):
-        body, orelse = simplify(node.body), simplify(node.orelse)
-        return _zero() if _is_zero(body) or _is_zero(orelse) else ast.IfExp(
-            test=node.test, body=body, orelse=orelse)
-    return node
-
-
-def _zero() -> ast.Name:
-    return ast.Name(ZERO, LOAD)
-
-
 def _passed_through(node: ast.expr, rw: Any) -> Optional[str]:
     """The name of the operand's tangent that `node` is alone (`dx` of `x + 0.0`, or
     `x.tangent` of a boxed local), else None. Every template makes a new value, so
@@ -249,8 +201,8 @@ def _tangent_reads(tpl: Template, zeros: tuple) -> Optional[frozenset]:
     key = (id(tpl.tangent), zeros)
     known = _READS.get(key)
     if known is None or known[0] is not tpl.tangent:
-        kept = simplify(_zeroed(tpl.tangent, zeros))
-        names = None if _is_zero(kept) else frozenset(
+        kept = simplify(zeroed(tpl.tangent, zeros))
+        names = None if is_zero(kept) else frozenset(
             n.id for n in walk(kept) if type(n) is ast.Name)
         known = _READS[key] = tpl.tangent, names
     return known[1]

@@ -11,7 +11,8 @@ signature and results. Locals are boxed, split or plain (forward/activity.py); D
 built only where a split local meets a call that is not inlined, a return, or a
 container. Statements the optimizer does not know stay as they are, on boxed locals.
 Batched tangents go to the plain rule, bound as `_fw_unoptimized`: templates leave out
-the alignment of batch axes that rules do.
+the alignment of batch axes that rules do. So do arguments with no tangent (an int)
+where that matters, to a variant specialized on it (forward/guard.py, routes.py).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward import activity, runtime, unboxed, vanishing
+from fwdad.forward import activity, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
@@ -31,7 +32,9 @@ from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _c
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.other_lines import OtherLines
-from fwdad.forward.inline import ZERO, instantiate, nondiff_call, passes_through
+from fwdad.forward.guard import guard
+from fwdad.forward.inline import instantiate, nondiff_call
+from fwdad.forward.zeros import ZERO
 from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -63,7 +66,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
     rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
     body = rewrite.entry(tree) + rewrite.block(tree.body)
     if rewrite.inlined and not without_tangent:
-        body = rewrite.batch_guard(tree, unoptimized) + body
+        body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
     return cleanup(ast.copy_location(out, tree), rewrite.small)
@@ -189,38 +192,6 @@ class _Rewrite(OtherLines):
         return [ast.copy_location(self.split(a.arg), tree)
                 for a in args.posonlyargs + args.args + args.kwonlyargs
                 if self.kinds[a.arg] != BOXED]
-
-    def batch_guard(self, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
-        """`if _fw_batched(x, y): return _fw_unoptimized(x, y)`."""
-        args = tree.args
-        positional = [_name(a.arg) for a in args.posonlyargs + args.args]
-        if args.vararg:
-            positional.append(ast.Starred(value=_name(args.vararg.arg), ctx=ast.Load()))
-        keywords = [ast.keyword(arg=a.arg, value=_name(a.arg)) for a in args.kwonlyargs]
-        if args.kwarg:
-            keywords.append(ast.keyword(arg=None, value=_name(args.kwarg.arg)))
-        test = _call(self.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
-        missing = [ast.Compare(left=_attr(name, "tangent"), ops=[ast.Is()],
-                               comparators=[self.k.bind(NoTangent, "NoTangent")])
-                   for name in self.checked_params(args)]
-        if missing:
-            test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
-        fallback = _call(self.k.bind(unoptimized, "unoptimized"), *positional,
-                         keywords=keywords)
-        guard = ast.If(test=test, body=[ast.Return(value=fallback)], orelse=[])
-        return [ast.copy_location(guard, tree)]
-
-    def checked_params(self, args: ast.arguments) -> List[str]:
-        """The named parameters whose having no tangent (an int) would make a template
-        line lose its result's shape (see forward/vanishing.py), in order."""
-        causes: Set[str] = set()
-        for line in self.lines.values():
-            if line.kind == "template" and line.targets and \
-                    self.kinds[line.targets[0]] != PLAIN:
-                for atom in passes_through(self, line):
-                    causes |= self.vanish.get(atom.name, frozenset())
-        return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
-                if a.arg in causes]
 
     def split(self, name: str, source: Optional[ast.expr] = None) -> ast.stmt:
         """`y, dy = y.primal, y.tangent`, or `y = y.primal` for a plain local."""
