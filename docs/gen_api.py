@@ -39,7 +39,8 @@ GROUPS = [  # (heading, what the names are for, names)
      "[Errors and debugging](errors-and-debugging.md).",
      ["fwdad.FwdadError", "fwdad.UnsupportedSyntaxError", "fwdad.MissingRuleError",
       "fwdad.SourceUnavailableError", "fwdad.TangentError",
-      "fwdad.NonDifferentiableError", "fwdad.InternalError"]),
+      "fwdad.NonDifferentiableError", "fwdad.UnrecordableError",
+      "fwdad.InternalError"]),
     ("Helpers of normalized code", "Normalized code calls these in place of Python's "
      "displays, starred assignments and calls of C code (see "
      "[How it works](how-it-works.md)); each does what the construct does.",

@@ -3,7 +3,7 @@ transformation."""
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
                           NonDifferentiableError, SourceUnavailableError, TangentError,
-                          UnsupportedSyntaxError)
+                          UnrecordableError, UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
     foreigncall, unpack
@@ -21,6 +21,7 @@ __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp",
            "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
-           "SourceUnavailableError", "TangentError", "UnsupportedSyntaxError",
+           "SourceUnavailableError", "TangentError", "UnrecordableError",
+           "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

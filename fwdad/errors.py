@@ -37,6 +37,10 @@ class NonDifferentiableError(FwdadError, TypeError):
     """A derivative was asked for with respect to a value that has no tangent."""
 
 
+class UnrecordableError(FwdadError):
+    """linearize cannot record what a rule does with a tangent (jvp can compute it)."""
+
+
 class InternalError(FwdadError, RuntimeError):
     """A bug in fwdad: an invariant of ours did not hold. Please report it."""
 

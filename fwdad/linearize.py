@@ -19,9 +19,10 @@ from typing import Any, Callable, Tuple
 import numpy as np
 
 from fwdad import seeds
-from fwdad.api import _argument_names, _check_callable, call
+from fwdad.api import _argument_names, _check_callable, call, jvp
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, TangentError, describe, note_user_location
+from fwdad.errors import (FwdadError, TangentError, UnrecordableError, describe,
+                          note_user_location, where)
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.tangent_checks import check_tangent
@@ -43,7 +44,9 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
         (the tuple of cotangents of the arguments).
 
     Raises:
-        FwdadError: a rule does something with a tangent that cannot be recorded.
+        UnrecordableError: a rule does something with a tangent that cannot be
+            recorded (jvp and jacfwd work: the message names the rule and the line).
+        Errors of f itself (and other fwdad errors) are raised as jvp raises them.
     """
     _check_callable(f, "linearize")
     kept = copy.deepcopy(primals)
@@ -54,10 +57,65 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
         with tangent_context(Recording(tape)):
             out = call(f, duals)
     except Exception as exc:
+        if _recording_failed(f, kept, exc):
+            raise _unrecordable(f, exc) from exc
         note_user_location(exc)
         raise
     tape.forget_shadows()
     return out.primal, Linearization(f, kept, tape, inputs, out)
+
+
+# ---- what a rule does with a tangent that cannot be recorded ---------------------------
+def _recording_failed(f: Callable, primals: tuple, exc: Exception) -> bool:
+    """Whether `exc` comes from recording rather than from f or its rules: f's own
+    errors (and fwdad's, such as a missing rule) are raised by jvp as well."""
+    if isinstance(exc, FwdadError) and not isinstance(exc, UnrecordableError):
+        return False
+    try:
+        jvp(f, copy.deepcopy(primals), [zero_tangent(p) for p in primals])
+    except Exception:  # noqa: BLE001 (any error of f's: the original one is raised)
+        return isinstance(exc, UnrecordableError)
+    return True
+
+
+def _unrecordable(f: Callable, exc: Exception) -> UnrecordableError:
+    rule, line = _rule_and_line(exc.__traceback__)
+    what = str(exc) if isinstance(exc, UnrecordableError) else \
+        f"a rule did something to a recorded tangent that failed ({type(exc).__name__}: {exc})"
+    return UnrecordableError(
+        f"linearize cannot record the derivative of {describe(f)}: {what}, in the rule "
+        f"{rule}, which {line or 'a line of f'} calls. linearize records the tangent "
+        f"operations of every rule, and this rule applies something other than the "
+        f"NumPy operations it can record. fwdad.jvp and fwdad.jacfwd work for this "
+        f"function: use them (and fwdad.vjp for lin.T).")
+
+
+def _rule_and_line(tb: Any) -> tuple:
+    """The rule that failed (the first function of fwdad/rules/ or of the user's rules
+    below the innermost generated line) and the user's line that called it."""
+    from fwdad.compile import USER_LINES, user_location
+    line, rule = None, None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in USER_LINES:  # generated code: the rules below it count
+            hit = user_location(code.co_filename, tb.tb_lineno)
+            line, rule = (where(*hit) if hit else line), None
+        elif rule is None and _is_rule_frame(code.co_filename):
+            rule = f"{code.co_qualname} ({where(code.co_filename, code.co_firstlineno)})"
+        tb = tb.tb_next
+    return rule or "that failed", line
+
+
+_MACHINERY = ("api.py", "linearize.py", "forward/", "recording.py", "rules/registry.py",
+              "rules/outputs.py", "rules/classes.py",
+              "rules/batching.py", "dual.py", "tangents.py")
+
+
+def _is_rule_frame(filename: str) -> bool:
+    """Code of rules (fwdad's or the user's): not fwdad's machinery, not NumPy."""
+    inside = filename.replace("\\", "/").rsplit("/fwdad/", 1)
+    return not (len(inside) == 2 and inside[1].startswith(_MACHINERY)) and \
+        "/numpy/" not in filename
 
 
 def _input(tape: Tape, leaf: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any, Callable, List
 
 import numpy as np
 
-from fwdad.errors import FwdadError
+from fwdad.errors import UnrecordableError
 from fwdad.rules.batching import TangentContext
 from fwdad.tangents import NoTangent
 
@@ -142,11 +142,9 @@ def _attribute(name: str) -> Callable:
     return operator.attrgetter(name)
 
 
-def _unrecordable(what: str) -> FwdadError:
-    return FwdadError(
-        f"linearize records the tangent operations of every rule, but a rule's tangent "
-        f"was {what}, which cannot be recorded. Use fwdad.jvp (or jacfwd) for this "
-        f"function; the traceback shows the rule.")
+def _unrecordable(what: str) -> UnrecordableError:
+    """linearize (fwdad/linearize.py) adds the rule, the user's line and what to do."""
+    return UnrecordableError(f"a rule's tangent was {what}, which cannot be recorded")
 
 
 def _map(fn: Callable, tree: Any) -> Any:

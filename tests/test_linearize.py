@@ -126,3 +126,88 @@ def test_wrong_number_of_tangents_is_reported():
 def test_unstack_helper_roundtrip():  # the batch helpers lin relies on
     t = stack([np.ones(2), np.zeros(2)])
     assert_close(unstack(t, 1), np.zeros(2))
+
+
+# ---- programs: lin(t) is jvp and lin.T passes the dot-product test, or a clear refusal --
+def _square_plus_one(x):
+    return x * x + 1.0
+
+
+def _write_through_view(z):
+    b = z.reshape(2, 2)
+    b[0, 0] = 5.0 * b[1, 1]
+    return b.T * z[1]
+
+
+RECORDED = [  # (what, f) on a vector of 4 values
+    ("z.reshape(2, 2)", lambda z: z.reshape(2, 2) * 2.0),
+    ("z.reshape((2, 2))", lambda z: z.reshape((2, 2))),
+    ("reshape(-1, 2), order F", lambda z: z.reshape(-1, 2).reshape(2, 2, order="F")),
+    ("np.reshape", lambda z: np.reshape(z, (2, 2))),
+    ("ravel", lambda z: z.reshape(2, 2).ravel()),
+    ("flatten", lambda z: z.reshape(2, 2).flatten()),
+    ("flatten F", lambda z: z.reshape(2, 2).flatten("F")),
+    (".T", lambda z: z.reshape(2, 2).T @ z[:2]),
+    (".mT", lambda z: z.reshape(2, 2).mT),
+    ("transpose", lambda z: z.reshape(2, 2).transpose()),
+    ("transpose(2, 0, 1)", lambda z: z.reshape(1, 2, 2).transpose(2, 0, 1)),
+    ("squeeze", lambda z: z.reshape(1, 4).squeeze()),
+    ("squeeze(axis=2)", lambda z: z.reshape(1, 4, 1).squeeze(axis=2)),
+    ("swapaxes", lambda z: z.reshape(2, 2).swapaxes(0, 1)),
+    ("diagonal", lambda z: z.reshape(2, 2).diagonal()),
+    ("np.diag of a view", lambda z: np.diag(z.reshape(2, 2))),
+    ("conj", lambda z: z.conj()),
+    ("take", lambda z: z.take([0, 1])),
+    ("a write through a reshaped view", _write_through_view),
+    ("item", lambda z: z.item(0) * z[1]),
+    ("einsum, inv", lambda z: np.einsum("ij,j->i", np.linalg.inv(
+        z.reshape(2, 2) + 3 * np.eye(2)), z[:2])),
+    ("a mask and a derived call", lambda z: _square_plus_one(z[z > 1.0])),
+]
+REFUSED = [  # rules that turn a tangent into a plain array or list
+    ("z.tolist()", lambda z: sum(z.tolist())),
+    ("np.linalg.norm", lambda z: np.linalg.norm(z)),
+    ("z.max()", lambda z: z.max()),
+    ("z.copy()", lambda z: z.copy() * z),
+]
+Z4 = np.array([0.5, 1.5, 2.5, 3.5])
+
+
+@pytest.mark.parametrize("what, f", RECORDED, ids=[r[0] for r in RECORDED])
+def test_recorded_program(what, f):
+    rng = np.random.default_rng(7)
+    out, lin = fwdad.linearize(f, Z4.copy())
+    for _ in range(2):
+        t = rng.standard_normal(4)
+        _, want = fwdad.jvp(f, (Z4.copy(),), (t,))
+        assert_close(lin(t), want, rtol=1e-12, atol=1e-14)
+        cotangent = random_tangent(out, rng)
+        assert inner(cotangent, lin(t)) == pytest.approx(
+            inner(lin.T(cotangent), (t,)), rel=1e-10)
+
+
+@pytest.mark.parametrize("what, f", REFUSED, ids=[r[0] for r in REFUSED])
+def test_refused_program_names_the_rule_and_line(what, f):
+    with pytest.raises(fwdad.FwdadError) as info:
+        fwdad.linearize(f, Z4.copy())
+    message = str(info.value)
+    assert "in the rule _" in message and f"{__file__}:" in message, message
+    assert "fwdad.jvp and fwdad.jacfwd work" in message, message
+    fwdad.jvp(f, (Z4.copy(),), (np.ones(4),))  # which it says
+
+
+def test_a_rule_that_fails_on_a_recorded_tangent_is_named(restore_rules):
+    def cumulative(x):
+        return np.cumsum(x)
+
+    @fwdad.frule(cumulative)
+    def _cumulative(x: fwdad.Dual) -> fwdad.Dual:  # an ndarray method called unbound
+        return fwdad.Dual(cumulative(x.primal), np.ndarray.cumsum(x.tangent))
+
+    with pytest.raises(fwdad.FwdadError, match="TypeError.*in the rule .*_cumulative "):
+        fwdad.linearize(lambda z: cumulative(z) * 2.0, Z4.copy())
+
+
+def test_the_functions_own_error_is_raised_as_jvp_raises_it():
+    with pytest.raises(ValueError, match="reshape"):
+        fwdad.linearize(lambda z: z.reshape(3, 3), Z4.copy())

@@ -1,4 +1,5 @@
-"""Shared test helpers: golden pass tests and a finite-difference reference."""
+"""Shared test helpers: golden pass tests, a finite-difference reference, and the
+comparison of two rules' results (run_rule, assert_same)."""
 from __future__ import annotations
 
 import ast
@@ -8,8 +9,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from fwdad.dual import Dual
 from fwdad.normalize.names import Namer
-from fwdad.tangents import perturb
+from fwdad.tangents import NoTangent, Tangent, perturb
 
 
 def parse_function(source: str) -> ast.FunctionDef:
@@ -58,6 +60,38 @@ def assert_close(got: Any, want: Any, rtol: float = 1e-6, atol: float = 1e-8) ->
         assert np.shape(got) == np.shape(want), f"shape {np.shape(got)}, not {np.shape(want)}"
         np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float),
                                    rtol=rtol, atol=atol)
+
+
+def run_rule(rule: Callable, args: Sequence[Any], tangents: Sequence[Any]) -> Any:
+    """What the rule gives (outputs and arguments afterwards), or the error it raises."""
+    duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, tangents)]
+    try:
+        out = rule(*duals)
+    except Exception as exc:  # both rules must fail alike
+        return type(exc)
+    return (out.primal, out.tangent), [(d.primal, d.tangent) for d in duals]
+
+
+def assert_same(got: Any, want: Any, where: str = "output") -> None:
+    """Two results of rules are equal to rounding, shapes included (NoTangent is zero)."""
+    if isinstance(want, type) or isinstance(got, type):
+        assert got is want, f"{where}: {got} against {want}"
+    elif isinstance(want, (tuple, list)):
+        assert type(got) is type(want) and len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_same(g, w, f"{where}[{i}]")
+    elif isinstance(want, Tangent):
+        assert_same(vars(got), vars(want), where)
+    elif isinstance(want, dict):
+        assert got.keys() == want.keys(), where
+        for k in want:
+            assert_same(got[k], want[k], f"{where}[{k!r}]")
+    elif want is NoTangent or got is NoTangent:
+        zero = got if want is NoTangent else want
+        assert zero is NoTangent or np.all(np.asarray(zero) == 0), where
+    else:
+        assert np.shape(got) == np.shape(want), f"{where}: shape {np.shape(got)}"
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, err_msg=where)
 
 
 def copy_args(args: Sequence[Any]) -> list:

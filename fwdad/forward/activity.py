@@ -35,9 +35,10 @@ class Analysis:
     lines: Dict[int, Line]         # id(statement) -> its Line
 
 
-def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
-            templates: Dict[int, Any]) -> Analysis:
-    """The kind of every local of the rule `fn` (see the module docstring)."""
+def analyse(fn: ast.FunctionDef, constants: Dict[str, Any], templates: Dict[int, Any],
+            inactive: Set[str] = frozenset()) -> Analysis:
+    """The kind of every local of the rule `fn` (see the module docstring); the
+    parameters `inactive` have no tangent (the rule is specialized for that)."""
     reader = Reader(constants, templates)
     reader.fn = fn
     lines: List[Line] = []
@@ -52,7 +53,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any],
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
     readers = _readers(lines)
-    active = _closure(readers, params(fn) | forced | {
+    active = _closure(readers, (params(fn) - inactive) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
         and not _is_nondiff(line) for t in line.targets}, _passes_activity)
     opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")

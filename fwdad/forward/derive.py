@@ -19,6 +19,7 @@ from fwdad.errors import location_of
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.optimize import optimize
+from fwdad.forward.routes import Key, Routes
 from fwdad.forward.transform import transform
 from fwdad.source import FunctionSource
 
@@ -66,7 +67,12 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
         rule.unoptimized = rule
     else:
         plain = PlainRule(_plain_maker(src, tree, constants.values, build, header))
-        better = optimize(tree, constants, plain)
+        args = tree.args
+        specialize = None if src.text is None else functools.partial(
+            _variant, frontend.without_tree(src), build, header, plain)
+        routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
+                        tuple(a.arg for a in args.kwonlyargs), specialize)
+        better = optimize(tree, constants, routes)
         rule = build(better, constants.values, header="optimized " + header) \
             if better is not None else build(tree, constants.values, header=header)
         rule.unoptimized = plain
@@ -100,6 +106,22 @@ def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
         fresh, normalized = frontend.normalized_source(source.again(src))
         tree, constants = transform(normalized, fresh)
         return build(tree, constants.values, header=header)
+
+
+def _variant(src: FunctionSource, build: Callable, header: str, plain: "PlainRule",
+             key: Key) -> Callable:
+    """The optimized rule for calls where the parameters of `key` have no tangent (an
+    int argument), made from the def's text again as the plain rule is (a lambda, with
+    no text of its own, uses the plain rule)."""
+    with collector_paused():
+        fresh, normalized = frontend.normalized_source(source.again(src))
+        tree, constants = transform(normalized, fresh)
+        better = optimize(tree, constants, plain, dict(key))
+        if better is None:
+            return plain
+        names = ", ".join(name for name, _ in key)
+        return build(better, constants.values,
+                     header=f"optimized {header}, for {names} with no tangent")
 
 
 class PlainRule:

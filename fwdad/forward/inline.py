@@ -8,7 +8,6 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
-import copy
 import math
 import operator
 from typing import Any, Dict, List, Optional
@@ -21,9 +20,11 @@ from fwdad.forward.astbuild import LOAD, STORE, literal
 from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template, pow_literal, pow_two
+from fwdad.forward.vanishing import ALWAYS
+from fwdad.forward.zeros import ZERO, is_zero, simplify, zeroed
+from fwdad.rules.operators import summed
 from fwdad.tangents import NoTangent
 
-ZERO = "\0zero"
 _COMPARE = {operator.lt: ast.Lt, operator.le: ast.LtE, operator.eq: ast.Eq,
             operator.ne: ast.NotEq, operator.gt: ast.Gt, operator.ge: ast.GtE,
             operator.is_: ast.Is, operator.is_not: ast.IsNot}
@@ -38,6 +39,9 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     tpl, subst, zeros = _template_for(rw, line)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
         return None
+    care = target is not None and rw.kinds[target] != PLAIN and any(
+        ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
+    uses_out = tpl.uses_out or care
     bound: List[str] = []
     bind_constant = rw.k.bind
 
@@ -54,10 +58,12 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         return [plain]
     primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
-    out = rw.temp(target) if self_update and tpl.uses_out else target
+    out = rw.temp(target) if self_update and uses_out else target
     subst["out"] = ast.Name(out, LOAD)
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
-    if _is_zero(tangent):
+    if care:  # an operand's tangent may be NoTangent at run time: keep shape and object
+        tangent = _summed(tpl, tangent, subst, zeros, bind, bound)
+    if is_zero(tangent):
         tangents = [rw.zero(target)]
     elif isinstance(tangent, ast.Name) and tangent.id == rw.dnames[target] and \
             tangent.id in rw.fresh:
@@ -75,7 +81,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
             _assign(target, ast.Name(out, LOAD), [out])]
     first = _assign(target, primal, primal_reads)
     first.fw_pure = True
-    if self_update or (tpl.tangent_first and not tpl.uses_out):
+    if self_update or (tpl.tangent_first and not uses_out):
         return tangents + [first]
     return [first] + tangents
 
@@ -90,7 +96,7 @@ def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.exp
     known = _BUILDERS.get(key)
     if known is None or known[0] is not expr:
         operands = tpl.params + tpl.tangents + ["out"]
-        kept = expr if expr is tpl.primal else simplify(_zeroed(expr, zeros))
+        kept = expr if expr is tpl.primal else simplify(zeroed(expr, zeros))
         build = builder(kept, operands, tpl.globals, _hint, binds=None if kept is expr
                         else expr)
         names = [n.id for n in walk(kept) if type(n) is ast.Name]
@@ -116,25 +122,31 @@ def _build(tpl: Template, expr: ast.expr, zeros: tuple, subst: Dict[str, ast.exp
 _BUILDERS: Dict[tuple, tuple] = {}
 
 
-def _zeroed(expr: ast.expr, zeros: tuple) -> ast.expr:
-    """A copy of `expr` with the symbolic zero in place of the names `zeros`."""
-    out = copy.deepcopy(expr)
-    for node in walk(out):
-        if type(node) is ast.Name and node.id in zeros:
-            node.id = ZERO
-    return out
-
-
-def _template_for(rw: Any, line: Line) -> tuple:
+def _chosen(rw: Any, line: Line) -> tuple:
+    """The template of the line and the operands it takes: `x ** 2` is pow_two of x."""
     tpl: Template = rw.templates[id(line.callee)]
     atoms = line.operands
-    subst: Dict[str, ast.expr] = {}
+    exponent = _literal_exponent(line)
+    if exponent is not None:
+        return (pow_two if exponent == 2 else pow_literal).template, atoms[:1]
+    return tpl, atoms
+
+
+def _literal_exponent(line: Line) -> Any:
+    atoms = line.operands
     if atoms[-1].kind == "const" and line.entry.primal in _POW:
         exponent = getattr(atoms[-1].value, "primal", None)
         if type(exponent) in (int, float) and exponent != 0 and math.isfinite(exponent):
-            tpl = (pow_two if exponent == 2 else pow_literal).template
-            subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
-            atoms = atoms[:1]
+            return exponent
+    return None
+
+
+def _template_for(rw: Any, line: Line) -> tuple:
+    tpl, atoms = _chosen(rw, line)
+    subst: Dict[str, ast.expr] = {}
+    if len(atoms) < len(line.operands):
+        exponent = _literal_exponent(line)
+        subst["c"], subst["c1"] = literal(exponent), literal(exponent - 1)
     primal, tangent, zeros = rw.primal, rw.tangent, []
     for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
         subst[p] = primal(atom)
@@ -152,44 +164,6 @@ def _hint(value: Any) -> str:
         return "NoTangent"
     prefix = {"math": "math_", "numpy": "np_"}.get(getattr(value, "__module__", ""), "")
     return prefix + getattr(value, "__name__", type(value).__name__.strip("_"))
-
-
-# ---- symbolic zeros ------------------------------------------------------------------
-def _is_zero(node: ast.AST) -> bool:
-    return type(node) is ast.Name and node.id == ZERO
-
-
-def simplify(node: ast.expr) -> ast.expr:
-    """Fold the symbolic zero: 0 + a = a, a - 0 = a, 0 - a = -a, 0 * a = a * 0 = 0,
-    0 / a = 0, -0 = 0, f(0) = 0 for the linear maps templates apply to tangents."""
-    if isinstance(node, ast.BinOp):
-        left, right = simplify(node.left), simplify(node.right)
-        op = type(node.op)
-        if op is ast.Add and (_is_zero(left) or _is_zero(right)):
-            return right if _is_zero(left) else left
-        if op is ast.Sub and _is_zero(right):
-            return left
-        if op is ast.Sub and _is_zero(left):
-            return ast.UnaryOp(op=ast.USub(), operand=right)
-        if _is_zero(left) or (_is_zero(right) and op in (ast.Mult, ast.MatMult)):
-            return _zero()
-        return ast.BinOp(left=left, op=node.op, right=right)
-    if isinstance(node, ast.UnaryOp):
-        operand = simplify(node.operand)
-        return _zero() if _is_zero(operand) else ast.UnaryOp(op=node.op, operand=operand)
-    if isinstance(node, ast.Call):
-        args = [simplify(a) for a in node.args]
-        return _zero() if any(map(_is_zero, args)) else ast.Call(
-            func=node.func, args=args, keywords=node.keywords)
-    if isinstance(node, ast.IfExp):
-        body, orelse = simplify(node.body), simplify(node.orelse)
-        return _zero() if _is_zero(body) or _is_zero(orelse) else ast.IfExp(
-            test=node.test, body=body, orelse=orelse)
-    return node
-
-
-def _zero() -> ast.Name:
-    return ast.Name(ZERO, LOAD)
 
 
 def _passed_through(node: ast.expr, rw: Any) -> Optional[str]:
@@ -227,14 +201,43 @@ def _tangent_reads(tpl: Template, zeros: tuple) -> Optional[frozenset]:
     key = (id(tpl.tangent), zeros)
     known = _READS.get(key)
     if known is None or known[0] is not tpl.tangent:
-        kept = simplify(_zeroed(tpl.tangent, zeros))
-        names = None if _is_zero(kept) else frozenset(
+        kept = simplify(zeroed(tpl.tangent, zeros))
+        names = None if is_zero(kept) else frozenset(
             n.id for n in walk(kept) if type(n) is ast.Name)
         known = _READS[key] = tpl.tangent, names
     return known[1]
 
 
 _READS: Dict[tuple, tuple] = {}  # (id(tangent expression), zeros) -> (it, its names)
+
+
+# ---- tangents that are NoTangent at run time ------------------------------------------
+def passes_through(rw: Any, line: Line) -> List[Any]:
+    """The active operands whose tangent, were it NoTangent at run time (an int), would
+    leave the line's tangent that of another operand alone: `dx + dk` is then dx, of
+    x's shape rather than the result's, and the very object dx."""
+    tpl, atoms = _chosen(rw, line)
+    zeros = tuple(dp for i, dp in enumerate(tpl.tangents)
+                  if i >= len(atoms) or not rw.active(atoms[i]))
+    out = []
+    for atom, p, dp in zip(atoms, tpl.params, tpl.tangents):
+        if dp not in zeros:
+            reads = _tangent_reads(tpl, zeros + (dp,))
+            if reads is not None and p not in reads and "out" not in reads:
+                out.append(atom)
+    return out
+
+
+def _summed(tpl: Template, tangent: ast.expr, subst: Dict[str, ast.expr], zeros: tuple,
+            bind: Any, reads: List[str]) -> ast.expr:
+    """`summed(dx + dy, out, dx, dy)`: the rules' own shaping and copy (rules/operators)."""
+    terms = [subst[dp] for dp in tpl.tangents if dp not in zeros]
+    out = subst["out"]
+    call = ast.Call(func=bind(summed, "summed"), args=[tangent, out] + terms, keywords=[])
+    reads.append(out.id)
+    for node in terms:
+        reads.append(node.id if type(node) is ast.Name else node.value.id)
+    return call
 
 
 # ---- nondiff rules: the primal call alone ----------------------------------------------

@@ -11,7 +11,8 @@ signature and results. Locals are boxed, split or plain (forward/activity.py); D
 built only where a split local meets a call that is not inlined, a return, or a
 container. Statements the optimizer does not know stay as they are, on boxed locals.
 Batched tangents go to the plain rule, bound as `_fw_unoptimized`: templates leave out
-the alignment of batch axes that rules do.
+the alignment of batch axes that rules do. So do arguments with no tangent (an int)
+where that matters, to a variant specialized on it (forward/guard.py, routes.py).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward import activity, runtime, unboxed
+from fwdad.forward import activity, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
@@ -31,7 +32,9 @@ from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _c
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.other_lines import OtherLines
-from fwdad.forward.inline import ZERO, instantiate, nondiff_call
+from fwdad.forward.guard import guard
+from fwdad.forward.inline import instantiate, nondiff_call
+from fwdad.forward.zeros import ZERO
 from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -44,20 +47,26 @@ _NUMBERS = (int, float, complex, np.number, np.bool_)
 _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
 
-def optimize(tree: ast.FunctionDef, constants: Constants,
-             unoptimized: Callable) -> Optional[ast.FunctionDef]:
+def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
+             without_tangent: Optional[Dict[str, bool]] = None) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
     numbers and arrays, so a rule that builds instances of user classes (whose operators
-    are their own dunder methods) stays as it is."""
+    are their own dunder methods) stays as it is.
+
+    The rule assumes that every named argument has a tangent; its guard sends other
+    calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
+    `without_tangent` (parameter -> whether it is a number), it is the variant for
+    calls where those have none, with no guard: Routes calls it after checking."""
     templates = templates_by_rule()
-    analysis = activity.analyse(tree, constants.values, templates)
+    without_tangent = without_tangent or {}
+    analysis = activity.analyse(tree, constants.values, templates, set(without_tangent))
     if analysis.scoped or _builds_instances(constants):
         return None
-    rewrite = _Rewrite(analysis, constants, templates, tree)
+    rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
     body = rewrite.entry(tree) + rewrite.block(tree.body)
-    if rewrite.inlined:
-        body = rewrite.batch_guard(tree, unoptimized) + body
+    if rewrite.inlined and not without_tangent:
+        body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
     return cleanup(ast.copy_location(out, tree), rewrite.small)
@@ -72,7 +81,8 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 templates: Dict[int, Any], tree: ast.FunctionDef) -> None:
+                 templates: Dict[int, Any], tree: ast.FunctionDef,
+                 without_tangent: Dict[str, bool]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.templates, self.inlined = constants, templates, False
@@ -82,8 +92,14 @@ class _Rewrite(OtherLines):
             if self.kinds[name] == SPLIT:
                 self.dnames[name] = _tangent_name(name, taken)
         self.taken = taken
+        params = activity.params(tree)
         self.numbers, self.fresh = _defined_by_templates(
-            analysis.lines.values(), self.dnames, activity.params(tree))
+            analysis.lines.values(), self.dnames, params,
+            {name for name, number in without_tangent.items() if number})
+        args = tree.args
+        self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
+            analysis.lines.values(), self.kinds, params, set(without_tangent),
+            {a.arg for a in (args.vararg, args.kwarg) if a is not None})
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
@@ -175,22 +191,7 @@ class _Rewrite(OtherLines):
         args = tree.args
         return [ast.copy_location(self.split(a.arg), tree)
                 for a in args.posonlyargs + args.args + args.kwonlyargs
-                if self.kinds[a.arg] == SPLIT]
-
-    def batch_guard(self, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
-        """`if _fw_batched(x, y): return _fw_unoptimized(x, y)`."""
-        args = tree.args
-        positional = [_name(a.arg) for a in args.posonlyargs + args.args]
-        if args.vararg:
-            positional.append(ast.Starred(value=_name(args.vararg.arg), ctx=ast.Load()))
-        keywords = [ast.keyword(arg=a.arg, value=_name(a.arg)) for a in args.kwonlyargs]
-        if args.kwarg:
-            keywords.append(ast.keyword(arg=None, value=_name(args.kwarg.arg)))
-        test = _call(self.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
-        fallback = _call(self.k.bind(unoptimized, "unoptimized"), *positional,
-                         keywords=keywords)
-        guard = ast.If(test=test, body=[ast.Return(value=fallback)], orelse=[])
-        return [ast.copy_location(guard, tree)]
+                if self.kinds[a.arg] != BOXED]
 
     def split(self, name: str, source: Optional[ast.expr] = None) -> ast.stmt:
         """`y, dy = y.primal, y.tangent`, or `y = y.primal` for a plain local."""
@@ -257,12 +258,13 @@ class _Rewrite(OtherLines):
 
 
 def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
-                          params: Set[str]) -> tuple:
+                          params: Set[str], numbers_in: Set[str]) -> tuple:
     """The locals that only calls of `math` functions assign (numbers), and the
     tangent names of those that only these and templates assign: each such tangent is
     a new object (a copy where a template would pass an operand's through), which no
-    view shares. Parameters hold the caller's objects first."""
-    numbers: Dict[str, bool] = dict.fromkeys(params, False)
+    view shares. Parameters hold the caller's objects first; those in `numbers_in` are
+    numbers."""
+    numbers: Dict[str, bool] = {name: name in numbers_in for name in params}
     fresh: Dict[str, bool] = dict.fromkeys(params, False)
     for line in lines:
         primal = getattr(line.entry, "primal", None)

@@ -13,7 +13,7 @@ from typing import List
 
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.astbuild import assign as _assign, call as _call, store as _store
-from fwdad.forward.inline import ZERO
+from fwdad.forward.zeros import ZERO
 from fwdad.forward.lines import Atom, Line
 from fwdad.lang import unpack as unpack_values
 

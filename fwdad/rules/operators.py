@@ -26,6 +26,13 @@ def _shaped(tangent, out):
     return tangent if shape[-out.ndim:] == out.shape else fit(tangent, out)
 
 
+def summed(tangent, out, *terms):
+    """`tangent` (dx + dy, dx - dy) as the tangent of `out`: a new object, never one of
+    the `terms` (dx + NoTangent is dx), broadcast to out's shape (an operand with no
+    tangent, an int array, may be the one that gave `out` its shape)."""
+    return _shaped(own(tangent, *terms), out)
+
+
 def _tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
     if type(out) is float:  # scalars broadcast as they are, batched or not
@@ -39,8 +46,8 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 @overloadable("__add__", "__radd__")
 def _add(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
-    dx, dy = _tangents(x, y, out)  # (a + 0 passes da through: copied)
-    return Dual(out, _shaped(own(dx + dy, dx, dy), out))
+    dx, dy = _tangents(x, y, out)
+    return Dual(out, summed(dx + dy, out, dx, dy))
 
 
 @frule(operator.sub)
@@ -48,7 +55,7 @@ def _add(x: Dual, y: Dual) -> Dual:
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
     dx, dy = _tangents(x, y, out)
-    return Dual(out, _shaped(own(dx - dy, dx, dy), out))
+    return Dual(out, summed(dx - dy, out, dx, dy))
 
 
 @frule(operator.mul)

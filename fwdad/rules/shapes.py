@@ -8,6 +8,7 @@ views), else item by item.
 """
 from __future__ import annotations
 
+import types
 from typing import Callable, Optional
 
 import numpy as np
@@ -30,18 +31,33 @@ def linear(*fns: Callable, batched: Optional[Callable] = None) -> None:
 
 
 def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
+    on_tangent = _on_tangent(fn)
+
     def rule(x: Dual, *args, **kwargs) -> Dual:
         if isinstance(x.primal, (list, tuple)):
             x = as_array(x)
         out = fn(x.primal, *args, **kwargs)
         dx = x.tangent
         if batched is None or dx is NoTangent or not is_batched(x.primal, dx):
-            tangent = map_batch(lambda t: fn(t, *args, **kwargs), x.primal, dx)
+            tangent = map_batch(lambda t: on_tangent(t, *args, **kwargs), x.primal, dx)
         else:
             tangent = batched(out, x.primal, dx, *args, **kwargs)
         return Dual(out, own_unless_view(out, x.primal, tangent, dx))
     rule.__name__ = f"_{fn.__name__}"
     return rule
+
+
+def _on_tangent(fn: Callable) -> Callable:
+    """`fn` as applied to a tangent: an ndarray method (np.ndarray.reshape) by its name,
+    so that a tangent that only acts like an array (linearize's recorded tangents, see
+    fwdad/recording.py) runs its own."""
+    if not (isinstance(fn, types.MethodDescriptorType) and fn.__objclass__ is np.ndarray):
+        return fn
+    name = fn.__name__
+
+    def method(t, *args, **kwargs):
+        return getattr(t, name)(*args, **kwargs)
+    return method
 
 
 def _shift(axis, ndim: int):

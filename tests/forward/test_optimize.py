@@ -9,11 +9,11 @@ import pytest
 
 from bench.jvp_overhead import make_mlp, make_rk4_solve, elementwise
 import fwdad
-from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
-from fwdad.tangents import NoTangent, Tangent, random_tangent, stack
+from fwdad.tangents import NoTangent, random_tangent, stack
 from tests.corpus import CORPUS
-from tests.util import assert_close, fd_jvp
+from tests.forward import operand_programs as operand_programs_module
+from tests.util import assert_close, assert_same, fd_jvp, run_rule
 
 
 # ---- cases chosen to break the optimizer --------------------------------------------
@@ -107,6 +107,43 @@ def caller_updates_a_result(x):
     return c
 
 
+G_INTS = np.arange(3)
+
+
+def int_scalar_times_int_array(x, n):
+    """n * G_INTS has no tangent at run time, yet gives x + n * G_INTS its shape."""
+    return x + n * G_INTS, n * G_INTS - x
+
+
+def ints_of_builtins(x, a):
+    return (x + len(a) * G_INTS, x - np.arange(len(a)), x + np.argsort(a),
+            x + (a > 0), (a > 0) + x, x * 1.0 + np.argmax(a) * G_INTS,
+            x + a.shape[0] * (a < 0))
+
+
+def int_or_float_local(x, a):
+    """k joins an int array and a float one: its tangent is NoTangent on one path."""
+    k = G_INTS * 1
+    if x > 10.0:
+        k = a * x
+    return x + k
+
+
+def _order(a):
+    return np.argsort(a)
+
+
+def int_array_of_call(x, a):
+    return x + _order(a), _order(a) - x
+
+
+def sum_then_update(a, n):
+    """a + n must not be a's tangent itself: a[0] = 7.0 would change it."""
+    c = a + n
+    a[0] = 7.0
+    return c
+
+
 class Particle:
     def __init__(self, x, v):
         self.x = x
@@ -173,6 +210,12 @@ CASES = [(e.fn, e.args) for e in CORPUS] + [
     (new_array_from_view, (np.array([1.0, 2.0, 3.0]),)),
     (self_update_of_view, (np.array([1.0, 2.0, 3.0]),)),
     (caller_updates_a_result, (np.array([1.0, 2.0]),)),
+    (int_scalar_times_int_array, (0.5, 2)), (int_scalar_times_int_array, (0.5, 2.0)),
+    (ints_of_builtins, (0.5, np.array([0.3, -1.2, 0.8]))),
+    (int_or_float_local, (0.5, np.array([0.3, -1.2, 0.8]))),
+    (int_array_of_call, (0.5, np.array([0.3, -1.2, 0.8]))),
+    (sum_then_update, (np.array([1.0, 2.0, 3.0]), 2)),
+    (sum_then_update, (np.array([1.0, 2.0, 3.0]), np.int64(2))),
 ]
 
 
@@ -180,45 +223,14 @@ def _ids(case):
     return case[0].__name__
 
 
-def _run(rule, args, tangents):
-    """What the rule gives (outputs and arguments afterwards), or the error it raises."""
-    duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, tangents)]
-    try:
-        out = rule(*duals)
-    except Exception as exc:  # both rules must fail alike
-        return type(exc)
-    return (out.primal, out.tangent), [(d.primal, d.tangent) for d in duals]
-
-
-def _same(got, want, where="output"):
-    if isinstance(want, type) or isinstance(got, type):
-        assert got is want, f"{where}: {got} against {want}"
-    elif isinstance(want, (tuple, list)):
-        assert type(got) is type(want) and len(got) == len(want), where
-        for i, (g, w) in enumerate(zip(got, want)):
-            _same(g, w, f"{where}[{i}]")
-    elif isinstance(want, Tangent):
-        _same(vars(got), vars(want), where)
-    elif isinstance(want, dict):
-        assert got.keys() == want.keys(), where
-        for k in want:
-            _same(got[k], want[k], f"{where}[{k!r}]")
-    elif want is NoTangent or got is NoTangent:
-        zero = got if want is NoTangent else want
-        assert zero is NoTangent or np.all(np.asarray(zero) == 0), where
-    else:
-        assert np.shape(got) == np.shape(want), f"{where}: shape {np.shape(got)}"
-        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, err_msg=where)
-
-
 @pytest.mark.parametrize("case", CASES, ids=_ids)
 def test_optimized_rule_matches_plain_rule(case):
     fn, args = case
     optimized, plain = build_rule(fn), build_rule(fn, optimized=False)
     tangents = [random_tangent(a, np.random.default_rng(0)) for a in args]
-    want = _run(plain, args, tangents)
+    want = run_rule(plain, args, tangents)
     assert not isinstance(want, type), f"the plain rule raised {want.__name__}"
-    _same(_run(optimized, args, tangents), want)
+    assert_same(run_rule(optimized, args, tangents), want)
 
 
 @pytest.mark.parametrize("case", CASES[len(CORPUS):], ids=_ids)
@@ -236,7 +248,35 @@ def test_batched_tangents_match_plain_rule(case):
     optimized, plain = build_rule(fn), build_rule(fn, optimized=False)
     rng = np.random.default_rng(1)
     tangents = [stack([random_tangent(a, rng) for _ in range(3)]) for a in args]
-    _same(_run(optimized, args, tangents), _run(plain, args, tangents))
+    assert_same(run_rule(optimized, args, tangents), run_rule(plain, args, tangents))
+
+
+# ---- operands of every kind: one with no tangent may give the result its shape --------
+@pytest.fixture(scope="module")
+def operand_programs(tmp_path_factory):
+    return operand_programs_module.load(tmp_path_factory.mktemp("operands"), OPERAND_SEEDS)
+
+
+OPERAND_SEEDS = list(range(300))
+
+
+@pytest.mark.parametrize("seed", OPERAND_SEEDS)
+def test_operands_of_every_kind(operand_programs, seed):
+    """Optimized against plain rule, single and batched, and against finite differences."""
+    fn = getattr(operand_programs, f"op_{seed}")
+    args = operand_programs_module.arguments(fn, seed)
+    optimized, plain = build_rule(fn), build_rule(fn, optimized=False)
+    rng = np.random.default_rng(seed)
+    tangents = [random_tangent(a, rng) for a in args]
+    want = run_rule(plain, args, tangents)
+    assert not isinstance(want, type), f"the plain rule raised {want.__name__}"
+    assert_same(run_rule(optimized, args, tangents), want)
+    batch = [stack([random_tangent(a, rng) for _ in range(3)]) for a in args]
+    assert_same(run_rule(optimized, args, batch), run_rule(plain, args, batch))
+    _, tangent = fwdad.jvp(fn, copy.deepcopy(args), tangents)
+    want = fd_jvp(fn, copy.deepcopy(args), tangents)
+    tangent = [np.zeros_like(w) if t is NoTangent else t for t, w in zip(tangent, want)]
+    assert_close(tangent, want, rtol=1e-6)  # (an int result has NoTangent: a zero)
 
 
 @pytest.mark.parametrize("fn", [e.fn for e in CORPUS if e.fn.__name__ in (

@@ -1,0 +1,51 @@
+"""The guard on entry of an optimized rule: the calls it does not take go elsewhere.
+
+    if _fw_batched(x, n) or n.tangent is _fw_NoTangent:
+        return _fw_unoptimized(x, n)
+
+Batched tangents, and arguments with no tangent (an int) where that would change what
+a template line computes (forward/vanishing.py), go to `unoptimized`: a
+forward/routes.Routes, or the plain rule.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, List, Set
+
+from fwdad.forward import unboxed
+from fwdad.forward.activity import PLAIN
+from fwdad.forward.astbuild import attr, call, load
+from fwdad.forward.inline import passes_through
+from fwdad.tangents import NoTangent
+
+
+def guard(rw: Any, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
+    """The guard statement of the rule `tree`, as the rewrite `rw` made it."""
+    args = tree.args
+    positional = [load(a.arg) for a in args.posonlyargs + args.args]
+    if args.vararg:
+        positional.append(ast.Starred(value=load(args.vararg.arg), ctx=ast.Load()))
+    keywords = [ast.keyword(arg=a.arg, value=load(a.arg)) for a in args.kwonlyargs]
+    if args.kwarg:
+        keywords.append(ast.keyword(arg=None, value=load(args.kwarg.arg)))
+    test = call(rw.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
+    missing = [ast.Compare(left=attr(name, "tangent"), ops=[ast.Is()],
+                           comparators=[rw.k.bind(NoTangent, "NoTangent")])
+               for name in checked_params(rw, args)]
+    if missing:
+        test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
+    fallback = call(rw.k.bind(unoptimized, "unoptimized"), *positional, keywords=keywords)
+    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=fallback)],
+                                     orelse=[]), tree)]
+
+
+def checked_params(rw: Any, args: ast.arguments) -> List[str]:
+    """The named parameters whose having no tangent (an int) would leave a template
+    line's tangent that of one operand alone (see forward/vanishing.py), in order."""
+    causes: Set[str] = set()
+    for line in rw.lines.values():
+        if line.kind == "template" and line.targets and rw.kinds[line.targets[0]] != PLAIN:
+            for atom in passes_through(rw, line):
+                causes |= rw.vanish.get(atom.name, frozenset())
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
+            if a.arg in causes]

@@ -1,0 +1,89 @@
+"""Which tangents of an optimized rule may be NoTangent at run time, and why.
+
+    k = n * A        n an int argument: dk = dn * A is NoTangent, and k an int array
+    y = x + k        dy = dx + dk is then dx itself: the scalar tangent of an array,
+                     and the very object dx (which a later `x[0] = 1.0` would change)
+
+A template's tangent is NoTangent exactly when the tangents of all its operands that
+have one are (NoTangent absorbs products and is the zero of sums); every other line (a
+call, a nondiff call, an unpacking, a loop, a statement the optimizer does not know) may
+give one whatever the arguments are (an int result). An argument's tangent is NoTangent
+when the caller passes an int (or a string, None, ...).
+
+Input: the Lines of forward/activity.py and the kinds of the locals. Output: for each
+local, the set of its causes: the parameters whose having no tangent may make its tangent
+NoTangent, and ALWAYS when other values may. A least fixpoint over the lines (loops need
+no special care). forward/optimize.py specializes the rule on the parameters that
+matter (forward/routes.py) and makes the lines that still need it keep the shape.
+"""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, Iterable, List, Set
+
+from fwdad import astwalk
+from fwdad.forward.activity import PLAIN
+from fwdad.forward.lines import Atom, Line
+
+ALWAYS = ""  # the cause of a NoTangent that no argument explains
+_NONE: FrozenSet[str] = frozenset()
+_ALWAYS = frozenset({ALWAYS})
+
+
+def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
+           without_tangent: Set[str], extra: Set[str]) -> Dict[str, FrozenSet[str]]:
+    """local -> its causes (see the module docstring); locals whose tangent always
+    exists are left out. `without_tangent`: the parameters the rule is specialized for
+    as having no tangent; `extra`: *args and **kwargs, whose items are not checked."""
+    out: Dict[str, FrozenSet[str]] = {}
+    for name in params:
+        if kinds.get(name, PLAIN) != PLAIN:
+            out[name] = _ALWAYS if name in without_tangent or name in extra \
+                else frozenset({name})
+    rows = _rows(lines, kinds)
+    changed = True
+    while changed:
+        changed = False
+        for line, target in rows:
+            new = _of_line(line, target, kinds, out)
+            old = out.get(target, _NONE)
+            if new and not new <= old:
+                out[target] = old | new
+                changed = True
+    return out
+
+
+def _rows(lines: Iterable[Line], kinds: Dict[str, str]) -> List[tuple]:
+    """(line, target) for each local with a tangent that a line assigns; `x, y = a, b`
+    gives two copies, and the locals an unknown statement mentions are its targets."""
+    rows = []
+    for line in lines:
+        if line.kind == "copies":
+            rows.extend((Line("copy", line.node, [t], [arg]), t)
+                        for t, arg in zip(line.targets, line.args))
+        elif line.kind == "unknown":
+            rows.extend((line, n.id) for n in astwalk.names(line.node))
+        else:
+            rows.extend((line, t) for t in line.targets)
+    return [(line, t) for line, t in rows if kinds.get(t, PLAIN) != PLAIN]
+
+
+def _of_line(line: Line, target: str, kinds: Dict[str, str],
+             known: Dict[str, FrozenSet[str]]) -> FrozenSet[str]:
+    if line.kind == "template":
+        active = [a for a in line.operands if is_active(a, kinds)]
+        if not active:
+            return _ALWAYS  # a tangent that is zero whatever the inputs: NoTangent
+        if not all(a.name in known for a in active):
+            return _NONE
+        found = frozenset().union(*(known[a.name] for a in active))
+        if not all(ALWAYS in known[a.name] for a in active):
+            found = found - _ALWAYS
+        return found
+    if line.kind == "copy":
+        atom = line.operands[0]
+        return known.get(atom.name, _NONE) if is_active(atom, kinds) else _ALWAYS
+    return _ALWAYS
+
+
+def is_active(atom: Atom, kinds: Dict[str, str]) -> bool:
+    return atom.kind == "local" and kinds.get(atom.name, PLAIN) != PLAIN
