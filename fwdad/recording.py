@@ -33,6 +33,9 @@ class Tape:
 
     def record(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
         """Run `fn` on the shadows (for shapes) and append it to the tape."""
+        if _plain_out(kwargs) or (fn is np.copyto and type(args[0]) is np.ndarray):
+            raise _unrecordable("written with out= into a plain array (the zero tangent "
+                                "of an array made from constants)")
         args, kwargs = _snapshot(args), _snapshot(kwargs)
         shadow = fn(*_shadows(args), **_shadows(kwargs))
         aliased = _linear_out(kwargs)
@@ -168,6 +171,13 @@ def _shadows(tree: Any) -> Any:
 
 def _resolve(tree: Any, env: list) -> Any:
     return _map(lambda v: env[v.index] if type(v) is Linear else v, tree)
+
+
+def _plain_out(kwargs: dict) -> bool:
+    """A recorded value written into a plain array with out= (or np.copyto): the tape
+    could only write into a snapshot of it, and later reads would miss the write."""
+    out = kwargs.get("out")
+    return any(type(o) is np.ndarray for o in (out if isinstance(out, tuple) else (out,)))
 
 
 def _linear_out(kwargs: dict) -> Any:

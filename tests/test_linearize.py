@@ -139,6 +139,15 @@ def _write_through_view(z):
     return b.T * z[1]
 
 
+def _add_into_constants(z):
+    """out= writes a recorded tangent into the plain zero tangent of an array made from
+    constants: lin(t) lost that write (the dz0 * x term) and was silently wrong; the
+    tangent is now widened into a recorded one, as for x[i] = v."""
+    z0 = np.array([0.25, 0.5, 1.0, 2.0])
+    np.add(0.5, z[0] * np.ones(4), out=z0)
+    return z0 * z[0]
+
+
 RECORDED = [  # (what, f) on a vector of 4 values
     ("z.reshape(2, 2)", lambda z: z.reshape(2, 2) * 2.0),
     ("z.reshape((2, 2))", lambda z: z.reshape((2, 2))),
@@ -163,6 +172,7 @@ RECORDED = [  # (what, f) on a vector of 4 values
     ("einsum, inv", lambda z: np.einsum("ij,j->i", np.linalg.inv(
         z.reshape(2, 2) + 3 * np.eye(2)), z[:2])),
     ("a mask and a derived call", lambda z: _square_plus_one(z[z > 1.0])),
+    ("out= into an array of constants", _add_into_constants),
 ]
 REFUSED = [  # rules that turn a tangent into a plain array or list
     ("z.tolist()", lambda z: sum(z.tolist())),
@@ -211,3 +221,21 @@ def test_a_rule_that_fails_on_a_recorded_tangent_is_named(restore_rules):
 def test_the_functions_own_error_is_raised_as_jvp_raises_it():
     with pytest.raises(ValueError, match="reshape"):
         fwdad.linearize(lambda z: z.reshape(3, 3), Z4.copy())
+
+
+def _add_into_constants_of_a_float(x):
+    z0 = np.array([0.25, 0.5, 1.0])
+    np.add(0.5, x * np.ones(3), out=z0)
+    return z0 * x
+
+
+def test_out_into_constants_is_right_or_refused():
+    """The float-argument form of _add_into_constants (found by the program fuzzer):
+    lin(t) gave 1.2 where jvp gives 1.9; it must match jvp or raise a clear error."""
+    _, want = fwdad.jvp(_add_into_constants_of_a_float, (0.7,), (1.0,))
+    np.testing.assert_allclose(want, 0.5 + 2 * 0.7)  # d/dx (0.5 + x) x
+    try:
+        _, lin = fwdad.linearize(_add_into_constants_of_a_float, 0.7)
+    except fwdad.FwdadError:
+        return
+    np.testing.assert_allclose(lin(1.0), want, rtol=1e-12)
