@@ -7,9 +7,10 @@ campaign.py; with --show, prints each program and its per-oracle results instead
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from tests.fuzz.campaign import campaign
-from tests.fuzz.check import check, report
+from tests.fuzz.check import check, failure_class, report
 
 
 def main(argv=None) -> None:
@@ -23,13 +24,37 @@ def main(argv=None) -> None:
                         help="time to shrink each distinct failure (0: do not shrink)")
     parser.add_argument("--examples", type=int, default=1,
                         help="shrink this many seeds of each distinct failure")
+    parser.add_argument("--xfail-table", action="store_true",
+                        help="print the KNOWN table of test_fuzz.py for these seeds")
     args = parser.parse_args(argv)
+    if args.xfail_table:
+        print(xfail_table(range(args.seed, args.seed + args.count)))
+        return
     if args.show:
         for seed in range(args.seed, args.seed + args.count):
             print(report(check(seed)))
         return
     print(campaign(args.seed, args.count, args.workers, args.shrink_seconds,
                    args.examples), flush=True)
+
+
+def xfail_table(seeds) -> str:
+    """KNOWN = {failure class: [seeds]} for the seeds that fail now, as test_fuzz.py
+    holds it."""
+    known: dict = {}
+    for seed in seeds:
+        reason = failure_class(check(seed))
+        if reason:
+            known.setdefault(reason, []).append(seed)
+    rows = []
+    for reason, listed in known.items():
+        parts = reason.split("; ")
+        key = repr(reason) if len(reason) < 90 else "(" + "\n     ".join(
+            repr(p + "; " * (i < len(parts) - 1)) for i, p in enumerate(parts)) + ")"
+        numbers = textwrap.fill(", ".join(map(str, listed)), 99, initial_indent=" " * 9,
+                                subsequent_indent=" " * 9).strip()
+        rows.append(f"    {key}:\n        [{numbers}],\n")
+    return "# failure class (oracle status: kind; ...) -> seeds\nKNOWN = {\n" + "".join(rows) + "}"
 
 
 if __name__ == "__main__":

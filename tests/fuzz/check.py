@@ -49,6 +49,11 @@ def check(seed: int, oracles: Optional[Iterable[str]] = None,
     return result
 
 
+def failure_class(result: Result) -> str:
+    """The failure classes of a result, "" when it has none: `oracle status: kind; ...`."""
+    return "; ".join(f"{name} {o.status}: {o.kind}" for name, o in result.failures().items())
+
+
 def report(result: Result) -> str:
     """The program and one line per oracle (the --show format)."""
     lines = [f"# seed {result.seed} ({result.seconds:.2f} s)", result.source]
