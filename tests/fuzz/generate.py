@@ -33,6 +33,9 @@ STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
               "closure": constructs.closure, "lambdas": constructs.lambdas,
               "containers": constructs.containers, "with": constructs.with_block,
               "class": constructs.box, "early_return": constructs.early_return}
+# how often a statement kind is drawn, when its feature is in the program (aliasing and
+# in-place patterns come in many variants, so they are drawn more often)
+WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
@@ -75,7 +78,8 @@ class Generator:
         kinds = [f for f in STATEMENTS if f in self.features]
         if not top:  # one-line kinds only inside blocks, to keep nesting shallow
             kinds = [k for k in kinds if k not in ("if", "for", "while", "with")] or ["assign"]
-        return STATEMENTS[self.rng.choice(kinds)](self, top)
+        kind = self.rng.choices(kinds, [WEIGHTS.get(k, 1) for k in kinds])[0]
+        return STATEMENTS[kind](self, top)
 
     def output(self) -> str:
         if self.out_kind == "scalar":

@@ -9,7 +9,9 @@ the same signature (status and kind) again.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
+import signal
 import time
 import warnings
 from typing import Callable, Iterator, Optional
@@ -17,6 +19,7 @@ from typing import Callable, Iterator, Optional
 from tests.fuzz.check import check
 
 BLOCKS = (ast.If, ast.For, ast.While, ast.With)
+CANDIDATE_SECONDS = 10
 
 
 def shrink(seed: int, oracle: str, signature: tuple, source: str,
@@ -25,15 +28,39 @@ def shrink(seed: int, oracle: str, signature: tuple, source: str,
     deadline = time.monotonic() + seconds
 
     def fails(candidate: str) -> bool:
-        result = check(seed, [oracle], source=candidate)
+        with _time_limit(CANDIDATE_SECONDS):  # a deleted `n += 1` loops forever
+            try:
+                result = check(seed, [oracle], source=candidate)
+            except CandidateTimeout:
+                return False
         outcome = result.outcomes.get(oracle)
         return outcome is not None and outcome.signature(oracle) == signature
     tree = ast.parse(source)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)  # candidates like `0.5(x)`
-        for phase in (_deletions, _inlined_blocks, _simpler_expressions):
-            tree = _greedy(tree, phase, fails, deadline)
+        before = None
+        while before != ast.dump(tree) and time.monotonic() < deadline:
+            before = ast.dump(tree)  # (a simpler expression may free a statement)
+            for phase in (_deletions, _inlined_blocks, _simpler_expressions):
+                tree = _greedy(tree, phase, fails, deadline)
     return ast.unparse(tree) + "\n"
+
+
+class CandidateTimeout(Exception):
+    """A shrunk candidate ran longer than CANDIDATE_SECONDS."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: int) -> Iterator[None]:
+    def expire(signum, frame):
+        raise CandidateTimeout(f"still running after {seconds} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _greedy(tree: ast.Module, phase: Callable, fails: Callable, deadline: float) -> ast.Module:

@@ -63,7 +63,7 @@ def alias(g, top: bool) -> list:
         return inplace(g, top)
     a = g.rng.choice(names)
     s = g.vars[a]
-    if not top or g.rng.random() < 0.3:
+    if not top or g.rng.random() < 0.4:
         return [g.rng.choice(_self_updates(a, s))]
     b = g.fresh("view")
     views = [(f"{a}", s)]
