@@ -18,67 +18,79 @@ SEEDS = range(0, 500)
 # failure class (oracle status: kind; ...) -> seeds
 KNOWN = {
     'jvp_fd wrong: tangent value':
-        [0, 2, 5, 8, 21, 29, 40, 42, 44, 68, 81, 85, 86, 87, 94, 97, 99, 109, 127, 128, 129, 133,
-         135, 137, 142, 154, 156, 169, 171, 177, 189, 201, 207, 212, 215, 220, 232, 248, 250, 253,
-         268, 274, 275, 277, 287, 298, 313, 323, 342, 353, 358, 366, 388, 390, 404, 421, 428, 429,
-         432, 441, 448, 449, 454, 463, 472, 475, 480, 481, 485, 486, 490],
-    ('jvp_fd wrong: tangent value; '
-     'primal_state wrong: primal value; '
-     'vjp_dot wrong: vjp primal value; '
-     'linearize wrong: linearize primal value'):
-        [1, 25, 235, 256, 276, 306, 357, 367, 382, 477],
-    'jvp_fd wrong: tangent value; linearize wrong: lin(t) vs finite differences value':
-        [7, 14, 60, 88, 139, 158, 159, 292, 424],
-    ('jvp_fd wrong: tangent value; '
-     'batched wrong: batched_jvp shape; '
-     'linearize crash: TypeError in rules/shapes.py:<lambda>'):
-        [9],
+        [1, 2, 5, 8, 16, 24, 39, 54, 64, 70, 72, 94, 96, 101, 115, 117, 128, 130, 137, 142, 146,
+         152, 156, 160, 164, 175, 180, 182, 191, 192, 208, 231, 232, 234, 244, 246, 248, 253, 262,
+         271, 285, 294, 312, 330, 343, 362, 373, 380, 400, 415, 416, 421, 425, 428, 430, 441, 463,
+         472, 479, 480, 483, 486, 488],
     'batched wrong: batched_jvp shape':
-        [11, 19, 22, 28, 34, 38, 41, 63, 66, 67, 71, 74, 92, 101, 102, 103, 108, 114, 116, 117,
-         120, 132, 140, 141, 153, 155, 165, 193, 195, 196, 198, 226, 227, 249, 251, 252, 258, 263,
-         270, 272, 273, 281, 300, 301, 303, 316, 319, 328, 331, 334, 346, 350, 352, 354, 387, 394,
-         396, 406, 411, 412, 433, 434, 451, 456, 462, 478, 491, 498, 499],
+        [7, 9, 18, 19, 22, 28, 34, 38, 41, 63, 67, 92, 108, 113, 114, 116, 120, 132, 141, 153, 155,
+         165, 166, 174, 193, 195, 196, 198, 226, 249, 252, 263, 272, 273, 281, 290, 296, 300, 301,
+         303, 310, 314, 316, 328, 331, 334, 346, 349, 350, 352, 354, 356, 387, 394, 396, 405, 409,
+         411, 412, 417, 424, 433, 434, 451, 457, 460, 462, 478, 491, 498, 499],
     ('jvp_fd wrong: tangent value; '
      'primal_state wrong: primal value; '
      'vjp_dot wrong: vjp primal value'):
-        [17, 23, 50, 53, 59, 61, 76, 82, 90, 98, 111, 121, 126, 131, 134, 144, 146, 147, 173, 180,
-         181, 200, 219, 234, 240, 266, 283, 317, 326, 335, 340, 351, 368, 377, 378, 380, 393, 402,
-         413, 450, 453, 458, 495],
+        [10, 21, 25, 27, 47, 65, 68, 83, 87, 90, 91, 95, 149, 163, 209, 221, 229, 235, 240, 255,
+         266, 269, 313, 335, 339, 351, 378, 389, 402, 406, 422, 438, 458, 465],
     'jvp_fd wrong: tangent value; batched wrong: batched_jvp shape':
-        [18, 166, 290, 327, 405, 417, 457, 460],
+        [11, 48, 74],
     ('jvp_fd wrong: tangent value; '
      'primal_state wrong: primal value; '
      'vjp_dot wrong: vjp primal value; '
-     'batched wrong: batched_jvp shape; '
      'linearize wrong: linearize primal value'):
-        [57, 347, 381],
+        [17, 324, 439],
+    'vjp_dot wrong: vjp vs jvp dot product':
+        [42],
+    'batched wrong: batched_jvp value':
+        [49, 154, 161, 298, 315, 325, 341, 418, 426],
+    'batched wrong: batched_jvp shape; linearize crash: TypeError in rules/shapes.py:<lambda>':
+        [57, 71, 102, 183, 241, 270, 477],
+    'jvp_fd wrong: tangent value; linearize wrong: lin(t) vs finite differences value':
+        [58, 80, 81, 158, 189, 391, 414],
+    ('jvp_fd wrong: tangent value; '
+     'batched wrong: batched_jvp value; '
+     'linearize crash: TypeError in rules/shapes.py:<lambda>'):
+        [78],
+    'linearize crash: TypeError in rules/shapes.py:<lambda>':
+        [118, 185, 188, 201, 211, 375, 383, 393, 419, 440, 466, 473],
+    'batched wrong: batched_jvp value; linearize wrong: lin.T dot product':
+        [143],
     'jvp_fd wrong: tangent value; linearize crash: TypeError in rules/shapes.py:<lambda>':
-        [75, 208],
-    'primal_state wrong: primal value; vjp_dot wrong: vjp primal value':
-        [95, 123],
+        [145, 184, 395],
+    ('primal_state wrong: primal value; '
+     'vjp_dot wrong: vjp primal value; '
+     'linearize wrong: linearize primal value'):
+        [179],
+    'primal_state wrong: argument state value; vjp_dot wrong: vjp argument state value':
+        [228, 258, 332],
+    ('primal_state wrong: primal value; '
+     'vjp_dot wrong: vjp primal value; '
+     'batched wrong: batched_jvp shape'):
+        [256],
+    ('jvp_fd wrong: tangent value; '
+     'primal_state wrong: primal value; '
+     'vjp_dot wrong: vjp primal value; '
+     'batched wrong: batched_jvp shape'):
+        [319],
+    ('jvp_fd wrong: tangent value; '
+     'batched wrong: batched_jvp shape; '
+     'linearize wrong: lin(t) vs finite differences value'):
+        [327],
+    ('jvp_fd wrong: tangent shape; '
+     'optimized wrong: tangent shape; '
+     'batched wrong: batched_jvp shape; '
+     'linearize crash: TypeError in rules/shapes.py:<lambda>'):
+        [404],
     ('primal_state wrong: argument state value; '
      'vjp_dot wrong: vjp argument state value; '
      'batched wrong: batched_jvp shape'):
-        [174, 349],
-    'linearize crash: TypeError in rules/shapes.py:<lambda>':
-        [211, 278, 379, 430],
-    'batched wrong: batched_jvp value':
-        [213],
-    ('jvp_fd wrong: tangent value; '
-     'primal_state wrong: primal value; '
-     'vjp_dot wrong: vjp primal value; '
-     'batched wrong: batched_jvp shape'):
-        [241, 310, 314, 409],
-    ('jvp_fd wrong: tangent value; '
-     'primal_state wrong: primal value; '
-     'vjp_dot wrong: vjp primal value; '
-     'batched wrong: batched_jvp shape; '
+        [456],
+    ('primal_state wrong: argument state value; '
+     'vjp_dot wrong: vjp argument state value; '
      'linearize crash: TypeError in rules/shapes.py:<lambda>'):
-        [296],
+        [470],
     'jvp_fd wrong: tangent value; batched wrong: batched_jvp value':
-        [420],
-    'primal_state wrong: argument state value; vjp_dot wrong: vjp argument state value':
-        [469],
+        [482],
 }
 
 
