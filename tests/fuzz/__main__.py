@@ -1,5 +1,6 @@
 """python -m tests.fuzz --count 20000 --seed S [--workers 2] [--show] [--shrink-seconds T]
     [--examples K]
+    [--exclude with,lambdas]
 
 Runs the differential fuzzer over seeds S .. S+count-1 and prints the report of
 campaign.py; with --show, prints each program and its per-oracle results instead.
@@ -11,6 +12,7 @@ import textwrap
 
 from tests.fuzz.campaign import campaign
 from tests.fuzz.check import check, failure_class, report
+from tests.fuzz.generate import FEATURES
 
 
 def main(argv=None) -> None:
@@ -24,18 +26,24 @@ def main(argv=None) -> None:
                         help="time to shrink each distinct failure (0: do not shrink)")
     parser.add_argument("--examples", type=int, default=1,
                         help="shrink this many seeds of each distinct failure")
+    parser.add_argument("--exclude", default="",
+                        help="comma-separated features to leave out (see generate.FEATURES)")
     parser.add_argument("--xfail-table", action="store_true",
                         help="print the KNOWN table of test_fuzz.py for these seeds")
     args = parser.parse_args(argv)
+    exclude = frozenset(f for f in args.exclude.split(",") if f)
+    unknown = exclude - set(FEATURES)
+    if unknown:
+        parser.error(f"unknown features {sorted(unknown)}; they are {FEATURES}")
     if args.xfail_table:
         print(xfail_table(range(args.seed, args.seed + args.count)))
         return
     if args.show:
         for seed in range(args.seed, args.seed + args.count):
-            print(report(check(seed)))
+            print(report(check(seed, exclude=exclude)))
         return
     print(campaign(args.seed, args.count, args.workers, args.shrink_seconds,
-                   args.examples), flush=True)
+                   args.examples, exclude), flush=True)
 
 
 def xfail_table(seeds) -> str:

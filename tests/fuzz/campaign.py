@@ -7,6 +7,7 @@ and, for each distinct failure, a program shrunk while that failure persists.
 from __future__ import annotations
 
 import collections
+import functools
 import multiprocessing
 import signal
 import time
@@ -28,22 +29,23 @@ def _on_alarm(signum, frame):
     raise ProgramTimeout(f"still running after {PROGRAM_SECONDS} s")
 
 
-def run_one(seed: int) -> Result:
+def run_one(seed: int, exclude: frozenset = frozenset()) -> Result:
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(PROGRAM_SECONDS)
     try:
-        return check(seed)
+        return check(seed, exclude=exclude)
     finally:
         signal.alarm(0)
 
 
-def run(seeds: Iterable[int], workers: int) -> List[Result]:
-    seeds = list(seeds)
+def run(seeds: Iterable[int], workers: int, exclude: frozenset = frozenset()
+        ) -> List[Result]:
+    seeds, one = list(seeds), functools.partial(run_one, exclude=exclude)
     if workers <= 1:
-        return [run_one(s) for s in seeds]
+        return [one(s) for s in seeds]
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, maxtasksperchild=500) as pool:
-        return sorted(pool.imap_unordered(run_one, seeds, chunksize=8), key=lambda r: r.seed)
+        return sorted(pool.imap_unordered(one, seeds, chunksize=8), key=lambda r: r.seed)
 
 
 def table(results: List[Result]) -> str:
@@ -120,9 +122,9 @@ def summary(results: List[Result], elapsed: float, workers: int) -> str:
 
 
 def campaign(seed: int, count: int, workers: int, shrink_seconds: float,
-             examples: int = 1) -> str:
+             examples: int = 1, exclude: frozenset = frozenset()) -> str:
     start = time.perf_counter()
-    results = run(range(seed, seed + count), workers)
+    results = run(range(seed, seed + count), workers, exclude)
     elapsed = time.perf_counter() - start
     classes = failure_classes(results)
     return "\n\n".join([summary(results, elapsed, workers), table(results),

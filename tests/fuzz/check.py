@@ -28,11 +28,11 @@ class Result:
 
 
 def check(seed: int, oracles: Optional[Iterable[str]] = None,
-          source: Optional[str] = None) -> Result:
+          source: Optional[str] = None, exclude: frozenset = frozenset()) -> Result:
     """Run the oracles (all by default) on the program of `seed` (or on `source`, a
     variant of it with the same arguments, as the shrinker makes)."""
     start = time.perf_counter()
-    program = generate(seed)
+    program = generate(seed, exclude)
     if source is not None:
         program = Program(seed, source, program.args, program.tangents, program.features)
     result = Result(seed, program.source)
