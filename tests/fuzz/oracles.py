@@ -10,15 +10,13 @@ g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
 """
 from __future__ import annotations
 
-import numpy as np
-
 import fwdad
 from fwdad.forward import derive
 from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
-from tests.fuzz.compare import fresh, inner, leaves, mismatch
+from tests.fuzz.compare import fresh, mismatch
 from tests.fuzz.generate import load
-from tests.fuzz.outcome import PASS, Outcome
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
+from tests.fuzz.outcome import PASS, Outcome
 
 
 def wrong(found: tuple, what: str) -> Outcome:
