@@ -125,16 +125,22 @@ def _assembled(kind: str, columns: List[Dual], x: Any) -> Dual:
     Jacobian block, shaped output + x (a gradient: shaped and typed like x)."""
     primal, tangent = (_stacked([getattr(c, part) for c in columns], x)
                        for part in ("primal", "tangent"))
-    if kind in ("grad", "value_and_grad"):
-        if isinstance(x, np.ndarray):
-            return Dual(primal.astype(x.dtype), tangent.astype(x.dtype))
-        primal = type(x)(primal)
-        return Dual(primal, type(x)(tangent) if np.ndim(tangent) == 0 else tangent)
-    return Dual(primal, tangent)
+    if kind not in ("grad", "value_and_grad"):
+        return Dual(primal, tangent)
+    if isinstance(x, np.ndarray):
+        return Dual(primal.astype(x.dtype), tangent.astype(x.dtype))
+    scalar = isinstance(tangent, (float, np.floating)) or (
+        isinstance(tangent, np.ndarray) and tangent.ndim == 0)
+    return Dual(type(x)(primal), type(x)(tangent) if scalar else tangent)
 
 
-def _stacked(columns: list, x: Any) -> np.ndarray:
-    stacked = np.stack([np.asarray(c) for c in columns], axis=-1)
+def _stacked(columns: list, x: Any) -> Any:
+    """Columns stacked on a last axis, shaped like x there. Tangents recorded by
+    linearize (`Linear`) are stacked by their own NumPy functions, never made arrays."""
+    if np.ndim(x) == 0:
+        return columns[0]
+    stacked = np.stack([c if hasattr(c, "shape") else np.asarray(c) for c in columns],
+                       axis=-1)
     return stacked.reshape(stacked.shape[:-1] + np.shape(x))
 
 

@@ -145,7 +145,8 @@ def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...
     from fwdad.api import value_and_jacobian  # (fwdad.api sits above reverse mode)
     out, jacobian = value_and_jacobian(f, tuple(wrt), args)
     check_real_scalar(f, out)
-    picked = tuple(cast(j, dtypes(args[i])) for j, i in zip(jacobian, wrt))
+    picked = tuple(float(j) if type(args[i]) is float else cast(j, dtypes(args[i]))
+                   for j, i in zip(jacobian, wrt))  # (as the reverse pass gives them)
     return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
 
 
