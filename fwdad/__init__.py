@@ -15,6 +15,7 @@ from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.static_graph import static_graph
+from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad", "derive_frule",

@@ -19,6 +19,7 @@ from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
+from fwdad.transformed import Transformed
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
@@ -169,22 +170,28 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
     _check_callable(f, "jacfwd")
 
     def jacobian(*args: Any) -> Any:
-        wrt = check_argnums("jacfwd", f, argnums, len(args))
-        leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
-        if total == 0:
-            raise NonDifferentiableError(
-                f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
-                f"to arguments that hold no floats: pass floats or float arrays.")
-        step = total if chunk_size is None else max(1, int(chunk_size))
-        out, chunks = None, []
-        for start in range(0, total, step):
-            stop = min(total, start + step)
-            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop))
-            chunks.append(seeds.stacked_output(out, tangent, stop - start))
-        return seeds.jacobian_blocks(out, chunks,
-                                     leaves[0] if isinstance(argnums, int) else leaves)
+        return value_and_jacobian(f, argnums, args, chunk_size)[1]
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
-    return jacobian
+    return Transformed("jacfwd", f, argnums, jacobian)
+
+
+def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: tuple,
+                       chunk_size: Optional[int] = None) -> Tuple[Any, Any]:
+    """`(f(*args), jacfwd(f, argnums, chunk_size)(*args))` from the same passes."""
+    wrt = check_argnums("jacfwd", f, argnums, len(args))
+    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+    if total == 0:
+        raise NonDifferentiableError(
+            f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
+            f"to arguments that hold no floats: pass floats or float arrays.")
+    step = total if chunk_size is None else max(1, int(chunk_size))
+    out, chunks = None, []
+    for start in range(0, total, step):
+        stop = min(total, start + step)
+        out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop))
+        chunks.append(seeds.stacked_output(out, tangent, stop - start))
+    return out, seeds.jacobian_blocks(out, chunks,
+                                      leaves[0] if isinstance(argnums, int) else leaves)
 
 
 def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):

@@ -21,6 +21,7 @@ from fwdad.forward import nested, nested_rules
 from fwdad.rules.registry import frule
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.transformed import Transformed
 
 
 @frule(api.jvp)
@@ -119,4 +120,4 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
     compute.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
-    return compute
+    return Transformed("hessian", f, argnums, compute)

@@ -43,18 +43,20 @@ class _FreshNamer(Namer):
 
 
 # ---- building the rule of a generated rule ---------------------------------------------
-_BUILT: Dict[Tuple[types.CodeType, Tuple[str, ...]], Callable] = {}
-
-
 def build_rule_of_rule(fn: Callable, dual_free: Tuple[str, ...] = ()) -> Callable:
     """The derived rule of the generated rule `fn`. The free variables named in
     `dual_free` (locals of an enclosing rule, holding Duals) become keyword-only
     parameters, so the caller passes them as level-2 values."""
     fn = plain_function(fn)  # level 2 differentiates the plain, unoptimized rule
-    key = (fn.__code__, dual_free)
-    if key not in _BUILT:
-        _BUILT[key] = _build(fn, dual_free)
-    return _BUILT[key]
+    # Note: kept on the rule function itself, not keyed by its code: the rules of two
+    # closures made by the same def compile to *equal* code objects, but each rule-of-
+    # rule is compiled with its own rule's cells (the closure's captured values), so a
+    # code-keyed cache handed the second closure the first one's values
+    # (tests/test_higher_order.py::test_closures_see_their_own_captured_values).
+    built = fn.__dict__.setdefault("_fw_rules_of_rule", {})
+    if dual_free not in built:
+        built[dual_free] = _build(fn, dual_free)
+    return built[dual_free]
 
 
 def plain_function(rule: Callable) -> Callable:

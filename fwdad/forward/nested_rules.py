@@ -247,6 +247,10 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
         method = key if not isinstance(key, tuple) else getattr(*key)
         bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
         return functools.partial(rule_call, dispatch.static_rule(method, "")), (bound,)
+    call = getattr(type(fn), "__call__", None)
+    if get_frule(fn) is None and get_frule(call) is not None:  # e.g. grad(f), Directional
+        bound = Dual(Dual(fn, callee.tangent), f.tangent)
+        return functools.partial(rule_call, get_frule(call)), (bound,)
     if isinstance(fn, type) and get_frule(fn) is None:
         raise FwdadError(f"second derivatives through creating a {fn.__name__} are not "
                          f"supported yet: compute with its fields directly.")

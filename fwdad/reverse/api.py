@@ -19,6 +19,7 @@ from fwdad.reverse.boxing import (adjoints, box, cast, dtypes, hold, seed, unbox
 from fwdad.reverse.tape import Tape, nested
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.transformed import NestedTransformation, Transformed
 
 
 def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
@@ -38,7 +39,14 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
         MissingRuleError, UnsupportedSyntaxError: f calls code fwdad cannot
             differentiate (the message says where, and what to do).
     """
-    return _vjp(f, primals, range(len(primals)))
+    try:
+        return _vjp(f, primals, range(len(primals)))
+    except NestedTransformation as signal:
+        raise FwdadError(
+            f"vjp of {describe(f)}, which calls fwdad.{signal.inner} inside: reverse mode "
+            f"over a nested transformation is not supported yet. For a real scalar "
+            f"output use fwdad.grad (it takes the outer derivative in forward mode), or "
+            f"fwdad.jacfwd / fwdad.jvp for the outer derivative.") from None
 
 
 def _vjp(f: Callable, primals: tuple, wrt: Any) -> Tuple[Any, "Pullback"]:
@@ -51,6 +59,9 @@ def _vjp(f: Callable, primals: tuple, wrt: Any) -> Tuple[Any, "Pullback"]:
         held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
             out = dispatch.call(f, *boxed)
+        except NestedTransformation:
+            region.recover()
+            raise
         except Exception as exc:
             region.recover()
             note_user_location(exc)
@@ -111,9 +122,12 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
         wrt = check_argnums("grad", f, argnums, len(args))
         for i in wrt:
             _check_differentiable(f, args[i], i)
-        out, pullback = _vjp(f, args, set(wrt))
         try:
-            _check_real_scalar(f, out)
+            out, pullback = _vjp(f, args, set(wrt))
+        except NestedTransformation:
+            return _by_forward_mode(f, argnums, args, wrt)
+        try:
+            check_real_scalar(f, out)
         except FwdadError:
             pullback.release()
             raise
@@ -121,7 +135,19 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
     value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
-    return value_and_grad_f
+    return Transformed("value_and_grad", f, argnums, value_and_grad_f)
+
+
+def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...]) -> tuple:
+    """value_and_grad of an f that calls one of fwdad's transformations inside: the outer
+    derivative is taken in forward mode, one batched pass (jacfwd), over which inner
+    transformations are differentiated again (docs/higher_order.md)."""
+    from fwdad.api import value_and_jacobian  # (fwdad.api sits above reverse mode)
+    out, jacobian = value_and_jacobian(f, tuple(wrt), args)
+    check_real_scalar(f, out)
+    picked = tuple(float(j) if type(args[i]) is float else cast(j, dtypes(args[i]))
+                   for j, i in zip(jacobian, wrt))  # (as the reverse pass gives them)
+    return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
 
 
 def _check_differentiable(f: Callable, x: Any, i: int) -> None:
@@ -144,7 +170,7 @@ def _holds_floats(tangent: Any) -> bool:
     return tangent is not NoTangent and tangent is not None
 
 
-def _check_real_scalar(f: Callable, out: Any) -> None:
+def check_real_scalar(f: Callable, out: Any) -> None:
     kind = np.asarray(out).dtype.kind if np.shape(out) == () else None
     if kind not in ("f", "i", "u", "b"):
         what = f"a complex value ({type(out).__name__})" if kind == "c" else \
@@ -161,4 +187,4 @@ def grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
     def grad_f(*args: Any) -> Any:
         return value_and_grad_f(*args)[1]
     grad_f.__name__ = f"grad_{getattr(f, '__name__', 'f')}"
-    return grad_f
+    return Transformed("grad", f, argnums, grad_f)

@@ -3,9 +3,12 @@ with a derivative has an rrule."""
 import numpy as np
 import pytest
 
+import fwdad
+
 from fwdad.errors import describe
 from fwdad.reverse import registry, to_matvar, to_varmat, value_of
 from fwdad.reverse.registry import forward_primitives_without_rrule
+from fwdad.transformed import Transformed
 from tests.reverse.cases import CASES
 from tests.reverse.cases_api import API_COVERS
 from tests.reverse.cases_numpy import COVERS as NUMPY_COVERS
@@ -14,9 +17,11 @@ from tests.reverse.inplace_cases import COVERS
 
 # Exercised by their own tests: layout conversions (test_varmat.py), and the array
 # creation functions, which make variables (test_inplace.py: fill_zeros), super
-# (test_objects.py).
+# (test_objects.py); fwdad's own transformations, whose rrules hand the outer derivative
+# to forward mode (tests/test_higher_order_compose.py: every pair of modes).
 ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
-             np.ones_like, np.empty_like, np.eye, np.identity]
+             np.ones_like, np.empty_like, np.eye, np.identity, Transformed.__call__,
+             fwdad.jvp, fwdad.batched_jvp, fwdad.vjp, fwdad.hvp, fwdad.linearize]
 
 
 def _key(fn):

@@ -1,0 +1,218 @@
+"""Rules for calls of fwdad's own transformations inside a differentiated function.
+
+    jvp(lambda a: a * grad(lambda b: a * b * b)(1.0), (3.0,), (1.0,))   ->  (18.0, 12.0)
+
+Forward mode over an inner `grad`, `value_and_grad` or `jacfwd` (the functions they
+return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
+at level 2 (fwdad/higher.py), one directional derivative per entry of the argument, so
+the inner gradient carries the outer tangent and the two never mix. Inner `jvp` has its
+own rule in fwdad/higher.py.
+Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad` and
+`value_and_grad` catch it and take the outer derivative in forward mode, `vjp` refuses.
+Combinations that need a third level (hessian, hvp inside) or a pullback as a value
+(vjp, linearize inside), or batched inner tangents (batched_jvp), are refused with a
+FwdadError naming the inner transformation. See docs/higher_order.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, List, Tuple
+
+import numpy as np
+
+from fwdad import api, higher
+from fwdad.argnums import check_argnums
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, describe
+from fwdad.linearize import linearize
+from fwdad.reverse import api as reverse_api
+from fwdad.reverse.registry import raw_rrule
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.transformed import NestedTransformation, Transformed
+
+
+# ---- forward mode: the functions the transformations return --------------------------
+@frule(reverse_api.grad)
+def _grad(f: Dual, argnums=0) -> Dual:
+    return _transformed(reverse_api.grad(f.primal, argnums), f)
+
+
+@frule(reverse_api.value_and_grad)
+def _value_and_grad(f: Dual, argnums=0) -> Dual:
+    return _transformed(reverse_api.value_and_grad(f.primal, argnums), f)
+
+
+@frule(api.jacfwd)
+def _jacfwd(f: Dual, argnums=0, chunk_size=None) -> Dual:
+    return _transformed(api.jacfwd(f.primal, argnums, chunk_size), f)
+
+
+@frule(higher.hessian)
+def _hessian(f: Dual, argnums=0) -> Dual:
+    return _transformed(higher.hessian(f.primal, argnums), f)
+
+
+def _transformed(made: Transformed, f: Dual) -> Dual:
+    """The Transformed `made` of f, whose tangent is f's (a closure over outer values)."""
+    tangent = zero_tangent(made)
+    tangent.f = f.tangent
+    return Dual(made, tangent)
+
+
+# ---- forward mode: calling them --------------------------------------------------------
+@frule(Transformed.__call__)
+def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """grad(f)(*args) and kin inside a differentiated function: the inner Jacobian at
+    level 2, with the outer tangent of each of its entries."""
+    kind, fn = made.primal.kind, made.primal.f
+    if kind == "hessian" or kwargs:
+        raise _refused(kind if not kwargs else f"{kind} with keyword arguments", fn)
+    f = Dual(fn, made.tangent.f if isinstance(made.tangent, Tangent) else NoTangent)
+    wrt = check_argnums(kind, fn, made.primal.argnums, len(args))
+    value, blocks = _level2_jacobians(kind, f, args, wrt)
+    if kind in ("grad", "value_and_grad"):
+        reverse_api.check_real_scalar(fn, value.primal)
+    many = isinstance(made.primal.argnums, (tuple, list))
+    jacobian = Dual(tuple(b.primal for b in blocks), tuple(b.tangent for b in blocks)) \
+        if many else blocks[0]
+    if kind == "value_and_grad":
+        return Dual((value.primal, jacobian.primal), (value.tangent, jacobian.tangent))
+    return jacobian
+
+
+def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...],
+                      wrt: Tuple[int, ...]) -> Tuple[Dual, List[Dual]]:
+    """f's value and its Jacobian with respect to each argument in `wrt`, as level-1
+    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument."""
+    primals = Dual(tuple(a.primal for a in args), tuple(a.tangent for a in args))
+    value, blocks = None, []
+    for at in wrt:
+        x = _checked_argument(kind, f.primal, args[at].primal, at)
+        columns = []
+        for direction in _basis(args, at):
+            out = higher._jvp(f, primals, Dual(direction, NoTangent))
+            value = Dual(out.primal[0], out.tangent[0])
+            columns.append(Dual(out.primal[1], out.tangent[1]))
+        blocks.append(_assembled(kind, columns, x))
+    return value, blocks
+
+
+def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> Any:
+    if isinstance(x, (float, np.floating)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind == "f"):
+        return x
+    raise FwdadError(
+        f"{kind}({describe(fn)}) inside a differentiated function differentiates with "
+        f"respect to a float or a float array, but argument {at} is a "
+        f"{type(x).__name__}: pass its float leaves as separate arguments.")
+
+
+def _basis(args: Tuple[Dual, ...], at: int):
+    """The tangents of all arguments for each unit direction of argument `at`."""
+    x = args[at].primal
+    for k in range(int(np.size(x))):
+        direction = [zero_tangent(a.primal) for a in args]
+        if np.ndim(x) == 0:
+            direction[at] = type(zero_tangent(x))(1.0)
+        else:
+            direction[at] = np.zeros_like(x)
+            direction[at].flat[k] = 1.0
+        yield tuple(direction)
+
+
+def _assembled(kind: str, columns: List[Dual], x: Any) -> Dual:
+    """The columns (output-shaped, outer tangents maybe batched in front) as one
+    Jacobian block, shaped output + x (a gradient: shaped and typed like x)."""
+    primal, tangent = (_stacked([getattr(c, part) for c in columns], x)
+                       for part in ("primal", "tangent"))
+    if kind not in ("grad", "value_and_grad"):
+        return Dual(primal, tangent)
+    if isinstance(x, np.ndarray):
+        return Dual(primal.astype(x.dtype), tangent.astype(x.dtype))
+    scalar = isinstance(tangent, (float, np.floating)) or (
+        isinstance(tangent, np.ndarray) and tangent.ndim == 0)
+    return Dual(type(x)(primal), type(x)(tangent) if scalar else tangent)
+
+
+def _stacked(columns: list, x: Any) -> Any:
+    """Columns stacked on a last axis, shaped like x there. Tangents recorded by
+    linearize (`Linear`) are stacked by their own NumPy functions, never made arrays."""
+    if np.ndim(x) == 0:
+        return columns[0]
+    stacked = np.stack([c if hasattr(c, "shape") else np.asarray(c) for c in columns],
+                       axis=-1)
+    return stacked.reshape(stacked.shape[:-1] + np.shape(x))
+
+
+# ---- refused: a third level, a pullback as a value, batched inner tangents ------------
+def _refused(inner: str, fn: Any) -> FwdadError:
+    why = {"hessian": "that is a third derivative, and fwdad nests two levels",
+           "hvp": "that is a third derivative, and fwdad nests two levels",
+           "vjp": "its pullback is not differentiable yet",
+           "linearize": "its linear map is not differentiable yet",
+           "batched_jvp": "inner tangents are one at a time at level 2"}.get(
+        inner, "it is not supported yet")
+    return FwdadError(
+        f"a derivative of a function that calls fwdad.{inner}({describe(fn)}) is not "
+        f"supported: {why}. Inside a differentiated function, use fwdad.jvp, fwdad.grad, "
+        f"fwdad.value_and_grad or fwdad.jacfwd (docs/higher_order.md).")
+
+
+@frule(higher.hvp)
+def _hvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
+    raise _refused("hvp", f.primal)
+
+
+@frule(reverse_api.vjp)
+def _vjp(f: Dual, *primals: Dual) -> Dual:
+    raise _refused("vjp", f.primal)
+
+
+@frule(linearize)
+def _linearize(f: Dual, *primals: Dual) -> Dual:
+    raise _refused("linearize", f.primal)
+
+
+@frule(api.batched_jvp)
+def _batched_jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
+    raise _refused("batched_jvp", f.primal)
+
+
+# ---- reverse mode: the outer derivative is taken in forward mode ------------------------
+@raw_rrule(Transformed.__call__)
+def _call_in_reverse(made: Transformed, *args: Any, **kwargs: Any) -> Any:
+    raise NestedTransformation(made.kind)
+
+
+def _signal(inner: str) -> Callable:
+    def rule(*args: Any, **kwargs: Any) -> Any:
+        raise NestedTransformation(inner)
+    rule.__name__ = f"_{inner}_in_reverse"
+    return rule
+
+
+for _fn in (api.jvp, api.batched_jvp, reverse_api.vjp, higher.hvp, linearize):
+    raw_rrule(_fn)(_signal(_fn.__name__))
+
+
+# ---- a third level: refused ---------------------------------------------------------------
+def _third_level(rule: Callable) -> None:
+    """The level-2 rule of one of the rules above: a transformation inside a function
+    that is itself differentiated at second order (under hessian, hvp, or a jvp inside
+    a derivative) would need a third level."""
+    inner = rule.__name__.strip("_")
+
+    def refuse(*args: Dual, **kwargs: Dual) -> Dual:
+        raise FwdadError(
+            f"fwdad.{inner.replace('call', 'grad/jacfwd')} is nested more than two deep: "
+            f"it is called inside a function that is differentiated at second order "
+            f"(by hessian or hvp, or inside a jvp or grad that is itself differentiated), "
+            f"and fwdad nests two levels of derivatives. Differentiate the inner function "
+            f"by hand once, or compute the outer derivative with finite differences.")
+    refuse.__name__ = f"_{inner}_at_level_three"
+    frule(rule)(refuse)
+
+
+for _rule in (_grad, _value_and_grad, _jacfwd, _hessian, _call, _hvp, _vjp, _linearize,
+              _batched_jvp):
+    _third_level(_rule)
