@@ -1,0 +1,13 @@
+"""A differential fuzzer for fwdad: random programs, several independent oracles.
+
+    generate.py     seeded random programs (exprs.py, statements.py, constructs.py)
+    reference.py    the plain run and central differences, or why the program is discarded
+    case.py         one loaded program and the jvp the oracles share
+    oracles.py      the oracles a-c; more_oracles.py d-g; outcome.py their verdicts
+    check.py        every oracle on one seed; shrink.py minimal failing programs
+    campaign.py     many seeds in worker processes, the summary tables
+    test_fuzz.py    the CI budget (a fixed seed range, known failures as strict xfails)
+
+    python -m tests.fuzz --count 20000 --seed 0 --workers 2   # the long campaign
+    python -m tests.fuzz --seed 7 --count 1 --show            # one program, its results
+"""

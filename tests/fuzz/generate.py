@@ -1,0 +1,153 @@
+"""A seeded generator of random, valid Python + NumPy programs, and their loader.
+
+`generate(seed)` gives a `Program`: the source of a module defining `f` (and the helper
+functions and classes it uses), the arguments (floats and small float arrays) and a
+tangent for each. The same seed gives the same program on every machine.
+`load(source)` writes the module to a real file (fwdad reads source) and imports it.
+
+    >>> program = generate(7)
+    >>> f = load(program.source).f
+    >>> f(*program.fresh_args())
+"""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import itertools
+import os
+import random
+import sys
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from tests.fuzz import constructs, statements
+from tests.fuzz.exprs import scalar, value
+
+# feature -> statement generator; each program draws a random subset of FEATURES.
+STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
+              "alias": statements.alias, "copies": statements.copies,
+              "const_array": statements.const_array, "if": statements.if_else,
+              "for": statements.for_loop, "while": statements.while_loop,
+              "closure": constructs.closure, "lambdas": constructs.lambdas,
+              "containers": constructs.containers, "with": constructs.with_block,
+              "class": constructs.box, "early_return": constructs.early_return}
+# how often a statement kind is drawn, when its feature is in the program (aliasing and
+# in-place patterns come in many variants, so they are drawn more often)
+WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2}
+EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
+FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
+OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
+HEADER = "import contextlib\nimport math\n\nimport numpy as np\n\n\n"
+
+
+@dataclass
+class Program:
+    seed: int
+    source: str
+    args: tuple
+    tangents: tuple
+    features: frozenset
+
+    def fresh_args(self) -> tuple:
+        return copy.deepcopy(self.args)
+
+
+class Generator:
+    """The state of one program under construction: names, shapes, module parts."""
+
+    def __init__(self, seed: int, exclude: frozenset = frozenset()) -> None:
+        self.rng = random.Random(seed)
+        drawn = {f for f in FEATURES if self.rng.random() < 0.45}
+        self.features = (drawn - exclude) | {"assign"}
+        self.vars: dict = {}
+        self.vars_int: list = []
+        self.module: list = []
+        self.helpers: list = []
+        self.params: list = []
+        self.out_kind = self.rng.choice(OUTPUTS)
+        self._count = itertools.count()
+
+    def has(self, feature: str) -> bool:
+        return feature in self.features
+
+    def fresh(self, prefix: str = "v") -> str:
+        return f"{prefix}{next(self._count)}"
+
+    def statement(self, top: bool) -> list:
+        kinds = [f for f in STATEMENTS if f in self.features]
+        if not top:  # one-line kinds only inside blocks, to keep nesting shallow
+            kinds = [k for k in kinds if k not in ("if", "for", "while", "with")] or ["assign"]
+        kind = self.rng.choices(kinds, [WEIGHTS.get(k, 1) for k in kinds])[0]
+        return STATEMENTS[kind](self, top)
+
+    def output(self) -> str:
+        if self.out_kind == "scalar":
+            return self._active(scalar(self, 2))
+        if self.out_kind == "array":
+            return self._active(value(self, (3,), 2))
+        if self.out_kind == "tuple":
+            return f"{self._active(scalar(self, 2))}, {value(self, (3,), 1)}"
+        if self.out_kind == "constant":
+            return "2.0"
+        return f"{self._active(scalar(self, 2))}, 1.5"
+
+    def _active(self, expr: str) -> str:
+        """expr, made to depend on a parameter when it names none (a constant output
+        is one kind of output, not the usual one)."""
+        if any(p in expr for p in self.params):
+            return expr
+        return f"({expr}) * (1.0 + 0.1 * float(np.sum({self.rng.choice(self.params)})))"
+
+
+def generate(seed: int, exclude: frozenset = frozenset()) -> Program:
+    """The program of `seed`; `exclude` leaves features out (the arguments stay the
+    same), e.g. to look past a known bug while it is being fixed."""
+    g = Generator(seed, frozenset(exclude))
+    rng = np.random.default_rng(seed)
+    shapes = [g.rng.choice([(), (3,), (2, 3)]) for _ in range(g.rng.randint(1, 3))]
+    params = [f"x{i}" for i in range(len(shapes))]
+    g.vars.update(zip(params, shapes))
+    g.params = params
+    if g.has("helpers"):
+        constructs.add_helpers(g)
+    body = []
+    for _ in range(g.rng.randint(3, 8)):
+        body += g.statement(top=True)
+    body.append(f"return {g.output()}")
+    source = HEADER + "".join(m + "\n\n" for m in g.module)
+    source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    args = tuple(_value(rng, s) for s in shapes)
+    tangents = tuple(_value(rng, s) for s in shapes)
+    return Program(seed, source, args, tangents, frozenset(g.features))
+
+
+def _value(rng: np.random.Generator, shape: tuple):
+    if shape == ():
+        return float(rng.standard_normal() * 0.8)
+    return rng.standard_normal(shape) * 0.8
+
+
+# ---- loading ---------------------------------------------------------------------------
+_DIR = None
+_COUNT = itertools.count()
+
+
+def load(source: str):
+    """Write `source` to a fresh module file and import it (not kept in sys.modules)."""
+    global _DIR
+    if _DIR is None:
+        _DIR = tempfile.mkdtemp(prefix="fwdad_fuzz_")
+    name = f"fuzz_{os.getpid()}_{next(_COUNT)}"
+    path = os.path.join(_DIR, name + ".py")
+    with open(path, "w") as file:
+        file.write(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (classes look their module up)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module

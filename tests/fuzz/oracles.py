@@ -1,0 +1,61 @@
+"""The oracles, one function each: Case -> Outcome (run through outcome.attempt).
+
+a jvp_fd       fwdad.jvp against central finite differences (float64, two steps)
+b optimized    the optimized derived rules against the unoptimized ones
+c primal_state the primal output and every argument's state after the call
+d vjp_dot      <vjp(ct), t> == <ct, jvp(t)>
+e batched      batched_jvp and jacfwd against single jvps, shapes included
+f linearize    lin(t) against jvp, and <lin.T(ct), t> == <ct, lin(t)>
+g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
+"""
+from __future__ import annotations
+
+import fwdad
+from fwdad.forward import derive
+from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
+from tests.fuzz.compare import fresh, mismatch
+from tests.fuzz.generate import load
+from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
+from tests.fuzz.outcome import PASS, Outcome
+
+
+def wrong(found: tuple, what: str) -> Outcome:
+    return Outcome("wrong", f"{what} {found[0]}", f"{what}: {found[1]}")
+
+
+def jvp_fd(case: Case) -> Outcome:
+    found = mismatch(case.jvp()[1], case.ref.fd, shapes=False, **JVP_TOLERANCE)
+    return wrong(found, "tangent") if found else PASS
+
+
+def primal_state(case: Case) -> Outcome:
+    out, _, after = case.jvp()
+    found = mismatch(out, case.ref.out, **EXACT)
+    if found:
+        return wrong(found, "primal")
+    found = mismatch(after, case.ref.args_after, **EXACT)
+    return wrong(found, "argument state") if found else PASS
+
+
+def optimized(case: Case) -> Outcome:
+    plain_module = load(case.program.source)  # new functions: rules built afresh
+    copies, saved = fresh(case.args), derive.OPTIMIZE
+    derive.OPTIMIZE = False
+    try:
+        out, tangent = fwdad.jvp(plain_module.f, copies, fresh(case.tangents))
+    except Exception as exc:  # noqa: BLE001
+        return Outcome("skipped", "unoptimized rule raises", repr(exc)[:300])
+    finally:
+        derive.OPTIMIZE = saved
+    got_out, got_tangent, got_after = case.jvp()
+    for what, got, want in (("primal", got_out, out), ("tangent", got_tangent, tangent),
+                            ("argument state", got_after, copies)):
+        found = mismatch(got, want, shapes=False, **EXACT)
+        if found:
+            return wrong(found, what)
+    return PASS
+
+
+ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_state,
+           "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
+           "hessian": hessian}

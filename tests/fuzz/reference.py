@@ -1,0 +1,91 @@
+"""The plain run of a program and its finite-difference reference, or why it has none.
+
+`reference(f, args, tangents, filename)` calls f on copies of the arguments and returns
+a `Reference`: the output, the arguments' state after the call, and the central
+difference along the tangents, or `.discard`, the reason the program cannot serve as a
+test (it raises, is not finite, or its finite differences are not stable: the executed
+lines change within a step, one-sided differences disagree at a kink, or the two step
+sizes disagree).
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from tests.fuzz.compare import fresh, leaves, mismatch, perturb, scaled_difference
+
+STEPS = (1e-5, 1e-4)
+STABLE = dict(rtol=2e-6, atol=2e-7)     # the two step sizes must agree this well
+KINK = 1e-3                              # one-sided differences apart by more: a kink
+
+
+@dataclass
+class Reference:
+    out: Any = None
+    args_after: tuple = ()
+    fd: Any = None
+    discard: Optional[str] = None
+
+
+def run(f: Callable, args: tuple) -> tuple:
+    """f on copies of args: (output, the copies after the call). Warnings are errors."""
+    copies = fresh(args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(over="raise", invalid="raise", divide="raise"):
+            out = f(*copies)
+    return out, copies
+
+
+def traced(f: Callable, args: tuple, filename: str) -> tuple:
+    """run(f, args) and the sequence of lines of `filename` it executed."""
+    lines: list = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != filename:
+            return None
+        if event == "line":
+            lines.append(frame.f_lineno)
+        return tracer
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        out, after = run(f, args)
+    finally:
+        sys.settrace(old)
+    return out, after, lines
+
+
+def reference(f: Callable, args: tuple, tangents: tuple, filename: str) -> Reference:
+    try:
+        out, after, trace = traced(f, args, filename)
+    except Exception as exc:
+        return Reference(discard=f"plain call raises {type(exc).__name__}")
+    if not all(np.all(np.isfinite(np.asarray(x, float))) for x in leaves(out)):
+        return Reference(discard="output not finite")
+    estimates = []
+    for h in STEPS:
+        try:
+            plus, _, trace_plus = traced(f, perturb(args, tangents, h), filename)
+            minus, _, trace_minus = traced(f, perturb(args, tangents, -h), filename)
+        except Exception as exc:
+            return Reference(discard=f"perturbed call raises {type(exc).__name__}")
+        if trace_plus != trace or trace_minus != trace:
+            return Reference(discard="branch changes within a step")
+        estimates.append((plus, minus))
+    central = [scaled_difference(p, m, 2 * h) for (p, m), h in zip(estimates, STEPS)]
+    return Reference(out, after, central[0], _unstable(out, estimates[0], central))
+
+
+def _unstable(out: Any, first: tuple, central: list) -> Optional[str]:
+    forward = scaled_difference(first[0], out, STEPS[0])
+    backward = scaled_difference(out, first[1], STEPS[0])
+    if mismatch(forward, backward, rtol=0.0, atol=KINK):
+        return "kink: one-sided differences disagree"
+    if mismatch(central[1], central[0], **STABLE):
+        return "step sizes disagree"
+    return None
