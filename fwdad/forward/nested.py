@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import types
 from typing import Any, Callable, Dict, Tuple
 
 from fwdad import fence
@@ -43,7 +42,7 @@ class _FreshNamer(Namer):
 
 
 # ---- building the rule of a generated rule ---------------------------------------------
-_BUILT: Dict[Tuple[types.CodeType, Tuple[str, ...]], Callable] = {}
+_BUILT: Dict[tuple, Tuple[Callable, tuple]] = {}
 
 
 def build_rule_of_rule(fn: Callable, dual_free: Tuple[str, ...] = ()) -> Callable:
@@ -51,10 +50,17 @@ def build_rule_of_rule(fn: Callable, dual_free: Tuple[str, ...] = ()) -> Callabl
     `dual_free` (locals of an enclosing rule, holding Duals) become keyword-only
     parameters, so the caller passes them as level-2 values."""
     fn = plain_function(fn)  # level 2 differentiates the plain, unoptimized rule
-    key = (fn.__code__, dual_free)
+    # Note: the rules of two closures of one user function share their code, but not
+    # the constants in their other cells (the closures' own rules), which the level-2
+    # rule binds: the key names those cells (kept alive with the entry, so that their
+    # ids are not reused). tests/test_higher_order.py:
+    # test_hessians_of_two_closures_of_one_function_are_their_own.
+    cells = tuple(c for n, c in zip(fn.__code__.co_freevars, fn.__closure__ or ())
+                  if n not in dual_free)
+    key = (fn.__code__, dual_free, tuple(map(id, cells)))
     if key not in _BUILT:
-        _BUILT[key] = _build(fn, dual_free)
-    return _BUILT[key]
+        _BUILT[key] = _build(fn, dual_free), cells
+    return _BUILT[key][0]
 
 
 def plain_function(rule: Callable) -> Callable:
