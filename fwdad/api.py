@@ -13,7 +13,8 @@ import numpy as np
 
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
+from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, describe,
+                          note_user_location)
 from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
@@ -196,11 +197,24 @@ def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: 
 
 def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
     """One batched pass of f on copies of args (f may update them in place, and a
-    later chunk needs them as they were), with the seeds as the tangents of `wrt`."""
+    later chunk needs them as they were), with the seeds as the tangents of `wrt`.
+
+    The other arguments get zero tangents without the batch axis, so that constants
+    cost no batch work. When f writes a batched value into one of them where that zero
+    is held twice (in a list, a view, or at second order a rule's argument), it cannot
+    be widened (fwdad/rules/widening.py): the pass runs again, on fresh copies, with
+    batched zeros for them. (f runs twice then, as it does once per chunk.)"""
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     tangents = dict(zip(wrt, seeded))
+    try:
+        return _pass(f, args, tangents, size, _copy)
+    except SharedTangentError:
+        return _pass(f, args, tangents, size, lambda zero: stack([zero] * size))
+
+
+def _pass(f: Callable, args: tuple, tangents: dict, size: int, inactive: Callable):
     duals = [Dual(_copy_argument(a), _fill(a, tangents[i]) if i in tangents else
-                  _copy(zero_tangent(a))) for i, a in enumerate(args)]
+                  inactive(zero_tangent(a))) for i, a in enumerate(args)]
     out = call_batched(f, duals, size)
     return out.primal, out.tangent
 

@@ -33,6 +33,11 @@ class TangentError(FwdadError, ValueError):
     """A tangent does not match its primal in type or shape."""
 
 
+class SharedTangentError(TangentError):
+    """A batched value is written into an array whose unbatched tangent something else
+    holds too (a view of it, a list), so a batched tangent could not replace it."""
+
+
 class NonDifferentiableError(FwdadError, TypeError):
     """A derivative was asked for with respect to a value that has no tangent."""
 

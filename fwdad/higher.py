@@ -18,9 +18,10 @@ from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import nested, nested_rules
+from fwdad.rules.batching import is_batched, running_batch_size
 from fwdad.rules.registry import frule
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, leaves, stack, zero_tangent
 from fwdad.transformed import Transformed
 
 
@@ -45,10 +46,24 @@ def _jvp_of_jvp_rule(f: Dual, primals: Dual, tangents: Dual) -> Dual:
 
 
 def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
+    """Argument i as a level-2 value. Its inner tangent is a copy, as jvp copies it,
+    and so is that copy's outer tangent, with a batch axis when the argument's outer
+    tangent has one: the function may write into the argument, and both outer tangents
+    must be its own and batched alike to take the batched values written
+    (fwdad/rules/widening.py)."""
     primal, tangent = primals.primal[i], tangents.primal[i]
-    inner = check_tangent(primal, tangent, f"argument {i} of {describe(fn)}")
-    outer = Tangent(primal=_item(primals.tangent, i), tangent=_item(tangents.tangent, i))
-    return Dual(Dual(primal, inner), outer)
+    inner = api._copy(check_tangent(primal, tangent, f"argument {i} of {describe(fn)}"))
+    outer_primal = _item(primals.tangent, i)
+    outer_inner = api._copy(_item(tangents.tangent, i))
+    if _batched(primal, outer_primal) and not _batched(inner, outer_inner):
+        outer_inner = stack([outer_inner] * running_batch_size())  # batched alike
+    return Dual(Dual(primal, inner), Tangent(primal=outer_primal, tangent=outer_inner))
+
+
+def _batched(primal: Any, tangent: Any) -> bool:
+    """Whether a leaf of the tangent of the (tree) `primal` has a batch axis."""
+    return running_batch_size() is not None and tangent is not NoTangent and any(
+        is_batched(p, t) for p, t in zip(leaves(primal), leaves(tangent)))
 
 
 def _item(tangent: Any, i: int) -> Any:

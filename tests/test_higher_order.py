@@ -142,6 +142,20 @@ def test_hessian_of_a_vector_function_has_output_shape_in_front():
     np.testing.assert_allclose(hess, [[[0, 1], [1, 0]], [[0, 0], [0, 2]]])
 
 
+def _summed(f):
+    def summed(x):
+        return np.sum(f(x))
+    return summed
+
+
+def test_hessians_of_two_closures_of_one_function_are_their_own():
+    """Their rules share code but not the closures' callees (fwdad/forward/nested.py):
+    the second Hessian once came out as the first's."""
+    x = np.array([0.3, -0.7])
+    np.testing.assert_allclose(fwdad.hessian(_summed(lambda t: t ** 3))(x), np.diag(6 * x))
+    np.testing.assert_allclose(fwdad.hessian(_summed(np.sin))(x), np.diag(-np.sin(x)))
+
+
 def test_hessian_needs_one_argnum():
     with pytest.raises(fwdad.FwdadError, match="one argument number"):
         fwdad.hessian(rosenbrock, argnums=(0,))

@@ -10,6 +10,7 @@ date as statements change, so the pass stays linear in the size of the rule.
 from __future__ import annotations
 
 import ast
+import copy
 from collections import Counter
 from itertools import chain
 from typing import Dict, List, Set, Tuple
@@ -218,6 +219,19 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
 
 
 # ---- freeing temporaries ----------------------------------------------------------
+def free_temporaries(fn: ast.FunctionDef) -> ast.FunctionDef:
+    """Only the last step of `cleanup`, for a rule that is not optimized (the rule of a
+    rule, fwdad/forward/nested.py): `del` each top-level temporary after its last use.
+    A dead temporary that still held a value read from an argument (`x.tangent`) would
+    count as one more holder of that array, and keep it from being widened
+    (fwdad/rules/widening.py)."""
+    reads, below = _Reads(), {}
+    reads.scan(fn)
+    out = copy.copy(fn)  # (the statements are shared, not changed)
+    out.body = _free_temporaries(fn.body, [reads.below(s, below) for s in fn.body], set())
+    return out
+
+
 def _free_temporaries(body: List[ast.stmt], reads: List[Set[str]],
                       small: Set[str]) -> List[ast.stmt]:
     """`del _fw_t` after the top-level statement that reads a temporary last (unless

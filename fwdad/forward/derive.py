@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Optional
 from fwdad import frontend, source
 from fwdad.compile import compile_function
 from fwdad.errors import location_of
+from fwdad.forward.cleanup import free_temporaries
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.optimize import optimize
@@ -63,7 +64,7 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule = build(tree, constants.values, header=header)
+        rule = build(_plain_tree(tree, src), constants.values, header=header)
         rule.unoptimized = rule
     else:
         plain = PlainRule(_plain_maker(src, tree, constants.values, build, header))
@@ -74,11 +75,21 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
                         tuple(a.arg for a in args.kwonlyargs), specialize)
         better = optimize(tree, constants, routes)
         rule = build(better, constants.values, header="optimized " + header) \
-            if better is not None else build(tree, constants.values, header=header)
+            if better is not None else build(_plain_tree(tree, src), constants.values,
+                                             header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
     return rule
+
+
+def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:
+    """The tree of a rule left unoptimized. An frule's own code is differentiated only
+    for second derivatives; there its temporaries are freed after their last use, so
+    that one that read `x.tangent` does not hold that array while a later line widens
+    it (fwdad/rules/widening.py; tests/test_batching.py: SECOND_ORDER)."""
+    module = getattr(src.fn, "__module__", None) or ""
+    return free_temporaries(tree) if module.startswith(source.RULE_MODULES) else tree
 
 
 def _compile(fn: Callable, cells: dict, globals_: dict, filename: str,
@@ -105,7 +116,7 @@ def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
     with collector_paused():
         fresh, normalized = frontend.normalized_source(source.again(src))
         tree, constants = transform(normalized, fresh)
-        return build(tree, constants.values, header=header)
+        return build(_plain_tree(tree, fresh), constants.values, header=header)
 
 
 def _variant(src: FunctionSource, build: Callable, header: str, plain: "PlainRule",

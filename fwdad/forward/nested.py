@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import types
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Tuple
 
 from fwdad import fence
 from fwdad.codegen import LazyText

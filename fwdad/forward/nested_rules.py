@@ -7,7 +7,6 @@ enumerate, dict).
 from __future__ import annotations
 
 import functools
-import itertools
 import types
 from typing import Any, Callable, Tuple
 
@@ -17,7 +16,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward import dispatch, runtime
 from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of
-from fwdad.rules import batching, classes, linalg, objects, operators, registry
+from fwdad.rules import batching, classes, linalg, objects, operators, registry, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -45,7 +44,7 @@ def _running_batch_size() -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(zero_tangent, batching.widen_for, classes.opaque_with_dunder)
+def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder)
 
 
 @frule(operators.pow_exponent_term)

@@ -16,8 +16,7 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import (Pure, compare_rrule, get_rrule, nondiff_rrule,
-                                    raw_rrule)
+from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, raw_rrule
 from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.var import compared_value, value_of
 

@@ -12,10 +12,11 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
-from fwdad.rules.batching import assign, dense, fit, is_batched, lift, map_batch
+from fwdad.rules.batching import dense, fit, is_batched, lift, map_batch
 from fwdad.rules.creation import _astype, _linspace
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent
 
 # ---- np.linalg's array-API functions: the rules of their NumPy counterparts ---------------

@@ -5,14 +5,13 @@ helpers instead of special-casing that axis themselves.
 """
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator, NamedTuple, Optional, Tuple, Union
+from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad.errors import InternalError, TangentError
+from fwdad.errors import InternalError
 from fwdad.tangents import NoTangent, zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
@@ -98,9 +97,9 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
 # the batch axis, and views taken of `a` before the update see it. The alternative,
 # widening the target's tangent when the update happens, cannot reach views taken
 # earlier (they hold the old, unbatched tangent); it remains only as a fallback for
-# arrays made outside the context (globals, outputs of functions with no derivative),
-# and only when nothing else holds the old tangent (no view of it, no object field):
-# otherwise it raises. Reading a global array does not use
+# arrays made outside the context (globals, inactive arguments, sums of constants), and
+# only where every holder of the old tangent can be moved to the new one
+# (fwdad/rules/widening.py): otherwise it raises. Reading a global array does not use
 # the context: its zero tangent stays unbatched, so that constants cost no batch work.
 # linearize (fwdad/linearize.py) uses the same hook with tangents that are recorded.
 class TangentContext:
@@ -144,6 +143,11 @@ def batch(size: int):
     return tangent_context(TangentContext(size))
 
 
+def running_context() -> TangentContext:
+    """The context of the call running now (a plain one outside any)."""
+    return _CONTEXT.get() or _PLAIN
+
+
 def running_batch_size() -> Optional[int]:
     """The number of tangents of the batched call running now, or None."""
     context = _CONTEXT.get()
@@ -158,39 +162,6 @@ def created_tangent(primal: Any) -> Any:
     if context is None or not isinstance(zero, np.ndarray):
         return zero
     return context.zeros(zero)
-
-
-def widen_for(x: Any, value: Any, where: str) -> None:
-    """Before an in-place update of Dual `x` with the Dual `value`: when value's tangent
-    is batched (or recorded) and x's is a plain array, give x a new tangent that can
-    hold it. Only when x alone holds the old tangent: not a view, no views of it, not
-    an object's field (the caller must not hold a reference to it either).
-
-    Raises:
-        TangentError: something else holds x's tangent, and would not follow.
-    """
-    tangent = x.tangent
-    if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
-        return
-    context = _CONTEXT.get() or _PLAIN
-    if not context.needs_widening(x, value):
-        return
-    if tangent.base is not None or not _held_only_by_x(tangent):
-        raise TangentError(
-            f"{where}: a batched value is written into an array of shape "
-            f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a "
-            f"view, an object's field or a list), so a batched copy could not replace it "
-            f"everywhere. The array was read from a global, made by a function with no "
-            f"derivative, or passed in: create it inside the function (e.g. with np.zeros "
-            f"or .copy()) before sharing it.")
-    x.tangent = context.widen(tangent, value)
-
-
-def _held_only_by_x(tangent: np.ndarray) -> bool:
-    """Whether the Dual's slot is the only reference (besides widen_for's local and this
-    call's argument): views hold their base, fields and lists hold their items."""
-    count = getattr(sys, "getrefcount", None)
-    return count is not None and count(tangent) <= 4
 
 
 def batch_size(primal: Any, tangent: Any) -> Optional[int]:
@@ -272,30 +243,6 @@ def _real_or_refuse(tangent: Any) -> None:
             "a forward rule computed a complex tangent for a real result: it treats a "
             "complex input as real, and casting would give a wrong derivative. Please "
             "report it; differentiate real and imaginary parts separately meanwhile.")
-
-
-class _Value(NamedTuple):
-    primal: Any
-    tangent: Any
-
-
-def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i] = v"
-           ) -> None:
-    """`target.tangent[index] = tangent` for a Dual `target` holding an array, where
-    `tangent` (of the value `primal`) broadcasts into the target as the value does.
-    A batched tangent written into an unbatched one first widens the target's tangent
-    (`widen_for`, which refuses when views or fields share the old one)."""
-    if target.tangent is NoTangent:
-        return
-    widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
-    base = target.tangent
-    value = target.primal[index]
-    part = value.shape if isinstance(value, (np.ndarray, np.generic)) else np.shape(value)
-    dv = 0.0 if tangent is NoTangent else lift(primal, tangent, len(part))
-    position = batch_position(index)
-    if is_batched(target.primal, base) and position and np.ndim(dv):
-        dv = np.moveaxis(np.broadcast_to(dv, base.shape[:1] + part), 0, position)
-    base[tangent_index(target.primal, base, index)] = dv
 
 
 def batch_position(index: Any) -> int:

@@ -123,7 +123,10 @@ def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dty
                      for d in (start, stop))
     batched = max(np.ndim(dstart), np.ndim(dstop)) > ndim
     axis = axis + 1 if batched and axis >= 0 else axis  # after the batch axis
-    return Dual(out, np.linspace(dstart, dstop, num, endpoint, retstep, dtype, axis))
+    tangent = np.linspace(dstart, dstop, num, endpoint, retstep, dtype, axis)
+    if batched or retstep:
+        return Dual(out, tangent)
+    return Dual(out, created_tangent(out) + tangent)  # (batched in a batched call)
 
 
 for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty,

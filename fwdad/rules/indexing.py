@@ -13,10 +13,11 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.rules.batching import assign, batch_position, is_batched, tangent_index
+from fwdad.rules.batching import batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
+from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent, zero_tangent
 
 

@@ -2,16 +2,17 @@
 shapes: fill, put, copyto, fill_diagonal, item, tolist.
 
 Each updates primal and tangent alike; a batched value written into an array whose
-tangent has no batch axis gives that array a batched tangent (`batching.assign`).
+tangent has no batch axis gives that array a batched tangent (`widening.assign`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import assign, dense, is_batched, map_batch
+from fwdad.rules.batching import dense, is_batched, map_batch
 from fwdad.rules.registry import frule
 from fwdad.rules.ufuncs import write_outputs
+from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent
 
 _NONE = Dual(None, NoTangent)

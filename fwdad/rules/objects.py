@@ -15,6 +15,7 @@ from fwdad.dual import Dual
 from fwdad.forward.runtime import const
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
+from fwdad.rules.widening import FieldDual
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 # ndarray attributes whose tangent is the attribute of the tangent (linear), and
@@ -44,7 +45,12 @@ def _get_attribute(obj: Dual, name: str) -> Dual:
     value = attributes.read_field(obj.primal, name)
     if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
-    if isinstance(obj.tangent, Tangent) or attributes.is_namedtuple(obj.tangent):
+    if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
+        tangent = getattr(obj.tangent, name, NoTangent)
+        if tangent is NoTangent:
+            return Dual(value, zero_tangent(value))
+        return FieldDual(value, tangent, obj.tangent, name)
+    if attributes.is_namedtuple(obj.tangent):
         tangent = getattr(obj.tangent, name, NoTangent)
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     return Dual(value, zero_tangent(value))

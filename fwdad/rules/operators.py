@@ -10,10 +10,11 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import fit, is_batched, lift, ndim, widen_for
+from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
+from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
 
 

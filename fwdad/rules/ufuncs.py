@@ -15,9 +15,10 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
 from fwdad.rules.operators import magnitude_tangent
-from fwdad.rules.batching import fit, lift, ndim, widen_for
+from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.rules.unshared import own
+from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
 
 LN2, LN10 = math.log(2.0), math.log(10.0)

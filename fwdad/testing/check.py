@@ -29,8 +29,7 @@ from fwdad.forward.runtime import const, iterate
 from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
-from fwdad.tangents import (NoTangent, Tangent, inner, random_tangent, stack, unstack,
-                            zero_tangent)
+from fwdad.tangents import NoTangent, Tangent, inner, random_tangent, stack, unstack
 from fwdad.testing.aliasing import first_alias
 from fwdad.testing.finite_differences import directional, run_on_copies
 

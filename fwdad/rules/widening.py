@@ -1,0 +1,115 @@
+"""In-place writes of tangents: `assign` (x[i] = v on the tangent side) and
+`widen_for`, which gives an array a tangent that can hold a batched value first.
+
+    a = x1 + 0.0        # an unbatched zero tangent (x1 inactive) in a batched call
+    a[0] = x0[0]        # widen_for: a's tangent becomes a batch of zeros, then assign
+
+A new tangent replaces the old one only if it can replace it everywhere: the old one
+must be held by the Dual being written and, for a Dual read from an object's field
+(`FieldDual`), by that field, which is moved along. Anything else that holds it (a view
+of it, another Dual, a list, code that unboxed it) would keep the old, unbatched
+tangent, so widening is refused there. The holders are counted with reference counts:
+NumPy arrays are not tracked by the garbage collector, so nothing else can see them.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, NamedTuple, Optional, Tuple
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import SharedTangentError
+from fwdad.rules.batching import batch_position, is_batched, lift, running_context, \
+    tangent_index
+from fwdad.tangents import NoTangent
+
+
+class FieldDual(Dual):
+    """A Dual read from the field `name` of an object whose tangent `owner` is a
+    structural Tangent: it shares the field's tangent (writing into it writes into the
+    object's), and widening its tangent widens the field's alike. At level 2 (second
+    derivatives) `x.primal` and `x.tangent` of a rule's argument are such reads."""
+
+    __slots__ = ("owner", "name")
+
+    def __init__(self, primal: Any, tangent: Any, owner: Any, name: str) -> None:
+        super().__init__(primal, tangent)
+        self.owner, self.name = owner, name
+
+
+def widen_for(x: Any, value: Any, where: str) -> None:
+    """Before an in-place update of Dual `x` with the Dual `value`: when value's tangent
+    is batched (or recorded) and x's is a plain array, give x a new tangent that can
+    hold it (and the field x was read from, for a FieldDual). The caller must hold no
+    reference to x's tangent.
+
+    Raises:
+        SharedTangentError: something else holds x's tangent, and would not follow.
+    """
+    tangent = x.tangent
+    if type(tangent) is not np.ndarray or is_batched(x.primal, tangent):
+        return
+    context = running_context()
+    if not context.needs_widening(x, value):
+        return
+    field = _field_holding(x, tangent)
+    if not _owned(tangent, 4 + (field is not None)):
+        raise _shared_error(x, where)
+    x.tangent = context.widen(tangent, value)
+    if field is not None:
+        setattr(*field, x.tangent)
+
+
+def _field_holding(x: Any, tangent: np.ndarray) -> Optional[Tuple[Any, str]]:
+    """(owner, name) when x was read from a field that still holds `tangent`."""
+    if type(x) is FieldDual and getattr(x.owner, x.name, None) is tangent:
+        return x.owner, x.name
+    return None
+
+
+def _owned(tangent: np.ndarray, holders: int) -> bool:
+    """Whether `tangent` has no references but the `holders` known ones (the Dual's
+    slot, the field, widen_for's local, this call's argument and getrefcount's), and
+    so whether its memory has no other users: views hold their base, fields and lists
+    their items. A view whose base nothing else holds (NumPy often returns a view of a
+    temporary: reshape, linspace) is owned too; NumPy points every view at the array
+    that owns the memory, so other views of it count."""
+    count = getattr(sys, "getrefcount", None)
+    if count is None or count(tangent) > holders:
+        return False
+    return tangent.base is None or count(tangent.base) <= 2  # (its base slot, the arg)
+
+
+def _shared_error(x: Any, where: str) -> SharedTangentError:
+    return SharedTangentError(
+        f"{where}: a batched value is written into an array of shape "
+        f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a view "
+        f"of it, a list or tuple, or another name for the same field), so a batched copy "
+        f"could not replace it everywhere. The array was read from a global, made by a "
+        f"function with no derivative, or is a view of such an array: write into a copy "
+        f"made inside the function (e.g. `a = a.copy()`) before taking views of it.")
+
+
+class _Value(NamedTuple):
+    primal: Any
+    tangent: Any
+
+
+def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i] = v"
+           ) -> None:
+    """`target.tangent[index] = tangent` for a Dual `target` holding an array, where
+    `tangent` (of the value `primal`) broadcasts into the target as the value does.
+    A batched tangent written into an unbatched one first widens the target's tangent
+    (`widen_for`, which refuses when views or fields share the old one)."""
+    if target.tangent is NoTangent:
+        return
+    widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
+    base = target.tangent
+    value = target.primal[index]
+    part = value.shape if isinstance(value, (np.ndarray, np.generic)) else np.shape(value)
+    dv = 0.0 if tangent is NoTangent else lift(primal, tangent, len(part))
+    position = batch_position(index)
+    if is_batched(target.primal, base) and position and np.ndim(dv):
+        dv = np.moveaxis(np.broadcast_to(dv, base.shape[:1] + part), 0, position)
+    base[tangent_index(target.primal, base, index)] = dv
