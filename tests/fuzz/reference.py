@@ -3,7 +3,7 @@
 `reference(f, args, tangents, filename)` calls f on copies of the arguments and returns
 a `Reference`: the output, the arguments' state after the call, and the central
 difference along the tangents, or `.discard`, the reason the program cannot serve as a
-test (it raises, is not finite, or its finite differences are not stable: the executed
+test (it raises, is not finite or too large, or its finite differences are not stable: the executed
 lines change within a step, one-sided differences disagree at a kink, or the two step
 sizes disagree).
 """
@@ -21,6 +21,9 @@ from tests.fuzz.compare import fresh, leaves, mismatch, perturb, scaled_differen
 STEPS = (1e-5, 1e-4)
 STABLE = dict(rtol=2e-6, atol=2e-7)     # the two step sizes must agree this well
 KINK = 1e-3                              # one-sided differences apart by more: a kink
+# an output past this has grown through repeated squaring: its intermediates (sin of
+# 1e17, say) change by whole periods within a step, and differences carry no digits
+LARGE = 1e8
 
 
 @dataclass
@@ -67,6 +70,8 @@ def reference(f: Callable, args: tuple, tangents: tuple, filename: str) -> Refer
         return Reference(discard=f"plain call raises {type(exc).__name__}")
     if not all(np.all(np.isfinite(np.asarray(x, float))) for x in leaves(out)):
         return Reference(discard="output not finite")
+    if any(np.any(np.abs(np.asarray(x, float)) > LARGE) for x in leaves(out)):
+        return Reference(discard="output too large for finite differences")
     estimates = []
     for h in STEPS:
         try:
