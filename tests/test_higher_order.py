@@ -213,3 +213,25 @@ HESSIANS = [  # (function, arguments, closed form)
 @pytest.mark.parametrize("f, args, want", HESSIANS, ids=lambda v: getattr(v, "__name__", ""))
 def test_hessian_through_methods_and_loops(f, args, want):
     np.testing.assert_allclose(fwdad.hessian(f)(*args), want, rtol=1e-12)
+
+
+class _Scaled:
+    def __init__(self, v):
+        self.v = v
+
+
+def _creates_an_instance(x):
+    return np.sum(_Scaled(x * 2.0).v * x)
+
+
+@pytest.mark.parametrize("second_order", [
+    lambda: fwdad.hessian(_creates_an_instance)(np.array([1.0, 2.0])),
+    lambda: fwdad.hvp(_creates_an_instance, (np.array([1.0, 2.0]),), (np.ones(2),)),
+], ids=["hessian", "hvp"])
+def test_creating_an_instance_at_second_order_is_refused_clearly(second_order):
+    """The program fuzzer found hessian asking the user to register an frule for an
+    fwdad internal (construct_rule.<locals>.construct); it names the class instead."""
+    with pytest.raises(fwdad.FwdadError, match="creating a _Scaled are not supported yet"):
+        second_order()
+    assert np.allclose(fwdad.jacfwd(_creates_an_instance)(np.array([1.0, 2.0])),
+                       [4.0, 8.0])  # first order works: d/dx sum(2 x^2) = 4x

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from fwdad import construction
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError
+from fwdad.errors import FwdadError, MissingRuleError
 from fwdad.forward.runtime import const
 from fwdad.tangents import NoTangent, Tangent
 
@@ -64,6 +64,7 @@ def construct_rule(cls: type) -> Callable:
             _derived_rule(init)(self, *args, **kwargs)
         return self
     construct.__name__ = f"new_{cls.__name__}"
+    construct._fw_creates = cls
     return construct
 
 
@@ -73,6 +74,7 @@ def exception_rule(cls: type) -> Callable:
         return Dual(cls(*(a.primal for a in args),
                         **{k: v.primal for k, v in kwargs.items()}), NoTangent)
     construct.__name__ = f"new_{cls.__name__}"
+    construct._fw_creates = cls
     return construct
 
 
@@ -90,6 +92,7 @@ def _construct_dataclass(cls: type) -> Callable:
             _derived_rule(post_init)(self)
         return self
     construct.__name__ = f"new_{cls.__name__}"
+    construct._fw_creates = cls
     return construct
 
 
@@ -99,4 +102,19 @@ def _construct_namedtuple(cls: type) -> Callable:
         items = construction.namedtuple_values(cls, args, kwargs, const)
         return Dual(cls(*(d.primal for d in items)), cls(*(d.tangent for d in items)))
     construct.__name__ = f"new_{cls.__name__}"
+    construct._fw_creates = cls
     return construct
+
+
+def second_order_refusal(cls: type) -> FwdadError:
+    """Creating an instance inside code differentiated twice (hessian, hvp, a jvp inside
+    jvp): the rules above are not differentiated again yet."""
+    return FwdadError(f"second derivatives through creating a {cls.__name__} are not "
+                      f"supported yet: compute with its fields directly, or take the "
+                      f"second derivative by finite differences of fwdad.jacfwd.")
+
+
+def refuse_second_order(cls: type) -> Callable:
+    def refused(*args: Dual, **kwargs: Dual) -> Dual:
+        raise second_order_refusal(cls)
+    return refused

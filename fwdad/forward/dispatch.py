@@ -109,6 +109,9 @@ def static_rule(fn: Any, location: str) -> Callable:
         return rule
     if construction.is_user_class(fn):
         return constructors.class_rule(fn, location)
+    creates = getattr(fn, "_fw_creates", None)
+    if creates is not None:  # a rule above, differentiated again (second order)
+        return constructors.refuse_second_order(creates)
     caller = None if _is_function_like(fn) else callables.caller_of(fn)
     if caller is not None:  # a partial, an itemgetter, an object with __call__
         return callables.static_caller(fn, caller)

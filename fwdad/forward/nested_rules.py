@@ -13,8 +13,7 @@ from typing import Any, Callable, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import constructors, dispatch, runtime
 from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of
 from fwdad.rules import batching, classes, linalg, objects, operators, registry, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
@@ -251,8 +250,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
         bound = Dual(Dual(fn, callee.tangent), f.tangent)
         return functools.partial(rule_call, get_frule(call)), (bound,)
     if isinstance(fn, type) and get_frule(fn) is None:
-        raise FwdadError(f"second derivatives through creating a {fn.__name__} are not "
-                         f"supported yet: compute with its fields directly.")
+        raise constructors.second_order_refusal(fn)
     return functools.partial(rule_call, dispatch.static_rule(fn, "")), ()
 
 
