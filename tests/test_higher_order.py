@@ -235,3 +235,23 @@ def test_creating_an_instance_at_second_order_is_refused_clearly(second_order):
         second_order()
     assert np.allclose(fwdad.jacfwd(_creates_an_instance)(np.array([1.0, 2.0])),
                        [4.0, 8.0])  # first order works: d/dx sum(2 x^2) = 4x
+
+
+def _row_minima(a):
+    return np.sum(np.min(a * a, axis=1))
+
+
+def _norm_times_first(x):
+    return np.linalg.norm(x) * x[0]
+
+
+def test_rules_that_normalize_an_axis_are_differentiated_again():
+    """min(axis=1) and norm call NumPy's axis helpers, which had no rule at level 2."""
+    a = np.arange(6.0).reshape(2, 3) + 1.0  # each row's minimum is its first entry
+    (hv,) = fwdad.hvp(_row_minima, (a,), (np.ones_like(a),))
+    np.testing.assert_allclose(hv, [[2.0, 0.0, 0.0], [2.0, 0.0, 0.0]])
+    x = np.array([1.0, 2.0])
+    r = np.linalg.norm(x)  # closed form of the Hessian of |x| x0
+    want = (np.outer(x, np.eye(2)[0]) + np.outer(np.eye(2)[0], x)) / r \
+        + x[0] * (np.eye(2) / r - np.outer(x, x) / r ** 3)
+    np.testing.assert_allclose(fwdad.hessian(_norm_times_first)(x), want, rtol=1e-12)

@@ -11,6 +11,7 @@ import types
 from typing import Any, Callable, Tuple
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.forward import constructors, dispatch, runtime
@@ -44,6 +45,8 @@ def _running_batch_size() -> Dual:
 
 
 def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder)
+# axis bookkeeping that rule bodies call: ints in, ints out
+def_nondiff(normalize_axis_tuple, normalize_axis_index)
 
 
 @frule(operators.pow_exponent_term)
