@@ -79,10 +79,16 @@ def scalar_accumulator(x):
     return total
 
 
+def out_into_array_of_constants(x):
+    z = np.array([0.25, 0.5, 1.0])
+    np.add(0.5, x * np.ones(3), out=z)
+    return z * x[0]
+
+
 IN_PLACE = [Example(f, (np.array([0.3, -1.2, 0.7]),)) for f in (
     setitem_into_zeros, augmented_zeros, view_before_update, transposed_view,
     array_of_constants, list_setitem, created_helpers, nondiff_output_updated,
-    scalar_accumulator)]
+    scalar_accumulator, out_into_array_of_constants)]
 
 
 def _one_by_one(example, directions):
@@ -135,10 +141,22 @@ def written_into_field(box, x):
     return box.field.sum()
 
 
+def out_into_field(box, x):
+    np.multiply(x, np.ones(3), out=box.field)
+    return box.field.sum()
+
+
+def added_at_into_field(box, x):
+    np.add.at(box.field, [0, 0], x)
+    return box.field.sum()
+
+
 SHARED = [  # (function, primals, batched tangents): widening would split the sharing
     (written_through_view_of_global, (np.array([1.0, 2.0]),), (np.eye(2),)),
     (view_of_nondiff_output_then_update, (np.array([0.5, 1.5]),), (np.eye(2),)),
     (written_into_field, (Box(np.zeros(3)), 1.0), (fwdad.Tangent(), np.ones(2))),
+    (out_into_field, (Box(np.zeros(3)), 1.0), (fwdad.Tangent(), np.ones(2))),  # (it gave 0)
+    (added_at_into_field, (Box(np.zeros(3)), 1.0), (fwdad.Tangent(), np.ones(2))),
 ]
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
 from fwdad.rules.operators import magnitude_tangent
-from fwdad.rules.batching import fit, is_batched, lift, ndim
+from fwdad.rules.batching import fit, lift, ndim, widen_for
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent
@@ -202,9 +202,7 @@ def _write(target: Dual, y, dy, kwargs) -> None:
     np.copyto(target.primal, y, casting=kwargs.get("casting", "same_kind"), where=where)
     if target.tangent is NoTangent:  # an integer output
         return
-    if dy is not NoTangent and is_batched(y, dy) and \
-            not is_batched(target.primal, target.tangent):
-        target.tangent = np.repeat(target.tangent[None], len(dy), axis=0)
+    widen_for(target, Dual(y, dy), "out=")
     dy = 0.0 if dy is NoTangent else lift(y, dy, np.ndim(target.primal))
     np.copyto(target.tangent, dy, where=where)
 
