@@ -79,10 +79,16 @@ def scalar_accumulator(x):
     return total
 
 
+def out_into_array_of_constants(x):
+    z = np.array([0.25, 0.5, 1.0])
+    np.add(0.5, x * np.ones(3), out=z)
+    return z * x[0]
+
+
 IN_PLACE = [Example(f, (np.array([0.3, -1.2, 0.7]),)) for f in (
     setitem_into_zeros, augmented_zeros, view_before_update, transposed_view,
     array_of_constants, list_setitem, created_helpers, nondiff_output_updated,
-    scalar_accumulator)]
+    scalar_accumulator, out_into_array_of_constants)]
 
 
 def _one_by_one(example, directions):
@@ -332,3 +338,25 @@ def test_every_output_of_a_batched_call_has_the_batch_axis(f):
 
 def test_jacfwd_of_an_in_place_scaled_linspace():
     assert_close(fwdad.jacfwd(scaled_linspace)(0.5), np.linspace(0, 1, 3))
+
+
+def out_into_field(box, x):
+    np.multiply(x, np.ones(3), out=box.field)
+    return box.field.sum()
+
+
+def added_at_into_field(box, x):
+    np.add.at(box.field, [0, 0], x)
+    return box.field.sum()
+
+
+@pytest.mark.parametrize("f", [out_into_field, added_at_into_field])
+def test_out_and_at_into_a_field_match_stacked_jvps(f):
+    """out= and ufunc.at replaced a field's tangent without telling the field (the
+    Jacobian was 0); they widen it as x[i] = v does, and the field follows."""
+    _, batched = batched_jvp(f, (Box(np.zeros(3)), 1.0),
+                             (fwdad.Tangent(), np.array([1.0, 2.0])))
+    single = [fwdad.jvp(f, (Box(np.zeros(3)), 1.0), (fwdad.Tangent(), t))[1]
+              for t in (1.0, 2.0)]
+    np.testing.assert_allclose(batched, single)
+    np.testing.assert_allclose(single, [3.0, 6.0] if f is out_into_field else [2.0, 4.0])

@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, List
 
 import numpy as np
 
+from fwdad.rules.ieee import divide, power
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.tangents import NoTangent
@@ -161,7 +162,7 @@ def _tanh(x, dx):
 
 @template(math.sqrt)
 def _sqrt(x, dx):
-    return math.sqrt(x), 0.5 / out * dx
+    return math.sqrt(x), divide(0.5, out) * dx
 
 
 @template(math.log1p)
@@ -245,7 +246,7 @@ def _np_mean(x, dx):
 # ---- x ** c for a literal c != 0 (the pow rule's c * x ** (c - 1) * dx) -------------
 @template()
 def pow_literal(x, dx, c, dc, c1, dc1):
-    return x ** c, c * x ** c1 * dx
+    return x ** c, c * power(x, c1) * dx
 
 
 @template()

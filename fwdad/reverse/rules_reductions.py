@@ -195,7 +195,10 @@ def _cumprod_pullback(xs, c, ct):
 def _norm(x, ord=None, axis=None, keepdims=False):
     """Vector norms (any ord) over one axis or all; matrix norms ('fro', 'nuc', +-1, +-2,
     +-inf) over two. Nonsmooth points as in forward mode: sign(0) = 0, the first
-    extreme element, distinct (nonzero) singular values for 2 (nuc)."""
+    extreme element, distinct (nonzero) singular values for 2 (nuc). Where the norm is
+    0 it moves like |h| along most directions and has no gradient: NaN, for every ord
+    but 0 (forward mode gives 0 along a direction that keeps it 0; a gradient cannot
+    know the direction, even when the argument is identically 0, as for norm(v - v))."""
     out = np.linalg.norm(x, ord, axis, keepdims)
     x = np.asarray(x)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
@@ -206,6 +209,16 @@ def _norm(x, ord=None, axis=None, keepdims=False):
 
 def _vector_norm_grad(xf, ord):
     norm = np.linalg.norm(xf, ord, axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _no_gradient_at_zero(norm, _vector_norm_grad_away(xf, ord, norm), ord)
+
+
+def _no_gradient_at_zero(norm, grad, ord):
+    """NaN for the groups whose norm is 0 (the number of nonzeros, ord 0, is flat)."""
+    return grad if ord == 0 else np.where(norm == 0, np.nan, grad)
+
+
+def _vector_norm_grad_away(xf, ord, norm):
     if ord is None or ord == 2:
         return xf / norm
     if ord == 0:  # the number of nonzero entries
@@ -215,13 +228,17 @@ def _vector_norm_grad(xf, ord):
         return np.sign(xf) * one_hot(xf, pick)
     if ord == 1:
         return np.sign(xf)
-    return np.abs(xf) ** (ord - 1) * np.sign(xf) / norm ** (ord - 1)
+    weight = np.where(xf == 0, 0.0, np.abs(xf) ** (ord - 1))  # (|0| ** (p - 1): as sign(0))
+    return weight * np.sign(xf) / norm ** (ord - 1)
 
 
 def _matrix_norm_pullback(x, ord, axes, ct):
     a = np.moveaxis(x, axes, (-2, -1))
     ct = np.reshape(ct, a.shape[:-2])[..., None, None]
-    return np.moveaxis(ct * _matrix_norm_grad(a, ord), (-2, -1), axes)
+    norm = np.linalg.norm(a, ord, axis=(-2, -1), keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grad = _no_gradient_at_zero(norm, _matrix_norm_grad(a, ord), ord)
+    return np.moveaxis(ct * grad, (-2, -1), axes)
 
 
 def _matrix_norm_grad(a, ord):

@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 
 from fwdad.reverse.registry import rrule, unbroadcast
+from fwdad.rules.ieee import divide
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 
 
@@ -115,12 +116,12 @@ _unary(math.tanh, lambda x, y: 1.0 - y * y)
 _unary(math.exp, lambda x, y: y)
 _unary(math.expm1, lambda x, y: y + 1.0)
 _unary(math.log1p, lambda x, y: 1.0 / (1.0 + x))
-_unary(math.sqrt, lambda x, y: 0.5 / y)
-_unary(math.asin, lambda x, y: 1.0 / math.sqrt(1.0 - x * x))
-_unary(math.acos, lambda x, y: -1.0 / math.sqrt(1.0 - x * x))
+_unary(math.sqrt, lambda x, y: divide(0.5, y))  # (inf at 0: fwdad/rules/ieee.py)
+_unary(math.asin, lambda x, y: divide(1.0, math.sqrt(1.0 - x * x)))
+_unary(math.acos, lambda x, y: divide(-1.0, math.sqrt(1.0 - x * x)))
 _unary(math.atan, lambda x, y: 1.0 / (1.0 + x * x))
 _unary(math.asinh, lambda x, y: 1.0 / math.sqrt(x * x + 1.0))
-_unary(math.acosh, lambda x, y: 1.0 / math.sqrt(x * x - 1.0))
+_unary(math.acosh, lambda x, y: divide(1.0, math.sqrt(x * x - 1.0)))
 _unary(math.atanh, lambda x, y: 1.0 / (1.0 - x * x))
 _unary(math.degrees, lambda x, y: 180.0 / math.pi)
 _unary(math.radians, lambda x, y: math.pi / 180.0)
@@ -134,7 +135,7 @@ _unary(math.gamma, lambda x, y: y * _digamma(x))
 if hasattr(math, "exp2"):
     _unary(math.exp2, lambda x, y: y * math.log(2.0))
 if hasattr(math, "cbrt"):
-    _unary(math.cbrt, lambda x, y: 1.0 / (3.0 * y * y))
+    _unary(math.cbrt, lambda x, y: divide(1.0, 3.0 * y * y))
 
 
 def _digamma(x: float) -> float:
@@ -155,13 +156,13 @@ def _log(x, *base):
 @rrule(math.atan2)
 def _atan2(y, x):
     r2 = x * x + y * y
-    return math.atan2(y, x), lambda ct: (ct * x / r2, -ct * y / r2)
+    return math.atan2(y, x), lambda ct: (divide(ct * x, r2), divide(-ct * y, r2))
 
 
 @rrule(math.hypot)
 def _hypot(*xs):
     out = math.hypot(*xs)
-    return out, lambda ct: tuple(ct * x / out for x in xs)
+    return out, lambda ct: tuple(divide(ct * x, out) for x in xs)  # (at 0: nan, as norm)
 
 
 @rrule(math.copysign)

@@ -8,8 +8,11 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+import numpy as np
+
 from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
+from fwdad.rules.ieee import divide
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
 from fwdad.tangents import NoTangent
 from fwdad.rules.registry import def_nondiff, frule
@@ -29,14 +32,14 @@ def _scalar(fn: Callable, derivative: Callable) -> None:
 _scalar(math.sin, lambda x, y: math.cos(x))
 _scalar(math.cos, lambda x, y: -math.sin(x))
 _scalar(math.tan, lambda x, y: 1.0 + y * y)
-_scalar(math.asin, lambda x, y: 1.0 / math.sqrt(1.0 - x * x))
-_scalar(math.acos, lambda x, y: -1.0 / math.sqrt(1.0 - x * x))
+_scalar(math.asin, lambda x, y: divide(1.0, math.sqrt(1.0 - x * x)))
+_scalar(math.acos, lambda x, y: divide(-1.0, math.sqrt(1.0 - x * x)))
 _scalar(math.atan, lambda x, y: 1.0 / (1.0 + x * x))
 _scalar(math.sinh, lambda x, y: math.cosh(x))
 _scalar(math.cosh, lambda x, y: math.sinh(x))
 _scalar(math.tanh, lambda x, y: 1.0 - y * y)
 _scalar(math.asinh, lambda x, y: 1.0 / math.sqrt(x * x + 1.0))
-_scalar(math.acosh, lambda x, y: 1.0 / math.sqrt(x * x - 1.0))
+_scalar(math.acosh, lambda x, y: divide(1.0, math.sqrt(x * x - 1.0)))
 _scalar(math.atanh, lambda x, y: 1.0 / (1.0 - x * x))
 _scalar(math.degrees, lambda x, y: 180.0 / math.pi)
 _scalar(math.radians, lambda x, y: math.pi / 180.0)
@@ -47,12 +50,12 @@ _scalar(math.expm1, lambda x, y: y + 1.0)
 _scalar(math.log1p, lambda x, y: 1.0 / (1.0 + x))
 _scalar(math.log2, lambda x, y: 1.0 / (x * math.log(2.0)))
 _scalar(math.log10, lambda x, y: 1.0 / (x * math.log(10.0)))
-_scalar(math.sqrt, lambda x, y: 0.5 / y)
+_scalar(math.sqrt, lambda x, y: divide(0.5, y))
 _scalar(math.fabs, lambda x, y: math.copysign(1.0, x))
 if hasattr(math, "exp2"):
     _scalar(math.exp2, lambda x, y: y * math.log(2.0))
 if hasattr(math, "cbrt"):
-    _scalar(math.cbrt, lambda x, y: 1.0 / (3.0 * y * y))
+    _scalar(math.cbrt, lambda x, y: divide(1.0, 3.0 * y * y))
 
 # ---- special functions --------------------------------------------------------------
 _scalar(math.erf, lambda x, y: 2.0 / math.sqrt(math.pi) * math.exp(-x * x))
@@ -99,14 +102,24 @@ def _math_pow(x: Dual, y: Dual) -> Dual:
 @frule(math.atan2)
 def _atan2(y: Dual, x: Dual) -> Dual:
     r2 = x.primal * x.primal + y.primal * y.primal
-    return Dual(math.atan2(y.primal, x.primal),
-                (x.primal * y.tangent - y.primal * x.tangent) / r2)
+    return Dual(math.atan2(y.primal, x.primal),  # (at 0 / 0: nan, as np.arctan2's)
+                divide(x.primal * y.tangent - y.primal * x.tangent, r2))
 
 
 @frule(math.hypot)
 def _hypot(*xs: Dual) -> Dual:
     out = math.hypot(*(x.primal for x in xs))
+    if out == 0:  # the 2-norm at 0, as np.linalg.norm's
+        return Dual(out, _norm_at_zero([x.tangent for x in xs if x.tangent is not NoTangent]))
     return Dual(out, sum((x.primal / out) * x.tangent for x in xs))
+
+
+def _norm_at_zero(tangents: list):
+    """hypot(h t) = |h| hypot(t): 0 along t = 0, else no derivative (nan)."""
+    moved = sum(abs(t) for t in tangents)
+    if isinstance(moved, np.ndarray):
+        return np.where(moved == 0, 0.0, np.nan)
+    return 0.0 if moved == 0 else math.nan
 
 
 @frule(math.copysign)

@@ -2,10 +2,12 @@
 1, -1, 2, -2, inf, -inf), with `axis` and `keepdims`. Norms are real, for complex x
 too: d|x_i| = Re(conj(x_i / |x_i|) dx_i), d s_k = Re(u_k^H dx v_k).
 
-Every norm is differentiable where it is smooth. Where it is not, the rule takes a
-one-sided choice, stated per norm below: at x = 0 the 2-norm's tangent is NaN (0/0);
-|x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first extreme
-element; 2 and nuc norms need distinct (resp. nonzero) singular values.
+Every norm is differentiable where it is smooth. Where the norm is 0 it moves like |h|
+(norm(x + h t) = |h| norm(t) at x = 0), as np.std at equal values: the tangent is 0
+along a t that keeps it at 0, else NaN (no derivative, as JAX gives for the 2-norm), for
+every ord and axis (`_at_zero`). Elsewhere the rule takes a one-sided choice, stated per
+norm below: |x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first
+extreme element; 2 and nuc norms need distinct (resp. nonzero) singular values.
 """
 from __future__ import annotations
 
@@ -37,7 +39,28 @@ def vector_tangent(x: Dual, ord, axis, out):
     batched = is_batched(x.primal, x.tangent)
     xf = to_last(x.primal, axis, x.primal.ndim, False)
     dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
-    return _shaped(_vector(xf, dxf, ord, np.linalg.norm(xf, ord, axis=-1)), x, out)
+    norm = np.linalg.norm(xf, ord, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # (0/0 where the norm is 0)
+        tangent = _vector(xf, dxf, ord, norm)
+    if tangent is not NoTangent and np.any(norm == 0):
+        tangent = _at_zero(norm, _stays_zero(xf, dxf, ord), tangent)
+    return _shaped(tangent, x, out)
+
+
+def _stays_zero(xf, dxf, ord):
+    """Whether the norm of each row that is 0 stays 0 to first order along dxf. A norm
+    with ord > 0 is 0 only where the row is: it stays 0 along dxf = 0. With ord < 0
+    (-inf: min |x_i|) it is 0 as soon as one entry is, and stays 0 while one zero entry
+    has a zero tangent."""
+    if ord is not None and ord < 0:
+        return np.any((xf == 0) & (dxf == 0), axis=-1)
+    return np.all(dxf == 0, axis=-1)
+
+
+def _at_zero(norm, stays, tangent):
+    """The tangent where the norm is 0: 0 along a direction that keeps it 0, else NaN
+    (norm(x + h t) moves like |h|, which has no derivative at h = 0)."""
+    return np.where(norm == 0, np.where(stays, 0.0, np.nan), tangent)
 
 
 def _shaped(tangent, x: Dual, out):
@@ -59,7 +82,8 @@ def _vector(xf, dxf, ord, norm):
         return _take_last(signed, pick)
     if ord == 1:
         return np.sum(signed, axis=-1)
-    return np.sum(np.abs(xf) ** (ord - 1) * signed, axis=-1) / norm ** (ord - 1)
+    weight = np.where(xf == 0, 0.0, np.abs(xf) ** (ord - 1))  # (|0| ** (p - 1): as sign(0))
+    return np.sum(weight * signed, axis=-1) / norm ** (ord - 1)
 
 
 def _take_last(a, index):
@@ -72,8 +96,30 @@ def _matrix(x: Dual, ord, axes):
     batched = int(is_batched(x.primal, x.tangent))
     a = np.moveaxis(x.primal, axes, (-2, -1))
     da = np.moveaxis(dense(x.primal, x.tangent), [ax + batched for ax in axes], (-2, -1))
+    norm = np.linalg.norm(a, ord, axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):  # (0/0 where the norm is 0)
+        tangent = _matrix_away_from_zero(a, da, ord, norm)
+    if np.any(norm == 0):
+        tangent = _at_zero(norm, _matrix_stays_zero(a, da, ord), tangent)
+    return tangent
+
+
+def _matrix_stays_zero(a, da, ord):
+    """Whether a matrix norm that is 0 stays 0 to first order along da. -1 (-inf): the
+    smallest column (row) sum of |a| is 0 while one zero column (row) has a zero
+    tangent. -2: the smallest singular value; only da = 0 is known to keep it 0 (NaN
+    along every other direction, even one that keeps a singular to first order). The
+    others are 0 only at a = 0: da = 0."""
+    if ord in (-1, -np.inf):
+        axis = -2 if ord == -1 else -1
+        return np.any(np.all(a == 0, axis=axis) & np.all(da == 0, axis=axis), axis=-1)
+    return np.all(da == 0, axis=(-2, -1))
+
+
+def _matrix_away_from_zero(a, da, ord, norm):
+    """The tangent of a matrix norm where it is not 0."""
     if ord in (None, "fro"):
-        return np.sum(re_conj_times(a, da), axis=(-2, -1)) / np.linalg.norm(a, axis=(-2, -1))
+        return np.sum(re_conj_times(a, da), axis=(-2, -1)) / norm
     if ord in ("nuc", 2, -2):  # d s_k = Re(u_k^H da v_k)
         u, _, vh = np.linalg.svd(a, full_matrices=False)
         ds = np.real(np.einsum("...ik,...ij,...kj->...k", u.conj(), da, vh.conj()))

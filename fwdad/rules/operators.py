@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.classes import overloadable
+from fwdad.rules.ieee import power
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.rules.widening import widen_for
@@ -103,7 +104,7 @@ def pow_base_term(x, y, dx):
         return NoTangent
     if ndim(y) == 0 and y == 0:
         return 0 * dx
-    return y * x ** (y - 1) * dx
+    return y * power(x, y - 1) * dx  # (0.0 ** -0.5: inf, as NumPy)
 
 
 def pow_exponent_term(x, out, dy):

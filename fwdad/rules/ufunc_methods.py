@@ -14,6 +14,7 @@ from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import _getitem, _setitem
 from fwdad.rules.registry import frule, get_frule
+from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
 
 _REDUCE = {np.add: red._sum, np.multiply: red._prod, np.maximum: red._extreme(
@@ -103,9 +104,8 @@ def _at(ufunc, a: Dual, indices, b: Dual = None) -> Dual:
 
 def _promote(a: Dual, b: Dual) -> None:
     """A batched tangent written into an unbatched one makes it batched."""
-    if b is not None and is_batched(b.primal, b.tangent) and \
-            not is_batched(a.primal, a.tangent):
-        a.tangent = np.repeat(a.tangent[None], len(b.tangent), axis=0)
+    if b is not None:
+        widen_for(a, b, "ufunc.at(a, indices, b)")
 
 
 def _at_each(rule, a: Dual, positions, b) -> None:

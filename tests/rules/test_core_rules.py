@@ -1,5 +1,7 @@
 """Every registered rule, checked by test_rule at the rows of tests/rules/cases.py, and
 the unary and binary arithmetic rules again at random points of their domains."""
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -115,3 +117,98 @@ def test_lstsq_of_a_rank_deficient_matrix_is_refused():
     a = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, 0.1, 0.6], [1.5, 2.1, 3.6]])
     with pytest.raises(FwdadError, match="lstsq for a matrix a of full column rank"):
         fwdad.jvp(_lstsq, (a, np.ones(4)), (np.ones_like(a), np.ones(4)))
+
+
+# ---- infinite derivatives at finite values: NumPy's inf, not ZeroDivisionError -------------
+def _math_sqrt(x):
+    return math.sqrt(x)
+
+
+def _power_half(x):
+    return x ** 0.5  # (inlined as the x ** c template)
+
+
+def _power_of_two_values(x, y):
+    return x ** y  # (the pow rule's base term)
+
+
+def _math_pow(x):
+    return math.pow(x, 0.5)
+
+
+def _cbrt(x):
+    return math.cbrt(x)
+
+
+def _asin(x):
+    return math.asin(x)
+
+
+def _acos(x):
+    return math.acos(x)
+
+
+def _acosh(x):
+    return math.acosh(x)
+
+
+def _atan2_of_same(x):
+    return math.atan2(x, x)
+
+
+def _hypot_with_zero(x):
+    return math.hypot(x, 0.0)
+
+
+def _np_sqrt(x):
+    return np.sqrt(x)
+
+
+with np.errstate(divide="ignore", invalid="ignore"):  # the closed forms, in NumPy float64
+    INFINITE_DERIVATIVES = [  # (f, point, d f / dx there)
+        (_math_sqrt, 0.0, 0.5 / np.sqrt(np.float64(0.0))),
+        (_power_half, 0.0, 0.5 * np.float64(0.0) ** -0.5),
+        (_math_pow, 0.0, 0.5 * np.float64(0.0) ** -0.5),
+        (_cbrt, 0.0, 1.0 / (3.0 * np.cbrt(np.float64(0.0)) ** 2)),
+        (_asin, 1.0, 1.0 / np.sqrt(1.0 - np.float64(1.0) ** 2)),
+        (_asin, -1.0, 1.0 / np.sqrt(1.0 - np.float64(-1.0) ** 2)),
+        (_acos, 1.0, -1.0 / np.sqrt(1.0 - np.float64(1.0) ** 2)),
+        (_acosh, 1.0, 1.0 / np.sqrt(np.float64(1.0) ** 2 - 1.0)),
+        (_atan2_of_same, 0.0, np.float64(0.0) / (np.float64(0.0) ** 2 * 2)),  # 0 / 0
+        (_hypot_with_zero, 0.0, np.nan),  # |x|: no derivative at 0 (as norm at 0)
+        (_np_sqrt, 0.0, 0.5 / np.sqrt(np.float64(0.0))),
+    ]
+
+
+@pytest.mark.parametrize("f, x, want", INFINITE_DERIVATIVES,
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_an_infinite_derivative_is_numpys_inf(f, x, want):
+    """math.sqrt at 0 raised ZeroDivisionError from `0.5 / sqrt(x)`; every rule and
+    template of the family gives what NumPy gives, through jvp (inlined templates),
+    jacfwd (batched) and the unoptimized rule."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        _, tangent = fwdad.jvp(f, (x,), (1.0,))
+        batched = fwdad.jacfwd(f)(x)
+        plain = fwdad.derive_frule(f).frule.unoptimized(fwdad.Dual(x, 1.0)).tangent
+    for got in (tangent, batched, plain):
+        np.testing.assert_equal(got, want)
+    assert type(tangent) is type(f(x))  # (a Python float stays one)
+
+
+def test_pow_of_a_zero_base_to_a_variable_power():
+    """d x ** y at x = 0, y = 0.5: the base term 0.5 * 0 ** -0.5 = inf; the exponent
+    term log(0) * 0 ** 0.5 is taken as 0 (tests/rules/cases.py)."""
+    _, tangent = fwdad.jvp(_power_of_two_values, (0.0, 0.5), (1.0, 0.0))
+    assert tangent == np.inf
+
+
+def test_hypot_at_zero_along_a_zero_tangent_is_zero():
+    assert fwdad.jvp(_hypot_with_zero, (0.0,), (0.0,))[1] == 0.0
+
+
+@pytest.mark.parametrize("f, x, want", INFINITE_DERIVATIVES,
+                         ids=lambda v: getattr(v, "__name__", ""))
+def test_an_infinite_gradient_is_numpys_inf(f, x, want):
+    """The reverse rules of the same family: grad at the same points."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_equal(fwdad.grad(f)(x), want)

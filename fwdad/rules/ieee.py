@@ -1,0 +1,35 @@
+"""Division and powers of Python numbers as NumPy computes them: at 0 they give inf (or
+nan) instead of raising ZeroDivisionError.
+
+A derivative can be infinite where its function is finite: d sqrt(x) = 0.5 / sqrt(x)
+at x = 0, d x**0.5 = 0.5 * x**-0.5. NumPy gives inf there (np.sqrt's tangent at 0); on
+Python floats the same formula raises a bare ZeroDivisionError from the rule. The rules
+and templates that divide by a value that can be 0 where the primal is fine use these,
+so that math.sqrt(0.0), x ** 0.5 at 0 and np.sqrt(0.0) agree (inf; docs/
+errors-and-debugging.md). Results stay Python floats.
+
+    divide(0.5, 0.0) -> inf      divide(0.0, 0.0) -> nan      power(0.0, -0.5) -> inf
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def divide(a: Any, b: Any) -> Any:
+    """a / b, with NumPy's ±inf (nan for 0 / 0) where b is a zero Python number."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.divide(np.float64(a), b).item()
+
+
+def power(x: Any, y: Any) -> Any:
+    """x ** y, with NumPy's inf where x is a zero Python number and y < 0."""
+    try:
+        return x ** y
+    except ZeroDivisionError:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.power(np.float64(x), y).item()
