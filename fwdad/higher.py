@@ -21,7 +21,7 @@ from fwdad.forward import nested, nested_rules
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, leaves, stack, zero_tangent
 from fwdad.transformed import Transformed
 
 
@@ -53,21 +53,21 @@ def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
     (fwdad/rules/widening.py)."""
     primal, tangent = primals.primal[i], tangents.primal[i]
     inner = api._copy(check_tangent(primal, tangent, f"argument {i} of {describe(fn)}"))
-    outer = Tangent(primal=_item(primals.tangent, i),
-                    tangent=_own_outer(inner, _item(tangents.tangent, i)))
-    return Dual(Dual(primal, inner), outer)
+    outer_primal = _item(primals.tangent, i)
+    outer_inner = api._copy(_item(tangents.tangent, i))
+    if _batched(primal, outer_primal) and not _batched(inner, outer_inner):
+        outer_inner = stack([outer_inner] * batching.running_batch_size())  # batched alike
+    return Dual(Dual(primal, inner), Tangent(primal=outer_primal, tangent=outer_inner))
+
+
+def _batched(primal: Any, tangent: Any) -> bool:
+    """Whether a leaf of the tangent of the (tree) `primal` has a batch axis."""
+    return batching.running_batch_size() is not None and tangent is not NoTangent and any(
+        batching.is_batched(p, t) for p, t in zip(leaves(primal), leaves(tangent)))
 
 
 def _item(tangent: Any, i: int) -> Any:
     return NoTangent if tangent is NoTangent else tangent[i]
-
-
-def _own_outer(inner: Any, outer: Any) -> Any:
-    """The outer tangent of the argument's own copy of its tangent: a copy, or a real
-    zero (batched in a batched call) where the direction does not depend on the outer
-    inputs, so that writes into the argument, or into views of it, have room for it."""
-    outer = zero_tangent(inner) if outer is NoTangent else api._copy(outer)
-    return _with_batch_axis(inner, outer)
 
 
 def _real(tangent: Any, like: Any) -> Any:
@@ -87,33 +87,9 @@ class Directional:
 
 @frule(Directional.__call__)
 def _directional(self, *primals: Dual) -> Dual:
-    for p in primals:
-        _widen_to_batch(p)
     packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
     out = _jvp(Dual(self.f, NoTangent), packed, Dual(self.tangents, NoTangent))
     return Dual(out.primal[1], out.tangent[1])
-
-
-def _widen_to_batch(argument: Dual) -> None:
-    """Give an argument with an unbatched tangent (jacfwd's zero for an argument it does
-    not differentiate) a batched one, in a batched call: f may write into it with
-    `out=` or `x[i] = v`, and inside the level-2 call its tangent is shared (with the
-    packed arguments), so it could not be widened there. These Duals are jacfwd's own,
-    which nothing reads after the call."""
-    argument.tangent = _with_batch_axis(argument.primal, argument.tangent)
-
-
-def _with_batch_axis(primal: Any, tangent: Any) -> Any:
-    """An array tangent with the running call's batch axis (a new array when it had
-    none), so that a batched write into it needs no widening."""
-    size = batching.running_batch_size()
-    if size is not None and isinstance(tangent, Tangent):  # an object's fields
-        return Tangent(**{name: _with_batch_axis(getattr(primal, name, None), field)
-                          for name, field in vars(tangent).items()})
-    if size is None or type(tangent) is not np.ndarray or \
-            batching.is_batched(primal, tangent):
-        return tangent
-    return np.broadcast_to(tangent, (size,) + tangent.shape).copy()
 
 
 # ---- the public functions ------------------------------------------------------------

@@ -110,7 +110,11 @@ PROGRAMS = [  # (function, arguments): hessian and hvp with respect to the first
     (setitem_all_of_other_argument, (X, np.zeros(3))),
     (setitem_one_of_argument, (X,)),
     (ufunc_at_into_other_argument, (X, np.array([0.5, 1.0, -2.0]))),
-    (out_into_field_of_other_argument, (X, Holder(np.zeros(3)))),
+    pytest.param(out_into_field_of_other_argument, (X, Holder(np.zeros(3))),
+                 marks=pytest.mark.xfail(
+        raises=fwdad.errors.SharedTangentError, strict=True,
+        reason="at second order an object argument's field tangent has no batch axis: "
+               "the batched write is refused (SharedTangentError), not silently lost")),
 ]
 
 
