@@ -37,7 +37,11 @@ class LazyRule:
         return self.rule(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        """`.source` and the other attributes of the rule, building it if need be."""
+        """`.source` and the other attributes of the rule, building it if need be. Not
+        the dunders: `hasattr(lazy, "__dict__")` must not build the rule and answer with
+        its __dict__ (zero_tangent walked it, and all it reaches, as a field table)."""
+        if name.startswith("__"):
+            raise AttributeError(name)
         if self.rule is None:
             self.rule = self.derive(self.fn)
         return getattr(self.rule, name)

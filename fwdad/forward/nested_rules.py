@@ -223,7 +223,7 @@ def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
 # ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
 def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
     """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
-    return dispatch.call(runtime.const(rule), *args, **kwargs)
+    return dispatch.call(Dual(rule, NoTangent), *args, **kwargs)  # (a rule: no tangent)
 
 
 @frule(dispatch.call)
