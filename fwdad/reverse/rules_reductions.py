@@ -89,16 +89,17 @@ def _var(x, axis=None, dtype=None, ddof=0, keepdims=False):
 
 @rrule(np.std, np.ndarray.std)
 def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
-    """d std = d var / (2 std) where std > 0. Where std is 0 the gradient is NaN, as the
-    forward rule's tangent (|h| has no derivative at 0), except for a group of one value,
-    whose std is 0 whatever the value: its gradient is 0."""
+    """d std = d var / (2 std) where std > 0. Where std is 0 (equal values) it moves like
+    |h| and has no gradient: the subgradient 0 (std is convex, 0 its minimum), as for
+    the norm at 0; that is the gradient for a group of one value (whose std is always 0)
+    and for values equal whatever the input. Forward mode sees the direction (NaN along
+    one that parts the values)."""
     var, pullback = _var(x, axis, dtype, ddof, keepdims)
     out = np.sqrt(var)
-    one_value = np.size(x) == np.size(out) and ddof == 0
 
     def back(ct):
         with np.errstate(divide="ignore", invalid="ignore"):
-            return pullback(np.zeros_like(ct * out) if one_value else ct / (2.0 * out))
+            return pullback(np.where(out == 0, 0.0, ct / (2.0 * out)))
     return out, back
 
 
@@ -196,9 +197,11 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     """Vector norms (any ord) over one axis or all; matrix norms ('fro', 'nuc', +-1, +-2,
     +-inf) over two. Nonsmooth points as in forward mode: sign(0) = 0, the first
     extreme element, distinct (nonzero) singular values for 2 (nuc). Where the norm is
-    0 it moves like |h| along most directions and has no gradient: NaN, for every ord
-    but 0 (forward mode gives 0 along a direction that keeps it 0; a gradient cannot
-    know the direction, even when the argument is identically 0, as for norm(v - v))."""
+    0 it moves like |h| and has no gradient; a gradient cannot see the direction, so it
+    is the subgradient 0 there (the norm is convex and 0 is its minimum; sign(0) = 0 of
+    abs is the same choice), which is the gradient when the argument is identically 0,
+    as for norm(v - v). Forward mode, which sees the direction, gives 0 along one that
+    keeps the norm 0 and NaN along the others."""
     out = np.linalg.norm(x, ord, axis, keepdims)
     x = np.asarray(x)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
@@ -210,12 +213,12 @@ def _norm(x, ord=None, axis=None, keepdims=False):
 def _vector_norm_grad(xf, ord):
     norm = np.linalg.norm(xf, ord, axis=-1, keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return _no_gradient_at_zero(norm, _vector_norm_grad_away(xf, ord, norm), ord)
+        return _zero_at_zero(norm, _vector_norm_grad_away(xf, ord, norm))
 
 
-def _no_gradient_at_zero(norm, grad, ord):
-    """NaN for the groups whose norm is 0 (the number of nonzeros, ord 0, is flat)."""
-    return grad if ord == 0 else np.where(norm == 0, np.nan, grad)
+def _zero_at_zero(norm, grad):
+    """The subgradient 0 for the groups whose norm is 0 (see _norm)."""
+    return np.where(norm == 0, 0.0, grad)
 
 
 def _vector_norm_grad_away(xf, ord, norm):
@@ -237,7 +240,7 @@ def _matrix_norm_pullback(x, ord, axes, ct):
     ct = np.reshape(ct, a.shape[:-2])[..., None, None]
     norm = np.linalg.norm(a, ord, axis=(-2, -1), keepdims=True)
     with np.errstate(divide="ignore", invalid="ignore"):
-        grad = _no_gradient_at_zero(norm, _matrix_norm_grad(a, ord), ord)
+        grad = _zero_at_zero(norm, _matrix_norm_grad(a, ord))
     return np.moveaxis(ct * grad, (-2, -1), axes)
 
 

@@ -102,12 +102,11 @@ def _nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 @composed_rrule(np.nanstd)
 def _nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
-    """sqrt(nanvar); a group with one value left has std 0 whatever that value is, so the
-    square root (whose derivative at 0 is infinite) is taken of a constant there."""
+    """sqrt(nanvar), with the subgradient 0 where it is 0 (as np.std's rule): the
+    square root, whose derivative at 0 is infinite, is taken of a constant there."""
     var = np.nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    count = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
-    one_value = (count == 1) & (ddof == 0)
-    return np.where(one_value, 0.0, np.sqrt(np.where(one_value, 1.0, var)))
+    at_zero = var == 0
+    return np.where(at_zero, 0.0, np.sqrt(np.where(at_zero, 1.0, var)))
 
 
 # ---- cumulative_sum and cumulative_prod (the array-API names) ------------------------------
