@@ -21,8 +21,9 @@ from tests.fuzz.compare import fresh, leaves, mismatch, perturb, scaled_differen
 STEPS = (1e-5, 1e-4)
 STABLE = dict(rtol=2e-6, atol=2e-7)     # the two step sizes must agree this well
 KINK = 1e-3                              # one-sided differences apart by more: a kink
-# an output past this has grown through repeated squaring: its intermediates (sin of
-# 1e17, say) change by whole periods within a step, and differences carry no digits
+# a value past this (a local or the output) has grown through repeated squaring: what is
+# computed from it (sin of 1e17, say) changes by whole periods within a step, and
+# finite differences carry no digits
 LARGE = 1e8
 
 
@@ -44,8 +45,9 @@ def run(f: Callable, args: tuple) -> tuple:
     return out, copies
 
 
-def traced(f: Callable, args: tuple, filename: str) -> tuple:
-    """run(f, args) and the sequence of lines of `filename` it executed."""
+def traced(f: Callable, args: tuple, filename: str, sizes: Optional[list] = None) -> tuple:
+    """run(f, args) and the sequence of lines of `filename` it executed; with `sizes`,
+    also the largest magnitude of a float local at each line, appended to it."""
     lines: list = []
 
     def tracer(frame, event, arg):
@@ -53,6 +55,8 @@ def traced(f: Callable, args: tuple, filename: str) -> tuple:
             return None
         if event == "line":
             lines.append(frame.f_lineno)
+            if sizes is not None:
+                sizes.append(_largest(frame.f_locals.values()))
         return tracer
     old = sys.gettrace()
     sys.settrace(tracer)
@@ -63,15 +67,24 @@ def traced(f: Callable, args: tuple, filename: str) -> tuple:
     return out, after, lines
 
 
+def _largest(values) -> float:
+    floats = [np.max(np.abs(v)) for v in values if isinstance(v, (float, np.floating))
+              or isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.size]
+    return max(floats, default=0.0)
+
+
 def reference(f: Callable, args: tuple, tangents: tuple, filename: str) -> Reference:
+    sizes: list = []
     try:
-        out, after, trace = traced(f, args, filename)
+        out, after, trace = traced(f, args, filename, sizes)
     except Exception as exc:
         return Reference(discard=f"plain call raises {type(exc).__name__}")
+    if max(sizes, default=0.0) > LARGE:
+        return Reference(discard="a value too large for finite differences")
     if not all(np.all(np.isfinite(np.asarray(x, float))) for x in leaves(out)):
         return Reference(discard="output not finite")
     if any(np.any(np.abs(np.asarray(x, float)) > LARGE) for x in leaves(out)):
-        return Reference(discard="output too large for finite differences")
+        return Reference(discard="a value too large for finite differences")
     estimates = []
     for h in STEPS:
         try:
