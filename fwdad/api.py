@@ -203,7 +203,9 @@ def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
     cost no batch work. When f writes a batched value into one of them where that zero
     is held twice (in a list, a view, or at second order a rule's argument), it cannot
     be widened (fwdad/rules/widening.py): the pass runs again, on fresh copies, with
-    batched zeros for them. (f runs twice then, as it does once per chunk.)"""
+    batched zeros for them. (f runs twice then, as it does once per chunk.) Each pass
+    has its own copy of the seeds too: f writing into a differentiated argument writes
+    into its tangent, and the second pass needs the seeds as they were."""
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     tangents = dict(zip(wrt, seeded))
     try:
@@ -213,7 +215,7 @@ def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
 
 
 def _pass(f: Callable, args: tuple, tangents: dict, size: int, inactive: Callable):
-    duals = [Dual(_copy_argument(a), _fill(a, tangents[i]) if i in tangents else
+    duals = [Dual(_copy_argument(a), _fill(a, _copy(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
     out = call_batched(f, duals, size)
     return out.primal, out.tangent

@@ -85,6 +85,12 @@ def ufunc_at_into_other_argument(x, y):
     return np.sum(np.sin(y))
 
 
+def out_into_argument_then_multiply_other(x, y, c):
+    np.add(x, x, out=x)  # the argument is the input and the output
+    y *= x  # y's zero tangent is shared at level 2: jacfwd passes again
+    return np.exp(np.sum(y))
+
+
 class Holder:
     def __init__(self, a):
         self.a = a
@@ -110,6 +116,7 @@ PROGRAMS = [  # (function, arguments): hessian and hvp with respect to the first
     (setitem_all_of_other_argument, (X, np.zeros(3))),
     (setitem_one_of_argument, (X,)),
     (ufunc_at_into_other_argument, (X, np.array([0.5, 1.0, -2.0]))),
+    (out_into_argument_then_multiply_other, (X * 0.3, np.array([0.1, -0.5, 0.3]), 0.5)),
     pytest.param(out_into_field_of_other_argument, (X, Holder(np.zeros(3))),
                  marks=pytest.mark.xfail(
         raises=fwdad.errors.SharedTangentError, strict=True,

@@ -128,3 +128,22 @@ def test_jacfwd_leaves_the_callers_input_alone():
         jac = fwdad.jacfwd(updates_its_input, chunk_size=chunk_size)(x)
         np.testing.assert_allclose(jac, np.diag(8.0 * x))
     np.testing.assert_allclose(x, [1.0, 2.0])
+
+
+def updates_its_input_then_writes_into_a_shared_constant(x, y):
+    x *= 2.0  # writes into x's tangent: the seed
+    v = y[:]  # y's unbatched zero tangent is shared with v: jacfwd passes again
+    y += x
+    return y + v
+
+
+def test_a_second_pass_starts_from_the_seeds_as_they_were():
+    """jacfwd passes again, with batched zeros, when a write cannot widen a shared zero
+    tangent; the first pass had doubled the seed it wrote into, and the Jacobian came
+    out twice too large (hessian of tests/test_higher_inplace.py's
+    out_into_argument_then_multiply_other did so at level 2)."""
+    x, y = np.array([0.3, -0.2]), np.array([0.1, 0.5])
+    jac = fwdad.jacfwd(updates_its_input_then_writes_into_a_shared_constant)(x, y.copy())
+    want = fd_jacobian(
+        lambda z: updates_its_input_then_writes_into_a_shared_constant(z, y.copy()), x)
+    np.testing.assert_allclose(jac, want, rtol=1e-8, atol=1e-10)
