@@ -40,7 +40,7 @@ class Case:
 
     def reference_tangent(self) -> tuple:
         """The tangent other modes are compared with: jvp's when it runs and matches the
-        finite differences (the brief's reference), else the finite differences; and
+        finite differences (the independent reference), else the finite differences; and
         the tolerance that goes with it."""
         try:
             tangent = self.jvp()[1]
