@@ -2,13 +2,14 @@
 
     jvp(lambda a: a * grad(lambda b: a * b * b)(1.0), (3.0,), (1.0,))   ->  (18.0, 12.0)
 
-Forward mode over an inner `grad`, `value_and_grad` or `jacfwd` (the functions they
-return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
+Forward mode over an inner `grad`, `value_and_grad`, `jacfwd` or `jacrev` (the functions
+they return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
 at level 2 (fwdad/higher.py), one directional derivative per entry of the argument, so
 the inner gradient carries the outer tangent and the two never mix. Inner `jvp` has its
 own rule in fwdad/higher.py.
-Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad` and
-`value_and_grad` catch it and take the outer derivative in forward mode, `vjp` refuses.
+Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad`,
+`value_and_grad` and `jacrev` catch it and take the outer derivative in forward mode,
+`vjp` refuses.
 Combinations that need a third level (hessian, hvp inside) or a pullback as a value
 (vjp, linearize inside), or batched inner tangents (batched_jvp), are refused with a
 FwdadError naming the inner transformation. See docs/higher_order.md.
@@ -23,6 +24,7 @@ from fwdad import api, higher
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
+from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
 from fwdad.reverse.registry import raw_rrule
@@ -45,6 +47,11 @@ def _value_and_grad(f: Dual, argnums=0) -> Dual:
 @frule(api.jacfwd)
 def _jacfwd(f: Dual, argnums=0, chunk_size=None) -> Dual:
     return _transformed(api.jacfwd(f.primal, argnums, chunk_size), f)
+
+
+@frule(jacrev)
+def _jacrev(f: Dual, argnums=0) -> Dual:
+    return _transformed(jacrev(f.primal, argnums), f)
 
 
 @frule(higher.hessian)
@@ -155,7 +162,7 @@ def _refused(inner: str, fn: Any) -> FwdadError:
     return FwdadError(
         f"a derivative of a function that calls fwdad.{inner}({describe(fn)}) is not "
         f"supported: {why}. Inside a differentiated function, use fwdad.jvp, fwdad.grad, "
-        f"fwdad.value_and_grad or fwdad.jacfwd (docs/higher_order.md).")
+        f"fwdad.value_and_grad, fwdad.jacfwd or fwdad.jacrev (docs/higher_order.md).")
 
 
 @frule(higher.hvp)
@@ -204,7 +211,7 @@ def _third_level(rule: Callable) -> None:
 
     def refuse(*args: Dual, **kwargs: Dual) -> Dual:
         raise FwdadError(
-            f"fwdad.{inner.replace('call', 'grad/jacfwd')} is nested more than two deep: "
+            f"fwdad.{inner.replace('call', 'grad/jacfwd/jacrev')} is nested more than two deep: "
             f"it is called inside a function that is differentiated at second order "
             f"(by hessian or hvp, or inside a jvp or grad that is itself differentiated), "
             f"and fwdad nests two levels of derivatives. Differentiate the inner function "
@@ -213,6 +220,6 @@ def _third_level(rule: Callable) -> None:
     frule(rule)(refuse)
 
 
-for _rule in (_grad, _value_and_grad, _jacfwd, _hessian, _call, _hvp, _vjp, _linearize,
+for _rule in (_grad, _value_and_grad, _jacfwd, _jacrev, _hessian, _call, _hvp, _vjp, _linearize,
               _batched_jvp):
     _third_level(_rule)
