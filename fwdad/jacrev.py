@@ -73,8 +73,9 @@ def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
         rows = _rows(f, out, pullback, wrt, leaves, total)
     finally:
         pullback.release()
-    many = isinstance(argnums, (tuple, list))
-    return out, seeds.jacobian_blocks(out, [rows], leaves if many else leaves[0])
+    inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
+    blocks = seeds.jacobian_blocks(out, [rows], inputs)
+    return out, _typed(out, blocks, inputs)
 
 
 def _check_inputs(f: Callable, argnums: Any, leaves: Any, total: int) -> None:
@@ -99,7 +100,7 @@ def _input_leaves(tree: Any) -> Iterator[seeds.Leaf]:
 def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leaves: Any,
           total: int) -> Any:
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
-    out: shape `(total,) + leaf.shape` (the input index first), dtype the leaf's."""
+    out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
     for path, primal in _leaf_paths(out, ()):
         shape, kind = np.shape(primal), _kind(f, primal)
@@ -110,7 +111,7 @@ def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leave
         for k in range(block.shape[0]):
             cts = pullback(_unit_cotangent(out, path, k))
             _scatter(leaves, tuple(cts[i] for i in wrt), block[k])
-        rows[path] = block.T.reshape((total,) + shape).astype(np.asarray(primal).dtype)
+        rows[path] = block.T.reshape((total,) + shape)
     return _tree_of(out, rows, ())
 
 
@@ -171,6 +172,27 @@ def _scatter(leaves: Any, cts: Any, row: np.ndarray) -> None:
     else:
         for leaf, ct in zip(leaves, cts):
             _scatter(leaf, ct, row)
+
+
+def _typed(out: Any, blocks: Any, inputs: Any) -> Any:
+    """Each block in the dtype of its input leaf, as grad's gradients are: reverse mode
+    computes in float64, so the output's own dtype (jacfwd's) is not known here. For an
+    input and output of one dtype, the two agree."""
+    if isinstance(out, (tuple, list)):
+        return rebuild(blocks, [_typed(o, b, inputs) for o, b in zip(out, blocks)])
+    if isinstance(out, dict):
+        return {k: _typed(v, blocks[k], inputs) for k, v in out.items()}
+    return _cast_like(blocks, inputs)
+
+
+def _cast_like(block: Any, leaf: Any) -> Any:
+    if leaf is None:
+        return block
+    if isinstance(leaf, seeds.Leaf):
+        return block.astype(leaf.dtype) if np.ndim(block) else leaf.dtype.type(block)
+    if isinstance(leaf, dict):
+        return {k: _cast_like(block[k], v) for k, v in leaf.items()}
+    return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
 
 
 def _tree_of(out: Any, rows: dict, path: Tuple) -> Any:
