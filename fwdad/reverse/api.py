@@ -142,7 +142,10 @@ def _value_and_grad(api: str, f: Callable, argnums: Any) -> Transformed:
         except FwdadError:
             pullback.release()
             raise
-        cts = pullback(1.0, release=True)
+        # An int or bool output (`return 0` on a flat branch) is piecewise constant:
+        # nothing to seed, and the gradient is zero (tests/test_api_boundary.py).
+        unit = 1.0 if np.asarray(out).dtype.kind == "f" else None
+        cts = pullback(unit, release=True)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
     value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
