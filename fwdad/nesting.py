@@ -99,9 +99,19 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...],
         for direction in _basis(args, at):
             out = higher._jvp(f, primals, Dual(direction, NoTangent))
             value = Dual(out.primal[0], out.tangent[0])
-            columns.append(Dual(out.primal[1], out.tangent[1]))
+            columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x))
     return value, blocks
+
+
+def _column(out: Dual) -> Dual:
+    """The inner derivative in a level-2 jvp's output, with its outer tangent; zeros for
+    an output with no float (an int: piecewise constant), whose tangent is NoTangent."""
+    inner, outer = out.primal[1], out.tangent[1]
+    if inner is NoTangent:
+        value = out.primal[0]
+        inner = np.zeros(np.shape(value)) if np.ndim(value) else 0.0
+    return Dual(inner, zero_tangent(inner) if outer is NoTangent else outer)
 
 
 def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> Any:

@@ -41,6 +41,14 @@ def grad_of_int_inside(a):
     return fwdad.grad(inner)(3)
 
 
+def steps(y, a):
+    return (y > a).astype(int)
+
+
+def grad_of_an_int_array_inside(a):
+    return fwdad.grad(steps)(np.ones(2), a)
+
+
 def grad_of_vector_inside(a):
     def inner(y):
         return y * a
@@ -96,6 +104,8 @@ ERRORS = [  # (call, error class, words the message must contain)
     (lambda: fwdad.grad(grad_of_int_inside)(1.0), FwdadError, "argument 0 is a int"),
     (lambda: fwdad.jvp(grad_of_vector_inside, (1.0,), (1.0,)), FwdadError,
      "needs a float output"),
+    (lambda: fwdad.jvp(grad_of_an_int_array_inside, (0.5,), (1.0,)), FwdadError,
+     "needs a float output"),
 ]
 
 
@@ -110,6 +120,19 @@ def test_an_int_output_has_a_zero_gradient():
     is zero, of the input's type, never NoTangent."""
     assert fwdad.grad(int_output)(1.5) == 0.0
     np.testing.assert_array_equal(fwdad.grad(lambda x: int(x[0] > 0))(X), np.zeros(3))
+
+
+def step(y, a):
+    return int(y > a)
+
+
+@pytest.mark.parametrize("inner", [fwdad.grad, fwdad.jacfwd, fwdad.jacrev])
+def test_an_inner_derivative_of_an_int_output_is_zero(inner):
+    """d/da [a * d/dy step(y, a)] = 0: the inner derivative is zero, at both levels."""
+    def outer(a):
+        return a * inner(step)(1.0, a) + a * a
+    assert fwdad.jvp(outer, (0.5,), (1.0,)) == (pytest.approx(0.25), pytest.approx(1.0))
+    assert fwdad.grad(outer)(0.5) == pytest.approx(1.0)
 
 
 # ---- negative argnums count from the end, everywhere ----------------------------------
