@@ -72,11 +72,11 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """grad(f)(*args) and kin inside a differentiated function: the inner Jacobian at
     level 2, with the outer tangent of each of its entries."""
     kind, fn = made.primal.kind, made.primal.f
-    if kind == "hessian" or kwargs:
-        raise _refused(kind if not kwargs else f"{kind} with keyword arguments", fn)
+    if kind == "hessian":
+        raise _refused(kind, fn)
     f = Dual(fn, made.tangent.f if isinstance(made.tangent, Tangent) else NoTangent)
     wrt = check_argnums(kind, fn, made.primal.argnums, len(args))
-    value, blocks = _level2_jacobians(kind, f, args, wrt)
+    value, blocks = _level2_jacobians(kind, f, args, wrt, kwargs)
     if kind in ("grad", "value_and_grad"):
         reverse_api.check_real_scalar(fn, value.primal)
     many = isinstance(made.primal.argnums, (tuple, list))
@@ -87,17 +87,19 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     return jacobian
 
 
-def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...],
-                      wrt: Tuple[int, ...]) -> Tuple[Dual, List[Dual]]:
+def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
+                      kwargs: dict) -> Tuple[Dual, List[Dual]]:
     """f's value and its Jacobian with respect to each argument in `wrt`, as level-1
-    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument."""
+    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
+    keyword arguments are constants of the inner derivative that keep their outer
+    tangents."""
     primals = Dual(tuple(a.primal for a in args), tuple(a.tangent for a in args))
     value, blocks = None, []
     for at in wrt:
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
         for direction in _basis(args, at):
-            out = higher._jvp(f, primals, Dual(direction, NoTangent))
+            out = higher._jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x))

@@ -203,3 +203,16 @@ def test_a_keyword_argument_written_into_by_reverse_mode_is_refused(transformati
     constant argument alike): the derivative through it would be lost."""
     with pytest.raises(FwdadError, match="written into a constant array"):
         transformation(writes_into_its_keyword_argument)(X, out=np.zeros(3))
+
+
+def inner_gradient_with_a_keyword(a):
+    return fwdad.grad(scaled)(np.array([a, 1.0]), scale=a)  # (2 a^2, 2 a)
+
+
+@pytest.mark.parametrize("outer", ["jvp", "grad", "jacrev"])
+def test_keyword_arguments_of_an_inner_transformation_keep_their_outer_tangent(outer):
+    f = lambda a: np.sum(inner_gradient_with_a_keyword(a))  # noqa: E731  2 a^2 + 2 a
+    got = {"jvp": lambda: fwdad.jvp(f, (0.7,), (1.0,))[1], "grad": lambda: fwdad.grad(f)(0.7),
+           "jacrev": lambda: fwdad.jacrev(f)(0.7)}[outer]()
+    assert got == pytest.approx(4 * 0.7 + 2, rel=1e-12)
+    assert got == pytest.approx(fd_jvp(f, (0.7,), (1.0,)), rel=1e-7)
