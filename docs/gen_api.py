@@ -26,9 +26,9 @@ import fwdad.testing
 
 GROUPS = [  # (heading, what the names are for, names)
     ("Derivatives", "Forward mode (jvp, batched_jvp, jacfwd, linearize), higher order "
-     "(hessian, hvp) and reverse mode (vjp, grad, value_and_grad).",
+     "(hessian, hvp) and reverse mode (vjp, grad, value_and_grad, jacrev).",
      ["fwdad.jvp", "fwdad.batched_jvp", "fwdad.jacfwd", "fwdad.linearize", "fwdad.hessian",
-      "fwdad.hvp", "fwdad.vjp", "fwdad.grad", "fwdad.value_and_grad"]),
+      "fwdad.hvp", "fwdad.vjp", "fwdad.grad", "fwdad.value_and_grad", "fwdad.jacrev"]),
     ("Rules", "How calls are differentiated: see [Writing rules](writing-rules.md).",
      ["fwdad.derive_frule", "fwdad.frule", "fwdad.def_nondiff", "fwdad.def_linear",
       "fwdad.is_primitive"]),

@@ -14,12 +14,13 @@ from fwdad.api import batched_jvp, jacfwd, jvp
 from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
+from fwdad.jacrev import jacrev
 from fwdad.static_graph import static_graph
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad", "derive_frule",
-           "static_graph",
+           "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "derive_frule", "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "TangentError", "UnrecordableError",

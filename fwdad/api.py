@@ -11,13 +11,14 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from fwdad.argnums import check_argnums
+from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, describe,
                           note_user_location)
 from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
+from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
@@ -37,6 +38,7 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
         `(f(*primals), tangent_out)`, with the output tangent shaped like the output.
 
     Raises:
+        FwdadError: f cannot take as many arguments as there are primals.
         TangentError: a tangent does not match its primal in structure or shape.
         NonDifferentiableError: a non-zero tangent was given for an int, str, ...
         MissingRuleError, UnsupportedSyntaxError: f calls code fwdad cannot
@@ -48,6 +50,7 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     try:
         out = call(f, duals)
     except Exception as exc:
+        explain_failed_call("jvp", f, primals, exc)
         note_user_location(exc)
         raise
     return out.primal, out.tangent
@@ -67,10 +70,11 @@ def _checked_duals(f: Callable, primals: tuple, tangents: tuple) -> List[Dual]:
             for p, t, n in zip(primals, tangents, names)]
 
 
-def call(f: Callable, duals: List[Dual]) -> Dual:
-    """Run the rule of `f` on Duals (whatever kind of callable f is)."""
+def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dual:
+    """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
+    (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
-    return dispatch.call(Dual(f, self_tangent), *duals)
+    return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
 
 
 def _check_callable(f: Any, api: str) -> None:
@@ -117,6 +121,7 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
     the leading axis (as one-at-a-time jvp would give, stacked).
 
     Raises:
+        FwdadError: f cannot take as many arguments as there are primals.
         TangentError: a tangent does not match its primal plus the batch axis.
     """
     _check_callable(f, "batched_jvp")
@@ -126,15 +131,17 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
     duals = [Dual(p, stack([zero_tangent(p)] * size) if t is None else
                   _copy(check_tangent(p, t, f"{n} of {describe(f)}", batch=size)))
              for p, t, n in zip(primals, tangents, names)]
+    check_call("batched_jvp", f, primals)
     out = call_batched(f, duals, size)
     return out.primal, seeds.batched_output(out.primal, out.tangent, size)
 
 
-def call_batched(f: Callable, duals: List[Dual], size: int) -> Dual:
+def call_batched(f: Callable, duals: List[Dual], size: int,
+                 keywords: Optional[dict] = None) -> Dual:
     """Run the rule of `f` on Duals whose tangents carry a batch axis of `size`."""
     try:
         with batch(size):
-            return call(f, duals)
+            return call(f, duals, keywords)
     except Exception as exc:
         note_user_location(exc)
         raise
@@ -156,29 +163,36 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
 
     Args:
         f: the function to differentiate.
-        argnums: the argument (or tuple of arguments) to differentiate with respect to.
+        argnums: the argument (or tuple of arguments) to differentiate with respect to;
+            negative numbers count from the end.
         chunk_size: at most this many tangents per pass (None: all in one pass).
 
     Returns:
-        `jac(*args)`, shaped like `jax.jacfwd`'s: for each output leaf, an array of shape
-        `output.shape + input.shape` (a tuple of them, one per argument, when argnums is
-        a tuple; nested inputs and outputs give nested structures).
+        `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
+        array of shape `output.shape + input.shape` (a tuple of them, one per argument,
+        when argnums is a tuple; nested inputs and outputs give nested structures).
+        Keyword arguments are passed to f as constants (not differentiated).
 
     Raises:
-        FwdadError: argnums does not name an argument; NonDifferentiableError: the
+        FwdadError: argnums is not an int or tuple of ints, or does not name an
+            argument, or f cannot take the arguments; NonDifferentiableError: the
             argument has no float values.
     """
     _check_callable(f, "jacfwd")
+    check_argnums_type("jacfwd", f, argnums)
 
-    def jacobian(*args: Any) -> Any:
-        return value_and_jacobian(f, argnums, args, chunk_size)[1]
+    def jacobian(*args: Any, **kwargs: Any) -> Any:
+        check_call("jacfwd", f, args, kwargs)
+        return value_and_jacobian(f, argnums, args, chunk_size, kwargs)[1]
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 
 
 def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: tuple,
-                       chunk_size: Optional[int] = None) -> Tuple[Any, Any]:
-    """`(f(*args), jacfwd(f, argnums, chunk_size)(*args))` from the same passes."""
+                       chunk_size: Optional[int] = None, kwargs: Optional[dict] = None
+                       ) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacfwd(f, argnums, chunk_size)(*args, **kwargs))` from the
+    same passes."""
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:
@@ -189,35 +203,40 @@ def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: 
     out, chunks = None, []
     for start in range(0, total, step):
         stop = min(total, start + step)
-        out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop))
+        out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop), kwargs)
         chunks.append(seeds.stacked_output(out, tangent, stop - start))
-    return out, seeds.jacobian_blocks(out, chunks,
-                                      leaves[0] if isinstance(argnums, int) else leaves)
+    many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
+    return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
 
 
-def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple):
+def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple,
+                 kwargs: Optional[dict] = None):
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`.
 
-    The other arguments get zero tangents without the batch axis, so that constants
-    cost no batch work. When f writes a batched value into one of them where that zero
-    is held twice (in a list, a view, or at second order a rule's argument), it cannot
-    be widened (fwdad/rules/widening.py): the pass runs again, on fresh copies, with
-    batched zeros for them. (f runs twice then, as it does once per chunk.) Each pass
-    has its own copy of the seeds too: f writing into a differentiated argument writes
-    into its tangent, and the second pass needs the seeds as they were."""
+    The other arguments, and the keyword arguments, get zero tangents without the batch
+    axis, so that constants cost no batch work. When f writes a batched value into one
+    of them where that zero is held twice (in a list, a view, or at second order a
+    rule's argument), it cannot be widened (fwdad/rules/widening.py): the pass runs
+    again, on fresh copies, with batched zeros for them. (f runs twice then, as it does
+    once per chunk.) Each pass has its own copy of the seeds too: f writing into a
+    differentiated argument writes into its tangent, and the second pass needs the
+    seeds as they were."""
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     tangents = dict(zip(wrt, seeded))
     try:
-        return _pass(f, args, tangents, size, _copy)
+        return _pass(f, args, kwargs or {}, tangents, size, _copy)
     except SharedTangentError:
-        return _pass(f, args, tangents, size, lambda zero: stack([zero] * size))
+        return _pass(f, args, kwargs or {}, tangents, size,
+                     lambda zero: stack([zero] * size))
 
 
-def _pass(f: Callable, args: tuple, tangents: dict, size: int, inactive: Callable):
+def _pass(f: Callable, args: tuple, kwargs: dict, tangents: dict, size: int,
+          inactive: Callable):
     duals = [Dual(_copy_argument(a), _fill(a, _copy(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
-    out = call_batched(f, duals, size)
+    named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
+    out = call_batched(f, duals, size, named)
     return out.primal, out.tangent
 
 

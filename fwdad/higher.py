@@ -9,17 +9,19 @@ docs/higher_order.md.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, Tuple
+import functools
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
 from fwdad import api
-from fwdad.argnums import check_argnums
+from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import nested, nested_rules
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
+from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent, leaves, stack, zero_tangent
 from fwdad.transformed import Transformed
@@ -29,16 +31,23 @@ from fwdad.transformed import Transformed
 def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
     """jvp(f, primals, tangents) inside a differentiated function: returns
     (out, tangent_out), each with its outer tangent."""
+    return _jvp_with_keywords(f, primals, tangents, {})
+
+
+def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict) -> Dual:
+    """_jvp, with `keywords` (plain values: constants of both levels) passed to f."""
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
-    out = nested_rules._call(nested.lift_outer(f), *args)
+    named = {k: nested.lift_outer(v) for k, v in keywords.items()}
+    out = nested_rules._call(nested.lift_outer(f), *args, **named)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
 
 
 @frule(_jvp)
-def _jvp_of_jvp_rule(f: Dual, primals: Dual, tangents: Dual) -> Dual:
+@frule(_jvp_with_keywords)
+def _jvp_of_jvp_rule(f: Dual, primals: Dual, tangents: Dual, *keywords: Dual) -> Dual:
     raise FwdadError(
         f"jvp is nested more than two deep around {describe(f.primal.primal)}: fwdad "
         f"differentiates a jvp inside a differentiated function (second order), but "
@@ -75,20 +84,24 @@ def _real(tangent: Any, like: Any) -> Any:
 
 
 class Directional:
-    """`Directional(f, v)(*xs)` is the directional derivative of f at xs along v (the
-    tangent output of jvp); it has a rule, so jacfwd can differentiate it again."""
+    """`Directional(f, v, kwargs)(*xs)` is the directional derivative of
+    `f(*xs, **kwargs)` at xs along v (the tangent output of jvp); it has a rule, so
+    jacfwd can differentiate it again. The keyword arguments are constants."""
 
-    def __init__(self, f: Callable, tangents: Sequence[Any]) -> None:
-        self.f, self.tangents = f, tuple(tangents)
+    def __init__(self, f: Callable, tangents: Sequence[Any],
+                 keywords: Optional[dict] = None) -> None:
+        self.f, self.tangents, self.keywords = f, tuple(tangents), keywords or {}
 
     def __call__(self, *primals: Any) -> Any:
-        return api.jvp(self.f, primals, self.tangents)[1]
+        f = functools.partial(self.f, **self.keywords) if self.keywords else self.f
+        return api.jvp(f, primals, self.tangents)[1]
 
 
 @frule(Directional.__call__)
 def _directional(self, *primals: Dual) -> Dual:
     packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
-    out = _jvp(Dual(self.f, NoTangent), packed, Dual(self.tangents, NoTangent))
+    out = _jvp_with_keywords(Dual(self.f, NoTangent), packed,
+                             Dual(self.tangents, NoTangent), self.keywords)
     return Dual(out.primal[1], out.tangent[1])
 
 
@@ -105,23 +118,28 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     """
     api._check_callable(f, "hvp")
     primals, tangents = api._check_sequences(f, primals, tangents)
+    check_call("hvp", f, primals)
     argnums = tuple(range(len(primals)))
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
 
 
 def hessian(f: Callable, argnums: int = 0) -> Callable:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
-    (a float or float array): shape `output.shape + x.shape + x.shape`.
+    (a float or float array; negative counts from the end): shape
+    `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
+    as constants.
 
     One batched pass (jacfwd) of a directional derivative per entry of x.
     """
     api._check_callable(f, "hessian")
-    if not isinstance(argnums, int) or isinstance(argnums, bool):
+    check_argnums_type("hessian", f, argnums)
+    if isinstance(argnums, (tuple, list)):
         raise FwdadError("hessian takes one argument number (argnums=int); for several "
                          "arguments, use hvp or jacfwd of a function of their tuple.")
 
-    def compute(*args: Any) -> Any:
-        (at,) = check_argnums("hessian", f, argnums, len(args))
+    def compute(*args: Any, **kwargs: Any) -> Any:
+        check_call("hessian", f, args, kwargs)
+        (at,) = positions("hessian", f, argnums, args, kwargs)
         x = args[at]
         if not isinstance(zero_tangent(x), (float, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
@@ -130,7 +148,7 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
         for e in np.eye(int(np.size(x))):
             direction = [zero_tangent(a) for a in args]
             direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-            column = api.jacfwd(Directional(f, direction), argnums=at)(*args)
+            column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
             columns.append(np.asarray(column))
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))

@@ -25,6 +25,7 @@ from fwdad.errors import (FwdadError, TangentError, UnrecordableError, describe,
                           note_user_location, where)
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
+from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, zero_tangent
 
@@ -49,6 +50,7 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
         Errors of f itself (and other fwdad errors) are raised as jvp raises them.
     """
     _check_callable(f, "linearize")
+    check_call("linearize", f, primals)
     kept = copy.deepcopy(primals)
     tape = Tape()
     inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]

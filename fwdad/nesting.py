@@ -2,13 +2,14 @@
 
     jvp(lambda a: a * grad(lambda b: a * b * b)(1.0), (3.0,), (1.0,))   ->  (18.0, 12.0)
 
-Forward mode over an inner `grad`, `value_and_grad` or `jacfwd` (the functions they
-return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
+Forward mode over an inner `grad`, `value_and_grad`, `jacfwd` or `jacrev` (the functions
+they return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
 at level 2 (fwdad/higher.py), one directional derivative per entry of the argument, so
 the inner gradient carries the outer tangent and the two never mix. Inner `jvp` has its
 own rule in fwdad/higher.py.
-Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad` and
-`value_and_grad` catch it and take the outer derivative in forward mode, `vjp` refuses.
+Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad`,
+`value_and_grad` and `jacrev` catch it and take the outer derivative in forward mode,
+`vjp` refuses.
 Combinations that need a third level (hessian, hvp inside) or a pullback as a value
 (vjp, linearize inside), or batched inner tangents (batched_jvp), are refused with a
 FwdadError naming the inner transformation. See docs/higher_order.md.
@@ -23,6 +24,7 @@ from fwdad import api, higher
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
+from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
 from fwdad.reverse.registry import raw_rrule
@@ -47,6 +49,11 @@ def _jacfwd(f: Dual, argnums=0, chunk_size=None) -> Dual:
     return _transformed(api.jacfwd(f.primal, argnums, chunk_size), f)
 
 
+@frule(jacrev)
+def _jacrev(f: Dual, argnums=0) -> Dual:
+    return _transformed(jacrev(f.primal, argnums), f)
+
+
 @frule(higher.hessian)
 def _hessian(f: Dual, argnums=0) -> Dual:
     return _transformed(higher.hessian(f.primal, argnums), f)
@@ -65,11 +72,11 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """grad(f)(*args) and kin inside a differentiated function: the inner Jacobian at
     level 2, with the outer tangent of each of its entries."""
     kind, fn = made.primal.kind, made.primal.f
-    if kind == "hessian" or kwargs:
-        raise _refused(kind if not kwargs else f"{kind} with keyword arguments", fn)
+    if kind == "hessian":
+        raise _refused(kind, fn)
     f = Dual(fn, made.tangent.f if isinstance(made.tangent, Tangent) else NoTangent)
     wrt = check_argnums(kind, fn, made.primal.argnums, len(args))
-    value, blocks = _level2_jacobians(kind, f, args, wrt)
+    value, blocks = _level2_jacobians(kind, f, args, wrt, kwargs)
     if kind in ("grad", "value_and_grad"):
         reverse_api.check_real_scalar(fn, value.primal)
     many = isinstance(made.primal.argnums, (tuple, list))
@@ -80,21 +87,33 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     return jacobian
 
 
-def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...],
-                      wrt: Tuple[int, ...]) -> Tuple[Dual, List[Dual]]:
+def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
+                      kwargs: dict) -> Tuple[Dual, List[Dual]]:
     """f's value and its Jacobian with respect to each argument in `wrt`, as level-1
-    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument."""
+    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
+    keyword arguments are constants of the inner derivative that keep their outer
+    tangents."""
     primals = Dual(tuple(a.primal for a in args), tuple(a.tangent for a in args))
     value, blocks = None, []
     for at in wrt:
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
         for direction in _basis(args, at):
-            out = higher._jvp(f, primals, Dual(direction, NoTangent))
+            out = higher._jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
-            columns.append(Dual(out.primal[1], out.tangent[1]))
+            columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x))
     return value, blocks
+
+
+def _column(out: Dual) -> Dual:
+    """The inner derivative in a level-2 jvp's output, with its outer tangent; zeros for
+    an output with no float (an int: piecewise constant), whose tangent is NoTangent."""
+    inner, outer = out.primal[1], out.tangent[1]
+    if inner is NoTangent:
+        value = out.primal[0]
+        inner = np.zeros(np.shape(value)) if np.ndim(value) else 0.0
+    return Dual(inner, zero_tangent(inner) if outer is NoTangent else outer)
 
 
 def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> Any:
@@ -155,7 +174,7 @@ def _refused(inner: str, fn: Any) -> FwdadError:
     return FwdadError(
         f"a derivative of a function that calls fwdad.{inner}({describe(fn)}) is not "
         f"supported: {why}. Inside a differentiated function, use fwdad.jvp, fwdad.grad, "
-        f"fwdad.value_and_grad or fwdad.jacfwd (docs/higher_order.md).")
+        f"fwdad.value_and_grad, fwdad.jacfwd or fwdad.jacrev (docs/higher_order.md).")
 
 
 @frule(higher.hvp)
@@ -204,7 +223,7 @@ def _third_level(rule: Callable) -> None:
 
     def refuse(*args: Dual, **kwargs: Dual) -> Dual:
         raise FwdadError(
-            f"fwdad.{inner.replace('call', 'grad/jacfwd')} is nested more than two deep: "
+            f"fwdad.{inner.replace('call', 'grad/jacfwd/jacrev')} is nested more than two deep: "
             f"it is called inside a function that is differentiated at second order "
             f"(by hessian or hvp, or inside a jvp or grad that is itself differentiated), "
             f"and fwdad nests two levels of derivatives. Differentiate the inner function "
@@ -213,6 +232,6 @@ def _third_level(rule: Callable) -> None:
     frule(rule)(refuse)
 
 
-for _rule in (_grad, _value_and_grad, _jacfwd, _hessian, _call, _hvp, _vjp, _linearize,
+for _rule in (_grad, _value_and_grad, _jacfwd, _jacrev, _hessian, _call, _hvp, _vjp, _linearize,
               _batched_jvp):
     _third_level(_rule)

@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 
 class Transformed:
-    """`kind` ("grad", "value_and_grad", "jacfwd", "hessian") of `f` with respect to
-    `argnums`; calling it runs `compute`."""
+    """`kind` ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian") of `f` with
+    respect to `argnums`; calling it runs `compute`."""
 
     def __init__(self, kind: str, f: Callable, argnums: Any, compute: Callable) -> None:
         self.kind, self.f, self.argnums, self.compute = kind, f, argnums, compute
@@ -30,9 +30,9 @@ class Transformed:
 
 class NestedTransformation(BaseException):
     """A control signal, not an error: reverse mode met a call of one of fwdad's
-    transformations inside the function it differentiates. `grad` and `value_and_grad`
-    catch it and take the outer derivative in forward mode instead (fwdad/nesting.py);
-    `vjp` turns it into a FwdadError. A BaseException, so that a user's
+    transformations inside the function it differentiates. `grad`, `value_and_grad` and
+    `jacrev` catch it and take the outer derivative in forward mode instead
+    (fwdad/nesting.py); `vjp` turns it into a FwdadError. A BaseException, so that a user's
     `except Exception` around the inner call cannot swallow it and go on with a wrong
     value."""
 

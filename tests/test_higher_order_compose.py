@@ -17,6 +17,7 @@ INNER = {  # name -> d/dy (x + y) at y = 1, by that transformation
     "grad": lambda x: fwdad.grad(lambda y: x + y)(1.0),
     "value_and_grad": lambda x: fwdad.value_and_grad(lambda y: x + y)(1.0)[1],
     "jacfwd": lambda x: fwdad.jacfwd(lambda y: x + y)(1.0),
+    "jacrev": lambda x: fwdad.jacrev(lambda y: x + y)(1.0),
     "vjp": lambda x: fwdad.vjp(lambda y: x + y, 1.0)[1](1.0)[0],
     "linearize": lambda x: fwdad.linearize(lambda y: x + y, 1.0)[1](1.0),
     "batched_jvp": lambda x: fwdad.batched_jvp(lambda y: x + y, (1.0,), (np.ones(1),))[1][0],
@@ -28,14 +29,16 @@ OUTER = {  # name -> d/dx F at x
     "grad": lambda F, x: fwdad.grad(F)(x),
     "value_and_grad": lambda F, x: fwdad.value_and_grad(F)(x)[1],
     "jacfwd": lambda F, x: fwdad.jacfwd(F)(x),
+    "jacrev": lambda F, x: fwdad.jacrev(F)(x),
     "linearize": lambda F, x: fwdad.linearize(F, x)[1](1.0),
     "batched_jvp": lambda F, x: fwdad.batched_jvp(F, (x,), (np.ones(1),))[1][0],
     "vjp": lambda F, x: fwdad.vjp(F, x)[1](1.0)[0],
     "hessian": lambda F, x: fwdad.hessian(F)(x),
     "hvp": lambda F, x: fwdad.hvp(F, (x,), (1.0,))[0],
 }
-WORKING_INNER = ["jvp", "grad", "value_and_grad", "jacfwd"]
-WORKING_OUTER = ["jvp", "grad", "value_and_grad", "jacfwd", "linearize", "batched_jvp"]
+WORKING_INNER = ["jvp", "grad", "value_and_grad", "jacfwd", "jacrev"]
+WORKING_OUTER = ["jvp", "grad", "value_and_grad", "jacfwd", "jacrev", "linearize",
+                 "batched_jvp"]
 PAIRS = [(o, i) for o in OUTER for i in INNER]
 
 

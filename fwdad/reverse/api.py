@@ -7,16 +7,17 @@ may be called again); `grad` releases the region as soon as it has its gradient.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from fwdad.argnums import check_argnums
+from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
 from fwdad.reverse import dispatch
 from fwdad.reverse.boxing import (adjoints, box, cast, dtypes, hold, seed, unbox,
                                   write_back)
 from fwdad.reverse.tape import Tape, nested
+from fwdad.signatures import explain_failed_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
@@ -49,21 +50,24 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
             f"fwdad.jacfwd / fwdad.jvp for the outer derivative.") from None
 
 
-def _vjp(f: Callable, primals: tuple, wrt: Any) -> Tuple[Any, "Pullback"]:
-    """vjp with respect to the primals at positions `wrt` (the others are constants)."""
+def _vjp(f: Callable, primals: tuple, wrt: Any, kwargs: Optional[dict] = None,
+         api: str = "vjp") -> Tuple[Any, "Pullback"]:
+    """vjp with respect to the primals at positions `wrt` (the others, and `kwargs`,
+    are constants); `api` names the transformation in errors."""
     if not callable(f):
-        raise FwdadError(f"vjp needs a function to differentiate as its first argument, "
-                         f"but got a {type(f).__name__}: {f!r:.60}.")
+        raise FwdadError(f"{api} needs a function to differentiate as its first "
+                         f"argument, but got a {type(f).__name__}: {f!r:.60}.")
     with nested() as region:
         boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
         held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
-            out = dispatch.call(f, *boxed)
+            out = dispatch.call(f, *boxed, **(kwargs or {}))
         except NestedTransformation:
             region.recover()
             raise
         except Exception as exc:
             region.recover()
+            explain_failed_call(api, f, primals, exc, kwargs)
             note_user_location(exc)
             raise
     if region.writes or region.layout == "matvar":  # (matvar writes are not recorded)
@@ -106,44 +110,55 @@ class Pullback:
 
 
 def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
-    """`value_and_grad(f)(*args)` -> `(f(*args), gradient)` for a real-valued f; the
-    gradient is shaped like argument `argnums` (a tuple of them for a sequence;
-    negative argnums count from the end) and has its dtype.
+    """`value_and_grad(f)(*args, **kwargs)` -> `(f(*args, **kwargs), gradient)` for a
+    real-valued f; the gradient is shaped like argument `argnums` (a tuple of them for
+    a sequence; negative argnums count from the end) and has its dtype. Keyword
+    arguments are passed to f as constants (not differentiated).
 
     Raises:
-        FwdadError: argnums names no argument, or f's output is not a real scalar.
+        FwdadError: argnums is not an int or tuple of ints or names no argument, f
+            cannot take the arguments, or f's output is not a real scalar.
         NonDifferentiableError: an argument in argnums holds no float (an int, ...).
     """
-    if not callable(f):
-        raise FwdadError(f"grad needs a function to differentiate as its first argument, "
-                         f"but got a {type(f).__name__}: {f!r:.60}.")
+    return _value_and_grad("value_and_grad", f, argnums)
 
-    def value_and_grad_f(*args: Any) -> tuple:
-        wrt = check_argnums("grad", f, argnums, len(args))
+
+def _value_and_grad(api: str, f: Callable, argnums: Any) -> Transformed:
+    if not callable(f):
+        raise FwdadError(f"{api} needs a function to differentiate as its first argument, "
+                         f"but got a {type(f).__name__}: {f!r:.60}.")
+    check_argnums_type(api, f, argnums)
+
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> tuple:
+        wrt = positions(api, f, argnums, args, kwargs)
         for i in wrt:
             _check_differentiable(f, args[i], i)
         try:
-            out, pullback = _vjp(f, args, set(wrt))
+            out, pullback = _vjp(f, args, set(wrt), kwargs, api)
         except NestedTransformation:
-            return _by_forward_mode(f, argnums, args, wrt)
+            return _by_forward_mode(f, argnums, args, wrt, kwargs)
         try:
             check_real_scalar(f, out)
         except FwdadError:
             pullback.release()
             raise
-        cts = pullback(1.0, release=True)
+        # An int or bool output (`return 0` on a flat branch) is piecewise constant:
+        # nothing to seed, and the gradient is zero (tests/test_api_boundary.py).
+        unit = 1.0 if np.asarray(out).dtype.kind == "f" else None
+        cts = pullback(unit, release=True)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
     value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
     return Transformed("value_and_grad", f, argnums, value_and_grad_f)
 
 
-def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...]) -> tuple:
+def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...],
+                     kwargs: dict) -> tuple:
     """value_and_grad of an f that calls one of fwdad's transformations inside: the outer
     derivative is taken in forward mode, one batched pass (jacfwd), over which inner
     transformations are differentiated again (docs/higher_order.md)."""
     from fwdad.api import value_and_jacobian  # (fwdad.api sits above reverse mode)
-    out, jacobian = value_and_jacobian(f, tuple(wrt), args)
+    out, jacobian = value_and_jacobian(f, tuple(wrt), args, kwargs=kwargs)
     check_real_scalar(f, out)
     picked = tuple(float(j) if type(args[i]) is float else cast(j, dtypes(args[i]))
                    for j, i in zip(jacobian, wrt))  # (as the reverse pass gives them)
@@ -181,10 +196,11 @@ def check_real_scalar(f: Callable, out: Any) -> None:
 
 
 def grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
-    """`grad(f)(*args)`: the gradient of a float-valued f with respect to `argnums`."""
-    value_and_grad_f = value_and_grad(f, argnums)
+    """`grad(f)(*args, **kwargs)`: the gradient of a float-valued f with respect to
+    `argnums`, as value_and_grad gives it (keyword arguments are constants)."""
+    value_and_grad_f = _value_and_grad("grad", f, argnums)
 
-    def grad_f(*args: Any) -> Any:
-        return value_and_grad_f(*args)[1]
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        return value_and_grad_f(*args, **kwargs)[1]
     grad_f.__name__ = f"grad_{getattr(f, '__name__', 'f')}"
     return Transformed("grad", f, argnums, grad_f)

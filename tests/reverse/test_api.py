@@ -78,7 +78,7 @@ ERRORS = [
      "argument 0"),
     (lambda: fwdad.grad(_scaled, argnums=2)(3, 1.0), FwdadError, "argnums must name"),
     (lambda: fwdad.grad(_scaled, argnums=-3)(3, 1.0), FwdadError, "argnums must name"),
-    (lambda: fwdad.grad(_scaled, argnums=True)(3, 1.0), FwdadError, "argnums must name"),
+    (lambda: fwdad.grad(_scaled, argnums=True)(3, 1.0), FwdadError, "argnums must be an int"),
     (lambda: fwdad.value_and_grad(_scaled, argnums=(1, 5))(3, 1.0), FwdadError,
      "argnums must name"),
     (lambda: fwdad.jacfwd(_scaled, argnums=-3)(3, 1.0), FwdadError, "argnums must name"),

@@ -1,0 +1,204 @@
+"""jacrev: whole Jacobians by reverse mode, one row per output entry.
+
+    jacrev(f)(x)  ->  J, J[i, j] = d out[i] / d x[j]      (shape output.shape + x.shape)
+
+f runs once, recording its tape (vjp); the pullback then runs once per float entry of
+the output, with the unit cotangent of that entry, and gives that entry's row. Cheaper
+than jacfwd (one tangent per input entry) when the output has fewer entries than the
+inputs. The blocks are shaped, typed and nested as jacfwd's: fwdad/seeds.py assembles
+both from rows indexed by the flat index of the inputs' float leaves.
+
+Note: there is no `chunk_size`. jacfwd's bounds how many tangents one batched pass
+carries; here each row is already its own backward pass over one shared tape, and the
+tape and the Jacobian itself are what memory holds.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Optional, Tuple, Union
+
+import numpy as np
+
+from fwdad import api, seeds
+from fwdad.argnums import check_argnums, check_argnums_type
+from fwdad.errors import FwdadError, NonDifferentiableError, describe
+from fwdad.reverse import api as reverse_api
+from fwdad.signatures import check_call
+from fwdad.tangents import NoTangent, rebuild, zero_tangent
+from fwdad.transformed import NestedTransformation, Transformed
+
+
+def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
+    """The function that computes the Jacobian of `f` by reverse mode: one recorded
+    pass of f, then one pullback per entry of the output.
+
+    Args:
+        f: the function to differentiate.
+        argnums: the argument (or tuple of arguments) to differentiate with respect to;
+            negative numbers count from the end.
+
+    Returns:
+        `jac(*args, **kwargs)`, shaped, typed and nested as `fwdad.jacfwd`'s: for each
+        output leaf, an array of shape `output.shape + input.shape` (a tuple of them,
+        one per argument, when argnums is a tuple). Keyword arguments are passed to f
+        as constants. The caller's arguments are left as they were, even when f
+        updates them in place.
+
+    Raises:
+        FwdadError: argnums is not an int or tuple of ints, or does not name an
+            argument; f cannot take the arguments; an input or output is complex
+            (use jacfwd). NonDifferentiableError: the arguments hold no floats.
+    """
+    api._check_callable(f, "jacrev")
+    check_argnums_type("jacrev", f, argnums)
+
+    def jacobian(*args: Any, **kwargs: Any) -> Any:
+        check_call("jacrev", f, args, kwargs)
+        return value_and_jacobian_by_rows(f, argnums, args, kwargs)[1]
+    jacobian.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
+    return Transformed("jacrev", f, argnums, jacobian)
+
+
+def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
+                               kwargs: Optional[dict] = None) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass."""
+    wrt = check_argnums("jacrev", f, argnums, len(args))
+    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+    _check_inputs(f, argnums, leaves, total)
+    copies = tuple(api._copy_argument(a) for a in args)  # (f may update them in place)
+    try:
+        out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
+    except NestedTransformation:  # f calls a transformation: outer derivative forward
+        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs)
+    try:
+        rows = _rows(f, out, pullback, wrt, leaves, total)
+    finally:
+        pullback.release()
+    inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
+    blocks = seeds.jacobian_blocks(out, [rows], inputs)
+    return out, _typed(out, blocks, inputs)
+
+
+def _check_inputs(f: Callable, argnums: Any, leaves: Any, total: int) -> None:
+    if total == 0:
+        raise NonDifferentiableError(
+            f"jacrev({describe(f)}, argnums={argnums}) differentiates with respect "
+            f"to arguments that hold no floats: pass floats or float arrays.")
+    if any(leaf.dtype.kind == "c" for leaf in _input_leaves(leaves)):
+        raise FwdadError(
+            f"jacrev({describe(f)}, argnums={argnums}) differentiates real inputs, and "
+            f"an argument is complex: use fwdad.jacfwd, whose columns are the "
+            f"derivatives along the given (complex) directions.")
+
+
+def _input_leaves(tree: Any) -> Iterator[seeds.Leaf]:
+    """The `Leaf`s of a tree that `seeds.leaves_of` made (None where not a float)."""
+    for _, leaf in _leaf_paths(tree, ()):
+        if leaf is not None:
+            yield leaf
+
+
+def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leaves: Any,
+          total: int) -> Any:
+    """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
+    out: shape `(total,) + leaf.shape` (the input index first)."""
+    rows = {}
+    for path, primal in _leaf_paths(out, ()):
+        shape, kind = np.shape(primal), _kind(f, primal)
+        if kind == "constant":  # an int, a string: no derivative
+            rows[path] = np.zeros((total,) + shape)
+            continue
+        block = np.zeros((int(np.prod(shape)), total))
+        for k in range(block.shape[0]):
+            cts = pullback(_unit_cotangent(out, path, k))
+            _scatter(leaves, tuple(cts[i] for i in wrt), block[k])
+        rows[path] = block.T.reshape((total,) + shape)
+    return _tree_of(out, rows, ())
+
+
+def _kind(f: Callable, primal: Any) -> str:
+    zero = zero_tangent(primal)
+    if zero is NoTangent:
+        return "constant"
+    kind = np.asarray(zero).dtype.kind if isinstance(zero, (float, np.ndarray,
+                                                            np.inexact)) else None
+    if kind == "f":
+        return "float"
+    what = "a complex value" if kind == "c" else f"a {type(primal).__name__}"
+    raise FwdadError(
+        f"jacrev of {describe(f)}: an output leaf is {what}; jacrev takes outputs that "
+        f"are floats, float arrays, or tuples, lists and dicts of them. Use fwdad.jacfwd "
+        f"(for a complex output, its columns are the derivatives along real directions).")
+
+
+def _leaf_paths(tree: Any, path: Tuple) -> Iterator[Tuple[Tuple, Any]]:
+    if isinstance(tree, (tuple, list)):
+        for i, v in enumerate(tree):
+            yield from _leaf_paths(v, path + (i,))
+    elif isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from _leaf_paths(v, path + (k,))
+    else:
+        yield path, tree
+
+
+def _unit_cotangent(out: Any, path: Tuple, k: int) -> Any:
+    """The cotangent of the output that is 1 at entry k of the leaf at `path`, 0 at
+    every other float entry (a fresh one per row: a pullback may keep what it gets)."""
+    def walk(tree: Any, rest: Tuple) -> Any:
+        if not rest:
+            zero = zero_tangent(tree)
+            if isinstance(zero, np.ndarray):
+                zero.flat[k] = 1
+                return zero
+            return type(zero)(1)
+        if isinstance(tree, dict):
+            return {key: walk(v, rest[1:]) if key == rest[0] else zero_tangent(v)
+                    for key, v in tree.items()}
+        return rebuild(tree, [walk(v, rest[1:]) if i == rest[0] else zero_tangent(v)
+                              for i, v in enumerate(tree)])
+    return walk(out, path)
+
+
+def _scatter(leaves: Any, cts: Any, row: np.ndarray) -> None:
+    """Write the cotangents of the differentiated arguments into `row`, each float leaf
+    at its place in the flat index (fwdad/seeds.py)."""
+    if leaves is None or cts is NoTangent or cts is None:
+        return
+    if isinstance(leaves, seeds.Leaf):
+        row[leaves.offset:leaves.offset + leaves.size] = np.ravel(cts)
+    elif isinstance(leaves, dict):
+        for key, leaf in leaves.items():
+            _scatter(leaf, cts[key], row)
+    else:
+        for leaf, ct in zip(leaves, cts):
+            _scatter(leaf, ct, row)
+
+
+def _typed(out: Any, blocks: Any, inputs: Any) -> Any:
+    """Each block in the dtype of its input leaf, as grad's gradients are: reverse mode
+    computes in float64, so the output's own dtype (jacfwd's) is not known here. For an
+    input and output of one dtype, the two agree."""
+    if isinstance(out, (tuple, list)):
+        return rebuild(blocks, [_typed(o, b, inputs) for o, b in zip(out, blocks)])
+    if isinstance(out, dict):
+        return {k: _typed(v, blocks[k], inputs) for k, v in out.items()}
+    return _cast_like(blocks, inputs)
+
+
+def _cast_like(block: Any, leaf: Any) -> Any:
+    if leaf is None:
+        return block
+    if isinstance(leaf, seeds.Leaf):
+        return block.astype(leaf.dtype) if np.ndim(block) else leaf.dtype.type(block)
+    if isinstance(leaf, dict):
+        return {k: _cast_like(block[k], v) for k, v in leaf.items()}
+    return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
+
+
+def _tree_of(out: Any, rows: dict, path: Tuple) -> Any:
+    """The rows arranged like the output (what jacobian_blocks reads by path)."""
+    if isinstance(out, (tuple, list)):
+        return [_tree_of(v, rows, path + (i,)) for i, v in enumerate(out)]
+    if isinstance(out, dict):
+        return {k: _tree_of(v, rows, path + (k,)) for k, v in out.items()}
+    return rows[path]

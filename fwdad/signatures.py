@@ -1,0 +1,56 @@
+"""Whether f can take the arguments a transformation passes it, by f's signature.
+
+    check_call("jvp", f, (0.5, 1.0))   # def f(x): ...
+        ->  FwdadError: jvp calls f(x) with 2 positional arguments: too many ...
+
+The transformations call f's rule, not f, so a call f cannot take would otherwise fail
+inside generated code, naming a rule the user never wrote (`f_frule() takes 1
+positional argument`). Hot paths (jvp, vjp, grad) check only once a call has failed
+(`explain_failed_call`): a signature costs more than a small derivative.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Callable, Optional
+
+from fwdad.errors import FwdadError, describe
+
+
+def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None) -> None:
+    """Nothing when f's signature accepts `args` and `kwargs`, or f has no signature.
+
+    Raises:
+        FwdadError: naming f, its signature, the arguments given and what to do.
+    """
+    try:
+        signature = inspect.signature(f)
+    except (TypeError, ValueError):  # a builtin without one: its rule decides
+        return
+    kwargs = kwargs or {}
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        given = _plural(len(args), "positional argument") + (
+            f" and keyword arguments {', '.join(kwargs)}" if kwargs else "")
+        raise FwdadError(
+            f"{api} calls {describe(f)}{signature} with {given}: {exc}. Pass the "
+            f"arguments f takes{_what_to_pass(api)}.") from None
+
+
+def explain_failed_call(api: str, f: Callable, args: tuple, exc: BaseException,
+                        kwargs: Optional[dict] = None) -> None:
+    """After a call of f's rule raised `exc`: when it is a TypeError of a call f cannot
+    take, raise the error of `check_call` instead (otherwise return)."""
+    if isinstance(exc, TypeError) and not isinstance(exc, FwdadError):
+        check_call(api, f, args, kwargs)
+
+
+def _what_to_pass(api: str) -> str:
+    return {"jvp": ": one primal and one tangent for each (a tuple each)",
+            "batched_jvp": ": one primal and one batched tangent for each",
+            "hvp": ": one primal and one tangent for each (a tuple each)"}.get(
+        api, ", positionally for those to differentiate")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
