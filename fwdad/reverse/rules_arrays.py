@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked,
+from fwdad.reverse.registry import (Pure, accumulate, get_rrule, is_tracked,
                                     raw_rrule, rrule, user_method)
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.tape import current, current_layout, recording
@@ -113,7 +113,6 @@ def _values(x):
     return value_of(x)
 
 
-@rrule(np.copy, np.ndarray.copy)
 def _copy(x, *args, **kwargs):
     return np.array(x, copy=True), lambda ct: (ct,)
 
@@ -125,6 +124,8 @@ def array(x, dtype=None, **kwargs):
     if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
         return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
     out = np.array(_values(x), dtype=dtype, **kwargs)
+    if type(x) is np.ndarray and np.may_share_memory(out, x):
+        return out  # copy=False: the constant itself, as np.asarray gives it
     if out.dtype.kind == "c":
         refuse_complex(np.array, [v for _, v in _positions(x)])
     if out.dtype.kind != "f" or not recording():
@@ -141,9 +142,14 @@ def array(x, dtype=None, **kwargs):
 
 @raw_rrule(np.asarray)
 def asarray(x, dtype=None, **kwargs):
-    """np.asarray of a variable array is the variable itself, as for a plain array."""
+    """np.asarray of a variable array is the variable itself, as for a plain array;
+    of a plain array, the array itself unless it converts (a write into it writes into
+    the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
     if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
         return x
+    if type(x) is np.ndarray:
+        out = np.asarray(x, dtype=dtype, **kwargs)
+        return out if np.may_share_memory(out, x) else _fresh(out)
     return array(x, dtype=dtype, **kwargs)
 
 
@@ -172,6 +178,28 @@ for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_l
     _creation(_fn)
 
 
+def copying(fn: Any, rule: Any) -> None:
+    """Register the pure `rule` of `fn`, which makes a new array from its first
+    argument: made from a constant, the copy is a variable with no inputs too, so that
+    `s = s0.copy(); s[0] = w` works as it does on `np.zeros(n)` (a result that shares
+    memory with the constant, as `x.astype(float, copy=False)` may, stays the constant:
+    writing into it writes into the caller's array)."""
+    pure = Pure(fn, rule)
+
+    def made(x, *args, **kwargs):
+        out = pure(x, *args, **kwargs)
+        if type(out) is not np.ndarray or (type(x) is np.ndarray and
+                                           np.may_share_memory(out, x)):
+            return out
+        return _fresh(out)
+    made.__name__ = getattr(rule, "__name__", "copy")
+    raw_rrule(fn)(made)
+
+
+copying(np.copy, _copy)
+copying(np.ndarray.copy, _copy)
+
+
 # ---- indexing -------------------------------------------------------------------------
 @raw_rrule(operator.getitem)
 def getitem(x: Any, key: Any) -> Any:
@@ -190,8 +218,10 @@ def getitem(x: Any, key: Any) -> Any:
 def setitem(x: Any, key: Any, v: Any) -> None:
     if type(x) is VarMat:
         assign(x, key, v)
-    elif type(x) is np.ndarray and x.dtype.kind == "f":
+    elif type(x) is np.ndarray and x.dtype.kind in "fc":
         _write_constant(x, key, v)
+    elif type(x) is np.ndarray and x.dtype.kind in "iub":
+        x[key] = value_of(v)  # NumPy truncates: no derivative, as in forward mode
     elif user_method(operator.setitem, (x, key, v)) is not None:
         user_method(operator.setitem, (x, key, v))(x, key, v)
     else:
@@ -242,8 +272,13 @@ def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     if is_tracked(v):
         raise FwdadError(
             f"a variable was written into a constant array (a plain {x.dtype} array of "
-            f"shape {x.shape}): its derivative would be lost. Create the array inside "
-            f"the differentiated function (np.zeros, np.array, x.copy(), ...).")
+            f"shape {x.shape}): its derivative would be lost. The array is one the "
+            f"differentiated function did not make (an argument left out of argnums, a "
+            f"global, a default value, or a view of one), or one computed from constants "
+            f"only; reverse mode cannot make it a variable, since every other reference "
+            f"to it would stay constant. Write into a copy made inside the function "
+            f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
+            f"respect to that argument too (argnums).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))

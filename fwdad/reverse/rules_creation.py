@@ -11,7 +11,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import Pure, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.rules_arrays import _fresh, varmat_to_matvar
+from fwdad.reverse.rules_arrays import _fresh, copying, varmat_to_matvar
 from fwdad.reverse.var import VarMat, value_of
 
 
@@ -72,10 +72,12 @@ def _arange(*args, dtype=None, **kwargs):
     return Pure(np.arange, rule)(*args)
 
 
-@rrule(np.ndarray.astype)
 def _astype(x, dtype, *args, **kwargs):
     """A float dtype keeps the derivative; an integer or bool dtype has none."""
     return x.astype(dtype, *args, **kwargs), lambda ct: (ct,)
+
+
+copying(np.ndarray.astype, _astype)
 
 
 @raw_rrule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)
