@@ -121,7 +121,7 @@ def _copy(x, *args, **kwargs):
 def array(x, dtype=None, **kwargs):
     """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
     each variable it was built from (a matvar in that layout)."""
-    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
+    if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
         return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
     out = np.array(_values(x), dtype=dtype, **kwargs)
     if type(x) is np.ndarray and np.may_share_memory(out, x):
@@ -140,12 +140,20 @@ def array(x, dtype=None, **kwargs):
     return result
 
 
+def _keeps_dtype(x: Any, dtype: Any) -> bool:
+    """Whether a variable array converted to `dtype` keeps its values' dtype (a matvar
+    holds float64 values)."""
+    if dtype is None:
+        return True
+    return np.dtype(dtype) == (x.dtype if type(x) is VarMat else np.float64)
+
+
 @raw_rrule(np.asarray)
 def asarray(x, dtype=None, **kwargs):
     """np.asarray of a variable array is the variable itself, as for a plain array;
     of a plain array, the array itself unless it converts (a write into it writes into
     the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
-    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
+    if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
         return x
     if type(x) is np.ndarray:
         out = np.asarray(x, dtype=dtype, **kwargs)
