@@ -267,8 +267,9 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
         return {k: perturb(v, tangent[k], h) for k, v in primal.items()}
     if isinstance(tangent, Tangent) or type(tangent) is type(primal) and _is_instance(primal):
         out = copy.copy(primal)
-        for key, value in _fields(primal).items():
-            setattr(out, key, perturb(value, getattr(tangent, key, NoTangent), h))
+        for key, value in _fields(primal).items():  # (around a frozen dataclass's
+            object.__setattr__(out, key,           # own __setattr__, as its __init__)
+                               perturb(value, getattr(tangent, key, NoTangent), h))
         return out
     if isinstance(primal, np.ndarray):  # (np.array keeps a 0-d array an array)
         return np.array(primal + h * tangent, dtype=primal.dtype)

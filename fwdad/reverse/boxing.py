@@ -37,14 +37,21 @@ def box(x: Any, region: Tape) -> Any:
     elif isinstance(x, dict):
         return {k: box(v, region) for k, v in x.items()}
     elif isinstance(zero_tangent(x), Tangent):  # an instance: a copy with boxed fields
-        obj = copy.copy(x)
-        for key, value in vars(x).items():
-            setattr(obj, key, box(value, region))
-        return obj
+        return _with_fields(x, lambda value: box(value, region))
     else:
         return x
     region.keep(var, argument=True)
     return var
+
+
+def _with_fields(obj: Any, convert: Any) -> Any:
+    """A shallow copy of an instance with each field converted, set as
+    object.__setattr__ sets it: a frozen dataclass's own __setattr__ refuses, and its
+    generated __init__ goes around it the same way."""
+    out = copy.copy(obj)
+    for key, value in vars(obj).items():
+        object.__setattr__(out, key, convert(value))
+    return out
 
 
 def hold(x: Any) -> Any:
@@ -73,10 +80,7 @@ def unbox(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: unbox(v) for k, v in x.items()}
     if isinstance(zero_tangent(x), Tangent):
-        obj = copy.copy(x)
-        for key, value in vars(x).items():
-            setattr(obj, key, unbox(value))
-        return obj
+        return _with_fields(x, unbox)
     return x
 
 

@@ -1,5 +1,5 @@
 """Reverse rules for arrays: sums and means (other reductions are in rules_reductions),
-matmul and dot, creation, indexing, views, and in-place writes into part of a varmat
+matmul and dot, indexing, views, and in-place writes into part of a varmat
 (Stan's save-and-restore).
 
 Indexing follows NumPy: a basic index gives a view, so `x[1:3]` is a VarMat whose value
@@ -16,10 +16,8 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import (accumulate, get_rrule, is_tracked,
-                                    raw_rrule, rrule, user_method)
-from fwdad.reverse.complexes import refuse_complex
-from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
+from fwdad.reverse.tape import current, recording
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
                                to_varmat, value_of)
@@ -97,81 +95,6 @@ def _dot(x, y):
     return _matmul(x, y)
 
 
-# ---- creating arrays ---------------------------------------------------------------------
-def _positions(x, at=()):
-    """(index, variable) for each variable in nested lists/tuples."""
-    if isinstance(x, (list, tuple)):
-        for i, item in enumerate(x):
-            yield from _positions(item, at + (i,))
-    elif type(x) is Var or type(x) is VarMat:
-        yield at, x
-
-
-def _values(x):
-    if isinstance(x, (list, tuple)):
-        return [_values(item) for item in x]
-    return value_of(x)
-
-
-@rrule(np.copy, np.ndarray.copy)
-def _copy(x, *args, **kwargs):
-    return np.array(x, copy=True), lambda ct: (ct,)
-
-
-@raw_rrule(np.array)
-def array(x, dtype=None, **kwargs):
-    """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
-    each variable it was built from (a matvar in that layout)."""
-    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
-        return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
-    out = np.array(_values(x), dtype=dtype, **kwargs)
-    if out.dtype.kind == "c":
-        refuse_complex(np.array, [v for _, v in _positions(x)])
-    if out.dtype.kind != "f" or not recording():
-        return out
-    if current_layout() == "matvar":
-        return np.array(x, dtype=object, **kwargs)
-    result, parts = VarMat(out), list(_positions(x))
-    if parts:
-        current().push(lambda: [accumulate(v, result.adjoint[i]) for i, v in parts], result)
-    else:
-        current().keep(result)
-    return result
-
-
-@raw_rrule(np.asarray)
-def asarray(x, dtype=None, **kwargs):
-    """np.asarray of a variable array is the variable itself, as for a plain array."""
-    if is_tracked(x) and type(x) is not Var and dtype in (None, float, np.float64):
-        return x
-    return array(x, dtype=dtype, **kwargs)
-
-
-def _fresh(out: Any) -> Any:
-    """An array made inside a reverse rule is a variable (with no inputs), so that
-    variables can be written into it, as in `y = np.zeros(n); y[0] = x`."""
-    if type(out) is not np.ndarray or out.dtype.kind != "f" or not recording():
-        return out
-    if current_layout() == "matvar":
-        return out.astype(object)
-    result = VarMat(out)
-    current().keep(result)
-    return result
-
-
-def _creation(fn):
-    def rule(*args, **kwargs):
-        return _fresh(fn(*map(value_of, args), **{k: value_of(v) for k, v in
-                                                 kwargs.items()}))
-    rule.__name__ = f"new_{fn.__name__}"
-    raw_rrule(fn)(rule)
-
-
-for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
-            np.eye, np.identity):  # (linspace, arange: rules_creation)
-    _creation(_fn)
-
-
 # ---- indexing -------------------------------------------------------------------------
 @raw_rrule(operator.getitem)
 def getitem(x: Any, key: Any) -> Any:
@@ -190,8 +113,10 @@ def getitem(x: Any, key: Any) -> Any:
 def setitem(x: Any, key: Any, v: Any) -> None:
     if type(x) is VarMat:
         assign(x, key, v)
-    elif type(x) is np.ndarray and x.dtype.kind == "f":
+    elif type(x) is np.ndarray and x.dtype.kind in "fc":
         _write_constant(x, key, v)
+    elif type(x) is np.ndarray and x.dtype.kind in "iub":
+        x[key] = value_of(v)  # NumPy truncates: no derivative, as in forward mode
     elif user_method(operator.setitem, (x, key, v)) is not None:
         user_method(operator.setitem, (x, key, v))(x, key, v)
     else:
@@ -242,8 +167,13 @@ def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     if is_tracked(v):
         raise FwdadError(
             f"a variable was written into a constant array (a plain {x.dtype} array of "
-            f"shape {x.shape}): its derivative would be lost. Create the array inside "
-            f"the differentiated function (np.zeros, np.array, x.copy(), ...).")
+            f"shape {x.shape}): its derivative would be lost. The array is one the "
+            f"differentiated function did not make (an argument left out of argnums, a "
+            f"global, a default value, or a view of one), or one computed from constants "
+            f"only; reverse mode cannot make it a variable, since every other reference "
+            f"to it would stay constant. Write into a copy made inside the function "
+            f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
+            f"respect to that argument too (argnums).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))

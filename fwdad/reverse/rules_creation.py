@@ -1,20 +1,139 @@
-"""Reverse rules for creation and dtype: full, full_like, linspace, arange, astype, the
-as*array family, NumPy's scalar types, item and tolist.
+"""Reverse rules for creation and dtype: np.array, np.asarray, zeros and the other
+filled arrays, copies, linspace, arange, astype, the as*array family, NumPy's scalar
+types, item and tolist.
 
-An array filled with a constant is a variable with no inputs (rules_arrays._fresh), so
-that variables can be written into it later, as for np.zeros.
+An array made from constants (filled, or a copy of a constant) is a variable with no
+inputs (`_fresh`), so that variables can be written into it later:
+`y = np.zeros(n); y[0] = x`, `s = s0.copy(); s[0] = s[0] * w`.
 """
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import Pure, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.rules_arrays import _fresh, varmat_to_matvar
-from fwdad.reverse.var import VarMat, value_of
+from fwdad.reverse.registry import (Pure, accumulate, get_rrule, is_tracked, raw_rrule,
+                                    rrule)
+from fwdad.reverse.rules_arrays import varmat_to_matvar
+from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.var import Var, VarMat, value_of
 
 
+# ---- np.array, filled arrays and copies: variables, made from constants too ----------
+def _positions(x, at=()):
+    """(index, variable) for each variable in nested lists/tuples."""
+    if isinstance(x, (list, tuple)):
+        for i, item in enumerate(x):
+            yield from _positions(item, at + (i,))
+    elif type(x) is Var or type(x) is VarMat:
+        yield at, x
+
+
+def _values(x):
+    if isinstance(x, (list, tuple)):
+        return [_values(item) for item in x]
+    return value_of(x)
+
+
+def _copy(x, *args, **kwargs):
+    return np.array(x, copy=True), lambda ct: (ct,)
+
+
+@raw_rrule(np.array)
+def array(x, dtype=None, **kwargs):
+    """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
+    each variable it was built from (a matvar in that layout)."""
+    if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
+        return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
+    out = np.array(_values(x), dtype=dtype, **kwargs)
+    if type(x) is np.ndarray and np.may_share_memory(out, x):
+        return out  # copy=False: the constant itself, as np.asarray gives it
+    if out.dtype.kind == "c":
+        refuse_complex(np.array, [v for _, v in _positions(x)])
+    if out.dtype.kind != "f" or not recording():
+        return out
+    if current_layout() == "matvar":
+        return np.array(x, dtype=object, **kwargs)
+    result, parts = VarMat(out), list(_positions(x))
+    if parts:
+        current().push(lambda: [accumulate(v, result.adjoint[i]) for i, v in parts], result)
+    else:
+        current().keep(result)
+    return result
+
+
+def _keeps_dtype(x: Any, dtype: Any) -> bool:
+    """Whether a variable array converted to `dtype` keeps its values' dtype (a matvar
+    holds float64 values)."""
+    if dtype is None:
+        return True
+    return np.dtype(dtype) == (x.dtype if type(x) is VarMat else np.float64)
+
+
+@raw_rrule(np.asarray)
+def asarray(x, dtype=None, **kwargs):
+    """np.asarray of a variable array is the variable itself, as for a plain array;
+    of a plain array, the array itself unless it converts (a write into it writes into
+    the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
+    if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
+        return x
+    if type(x) is np.ndarray:
+        out = np.asarray(x, dtype=dtype, **kwargs)
+        return out if np.may_share_memory(out, x) else _fresh(out)
+    return array(x, dtype=dtype, **kwargs)
+
+
+def _fresh(out: Any) -> Any:
+    """An array made inside a reverse rule is a variable (with no inputs), so that
+    variables can be written into it, as in `y = np.zeros(n); y[0] = x`."""
+    if type(out) is not np.ndarray or out.dtype.kind != "f" or not recording():
+        return out
+    if current_layout() == "matvar":
+        return out.astype(object)
+    result = VarMat(out)
+    current().keep(result)
+    return result
+
+
+def _creation(fn):
+    def rule(*args, **kwargs):
+        return _fresh(fn(*map(value_of, args), **{k: value_of(v) for k, v in
+                                                 kwargs.items()}))
+    rule.__name__ = f"new_{fn.__name__}"
+    raw_rrule(fn)(rule)
+
+
+for _fn in (np.zeros, np.ones, np.empty, np.zeros_like, np.ones_like, np.empty_like,
+            np.eye, np.identity):  # (linspace, arange: rules_creation)
+    _creation(_fn)
+
+
+def copying(fn: Any, rule: Any) -> None:
+    """Register the pure `rule` of `fn`, which makes a new array from its first
+    argument: made from a constant, the copy is a variable with no inputs too, so that
+    `s = s0.copy(); s[0] = w` works as it does on `np.zeros(n)` (a result that shares
+    memory with the constant, as `x.astype(float, copy=False)` may, stays the constant:
+    writing into it writes into the caller's array)."""
+    pure = Pure(fn, rule)
+
+    def made(x, *args, **kwargs):
+        out = pure(x, *args, **kwargs)
+        if type(out) is not np.ndarray or (type(x) is np.ndarray and
+                                           np.may_share_memory(out, x)):
+            return out
+        return _fresh(out)
+    made.__name__ = getattr(rule, "__name__", "copy")
+    raw_rrule(fn)(made)
+
+
+copying(np.copy, _copy)
+copying(np.ndarray.copy, _copy)
+
+
+# ---- full, linspace, arange, dtypes ----------------------------------------------------
 def _filled(fn, template_first: bool):
     """full(shape, v) / full_like(a, v): linear in v (broadcast into the new array)."""
     def call(first, fill_value, *args, **kwargs):
@@ -72,10 +191,12 @@ def _arange(*args, dtype=None, **kwargs):
     return Pure(np.arange, rule)(*args)
 
 
-@rrule(np.ndarray.astype)
 def _astype(x, dtype, *args, **kwargs):
     """A float dtype keeps the derivative; an integer or bool dtype has none."""
     return x.astype(dtype, *args, **kwargs), lambda ct: (ct,)
+
+
+copying(np.ndarray.astype, _astype)
 
 
 @raw_rrule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)

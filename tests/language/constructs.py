@@ -87,6 +87,11 @@ CONSTRUCTS = [
               (0.6,)),
     Construct("@dataclass generated methods (__eq__, order), dataclasses.replace, astuple, "
               "asdict", C, stdlib.dataclass_generated_methods, (0.8,)),
+    Construct("frozen @dataclass argument and output (__post_init__ setting a field with "
+              "object.__setattr__, dataclasses.replace)", C,
+              stdlib.frozen_dataclass_argument_and_output, (stdlib.Frame(0.6), 1.3),
+              tangents=(fwdad.Tangent(origin=0.5, scale=-1.0, span=0.0), 0.4),
+              note="a field __post_init__ computes gets a tangent, as the other fields do"),
     Construct("list, tuple, dict and set displays", K, containers.displays, (0.4, 1.1)),
     Construct("list append, extend, insert, pop, remove, reverse, index, count, "
               "item assignment and deletion", K, containers.list_methods, (0.7,)),
@@ -157,6 +162,19 @@ CONSTRUCTS = [
               statements.fstrings_and_print, (0.25,)),
     Construct("raise (caught in the same function)", S, statements.raise_and_catch, (0.3,)),
     Construct("import inside a function", S, statements.import_inside, (0.3,)),
+    Construct("item assignment into arrays made inside from constants (x.copy(), astype, "
+              "np.zeros, np.array), and through their views", S,
+              statements.writes_into_arrays_made_from_constants, (0.7,),
+              note="in reverse mode such an array is a variable from the start"),
+    Construct("item assignment into an array argument", S,
+              statements.writes_into_an_argument, (0.7, np.array([0.5, -1.2, 2.0])),
+              note="the caller's array is changed, as in Python",
+              reverse_error=fwdad.FwdadError,
+              reverse_match=r"(?s)written into a constant array.*argnums.*statements\.py:\d+",
+              reverse_note="supported with the argument in argnums (vjp has them "
+                           "all); refused when it is left out (grad's default is argnums=0), "
+                           "as the caller's array cannot become a variable: add it to "
+                           "argnums, or write into a copy, `s = s0.copy()`"),
     Construct("generator functions and yield", U, unsupported.uses_generator, (0.5,),
               error=fwdad.UnsupportedSyntaxError, match=r"generator .*unsupported\.py:\d+",
               note="return a list instead"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 class Recorder:
     """A context manager (its methods run through their derived rules)."""
@@ -86,3 +88,23 @@ def import_inside(x):
     import math as m
     from math import cos
     return m.sin(x) + cos(x)
+
+
+STATE = np.array([0.5, -1.2, 2.0])  # a module constant, read inside
+
+
+def writes_into_arrays_made_from_constants(w):
+    s = STATE.copy()
+    s[0] = s[0] * w
+    h = np.zeros(2)
+    h[1] = np.tanh(w * s[1])
+    view = s[1:]            # a view: the write reaches s
+    view[1] += w * h[1]
+    f = np.array([1.0, 2.0]).astype(np.float64)
+    f[0] = w
+    return np.sum(s * s) + np.sum(h * f)
+
+
+def writes_into_an_argument(w, s):
+    s[0] = s[0] * w
+    return np.sum(s * s)

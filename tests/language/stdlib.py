@@ -164,3 +164,18 @@ def with_managers_holding_no_values(x):
     with contextlib.redirect_stdout(io.StringIO()):
         print(y)
     return y + len(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    """A frozen dataclass whose __post_init__ sets a derived field around __setattr__."""
+    origin: float
+    scale: float = 2.0
+
+    def __post_init__(self):
+        object.__setattr__(self, "span", self.origin * self.scale)
+
+
+def frozen_dataclass_argument_and_output(frame, x):
+    moved = dataclasses.replace(frame, origin=frame.origin * x)
+    return Frame(moved.span + x, moved.scale * frame.origin)
