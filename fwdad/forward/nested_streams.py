@@ -2,7 +2,8 @@
 lazy iterators (zip, map, enumerate, iter, the itertools: rules/iteration.py) return
 through, and of `next`, which reads such a stream.
 
-    stream(items)   ->  Dual(Dual(PrimalStream, TangentStream), Tangent(primal=ep..., tangent=et...))
+    stream(items)  ->  Dual(Dual(PrimalStream, TangentStream),
+                            Tangent(primal=<the ep>, tangent=<the et>))
 
 A level-2 item is `Dual(Dual(p, t), Tangent(primal=ep, tangent=et))`. The level-1
 stream yields the `Dual(p, t)`; its outer tangents are two iterators, of the ep and of
