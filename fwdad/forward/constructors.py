@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from fwdad import construction
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, MissingRuleError
+from fwdad.errors import MissingRuleError
 from fwdad.forward.runtime import const
 from fwdad.tangents import NoTangent, Tangent
 
@@ -44,6 +44,7 @@ def _refuse(cls: type, made_by: str, location: str) -> Callable:
     def refused(*args: Dual, **kwargs: Dual) -> Dual:
         raise MissingRuleError(construction.refusal(cls, made_by, location, "fwdad.frule"))
     refused.__name__ = f"new_{cls.__name__}"
+    refused._fw_creates = cls  # (refused again at second order: nested_constructors.py)
     return refused
 
 
@@ -104,17 +105,3 @@ def _construct_namedtuple(cls: type) -> Callable:
     construct.__name__ = f"new_{cls.__name__}"
     construct._fw_creates = cls
     return construct
-
-
-def second_order_refusal(cls: type) -> FwdadError:
-    """Creating an instance inside code differentiated twice (hessian, hvp, a jvp inside
-    jvp): the rules above are not differentiated again yet."""
-    return FwdadError(f"second derivatives through creating a {cls.__name__} are not "
-                      f"supported yet: compute with its fields directly, or take the "
-                      f"second derivative by finite differences of fwdad.jacfwd.")
-
-
-def refuse_second_order(cls: type) -> Callable:
-    def refused(*args: Dual, **kwargs: Dual) -> Dual:
-        raise second_order_refusal(cls)
-    return refused

@@ -111,16 +111,18 @@ def static_rule(fn: Any, location: str) -> Callable:
     rule = get_frule(fn) or records.rule_for(fn)
     if rule is not None:
         return rule
-    if construction.is_user_class(fn):
-        return constructors.class_rule(fn, location)
+    if construction.is_user_class(fn) or records.is_namedtuple_class(fn):
+        return constructors.class_rule(fn, location)  # (a library's NamedTuple, too:
+        # np.linalg's results, which rules build, and second order builds again)
     creates = getattr(fn, "_fw_creates", None)
-    if creates is not None:  # a rule above, differentiated again (second order)
-        return constructors.refuse_second_order(creates)
+    if creates is not None:  # a constructor's rule, differentiated again (second order)
+        from fwdad.forward.nested_constructors import class_rule_of_rule  # (imports us)
+        return class_rule_of_rule(creates)
     caller = None if _is_function_like(fn) else callables.caller_of(fn)
     if caller is not None:  # a partial, an itemgetter, an object with __call__
         return callables.static_caller(fn, caller)
-    if is_foreign(fn):
-        return MissingRule(fn, location)
+    if is_foreign(fn) and not is_generated(fn):  # (a rule derived from a library's
+        return MissingRule(fn, location)  # code, np.r_'s __getitem__: second order)
     if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
         return constructors.bound_rule(LazyRule(fn.__func__), fn.__self__)
     return LazyRule(python_function(fn))  # get_source says why if there is no source
@@ -170,8 +172,10 @@ def _is_function_like(fn: Any) -> bool:
 
 
 def _is_builtin_method(fn: Any) -> bool:
+    """A C method bound to an instance (not a module's function, nor a classmethod
+    bound to its class, like itertools.chain.from_iterable: those are functions)."""
     return isinstance(fn, types.BuiltinMethodType) and not isinstance(
-        getattr(fn, "__self__", None), (types.ModuleType, type(None)))
+        getattr(fn, "__self__", None), (types.ModuleType, type(None), type))
 
 
 def _runtime_caller(key: Any, fn: Any) -> Caller:

@@ -103,7 +103,15 @@ def lift_outer(value: Any) -> Dual:
     if not isinstance(value, Dual):
         return runtime.const(runtime.const(value))
     inner = Dual(value.primal, zero_tangent(value.primal))
-    return Dual(inner, Tangent(primal=value.tangent, tangent=NoTangent))
+    # an instance's inner tangent gets fields written into it: its outer tangent must
+    # be a structure that can take their outer tangents (nested_attributes.py)
+    outer = Tangent() if type(inner.tangent) is Tangent else NoTangent
+    return Dual(inner, Tangent(primal=value.tangent, tangent=outer))
+
+
+def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
+    """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
+    return dispatch.call(Dual(rule, NoTangent), *args, **kwargs)  # (a rule: no tangent)
 
 
 class NestedClosure(dispatch.DerivedClosure):

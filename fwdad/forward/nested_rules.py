@@ -14,8 +14,10 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.forward import constructors, dispatch, runtime
-from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of
+from fwdad.errors import FwdadError, describe
+from fwdad import callables, construction
+from fwdad.forward import dispatch, nested_constructors, records, runtime
+from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of, rule_call
 from fwdad.rules import batching, classes, linalg, objects, operators, registry, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -45,6 +47,9 @@ def _running_batch_size() -> Dual:
 
 
 def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder)
+# what rule code looks up: the rule of a method (a constant of level-1 code; calling it
+# at level 2 runs its level-2 rule), and which Python method a class defines
+def_nondiff(dispatch.derived_rule, objects._derived_rule, classes._python_method_of)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
 
@@ -176,56 +181,12 @@ def _at(container: Any, key: Any) -> Any:
 
 
 # ---- rules whose own code fwdad cannot transform (an import inside the function) -----
-@frule(objects._getattr)
-def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
-    """getattr is structural: the outer tangent of `obj.name` is the same attribute of
-    the outer tangents (a property runs its getter's level-2 rule)."""
-    inner, name, rest = obj.primal, name.primal, [d.primal.primal for d in default]
-    if _is_property(type(inner.primal), name):
-        return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
-    outer_p, outer_t = outer_of(obj)
-    value = objects._getattr(inner, name, *rest)
-    return Dual(value, Tangent(
-        primal=_attribute_tangent(inner.primal, outer_p, name, rest),
-        tangent=_attribute_of_tangent(inner, value, outer_t, name, rest)))
-
-
-def _is_property(kind: type, name: str) -> bool:
-    descriptor = getattr(kind, name, None)
-    return isinstance(descriptor, property) and descriptor.fget is not None
-
-
-def _attribute_tangent(primal: Any, tangent: Any, name: str, rest: list) -> Any:
-    if tangent is NoTangent or primal is NoTangent:
-        return NoTangent
-    return objects._getattr(Dual(primal, tangent), name, *rest).tangent
-
-
-def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str,
-                          rest: list) -> Any:
-    """The outer tangent of `value.tangent`, which the level-1 rule took from
-    `inner.tangent`: all of it for a bound method, the field of an object's Tangent,
-    the same view of an array's tangent."""
-    if outer is NoTangent or inner.tangent is NoTangent:
-        return NoTangent
-    if value.tangent is inner.tangent:  # a bound method carries the object's tangent
-        return outer
-    if isinstance(inner.tangent, Tangent):
-        return getattr(outer, name, NoTangent) if isinstance(outer, Tangent) else NoTangent
-    return _attribute_tangent(inner.tangent, outer, name, rest)
-
-
 @frule(operators._matmul)
 def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
     return rule_call(linalg._matmul, x, y)  # the same rule as np.matmul's
 
 
 # ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
-def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
-    """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
-    return dispatch.call(Dual(rule, NoTangent), *args, **kwargs)  # (a rule: no tangent)
-
-
 @frule(dispatch.call)
 def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
@@ -252,8 +213,19 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     if get_frule(fn) is None and get_frule(call) is not None:  # e.g. grad(f), Directional
         bound = Dual(Dual(fn, callee.tangent), f.tangent)
         return functools.partial(rule_call, get_frule(call)), (bound,)
-    if isinstance(fn, type) and get_frule(fn) is None:
-        raise constructors.second_order_refusal(fn)
+    if (construction.is_user_class(fn) or records.is_namedtuple_class(fn)) \
+            and get_frule(fn) is None:
+        return nested_constructors.class_rule_of_rule(fn), ()
+    kind = callables.kind_of(fn) if get_frule(fn) is None else None
+    if kind == "object":  # an instance with a Python __call__: that method, bound to it
+        bound = Dual(Dual(fn, callee.tangent), f.tangent)
+        method = dispatch.static_rule(type(fn).__call__, "")
+        return functools.partial(rule_call, method), (bound,)
+    if kind is not None:
+        raise FwdadError(
+            f"second derivatives through calling a {kind} object ({describe(fn)}) are not "
+            f"supported yet: call the function it wraps directly, or take the second "
+            f"derivative by finite differences of fwdad.jacfwd.")
     return functools.partial(rule_call, dispatch.static_rule(fn, "")), ()
 
 
@@ -265,7 +237,19 @@ def _adapter(adapter: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     args = [a if (i in adapter.dual_at if i < adapter.first_star else adapter.dual_star)
             else _primal_field(a) for i, a in enumerate(args)]
     kwargs = {k: v if k in adapter.dual_kw else _primal_field(v) for k, v in kwargs.items()}
+    args = [_NONE if i in adapter.optional and _is_none(a) else a
+            for i, a in enumerate(args)]
+    kwargs = {k: _NONE if k in adapter.optional and _is_none(v) else v
+              for k, v in kwargs.items()}
     return rule_call(adapter.rule, *args, **kwargs)
+
+
+_NONE = Dual(None, NoTangent)  # the plain None the level-1 rule gets, as a level-2 value
+
+
+def _is_none(value: Dual) -> bool:
+    """A level-2 value of a Dual of None (see registry._optional_params)."""
+    return isinstance(value.primal, Dual) and value.primal.primal is None
 
 
 def _primal_field(value: Dual) -> Dual:
@@ -286,3 +270,7 @@ def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
         raise dispatch.missing_rule_error(missing.fn, tuple(a.primal for a in args),
                                           missing.location)
     return rule_call(rule, *args, **kwargs)
+
+
+from fwdad.forward import (nested_attributes, nested_contexts,  # noqa: E402,F401 (their
+                           nested_streams)  # level-2 rules)

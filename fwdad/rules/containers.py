@@ -84,7 +84,7 @@ def _append(xs: Dual, item: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(lang.truth, str.format, str.split)
+def_nondiff(lang.truth, str.format, str.split, str.replace, str.join)
 
 
 @frule(lang.build_slice, slice)

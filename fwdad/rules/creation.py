@@ -136,7 +136,7 @@ for _fn in (np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.em
 def_nondiff(np.shape, np.ndim, np.size, np.tri, np.indices, np.tril_indices,
             np.triu_indices, np.diag_indices, np.unravel_index, np.ravel_multi_index,
             np.ndarray.tobytes, np.dtype, np.result_type, np.can_cast, np.iscomplexobj,
-            np.isrealobj, np.isscalar)
+            np.isrealobj, np.isscalar, np.finfo)
 
 
 # ---- filled with a value: linear in the value --------------------------------------------

@@ -116,13 +116,19 @@ def _correlate(a: Dual, v: Dual, mode="valid") -> Dual:
                                                                    mode=mode))
 
 
+def _derivative(p):
+    """np.polyder(p), spelled with functions that have rules (second order derives this
+    rule again)."""
+    return p[:-1] * np.arange(len(p) - 1, 0, -1)
+
+
 @frule(np.polyval)
 def _polyval(p: Dual, x: Dual) -> Dual:
     """d polyval(p, x) = polyval(p', x) dx + sum_k dp_k x^(n-1-k)."""
     p, x = as_array(p), (as_array(x) if isinstance(x.primal, (list, tuple)) else x)
     out = np.polyval(p.primal, x.primal)
     n = len(p.primal)
-    dx = x.tangent * np.polyval(np.polyder(p.primal), x.primal) if n > 1 else NoTangent
+    dx = x.tangent * np.polyval(_derivative(p.primal), x.primal) if n > 1 else NoTangent
     dp = NoTangent if p.tangent is NoTangent else \
         np.tensordot(p.tangent, _powers(x.primal, n), axes=(-1, 0))
     return Dual(out, fit(lift(x.primal, dx, np.ndim(out)) + dp, out))

@@ -168,8 +168,11 @@ def _partial(fn: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     primal = functools.partial(fn.primal, *(a.primal for a in args),
                                **{k: v.primal for k, v in kwargs.items()})
     if primal.func is not fn.primal:  # flattened: fn's bound arguments come first
-        inner, inner_kw = bound_arguments(fn, fn.primal.args, fn.primal.keywords)
-        args, kwargs = (*inner, *args), {**inner_kw, **kwargs}
+        # (dict.update, not a {**a, **b} display: the fence refuses one in rule code
+        # differentiated again, at second order)
+        inner, named = bound_arguments(fn, fn.primal.args, fn.primal.keywords)
+        named.update(kwargs)
+        args, kwargs = (*inner, *args), named
     return Dual(primal, (tuple(a.tangent for a in args),
                          {k: v.tangent for k, v in kwargs.items()}))
 

@@ -39,6 +39,8 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
     if type(out) is float:  # scalars broadcast as they are, batched or not
         return x.tangent, y.tangent
+    if isinstance(out, (list, tuple)):  # concatenated (or repeated), never broadcast:
+        return x.tangent, y.tangent  # (np.ndim of [gen, array] raises)
     out_ndim = ndim(out)
     return lift(x.primal, x.tangent, out_ndim), lift(y.primal, y.tangent, out_ndim)
 

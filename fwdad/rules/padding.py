@@ -33,7 +33,9 @@ def _pad(x: Dual, pad_width, mode="constant", *, constant_values: Dual = None,
         raise FwdadError(f"no rule to differentiate numpy.pad with mode={mode!r}: it "
                          f"selects values. Use one of {sorted(_LINEAR_PADS)}.")
     zero = {"constant_values": 0} if mode == "constant" else {}
-    kwargs = {**kwargs, "end_values": 0} if mode == "linear_ramp" else kwargs
+    if mode == "linear_ramp":  # (not a {**a} display: see iteration._partial)
+        kwargs = dict(kwargs)
+        kwargs.update(end_values=0)
     dx = map_batch(lambda t: np.pad(t, pad_width, mode, **zero, **kwargs), x.primal,
                    dense(x.primal, x.tangent))
     if constant_values is not None and constant_values.tangent is not NoTangent:

@@ -148,8 +148,10 @@ def _take_last(dxf, index):
     return np.take_along_axis(dxf, index, axis=-1)[..., 0]
 
 
-frule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
-frule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
+# (made once, here: a rule made inside _ptp's would be made again at second order, inside
+# its level-2 rule, where setting its __doc__ fails)
+_MAX = frule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
+_MIN = frule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
 frule(np.nanmax)(_extreme(np.nanmax, np.nanargmax))
 frule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
 
@@ -157,8 +159,7 @@ frule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
 @frule(np.ptp)
 def _ptp(x: Dual, axis=None, keepdims=False) -> Dual:
     """max - min, with the tie rule of max and min."""
-    high, low = (_extreme(f, a)(x, axis, keepdims) for f, a in
-                 ((np.max, np.argmax), (np.min, np.argmin)))
+    high, low = _MAX(x, axis, keepdims), _MIN(x, axis, keepdims)
     return Dual(np.ptp(as_array(x).primal, axis=axis, keepdims=keepdims),
                 high.tangent - low.tangent)
 

@@ -162,16 +162,33 @@ def _is_dual_annotation(annotation: Any) -> bool:
 
 
 def with_plain_params(rule: Callable, spec=None) -> Callable:
-    """The rule, wrapped so that parameters not annotated `Dual` get primal values.
+    """The rule, wrapped so that parameters not annotated `Dual` get primal values, and
+    a `Dual` parameter whose default is None gets None when the call passes None.
 
     `spec` = (dual positions, *args are Duals, Dual keyword names) overrides what the
     annotations say (the shorthands use it).
     """
     params = inspect.signature(rule).parameters.values()
-    if spec is None and all(_is_dual_annotation(p.annotation) for p in params):
+    optional = _optional_params(rule)
+    if spec is None and not optional and all(_is_dual_annotation(p.annotation)
+                                              for p in params):
         return rule
     dual_at, dual_star, dual_kw = spec if spec is not None else _dual_params(rule)
-    return _Adapter(rule, dual_at, dual_star, dual_kw)
+    return _Adapter(rule, dual_at, dual_star, dual_kw, optional)
+
+
+def _optional_params(rule: Callable) -> dict:
+    """{position or name: name} of the `Dual` parameters whose default is None. A call
+    that passes None (`np.average(a, None, None)`, or rule code run again at second
+    order) gives them a Dual of None, which the rule must see as its default."""
+    optional = {}
+    for i, p in enumerate(inspect.signature(rule).parameters.values()):
+        if p.default is None and _is_dual_annotation(p.annotation):
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                optional[i] = p.name
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                optional[p.name] = p.name
+    return optional
 
 
 def _dual_params(rule: Callable):
@@ -185,18 +202,30 @@ def _dual_params(rule: Callable):
             dual_kw.add(p.name)
         if p.kind == p.VAR_POSITIONAL and is_dual:
             dual_star = True
+        if p.kind == p.VAR_KEYWORD and is_dual:  # any other keyword is a Dual too
+            dual_kw = _AllBut({q.name for q in params if not _is_dual_annotation(
+                q.annotation)})
     return dual_at, dual_star, dual_kw
+
+
+class _AllBut(frozenset):
+    """The Dual keyword names of a rule with `**kwargs: Dual`: all but these."""
+
+    def __contains__(self, name: object) -> bool:
+        return not super().__contains__(name)
 
 
 class _Adapter:
     """Calls a rule with Duals where it asks for them and primals elsewhere."""
 
     __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "wants_dual",
-                 "__name__", "__wrapped__")
+                 "optional", "__name__", "__wrapped__")
 
-    def __init__(self, rule: Callable, dual_at: set, dual_star: bool, dual_kw: set):
+    def __init__(self, rule: Callable, dual_at: set, dual_star: bool, dual_kw: set,
+                 optional: Optional[dict] = None):
         self.rule, self.dual_at, self.dual_star, self.dual_kw = \
             rule, dual_at, dual_star, dual_kw
+        self.optional = optional or {}
         params = list(inspect.signature(rule).parameters.values())
         kinds = [p.kind for p in params]
         star = [i for i, k in enumerate(kinds) if k == inspect.Parameter.VAR_POSITIONAL]
@@ -213,4 +242,17 @@ class _Adapter:
                     else a.primal for i, a in enumerate(args)]
         if kwargs:
             kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
+        if self.optional:
+            args, kwargs = self._nones_given(args, kwargs)
         return self.rule(*args, **kwargs)
+
+    def _nones_given(self, args: list, kwargs: dict) -> tuple:
+        none = [i for i in range(len(args)) if i in self.optional and _is_none(args[i])]
+        for i in none:
+            args[i] = None
+        return args, {k: None if k in self.optional and _is_none(v) else v
+                      for k, v in kwargs.items()}
+
+
+def _is_none(value: Any) -> bool:
+    return isinstance(value, Dual) and value.primal is None

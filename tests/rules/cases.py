@@ -201,7 +201,8 @@ CONTAINER_CASES = [
     Case(lang.truth, 0.3), Case(lang.truth, []),
     Case(list.append, [0.3], 1.2), Case(list.append, [0.3], V3), Case(list.append, [], 2),
     Case(set.add, {1}, 2), Case(str.format, "{:.2f} {}", 1.5, "a"),
-    Case(str.split, "0,2", ","),
+    Case(str.split, "0,2", ","), Case(str.replace, "a b", " ", ""),
+    Case(str.join, "", ["a", "b"]),
 ]
 
 METHOD_CASES = [

@@ -268,6 +268,7 @@ CREATION_MORE_CASES = [
     Case(np.ndarray.tobytes, V3), Case(np.dtype, "float64"), Case(np.result_type, V3, 1),
     Case(np.can_cast, np.float32, np.float64), Case(np.iscomplexobj, V3),
     Case(np.isrealobj, V3), Case(np.isscalar, 0.3),
+    Case(np.finfo, np.float64),
 ]
 
 IN_PLACE_CASES = [

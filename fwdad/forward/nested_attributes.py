@@ -1,0 +1,130 @@
+"""Level-2 rules (fwdad/forward/nested.py) of the attribute rules (rules/objects.py),
+whose own code reaches fwdad's attribute protocol (fwdad/attributes.py) and imports
+inside functions: attributes are structural, so each rule is written out here.
+
+A level-2 instance is `Dual(Dual(obj, T), Tangent(primal=EO, tangent=ET))`: T is the
+inner tangent of obj's fields, EO their outer tangents, and ET the outer tangents of
+T's entries (the second-order terms). `obj.v = value` writes one field into each.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fwdad import attributes
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError
+from fwdad.forward import dispatch, runtime
+from fwdad.forward.nested import outer_of, rule_call
+from fwdad.rules import objects
+from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent, Tangent
+
+
+# ---- reading -------------------------------------------------------------------------
+@frule(objects._getattr)
+def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
+    """getattr is structural: the outer tangent of `obj.name` is the same attribute of
+    the outer tangents (a property runs its getter's level-2 rule)."""
+    inner, name = obj.primal, name.primal
+    if default and not hasattr(inner.primal, name):
+        return default[0]  # the default, with its own tangents
+    if _is_property(type(inner.primal), name):
+        return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
+    return _field(obj, name, objects._getattr(inner, name))
+
+
+@frule(objects._get_attribute)
+def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
+    """object.__getattribute__: a property's getter (or a descriptor's __get__, or
+    __getattr__) by its level-2 rule, else the field."""
+    inner, name = obj.primal, name.primal
+    hook = attributes.reader(inner.primal, name)
+    if hook is not None:
+        return rule_call(dispatch.derived_rule(hook.fn),
+                         *hook.arguments(obj, constant=_constant))
+    return _field(obj, name, objects._get_attribute(inner, name))
+
+
+def _field(obj: Dual, name: str, value: Dual) -> Dual:
+    """`obj.name` as a level-2 value, given its level-1 value."""
+    inner = obj.primal
+    outer_p, outer_t = outer_of(obj)
+    return Dual(value, Tangent(
+        primal=_attribute_tangent(inner.primal, outer_p, name),
+        tangent=_attribute_of_tangent(inner, value, outer_t, name)))
+
+
+def _is_property(kind: type, name: str) -> bool:
+    descriptor = getattr(kind, name, None)
+    return isinstance(descriptor, property) and descriptor.fget is not None
+
+
+def _attribute_tangent(primal: Any, tangent: Any, name: str) -> Any:
+    if tangent is NoTangent or primal is NoTangent:
+        return NoTangent
+    return objects._getattr(Dual(primal, tangent), name).tangent
+
+
+def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str) -> Any:
+    """The outer tangent of `value.tangent`, which the level-1 rule took from
+    `inner.tangent`: all of it for a bound method, the field of an object's Tangent,
+    the same view of an array's tangent."""
+    if outer is NoTangent or inner.tangent is NoTangent:
+        return NoTangent
+    if value.tangent is inner.tangent:  # a bound method carries the object's tangent
+        return outer
+    if isinstance(inner.tangent, Tangent):
+        return getattr(outer, name, NoTangent) if isinstance(outer, Tangent) else NoTangent
+    return _attribute_tangent(inner.tangent, outer, name)
+
+
+# ---- writing -------------------------------------------------------------------------
+@frule(objects._setattr)
+def _setattr_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
+    """setattr: the class's own __setattr__ runs by its level-2 rule, as on level 1."""
+    method = attributes.setattr_override(type(obj.primal.primal))
+    if method is None:
+        return _set_attribute_of_rule(obj, name, value)
+    rule_call(dispatch.derived_rule(method), obj, _constant(name.primal), value)
+    return _constant(None)
+
+
+@frule(objects._set_attribute)
+def _set_attribute_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
+    """object.__setattr__: a property's setter (or a descriptor's __set__) by its
+    level-2 rule, else the field, with its inner and both outer tangents."""
+    inner, name = obj.primal, name.primal
+    hook = attributes.writer(inner.primal, name)
+    if hook is not None:
+        rule_call(dispatch.derived_rule(hook.fn), *hook.arguments(obj, value, _constant))
+        return _constant(None)
+    objects._set_attribute(inner, name, value.primal)
+    if isinstance(inner.tangent, Tangent) or isinstance(inner.primal, Tangent):
+        outer_p, outer_t = outer_of(obj)
+        value_p, value_t = outer_of(value)
+        _store(outer_p, name, value_p, inner.primal)
+        _store(outer_t, name, value_t, inner.primal)
+    elif value.tangent is not NoTangent:
+        raise _unsupported(inner.primal, name)
+    return _constant(None)
+
+
+def _store(outer: Any, name: str, tangent: Any, owner: Any) -> None:
+    """Write a field's outer tangent into the object's, which must be able to hold it."""
+    if isinstance(outer, Tangent):
+        setattr(outer, name, tangent)
+    elif tangent is not NoTangent:
+        raise _unsupported(owner, name)
+
+
+def _unsupported(owner: Any, name: str) -> FwdadError:
+    return FwdadError(
+        f"second derivatives through setting {type(owner).__name__}.{name} are not "
+        f"supported: the object has no field tangents to hold the outer derivative. "
+        f"Compute with plain values, or take the second derivative by finite "
+        f"differences of fwdad.jacfwd.")
+
+
+def _constant(value: Any) -> Dual:
+    """A plain value of level-1 code (a name, a constant), as a level-2 value."""
+    return runtime.const(runtime.const(value))
