@@ -16,8 +16,9 @@ import numpy as np
 from fwdad import api
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, InternalError, describe
 from fwdad.forward import nested, nested_rules
+from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
 from fwdad.tangent_checks import check_tangent
@@ -96,8 +97,11 @@ def _directional(self, *primals: Dual) -> Dual:
 def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
     """The Hessian of a scalar function `f` at `primals`, times `tangents`.
 
-    Computed forward over forward: the gradient of `x -> jvp(f, x, v)[1]` by one
-    batched pass (jacfwd), so its cost is that of a Jacobian, not of a reverse pass.
+    Forward over reverse: the jvp of f's gradient, one reverse pass run on Dual values
+    (fwdad/over_reverse.py), so its cost is a small constant times a gradient whatever
+    the number of inputs. Forward over forward (jacfwd of `x -> jvp(f, x, v)[1]`, the
+    cost of a Jacobian) when f's output is not a real scalar, or when reverse mode
+    refuses something f does; f then runs a second time.
 
     Returns:
         A tuple with one array per argument, shaped like it (for a non-scalar f, each
@@ -106,6 +110,12 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     api._check_callable(f, "hvp")
     primals, tangents = api._check_sequences(f, primals, tangents)
     argnums = tuple(range(len(primals)))
+    try:
+        return tuple(api.jvp(reverse_api.grad(f, argnums), primals, tangents)[1])
+    except InternalError:
+        raise
+    except FwdadError:
+        pass
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
 
 
@@ -113,7 +123,10 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
     (a float or float array): shape `output.shape + x.shape + x.shape`.
 
-    One batched pass (jacfwd) of a directional derivative per entry of x.
+    Forward over reverse: one batched jvp (jacfwd) of f's gradient, a reverse pass run
+    on Dual values that carry a tangent per entry of x. When f's output is not a real
+    scalar, or reverse mode refuses something f does: forward over forward, one batched
+    pass (jacfwd) of a directional derivative per entry of x (f then runs again).
     """
     api._check_callable(f, "hessian")
     if not isinstance(argnums, int) or isinstance(argnums, bool):
@@ -126,6 +139,12 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
         if not isinstance(zero_tangent(x), (float, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not a {type(x).__name__}.")
+        try:
+            return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args)
+        except InternalError:
+            raise
+        except FwdadError:
+            pass
         columns = []
         for e in np.eye(int(np.size(x))):
             direction = [zero_tangent(a) for a in args]
