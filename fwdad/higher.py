@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api
+from fwdad import api, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, describe
@@ -111,12 +111,37 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     primals, tangents = api._check_sequences(f, primals, tangents)
     argnums = tuple(range(len(primals)))
     try:
-        return tuple(api.jvp(reverse_api.grad(f, argnums), primals, tangents)[1])
+        return tuple(_on_copies(lambda *xs: api.jvp(reverse_api.grad(f, argnums), xs,
+                                                    tangents)[1], primals))
     except InternalError:
         raise
     except FwdadError:
         pass
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
+
+
+def _on_copies(attempt: Callable, args: Sequence[Any]) -> Any:
+    """attempt(*args) on copies of the arrays in args; once it succeeds the arrays end
+    as it left the copies. A refusal midway leaves them as they were, for the method
+    tried next (f may write into its arguments)."""
+    copies = [over_reverse.arrays_copied(a) for a in args]
+    out = attempt(*copies)
+    for arg, final in zip(args, copies):
+        _write_arrays_back(arg, final)
+    return out
+
+
+def _write_arrays_back(arg: Any, final: Any) -> None:
+    if isinstance(arg, np.ndarray) and isinstance(final, np.ndarray):
+        if arg is not final and not np.array_equal(arg, final):
+            arg[...] = final
+    elif isinstance(arg, (list, tuple)) and isinstance(final, (list, tuple)):
+        for a, b in zip(arg, final):
+            _write_arrays_back(a, b)
+    elif isinstance(arg, dict) and isinstance(final, dict):
+        for k in arg:
+            if k in final:
+                _write_arrays_back(arg[k], final[k])
 
 
 def hessian(f: Callable, argnums: int = 0) -> Callable:
@@ -140,7 +165,7 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not a {type(x).__name__}.")
         try:
-            return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args)
+            return _on_copies(api.jacfwd(reverse_api.grad(f, at), argnums=at), args)
         except InternalError:
             raise
         except FwdadError:

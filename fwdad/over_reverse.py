@@ -56,8 +56,8 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...]
     region = DualRegion(tape.current_layout())
     token = tape._STACK.set(tape.regions() + (region,))
     try:
-        boxed = tuple(_call(boxing.box, a, _constant(region)) if i in wrt else a
-                      for i, a in enumerate(args))
+        boxed = tuple(_call(boxing.box, a, _constant(region)) if i in wrt else copied(a)
+                      for i, a in enumerate(args))  # (f's writes reach these first)
         held = [_call(boxing.hold, b) for b in boxed]
         out = forward.call(_constant(reverse.call), f, *boxed)
         value = _call(boxing.unbox, out)
@@ -103,16 +103,17 @@ def _write_final(arg: Dual, final: Dual) -> None:
 
 def copied(d: Dual) -> Dual:
     """The arrays of a Dual (in lists, tuples and dicts too) copied; the rest shared."""
-    return Dual(_arrays_copied(d.primal), _arrays_copied(d.tangent))
+    return Dual(arrays_copied(d.primal), arrays_copied(d.tangent))
 
 
-def _arrays_copied(x: Any) -> Any:
+def arrays_copied(x: Any) -> Any:
+    """x with its arrays (in lists, tuples and dicts too) copied; the rest shared."""
     if isinstance(x, np.ndarray):
         return x.copy()
     if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
-        return type(x)(_arrays_copied(v) for v in x)
+        return type(x)(arrays_copied(v) for v in x)
     if isinstance(x, dict):
-        return {k: _arrays_copied(v) for k, v in x.items()}
+        return {k: arrays_copied(v) for k, v in x.items()}
     return x
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from fwdad import lang
 from fwdad.dual import Dual
 from fwdad.rules.batching import iterate_tangent
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, InternalError
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
@@ -76,6 +76,9 @@ def iterate(d: Dual) -> Iterator[Dual]:
             f"a derivative: its __iter__ is not differentiated yet. Iterate over the "
             f"field that holds the items (e.g. `for v in obj.items`).")
     else:
+        if isinstance(tangent, (list, tuple)) and len(tangent) != len(primal):
+            raise InternalError(f"a {type(primal).__name__} of {len(primal)} items has a "
+                                f"tangent of {len(tangent)}: its items would be lost.")
         yield from map(Dual, primal, tangent)
 
 
