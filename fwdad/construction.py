@@ -35,6 +35,13 @@ def how_built(cls: type) -> str:
     return "init"
 
 
+def blank(cls: type) -> Any:
+    """A new instance with no fields yet (object.__new__): the constructors of both modes
+    set its fields next. A function of its own, so that forward mode over reverse code
+    has a rule for it (fwdad/over_reverse.py)."""
+    return object.__new__(cls)
+
+
 def is_user_class(cls: Any) -> bool:
     """A class whose call fwdad builds itself (user code, or an exception)."""
     return isinstance(cls, type) and (issubclass(cls, BaseException) or not is_foreign(cls))

@@ -14,11 +14,12 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api
+from fwdad import api, over_reverse
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, InternalError, describe
 from fwdad.forward import nested, nested_rules
+from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
 from fwdad.signatures import check_call
@@ -109,8 +110,11 @@ def _directional(self, *primals: Dual) -> Dual:
 def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
     """The Hessian of a scalar function `f` at `primals`, times `tangents`.
 
-    Computed forward over forward: the gradient of `x -> jvp(f, x, v)[1]` by one
-    batched pass (jacfwd), so its cost is that of a Jacobian, not of a reverse pass.
+    Forward over reverse: the jvp of f's gradient, one reverse pass run on Dual values
+    (fwdad/over_reverse.py), so its cost is a small constant times a gradient whatever
+    the number of inputs. Forward over forward (jacfwd of `x -> jvp(f, x, v)[1]`, the
+    cost of a Jacobian) when f's output is not a real scalar, or when reverse mode
+    refuses something f does; f then runs a second time.
 
     Returns:
         A tuple with one array per argument, shaped like it (for a non-scalar f, each
@@ -120,7 +124,38 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     primals, tangents = api._check_sequences(f, primals, tangents)
     check_call("hvp", f, primals)
     argnums = tuple(range(len(primals)))
+    try:
+        return tuple(_on_copies(lambda *xs: api.jvp(reverse_api.grad(f, argnums), xs,
+                                                    tangents)[1], primals))
+    except InternalError:
+        raise
+    except FwdadError:
+        pass
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
+
+
+def _on_copies(attempt: Callable, args: Sequence[Any]) -> Any:
+    """attempt(*args) on copies of the arrays in args; once it succeeds the arrays end
+    as it left the copies. A refusal midway leaves them as they were, for the method
+    tried next (f may write into its arguments)."""
+    copies = [over_reverse.arrays_copied(a) for a in args]
+    out = attempt(*copies)
+    for arg, final in zip(args, copies):
+        _write_arrays_back(arg, final)
+    return out
+
+
+def _write_arrays_back(arg: Any, final: Any) -> None:
+    if isinstance(arg, np.ndarray) and isinstance(final, np.ndarray):
+        if arg is not final and not np.array_equal(arg, final):
+            arg[...] = final
+    elif isinstance(arg, (list, tuple)) and isinstance(final, (list, tuple)):
+        for a, b in zip(arg, final):
+            _write_arrays_back(a, b)
+    elif isinstance(arg, dict) and isinstance(final, dict):
+        for k in arg:
+            if k in final:
+                _write_arrays_back(arg[k], final[k])
 
 
 def hessian(f: Callable, argnums: int = 0) -> Callable:
@@ -129,7 +164,10 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
     `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
     as constants.
 
-    One batched pass (jacfwd) of a directional derivative per entry of x.
+    Forward over reverse: one batched jvp (jacfwd) of f's gradient, a reverse pass run
+    on Dual values that carry a tangent per entry of x. When f's output is not a real
+    scalar, or reverse mode refuses something f does: forward over forward, one batched
+    pass (jacfwd) of a directional derivative per entry of x (f then runs again).
     """
     api._check_callable(f, "hessian")
     check_argnums_type("hessian", f, argnums)
@@ -144,6 +182,13 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
         if not isinstance(zero_tangent(x), (float, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not a {type(x).__name__}.")
+        try:
+            return _on_copies(lambda *xs: api.jacfwd(reverse_api.grad(f, at), argnums=at)(
+                *xs, **kwargs), args)
+        except InternalError:
+            raise
+        except FwdadError:
+            pass
         columns = []
         for e in np.eye(int(np.size(x))):
             direction = [zero_tangent(a) for a in args]

@@ -20,7 +20,7 @@ from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
-from fwdad import api, higher
+from fwdad import api, higher, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
@@ -76,7 +76,9 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
         raise _refused(kind, fn)
     f = Dual(fn, made.tangent.f if isinstance(made.tangent, Tangent) else NoTangent)
     wrt = check_argnums(kind, fn, made.primal.argnums, len(args))
-    value, blocks = _level2_jacobians(kind, f, args, wrt, kwargs)
+    value, blocks = _over_reverse(kind, f, args, wrt, kwargs)
+    if value is None:
+        value, blocks = _level2_jacobians(kind, f, args, wrt, kwargs)
     if kind in ("grad", "value_and_grad"):
         reverse_api.check_real_scalar(fn, value.primal)
     many = isinstance(made.primal.argnums, (tuple, list))
@@ -87,18 +89,35 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     return jacobian
 
 
+def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
+                  kwargs: dict):
+    """An inner gradient by one reverse pass on Dual values (fwdad/over_reverse.py), or
+    (None, None) when that cannot run: then by level-2 jvps."""
+    if kind not in ("grad", "value_and_grad") or not over_reverse.applies(f):
+        return None, None
+    for at in wrt:
+        _checked_argument(kind, f.primal, args[at].primal, at)
+    try:
+        return over_reverse.value_and_grad(f, args, wrt, kwargs)
+    except over_reverse.NotOverReverse:
+        return None, None
+
+
 def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
                       kwargs: dict) -> Tuple[Dual, List[Dual]]:
     """f's value and its Jacobian with respect to each argument in `wrt`, as level-1
     values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
     keyword arguments are constants of the inner derivative that keep their outer
     tangents."""
-    primals = Dual(tuple(a.primal for a in args), tuple(a.tangent for a in args))
+    runs = sum(int(np.size(args[at].primal)) for at in wrt)
     value, blocks = None, []
     for at in wrt:
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
         for direction in _basis(args, at):
+            runs -= 1  # f may write into its arguments: each run but the last gets a copy
+            given = args if runs == 0 else [over_reverse.copied(a) for a in args]
+            primals = Dual(tuple(a.primal for a in given), tuple(a.tangent for a in given))
             out = higher._jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))

@@ -68,7 +68,8 @@ def is_library(fn: Any) -> bool:
 
 # Higher order (fwdad/forward/nested.py): frules and their helpers are differentiated
 # again like user code, so fwdad's own rule modules are not library internals.
-RULE_MODULES = ("fwdad.rules.", "fwdad.dual")
+RULE_MODULES = ("fwdad.rules.", "fwdad.dual", "fwdad.reverse.",  # (over_reverse.py)
+                "fwdad.attributes", "fwdad.managers")
 
 
 def is_foreign(fn: Any) -> bool:

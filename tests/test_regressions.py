@@ -2,6 +2,7 @@
 import warnings
 
 import numpy as np
+import pytest
 
 import fwdad
 from fwdad.tangents import perturb
@@ -82,3 +83,27 @@ def test_constants_add_no_nan_at_infinity():
     for optimized in (True, False):
         rule = build_rule(scaled_shifted_squared, optimized=optimized)
         np.testing.assert_array_equal(rule(Dual(a, np.ones(2))).tangent, want)
+
+
+# ---- np.bincount's weights and np.unique of floats had no derivative (silently zero) ----
+BINS = np.array([0, 1, 1, 3])
+
+
+def weighted_counts(w):
+    return np.sum(np.bincount(BINS, weights=w * w, minlength=5) ** 2)
+
+
+def test_bincount_is_differentiated_in_its_weights_in_both_modes():
+    w = np.array([0.5, -1.0, 2.0, 0.3])
+    bins = np.bincount(BINS, weights=w * w, minlength=5)
+    closed_form = 4.0 * bins[BINS] * w  # d/dw_i sum_b (sum_{j in b} w_j^2)^2
+    np.testing.assert_allclose(fwdad.grad(weighted_counts)(w), closed_form, rtol=1e-12)
+    np.testing.assert_allclose(fwdad.jacfwd(weighted_counts)(w), closed_form, rtol=1e-12)
+
+
+def test_unique_of_a_differentiated_float_array_is_refused_in_both_modes():
+    x = np.array([0.5, 0.5, 2.0])
+    with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):
+        fwdad.jvp(np.unique, (x,), (np.ones(3),))
+    with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):
+        fwdad.grad(lambda x: np.sum(np.unique(x)))(x)

@@ -258,7 +258,10 @@ def _primal_field(value: Dual) -> Dual:
 
 @frule(dispatch.LazyRule.__call__)
 def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
-    rule = dispatch.derived_rule(lazy.primal.fn)
+    """The forward rule of what the LazyRule runs: a forward rule differentiated again,
+    or a reverse rule run on Dual values (fwdad/over_reverse.py)."""
+    lazy = lazy.primal
+    rule = lazy.derive(lazy.fn)
     return dispatch.derived_rule(rule)(*args, **kwargs)
 
 

@@ -15,7 +15,8 @@ import numpy as np
 from fwdad import lang
 from fwdad.dual import Dual
 from fwdad.rules.batching import iterate_tangent
-from fwdad.tangents import NoTangent, zero_tangent
+from fwdad.errors import FwdadError, InternalError
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
 def const(value: Any) -> Dual:
@@ -69,7 +70,15 @@ def iterate(d: Dual) -> Iterator[Dual]:
             yield Dual(key, NoTangent)
     elif isinstance(primal, np.ndarray):
         yield from map(Dual, primal, iterate_tangent(primal, tangent))
+    elif isinstance(tangent, Tangent):  # an instance whose class defines __iter__
+        raise FwdadError(
+            f"fwdad cannot iterate over a {type(primal).__name__} instance that carries "
+            f"a derivative: its __iter__ is not differentiated yet. Iterate over the "
+            f"field that holds the items (e.g. `for v in obj.items`).")
     else:
+        if isinstance(tangent, (list, tuple)) and len(tangent) != len(primal):
+            raise InternalError(f"a {type(primal).__name__} of {len(primal)} items has a "
+                                f"tangent of {len(tangent)}: its items would be lost.")
         yield from map(Dual, primal, tangent)
 
 

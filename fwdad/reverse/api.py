@@ -186,10 +186,12 @@ def _holds_floats(tangent: Any) -> bool:
 
 
 def check_real_scalar(f: Callable, out: Any) -> None:
-    kind = np.asarray(out).dtype.kind if np.shape(out) == () else None
+    array_like = isinstance(out, (bool, int, float, complex, np.generic, np.ndarray))
+    kind = np.asarray(out).dtype.kind if array_like and np.ndim(out) == 0 else None
     if kind not in ("f", "i", "u", "b"):
         what = f"a complex value ({type(out).__name__})" if kind == "c" else \
-            f"a {type(out).__name__} of shape {np.shape(out)}"
+            f"a {type(out).__name__} of shape {np.shape(out)}" if array_like else \
+            f"a {type(out).__name__}"
         raise FwdadError(f"grad of {describe(f)} needs a float output (a real scalar), but it "
                          f"returned {what}: use vjp for other outputs (for a complex "
                          f"value, differentiate its real part, or abs(...) ** 2).")

@@ -44,7 +44,7 @@ def _dataclass(cls: type) -> Callable:
     post_init = getattr(cls, "__post_init__", None)
 
     def construct(*args: Any, **kwargs: Any) -> Any:
-        self = cls.__new__(cls)
+        self = construction.blank(cls)
         for name, value in construction.dataclass_values(cls, args, kwargs, _same):
             object.__setattr__(self, name, value)  # as the generated __init__ does
         if post_init is not None:
@@ -63,7 +63,7 @@ def _init(cls: type) -> Callable:
     init = cls.__init__
 
     def construct(*args: Any, **kwargs: Any) -> Any:
-        self = cls.__new__(cls)
+        self = construction.blank(cls)
         if init is not object.__init__:
             _derived_rrule(init)(self, *args, **kwargs)
         return self

@@ -174,6 +174,9 @@ class Pure:
             np.ndarray or (getattr(fn, "__module__", None) or "").startswith("numpy")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(
+                is_tracked(a) for a in args)):
+            return _into_out(self, args, kwargs)
         if self.numpy:  # NumPy reads a list of variables as an array: so do we
             args = tuple(_as_array(a) for a in args)
         at = [i for i, a in enumerate(args) if is_tracked(a)]
@@ -197,6 +200,17 @@ class Pure:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:
+    """`np.sum(x, axis=0, out=y)` and kin: the result is written into `out` as
+    `out[...] = result` is, which is how NumPy defines `out` (the ufuncs' rows do the
+    same, fwdad/reverse/rules_ufuncs.py)."""
+    import operator
+    out = kwargs.pop("out")
+    out = out[0] if type(out) is tuple and len(out) == 1 else out
+    get_rrule(operator.setitem)(out, Ellipsis, rule(*args, **kwargs))
+    return out
 
 
 def _as_array(x: Any) -> Any:

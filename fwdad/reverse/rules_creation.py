@@ -24,12 +24,13 @@ from fwdad.reverse.var import Var, VarMat, value_of
 
 # ---- np.array, filled arrays and copies: variables, made from constants too ----------
 def _positions(x, at=()):
-    """(index, variable) for each variable in nested lists/tuples."""
+    """(index, variable) for each variable in nested lists/tuples (a list, not a
+    generator, so that forward mode can run this code on Duals: over_reverse.py)."""
     if isinstance(x, (list, tuple)):
-        for i, item in enumerate(x):
-            yield from _positions(item, at + (i,))
-    elif type(x) is Var or type(x) is VarMat:
-        yield at, x
+        return [found for i, item in enumerate(x) for found in _positions(item, at + (i,))]
+    if type(x) is Var or type(x) is VarMat:
+        return [(at, x)]
+    return []
 
 
 def _values(x):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.errors import NonDifferentiableError
+from fwdad.reverse.registry import Pure, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import assign
-from fwdad.reverse.var import VarMat, is_matvar
+from fwdad.reverse.var import VarMat, is_matvar, value_of
 
 
 def _merged(x, axis):
@@ -257,3 +258,30 @@ def _matrix_norm_grad(a, ord):
                            -1, -2)
     pick = (np.argmax if ord > 0 else np.argmin)(np.abs(a).sum(axis=-2), axis=-1)
     return np.sign(a) * one_hot(a[..., 0, :], pick)[..., None, :]
+
+
+# ---- np.bincount: sums of weights, linear in them ------------------------------------------
+def _bincount_rule(x, weights, minlength=0):
+    x = np.asarray(x)
+    return np.bincount(x, weights, minlength), lambda ct: (None, ct[x], None)
+
+
+_bincount_of_weights = Pure(np.bincount, _bincount_rule)
+
+
+@raw_rrule(np.bincount)
+def _bincount(x, weights=None, minlength=0):
+    if weights is None:
+        return np.bincount(value_of(x), minlength=minlength)
+    return _bincount_of_weights(x, weights, minlength)
+
+
+@raw_rrule(np.unique)
+def _unique(ar, *args, **kwargs):
+    if is_tracked(ar):
+        raise NonDifferentiableError(
+            "np.unique of a float array that depends on the differentiated inputs: its "
+            "values would need a derivative, and one perturbation can split a repeated "
+            "value. Sort instead (np.sort is differentiable), or call np.unique on "
+            "values that do not depend on the inputs.")
+    return np.unique(ar, *args, **kwargs)

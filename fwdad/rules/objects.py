@@ -45,6 +45,8 @@ def _get_attribute(obj: Dual, name: str) -> Dual:
     value = attributes.read_field(obj.primal, name)
     if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
+    if name == "__self__" and attributes.is_bound_to(obj.primal, value):
+        return Dual(value, obj.tangent)  # a bound method's tangent is its object's
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
         tangent = getattr(obj.tangent, name, NoTangent)
         if tangent is NoTangent:

@@ -76,8 +76,9 @@ def _reshape(out, x, dx, *args, order="C", **kwargs):
 
 def _transpose(out, x, dx, *axes, **kwargs):
     axes = kwargs.get("axes", axes[0] if len(axes) == 1 else axes)
-    axes = range(np.ndim(x) - 1, -1, -1) if axes is None or axes == () else axes
-    return dx.transpose((0,) + _shift(tuple(axes), np.ndim(x)))
+    axes = () if axes is None else tuple(np.ravel(axes))  # (an array of axes too)
+    axes = axes or tuple(range(np.ndim(x) - 1, -1, -1))
+    return dx.transpose((0,) + _shift(axes, np.ndim(x)))
 
 
 def _swapaxes(out, x, dx, axis1, axis2):

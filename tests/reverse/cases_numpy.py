@@ -54,6 +54,9 @@ def _reduction_cases():
            Case(np.sort, (STACK,), dict(axis=1)), Case(np.median, (A,)),
            Case(np.median, (TIES,), dict(axis=1)), Case(np.median, (STACK,), dict(axis=2)),
            Case(np.cumsum, (A,)), Case(np.cumsum, (STACK,), dict(axis=1)),
+           Case(np.bincount, (np.array([0, 2, 2, 1]), V4)),
+           Case(np.bincount, (np.array([3, 0, 0, 1]), V4), dict(minlength=6)),
+           Case(np.unique, (np.array([1, 3, 1]),)),
            Case(np.ndarray.cumsum, (A,), dict(axis=0)), Case(np.cumprod, (ZEROS,)),
            Case(np.cumprod, (ZEROS,), dict(axis=1)), Case(np.ndarray.cumprod, (A,),
                                                            dict(axis=0))]

@@ -153,6 +153,9 @@ REDUCTION_NONDIFF_CASES = [
     Case(np.ndarray.all, MASK3), Case(np.unique, np.array([1, 3, 1])),
     Case(np.digitize, V3, np.array([-1.0, 0.0, 1.0])),
     Case(np.bincount, np.array([0, 1, 1, 3])),
+    Case(np.bincount, np.array([0, 2, 2]), V3),  # sums of weights: linear in them
+    Case(np.bincount, np.array([1, 0, 1]), V3, minlength=4),
+    Case(np.may_share_memory, V3, W3), Case(np.shares_memory, V3, W3),
 ]
 
 UFUNC_METHOD_CASES = [

@@ -1,0 +1,196 @@
+"""Forward over reverse: the forward-mode derivative of a reverse-mode gradient.
+
+    jvp(grad(f), (x,), (v,))   ->   (grad f(x), H v)      one reverse pass on Dual values
+
+A gradient inside forward mode (an inner `grad` under `jvp`, `hvp`, `hessian`) is the
+reverse pass of f run on Dual values: forward mode derives rules for the reverse code
+as it does for user code (the generated reverse rule of f, the rrules, Var and VarMat
+are plain Python), so each adjoint carries its own tangent, and H v costs a small
+constant times a gradient, whatever the number of inputs.
+
+Hand-written here, because they are not plain differentiable code: the tape region (a
+ContextVar, C code), recording a callback (a Dual closure, kept as it is on a region of
+its own) and running the callbacks backwards.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, InternalError
+from fwdad import attributes, construction, lang, source
+from fwdad.forward import dispatch as forward, runtime
+from fwdad.forward.defaults import FreshDefault
+from fwdad.reverse.api import check_real_scalar
+from fwdad.reverse import boxing, dispatch as reverse, instances, registry, tape
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules import objects
+from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
+
+
+class DualRegion(tape.Tape):
+    """A tape region recorded by forward-mode code: its callbacks are Duals."""
+
+
+def applies(f: Dual) -> bool:
+    """Whether f's reverse pass can run on Dual values: a function with no tangent of
+    its own. A function defined inside differentiated code (a `DerivedClosure`: its
+    rule is forward code closing over Duals) or a partial holding differentiated values
+    is differentiated by the level-2 jvps of fwdad/nesting.py instead."""
+    return f.tangent is NoTangent and not isinstance(f.primal, forward.DerivedClosure)
+
+
+class NotOverReverse(FwdadError):
+    """f's reverse pass cannot run on Dual values (reverse mode refuses something f
+    does, or the reverse code uses a construct forward mode does not run yet): the
+    caller differentiates f by forward over forward instead."""
+
+
+def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
+                   kwargs: Optional[Dict[str, Dual]] = None) -> Tuple[Dual, List[Dual]]:
+    """f(*args) and its gradients with respect to the arguments in `wrt`, each a Dual
+    whose tangent is the forward derivative of the gradient; keyword arguments are
+    constants of the gradient (keeping their own tangents). Raises NotOverReverse, with
+    the arguments untouched, when the reverse pass cannot run on Duals."""
+    kwargs = {k: copied(v) for k, v in (kwargs or {}).items()}
+    region = DualRegion(tape.current_layout())
+    token = tape._STACK.set(tape.regions() + (region,))
+    try:
+        boxed = tuple(_call(boxing.box, a, _constant(region)) if i in wrt else copied(a)
+                      for i, a in enumerate(args))  # (f's writes reach these first)
+        held = [_call(boxing.hold, b) for b in boxed]
+        out = forward.call(_constant(reverse.call), f, *boxed, **kwargs)
+        value = _call(boxing.unbox, out)
+        check_real_scalar(f.primal, value.primal)
+        finals = [_call(boxing.unbox, b) if i in wrt else copied(b)  # (the backward
+                  for i, b in enumerate(boxed)]                     # pass restores them)
+        _call(boxing.seed, out, Dual(1.0, 0.0))
+        for callback, _ in reversed(region.chain):
+            forward.call(callback)
+        grads = [_call(boxing.cast, _call(boxing.adjoints, held[i]),
+                       _constant(boxing.dtypes(args[i].primal))) for i in wrt]
+    except InternalError:
+        raise
+    except FwdadError as exc:
+        raise NotOverReverse(str(exc)) from exc
+    except Exception as exc:  # a construct of the reverse code forward mode lacks
+        raise NotOverReverse(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        tape._STACK.reset(token)
+    for arg, final in zip(args, finals):  # f may have updated an argument in place
+        _write_final(arg, final)
+    return value, grads
+
+
+def _write_final(arg: Dual, final: Dual) -> None:
+    """What boxing.write_back does, on Duals: an array argument (or one in a list, tuple
+    or dict) ends as f left it, its tangent with it. Only once the whole pass has run,
+    so that a pass that stops leaves the arguments as they were."""
+    primal, tangent = arg.primal, arg.tangent
+    if isinstance(primal, np.ndarray) and isinstance(final.primal, np.ndarray):
+        if not np.array_equal(primal, final.primal):
+            primal[...] = final.primal
+        if isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray):
+            tangent[...] = final.tangent
+    elif isinstance(primal, (list, tuple)) and isinstance(final.primal, (list, tuple)):
+        for k in range(min(len(primal), len(final.primal))):
+            _write_final(_item(arg, k), _item(final, k))
+    elif isinstance(primal, dict) and isinstance(final.primal, dict):
+        for k in primal:
+            if k in final.primal:
+                _write_final(_item(arg, k), _item(final, k))
+
+
+def copied(d: Dual) -> Dual:
+    """The arrays of a Dual (in lists, tuples and dicts too) copied; the rest shared."""
+    return Dual(arrays_copied(d.primal), arrays_copied(d.tangent))
+
+
+def arrays_copied(x: Any) -> Any:
+    """x with its arrays (in lists, tuples and dicts too) copied; the rest shared."""
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(arrays_copied(v) for v in x)
+    if isinstance(x, dict):
+        return {k: arrays_copied(v) for k, v in x.items()}
+    return x
+
+
+def _item(d: Dual, key: Any) -> Dual:
+    tangent = d.tangent[key] if isinstance(d.tangent, (list, tuple, dict)) else NoTangent
+    return Dual(d.primal[key], tangent)
+
+
+def _constant(x: Any) -> Dual:
+    return Dual(x, NoTangent)
+
+
+def _call(fn: Any, *args: Dual) -> Dual:
+    return forward.call(_constant(fn), *args)
+
+
+@frule(tape.regions)
+def _regions() -> Dual:
+    return _constant(tape.regions())
+
+
+@frule(tape.Tape.push)
+def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
+    region.primal.chain.append((callback, output))
+    return _constant(None)
+
+
+@frule(tape.Tape.keep)
+def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
+    return _constant(None)
+
+
+# Which rrule a call runs, and how an attribute is read, is decided on plain values and
+# types: the rule, hook or answer is a constant.
+def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule, registry._layout, instances.user_method,
+            source.python_function, source.is_foreign, attributes.getattribute_override,
+            attributes.setattr_override, attributes.python_method, attributes.reader,
+            attributes.writer, construction.how_built, construction.is_user_class)
+
+
+@frule(FreshDefault.dual)
+def _fresh_default(default: Dual) -> Dual:
+    """A mutable default of a rule that is itself differentiated: a new constant."""
+    return Dual(default.primal.dual(), NoTangent)
+
+
+@frule(lang.unpack)
+def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
+    return runtime.pack(runtime.unpack(value, count, star))
+
+
+@frule(construction.blank)
+def _blank(cls: type) -> Dual:
+    return Dual(construction.blank(cls), Tangent())
+
+
+@frule(attributes.read_field)
+def _read_field(obj: Dual, name: str) -> Dual:
+    return objects._get_attribute(obj, name)
+
+
+@frule(attributes.write_field)
+def _write_field(obj: Dual, name: str, value: Dual) -> Dual:
+    if not isinstance(obj.tangent, Tangent):
+        raise FwdadError(f"a derivative was written into the field {name!r} of a "
+                         f"{type(obj.primal).__name__} that carries none: it would be "
+                         f"lost. Create the object inside the differentiated function.")
+    attributes.write_field(obj.primal, name, value.primal)
+    setattr(obj.tangent, name, value.tangent)
+    return _constant(None)
+
+
+@frule(rebuild)
+def _rebuild(like: Dual, items: Dual) -> Dual:
+    """A tuple (named tuples too) or list like `like`, holding `items`."""
+    tangents = items.tangent if items.tangent is not NoTangent else \
+        [zero_tangent(i) for i in items.primal]
+    return Dual(rebuild(like.primal, items.primal), rebuild(like.primal, tangents))
