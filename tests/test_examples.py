@@ -23,6 +23,7 @@ CASES = [  # (script, text its output must contain)
     ("structured_matrices.py", "generic rules agree with AD through each class's own code"),
     ("static_schedule.py", "replayed schedule matches the full rule"),
     ("saddle_point.py", "saddle point found in"),
+    ("newton_cg.py", "Newton-CG converged in"),
 ]
 
 
