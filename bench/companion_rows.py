@@ -1,12 +1,13 @@
 """The rows of bench/run.py for the workloads of the other issues: the Jacobian of a
-PDE residual (jacfwd), linearize on a transcendental chain, and reverse mode (varmat
-against matvar, the GMM gradient). The measurements are bench/jacobian.py's and
-bench/reverse.py's own; this module only puts them in the one table."""
+PDE residual (jacfwd), linearize on a transcendental chain, reverse mode (varmat
+against matvar, the GMM gradient) and second derivatives (hvp against grad, hessian
+against the peers). The measurements are bench/jacobian.py's, bench/reverse.py's and
+bench/higher_order.py's own; this module only puts them in the one table."""
 from __future__ import annotations
 
 from typing import List
 
-from bench import jacobian, reverse
+from bench import higher_order, jacobian, reverse
 from bench.report import Row
 
 
@@ -52,4 +53,31 @@ def reverse_rows(repeats: int, with_peers: bool, size: int = 200) -> List[Row]:
         rows.append(Row(name, "fwdad.grad" if entry == "fwdad" else f"{entry} gradient",
                         _seconds(gmm[entry]), f"{ratio:.2f}x",
                         _verdict(ratio, 3.5) if entry == "fwdad" else ""))
+    return rows
+
+
+def higher_order_rows(repeats: int, n: int = higher_order.HVP_N) -> List[Row]:
+    peers = higher_order.installed_peers()
+    times = higher_order.hvp_times(n, repeats, peers)
+    name = f"hvp / grad, chained Rosenbrock n={n:,}"
+    rows = [Row(name, "primal", _seconds(times["primal"]))]
+    for library, grad, hvp in (("fwdad", "fwdad.grad", "fwdad.hvp"),
+                               ("jax (eager)", "jax.grad (eager)", "jax.jvp of jax.grad"),
+                               ("torch.func", "torch.func.grad", "torch.func.jvp of grad")):
+        if f"{library} hvp" not in times:
+            rows += [Row(name, grad, "absent"), Row(name, hvp, "absent")]
+            continue
+        ratio = times[f"{library} hvp"] / times[f"{library} grad"]
+        target = _verdict(ratio, 5) + " (at n=10^5)" if library == "fwdad" else ""
+        rows += [Row(name, grad, _seconds(times[f"{library} grad"])),
+                 Row(name, hvp, _seconds(times[f"{library} hvp"]), f"{ratio:.1f}x grad",
+                     target)]
+    times = higher_order.hessian_times(higher_order.HESSIAN_N, repeats, peers)
+    name = f"hessian, chained Rosenbrock n={higher_order.HESSIAN_N}"
+    rows.append(Row(name, "primal", _seconds(times["primal"])))
+    for library, entry in (("fwdad", "fwdad.hessian"), ("jax (eager)", "jax.hessian (eager)"),
+                           ("torch.func", "torch.func.hessian")):
+        t = times.get(library)
+        rows.append(Row(name, entry, _seconds(t) if t else "absent",
+                        f"{t / times['primal']:.0f}x" if t else ""))
     return rows

@@ -6,7 +6,8 @@ docs/performance.md with the machine and the library versions.
 
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
 static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
-(bench/jacobian.py), reverse mode (bench/reverse.py). Peers (JAX, PyTorch, autograd) are timed when they
+(bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
+(bench/higher_order.py). Peers (JAX, PyTorch, autograd) are timed when they
 are installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a
 group the callables are sampled in turn, so that load on a shared machine hits all alike.
 """
@@ -30,7 +31,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
 from bench import jvp_overhead as jo, peers, report, small_ops  # noqa: E402
-from bench.companion_rows import jacobian_rows, reverse_rows  # noqa: E402
+from bench.companion_rows import (higher_order_rows, jacobian_rows,  # noqa: E402
+                                  reverse_rows)
+from bench.higher_order import HVP_N  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
 from fwdad.forward.derive import build_rule, collector_paused  # noqa: E402
 
@@ -248,13 +251,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3 repeats (a smoke test)")
     parser.add_argument("--no-write", action="store_true", help="do not write the docs")
+    parser.add_argument("--hvp-n", type=int, default=None,
+                        help="variables of the hvp / grad workload (the target is about "
+                             "10^5; the default is what forward-over-forward hvp runs)")
     args = parser.parse_args(argv)
     repeats = 3 if args.quick else 21
     rows = (w1_rows(repeats) + w2_rows(max(3, repeats // 2)) + w3_rows(max(3, repeats // 2))
             + small_call_rows(repeats) + build_rows(repeats) + memory_rows()
             + static_graph_rows(repeats) + jacobian_rows(repeats)
             + reverse_rows(max(3, repeats // 3), with_peers=True,
-                           size=60 if args.quick else 200))
+                           size=60 if args.quick else 200)
+            + higher_order_rows(max(3, repeats // 3),
+                                args.hvp_n or (200 if args.quick else HVP_N)))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:
