@@ -19,12 +19,13 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError
-from fwdad import attributes, construction, lang, source
+from fwdad.errors import FwdadError, InternalError, NonDifferentiableError, describe
+from fwdad import attributes, construction, source
 from fwdad.forward import dispatch as forward, runtime
 from fwdad.forward.defaults import FreshDefault
 from fwdad.reverse.api import check_real_scalar
-from fwdad.reverse import boxing, dispatch as reverse, instances, registry, tape
+from fwdad.reverse import (boxing, complexes, dispatch as reverse, instances, registry,
+                           rules_python, tape)
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules import objects
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
@@ -143,6 +144,16 @@ def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
     return _constant(None)
 
 
+@frule(complexes.refuse_complex)
+def _complex(fn: Dual, inputs: Dual) -> Dual:
+    """Plain reverse mode keeps a complex value as a constant when a backward pass of
+    the tape so far shows it does not depend on the arguments; that test needs the
+    plain tape, so here any complex value from a variable is refused (the caller
+    falls back to forward over forward, which differentiates complex code)."""
+    raise NonDifferentiableError(f"{describe(fn.primal)} made a complex value in a "
+                                 f"reverse pass run on Dual values.")
+
+
 @frule(tape.Tape.keep)
 def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
     return _constant(None)
@@ -162,7 +173,7 @@ def _fresh_default(default: Dual) -> Dual:
     return Dual(default.primal.dual(), NoTangent)
 
 
-@frule(lang.unpack)
+@frule(rules_python._unpack)  # (lang.unpack itself stays what forward mode inlines)
 def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
     return runtime.pack(runtime.unpack(value, count, star))
 

@@ -16,7 +16,7 @@ from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
-from fwdad.reverse.var import Var, VarMat, is_matvar, is_var, value_of
+from fwdad.reverse.var import Var, VarMat, gather, is_matvar, is_var, value_of
 
 
 # ---- displays, unpacking, list methods -------------------------------------------------
@@ -127,6 +127,8 @@ def _getattr(obj: Any, name: str, *default: Any) -> Any:
         return _method_or_value(type(obj.value), obj, name)
     if default and not hasattr(obj, name):
         return default[0]
+    if name == "dtype" and is_matvar(obj):  # an array of Vars is a float array to f
+        return gather(obj, "value").dtype
     override = attributes.getattribute_override(type(obj))
     if override is not None:  # as object.__getattribute__ would, it calls its override
         return _derived_rrule(override)(obj, name)

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import SharedTangentError
+from fwdad.errors import FwdadError, SharedTangentError
 from fwdad.rules.batching import batch_position, is_batched, lift, running_context, \
     tangent_index
 from fwdad.tangents import NoTangent
@@ -96,6 +96,16 @@ class _Value(NamedTuple):
     tangent: Any
 
 
+def _carries(tangent: Any) -> bool:
+    """Whether a tangent may be nonzero (an instance's tangent always may)."""
+    if tangent is NoTangent:
+        return False
+    try:
+        return bool(np.any(np.asarray(tangent, dtype=float) != 0))
+    except (TypeError, ValueError):
+        return True
+
+
 def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i] = v"
            ) -> None:
     """`target.tangent[index] = tangent` for a Dual `target` holding an array, where
@@ -103,7 +113,12 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
     A batched tangent written into an unbatched one first widens the target's tangent
     (`widen_for`, which refuses when views or fields share the old one)."""
     if target.tangent is NoTangent:
-        return
+        if getattr(target.primal, "dtype", None) == object and _carries(tangent):
+            raise FwdadError(
+                f"{where}: a value with a derivative was written into an object array, "
+                f"whose items fwdad gives no tangents: the derivative would be lost. "
+                f"Keep such values in a list, or in a float array.")
+        return  # (an int array truncates: no derivative)
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
     value = target.primal[index]

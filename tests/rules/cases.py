@@ -195,7 +195,6 @@ CONTAINER_CASES = [
     Case(lang.build_list, 0.3, 1.2), Case(lang.build_list, 0.3, V3, "a"),
     Case(lang.build_list),
     Case(lang.build_tuple, 0.3, 1.2), Case(lang.build_tuple, V3, 2),
-    Case(lang.unpack, V3, 3), Case(lang.unpack, V3, 2, 0),
     Case(lang.build_dict, "a", 0.3, "b", V3), Case(lang.build_set, 1, "a"),
     Case(lang.build_slice, 1, 7, 2), Case(lang.build_slice, None, -1, None),
     Case(slice, 1, 7), Case(slice, 2),

@@ -134,6 +134,8 @@ NO_SECOND_ORDER_ROW = {
     # the call of one is refused at second order (test_second_order.py checks the
     # message); itemgetter and attrgetter are def_nondiff, and refused alike
     operator.methodcaller: "calling a methodcaller is refused at second order",
+    np.unique: "refused for a differentiated float array (tests/test_regressions.py); "
+               "of ints it is a constant",
 }
 _RANDOM_METHODS = {  # the draws whose every parameter is an int, a shape or a dtype
     np.random.Generator: ["bytes", "gumbel", "hypergeometric", "integers", "laplace",
