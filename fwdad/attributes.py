@@ -16,6 +16,7 @@ values for the object and the value, and `constant(c)` for everything else.
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Any, Callable, NamedTuple, Optional
 
 from fwdad.source import is_foreign, python_function
@@ -102,9 +103,26 @@ def is_data_descriptor(descriptor: object) -> bool:
 
 
 def python_method(cls: type, name: str) -> Optional[Callable]:
-    """`cls.name` when it is Python code of the user's (not object's or C's)."""
-    function = python_function(class_attribute(cls, name))
-    return function if function is not None and not is_foreign(function) else None
+    """`cls.name` when it is Python code of the user's (not object's or C's). Answers
+    are kept per class and name while the class attribute stays the same object (every
+    attribute read of an instance asks up to three times)."""
+    attribute = class_attribute(cls, name)
+    try:
+        known = _METHODS[cls]
+    except KeyError:
+        known = _METHODS[cls] = {}
+    except TypeError:  # (a class that cannot be weakly referenced)
+        known = {}
+    seen = known.get(name)
+    if seen is not None and seen[0] is attribute:
+        return seen[1]
+    function = python_function(attribute)
+    method = function if function is not None and not is_foreign(function) else None
+    known[name] = (attribute, method)
+    return method
+
+
+_METHODS: "weakref.WeakKeyDictionary[type, dict]" = weakref.WeakKeyDictionary()
 
 
 def is_bound_to(value: Any, obj: Any) -> bool:

@@ -1,0 +1,99 @@
+"""The forward rules that let forward mode run reverse-mode code on Dual values
+(fwdad/over_reverse.py): everything else in fwdad/reverse is derived like user code.
+
+    tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
+                                            region of the pass (over_reverse.DualRegion)
+    reverse._rule_for(f), attributes.*      decided on plain values: constants
+    complexes.refuse_complex                always refused (its test needs the plain tape)
+"""
+from __future__ import annotations
+
+from fwdad import attributes, construction, source
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, NonDifferentiableError, describe
+from fwdad.forward import runtime
+from fwdad.forward.defaults import FreshDefault
+from fwdad.reverse import (complexes, dispatch as reverse, instances, registry, rules_python,
+                           tape)
+from fwdad.rules import objects
+from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
+
+
+def _constant(x) -> Dual:
+    return Dual(x, NoTangent)
+
+
+@frule(tape.regions)
+def _regions() -> Dual:
+    return _constant(tape.regions())
+
+
+@frule(tape.Tape.push)
+def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
+    region.primal.chain.append((callback, output))
+    return _constant(None)
+
+
+@frule(complexes.refuse_complex)
+def _complex(fn: Dual, inputs: Dual) -> Dual:
+    """Plain reverse mode keeps a complex value as a constant when a backward pass of
+    the tape so far shows it does not depend on the arguments; that test needs the
+    plain tape, so here any complex value from a variable is refused (the caller
+    falls back to forward over forward, which differentiates complex code)."""
+    raise NonDifferentiableError(f"{describe(fn.primal)} made a complex value in a "
+                                 f"reverse pass run on Dual values.")
+
+
+@frule(tape.Tape.keep)
+def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
+    return _constant(None)
+
+
+# Which rrule a call runs, and how an attribute is read, is decided on plain values and
+# types: the rule, hook or answer is a constant.
+def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
+            registry._layout, instances.user_method, source.python_function,
+            source.is_foreign, attributes.getattribute_override,
+            attributes.setattr_override, attributes.python_method, attributes.reader,
+            attributes.writer, construction.how_built, construction.is_user_class)
+
+
+@frule(FreshDefault.dual)
+def _fresh_default(default: Dual) -> Dual:
+    """A mutable default of a rule that is itself differentiated: a new constant."""
+    return Dual(default.primal.dual(), NoTangent)
+
+
+@frule(rules_python._unpack)  # (lang.unpack itself stays what forward mode inlines)
+def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
+    return runtime.pack(runtime.unpack(value, count, star))
+
+
+@frule(construction.blank)
+def _blank(cls: type) -> Dual:
+    return Dual(construction.blank(cls), Tangent())
+
+
+@frule(attributes.read_field)
+def _read_field(obj: Dual, name: str) -> Dual:
+    return objects._get_attribute(obj, name)
+
+
+@frule(attributes.write_field)
+def _write_field(obj: Dual, name: str, value: Dual) -> Dual:
+    if not isinstance(obj.tangent, Tangent):
+        raise FwdadError(f"a derivative was written into the field {name!r} of a "
+                         f"{type(obj.primal).__name__} that carries none: it would be "
+                         f"lost. Create the object inside the differentiated function.")
+    attributes.write_field(obj.primal, name, value.primal)
+    setattr(obj.tangent, name, value.tangent)
+    return _constant(None)
+
+
+@frule(rebuild)
+def _rebuild(like: Dual, items: Dual) -> Dual:
+    """A tuple (named tuples too) or list like `like`, holding `items`."""
+    tangents = items.tangent if items.tangent is not NoTangent else \
+        [zero_tangent(i) for i in items.primal]
+    return Dual(rebuild(like.primal, items.primal), rebuild(like.primal, tangents))
