@@ -19,7 +19,6 @@ Run from the repository root: `python bench/higher_order.py [--quick] [--n N]`.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import Any, Callable, Dict, List, Optional
@@ -33,7 +32,7 @@ except ImportError:  # not installed: run from a checkout
     import fwdad
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench.jvp_overhead import _Timer  # noqa: E402  (the same sampler)
+from bench.jvp_overhead import median_times  # noqa: E402  (the same sampler)
 from bench.workloads_higher import (rosenbrock, rosenbrock_gradient,  # noqa: E402
                                     rosenbrock_hessian, rosenbrock_hvp, rosenbrock_point)
 
@@ -44,15 +43,6 @@ HESSIAN_N = 100
 PEERS = ("jax (eager)", "torch.func")
 
 Derivatives = Dict[str, Callable[..., Any]]  # "grad", "hvp", "hessian" -> NumPy in, out
-
-
-def _median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
-    gc.collect()
-    timers = {name: _Timer(run) for name, run in runs.items()}
-    for _ in range(repeats):
-        for timer in timers.values():
-            timer.sample()
-    return {name: timer.median() for name, timer in timers.items()}
 
 
 def check(name: str, got: Any, want: np.ndarray) -> None:
@@ -123,7 +113,7 @@ def hvp_times(n: int, repeats: int, peers: Dict[str, Optional[Derivatives]]
         check(f"{library} hvp", d["hvp"](xs, vs), rosenbrock_hvp(x, v))
         runs[f"{library} grad"] = lambda d=d, xs=xs: d["grad"](xs)
         runs[f"{library} hvp"] = lambda d=d, xs=xs, vs=vs: d["hvp"](xs, vs)
-    return _median_times(runs, repeats)
+    return median_times(runs, repeats)
 
 
 def hessian_times(n: int, repeats: int, peers: Dict[str, Optional[Derivatives]]
@@ -137,7 +127,7 @@ def hessian_times(n: int, repeats: int, peers: Dict[str, Optional[Derivatives]]
         xs = d.get("array", lambda a: a)(x)
         check(f"{library} hessian", d["hessian"](xs), rosenbrock_hessian(x))
         runs[library] = lambda d=d, xs=xs: d["hessian"](xs)
-    return _median_times(runs, repeats)
+    return median_times(runs, repeats)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

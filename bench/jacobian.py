@@ -18,12 +18,8 @@ Run from the repository root: `python bench/jacobian.py [--quick]`.
 from __future__ import annotations
 
 import argparse
-import gc
-import math
 import os
-import statistics
 import sys
-import time
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
@@ -35,7 +31,7 @@ except ImportError:  # not installed: run from a checkout
     import fwdad
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench.jvp_overhead import _Timer  # noqa: E402  (the same sampler)
+from bench.jvp_overhead import median_times  # noqa: E402  (the same sampler)
 from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
                                       pde_residual_central_differences,
                                       pde_residual_hand_jacobian, transcendental_chain)
@@ -43,15 +39,6 @@ from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
 REPEATS = 31
 QUICK_REPEATS = 3
 MIN_SAMPLE_SECONDS = 0.02
-
-
-def _median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
-    gc.collect()
-    timers = {name: _Timer(run) for name, run in runs.items()}
-    for _ in range(repeats):
-        for timer in timers.values():
-            timer.sample()
-    return {name: timer.median() for name, timer in timers.items()}
 
 
 def _check(name: str, got: Any, want: Any, rtol: float, atol: float = 0.0) -> None:
@@ -122,7 +109,7 @@ def jacobian_ratios(repeats: int, n: int = 100) -> Dict[str, float]:
         run = make(u)
         if run is not None:
             runs[name] = run
-    times = _median_times(runs, repeats)
+    times = median_times(runs, repeats)
     return {name: t / times["primal"] for name, t in times.items()}, times["primal"]
 
 
@@ -132,7 +119,7 @@ def linearize_ratio(repeats: int, size: int = 10**6) -> tuple:
     _, lin = fwdad.linearize(transcendental_chain, x)
     want = fwdad.jvp(transcendental_chain, (x,), (t,))[1]
     _check("lin(t)", lin(t), want, 1e-12)
-    times = _median_times({"primal": lambda: transcendental_chain(x),
+    times = median_times({"primal": lambda: transcendental_chain(x),
                            "jvp": lambda: fwdad.jvp(transcendental_chain, (x,), (t,)),
                            "lin(t)": lambda: lin(t)}, repeats)
     return times

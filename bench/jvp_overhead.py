@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -200,6 +200,17 @@ class _Timer:
 
     def median(self) -> float:
         return statistics.median(self.samples)
+
+
+def median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
+    """The median per-call time of each run, sampled in turn (so that a slow spell of
+    the machine touches all of them alike)."""
+    gc.collect()
+    timers = {name: _Timer(run) for name, run in runs.items()}
+    for _ in range(repeats):
+        for timer in timers.values():
+            timer.sample()
+    return {name: timer.median() for name, timer in timers.items()}
 
 
 def measure(workload: Workload, repeats: int) -> Timing:
