@@ -154,12 +154,6 @@ def written_into_the_constant_argument(x, y):
     return y * x[1]
 
 
-def written_through_view_of_global(x, y):
-    v = GLOBAL[1:]  # (the global's zero tangent is made afresh: the view owns it)
-    v[0] = x[0]
-    return v * x[1]
-
-
 def written_into_field_of_constant(x, box):
     box.field[0] = x[0] * 2.0
     box.field += x[1]
@@ -176,9 +170,6 @@ def written_out_into_the_argument(x, y):
     return x * y[0]
 
 
-GLOBAL = np.zeros(3)
-
-
 class Box:
     def __init__(self, field):
         self.field = field
@@ -189,7 +180,6 @@ OWNED = [(f, lambda make=make: (np.array([0.3, -0.7]), make())) for f, make in [
     (copy_of_constant_then_setitem, lambda: np.array([1.0, 2.0, 3.0])),
     (sums_of_constants_then_updated, lambda: np.array([1.0, 2.0, 3.0])),
     (written_into_the_constant_argument, lambda: np.array([1.0, 2.0, 3.0])),
-    (written_through_view_of_global, lambda: np.zeros(3)),
     (written_into_field_of_constant, lambda: Box(np.array([1.0, 2.0, 3.0]))),
     (written_into_list_argument, lambda: [np.array([1.0, 2.0, 3.0])]),
     (written_out_into_the_argument, lambda: np.array([1.0, 2.0, 3.0])),

@@ -107,3 +107,40 @@ def test_unique_of_a_differentiated_float_array_is_refused_in_both_modes():
         fwdad.jvp(np.unique, (x,), (np.ones(3),))
     with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):
         fwdad.grad(lambda x: np.sum(np.unique(x)))(x)
+
+
+# ---- a derivative written into a global array (each read of it is a new constant) ----
+GLOBAL = np.array([0.7, 0.2])
+
+
+def written_into_a_global_then_read_again(w):
+    GLOBAL[0] = GLOBAL[0] * w  # the next read of GLOBAL had a fresh zero tangent: 0.0
+    return np.sum(GLOBAL * GLOBAL)
+
+
+def written_through_a_view_of_a_global(w):
+    v = GLOBAL[1:]
+    v[0] = w
+    return np.sum(v) + np.sum(GLOBAL)
+
+
+@pytest.mark.parametrize("f", [written_into_a_global_then_read_again,
+                               written_through_a_view_of_a_global])
+def test_a_derivative_written_into_a_global_array_is_refused(f):
+    saved = GLOBAL.copy()
+    try:
+        with pytest.raises(fwdad.FwdadError, match="reads as a constant"):
+            fwdad.jvp(f, (2.0,), (1.0,))
+    finally:
+        GLOBAL[...] = saved
+
+
+def test_a_constant_written_into_a_global_array_is_allowed():
+    def reset_then_scale(w):
+        GLOBAL[1] = 0.5  # no derivative: the write is allowed
+        return np.sum(GLOBAL) * w
+    saved = GLOBAL.copy()
+    try:
+        assert fwdad.jvp(reset_then_scale, (2.0,), (1.0,))[1] == pytest.approx(1.2)
+    finally:
+        GLOBAL[...] = saved

@@ -22,7 +22,7 @@ from typing import Any, Dict, Tuple
 
 from fwdad.dual import Dual
 from fwdad.forward.astbuild import LOAD, STORE, locate
-from fwdad.forward.runtime import const
+from fwdad.forward.runtime import const, fresh
 
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
 
@@ -36,7 +36,7 @@ class FreshDefault:
         self.value = value
 
     def dual(self) -> Dual:
-        return const(self.value)
+        return fresh(self.value)
 
 
 def rule_defaults(fn: Any, tree: ast.FunctionDef,

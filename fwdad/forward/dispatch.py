@@ -14,7 +14,7 @@ from fwdad import construction
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
-from fwdad.forward.runtime import const
+from fwdad.forward.runtime import fresh
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function
 from fwdad.tangents import NoTangent
@@ -231,7 +231,7 @@ class DerivedClosure:
         self.__name__ = self.__qualname__ = rule.__name__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        out = self.rule(*map(const, args), **{k: const(v) for k, v in kwargs.items()})
+        out = self.rule(*map(fresh, args), **{k: fresh(v) for k, v in kwargs.items()})
         return out.primal
 
 

@@ -76,8 +76,8 @@ def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:
         {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     normalized = normalize(src, _FreshNamer(taken))
     out, constants = transform(normalized, src)
-    defaults = [runtime.const(d) for d in (fn.__defaults__ or ())]
-    kwdefaults = {k: runtime.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    defaults = [runtime.fresh(d) for d in (fn.__defaults__ or ())]
+    kwdefaults = {k: runtime.fresh(v) for k, v in (fn.__kwdefaults__ or {}).items()}
     rule = compile_function(out, constants.values, cells, src.globals, defaults, kwdefaults,
                             src.filename, f"rule of {fn.__qualname__} ({location_of(fn)})")
     rule.primal, rule.normalized_source = fn, LazyText(render, normalized)

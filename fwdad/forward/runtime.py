@@ -20,6 +20,19 @@ from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
 def const(value: Any) -> Dual:
+    """A constant of the rule, or a global or closure value read live. An array's zero
+    tangent is read-only: each read makes a new one, so a derivative written into it
+    (`G[0] = G[0] * w`, G read again later) would be lost; rules/widening.assign
+    refuses it instead."""
+    tangent = zero_tangent(value)
+    if type(tangent) is np.ndarray:
+        tangent.flags.writeable = False
+    return Dual(value, tangent)
+
+
+def fresh(value: Any) -> Dual:
+    """A value that becomes the rule's own for the call (a mutable default, an argument
+    given on plain values): writes into its tangent last as long as the Dual does."""
     return Dual(value, zero_tangent(value))
 
 

@@ -119,6 +119,15 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
                 f"whose items fwdad gives no tangents: the derivative would be lost. "
                 f"Keep such values in a list, or in a float array.")
         return  # (an int array truncates: no derivative)
+    if isinstance(target.tangent, np.ndarray) and not target.tangent.flags.writeable:
+        if not _carries(tangent):
+            return  # a constant written into a constant
+        raise FwdadError(
+            f"{where}: a value with a derivative was written into an array that fwdad "
+            f"reads as a constant (a global or closure variable, or a value bound "
+            f"outside the differentiated code): the next read of it would not see the "
+            f"derivative. Pass the array as an argument, or write into a copy "
+            f"(`a = A.copy()`).")
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
     value = target.primal[index]
