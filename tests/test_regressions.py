@@ -144,3 +144,17 @@ def test_a_constant_written_into_a_global_array_is_allowed():
         assert fwdad.jvp(reset_then_scale, (2.0,), (1.0,))[1] == pytest.approx(1.2)
     finally:
         GLOBAL[...] = saved
+
+
+# ---- np.where mixed the tangents (mask * dx + ~mask * dy): inf * 0 came out NaN ------
+def sqrt_where_positive(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, np.sqrt(x), 0.0)
+
+
+def test_where_takes_the_selected_tangent_even_when_the_other_is_infinite():
+    x = np.array([0.0, 4.0])
+    np.testing.assert_array_equal(fwdad.jvp(sqrt_where_positive, (x,), (np.ones(2),))[1],
+                                  [0.0, 0.25])  # d sqrt(x) = 1 / (2 sqrt(x))
+    np.testing.assert_array_equal(fwdad.jacfwd(sqrt_where_positive)(x),
+                                  np.diag([0.0, 0.25]))

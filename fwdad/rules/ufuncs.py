@@ -238,8 +238,8 @@ def _where(condition, x: Dual = None, y: Dual = None) -> Dual:
     out = np.where(condition, x.primal, y.primal)
     ndim = np.ndim(out)
     dx, dy = (lift(d.primal, d.tangent, ndim) for d in (x, y))
-    mask = np.asarray(condition, dtype=bool)
-    return Dual(out, fit(mask * dx + ~mask * dy, out))
+    mask = np.asarray(condition, dtype=bool)  # (selected, not mixed: an inf or NaN tangent
+    return Dual(out, fit(np.where(mask, dx, dy), out))  # of the other branch stays out)
 
 
 @frule(np.angle)
