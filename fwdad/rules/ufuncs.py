@@ -238,6 +238,9 @@ def _where(condition, x: Dual = None, y: Dual = None) -> Dual:
     out = np.where(condition, x.primal, y.primal)
     ndim = np.ndim(out)
     dx, dy = (lift(d.primal, d.tangent, ndim) for d in (x, y))
+    if dx is NoTangent and dy is NoTangent:
+        return Dual(out, NoTangent)
+    dx, dy = (0.0 if d is NoTangent else d for d in (dx, dy))  # (an int operand)
     mask = np.asarray(condition, dtype=bool)  # (selected, not mixed: an inf or NaN tangent
     return Dual(out, fit(np.where(mask, dx, dy), out))  # of the other branch stays out)
 
