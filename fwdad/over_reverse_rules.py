@@ -14,7 +14,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError, describe
 from fwdad.forward import runtime
 from fwdad.forward.defaults import FreshDefault
 from fwdad.reverse import (complexes, dispatch as reverse, instances, registry, rules_python,
-                           tape)
+                           tape, var)
 from fwdad.rules import objects
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
@@ -56,7 +56,9 @@ def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
             registry._layout, instances.user_method, source.python_function,
             source.is_foreign, attributes.getattribute_override,
             attributes.setattr_override, attributes.python_method, attributes.reader,
-            attributes.writer, construction.how_built, construction.is_user_class)
+            attributes.writer, construction.how_built, construction.is_user_class,
+            registry.is_tracked, registry.holds_complex, var.is_var, var.is_matvar,
+            tape.current, tape.current_layout, tape.recording)
 
 
 @frule(FreshDefault.dual)
