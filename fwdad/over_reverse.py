@@ -64,7 +64,10 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
                   for i, b in enumerate(boxed)]                     # pass restores them)
         _call(boxing.seed, out, Dual(1.0, 0.0))
         for callback, _ in reversed(region.chain):
-            forward.call(callback)
+            if type(callback) is over_reverse_pure.DualChain:
+                callback.run()
+            else:
+                forward.call(callback)
         grads = [_call(boxing.cast, _call(boxing.adjoints, held[i]),
                        _constant(boxing.dtypes(args[i].primal))) for i in wrt]
     except InternalError:
@@ -128,4 +131,4 @@ def _call(fn: Any, *args: Dual) -> Dual:
     return forward.call(_constant(fn), *args)
 
 
-from fwdad import over_reverse_rules  # noqa: E402,F401  (registers the rules)
+from fwdad import over_reverse_pure, over_reverse_rules  # noqa: E402,F401  (rules)
