@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import fwdad
+from fwdad.tangents import zero_tangent
 from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
 from tests.fuzz.compare import fresh, inner, leaves, mismatch, perturb, tree_map
 from tests.fuzz.outcome import PASS, Outcome
@@ -103,6 +104,8 @@ def linearize(case: Case) -> Outcome:
 
 
 def hessian(case: Case) -> Outcome:
+    """fwdad.hessian (batched forward over reverse) and fwdad.hvp (unbatched) along the
+    first argument, against central differences of jacfwd."""
     if not case.scalar_output() or case.program.seed % HESSIAN_SUBSET:
         return Outcome("skipped", "not in the hessian subset")
     t0 = case.tangents[0]
@@ -116,4 +119,9 @@ def hessian(case: Case) -> Outcome:
     if mismatch(estimates[1], estimates[0], rtol=2e-6, atol=2e-7):
         return Outcome("skipped", "finite differences of jacfwd unstable")
     found = mismatch(got, estimates[0], **JVP_TOLERANCE)
-    return _wrong(found, "hessian . t vs differences of jacfwd") if found else PASS
+    if found:
+        return _wrong(found, "hessian . t vs differences of jacfwd")
+    others = tuple(zero_tangent(a) for a in case.args[1:])  # (hvp: unbatched tangents)
+    hv = fwdad.hvp(case.f, fresh(case.args), (t0, *others))[0]
+    found = mismatch(hv, estimates[0], **JVP_TOLERANCE)
+    return _wrong(found, "hvp vs differences of jacfwd") if found else PASS
