@@ -11,7 +11,6 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.creation import _array
 from fwdad.rules.registry import def_nondiff, frule
@@ -299,32 +298,3 @@ def_nondiff(np.argmax, np.argmin, np.argsort, np.ndarray.argmax, np.ndarray.argm
             np.count_nonzero, np.flatnonzero, np.argwhere, np.searchsorted, np.any, np.all,
             np.ndarray.any, np.ndarray.all, np.digitize, np.may_share_memory,
             np.shares_memory)
-
-
-@frule(np.bincount)
-def _bincount(x, weights: Dual = None, minlength=0) -> Dual:
-    """Counts have no derivative; sums of weights are linear in the weights."""
-    if weights is None:
-        return Dual(np.bincount(x, minlength=minlength), NoTangent)
-    out = np.bincount(x, np.asarray(weights.primal), minlength)
-    dw = weights.tangent
-    if dw is NoTangent or np.asarray(dw).dtype.kind != "f":  # int weights
-        return Dual(out, NoTangent)
-    dw = np.asarray(dw)
-    if is_batched(np.asarray(weights.primal), dw):
-        return Dual(out, np.stack([np.bincount(x, t, minlength) for t in dw]))
-    return Dual(out, np.bincount(x, dw, minlength))
-
-
-@frule(np.unique)
-def _unique(ar: Dual, *args, **kwargs) -> Dual:
-    """The unique values of a float array are its elements, and a tie that a
-    perturbation breaks changes the output's length: no derivative to give."""
-    dx = ar.tangent
-    if dx is not NoTangent and np.asarray(dx).dtype.kind == "f" and np.any(dx != 0):
-        raise NonDifferentiableError(
-            "np.unique of a float array that depends on the differentiated inputs: its "
-            "values would need a derivative, and one perturbation can split a repeated "
-            "value. Sort instead (np.sort is differentiable), or call np.unique on "
-            "values that do not depend on the inputs.")
-    return Dual(np.unique(ar.primal, *args, **kwargs), NoTangent)
