@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api, over_reverse
+from fwdad import api
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, describe
@@ -114,7 +114,8 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     (fwdad/over_reverse.py), so its cost is a small constant times a gradient whatever
     the number of inputs. Forward over forward (jacfwd of `x -> jvp(f, x, v)[1]`, the
     cost of a Jacobian) when f's output is not a real scalar, or when reverse mode
-    refuses something f does; f then runs a second time.
+    refuses something f does; f then runs a second time (the first attempt leaves the
+    arguments as they were: fwdad/over_reverse.py, nesting._level2_jacobians).
 
     Returns:
         A tuple with one array per argument, shaped like it (for a non-scalar f, each
@@ -125,37 +126,12 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     check_call("hvp", f, primals)
     argnums = tuple(range(len(primals)))
     try:
-        return tuple(_on_copies(lambda *xs: api.jvp(reverse_api.grad(f, argnums), xs,
-                                                    tangents)[1], primals))
+        return tuple(api.jvp(reverse_api.grad(f, argnums), primals, tangents)[1])
     except InternalError:
         raise
     except FwdadError:
         pass
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
-
-
-def _on_copies(attempt: Callable, args: Sequence[Any]) -> Any:
-    """attempt(*args) on copies of the arrays in args; once it succeeds the arrays end
-    as it left the copies. A refusal midway leaves them as they were, for the method
-    tried next (f may write into its arguments)."""
-    copies = [over_reverse.arrays_copied(a) for a in args]
-    out = attempt(*copies)
-    for arg, final in zip(args, copies):
-        _write_arrays_back(arg, final)
-    return out
-
-
-def _write_arrays_back(arg: Any, final: Any) -> None:
-    if isinstance(arg, np.ndarray) and isinstance(final, np.ndarray):
-        if arg is not final and not np.array_equal(arg, final):
-            arg[...] = final
-    elif isinstance(arg, (list, tuple)) and isinstance(final, (list, tuple)):
-        for a, b in zip(arg, final):
-            _write_arrays_back(a, b)
-    elif isinstance(arg, dict) and isinstance(final, dict):
-        for k in arg:
-            if k in final:
-                _write_arrays_back(arg[k], final[k])
 
 
 def hessian(f: Callable, argnums: int = 0) -> Callable:
@@ -183,8 +159,7 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not a {type(x).__name__}.")
         try:
-            return _on_copies(lambda *xs: api.jacfwd(reverse_api.grad(f, at), argnums=at)(
-                *xs, **kwargs), args)
+            return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args, **kwargs)
         except InternalError:
             raise
         except FwdadError:

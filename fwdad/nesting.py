@@ -109,19 +109,20 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
     values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
     keyword arguments are constants of the inner derivative that keep their outer
     tangents."""
-    runs = sum(int(np.size(args[at].primal)) for at in wrt)
-    value, blocks = None, []
+    value, blocks, given = None, [], args
     for at in wrt:
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
         for direction in _basis(args, at):
-            runs -= 1  # f may write into its arguments: each run but the last gets a copy
-            given = args if runs == 0 else [over_reverse.copied(a) for a in args]
-            primals = Dual(tuple(a.primal for a in given), tuple(a.tangent for a in given))
+            given = [over_reverse.copied(a) for a in args]  # f may write into them: each
+            primals = Dual(tuple(a.primal for a in given),  # run starts from the call's
+                           tuple(a.tangent for a in given))  # values
             out = higher._jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x))
+    for arg, final in zip(args, given):  # the arguments end as one call leaves them, once
+        over_reverse.write_final(arg, final)  # every run has gone through
     return value, blocks
 
 

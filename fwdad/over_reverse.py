@@ -60,8 +60,8 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         out = forward.call(_constant(reverse.call), f, *boxed, **kwargs)
         value = _call(boxing.unbox, out)
         check_real_scalar(f.primal, value.primal)
-        finals = [_call(boxing.unbox, b) if i in wrt else copied(b)  # (the backward
-                  for i, b in enumerate(boxed)]                     # pass restores them)
+        finals = [_final(b, region) if i in wrt else copied(b)  # (the backward pass
+                  for i, b in enumerate(boxed)]                 # restores the values)
         _call(boxing.seed, out, Dual(1.0, 0.0))
         for callback, _ in reversed(region.chain):
             if type(callback) is over_reverse_pure.DualChain:
@@ -79,11 +79,18 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     finally:
         tape._STACK.reset(token)
     for arg, final in zip(args, finals):  # f may have updated an argument in place
-        _write_final(arg, final)
+        if final is not None:
+            write_final(arg, final)
     return value, grads
 
 
-def _write_final(arg: Dual, final: Dual) -> None:
+def _final(box: Dual, region: DualRegion):
+    """A differentiated argument as f left it, or None when f wrote into no variable
+    (the region records every write into a VarMat, as plain reverse mode relies on)."""
+    return _call(boxing.unbox, box) if region.writes else None
+
+
+def write_final(arg: Dual, final: Dual) -> None:
     """What boxing.write_back does, on Duals: an array argument (or one in a list, tuple
     or dict) ends as f left it, its tangent with it. Only once the whole pass has run,
     so that a pass that stops leaves the arguments as they were."""
@@ -95,11 +102,11 @@ def _write_final(arg: Dual, final: Dual) -> None:
             tangent[...] = final.tangent
     elif isinstance(primal, (list, tuple)) and isinstance(final.primal, (list, tuple)):
         for k in range(min(len(primal), len(final.primal))):
-            _write_final(_item(arg, k), _item(final, k))
+            write_final(_item(arg, k), _item(final, k))
     elif isinstance(primal, dict) and isinstance(final.primal, dict):
         for k in primal:
             if k in final.primal:
-                _write_final(_item(arg, k), _item(final, k))
+                write_final(_item(arg, k), _item(final, k))
 
 
 def copied(d: Dual) -> Dual:
