@@ -98,8 +98,9 @@ def write_final(arg: Dual, final: Dual) -> None:
     if isinstance(primal, np.ndarray) and isinstance(final.primal, np.ndarray):
         if not np.array_equal(primal, final.primal):
             primal[...] = final.primal
-        if isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray):
-            tangent[...] = final.tangent
+        if isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray) and \
+                not np.array_equal(tangent, final.tangent):
+            tangent[...] = final.tangent  # (a constant's read-only zero refuses it)
     elif isinstance(primal, (list, tuple)) and isinstance(final.primal, (list, tuple)):
         for k in range(min(len(primal), len(final.primal))):
             write_final(_item(arg, k), _item(final, k))
@@ -117,7 +118,9 @@ def copied(d: Dual) -> Dual:
 def arrays_copied(x: Any) -> Any:
     """x with its arrays (in lists, tuples and dicts too) copied; the rest shared."""
     if isinstance(x, np.ndarray):
-        return x.copy()
+        copy = x.copy()
+        copy.flags.writeable = x.flags.writeable  # (a constant's tangent stays read-only)
+        return copy
     if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
         return type(x)(arrays_copied(v) for v in x)
     if isinstance(x, dict):
