@@ -108,9 +108,9 @@ _GETITEM = Dual(operator.getitem, NoTangent)
 
 def _adjoint_made(x: Dual) -> Dual:
     """VarMat.adjoint on Duals (unbatched): made as zeros on both parts when missing."""
-    if x.primal._adjoint is None:
-        x.primal._adjoint = np.zeros(x.primal.value.shape)
-        x.tangent._adjoint = np.zeros(x.primal.value.shape)
+    if x.primal._adjoint is None:  # (VarMat.adjoint: laid out as the value)
+        x.primal._adjoint = np.zeros_like(x.primal.value, dtype=float)
+        x.tangent._adjoint = np.zeros_like(x.primal.value, dtype=float)
     return objects._get_attribute(x, "_adjoint")
 
 
@@ -157,9 +157,11 @@ def _accumulate(x: Dual, ct: Dual) -> None:
         return
     shape = x.primal.value.shape
     ct_p, ct_t = registry.unbroadcast(ct.primal, shape), registry.unbroadcast(dct, shape)
-    if x.primal._adjoint is None:
-        x.primal._adjoint = np.array(np.broadcast_to(ct_p, shape), dtype=float)
-        x.tangent._adjoint = np.array(np.broadcast_to(ct_t, shape), dtype=float)
+    if x.primal._adjoint is None:  # laid out as the value (VarMat.add_adjoint)
+        x.primal._adjoint = np.empty_like(x.primal.value, dtype=float)
+        x.primal._adjoint[...] = ct_p
+        x.tangent._adjoint = np.empty_like(x.primal.value, dtype=float)
+        x.tangent._adjoint[...] = ct_t
     else:
         x.primal._adjoint += ct_p
         x.tangent._adjoint += ct_t

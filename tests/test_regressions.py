@@ -158,3 +158,20 @@ def test_where_takes_the_selected_tangent_even_when_the_other_is_infinite():
                                   [0.0, 0.25])  # d sqrt(x) = 1 / (2 sqrt(x))
     np.testing.assert_array_equal(fwdad.jacfwd(sqrt_where_positive)(x),
                                   np.diag([0.0, 0.25]))
+
+
+# ---- an adjoint laid out unlike its value (fuzz seed 98010917) -------------------------
+def write_through_reshaped_transpose(x0, x1):
+    c = x1.T + 0.0          # F-ordered, as NumPy keeps the operand's layout
+    view = c.T.reshape(3, 2)  # a view of c (a copy had the adjoint been C-ordered)
+    view += x0
+    return c.T
+
+
+def test_adjoint_views_follow_value_views_whatever_the_layout():
+    rng = np.random.default_rng(0)
+    x0, x1, ct = rng.normal(size=(3, 2)), rng.normal(size=(2, 3)), rng.normal(size=(2, 3))
+    _, pullback = fwdad.vjp(write_through_reshaped_transpose, x0.copy(), x1.copy())
+    for i, got in enumerate(pullback(ct)):
+        jacobian = fwdad.jacfwd(write_through_reshaped_transpose, i)(x0.copy(), x1.copy())
+        np.testing.assert_allclose(got, np.tensordot(ct, jacobian, axes=2), rtol=1e-12)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, InternalError, describe
 from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
 from fwdad.reverse.tape import current, recording
 from fwdad.reverse.positions import positions, scatter
@@ -190,7 +190,11 @@ def _view_rule(fn):
             return fn(x, *args, **kwargs)
         value = fn(x.value, *args, **kwargs)
         if np.may_share_memory(value, x.value):
-            return VarMat(value, fn(x.adjoint, *args, **kwargs))
+            adjoint = fn(x.adjoint, *args, **kwargs)
+            if not np.may_share_memory(adjoint, x.adjoint):  # (laid out unlike the value)
+                raise InternalError(f"{describe(fn)} of a VarMat gave a view of its value "
+                                    f"but a copy of its adjoint: the gradient would be lost.")
+            return VarMat(value, adjoint)
         out, source = VarMat(value), fn(positions(x.shape), *args, **kwargs)
         current().push(lambda: x.add_adjoint(scatter(source, out.adjoint, x.shape)), out)
         return out

@@ -56,8 +56,8 @@ class VarMat:
 
     @property
     def adjoint(self) -> np.ndarray:
-        if self._adjoint is None:
-            self._adjoint = np.zeros(self.value.shape)
+        if self._adjoint is None:  # laid out as the value is, so that a view of one
+            self._adjoint = np.zeros_like(self.value, dtype=float)  # is a view of the other
         return self._adjoint
 
     @property
@@ -66,7 +66,8 @@ class VarMat:
 
     def add_adjoint(self, ct: np.ndarray) -> None:
         if self._adjoint is None:
-            self._adjoint = np.array(np.broadcast_to(ct, self.value.shape), dtype=float)
+            self._adjoint = np.empty_like(self.value, dtype=float)  # (the value's layout)
+            self._adjoint[...] = ct
         else:
             self._adjoint += ct
 
