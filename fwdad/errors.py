@@ -85,11 +85,23 @@ def current_user_location() -> str:
     from fwdad.compile import user_location
     frame = sys._getframe(1)
     while frame is not None:
-        hit = user_location(frame.f_code.co_filename, frame.f_lineno)
+        hit = _through_rules(user_location, frame.f_code.co_filename, frame.f_lineno)
         if hit is not None:
             return where(*hit)
         frame = frame.f_back
     return ""
+
+
+def _through_rules(user_location, filename: str, lineno: int):
+    """The user's line a line of generated code comes from. A rule of a rule (second
+    order) comes from a generated rule's line: followed back to the user's own."""
+    hit = user_location(filename, lineno)
+    while hit is not None and hit[0].startswith("<fwdad "):
+        further = user_location(*hit)
+        if further is None:
+            break
+        hit = further
+    return hit
 
 
 def note_user_location(exc: BaseException) -> None:
@@ -98,7 +110,7 @@ def note_user_location(exc: BaseException) -> None:
     from fwdad.compile import user_location
     tb, found = exc.__traceback__, None
     while tb is not None:  # the innermost generated frame wins
-        hit = user_location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        hit = _through_rules(user_location, tb.tb_frame.f_code.co_filename, tb.tb_lineno)
         found = hit or found
         tb = tb.tb_next
     if found is None or not hasattr(exc, "add_note"):
