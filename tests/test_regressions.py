@@ -1,4 +1,5 @@
 """Bugs found while the pieces came together, each against an independent reference."""
+import dataclasses
 import warnings
 
 import numpy as np
@@ -175,3 +176,14 @@ def test_adjoint_views_follow_value_views_whatever_the_layout():
     for i, got in enumerate(pullback(ct)):
         jacobian = fwdad.jacfwd(write_through_reshaped_transpose, i)(x0.copy(), x1.copy())
         np.testing.assert_allclose(got, np.tensordot(ct, jacobian, axes=2), rtol=1e-12)
+
+
+# ---- vjp with respect to an instance of a class with __slots__ gave NoTangent -----------
+@dataclasses.dataclass(slots=True)
+class Slotted:
+    a: float
+
+
+def test_vjp_of_an_instance_with_slots_is_refused_not_zero():
+    with pytest.raises(fwdad.NonDifferentiableError, match="__slots__"):
+        fwdad.vjp(lambda p: p.a * 2.0, Slotted(1.5))

@@ -57,6 +57,8 @@ def _vjp(f: Callable, primals: tuple, wrt: Any, kwargs: Optional[dict] = None,
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first "
                          f"argument, but got a {type(f).__name__}: {f!r:.60}.")
+    for i in wrt:
+        _check_not_opaque(f, primals[i], i)
     with nested() as region:
         boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
         held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
@@ -163,6 +165,17 @@ def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...
     picked = tuple(float(j) if type(args[i]) is float else cast(j, dtypes(args[i]))
                    for j, i in zip(jacobian, wrt))  # (as the reverse pass gives them)
     return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
+
+
+def _check_not_opaque(f: Callable, x: Any, i: int) -> None:
+    """An instance whose fields fwdad cannot see (a class with __slots__) has no tangent:
+    its cotangent would come out NoTangent however the output depends on it."""
+    if getattr(type(x), "__slots__", None) and zero_tangent(x) is NoTangent and \
+            type(x).__module__ not in ("builtins", "numpy"):
+        raise NonDifferentiableError(
+            f"vjp of {describe(f)}: argument {i} is a {type(x).__name__}, a class with "
+            f"__slots__, whose fields fwdad does not differentiate through yet: its "
+            f"cotangent would be lost. Pass its float fields as arguments.")
 
 
 def _check_differentiable(f: Callable, x: Any, i: int) -> None:
