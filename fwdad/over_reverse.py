@@ -23,7 +23,8 @@ from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
 from fwdad.reverse import boxing, dispatch as reverse, tape
 from fwdad.reverse.api import check_real_scalar
-from fwdad.tangents import NoTangent
+from fwdad.reverse.var import VarMat
+from fwdad.tangents import NoTangent, Tangent
 
 
 class DualRegion(tape.Tape):
@@ -68,7 +69,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
                 callback.run()
             else:
                 forward.call(callback)
-        grads = [_call(boxing.cast, _call(boxing.adjoints, held[i]),
+        grads = [_call(boxing.cast, _adjoints(held[i]),
                        _constant(boxing.dtypes(args[i].primal))) for i in wrt]
     except InternalError:
         raise
@@ -82,6 +83,16 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         if final is not None:
             write_final(arg, final)
     return value, grads
+
+
+def _adjoints(held: Dual) -> Dual:
+    """boxing.adjoints on Duals, without its copy for a VarMat whose adjoint both parts
+    have (the region is dropped after this pass: nothing writes into them again)."""
+    if type(held.primal) is VarMat and isinstance(held.tangent, Tangent) and \
+            type(held.primal._adjoint) is np.ndarray and \
+            type(getattr(held.tangent, "_adjoint", None)) is np.ndarray:
+        return Dual(held.primal._adjoint, held.tangent._adjoint)
+    return _call(boxing.adjoints, held)
 
 
 def _final(box: Dual, region: DualRegion):
