@@ -239,3 +239,19 @@ def test_out_into_constants_is_right_or_refused():
     except fwdad.FwdadError:
         return
     np.testing.assert_allclose(lin(1.0), want, rtol=1e-12)
+
+
+def write_into_ravel_of_product_of_transposes(x):
+    v = x.T * x.T          # F-ordered: ravel copies it
+    flat = v.ravel()
+    flat[0] = 0.5          # so this write does not reach v
+    return v
+
+
+def test_lin_copies_where_the_primal_copied():
+    """Fuzz seed 99105876: the replayed tangent was laid out so that ravel gave a view
+    of it, and the write through the copy reached lin(t)."""
+    x, t = np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]]), np.ones((2, 3))
+    _, lin = fwdad.linearize(write_into_ravel_of_product_of_transposes, x)
+    want = fwdad.jvp(write_into_ravel_of_product_of_transposes, (x,), (t,))[1]
+    np.testing.assert_allclose(lin(t), want, rtol=1e-12)

@@ -27,12 +27,19 @@ def own_unless_view(out: Any, x: Any, tangent: Any, dx: Any) -> Any:
     """The tangent of `out = f(x)`, computed as f(dx): copied when it shares dx's memory
     while `out` does not share x's (flatten copies a value, and a reshape may copy a
     value but view its tangent, whose batch axis or layout differs)."""
+    copied_value = not (isinstance(out, np.ndarray) and isinstance(x, np.ndarray) and
+                        _owner(out) is _owner(x))
     if type(tangent) is np.ndarray and type(dx) is np.ndarray and \
-            _owner(tangent) is _owner(dx) and not (
-                isinstance(out, np.ndarray) and isinstance(x, np.ndarray) and
-                _owner(out) is _owner(x)):
+            _owner(tangent) is _owner(dx) and copied_value:
         return tangent.copy()
+    if copied_value and _is_recorded(tangent):  # (linearize: the replayed tangent may be
+        return tangent.copy()                   # laid out so that f(dx) is a view of dx)
     return tangent
+
+
+def _is_recorded(tangent: Any) -> bool:
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    return type(tangent) is Linear
 
 
 def _owner(a: np.ndarray) -> Any:
