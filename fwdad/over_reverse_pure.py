@@ -1,8 +1,10 @@
-"""The common case of reverse mode on Dual values, written out: a pure rrule's call.
+"""The common case of reverse mode on Dual values, written out.
 
     registry.Pure.__call__(rule, *args)     on Duals: the rrule's derived forward rule
                                             gives (out, pullback) with tangents; the
                                             callback is a `DualChain`, not a closure
+    reverse.call, NonDiff.__call__, value_of, getitem of a VarMat view, accumulating
+    into an adjoint, wrapping a result       the same, each for its common case
 
 Deriving Pure.__call__ and Chain.__call__ like user code (fwdad/over_reverse.py) is
 right but runs their bookkeeping (which arguments are variables, the layout, the
@@ -14,6 +16,8 @@ variables, a user's operator, matvars) takes the derived rule.
 """
 from __future__ import annotations
 
+import operator
+import types
 from typing import Any, List, Tuple
 
 import numpy as np
@@ -21,9 +25,6 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
 from fwdad.forward import dispatch as forward
-import operator
-import types
-
 from fwdad.reverse import dispatch as reverse, registry, rules_arrays, tape, var
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.var import Var, VarMat
