@@ -21,6 +21,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
+from fwdad.forward.runtime import fresh
 from fwdad.reverse import boxing, dispatch as reverse, tape
 from fwdad.reverse.api import check_real_scalar
 from fwdad.reverse.var import VarMat
@@ -55,10 +56,10 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     region = DualRegion(tape.current_layout())
     token = tape._STACK.set(tape.regions() + (region,))
     try:
-        boxed = tuple(_call(boxing.box, a, _constant(region)) if i in wrt else copied(a)
+        boxed = tuple(_call(boxing.box, a, fresh(region)) if i in wrt else copied(a)
                       for i, a in enumerate(args))  # (f's writes reach these first)
         held = [_call(boxing.hold, b) for b in boxed]
-        out = forward.call(_constant(reverse.call), f, *boxed, **kwargs)
+        out = forward.call(fresh(reverse.call), f, *boxed, **kwargs)
         value = _call(boxing.unbox, out)
         check_real_scalar(f.primal, value.primal)
         finals = [_final(b, region) if i in wrt else copied(b)  # (the backward pass
@@ -70,7 +71,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
             else:
                 forward.call(callback)
         grads = [_call(boxing.cast, _adjoints(held[i]),
-                       _constant(boxing.dtypes(args[i].primal))) for i in wrt]
+                       fresh(boxing.dtypes(args[i].primal))) for i in wrt]
     except InternalError:
         raise
     except FwdadError as exc:
@@ -144,12 +145,8 @@ def _item(d: Dual, key: Any) -> Dual:
     return Dual(d.primal[key], tangent)
 
 
-def _constant(x: Any) -> Dual:
-    return Dual(x, NoTangent)
-
-
 def _call(fn: Any, *args: Dual) -> Dual:
-    return forward.call(_constant(fn), *args)
+    return forward.call(fresh(fn), *args)
 
 
 from fwdad import over_reverse_pure, over_reverse_rules  # noqa: E402,F401  (rules)

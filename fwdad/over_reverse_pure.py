@@ -39,7 +39,7 @@ def _pure(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     pure = rule.primal
     primals = [a.primal for a in args]
     if not _common(pure, primals, kwargs):
-        return _derived(rule, args, kwargs)
+        return forward.derived_rule(registry.Pure.__call__)(rule, *args, **kwargs)
     at = [i for i, p in enumerate(primals) if type(p) is Var or type(p) is VarMat]
     if not at:
         return forward.call(Dual(pure.fn, NoTangent), *args, **kwargs)
@@ -124,10 +124,6 @@ def _common(pure: Any, primals: List[Any], kwargs: dict) -> bool:
         if registry.is_matvar(p) or (pure.numpy and type(p) in (list, tuple)):
             return False
     return user_method(pure.fn, primals) is None
-
-
-def _derived(rule: Dual, args: Tuple[Dual, ...], kwargs: dict) -> Dual:
-    return forward.derived_rule(registry.Pure.__call__)(rule, *args, **kwargs)
 
 
 def _wrap(out: Dual, layout: str) -> Dual:

@@ -20,19 +20,15 @@ from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 
-def _constant(x) -> Dual:
-    return Dual(x, NoTangent)
-
-
 @frule(tape.regions)
 def _regions() -> Dual:
-    return _constant(tape.regions())
+    return runtime.fresh(tape.regions())
 
 
 @frule(tape.Tape.push)
 def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
     region.primal.chain.append((callback, output))
-    return _constant(None)
+    return runtime.NONE
 
 
 @frule(complexes.refuse_complex)
@@ -47,7 +43,7 @@ def _complex(fn: Dual, inputs: Dual) -> Dual:
 
 @frule(tape.Tape.keep)
 def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
-    return _constant(None)
+    return runtime.NONE
 
 
 # Which rrule a call runs, and how an attribute is read, is decided on plain values and
@@ -90,7 +86,7 @@ def _write_field(obj: Dual, name: str, value: Dual) -> Dual:
                          f"lost. Create the object inside the differentiated function.")
     attributes.write_field(obj.primal, name, value.primal)
     setattr(obj.tangent, name, value.tangent)
-    return _constant(None)
+    return runtime.NONE
 
 
 @frule(rebuild)
