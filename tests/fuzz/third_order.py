@@ -12,7 +12,8 @@ from tests.fuzz.case import JVP_TOLERANCE, Case
 from tests.fuzz.compare import fresh, mismatch, perturb
 from tests.fuzz.outcome import PASS, Outcome
 
-THIRD_SUBSET = 4   # scalar-output programs whose seed % 4 == 1 (hessian takes % 4 == 0)
+THIRD_SUBSET = 8   # scalar-output programs whose seed % 8 == 1 (hessian takes % 4 == 0): each
+                   # builds three levels of rules, some 0.3 s a program
 
 
 def directional(f: Callable, t0: Any, others: tuple) -> Callable:
