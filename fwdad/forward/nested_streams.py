@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.forward import runtime
+from fwdad.forward import dispatch, runtime
 from fwdad.forward.nested import outer_of
 from fwdad.rules import iteration
 from fwdad.rules.registry import frule
@@ -80,13 +80,11 @@ def _next_outer(outer: Any) -> Any:
     return NoTangent if outer is NoTangent else next(outer)
 
 
-
 @frule(_stream)
 def _stream_at_level_three(duals: Dual) -> Dual:
     """A lazy iterator at a third level or deeper is a list of its items, made at once:
     the three views above would each need views of their own at every level, and lists
     are iterated by every level's rules."""
-    from fwdad.forward import dispatch  # (it imports this module)
     return dispatch.derived_rule(_listed)(duals)
 
 
