@@ -5,7 +5,8 @@ inner derivative runs as a *level-2* computation (fwdad/forward/nested.py): the 
 rule of the inner function's rule, whose values carry the outer perturbation in their
 tangents. The inner function's rule sees the outer computation's values only lifted
 (inner tangent zero, outer tangent kept), so perturbations cannot be confused: see
-docs/higher_order.md.
+docs/higher_order.md. This rule is plain code over Duals too: a jvp inside a jvp
+inside a differentiated function runs its derived rule (a third level), and so on.
 """
 from __future__ import annotations
 
@@ -44,15 +45,6 @@ def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict) -
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
-
-
-@frule(_jvp)
-@frule(_jvp_with_keywords)
-def _jvp_of_jvp_rule(f: Dual, primals: Dual, tangents: Dual, *keywords: Dual) -> Dual:
-    raise FwdadError(
-        f"jvp is nested more than two deep around {describe(f.primal.primal)}: fwdad "
-        f"differentiates a jvp inside a differentiated function (second order), but "
-        f"not a third level yet. Differentiate the inner function by hand once.")
 
 
 def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:

@@ -10,7 +10,8 @@ own rule in fwdad/higher.py.
 Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad`,
 `value_and_grad` and `jacrev` catch it and take the outer derivative in forward mode,
 `vjp` refuses.
-Combinations that need a third level (hessian, hvp inside) or a pullback as a value
+Combinations that need a third level of these (only jvp nests deeper: fwdad/higher.py;
+hessian and hvp inside) or a pullback as a value
 (vjp, linearize inside), or batched inner tangents (batched_jvp), are refused with a
 FwdadError naming the inner transformation. See docs/higher_order.md.
 """
@@ -185,8 +186,8 @@ def _stacked(columns: list, x: Any) -> Any:
 
 # ---- refused: a third level, a pullback as a value, batched inner tangents ------------
 def _refused(inner: str, fn: Any) -> FwdadError:
-    why = {"hessian": "that is a third derivative, and fwdad nests two levels",
-           "hvp": "that is a third derivative, and fwdad nests two levels",
+    why = {"hessian": "that is a third derivative, which fwdad takes only as jvp of jvp",
+           "hvp": "that is a third derivative, which fwdad takes only as jvp of jvp",
            "vjp": "its pullback is not differentiable yet",
            "linearize": "its linear map is not differentiable yet",
            "batched_jvp": "inner tangents are one at a time at level 2"}.get(
@@ -246,8 +247,9 @@ def _third_level(rule: Callable) -> None:
             f"fwdad.{inner.replace('call', 'grad/jacfwd/jacrev')} is nested more than two deep: "
             f"it is called inside a function that is differentiated at second order "
             f"(by hessian or hvp, or inside a jvp or grad that is itself differentiated), "
-            f"and fwdad nests two levels of derivatives. Differentiate the inner function "
-            f"by hand once, or compute the outer derivative with finite differences.")
+            f"and fwdad nests only jvp deeper than two levels. Write the inner derivative "
+            f"with fwdad.jvp (one jvp per direction), or differentiate the inner function "
+            f"by hand once.")
     refuse.__name__ = f"_{inner}_at_level_three"
     frule(rule)(refuse)
 

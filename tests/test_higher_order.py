@@ -82,13 +82,6 @@ def test_jvp_of_jvp_matches_finite_differences_of_jvp(example):
                  rtol=1e-5, atol=1e-6)
 
 
-def test_third_level_is_reported():
-    def d(f):
-        return lambda x: fwdad.jvp(f, (x,), (1.0,))[1]
-    with pytest.raises(fwdad.FwdadError, match="more than two deep"):
-        d(d(d(math.sin)))(0.3)
-
-
 # ---- Hessians ---------------------------------------------------------------------------
 def rosenbrock(x):
     return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)

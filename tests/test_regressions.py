@@ -7,6 +7,7 @@ import pytest
 
 import fwdad
 from fwdad.tangents import perturb
+from tests.util import assert_close, fd_jvp
 
 
 def int_grid_plus(v):
@@ -176,6 +177,32 @@ def test_adjoint_views_follow_value_views_whatever_the_layout():
     for i, got in enumerate(pullback(ct)):
         jacobian = fwdad.jacfwd(write_through_reshaped_transpose, i)(x0.copy(), x1.copy())
         np.testing.assert_allclose(got, np.tensordot(ct, jacobian, axes=2), rtol=1e-12)
+
+
+# ---- np.copy keeps the layout, a.copy() is C-ordered (fuzz seed 99503889) ----------------
+def update_through_reshape_of_copy(x):
+    c = np.copy(x.T)        # F-ordered (order="K"): the reshape below is a copy
+    view = c.reshape(2, 3)
+    view *= view            # so c is unchanged
+    return c.sum(axis=1)
+
+
+def update_through_reshape_of_method_copy(x):
+    c = x.T.copy()          # C-ordered: the reshape below is a view
+    view = c.reshape(2, 3)
+    view *= view            # so c is squared
+    return c.sum(axis=1)
+
+
+@pytest.mark.parametrize("f", [update_through_reshape_of_copy,
+                               update_through_reshape_of_method_copy])
+def test_copies_keep_numpy_memory_layout(f):
+    x, t = np.arange(6.0).reshape(2, 3) * 0.1 + 0.3, np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    out, tangent = fwdad.jvp(f, (x.copy(),), (t,))
+    np.testing.assert_allclose(out, f(x.copy()), rtol=1e-15)
+    assert_close(tangent, fd_jvp(f, (x,), (t,)), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(np.tensordot(fwdad.jacfwd(f)(x.copy()), t, axes=2), tangent,
+                               rtol=1e-12)
 
 
 # ---- vjp with respect to an instance of a class with __slots__ gave NoTangent -----------

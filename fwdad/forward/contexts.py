@@ -46,7 +46,11 @@ def _constant(value: Any) -> Dual:
     return NONE if value is None else const(value)
 
 
-_FORWARD = Mode(method_rule, lambda d: d.primal, _constant)
+def primal_of(value: Dual) -> Any:
+    return value.primal
+
+
+_FORWARD = Mode(method_rule, primal_of, _constant)
 
 
 def holds_values(primal: Any, tangent: Any) -> bool:

@@ -22,7 +22,7 @@ from fwdad.errors import location_of
 from fwdad.forward import dispatch, runtime
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
-from fwdad.normalize.names import RESERVED_PREFIX, Namer
+from fwdad.normalize.names import Namer
 from fwdad.source import get_source
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -112,31 +112,3 @@ def lift_outer(value: Any) -> Dual:
 def rule_call(rule: Callable, *args: Dual, **kwargs: Dual) -> Dual:
     """Call the level-2 rule of the level-1 rule `rule` (a function or a rule object)."""
     return dispatch.call(Dual(rule, NoTangent), *args, **kwargs)  # (a rule: no tangent)
-
-
-class NestedClosure(dispatch.DerivedClosure):
-    """A function defined inside code that runs at level 2: its rule is level 2."""
-
-    __slots__ = ()
-
-
-def closure_rule_of_rule(closure: dispatch.DerivedClosure) -> Callable:
-    """The level-2 rule of a function defined inside an outer rule, with the outer
-    rule's locals it reads passed in as lifted values."""
-    rule = closure.rule
-    names = tuple(n for n, cell in zip(rule.__code__.co_freevars, rule.__closure__ or ())
-                  if not n.startswith(RESERVED_PREFIX) and _holds_dual(cell))
-    built = build_rule_of_rule(rule, names)
-    lifted = {n: lift_outer(c.cell_contents)
-              for n, c in zip(rule.__code__.co_freevars, rule.__closure__ or ()) if n in names}
-
-    def call(*args: Dual, **kwargs: Dual) -> Dual:
-        return built(*args, **kwargs, **lifted)
-    return call
-
-
-def _holds_dual(cell) -> bool:
-    try:
-        return isinstance(cell.cell_contents, Dual)
-    except ValueError:  # an empty cell
-        return False

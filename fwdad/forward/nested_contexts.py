@@ -43,7 +43,7 @@ def _entered_of_rule(manager: Dual) -> Dual:
 @frule(_NestedEntered.__enter__)
 def _enter(entered: Dual) -> Dual:
     nested = entered.primal
-    return _level2(nested.entered.enter)(nested.manager)
+    return _level2(nested.entered.enter, nested.manager)
 
 
 @frule(_NestedEntered.__exit__)
@@ -52,17 +52,17 @@ def _exit(entered: Dual, kind: Dual, exc: Dual, tb: Dual) -> Dual:
     level-1 Entered that runs this checks that it is not an fwdad error)."""
     nested = entered.primal
     args = [_constant(a.primal) for a in (kind, exc, tb)]
-    out = _level2(nested.entered.exit)(nested.manager, *args)
+    out = _level2(nested.entered.exit, nested.manager, *args)
     return Dual(bool(out.primal.primal), NoTangent)
 
 
-def _level2(rule: Callable) -> Callable:
-    """The level-2 rule of a manager's method rule; a method that level 1 runs on plain
-    values (a lock, np.errstate) runs on them again."""
+def _level2(rule: Callable, *args: Dual) -> Dual:
+    """The level-2 rule of a manager's method rule, called; a method that level 1 runs
+    on plain values (a lock, np.errstate) runs on them again."""
     method = getattr(rule, "runs_on_plain_values", None)
     if method is None:
-        return lambda *args: rule_call(rule, *args)
-    return lambda *args: _constant(method(*(a.primal.primal for a in args)))
+        return rule_call(rule, *args)
+    return _constant(method(*(a.primal.primal for a in args)))
 
 
 def _constant(value: Any) -> Dual:

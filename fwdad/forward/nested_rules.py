@@ -6,7 +6,6 @@ enumerate, dict).
 """
 from __future__ import annotations
 
-import functools
 import types
 from typing import Any, Callable, Tuple
 
@@ -17,7 +16,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad import callables, construction
 from fwdad.forward import dispatch, nested_constructors, records, runtime
-from fwdad.forward.nested import NestedClosure, closure_rule_of_rule, outer_of, rule_call
+from fwdad.forward.nested import outer_of, rule_call
+from fwdad.forward.nested_closures import NestedClosure, call_closure, closure_level
 from fwdad.rules import batching, classes, linalg, objects, operators, registry, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -86,8 +86,10 @@ def _const(value: Dual) -> Dual:
 
 @frule(dispatch.closure)
 def _closure(rule: Dual) -> Dual:
-    """A def inside code running at level 2: its (level-2) rule, marked as such."""
-    return Dual(Dual(NestedClosure(rule.primal.rule), NoTangent), NoTangent)
+    """A def inside code running at level 2 (or deeper: closure_level counts): its rule,
+    of that level, marked as such (fwdad/forward/nested_closures.py)."""
+    return Dual(Dual(NestedClosure(rule.primal.rule, closure_level(2)), NoTangent),
+                NoTangent)
 
 
 def _items(value: Dual) -> list:
@@ -197,22 +199,22 @@ def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 
 def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     """The level-2 rule for the callee in `f`, and the arguments that go first (the
-    object a method is bound to)."""
+    level-1 rule when the level-2 rule is `rule_call` of it; the object a method is
+    bound to). No functools.partial: this code is differentiated again at a third
+    level, where calling a partial would need a level-2 rule of its own."""
     callee = f.primal
     fn = callee.primal
-    if isinstance(fn, NestedClosure):
-        return fn.rule, ()
-    if isinstance(fn, dispatch.DerivedClosure):
-        return closure_rule_of_rule(fn), ()
+    if isinstance(fn, dispatch.DerivedClosure):  # a def inside differentiated code
+        return call_closure, (2, fn)
     if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
         key = dispatch._callee_key(fn)
         method = key if not isinstance(key, tuple) else getattr(*key)
         bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
-        return functools.partial(rule_call, dispatch.static_rule(method, "")), (bound,)
+        return rule_call, (dispatch.static_rule(method, ""), bound)
     call = getattr(type(fn), "__call__", None)
     if get_frule(fn) is None and get_frule(call) is not None:  # e.g. grad(f), Directional
         bound = Dual(Dual(fn, callee.tangent), f.tangent)
-        return functools.partial(rule_call, get_frule(call)), (bound,)
+        return rule_call, (get_frule(call), bound)
     if (construction.is_user_class(fn) or records.is_namedtuple_class(fn)) \
             and get_frule(fn) is None:
         return nested_constructors.class_rule_of_rule(fn), ()
@@ -220,13 +222,13 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     if kind == "object":  # an instance with a Python __call__: that method, bound to it
         bound = Dual(Dual(fn, callee.tangent), f.tangent)
         method = dispatch.static_rule(type(fn).__call__, "")
-        return functools.partial(rule_call, method), (bound,)
+        return rule_call, (method, bound)
     if kind is not None:
         raise FwdadError(
             f"second derivatives through calling a {kind} object ({describe(fn)}) are not "
             f"supported yet: call the function it wraps directly, or take the second "
             f"derivative by finite differences of fwdad.jacfwd.")
-    return functools.partial(rule_call, dispatch.static_rule(fn, "")), ()
+    return rule_call, (dispatch.static_rule(fn, ""),)
 
 
 @frule(registry._Adapter.__call__)
@@ -276,4 +278,4 @@ def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 
 
 from fwdad.forward import (nested_attributes, nested_contexts,  # noqa: E402,F401 (their
-                           nested_streams)  # level-2 rules)
+                           nested_deeper, nested_streams)  # rules)

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.forward import runtime
+from fwdad.forward import dispatch, runtime
 from fwdad.forward.nested import outer_of
 from fwdad.rules import iteration
 from fwdad.rules.registry import frule
@@ -78,3 +78,28 @@ def _next_of_rule(iterator: Dual, *default: Dual) -> Dual:
 
 def _next_outer(outer: Any) -> Any:
     return NoTangent if outer is NoTangent else next(outer)
+
+
+@frule(_stream)
+def _stream_at_level_three(duals: Dual) -> Dual:
+    """A lazy iterator at a third level or deeper is a list of its items, made at once:
+    the three views above would each need views of their own at every level, and lists
+    are iterated by every level's rules."""
+    return dispatch.derived_rule(_listed)(duals)
+
+
+def _listed(duals: Iterator[Dual]) -> Dual:
+    """What `_stream(duals)` stands for, as a list made at once (this function is only
+    ever differentiated: `_stream_at_level_three`)."""
+    items = list(runtime.iterate(duals))
+    return Dual(Dual([i.primal.primal for i in items], [i.primal.tangent for i in items]),
+                Tangent(primal=[outer_of(i)[0] for i in items],
+                        tangent=[outer_of(i)[1] for i in items]))
+
+
+@frule(_next_of_rule)
+def _next_at_level_three(iterator: Dual, *default: Dual) -> Dual:
+    raise FwdadError(
+        "next() of a lazy iterator (zip, map, enumerate, iter, itertools) in a "
+        "third-order (or higher) derivative is not supported yet: iterate it with a "
+        "for loop, or make a list of it first.")

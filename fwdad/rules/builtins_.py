@@ -34,9 +34,21 @@ def _select(choose, args: tuple, key, default) -> Dual:
         if default is not _NO_DEFAULT:
             return default
         raise ValueError(f"{choose.__name__}() arg is an empty sequence")
-    key_fn = (lambda v: v) if key is None else key.primal
-    index = choose(range(len(items)), key=lambda i: key_fn(items[i].primal))
-    return items[index]
+    keys = [items[i].primal if key is None else key.primal(items[i].primal)
+            for i in range(len(items))]
+    return items[_chosen(choose, keys)]
+
+
+def _chosen(choose, keys: list) -> int:
+    """The index of the item `choose` (max or min) returns, the first of equal ones: as
+    Python compares, a later item wins only if > (max) or < (min) the best so far.
+    (A loop, not choose(..., key=lambda): rule code is differentiated again, and a
+    function a builtin calls back is out of the derived rule's reach.)"""
+    best = 0
+    for i in range(1, len(keys)):
+        if (keys[i] > keys[best]) if choose is max else (keys[i] < keys[best]):
+            best = i
+    return best
 
 
 _NO_DEFAULT = object()

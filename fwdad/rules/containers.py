@@ -139,11 +139,22 @@ def _reverse(xs: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
+def sort_order(keys: list, reverse: bool) -> list:
+    """The positions of plain keys in sorted order (stable). Rules sort through it, not
+    with sorted(..., key=lambda ...): rule code is differentiated again, and a function
+    a builtin calls back is out of the derived rule's reach."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+def_nondiff(sort_order)
+
+
 @frule(list.sort)
 def _sort(xs: Dual, *, key=None, reverse=False) -> Dual:
     """Sorts by the primal values (ties keep their order); the tangents follow."""
-    by = (lambda i: xs.primal[i]) if key is None else (lambda i: key(xs.primal[i]))
-    order = sorted(range(len(xs.primal)), key=by, reverse=reverse)
+    keys = [xs.primal[i] if key is None else key(xs.primal[i])
+            for i in range(len(xs.primal))]
+    order = sort_order(keys, reverse)
     xs.primal[:] = [xs.primal[i] for i in order]
     xs.tangent[:] = [xs.tangent[i] for i in order]
     return Dual(None, NoTangent)

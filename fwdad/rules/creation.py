@@ -164,11 +164,21 @@ def _filled(out, value: Dual):
 
 
 # ---- copies and conversions ---------------------------------------------------------------
-@frule(np.copy, np.ndarray.copy)
-def _copy(x: Dual, *args, **kwargs) -> Dual:
-    out = np.copy(x.primal, *args, **kwargs) if not isinstance(x.primal, np.ndarray) \
-        else x.primal.copy(*args)
-    return Dual(out, NoTangent if x.tangent is NoTangent else np.array(x.tangent))
+@frule(np.copy)
+def _copy(x: Dual, order="K", subok=False) -> Dual:
+    """np.copy keeps the memory layout (order="K"), so that a later reshape is a view
+    or a copy as it is in NumPy; its tangent is copied the same way."""
+    out = np.copy(x.primal, order=order, subok=subok)
+    return Dual(out, NoTangent if x.tangent is NoTangent else
+                np.copy(x.tangent, order=order))
+
+
+@frule(np.ndarray.copy)
+def _method_copy(x: Dual, order="C") -> Dual:
+    """a.copy() is C-ordered unless asked otherwise (unlike np.copy)."""
+    out = x.primal.copy(order)
+    return Dual(out, NoTangent if x.tangent is NoTangent else
+                np.array(x.tangent, order=order))
 
 
 @frule(np.ndarray.astype)

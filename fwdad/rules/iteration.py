@@ -18,7 +18,7 @@ from fwdad.dual import Dual
 from fwdad.forward.callables import bound_arguments
 from fwdad.forward.dispatch import call
 from fwdad.forward.runtime import TangentStream, const, iterate, stream
-from fwdad.rules.containers import plain_set_items
+from fwdad.rules.containers import plain_set_items, sort_order
 from fwdad.rules.operators import _add
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
@@ -69,8 +69,9 @@ def _reversed(sequence: Dual) -> Dual:
 @frule(sorted)
 def _sorted(iterable: Dual, key=None, reverse=False) -> Dual:
     """Sorted by the primal values (the key sees plain values): ties keep their order."""
-    by = (lambda d: d.primal) if key is None else (lambda d: key(d.primal))
-    return pack_list(sorted(items(iterable), key=by, reverse=reverse))
+    xs = items(iterable)
+    keys = [xs[i].primal if key is None else key(xs[i].primal) for i in range(len(xs))]
+    return pack_list([xs[i] for i in sort_order(keys, reverse)])
 
 
 @frule(map)

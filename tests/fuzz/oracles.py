@@ -7,6 +7,8 @@ d vjp_dot      <vjp(ct), t> == <ct, jvp(t)>
 e batched      batched_jvp and jacfwd against single jvps, shapes included
 f linearize    lin(t) against jvp, and <lin.T(ct), t> == <ct, lin(t)>
 g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
+h third        jvp of jvp of jvp (scalar outputs, a subset) against differences of
+               jvp of jvp
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from tests.fuzz.compare import fresh, mismatch
 from tests.fuzz.generate import load
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
 from tests.fuzz.outcome import PASS, Outcome
+from tests.fuzz.third_order import third
 
 
 def wrong(found: tuple, what: str) -> Outcome:
@@ -58,4 +61,4 @@ def optimized(case: Case) -> Outcome:
 
 ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_state,
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
-           "hessian": hessian}
+           "hessian": hessian, "third": third}

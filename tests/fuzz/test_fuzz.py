@@ -7,7 +7,8 @@ up as an XPASS: then delete its seeds from KNOWN). Regenerate the table with
 `python -m tests.fuzz --seed 0 --count 1000 --xfail-table`; the long campaign is
 `python -m tests.fuzz --count 20000 --seed S --workers 2`.
 
-The range costs about 25 ms a program (some 25-35 s for 1000 on one core).
+The range costs about 75 ms a program (some 75 s for 1000 on one core; the third-order
+oracle is most of it).
 """
 import pytest
 

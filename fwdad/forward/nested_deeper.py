@@ -1,0 +1,116 @@
+"""Rules for differentiating the level-2 machinery itself: a jvp inside a jvp inside a
+differentiated function runs the derived rules of fwdad/higher.py and of the level-2
+rules (fwdad/forward/nested_*.py), a third level; their derived rules, a fourth; and so
+on. Most of that code is plain code over Duals; these are the pieces that are not:
+lookups whose results are rules or kinds (constants), user-facing checks and copies,
+structural tangents, new instances, and binding a record's arguments to its fields.
+Functions defined inside differentiated code are in fwdad/forward/nested_closures.py.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from fwdad import api, callables, construction, over_reverse_rules
+from fwdad.dual import Dual
+from fwdad.errors import describe
+from fwdad.forward import contexts, dispatch, nested_constructors, records, runtime
+from fwdad.forward.nested import outer_of
+from fwdad.forward.nested_closures import unwrapped, wrapped
+from fwdad.rules import iteration
+from fwdad.rules.registry import def_nondiff, frule, get_frule
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import NoTangent, Tangent
+
+# what the level-2 rule of dispatch.call looks up (rules and kinds of callees), and
+# which rule runs a `with` statement's manager method: constants
+def_nondiff(describe, dispatch._is_builtin_method, dispatch._callee_key,
+            dispatch.static_rule, get_frule, callables.kind_of, construction.is_user_class,
+            records.is_namedtuple_class, contexts.method_rule)
+
+
+@frule(check_tangent)
+def _check_tangent(primal: Dual, tangent: Dual, name: Dual, batch: Dual = None) -> Dual:
+    checked = check_tangent(primal.primal, tangent.primal, name.primal,
+                            None if batch is None else batch.primal)
+    return Dual(checked, tangent.tangent)
+
+
+@frule(api._copy)
+def _copy(tangent: Dual) -> Dual:
+    return Dual(api._copy(tangent.primal), api._copy(tangent.tangent))
+
+
+@frule(Tangent)
+def _tangent(**fields: Dual) -> Dual:
+    """A structural tangent built in rule code: its tangent is the structure of its
+    fields' tangents."""
+    return Dual(Tangent(**{k: v.primal for k, v in fields.items()}),
+                Tangent(**{k: v.tangent for k, v in fields.items()}))
+
+
+@frule(nested_constructors._new)
+def _new_instance(cls: Dual) -> Dual:
+    """A new instance one level deeper: the instance of the level below, and its
+    tangent, empty structures where that one has them."""
+    return Dual(nested_constructors._new(cls.primal),
+                Tangent(primal=_empty_pair(), tangent=_empty_pair()))
+
+
+def _empty_pair() -> Tangent:
+    return Tangent(primal=Tangent(), tangent=Tangent())
+
+
+@frule(contexts.primal_of)
+def _primal_of(value: Dual) -> Dual:
+    """A Dual's primal, seen from a rule differentiated again (as getattr gives it)."""
+    return Dual(value.primal.primal, outer_of(value)[0])
+
+
+# ---- binding a record's arguments to its fields, one level deeper ---------------------
+@frule(construction.namedtuple_values)
+def _namedtuple_values(cls: Dual, args: Dual, kwargs: Dual, default: Dual) -> Dual:
+    values = construction.namedtuple_values(cls.primal, *_bindable(args, kwargs),
+                                            _deeper_default(default))
+    return Dual([v.primal for v in values], [v.tangent for v in values])
+
+
+@frule(construction.dataclass_values)
+def _dataclass_values(cls: Dual, args: Dual, kwargs: Dual, default: Dual) -> Dual:
+    pairs = construction.dataclass_values(cls.primal, *_bindable(args, kwargs),
+                                          _deeper_default(default))
+    return Dual([(name, v.primal) for name, v in pairs],
+                [(NoTangent, v.tangent) for _, v in pairs])
+
+
+def _bindable(args: Dual, kwargs: Dual) -> tuple:
+    """The arguments as Duals of this level, to be bound to fields."""
+    positional = tuple(iteration.items(args))
+    named = {k: Dual(kwargs.primal[k], NoTangent if kwargs.tangent is NoTangent
+                     else kwargs.tangent[k]) for k in kwargs.primal}
+    return positional, named
+
+
+class _DeeperDefault:
+    """A field's default as a constant of this level (`default` makes it one of the
+    level below)."""
+
+    def __init__(self, default: Callable) -> None:
+        self.default = default
+
+    def __call__(self, value: Any) -> Dual:
+        return runtime.const(self.default(value))
+
+
+def _deeper_default(default: Dual) -> _DeeperDefault:
+    return _DeeperDefault(default.primal)
+
+
+@frule(over_reverse_rules._fresh_default)
+def _fresh_default_deeper(default: Dual) -> Dual:
+    """A mutable default of a rule differentiated once more: a new constant of the
+    level its Duals wrap it in (this is its own rule, for every level further)."""
+    depth, fresh_default = unwrapped(default)
+    return wrapped(fresh_default.dual(), depth)
+
+
+frule(_fresh_default_deeper)(_fresh_default_deeper)

@@ -1,0 +1,213 @@
+"""Third and fourth derivatives by repeated jvp: closed forms, central differences of
+the derivative one order lower (the corpus), perturbation confusion across three
+levels, and closures made inside functions differentiated three and four times."""
+import contextlib
+import copy
+import dataclasses
+import math
+import typing
+
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.higher import Directional
+from fwdad.tangents import random_tangent
+from tests.corpus import CORPUS
+from tests.test_batching import IN_PLACE
+from tests.util import assert_close, fd_jvp
+
+
+def d(f):
+    """x -> f'(x), by a jvp inside: d(d(d(f))) nests three levels of jvp."""
+    return lambda x: fwdad.jvp(f, (x,), (1.0,))[1]
+
+
+def derivatives(f, x, orders=4):
+    """[f'(x), f''(x), ...] by repeated jvp."""
+    out, g = [], f
+    for _ in range(orders):
+        g = d(g)
+        out.append(g(x))
+    return out
+
+
+# ---- closed forms -----------------------------------------------------------------------
+def exp_cubic(x):
+    return np.exp(x) * x ** 3
+
+
+def exp_cubic_derivatives(x):
+    e = math.exp(x)
+    return [e * (x**3 + 3 * x**2), e * (x**3 + 6 * x**2 + 6 * x),
+            e * (x**3 + 9 * x**2 + 18 * x + 6), e * (x**3 + 12 * x**2 + 36 * x + 24)]
+
+
+def sines_in_a_loop(x):
+    """sum_k sin(k x) for k = 0, 1, 2, with a branch on a value."""
+    total = 0.0
+    for k in range(3):
+        if total > -10.0:
+            total = total + math.sin(k * x)
+    return total
+
+
+def sines_derivatives(x):
+    phases = [math.cos, lambda t: -math.sin(t), lambda t: -math.cos(t), math.sin]
+    return [sum(k ** n * phases[n - 1](k * x) for k in range(3)) for n in range(1, 5)]
+
+
+def closure_inside(x):
+    """A lambda made inside the function, over x: x * (x * x^2) = x^4."""
+    cube = lambda z: x * z * z  # noqa: E731
+    return cube(x) * x
+
+
+def fourth_power_derivatives(x):
+    return [4 * x**3, 12 * x**2, 24 * x, 24.0]
+
+
+def nested_def_of_exp(x):
+    """exp(x^2) through a def that reads x."""
+    def inner(z):
+        return math.exp(x * z)
+    return inner(x)
+
+
+def exp_square_derivatives(x):
+    e = math.exp(x * x)
+    return [2 * x * e, (4 * x**2 + 2) * e, (8 * x**3 + 12 * x) * e,
+            (16 * x**4 + 48 * x**2 + 12) * e]
+
+
+class Polynomial:
+    def __init__(self, coefficients):
+        self.coefficients = coefficients
+
+    def __call__(self, x):
+        total = 0.0
+        for c in reversed(self.coefficients):
+            total = total * x + c
+        return total
+
+
+def polynomial_in_a_class(x):
+    """An instance made inside, whose field is a list holding x: 1 + x*x + 2 x^3."""
+    return Polynomial([1.0, 0.0, x, 2.0])(x)
+
+
+def polynomial_derivatives(x):
+    return [3 * x**2 + 6 * x**2, 6 * x + 12 * x, 6.0 + 12.0, 0.0]
+
+
+@dataclasses.dataclass
+class Pair:
+    a: float
+    b: float = 2.0
+
+
+class Scaled(typing.NamedTuple):
+    value: float
+    scale: float = 3.0
+
+
+def records_and_builtins(x):
+    """A dataclass, a NamedTuple, sorted, zip, enumerate, max and a `with`, for |x| < 1:
+    sorted([x^2, 2]) weighted (2, 1) is 2 x^2 + 2; plus 3x and max(x, 0.5)."""
+    pair, scaled = Pair(x * x), Scaled(x)
+    total = 0.0
+    with contextlib.nullcontext():
+        for i, (u, w) in enumerate(zip(sorted([pair.b, pair.a]), [pair.b, 1.0])):
+            total = total + u * w
+    return total + scaled.value * scaled.scale + max(x, 0.5)
+
+
+def records_derivatives(x):
+    return [4 * x + 3 + (x > 0.5), 4.0, 0.0, 0.0]
+
+
+CLOSED_FORMS = [
+    (exp_cubic, exp_cubic_derivatives),
+    (sines_in_a_loop, sines_derivatives),
+    (closure_inside, fourth_power_derivatives),
+    (nested_def_of_exp, exp_square_derivatives),
+    (polynomial_in_a_class, polynomial_derivatives),
+    (records_and_builtins, records_derivatives),
+]
+
+
+@pytest.mark.parametrize("f, want", CLOSED_FORMS, ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("x", [-0.6, 0.7])
+def test_third_and_fourth_derivatives_equal_closed_forms(f, want, x):
+    np.testing.assert_allclose(derivatives(f, x), want(x), rtol=1e-10, atol=1e-12)
+
+
+def test_fourth_derivative_through_in_place_array_updates():
+    """Central differences of the third derivative, for lack of a closed form."""
+    def f(x):
+        v = np.array([1.0, 2.0, 3.0]) * x
+        v[1] = v[1] ** 2
+        return np.sum(np.tanh(v))
+    third = d(d(d(f)))
+    for x in (-0.4, 0.7):
+        h = 1e-5
+        assert d(third)(x) == pytest.approx((third(x + h) - third(x - h)) / (2 * h),
+                                            rel=1e-6, abs=1e-6)
+
+
+# ---- perturbation confusion across three levels ---------------------------------------
+def three_levels(x):
+    """d/dy [x * d/dz (x y z)] at y = z = 1 is x^2: d/dx is 2x."""
+    return fwdad.jvp(lambda y: x * fwdad.jvp(lambda z: x * y * z, (1.0,), (1.0,))[1],
+                     (1.0,), (1.0,))[1]
+
+
+def middle_reads_x(x):
+    """x * d/dy d/dz (y z) = x: d/dx is 1."""
+    return fwdad.jvp(lambda y: x * fwdad.jvp(lambda z: y * z, (1.0,), (1.0,))[1],
+                     (1.0,), (1.0,))[1]
+
+
+def innermost_reads_x(x):
+    """d/dy (d/dz (x z)) * y = x: d/dx is 1."""
+    return fwdad.jvp(lambda y: fwdad.jvp(lambda z: x * z, (1.0,), (1.0,))[1] * y,
+                     (1.0,), (1.0,))[1]
+
+
+def made_outside_called_deepest(x):
+    """A lambda over x made at the outer level, differentiated two levels down:
+    d/dy (d/dz (x z) * y) = x, so d/dx is 1."""
+    scaled = lambda z: x * z  # noqa: E731
+    return fwdad.jvp(lambda y: fwdad.jvp(scaled, (1.0,), (1.0,))[1] * y,
+                     (1.0,), (1.0,))[1]
+
+
+@pytest.mark.parametrize("f, derivative", [
+    (three_levels, lambda x: 2 * x), (middle_reads_x, lambda x: 1.0),
+    (innermost_reads_x, lambda x: 1.0), (made_outside_called_deepest, lambda x: 1.0)],
+    ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("x", [-1.5, 2.0])
+def test_three_levels_do_not_confuse_perturbations(f, derivative, x):
+    assert d(f)(x) == pytest.approx(derivative(x), rel=1e-12)
+
+
+def test_hessian_and_hvp_of_a_function_that_calls_jvp():
+    """x * d/dy (x y^2) at y = 1 is 2 x^2: its second derivative is 4."""
+    def f(x):
+        return x * fwdad.jvp(lambda y: x * y * y, (1.0,), (1.0,))[1]
+    assert fwdad.hessian(f)(0.8) == pytest.approx(4.0, rel=1e-12)
+    assert fwdad.hvp(f, (0.8,), (1.0,))[0] == pytest.approx(4.0, rel=1e-12)
+
+
+# ---- the corpus: jvp of jvp of jvp against differences of jvp of jvp -------------------
+@pytest.mark.parametrize("example", [pytest.param(e, id=str(e)) for e in CORPUS + IN_PLACE])
+def test_third_derivative_matches_differences_of_the_second(example):
+    rng = np.random.default_rng(3)
+    v = [random_tangent(a, rng) for a in example.args]
+    second = Directional(Directional(example.fn, v), v)
+
+    def along_v_twice(*args):
+        return second(*copy.deepcopy(args))
+    _, third = fwdad.jvp(second, copy.deepcopy(example.args), v)
+    assert_close(third, fd_jvp(along_v_twice, example.args, v, h=1e-4),
+                 rtol=1e-5, atol=1e-6)
