@@ -18,9 +18,9 @@ import numpy as np
 import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import Pure, raw_rrule, rrule
+from fwdad.reverse.registry import _RRULES, Pure, raw_rrule, rrule
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
-from fwdad.rules.scipy_special import refuse_tangent
+from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
 
@@ -83,6 +83,18 @@ for _ufunc, _derivative in UNARY.items():
 for _ufunc, (_d1, _d2) in BINARY.items():
     binary_rrule(_ufunc, _d1, _d2)
 accept_out([*UNARY, *BINARY])
+
+
+def _without_where(ufunc, call):
+    def rule(*args, **kwargs):
+        refuse_where(ufunc, kwargs)
+        return call(*args, **kwargs)
+    rule.__name__ = getattr(call, "__name__", "rule")
+    return rule
+
+
+for _ufunc in [*UNARY, *BINARY]:
+    _RRULES[_ufunc].callable = _without_where(_ufunc, _RRULES[_ufunc].callable)
 
 
 @rrule(sc.polygamma)

@@ -43,7 +43,7 @@ def _weighted(weight, a: Dual, b: Dual):
     """weight * (b da + db), with da and db lifted to the broadcast shape of a and b."""
     if b is None:
         return weight * a.tangent
-    size = ndim(np.broadcast(a.primal, b.primal))
+    size = max(ndim(a.primal), ndim(b.primal))
     da, db = lift(a.primal, a.tangent, size), lift(b.primal, b.tangent, size)
     return weight * (b.primal * da) + weight * db
 

@@ -20,10 +20,10 @@ import numpy as np
 import scipy.special as sc
 
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.registry import def_nondiff, frule
-from fwdad.rules.ufuncs import chain, partials, register_ufunc, write_outputs
+from fwdad.rules.ufuncs import apply_ufunc, chain, partials, write_outputs
 from fwdad.tangents import NoTangent
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -137,10 +137,33 @@ BINARY = {
         sc.xlogy(a - 1.0, x) - x - sc.gammaln(a))),
 }
 
+
+def refuse_where(ufunc, kwargs: dict) -> None:
+    """SciPy's ufuncs given `where=` write wrong values and corrupt memory (SciPy 1.17
+    with NumPy 2.4: tests/rules/test_scipy_special.py), so fwdad refuses it."""
+    if "where" in kwargs:
+        raise FwdadError(
+            f"scipy.special.{ufunc.__name__}(..., where=...): fwdad does not call SciPy's "
+            f"special functions with where= (SciPy's own result is wrong with it). Write "
+            f"`np.where(mask, scipy.special.{ufunc.__name__}(x), out)` instead.")
+
+
+def _register(ufunc: np.ufunc, tangent: Callable) -> None:
+    """The ufunc's rule (fwdad/rules/ufuncs.py), refusing where=."""
+    def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
+        refuse_where(ufunc, kwargs)
+        ins, outs = args[:ufunc.nin], args[ufunc.nin:]
+        if not outs and out is not None and out.primal is not None:
+            outs = (out,)
+        return apply_ufunc(ufunc, tangent, ins, outs, kwargs)
+    rule.__name__ = f"_{ufunc.__name__}"
+    frule(ufunc)(rule)
+
+
 for _ufunc, _tangent in UNARY.items():
-    register_ufunc(_ufunc, _real(f"{_ufunc.__name__}(x)", 1, _tangent))
+    _register(_ufunc, _real(f"{_ufunc.__name__}(x)", 1, _tangent))
 for _ufunc, _tangent in BINARY.items():
-    register_ufunc(_ufunc, _real(f"{_ufunc.__name__}(a, b)", 2, _tangent))
+    _register(_ufunc, _real(f"{_ufunc.__name__}(a, b)", 2, _tangent))
 
 
 # ---- functions that are not ufuncs ---------------------------------------------------------

@@ -1,7 +1,7 @@
 """Rules for NumPy's ufuncs: one table row per ufunc, from its partial derivatives.
 
 A row maps a ufunc to its tangent, a function of the inputs, the output y and the
-inputs' tangents (lifted to broadcast against y). `register_ufunc` makes the one rule they
+inputs' tangents (lifted to broadcast against y). `_register` makes the one rule they
 all share, which also handles `out=` (primal and tangent of `out` are updated in place
 and `out` is returned), `where=`, `dtype=` and batched tangents. A new ufunc is one row.
 """
@@ -152,7 +152,7 @@ NONDIFF = [  # piecewise constant, or not a float
 ]
 
 
-def register_ufunc(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
+def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
     """The rule of `ufunc`: positional outputs or `out=` are updated in place."""
     def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
         ins, outs = args[:ufunc.nin], args[ufunc.nin:]
@@ -210,9 +210,9 @@ def _write(target: Dual, y, dy, kwargs) -> None:
 
 
 for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
-    register_ufunc(_ufunc, _tangent)
+    _register(_ufunc, _tangent)
 for _ufunc in NONDIFF:
-    register_ufunc(_ufunc, None)
+    _register(_ufunc, None)
 
 
 # ---- elementwise selection: clip and where ----------------------------------------------
