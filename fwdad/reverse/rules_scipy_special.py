@@ -128,7 +128,7 @@ def _logsumexp_rule(a, axis=None, b=None, keepdims=False, return_sign=False):
     out = sc.logsumexp(a, axis, b, keepdims, return_sign)
     kept, sign = sc.logsumexp(a, axis, b, keepdims=True, return_sign=True)
     weight = sign * np.exp(a - kept)
-    size = np.ndim(weight) if b is None else np.ndim(np.broadcast(a, b))
+    size = np.ndim(weight) if b is None else max(np.ndim(a), np.ndim(b))
 
     def pullback(ct):
         ct = _spread(ct[0] if return_sign else ct, axis, size, keepdims) * weight

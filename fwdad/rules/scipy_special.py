@@ -6,7 +6,7 @@ its partial derivatives, as fwdad/rules/ufuncs.py does for NumPy's ufuncs.
 Each derivative is written with functions that have rules themselves (psi's derivative
 is polygamma(1, x), polygamma(n, x)'s is polygamma(n + 1, x), i0's is i1 ...), so that
 the rules can be differentiated again (hessian). An argument SciPy has no derivative
-for (the order v of kv and iv, the a of gammainc, the s of zeta) is refused when its
+for (the order v of kv and iv, the a of gammainc, the x of zeta) is refused when its
 tangent is not zero: `refuse_tangent` raises NonDifferentiableError naming the function,
 the argument, the user's line and what to do. Real inputs only (`refuse_complex`).
 This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
