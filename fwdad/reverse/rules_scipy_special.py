@@ -18,7 +18,7 @@ import numpy as np
 import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import _RRULES, Pure, raw_rrule, rrule
+from fwdad.reverse.registry import _RRULES, Pure, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
@@ -93,6 +93,19 @@ def _without_where(ufunc, call):
     return rule
 
 
+def _constant_first(fn, call: str, arg: str) -> None:
+    """The rule of `fn` refuses a variable as its first argument, at the user's line
+    (the pullbacks' own refusal would come only in the backward pass)."""
+    inner = _RRULES[fn].callable
+
+    def rule(*args, **kwargs):
+        if args and is_tracked(args[0]):
+            refuse_tangent(1.0, call, arg)
+        return inner(*args, **kwargs)
+    rule.__name__ = getattr(inner, "__name__", "rule")
+    _RRULES[fn].callable = rule
+
+
 for _ufunc in [*UNARY, *BINARY]:
     _RRULES[_ufunc].callable = _without_where(_ufunc, _RRULES[_ufunc].callable)
 
@@ -155,3 +168,10 @@ def _softmax(x, axis=None):
 def _log_softmax(x, axis=None):
     y = sc.log_softmax(x, axis=axis)
     return y, lambda ct: (ct - np.exp(y) * np.sum(ct, axis=axis, keepdims=True),)
+
+
+for _fn, _call, _arg in [(sc.kv, "kv(v, x)", "v"), (sc.iv, "iv(v, x)", "v"),
+                         (sc.gammainc, "gammainc(a, x)", "a"),
+                         (sc.gammaincc, "gammaincc(a, x)", "a"),
+                         (sc.polygamma, "polygamma(n, x)", "n"), (sc.zeta, "zeta(x, q)", "x")]:
+    _constant_first(_fn, _call, _arg)

@@ -170,7 +170,7 @@ def test_a_tangent_scipy_has_no_derivative_for_is_refused(f, name, arg):
     match = rf"scipy\.special\.{name}\(.*test_scipy_special\.py:\d+.*with respect to {arg}"
     with pytest.raises(NonDifferentiableError, match=match):
         fwdad.jvp(f, (2.0, 1.5), (1.0, 0.0))
-    with pytest.raises(NonDifferentiableError, match=rf"scipy\.special\.{name}\("):
+    with pytest.raises(NonDifferentiableError, match=match):
         fwdad.grad(f, argnums=0)(2.0, 1.5)
     # the other argument alone: a zero tangent in the first is no derivative asked for
     _, tangent = fwdad.jvp(f, (2.0, 1.5), (0.0, 1.0))
