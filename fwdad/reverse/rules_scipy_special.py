@@ -20,6 +20,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.reverse.registry import _RRULES, Pure, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
+from fwdad.rules.ieee import divide
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -38,7 +39,7 @@ def _psi_gap(a, b):
 
 UNARY = {
     sc.gammaln: lambda x, y: sc.psi(x),
-    sc.loggamma: lambda x, y: sc.psi(x),
+    sc.loggamma: lambda x, y: np.where(np.isnan(y), np.nan, sc.psi(x)),  # NaN at real x < 0
     sc.gamma: lambda x, y: sc.gamma(x) * sc.psi(x),
     sc.psi: lambda x, y: sc.polygamma(1, x),
     sc.erf: lambda x, y: 2.0 / SQRT_PI * np.exp(-np.square(x)),
@@ -49,7 +50,7 @@ UNARY = {
     sc.log_ndtr: lambda x, y: np.exp(-0.5 * np.square(x) - y) / SQRT_2PI,
     sc.ndtri: lambda x, y: SQRT_2PI * np.exp(0.5 * np.square(y)),
     sc.expit: lambda x, y: sc.expit(x) * sc.expit(-x),
-    sc.logit: lambda x, y: 1.0 / x + 1.0 / (1.0 - x),
+    sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
     sc.log_expit: lambda x, y: sc.expit(-x),
     sc.i0: lambda x, y: sc.i1(x),
     sc.i1: lambda x, y: np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x)),
@@ -66,8 +67,8 @@ BINARY = {
                lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, z))),
     sc.xlog1py: (lambda x, z, y: np.log1p(z),
                  lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, 1.0 + z))),
-    sc.rel_entr: (lambda x, z, y: np.log(x) - np.log(z) + 1.0, lambda x, z, y: -x / z),
-    sc.kl_div: (lambda x, z, y: np.log(x) - np.log(z), lambda x, z, y: 1.0 - x / z),
+    sc.rel_entr: (lambda x, z, y: np.log(x) - np.log(z) + 1.0, lambda x, z, y: -divide(x, z)),
+    sc.kl_div: (lambda x, z, y: np.log(x) - np.log(z), lambda x, z, y: 1.0 - divide(x, z)),
     sc.kv: (_refused("kv(v, x)", "v"),
             lambda v, x, y: -(sc.kv(v - 1.0, x) + sc.kv(v + 1.0, x)) / 2.0),
     sc.iv: (_refused("iv(v, x)", "v"),

@@ -22,6 +22,7 @@ import scipy.special as sc
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.ufuncs import apply_ufunc, chain, partials, write_outputs
 from fwdad.tangents import NoTangent
@@ -92,7 +93,8 @@ def _i1e_prime(x, y):
 UNARY = {
     # ---- gamma and its logarithm: psi = d log gamma ----
     sc.gammaln: chain(lambda x, y: sc.psi(x)),
-    sc.loggamma: chain(lambda x, y: sc.psi(x)),
+    sc.loggamma: chain(lambda x, y: np.where(np.isnan(y), np.nan, sc.psi(x))),  # real x < 0:
+    # SciPy's real loggamma is NaN there (the complex one is not), and so is its derivative
     sc.gamma: chain(lambda x, y: y * sc.psi(x)),
     sc.psi: chain(lambda x, y: sc.polygamma(1, x)),
     # ---- error functions and the normal distribution ----
@@ -105,7 +107,7 @@ UNARY = {
     sc.ndtri: chain(lambda x, y: SQRT_2PI * np.exp(0.5 * y * y)),  # without underflow
     # ---- the logistic function (expit(-x) = 1 - expit(x), without cancellation) ----
     sc.expit: chain(lambda x, y: y * sc.expit(-x)),
-    sc.logit: chain(lambda x, y: 1.0 / (x * (1.0 - x))),
+    sc.logit: chain(lambda x, y: divide(1.0, x * (1.0 - x))),
     sc.log_expit: chain(lambda x, y: sc.expit(-x)),
     # ---- modified Bessel functions of orders 0 and 1 (and exponentially scaled) ----
     sc.i0: chain(lambda x, y: sc.i1(x)),
@@ -123,8 +125,9 @@ BINARY = {
                       lambda a, b, y: y * (sc.psi(b) - sc.psi(a + b))),
     sc.xlogy: partials(lambda x, z, y: np.log(z), lambda x, z, y: _over(x, z)),
     sc.xlog1py: partials(lambda x, z, y: np.log1p(z), lambda x, z, y: _over(x, 1.0 + z)),
-    sc.rel_entr: partials(lambda x, z, y: np.log(x / z) + 1.0, lambda x, z, y: -x / z),
-    sc.kl_div: partials(lambda x, z, y: np.log(x / z), lambda x, z, y: 1.0 - x / z),
+    sc.rel_entr: partials(lambda x, z, y: np.log(divide(x, z)) + 1.0,
+                          lambda x, z, y: -divide(x, z)),
+    sc.kl_div: partials(lambda x, z, y: np.log(divide(x, z)), lambda x, z, y: 1.0 - divide(x, z)),
     # ---- in the second argument only: SciPy has no derivative in the order ----
     sc.kv: _second_only("kv(v, x)", "v", lambda v, x, y: -0.5 * (sc.kv(v - 1.0, x)
                                                                   + sc.kv(v + 1.0, x))),

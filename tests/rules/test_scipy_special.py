@@ -251,3 +251,26 @@ def test_hvp_over_reverse_matches_forward_over_forward():
     (hv,) = fwdad.hvp(_flat_model, (z,), (v,))
     over_forward = fwdad.jacfwd(lambda x: fwdad.jvp(_flat_model, (x,), (v,))[1])(z)
     np.testing.assert_allclose(hv, over_forward, rtol=1e-9)
+
+
+def _logit(x):
+    return sc.logit(x)
+
+
+def _loggamma(x):
+    return sc.loggamma(x)
+
+
+def _rel_entr(x, y):
+    return sc.rel_entr(x, y)
+
+
+def test_infinite_and_undefined_derivatives_are_numpys():
+    """At the edges of a domain the derivative is NumPy's inf or NaN, on Python floats
+    too (no ZeroDivisionError), and NaN wherever the value is NaN."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert fwdad.jvp(_logit, (0.0,), (1.0,))[1] == np.inf
+        assert fwdad.grad(_logit)(1.0) == np.inf
+        assert fwdad.jvp(_rel_entr, (0.0, 0.5), (1.0, 0.0))[1] == -np.inf  # x log x at 0
+        assert np.isnan(fwdad.jvp(_loggamma, (-0.5,), (1.0,))[1])  # SciPy's value: NaN
+        assert np.isnan(fwdad.grad(_loggamma)(-0.5))
