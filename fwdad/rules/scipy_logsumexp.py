@@ -32,10 +32,11 @@ def _logsumexp(a: Dual, axis=None, b: Dual = None, keepdims=False,
     kept, sign = sc.logsumexp(a.primal, axis, bp, keepdims=True, return_sign=True)
     weight = sign * np.exp(a.primal - kept)  # d log|s| = ds / s, s = sum(b exp(a))
     term = _weighted(weight, a, b)
-    y = out[0] if return_sign else out
-    dy = NoTangent if term is NoTangent else fit(np.sum(
+    # Note: no fit(dy, y): np.sum gives y's shape and dtype already, and fit would turn
+    # a scalar's recorded tangent into a plain number (linearize could not record it).
+    dy = NoTangent if term is NoTangent else np.sum(
         term, axis=tangent_axis(weight * (1.0 if b is None else bp), term, axis),
-        keepdims=keepdims), y)
+        keepdims=keepdims)
     return Dual(out, (dy, NoTangent)) if return_sign else Dual(out, dy)
 
 

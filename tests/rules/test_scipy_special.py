@@ -274,3 +274,16 @@ def test_infinite_and_undefined_derivatives_are_numpys():
         assert fwdad.jvp(_rel_entr, (0.0, 0.5), (1.0, 0.0))[1] == -np.inf  # x log x at 0
         assert np.isnan(fwdad.jvp(_loggamma, (-0.5,), (1.0,))[1])  # SciPy's value: NaN
         assert np.isnan(fwdad.grad(_loggamma)(-0.5))
+
+
+def test_linearize_records_every_family():
+    """lin(t) is jvp's tangent and lin.T(ct) vjp's cotangents, through every rule."""
+    a = np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]])
+    b = np.abs(a) + 0.2
+    rng = np.random.default_rng(5)
+    t = (rng.standard_normal(a.shape), rng.standard_normal(b.shape))
+    out, lin = fwdad.linearize(_model, a, b)
+    np.testing.assert_allclose(lin(*t), fwdad.jvp(_model, (a, b), t)[1], rtol=1e-12)
+    _, pullback = fwdad.vjp(_model, a, b)
+    for got, want in zip(lin.T(1.5), pullback(1.5)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
