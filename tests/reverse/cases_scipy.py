@@ -38,7 +38,9 @@ def _cases() -> list:
             Case(sc.logsumexp, (A[:2, :3], (0, 1), POS)),
             Case(sc.logsumexp, (V3, 0, POS)),  # b with more axes than a
             Case(sc.softmax, (A,)), Case(sc.softmax, (A,), dict(axis=1)),
-            Case(sc.log_softmax, (A,)), Case(sc.log_softmax, (A,), dict(axis=0))]
+            Case(sc.log_softmax, (A,)), Case(sc.log_softmax, (A,), dict(axis=0)),
+            Case(sc.logsumexp, ([0.3, -1.2, 0.5],)),  # a list of variables: an array,
+            Case(sc.softmax, ([0.3, -1.2],))]           # as SciPy reads it
     return out
 
 
