@@ -23,6 +23,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
+from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.ufuncs import apply_ufunc, chain, partials, write_outputs
 from fwdad.tangents import NoTangent
@@ -152,10 +153,12 @@ def refuse_where(ufunc, kwargs: dict) -> None:
 
 
 def _register(ufunc: np.ufunc, tangent: Callable) -> None:
-    """The ufunc's rule (fwdad/rules/ufuncs.py), refusing where=."""
+    """The ufunc's rule (fwdad/rules/ufuncs.py), refusing where=; lists of values are
+    arrays, as SciPy reads them (the tangent rows do arithmetic on their inputs)."""
     def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
         refuse_where(ufunc, kwargs)
         ins, outs = args[:ufunc.nin], args[ufunc.nin:]
+        ins = [as_array(d) if isinstance(d.primal, (list, tuple)) else d for d in ins]
         if not outs and out is not None and out.primal is not None:
             outs = (out,)
         return apply_ufunc(ufunc, tangent, ins, outs, kwargs)

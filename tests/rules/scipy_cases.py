@@ -44,6 +44,7 @@ def _unary_rows() -> list:
         Case(sc.i0e, 0.3, domain=NONZERO), Case(sc.i0e, M23), Case(sc.i1e, M23),
         Case(sc.i1e, X23), Case(sc.entr, 1.7, domain=POSITIVE), Case(sc.entr, POS3),
         Case(sc.erf, V3, Z3), Case(sc.gammaln, POS3, Z3.copy()),  # out= given positionally
+        Case(sc.erf, [0.3, -1.2]), Case(sc.expit, (0.3, -1.2)),  # lists: arrays, as in SciPy
     ]
 
 
@@ -52,7 +53,7 @@ def _binary_rows() -> list:
         Case(sc.betaln, 1.7, 0.6, domain=GAMMA_POSITIVE), Case(sc.betaln, M23 + 2.0, POS3),
         Case(sc.beta, 1.7, 0.6, domain=GAMMA_POSITIVE), Case(sc.beta, POS3, 2.5),
         Case(sc.xlogy, 0.3, 1.7, domain=(REAL, POSITIVE)), Case(sc.xlogy, M23, POS3),
-        Case(sc.xlogy, 0.0, 1.7),
+        Case(sc.xlogy, 0.0, 1.7), Case(sc.xlogy, [0.3, 0.5], 1.7),
         Case(sc.xlog1py, 0.3, 0.6, domain=(REAL, ABOVE_MINUS_ONE)), Case(sc.xlog1py, M23, W3),
         Case(sc.rel_entr, 0.3, 1.7, domain=POSITIVE), Case(sc.rel_entr, POS3, POS3[::-1]),
         Case(sc.kl_div, 0.3, 1.7, domain=POSITIVE), Case(sc.kl_div, POS3, POS3[::-1]),
