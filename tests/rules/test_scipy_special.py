@@ -1,7 +1,9 @@
 """The scipy.special rules beyond their table rows (tests/rules/scipy_cases.py): random
 values and shapes in each function's domain, the limits and closed forms at the edges,
 the arguments SciPy has no derivative for (refused in both modes, naming the user's
-line), and that importing fwdad without SciPy neither fails nor imports it."""
+line), second order by forward over forward against forward over reverse, linearize,
+and that importing fwdad without SciPy neither fails nor imports it."""
+import copy
 import math
 import subprocess
 import sys
@@ -17,7 +19,10 @@ from fwdad.errors import FwdadError, NonDifferentiableError
 from fwdad.testing.strategies import (ABOVE_MINUS_ONE, GAMMA_POSITIVE, NONZERO, POSITIVE,
                                       REAL, UNIT_OPEN, broadcastable_shapes,
                                       scalars_or_arrays, values_in)
-from tests.rules.scipy_cases import ERFC_RANGE, PROBABILITY
+from tests.rules.case import unwrap
+from tests.rules.scipy_cases import ERFC_RANGE, PROBABILITY, SCIPY_CASES
+from tests.rules.second_order import scalar_function
+from tests.rules.second_order_cases import ROWS as SECOND_ORDER_ROWS
 
 sc = pytest.importorskip("scipy.special")
 RANDOM = settings(max_examples=10, deadline=None, database=None)
@@ -287,3 +292,21 @@ def test_linearize_records_every_family():
     _, pullback = fwdad.vjp(_model, a, b)
     for got, want in zip(lin.T(1.5), pullback(1.5)):
         np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+_SCIPY_FUNCTIONS = {unwrap(row).fn for row in SCIPY_CASES}
+SCIPY_ROWS = [row for row in SECOND_ORDER_ROWS if row[0] in _SCIPY_FUNCTIONS]
+
+
+@pytest.mark.parametrize("row", SCIPY_ROWS,
+                         ids=lambda row: getattr(row[1], "__name__", str(row[1])))
+def test_forward_over_forward_matches_forward_over_reverse(row):
+    """The second-order table checks hessian and hvp, which run the reverse rules on
+    Duals; here every row's forward rule is differentiated again (jacfwd of jvp) and
+    compared with hvp."""
+    _, fn, args, kwargs = row
+    f, x = scalar_function(fn, copy.deepcopy(args), kwargs)
+    v = np.random.default_rng(2).standard_normal(x.size)
+    (hv,) = fwdad.hvp(f, (x,), (v,))
+    over_forward = fwdad.jacfwd(lambda z: fwdad.jvp(f, (z,), (v,))[1])(x)
+    np.testing.assert_allclose(over_forward, hv, rtol=1e-8, atol=1e-10)
