@@ -47,6 +47,7 @@ for path in sys.argv[1:]:
 
 
 WITH_CODE = [p for p in PAGES if any(run for _, _, run in python_blocks(p))]
+OPTIONAL = {"scipy.md": "scipy"}  # pages whose blocks need an optional dependency
 
 
 @pytest.mark.parametrize("page", WITH_CODE, ids=[p.name for p in WITH_CODE])
@@ -54,6 +55,8 @@ def test_python_blocks_run(page, tmp_path):
     """Each block runs in a fresh namespace, from a file of its own (fwdad reads the
     source of the functions it differentiates), in one process per page so that rules
     a page registers stay out of this process's rule table."""
+    if page.name in OPTIONAL:
+        pytest.importorskip(OPTIONAL[page.name])
     files = []
     for line, code, runnable in python_blocks(page):
         if runnable:

@@ -171,7 +171,8 @@ class Pure:
     def __init__(self, fn: Callable, rule: Callable) -> None:
         self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
         self.numpy = isinstance(fn, np.ufunc) or getattr(fn, "__objclass__", None) is \
-            np.ndarray or (getattr(fn, "__module__", None) or "").startswith("numpy")
+            np.ndarray or (getattr(fn, "__module__", None) or "").startswith(
+            ("numpy", "scipy.special"))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(

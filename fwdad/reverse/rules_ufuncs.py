@@ -82,7 +82,7 @@ BINARY = {
 }
 
 
-def _unary(ufunc: np.ufunc, derivative: Callable) -> None:
+def unary_rrule(ufunc: np.ufunc, derivative: Callable) -> None:
     def rule(x, **kwargs):
         out = ufunc(x, **kwargs)
         return out, lambda ct: (ct * derivative(x, out),)
@@ -90,7 +90,7 @@ def _unary(ufunc: np.ufunc, derivative: Callable) -> None:
     rrule(ufunc)(rule)
 
 
-def _binary(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
+def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     def rule(a, b, **kwargs):
         out = ufunc(a, b, **kwargs)
         return out, lambda ct: (lambda: ct * d1(a, b, out), lambda: ct * d2(a, b, out))
@@ -99,9 +99,9 @@ def _binary(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
 
 
 for _ufunc, _derivative in UNARY.items():
-    _unary(_ufunc, _derivative)
+    unary_rrule(_ufunc, _derivative)
 for _ufunc, (_d1, _d2) in BINARY.items():
-    _binary(_ufunc, _d1, _d2)
+    binary_rrule(_ufunc, _d1, _d2)
 
 
 @rrule(np.modf)
@@ -158,7 +158,7 @@ def _imag(x):
 
 
 # ---- out=: the result is written into `out` as `out[...] = result` is ------------------------
-def _with_out(ufunc: np.ufunc, call: Callable) -> Callable:
+def with_out(ufunc: np.ufunc, call: Callable) -> Callable:
     def rule(*args, out=None, **kwargs):
         args, outs = args[:ufunc.nin], args[ufunc.nin:] or out
         if outs is None:
@@ -179,11 +179,12 @@ def _with_out(ufunc: np.ufunc, call: Callable) -> Callable:
     return rule
 
 
-def _accept_out() -> None:
-    """Every ufunc rule registered so far learns `out=`."""
-    for entry in list(_RRULES.values()):
-        if isinstance(entry.primal, np.ufunc):
-            entry.callable = _with_out(entry.primal, entry.callable)
+def accept_out(ufuncs) -> None:
+    """The rules of `ufuncs` learn `out=` (each ufunc once)."""
+    for ufunc in ufuncs:
+        entry = _RRULES[ufunc]
+        entry.callable = with_out(ufunc, entry.callable)
 
 
-_accept_out()
+accept_out([entry.primal for entry in list(_RRULES.values())
+            if isinstance(entry.primal, np.ufunc)])

@@ -1,7 +1,15 @@
-"""Imports every rule module, which registers its rules."""
+"""Imports every rule module, which registers its rules (SciPy's only where it imports)."""
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     operators, containers, mathfns, builtins_, ufuncs, reductions, counting, linalg,
     indexing, objects, creation, iteration, classes, norms, ufunc_methods, shapes, padding,
     random_, ndarray_methods, decompositions, differences, statistics, array_api, contexts,
     outputs,  # after the others: it wraps rules registered above
     scalar_methods)  # after outputs: scalar methods take out= as array methods do
+
+try:  # SciPy is optional (pip install fwdad[scipy])
+    import scipy.special  # noqa: F401
+except ImportError:
+    HAS_SCIPY = False
+else:
+    HAS_SCIPY = True
+    from fwdad.rules import scipy_special, scipy_logsumexp  # noqa: F401

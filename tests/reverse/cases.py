@@ -15,6 +15,7 @@ from fwdad import lang
 from tests.reverse.case import A, B, POS, STACK, UNIT, V3, V4, Case  # noqa: F401
 from tests.reverse.cases_api import API_CASES
 from tests.reverse.cases_numpy import NUMPY_CASES
+from tests.reverse.cases_scipy import SCIPY_CASES
 
 
 def _math_cases():
@@ -109,4 +110,4 @@ def _python_cases():
 
 
 CASES = (_math_cases() + _ufunc_cases() + _operator_cases() + _builtin_cases()
-         + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES)
+         + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES + SCIPY_CASES)

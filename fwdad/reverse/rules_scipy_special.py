@@ -1,0 +1,178 @@
+"""Reverse rules for SciPy's special functions (`scipy.special`): one table row per
+ufunc, as fwdad/reverse/rules_ufuncs.py has for NumPy's, and rules for polygamma, zeta,
+logsumexp, softmax and log_softmax.
+
+A unary row is f'(x) in terms of x and y = f(x); a binary row is its two partial
+derivatives in terms of a, b and y. The rows are written here from the math, apart from
+the forward table (fwdad/rules/scipy_special.py), so that the dot-product test against
+forward mode checks one against the other. An argument SciPy has no derivative for (the
+order of kv and iv, the a of gammainc, the x of zeta) raises when its cotangent is asked
+for: only when it is a variable. This module imports SciPy: fwdad/reverse/__init__.py
+loads it only where SciPy imports.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.special as sc
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from fwdad.reverse.registry import _RRULES, Pure, is_tracked, raw_rrule, rrule
+from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
+from fwdad.rules.ieee import divide
+from fwdad.rules.scipy_special import refuse_tangent, refuse_where
+
+SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
+
+
+def _refused(call: str, arg: str):
+    """A partial derivative SciPy does not have: asking for it raises."""
+    def partial(a, b, y):
+        refuse_tangent(1.0, call, arg)
+    return partial
+
+
+def _psi_gap(a, b):
+    return sc.psi(a) - sc.psi(a + b)
+
+
+UNARY = {
+    sc.gammaln: lambda x, y: sc.psi(x),
+    sc.loggamma: lambda x, y: np.where(np.isnan(y), np.nan, sc.psi(x)),  # NaN at real x < 0
+    sc.gamma: lambda x, y: sc.gamma(x) * sc.psi(x),
+    sc.psi: lambda x, y: sc.polygamma(1, x),
+    sc.erf: lambda x, y: 2.0 / SQRT_PI * np.exp(-np.square(x)),
+    sc.erfc: lambda x, y: -2.0 / SQRT_PI * np.exp(-np.square(x)),
+    sc.erfinv: lambda x, y: 0.5 * SQRT_PI * np.exp(np.square(y)),
+    sc.erfcinv: lambda x, y: -0.5 * SQRT_PI * np.exp(np.square(y)),
+    sc.ndtr: lambda x, y: np.exp(-0.5 * np.square(x)) / SQRT_2PI,
+    sc.log_ndtr: lambda x, y: np.exp(-0.5 * np.square(x) - y) / SQRT_2PI,
+    sc.ndtri: lambda x, y: SQRT_2PI * np.exp(0.5 * np.square(y)),
+    sc.expit: lambda x, y: sc.expit(x) * sc.expit(-x),
+    sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
+    sc.log_expit: lambda x, y: sc.expit(-x),
+    sc.i0: lambda x, y: sc.i1(x),
+    sc.i1: lambda x, y: np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x)),
+    sc.i0e: lambda x, y: sc.i1e(x) - np.sign(x) * y,
+    sc.i1e: lambda x, y: np.where(x == 0, 0.5, sc.i0e(x) - np.sign(x) * y
+                                  - y / np.where(x == 0, 1.0, x)),
+    sc.entr: lambda x, y: -np.log(x) - 1.0,
+}
+
+BINARY = {
+    sc.betaln: (lambda a, b, y: _psi_gap(a, b), lambda a, b, y: _psi_gap(b, a)),
+    sc.beta: (lambda a, b, y: y * _psi_gap(a, b), lambda a, b, y: y * _psi_gap(b, a)),
+    sc.xlogy: (lambda x, z, y: np.log(z),
+               lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, z))),
+    sc.xlog1py: (lambda x, z, y: np.log1p(z),
+                 lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, 1.0 + z))),
+    sc.rel_entr: (lambda x, z, y: np.log(x) - np.log(z) + 1.0, lambda x, z, y: -divide(x, z)),
+    sc.kl_div: (lambda x, z, y: np.log(x) - np.log(z), lambda x, z, y: 1.0 - divide(x, z)),
+    sc.kv: (_refused("kv(v, x)", "v"),
+            lambda v, x, y: -(sc.kv(v - 1.0, x) + sc.kv(v + 1.0, x)) / 2.0),
+    sc.iv: (_refused("iv(v, x)", "v"),
+            lambda v, x, y: (sc.iv(v - 1.0, x) + sc.iv(v + 1.0, x)) / 2.0),
+    sc.gammainc: (_refused("gammainc(a, x)", "a"),
+                  lambda a, x, y: np.exp(sc.xlogy(a - 1.0, x) - x) / sc.gamma(a)),
+    sc.gammaincc: (_refused("gammaincc(a, x)", "a"),
+                   lambda a, x, y: -np.exp(sc.xlogy(a - 1.0, x) - x) / sc.gamma(a)),
+}
+
+for _ufunc, _derivative in UNARY.items():
+    unary_rrule(_ufunc, _derivative)
+for _ufunc, (_d1, _d2) in BINARY.items():
+    binary_rrule(_ufunc, _d1, _d2)
+accept_out([*UNARY, *BINARY])
+
+
+def _without_where(ufunc, call):
+    def rule(*args, **kwargs):
+        refuse_where(ufunc, kwargs)
+        return call(*args, **kwargs)
+    rule.__name__ = getattr(call, "__name__", "rule")
+    return rule
+
+
+def _constant_first(fn, call: str, arg: str) -> None:
+    """The rule of `fn` refuses a variable as its first argument, at the user's line
+    (the pullbacks' own refusal would come only in the backward pass)."""
+    inner = _RRULES[fn].callable
+
+    def rule(*args, **kwargs):
+        if args and is_tracked(args[0]):
+            refuse_tangent(1.0, call, arg)
+        return inner(*args, **kwargs)
+    rule.__name__ = getattr(inner, "__name__", "rule")
+    _RRULES[fn].callable = rule
+
+
+for _ufunc in [*UNARY, *BINARY]:
+    _RRULES[_ufunc].callable = _without_where(_ufunc, _RRULES[_ufunc].callable)
+
+
+@rrule(sc.polygamma)
+def _polygamma(n, x):
+    out = sc.polygamma(n, x)
+    return out, lambda ct: (lambda: refuse_tangent(1.0, "polygamma(n, x)", "n"),
+                            lambda: ct * sc.polygamma(n + 1, x))
+
+
+@rrule(sc.zeta)
+def _zeta(x, q=None):
+    """Hurwitz's zeta(x, q): d/dq = -x zeta(x + 1, q); none in x."""
+    def no_x():
+        refuse_tangent(1.0, "zeta(x, q)" if q is not None else "zeta(x)", "x")
+    if q is None:
+        return sc.zeta(x), lambda ct: (no_x,)
+    return sc.zeta(x, q), lambda ct: (no_x, lambda: -ct * x * sc.zeta(x + 1.0, q))
+
+
+# ---- the log-sum-exp family: cotangents spread back over the reduced axes ---------------
+def _spread(ct, axis, ndim: int, keepdims: bool):
+    """A cotangent of a reduction over `axis`, with the reduced axes back (length 1)."""
+    if keepdims:
+        return ct
+    axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
+    return np.expand_dims(ct, axes)
+
+
+def _logsumexp_rule(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """d log|s| = sum(sign exp(a - y) (b da + db)), s = sum(b exp(a))."""
+    out = sc.logsumexp(a, axis, b, keepdims, return_sign)
+    kept, sign = sc.logsumexp(a, axis, b, keepdims=True, return_sign=True)
+    weight = sign * np.exp(a - kept)
+    size = np.ndim(weight) if b is None else max(np.ndim(a), np.ndim(b))
+
+    def pullback(ct):
+        ct = _spread(ct[0] if return_sign else ct, axis, size, keepdims) * weight
+        return (lambda: ct if b is None else ct * b, None, lambda: ct, None, None)
+    return out, pullback
+
+
+_pure_logsumexp = Pure(sc.logsumexp, _logsumexp_rule)
+
+
+@raw_rrule(sc.logsumexp)
+def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """b= may be a variable: given to the pure rule by position."""
+    return _pure_logsumexp(a, axis, b, keepdims, return_sign)
+
+
+@rrule(sc.softmax)
+def _softmax(x, axis=None):
+    y = sc.softmax(x, axis=axis)
+    return y, lambda ct: (y * (ct - np.sum(ct * y, axis=axis, keepdims=True)),)
+
+
+@rrule(sc.log_softmax)
+def _log_softmax(x, axis=None):
+    y = sc.log_softmax(x, axis=axis)
+    return y, lambda ct: (ct - np.exp(y) * np.sum(ct, axis=axis, keepdims=True),)
+
+
+for _fn, _call, _arg in [(sc.kv, "kv(v, x)", "v"), (sc.iv, "iv(v, x)", "v"),
+                         (sc.gammainc, "gammainc(a, x)", "a"),
+                         (sc.gammaincc, "gammaincc(a, x)", "a"),
+                         (sc.polygamma, "polygamma(n, x)", "n"), (sc.zeta, "zeta(x, q)", "x")]:
+    _constant_first(_fn, _call, _arg)

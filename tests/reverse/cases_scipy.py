@@ -1,0 +1,47 @@
+"""The reverse rule cases of SciPy's special functions (fwdad/reverse/rules_scipy_special.py):
+one row at least per rrule, run through the dot-product test against forward mode and
+through test_varmat_matvar. Empty where SciPy is absent.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from tests.reverse.case import A, POS, UNIT, V3, Case
+
+try:
+    import scipy.special as sc
+except ImportError:  # SciPy is optional
+    sc = None
+
+PROBABILITY = (UNIT + 1.0) / 2.0  # in (0.1, 0.9): logit, ndtri
+ORDERS = np.array([[0, 1, 2], [3, 1, 0]])  # integer orders: constants
+
+
+def _cases() -> list:
+    real = [sc.erf, sc.erfc, sc.ndtr, sc.log_ndtr, sc.expit, sc.log_expit, sc.i0, sc.i1,
+            sc.i0e, sc.i1e]
+    positive = [sc.gammaln, sc.loggamma, sc.gamma, sc.psi, sc.entr]
+    out = [Case(f, (A,)) for f in real] + [Case(f, (POS,)) for f in positive]
+    out += [Case(sc.erfinv, (UNIT,)), Case(sc.erfcinv, (PROBABILITY,)),
+            Case(sc.ndtri, (PROBABILITY,)), Case(sc.logit, (PROBABILITY,)),
+            Case(sc.i1, (np.array([0.0, -1.3, 2.2]),))]  # the limit at 0
+    out += [Case(f, (POS, POS[::-1])) for f in (sc.betaln, sc.beta, sc.rel_entr,
+                                                 sc.kl_div, sc.xlogy)]
+    out += [Case(sc.xlogy, (UNIT, POS[0])), Case(sc.xlog1py, (UNIT, POS)),
+            Case(sc.xlogy, (np.array([0.0, 0.5]), np.array([1.2, 0.7])))]
+    out += [Case(f, (ORDERS, POS)) for f in (sc.kv, sc.iv, sc.polygamma)]
+    out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
+    out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
+    out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),
+            Case(sc.logsumexp, (A,), dict(axis=0, keepdims=True)),
+            Case(sc.logsumexp, (A, 1, np.abs(A) + 0.1)),  # b a variable, by position
+            Case(sc.logsumexp, (A[:2, :3], (0, 1), POS)),
+            Case(sc.logsumexp, (V3, 0, POS)),  # b with more axes than a
+            Case(sc.softmax, (A,)), Case(sc.softmax, (A,), dict(axis=1)),
+            Case(sc.log_softmax, (A,)), Case(sc.log_softmax, (A,), dict(axis=0)),
+            Case(sc.logsumexp, ([0.3, -1.2, 0.5],)),  # a list of variables: an array,
+            Case(sc.softmax, ([0.3, -1.2],))]           # as SciPy reads it
+    return out
+
+
+SCIPY_CASES = [] if sc is None else _cases()
