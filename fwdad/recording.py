@@ -45,10 +45,13 @@ class Tape:
         return node
 
     def replay(self, env: list) -> list:
-        for index, fn, args, kwargs in self.ops:
-            out = fn(*_resolve(args, env), **_resolve(kwargs, env))
-            if index is not None:
-                env[index] = out
+        # (floating-point warnings were the rules' to silence, as they do with
+        # np.errstate around a 0/0 that np.where then drops; the tape does not see that)
+        with np.errstate(all="ignore"):
+            for index, fn, args, kwargs in self.ops:
+                out = fn(*_resolve(args, env), **_resolve(kwargs, env))
+                if index is not None:
+                    env[index] = out
         return env
 
     def forget_shadows(self) -> None:
@@ -128,6 +131,11 @@ for _name, _ufunc in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply
     setattr(Linear, f"__{_name}__", _binary(_ufunc))
     setattr(Linear, f"__r{_name}__", _binary(_ufunc, reflected=True))
     setattr(Linear, f"__i{_name}__", _binary(_ufunc, in_place=True))
+# Comparisons are recorded too (a rule may test where a tangent is 0, as the norm's does
+# at a zero norm): without them Python compared by identity and gave a plain False.
+Linear.__eq__ = lambda self, other: self.tape.record(np.equal, (self, other), {})
+Linear.__ne__ = lambda self, other: self.tape.record(np.not_equal, (self, other), {})
+Linear.__hash__ = None
 Linear.__neg__ = lambda self: self.tape.record(np.negative, (self,), {})
 Linear.__pos__ = lambda self: self
 
