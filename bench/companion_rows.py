@@ -28,14 +28,19 @@ def jacobian_rows(repeats: int) -> List[Row]:
         if entry != "primal":
             rows.append(Row(name, entry, _seconds(ratio * primal), f"{ratio:.1f}x",
                             _verdict(ratio, 10) if entry == "fwdad.jacfwd" else ""))
-    times = jacobian.linearize_ratio(max(3, repeats // 3))
-    name = "linearize, transcendental chain on 10^6 floats"
-    share = times["lin(t)"] / times["jvp"]
-    return rows + [Row(name, "primal", _seconds(times["primal"])),
-                   Row(name, "fwdad.jvp", _seconds(times["jvp"]),
-                       f"{times['jvp'] / times['primal']:.2f}x"),
-                   Row(name, "lin(t)", _seconds(times["lin(t)"]), f"{share:.2f}x of jvp",
-                       _verdict(share, 0.7))]
+    for name, times in (("linearize, transcendental chain on 2x10^5 floats",
+                         jacobian.linearize_ratio(max(3, repeats // 3))),
+                        ("linearize, tanh MLP 256x64-64-10, d/dW1",
+                         jacobian.linearize_mlp_times(repeats))):
+        share, back = times["lin(t)"] / times["jvp"], times["lin.T(ct)"] / times["lin(t)"]
+        rows += [Row(name, "primal", _seconds(times["primal"])),
+                 Row(name, "fwdad.jvp", _seconds(times["jvp"]),
+                     f"{times['jvp'] / times['primal']:.2f}x"),
+                 Row(name, "lin(t)", _seconds(times["lin(t)"]), f"{share:.2f}x of jvp",
+                     _verdict(share, 0.7)),
+                 Row(name, "lin.T(ct)", _seconds(times["lin.T(ct)"]),
+                     f"{back:.2f}x of lin(t)", _verdict(back, 3))]
+    return rows
 
 
 def reverse_rows(repeats: int, with_peers: bool, size: int = 200) -> List[Row]:

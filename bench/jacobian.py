@@ -31,7 +31,7 @@ except ImportError:  # not installed: run from a checkout
     import fwdad
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bench.jvp_overhead import median_times  # noqa: E402  (the same sampler)
+from bench.jvp_overhead import make_mlp, median_times  # noqa: E402  (the same sampler)
 from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
                                       pde_residual_central_differences,
                                       pde_residual_hand_jacobian, transcendental_chain)
@@ -113,16 +113,31 @@ def jacobian_ratios(repeats: int, n: int = 100) -> Dict[str, float]:
     return {name: t / times["primal"] for name, t in times.items()}, times["primal"]
 
 
-def linearize_ratio(repeats: int, size: int = 10**6) -> tuple:
+def linearize_ratio(repeats: int, size: int = 2 * 10**5) -> dict:
+    """primal, jvp, lin(t) and lin.T(ct) of the transcendental chain, in seconds."""
     x = np.random.default_rng(0).standard_normal(size)
     t = np.random.default_rng(1).standard_normal(size)
-    _, lin = fwdad.linearize(transcendental_chain, x)
-    want = fwdad.jvp(transcendental_chain, (x,), (t,))[1]
-    _check("lin(t)", lin(t), want, 1e-12)
-    times = median_times({"primal": lambda: transcendental_chain(x),
-                           "jvp": lambda: fwdad.jvp(transcendental_chain, (x,), (t,)),
-                           "lin(t)": lambda: lin(t)}, repeats)
-    return times
+    return _linearize_times(transcendental_chain, x, t, 1.3, repeats)
+
+
+def linearize_mlp_times(repeats: int) -> dict:
+    """The same for a tanh MLP (batch 256, 64-64-10), d/d(first weight matrix)."""
+    rng = np.random.default_rng(0)
+    w1, w2 = rng.standard_normal((64, 64)) / 8, rng.standard_normal((64, 64)) / 8
+    w3, x = rng.standard_normal((64, 10)) / 8, rng.standard_normal((256, 64))
+    return _linearize_times(make_mlp(w2, w3, x), w1, rng.standard_normal(w1.shape),
+                            rng.standard_normal((256, 10)), repeats)
+
+
+def _linearize_times(f: Callable, x: np.ndarray, t: np.ndarray, ct: Any,
+                     repeats: int) -> dict:
+    _, lin = fwdad.linearize(f, x)
+    _check("lin(t)", lin(t), fwdad.jvp(f, (x,), (t,))[1], 1e-12)
+    if lin.T.method != "transpose":
+        raise SystemExit(f"lin.T multiplies by the Jacobian here: {lin.T.why}")
+    _check("lin.T(ct)", np.sum(lin.T(ct)[0] * t), np.sum(ct * lin(t)), 1e-10)
+    return median_times({"primal": lambda: f(x), "jvp": lambda: fwdad.jvp(f, (x,), (t,)),
+                         "lin(t)": lambda: lin(t), "lin.T(ct)": lambda: lin.T(ct)}, repeats)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -138,12 +153,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     for name in ("torch.func.jacfwd", "jax.jacfwd (eager)"):
         if name not in ratios:
             print(f"  {name:<28}      (not installed)")
-    times = linearize_ratio(repeats)
-    print("linearize of a transcendental chain on 10^6 values "
-          f"(primal {times['primal'] * 1e3:.3g} ms)")
-    print(f"  jvp                          {times['jvp'] / times['primal']:8.2f} x primal")
-    print(f"  lin(t)                       {times['lin(t)'] / times['primal']:8.2f} x primal")
-    print(f"  lin(t) / jvp                 {times['lin(t)'] / times['jvp']:8.2f}")
+    for name, times in (("a transcendental chain on 2x10^5 values", linearize_ratio(repeats)),
+                        ("a tanh MLP", linearize_mlp_times(repeats))):
+        print(f"linearize of {name} (primal {times['primal'] * 1e3:.3g} ms)")
+        print(f"  jvp                          {times['jvp'] / times['primal']:8.2f} x primal")
+        print(f"  lin(t)                       {times['lin(t)'] / times['primal']:8.2f} x primal")
+        print(f"  lin(t) / jvp                 {times['lin(t)'] / times['jvp']:8.2f}")
+        print(f"  lin.T(ct) / lin(t)           {times['lin.T(ct)'] / times['lin(t)']:8.2f}")
     return 0
 
 

@@ -4,6 +4,10 @@
     fwdad show path/to/file.py:func --unoptimized the rule before optimization
     fwdad show path/to/file.py:func --normalized  the normalized code it came from
     fwdad show path/to/file.py:func --reverse     the derived reverse rule
+    fwdad show path/to/file.py:func --linear --at 0.5 [1.0, 2.0]
+                                                  linearize's linear program at that point
+    fwdad show path/to/file.py:func --transposed --at 0.5
+                                                  the transposed program lin.T runs
     fwdad check path/to/file.py:func --at 0.5 1.2 fwdad.testing.test_rule at that point
 
 Exit codes: 0 success, 1 the rule failed its check (or could not be built), 2 a usage
@@ -66,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="print the rule before optimization (Duals on every line)")
     kind.add_argument("--reverse", action="store_true",
                       help="print the derived reverse rule")
+    kind.add_argument("--linear", action="store_true",
+                      help="print linearize's linear program at the point --at")
+    kind.add_argument("--transposed", action="store_true",
+                      help="print the transposed linear program (lin.T) at --at")
+    show.add_argument("--at", nargs="+", metavar="VALUE",
+                      help="the point of --linear and --transposed, as for `check`")
     show.set_defaults(run=_show)
     check = commands.add_parser("check", help="run fwdad.testing.test_rule at a point")
     check.add_argument("target", help="path/to/file.py:function (or :Class.method)")
@@ -79,9 +89,15 @@ def _parser() -> argparse.ArgumentParser:
 # ---- the commands -------------------------------------------------------------------
 def _show(args: argparse.Namespace) -> int:
     fn = load_function(args.target)
+    if (args.linear or args.transposed) != bool(args.at):
+        raise UsageError("--linear and --transposed need a point (--at ...), and --at "
+                         "is for them only")
     try:
-        text = _reverse_source(fn) if args.reverse else \
-            _forward_source(fn, args.normalized, args.unoptimized)
+        if args.linear or args.transposed:
+            text = _linear_source(fn, [parse_value(v) for v in args.at], args.transposed)
+        else:
+            text = _reverse_source(fn) if args.reverse else \
+                _forward_source(fn, args.normalized, args.unoptimized)
     except FwdadError as err:
         print(f"fwdad show: {describe(fn)}: {err}", file=sys.stderr)
         return 1
@@ -139,6 +155,13 @@ def _primitive_source(fn: Callable, rule: Callable) -> str:
         return f"{header}\n{inspect.getsource(written)}"
     except (OSError, TypeError):
         return header
+
+
+def _linear_source(fn: Callable, point: list, transposed: bool) -> str:
+    """linearize's recorded program at the point, or its transpose."""
+    from fwdad.linearize import linearize
+    _, lin = linearize(fn, *point)
+    return lin.T.source() if transposed else lin.source()
 
 
 def _reverse_source(fn: Callable) -> str:

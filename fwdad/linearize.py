@@ -8,8 +8,8 @@ are replayed in order, so views keep sharing memory as they did.
 
 Note: recording the tangent operations was chosen over keeping the dense Jacobian
 (n jvps up front and an n x m matrix, where the tape costs one jvp and the
-coefficients). `lin.T` (the VJP) is still the batched Jacobian, built by jacfwd on
-first use, until reverse mode exists: then it becomes the reverse path.
+coefficients). `lin.T` (the VJP) runs the tape backwards (fwdad/transposition.py);
+for a tape with an op it has no transpose rule for, the batched Jacobian.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import Any, Callable, Tuple
 
 import numpy as np
 
-from fwdad import seeds
+from fwdad import linear_program, seeds, transposition
 from fwdad.api import _argument_names, _check_callable, call, jvp
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, TangentError, UnrecordableError, describe,
@@ -137,7 +137,7 @@ class Linearization:
                  out: Dual) -> None:
         self.f, self.primals, self.tape, self.inputs = f, primals, tape, inputs
         self.out_primal, self.out_tangent = out.primal, out.tangent
-        self._jacobian_t = None
+        self._jacobian_t, self._transpose = None, None
 
     def __call__(self, *tangents: Any) -> Any:
         if len(tangents) != len(self.primals):
@@ -170,9 +170,16 @@ class Linearization:
         self.tape.replay(env)
         return _read(self.out_primal, self.out_tangent, env)
 
+    def source(self) -> str:
+        """The recorded linear program, as readable Python (fwdad/linear_program.py)."""
+        return linear_program.forward_source(self.tape, _nodes(self.inputs),
+                                             self.out_tangent)
+
     @property
     def T(self) -> "Transpose":
-        return Transpose(self)
+        if self._transpose is None:
+            self._transpose = Transpose(self)
+        return self._transpose
 
 
 def _bind(env: list, seeded: Any, given: Any) -> None:
@@ -200,21 +207,30 @@ def _read(primal: Any, tangent: Any, env: list) -> Any:
     return copy.copy(tangent)
 
 
-# ---- the transpose: by the batched Jacobian until reverse mode exists ------------------
+# ---- the transpose: the linear program backwards, else the Jacobian ------------------------
 class Transpose:
     """`lin.T(cotangent)`: the cotangents of the arguments, a tuple (the VJP).
 
-    TODO(issue 4): use the reverse path; for now it multiplies by the Jacobian, which
-    jacfwd builds in one batched pass the first time (re-running f once)."""
+    The recorded program run backwards (fwdad/transposition.py), at about the cost of
+    `lin`; a program with an op that has no transpose rule multiplies by the Jacobian
+    instead, which jacfwd builds in one batched pass the first time (re-running f once).
+    `method` says which ("transpose" or "jacobian")."""
 
     def __init__(self, lin: Linearization) -> None:
         self.lin = lin
+        try:
+            transposition.check(lin.tape)
+            self.method, self.why = "transpose", None
+        except transposition.NotTransposable as exc:
+            self.method, self.why = "jacobian", str(exc)
 
     @property
     def T(self) -> Linearization:
         return self.lin
 
     def __call__(self, cotangent: Any) -> tuple:
+        if self.method == "transpose":
+            return self._backward(cotangent)
         lin = self.lin
         if lin._jacobian_t is None:
             lin._jacobian_t = _jacobian_transposed(lin.f, lin.primals)
@@ -222,6 +238,71 @@ class Transpose:
         flat, batch = _flatten_like(lin.out_primal, cotangent)
         result = flat @ jacobian_t.T
         return tuple(seeds.tree_map(lambda leaf: _unflatten(result, leaf, batch), inputs))
+
+    def source(self) -> str:
+        """The transposed program (what `lin.T` runs), as readable Python."""
+        if self.method != "transpose":
+            return f"# lin.T multiplies by the Jacobian: no transpose rule for {self.why}"
+        lin = self.lin
+        return linear_program.transposed_source(lin.tape, _nodes(lin.inputs),
+                                                lin.out_tangent)
+
+    def _backward(self, cotangent: Any) -> tuple:
+        lin = self.lin
+        pairs = _output_pairs(lin.out_primal, lin.out_tangent, cotangent)
+        batch = next((np.shape(c)[:np.ndim(c) - np.ndim(p)] for p, _, c in pairs), ())
+        if batch:  # a batch of cotangents: one backward pass each
+            from fwdad.tangents import stack
+            return stack([self._one([(p, t, np.asarray(c)[b]) for p, t, c in pairs])
+                          for b in range(batch[0])])
+        return self._one(pairs)
+
+    def _one(self, pairs: list) -> tuple:
+        lin = self.lin
+        seeded = [(t, c) for _, t, c in pairs if type(t) is Linear]
+        buffers = transposition.backward(lin.tape, seeded)
+        return tuple(_cotangent_of(p, node, buffers) for p, node in zip(lin.primals,
+                                                                         lin.inputs))
+
+
+def _nodes(tree: Any) -> list:
+    """The recorded input nodes of the arguments' seeds, in order."""
+    if type(tree) is Linear:
+        return [tree]
+    if isinstance(tree, (tuple, list)):
+        return [n for item in tree for n in _nodes(item)]
+    if isinstance(tree, dict):
+        return [n for item in tree.values() for n in _nodes(item)]
+    return []
+
+
+def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list:
+    """(primal, tangent, cotangent) of each output leaf that has a cotangent."""
+    if isinstance(primal, (tuple, list)):
+        return [pair for i in range(len(primal)) for pair in _output_pairs(
+            primal[i], _item(tangent, i), _item(cotangent, i))]
+    if isinstance(primal, dict):
+        return [pair for k in primal for pair in _output_pairs(
+            primal[k], _item(tangent, k), _item(cotangent, k))]
+    if cotangent is None or cotangent is NoTangent:
+        return []
+    return [(primal, tangent, cotangent)]
+
+
+def _item(tree: Any, key: Any) -> Any:
+    return None if tree is None or tree is NoTangent else tree[key]
+
+
+def _cotangent_of(primal: Any, seeded: Any, buffers: list) -> Any:
+    """An argument's cotangent, structured like it (NoTangent where it has none)."""
+    if type(seeded) is Linear:
+        value = buffers[seeded.index]
+        return float(value) if isinstance(primal, float) else np.array(value)
+    if isinstance(seeded, (tuple, list)):
+        return type(seeded)(_cotangent_of(p, s, buffers) for p, s in zip(primal, seeded))
+    if isinstance(seeded, dict):
+        return {k: _cotangent_of(primal[k], seeded[k], buffers) for k in seeded}
+    return NoTangent
 
 
 def _jacobian_transposed(f: Callable, primals: tuple) -> tuple:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 
@@ -25,6 +25,9 @@ class Tape:
     def __init__(self) -> None:
         self.ops: List[tuple] = []
         self.nodes: List["Linear"] = []
+        # per op: the node whose memory its new node views (None: new memory, or no new
+        # node), as the shadows show it; replay lays arrays out alike (transposition.py)
+        self.views: List[Optional[int]] = []
 
     def node(self, shadow: Any) -> "Linear":
         out = Linear(self, len(self.nodes), shadow)
@@ -42,13 +45,18 @@ class Tape:
         node = aliased if aliased is not None else \
             None if shadow is None else self.node(shadow)
         self.ops.append((None if node is None else node.index, fn, args, kwargs))
+        self.views.append(None if aliased is not None or node is None else
+                          _viewed(node.shadow, (args, kwargs)))
         return node
 
     def replay(self, env: list) -> list:
-        for index, fn, args, kwargs in self.ops:
-            out = fn(*_resolve(args, env), **_resolve(kwargs, env))
-            if index is not None:
-                env[index] = out
+        # (floating-point warnings were the rules' to silence, as they do with
+        # np.errstate around a 0/0 that np.where then drops; the tape does not see that)
+        with np.errstate(all="ignore"):
+            for index, fn, args, kwargs in self.ops:
+                out = fn(*_resolve(args, env), **_resolve(kwargs, env))
+                if index is not None:
+                    env[index] = out
         return env
 
     def forget_shadows(self) -> None:
@@ -65,6 +73,7 @@ class Linear:
     def __init__(self, tape: Tape, index: int, shadow: Any) -> None:
         self.tape, self.index, self.shadow = tape, index, shadow
         self.shape, self.dtype = np.shape(shadow), np.asarray(shadow).dtype
+        self.strides = getattr(shadow, "strides", ())  # its layout, for lin.T's buffers
         self.ndim, self.size = len(self.shape), int(np.prod(self.shape, dtype=int))
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -128,6 +137,11 @@ for _name, _ufunc in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply
     setattr(Linear, f"__{_name}__", _binary(_ufunc))
     setattr(Linear, f"__r{_name}__", _binary(_ufunc, reflected=True))
     setattr(Linear, f"__i{_name}__", _binary(_ufunc, in_place=True))
+# Comparisons are recorded too (a rule may test where a tangent is 0, as the norm's does
+# at a zero norm): without them Python compared by identity and gave a plain False.
+Linear.__eq__ = lambda self, other: self.tape.record(np.equal, (self, other), {})
+Linear.__ne__ = lambda self, other: self.tape.record(np.not_equal, (self, other), {})
+Linear.__hash__ = None
 Linear.__neg__ = lambda self: self.tape.record(np.negative, (self,), {})
 Linear.__pos__ = lambda self: self
 
@@ -171,6 +185,15 @@ def _shadows(tree: Any) -> Any:
 
 def _resolve(tree: Any, env: list) -> Any:
     return _map(lambda v: env[v.index] if type(v) is Linear else v, tree)
+
+
+def _viewed(shadow: Any, tree: Any) -> Optional[int]:
+    """The node among the recorded arguments whose memory `shadow` shares (a view)."""
+    found: list = []
+    if isinstance(shadow, np.ndarray):
+        _map(lambda v: found.append(v.index) if type(v) is Linear and
+             np.may_share_memory(shadow, v.shadow) else None, tree)
+    return found[0] if found else None
 
 
 def _plain_out(kwargs: dict) -> bool:

@@ -228,10 +228,11 @@ def fit(tangent: Any, out: Any) -> Any:
     dtype = np.asarray(out).dtype
     if kind == "f" and np.iscomplexobj(tangent):
         _real_or_refuse(tangent)
+    if not isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):
+        # recorded by linearize: cast as recorded, even for a scalar result
+        return tangent if tangent.dtype == dtype else tangent.astype(dtype)
     if isinstance(out, np.ndarray) or np.ndim(tangent) > 0:
-        if isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):
-            return np.asarray(tangent, dtype=dtype)
-        return tangent if tangent.dtype == dtype else tangent.astype(dtype)  # recorded
+        return np.asarray(tangent, dtype=dtype)
     return type(out)(tangent)  # a scalar result: a tangent of its own type
 
 

@@ -31,7 +31,7 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
     if isinstance(x.primal, np.ndarray):
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))
-        return Dual(out, np.array(x.tangent, dtype=out.dtype).reshape(
+        return Dual(out, x.tangent.astype(out.dtype).reshape(  # (a copy, as np.array)
             x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
     size = _batch_size(x.tangent, x.primal) or running_batch_size()
     dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
@@ -178,7 +178,7 @@ def _method_copy(x: Dual, order="C") -> Dual:
     """a.copy() is C-ordered unless asked otherwise (unlike np.copy)."""
     out = x.primal.copy(order)
     return Dual(out, NoTangent if x.tangent is NoTangent else
-                np.array(x.tangent, order=order))
+                np.copy(x.tangent, order=order))
 
 
 @frule(np.ndarray.astype)

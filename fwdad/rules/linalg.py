@@ -67,7 +67,9 @@ def _flat(d: Dual):
     p = np.ravel(d.primal)
     if d.tangent is NoTangent:
         return p, NoTangent
-    t = np.asarray(d.tangent)
+    t = d.tangent
+    if not hasattr(t, "reshape"):  # a float (a tangent recorded by linearize stays one)
+        t = np.asarray(t)
     return p, (t.reshape(len(t), -1) if is_batched(d.primal, t) else t.ravel())
 
 

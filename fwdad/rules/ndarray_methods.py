@@ -81,8 +81,16 @@ def _tolist(x: Dual) -> Dual:
     if x.tangent is NoTangent or np.asarray(x.primal).dtype.kind not in "fc":
         return Dual(out, NoTangent)
     if not is_batched(x.primal, x.tangent):
-        return Dual(out, np.asarray(x.tangent).tolist())
+        return Dual(out, _listed(x.tangent))
     return Dual(out, _nested(np.moveaxis(x.tangent, 0, -1).copy()))  # new floats
+
+
+def _listed(t):
+    """t.tolist(); a tangent recorded by linearize becomes nested lists of its entries,
+    each still recorded."""
+    if isinstance(t, (np.ndarray, np.generic, float, complex)):
+        return np.asarray(t).tolist()
+    return t if t.ndim == 0 else [_listed(t[i]) for i in range(len(t))]
 
 
 def _nested(t):

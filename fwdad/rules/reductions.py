@@ -286,7 +286,7 @@ def _cumprod(x: Dual, axis=None, dtype=None) -> Dual:
     t_axis = tangent_axis(x.primal, dx, axis)
     c, xs = np.moveaxis(out, axis, -1), np.moveaxis(x.primal, axis, -1)
     dxs = np.moveaxis(dx, t_axis, -1)
-    dc = np.array(dxs, dtype=np.result_type(dxs, float))
+    dc = dxs.astype(np.result_type(dxs, float))  # a copy (of a recorded tangent too)
     for k in range(1, xs.shape[-1]):
         dc[..., k] = dc[..., k - 1] * xs[..., k] + c[..., k - 1] * dxs[..., k]
     return Dual(out, fit(np.moveaxis(dc, -1, t_axis), out))

@@ -1,0 +1,144 @@
+"""lin.T as the recorded linear program run backwards (fwdad/transposition.py): against
+the Jacobian (jacfwd) on the corpus, the dot-product test on programs with views and
+in-place writes, batches of cotangents, and the fallback for an op with no rule."""
+import copy
+import pathlib
+
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.tangents import inner, random_tangent
+from tests.corpus import CORPUS
+from tests.util import assert_close
+
+
+def _jacobian_vjp(f, primals, cotangent):
+    """<ct, J> per argument, from jacfwd: the reference."""
+    out = f(*copy.deepcopy(primals))
+    got = []
+    for i, p in enumerate(primals):
+        jac = fwdad.jacfwd(f, argnums=i)(*copy.deepcopy(primals))
+        got.append(np.tensordot(cotangent, jac, axes=np.ndim(out)))
+    return got
+
+
+@pytest.mark.parametrize("example", [pytest.param(e, id=str(e)) for e in CORPUS
+                                     if all(isinstance(a, (float, np.ndarray))
+                                            for a in e.args)])
+def test_transpose_runs_the_program_backwards_and_matches_the_jacobian(example):
+    out, lin = fwdad.linearize(example.fn, *copy.deepcopy(example.args))
+    if not isinstance(out, (float, np.ndarray)):
+        pytest.skip("a structured output")
+    assert lin.T.method == "transpose", lin.T.why
+    cotangent = random_tangent(out, np.random.default_rng(4))
+    for got, want in zip(lin.T(cotangent), _jacobian_vjp(example.fn, example.args,
+                                                         cotangent)):
+        assert_close(got, want, rtol=1e-9, atol=1e-12)
+
+
+def views_and_writes(x):
+    b = x * 1.0
+    v = b[1:]               # a view: writing into it writes into b
+    v[0] = x[4] * 3.0
+    c = b.reshape(2, 3).copy()
+    c[0] *= 2.0             # c[0] = (c[0] *= 2): a value written onto itself
+    c += c * x[0]           # in place, reading what it overwrites
+    z = np.zeros((2, 3))
+    z[1, 1:] = c[0, :2]
+    np.add(z, x[5], out=z)
+    return c.T @ x[:2] + z.sum(axis=0).reshape(3, 1) * x[[0, 0, 2]]
+
+
+def picks_and_reductions(x):
+    m = x.reshape(2, 3)
+    i = np.argsort(m, axis=1)
+    s = np.take_along_axis(m, i, axis=1)
+    return np.mean(s * s, axis=0) + np.where(m[0] > 0.3, m[1], -m[0]) + m.ravel("F")[:3]
+
+
+@pytest.mark.parametrize("f", [views_and_writes, picks_and_reductions])
+def test_dot_product_through_views_writes_and_picks(f):
+    x = np.linspace(0.1, 1.2, 6)
+    rng = np.random.default_rng(9)
+    out, lin = fwdad.linearize(f, x.copy())
+    assert lin.T.method == "transpose", lin.T.why
+    for _ in range(3):
+        t, ct = rng.standard_normal(6), random_tangent(out, rng)
+        assert inner(ct, lin(t)) == pytest.approx(inner(lin.T(ct), (t,)), rel=1e-12)
+    assert_close(lin.T(ct)[0], _jacobian_vjp(f, (x,), ct)[0], rtol=1e-10)
+
+
+def test_a_batch_of_cotangents_is_one_backward_pass_each():
+    out, lin = fwdad.linearize(views_and_writes, np.linspace(0.1, 1.2, 6))
+    cts = np.random.default_rng(2).standard_normal((4,) + np.shape(out))
+    (got,) = lin.T(cts)
+    for b in range(4):
+        assert_close(got[b], lin.T(cts[b])[0], rtol=1e-14)
+
+
+def test_an_op_without_a_transpose_rule_falls_back_to_the_jacobian():
+    def f(x):
+        return np.cumsum(x * x)  # cumsum: no transpose rule yet
+    x = np.array([0.5, -1.0, 2.0])
+    out, lin = fwdad.linearize(f, x)
+    assert lin.T.method == "jacobian" and "cumsum" in lin.T.why
+    ct = np.array([1.0, 2.0, 3.0])
+    assert_close(lin.T(ct)[0], _jacobian_vjp(f, (x,), ct)[0], rtol=1e-12)
+
+
+def test_cotangents_are_shaped_like_the_arguments():
+    def f(a, b, n):
+        return a * b[0] + n
+    out, lin = fwdad.linearize(f, 2.0, np.array([3.0, 4.0]), 5)
+    ca, cb, cn = lin.T(1.5)
+    assert isinstance(ca, float) and ca == 4.5
+    np.testing.assert_array_equal(cb, [3.0, 0.0])
+    assert cn is fwdad.NoTangent
+
+
+# ---- the programs as docs/linearize.md shows them ---------------------------------------
+DOC = pathlib.Path(__file__).parent.parent / "docs" / "linearize.md"
+
+
+def documented(x, w):
+    y = np.sin(w * x) * np.exp(x)
+    y[1:] += y[:-1]
+    return np.sum(y * y)
+
+
+def _shown(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("# c"))
+
+
+def test_the_programs_in_the_docs_are_what_fwdad_prints():
+    _, lin = fwdad.linearize(documented, np.array([0.0, 0.5, 1.0, 1.5]), np.full(4, 2.0))
+    blocks = DOC.read_text().split("```text\n")[1:]
+    printed = [block.split("```")[0].rstrip("\n") for block in blocks]
+    assert printed[:2] == [_shown(lin.source()), _shown(lin.T.source())]
+
+
+def test_fwdad_show_prints_the_linear_program_and_its_transpose(tmp_path, capsys):
+    from fwdad.cli import main
+    path = tmp_path / "model.py"
+    path.write_text("import numpy as np\n\ndef f(x):\n    return np.sum(np.sin(x) * x)\n")
+    assert main(["show", f"{path}:f", "--linear", "--at", "[0.5, 1.0]"]) == 0
+    assert "np.sum(t" in capsys.readouterr().out
+    assert main(["show", f"{path}:f", "--transposed", "--at", "[0.5, 1.0]"]) == 0
+    assert "return ct0" in capsys.readouterr().out
+    assert main(["show", f"{path}:f", "--linear"]) == 2  # (no point)
+
+
+@pytest.mark.parametrize("example", [pytest.param(e, id=str(e)) for e in CORPUS
+                                     if all(isinstance(a, (float, np.ndarray))
+                                            for a in e.args)])
+def test_two_reverse_modes_agree_transposition_and_varmat(example):
+    """lin.T (the forward rules' tangent program, transposed) against fwdad.vjp (the
+    reverse rules on varmats): derived independently, from different rules."""
+    out, lin = fwdad.linearize(example.fn, *copy.deepcopy(example.args))
+    if not isinstance(out, (float, np.ndarray)):
+        pytest.skip("a structured output")
+    cotangent = random_tangent(out, np.random.default_rng(6))
+    _, pullback = fwdad.vjp(example.fn, *copy.deepcopy(example.args))
+    for got, want in zip(lin.T(cotangent), pullback(cotangent)):
+        assert_close(got, want, rtol=1e-9, atol=1e-12)
