@@ -9,6 +9,7 @@ import pytest
 
 import fwdad
 from fwdad.tangents import inner, random_tangent
+from fwdad.testing import vjp_by_transposition
 from tests.corpus import CORPUS
 from tests.util import assert_close
 
@@ -135,10 +136,11 @@ def test_fwdad_show_prints_the_linear_program_and_its_transpose(tmp_path, capsys
 def test_two_reverse_modes_agree_transposition_and_varmat(example):
     """lin.T (the forward rules' tangent program, transposed) against fwdad.vjp (the
     reverse rules on varmats): derived independently, from different rules."""
-    out, lin = fwdad.linearize(example.fn, *copy.deepcopy(example.args))
+    out, by_transposition = vjp_by_transposition(example.fn, *copy.deepcopy(example.args))
     if not isinstance(out, (float, np.ndarray)):
         pytest.skip("a structured output")
+    assert by_transposition.method == "transpose"
     cotangent = random_tangent(out, np.random.default_rng(6))
     _, pullback = fwdad.vjp(example.fn, *copy.deepcopy(example.args))
-    for got, want in zip(lin.T(cotangent), pullback(cotangent)):
+    for got, want in zip(by_transposition(cotangent), pullback(cotangent)):
         assert_close(got, want, rtol=1e-9, atol=1e-12)

@@ -99,8 +99,21 @@ def linearize(case: Case) -> Outcome:
         return _wrong(found, f"lin(t) vs {source}")
     ct = case.cotangent(1)
     cts = lin.T(ct)
-    return _dot(inner(cts, case.tangents), inner(ct, applied), _abs_inner(ct, applied),
-                EXACT, "lin.T")
+    dot = _dot(inner(cts, case.tangents), inner(ct, applied), _abs_inner(ct, applied),
+               EXACT, "lin.T")
+    return dot if dot.status != "pass" else _against_vjp(case, ct, cts)
+
+
+def _against_vjp(case: Case, ct, cts) -> Outcome:
+    """lin.T (the transposed tangent program) against fwdad.vjp (the reverse rules): two
+    reverse modes from different rules. Programs vjp refuses are left at the dot test."""
+    try:
+        _, pullback = fwdad.vjp(case.f, *fresh(case.args))
+        want = pullback(ct)
+    except fwdad.FwdadError:
+        return PASS
+    found = mismatch(cts, want, **EXACT)
+    return _wrong(found, "lin.T vs vjp") if found else PASS
 
 
 def hessian(case: Case) -> Outcome:

@@ -5,7 +5,7 @@ b optimized    the optimized derived rules against the unoptimized ones
 c primal_state the primal output and every argument's state after the call
 d vjp_dot      <vjp(ct), t> == <ct, jvp(t)>
 e batched      batched_jvp and jacfwd against single jvps, shapes included
-f linearize    lin(t) against jvp, and <lin.T(ct), t> == <ct, lin(t)>
+f linearize    lin(t) against jvp, <lin.T(ct), t> == <ct, lin(t)>, lin.T(ct) against vjp
 g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
 h third        jvp of jvp of jvp (scalar outputs, a subset) against differences of
                jvp of jvp
