@@ -54,7 +54,9 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
     kept = copy.deepcopy(primals)
     tape = Tape()
     inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]
-    duals = [Dual(p, t) for p, t in zip(copy.deepcopy(primals), inputs)]
+    # (f gets its own lists and dicts of tangents: it may pop from them or add keys,
+    # and lin binds the given tangents to the seeds as they were)
+    duals = [Dual(p, _containers_copied(t)) for p, t in zip(copy.deepcopy(primals), inputs)]
     try:
         with tangent_context(Recording(tape)):
             out = call(f, duals)
@@ -193,6 +195,15 @@ def _bind(env: list, seeded: Any, given: Any) -> None:
             _bind(env, seeded[k], given[k])
 
 
+def _containers_copied(tree: Any) -> Any:
+    """The tuples, lists and dicts of a tree copied, its leaves (Linear) kept."""
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_containers_copied(v) for v in tree)
+    if isinstance(tree, dict):
+        return {k: _containers_copied(v) for k, v in tree.items()}
+    return tree
+
+
 def _read(primal: Any, tangent: Any, env: list) -> Any:
     """The output tangent, with recorded leaves replaced by their replayed values."""
     if type(tangent) is Linear:
@@ -201,7 +212,9 @@ def _read(primal: Any, tangent: Any, env: list) -> Any:
             return type(primal)(value)
         return np.array(value)
     if isinstance(tangent, (tuple, list)) and isinstance(primal, (tuple, list)):
-        return type(tangent)(_read(p, t, env) for p, t in zip(primal, tangent))
+        items = [_read(p, t, env) for p, t in zip(primal, tangent)]
+        return type(tangent)(*items) if hasattr(tangent, "_fields") else \
+            type(tangent)(items)  # (a NamedTuple takes its fields one by one)
     if isinstance(tangent, dict):
         return {k: _read(primal[k], t, env) for k, t in tangent.items()}
     return copy.copy(tangent)
@@ -214,10 +227,17 @@ class Transpose:
     The recorded program run backwards (fwdad/transposition.py), at about the cost of
     `lin`; a program with an op that has no transpose rule multiplies by the Jacobian
     instead, which jacfwd builds in one batched pass the first time (re-running f once).
-    `method` says which ("transpose" or "jacobian")."""
+    `method` says which ("transpose" or "jacobian"), or "refused" for complex values:
+    a function of complex values is real-linear only, which neither a transpose rule
+    here nor a complex Jacobian represents, and fwdad has no convention for complex
+    cotangents yet."""
 
     def __init__(self, lin: Linearization) -> None:
         self.lin = lin
+        if any(np.iscomplexobj(leaf) for leaf in leaves((lin.primals, lin.out_primal))) \
+                or any(node.dtype.kind == "c" for node in lin.tape.nodes):
+            self.method, self.why = "refused", "complex values"
+            return
         try:
             transposition.check(lin.tape)
             self.method, self.why = "transpose", None
@@ -229,6 +249,12 @@ class Transpose:
         return self.lin
 
     def __call__(self, cotangent: Any) -> tuple:
+        if self.method == "refused":
+            raise FwdadError(
+                f"lin.T of {describe(self.lin.f)}: its arguments, output or tangents are "
+                f"complex, and fwdad does not transpose functions of complex values yet "
+                f"(lin(t) works). For a real-valued loss of complex parameters, pass "
+                f"their real and imaginary parts as separate float arrays.")
         if self.method == "transpose":
             return self._backward(cotangent)
         lin = self.lin
@@ -242,7 +268,7 @@ class Transpose:
     def source(self) -> str:
         """The transposed program (what `lin.T` runs), as readable Python."""
         if self.method != "transpose":
-            return f"# lin.T multiplies by the Jacobian: no transpose rule for {self.why}"
+            return f"# lin.T does not run a transposed program here: {self.why}"
         lin = self.lin
         return linear_program.transposed_source(lin.tape, _nodes(lin.inputs),
                                                 lin.out_tangent)

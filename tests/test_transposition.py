@@ -144,3 +144,43 @@ def test_two_reverse_modes_agree_transposition_and_varmat(example):
     _, pullback = fwdad.vjp(example.fn, *copy.deepcopy(example.args))
     for got, want in zip(by_transposition(cotangent), pullback(cotangent)):
         assert_close(got, want, rtol=1e-9, atol=1e-12)
+
+
+def test_transposing_a_function_of_complex_values_is_refused():
+    out, lin = fwdad.linearize(lambda z: np.abs(z) ** 2, np.array([1.0 + 2.0j, 0.5 - 1.0j]))
+    assert lin.T.method == "refused"
+    with pytest.raises(fwdad.FwdadError, match="complex"):
+        lin.T(np.ones(2))
+    np.testing.assert_allclose(lin(np.array([1.0, 1.0j])), [2.0, -2.0])  # lin(t) works
+
+
+# ---- what the rule tables found: outputs and inputs of every structure ------------------
+def test_a_named_tuple_output():
+    out, lin = fwdad.linearize(lambda a: np.linalg.eigh(a + a.T), np.eye(2) * [1.0, 2.0])
+    got = lin(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    want = fwdad.jvp(lambda a: np.linalg.eigh(a + a.T), (np.eye(2) * [1.0, 2.0],),
+                     (np.array([[0.0, 1.0], [0.0, 0.0]]),))[1]
+    assert type(got) is type(out)
+    assert_close(got.eigenvalues, want.eigenvalues, rtol=1e-12, atol=1e-14)
+
+
+def test_a_function_that_adds_keys_to_or_pops_from_its_argument():
+    def grows(d):
+        return d.setdefault("b", 1.5) * d["a"]
+
+    def shrinks(xs):
+        last = xs.pop()
+        return last * xs[0]
+    for f, x, t in ((grows, {"a": 0.3}, {"a": 1.0}), (shrinks, [0.3, 1.2, -0.5],
+                                                       [1.0, 2.0, 3.0])):
+        _, lin = fwdad.linearize(f, copy.deepcopy(x))
+        assert lin(copy.deepcopy(t)) == pytest.approx(
+            fwdad.jvp(f, (copy.deepcopy(x),), (copy.deepcopy(t),))[1], rel=1e-14)
+
+
+def test_methods_and_types_of_numpy_scalars():
+    def f(x):
+        s = np.float64(x * 2.0)
+        return s.sum() * np.float32(x)
+    _, lin = fwdad.linearize(f, 0.7)
+    assert lin(1.0) == pytest.approx(fwdad.jvp(f, (0.7,), (1.0,))[1], rel=1e-6)

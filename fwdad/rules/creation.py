@@ -210,10 +210,13 @@ def _scalar_type(kind):
         if x is None:
             return Dual(kind(), NoTangent)
         out = kind(x.primal)
-        keep = x.tangent is not NoTangent and np.asarray(x.tangent).dtype.kind in "fc"
+        keep = x.tangent is not NoTangent and np.result_type(x.tangent).kind in "fc"
         if not keep:
             return Dual(out, NoTangent)
-        return Dual(out, own_unless_view(out, x.primal, kind(x.tangent), x.tangent))
+        tangent = kind(x.tangent) if isinstance(x.tangent, (np.ndarray, np.generic, float,
+                                                            int, complex)) \
+            else x.tangent.astype(kind)  # (a tangent recorded by linearize)
+        return Dual(out, own_unless_view(out, x.primal, tangent, x.tangent))
     rule.__name__ = f"_{kind.__name__}"
     frule(kind)(rule)
 

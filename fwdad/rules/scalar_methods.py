@@ -26,7 +26,7 @@ METHODS = ("sum", "mean", "prod", "max", "min", "clip", "copy", "astype",
 
 def _as_0d(x: Dual) -> Dual:
     # a new 0-d array: a copy of the tangent, too (a batch of tangents is an array)
-    tangent = x.tangent if x.tangent is NoTangent else np.array(x.tangent)
+    tangent = x.tangent if x.tangent is NoTangent else np.copy(x.tangent)  # (recorded too)
     return Dual(np.asarray(x.primal), tangent)
 
 
