@@ -47,6 +47,9 @@ class Tape:
         self.ops.append((None if node is None else node.index, fn, args, kwargs))
         self.views.append(None if aliased is not None or node is None else
                           _viewed(node.shadow, (args, kwargs)))
+        if node is not None and node.pieces:  # several arrays (np.split, np.gradient):
+            return type(shadow)(self.record(operator.getitem, (node, i), {})  # one node
+                                for i in range(node.pieces))  # each, read from the op's
         return node
 
     def replay(self, env: list) -> list:
@@ -72,7 +75,13 @@ class Linear:
 
     def __init__(self, tape: Tape, index: int, shadow: Any) -> None:
         self.tape, self.index, self.shadow = tape, index, shadow
-        self.shape, self.dtype = np.shape(shadow), np.asarray(shadow).dtype
+        # an op that returns several arrays gets a node of the tuple (never seen by
+        # rules: Tape.record hands out one node per array), which lin.T cannot transpose
+        self.pieces = len(shadow) if isinstance(shadow, (tuple, list)) else 0
+        if self.pieces:
+            self.shape, self.dtype = (self.pieces,), np.dtype(object)
+        else:
+            self.shape, self.dtype = np.shape(shadow), np.asarray(shadow).dtype
         self.strides = getattr(shadow, "strides", ())  # its layout, for lin.T's buffers
         self.ndim, self.size = len(self.shape), int(np.prod(self.shape, dtype=int))
 
@@ -188,9 +197,12 @@ def _resolve(tree: Any, env: list) -> Any:
 
 
 def _viewed(shadow: Any, tree: Any) -> Optional[int]:
-    """The node among the recorded arguments whose memory `shadow` shares (a view)."""
+    """The node among the recorded arguments whose memory `shadow` shares (a view). A
+    view whose entries share memory with each other (np.broadcast_to: a zero stride)
+    is not one: its transpose sums, it has a rule (fwdad/transposition_rules.py)."""
     found: list = []
-    if isinstance(shadow, np.ndarray):
+    if isinstance(shadow, np.ndarray) and not any(
+            stride == 0 and n > 1 for stride, n in zip(shadow.strides, shadow.shape)):
         _map(lambda v: found.append(v.index) if type(v) is Linear and
              np.may_share_memory(shadow, v.shadow) else None, tree)
     return found[0] if found else None

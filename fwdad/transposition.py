@@ -25,7 +25,10 @@ from typing import Any, Callable, List, Optional, Tuple
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
+from fwdad import transposition_rules
+from fwdad.cotangents import accumulate
 from fwdad.recording import Linear, Tape, _method, _resolve
+from fwdad.transposition_rules import matmul
 
 
 class NotTransposable(Exception):
@@ -46,7 +49,7 @@ def backward(tape: Tape, seeds: List[Tuple[Linear, Any]]) -> List[Optional[np.nd
     (a node that is two outputs gets both)."""
     buffers = _buffers(tape)
     for node, ct in seeds:
-        _accumulate(buffers, node, ct)
+        accumulate(buffers, node, ct)
     for (index, fn, args, kwargs), view in zip(reversed(tape.ops), reversed(tape.views)):
         if view is None:
             _rule(fn, args, kwargs)(buffers, index, args, kwargs)
@@ -88,24 +91,6 @@ def _zeros(node: Linear) -> np.ndarray:
     return np.zeros([shape[axis] for axis in order], node.dtype).transpose(inverse)
 
 
-def _accumulate(buffers: list, target: Any, ct: Any) -> None:
-    """buffers[target] += ct, summed over the axes it was broadcast along."""
-    if type(target) is not Linear:
-        return
-    into = buffers[target.index]
-    into += _unbroadcast(np.asarray(ct), target.shape)
-
-
-def _unbroadcast(ct: np.ndarray, shape: tuple) -> np.ndarray:
-    extra = ct.ndim - len(shape)
-    if extra < 0:  # (a value of shape (1, n) may be written where n values go)
-        return ct.reshape(shape)
-    if extra > 0:
-        ct = ct.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and ct.shape[i] != 1)
-    return ct.sum(axis=axes, keepdims=True) if axes else ct
-
-
 def _recorded(*values: Any) -> List[Linear]:
     return [v for v in values if type(v) is Linear]
 
@@ -129,32 +114,32 @@ def _in_place_aware(pure: Callable[[list, np.ndarray, tuple, dict], None]) -> Ru
 
 def _add(buffers, ct, args, kwargs):
     for a in _recorded(*args):
-        _accumulate(buffers, a, ct)
+        accumulate(buffers, a, ct)
 
 
 def _subtract(buffers, ct, args, kwargs):
-    _accumulate(buffers, args[0], ct)
-    _accumulate(buffers, args[1], -ct)
+    accumulate(buffers, args[0], ct)
+    accumulate(buffers, args[1], -ct)
 
 
 def _negative(buffers, ct, args, kwargs):
-    _accumulate(buffers, args[0], -ct)
+    accumulate(buffers, args[0], -ct)
 
 
 def _multiply(buffers, ct, args, kwargs):
     a, b = args
     recorded, other = (a, b) if type(a) is Linear else (b, a)
-    _accumulate(buffers, recorded, ct * other)
+    accumulate(buffers, recorded, ct * other)
 
 
 def _divide(buffers, ct, args, kwargs):
-    _accumulate(buffers, args[0], ct / args[1])
+    accumulate(buffers, args[0], ct / args[1])
 
 
 def _copied(buffers, ct, args, kwargs):
     """np.copy, np.array, a.copy(), np.real of a real value, casts: the same values."""
     x = args[0]
-    _accumulate(buffers, x, np.reshape(ct, x.shape))
+    accumulate(buffers, x, np.reshape(ct, x.shape))
 
 
 def _reduced(mean: bool) -> Callable:
@@ -166,7 +151,7 @@ def _reduced(mean: bool) -> Callable:
             for a in sorted(axes):
                 ct = np.expand_dims(ct, a)
         count = np.prod([x.shape[a] for a in axes]) if mean else 1
-        _accumulate(buffers, x, np.broadcast_to(ct, x.shape) / count)
+        accumulate(buffers, x, np.broadcast_to(ct, x.shape) / count)
     return rule
 
 
@@ -183,7 +168,7 @@ def _setitem(buffers, index, args, kwargs):
     ct = buffers[target.index]
     written = ct[where].copy()
     ct[where] = 0.0
-    _accumulate(buffers, value, written)
+    accumulate(buffers, value, written)
 
 
 def _copyto(buffers, index, args, kwargs):
@@ -192,38 +177,20 @@ def _copyto(buffers, index, args, kwargs):
     ct = buffers[target.index]
     written = np.where(where, ct, 0.0)
     np.copyto(ct, 0.0, where=where)
-    _accumulate(buffers, value, written)
+    accumulate(buffers, value, written)
 
 
 def _reshaped(buffers, ct, args, kwargs):
     """A reshape that copied (its order, C or F, read the values as it reads ct back)."""
     x = args[0]
     order = kwargs.get("order", "C")
-    _accumulate(buffers, x, np.reshape(ct, x.shape, order=order))
-
-
-def _matmul(buffers, ct, args, kwargs):
-    """a @ b with one of them recorded: ct @ b^T, or a^T @ ct (1-d operands as matmul
-    promotes them)."""
-    a, b = args
-    a_vector = (len(a.shape) if type(a) is Linear else np.ndim(a)) == 1
-    b_vector = (len(b.shape) if type(b) is Linear else np.ndim(b)) == 1
-    ct = np.expand_dims(ct, -1) if b_vector else ct
-    ct = np.expand_dims(ct, -2) if a_vector else ct
-    if type(a) is Linear:
-        other = np.expand_dims(b, -1) if b_vector else b
-        grad = ct @ np.swapaxes(other, -1, -2)
-        _accumulate(buffers, a, grad[..., 0, :] if a_vector else grad)
-    else:
-        other = np.expand_dims(a, -2) if a_vector else a
-        grad = np.swapaxes(other, -1, -2) @ ct
-        _accumulate(buffers, b, grad[..., 0] if b_vector else grad)
+    accumulate(buffers, x, np.reshape(ct, x.shape, order=order))
 
 
 def _where(buffers, ct, args, kwargs):
     condition, a, b = args
-    _accumulate(buffers, a, np.where(condition, ct, 0.0))
-    _accumulate(buffers, b, np.where(condition, 0.0, ct))
+    accumulate(buffers, a, np.where(condition, ct, 0.0))
+    accumulate(buffers, b, np.where(condition, 0.0, ct))
 
 
 def _take_along_axis(buffers, ct, args, kwargs):
@@ -241,14 +208,14 @@ def _flattened(buffers, ct, args, kwargs):
     """ravel or flatten that copied, in C or F order."""
     x = args[0]
     order = args[1] if len(args) > 1 else kwargs.get("order", "C")
-    _accumulate(buffers, x, np.reshape(ct, x.shape, order=order))
+    accumulate(buffers, x, np.reshape(ct, x.shape, order=order))
 
 
 _PURE = {np.add: _add, np.subtract: _subtract, np.negative: _negative,
          np.multiply: _multiply, np.true_divide: _divide, np.copy: _copied,
          np.real: _copied, np.conjugate: _copied, np.sum: _reduced(False),
          np.mean: _reduced(True), operator.getitem: _getitem, np.reshape: _reshaped,
-         np.matmul: _matmul, np.where: _where, np.take_along_axis: _take_along_axis,
+         np.matmul: matmul, np.where: _where, np.take_along_axis: _take_along_axis,
          _method("copy"): _copied, _method("astype"): _copied, _method("conj"): _copied,
          _method("sum"): _reduced(False), _method("mean"): _reduced(True),
          _method("reshape"): _reshaped, _method("ravel"): _flattened,
@@ -265,6 +232,9 @@ def _rule(fn: Any, args: tuple, kwargs: dict) -> Optional[Rule]:
         return _setitem if type(args[0]) is Linear else None
     if fn is np.copyto:
         return _copyto if type(args[0]) is Linear and "casting" not in kwargs else None
+    if fn in transposition_rules.RULES:
+        applies, pure = transposition_rules.RULES[fn]
+        return _in_place_aware(pure) if applies(args, _given(kwargs)) else None
     pure = _PURE.get(fn)
     if pure is None or not _linear_use(fn, args, _given(kwargs)):
         return None
@@ -275,7 +245,8 @@ def _given(kwargs: dict) -> dict:
     """The options a call was given: NumPy passes its defaults through
     __array_function__ too (dtype=None, where=True, keepdims=<no value>)."""
     return {k: v for k, v in kwargs.items()
-            if not (v is None or v is np._NoValue or (k == "where" and v is True))}
+            if not (v is np._NoValue or (v is None and k in ("dtype", "out")) or
+                    (k == "where" and v is True))}
 
 
 def _linear_use(fn: Any, args: tuple, kwargs: dict) -> bool:

@@ -80,11 +80,11 @@ def test_a_batch_of_cotangents_is_one_backward_pass_each():
 
 def test_an_op_without_a_transpose_rule_falls_back_to_the_jacobian():
     def f(x):
-        return np.cumsum(x * x)  # cumsum: no transpose rule yet
+        return np.kron(x, x)  # kron: no transpose rule yet
     x = np.array([0.5, -1.0, 2.0])
     out, lin = fwdad.linearize(f, x)
-    assert lin.T.method == "jacobian" and "cumsum" in lin.T.why
-    ct = np.array([1.0, 2.0, 3.0])
+    assert lin.T.method == "jacobian" and "kron" in lin.T.why
+    ct = np.arange(9.0)
     assert_close(lin.T(ct)[0], _jacobian_vjp(f, (x,), ct)[0], rtol=1e-12)
 
 
@@ -184,3 +184,52 @@ def test_methods_and_types_of_numpy_scalars():
         return s.sum() * np.float32(x)
     _, lin = fwdad.linearize(f, 0.7)
     assert lin(1.0) == pytest.approx(fwdad.jvp(f, (0.7,), (1.0,))[1], rel=1e-6)
+
+
+# ---- one row per transpose rule of fwdad/transposition_rules.py ---------------------------
+A = np.array([[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.0, 0.4, 3.0]])
+TRANSPOSED = [  # (what, f) of a vector of 6 values
+    ("stack", lambda x: np.stack([x[:3], 2.0 * x[3:]], axis=1)),
+    ("concatenate", lambda x: np.concatenate([x[3:], x, x[:2] * 3.0])),
+    ("concatenate axis 1", lambda x: np.concatenate([x.reshape(2, 3), x.reshape(2, 3)],
+                                                     axis=1)),
+    ("roll", lambda x: np.roll(x * x, 2)),
+    ("roll 2-d", lambda x: np.roll(x.reshape(2, 3) * 2.0, (1, -1), axis=(0, 1))),
+    ("diff", lambda x: np.diff(x * x)),
+    ("cumsum", lambda x: np.cumsum(x * x)),
+    ("cumsum axis", lambda x: np.cumsum((x * x).reshape(2, 3), axis=1)),
+    ("tril, triu", lambda x: np.tril(np.outer(x[:3], x[3:])) + np.triu(np.outer(x[:3], x[:3]), 1)),
+    ("take", lambda x: np.take(x * x, [0, 0, 5])),
+    ("take axis", lambda x: np.take((x * x).reshape(2, 3), [2, 0], axis=1)),
+    ("pad", lambda x: np.pad(x * x, (1, 2))),
+    ("repeat", lambda x: np.repeat(x * x, 2)),
+    ("repeat axis", lambda x: np.repeat((x * x).reshape(2, 3), 3, axis=0)),
+    ("einsum", lambda x: np.einsum("ij,j->i", A, x[:3] * x[3:])),
+    ("tensordot", lambda x: np.tensordot((x * x).reshape(2, 3), A, 1)),
+    ("dot", lambda x: np.dot(A, x[:3] * x[3:])),
+    ("solve", lambda x: np.linalg.solve(A, x[:3] * x[3:])),
+    ("trace", lambda x: np.trace(np.outer(x[:3], x[3:]))),
+    ("broadcast_to", lambda x: np.broadcast_to(x[:3] * x[3:], (2, 3)) * A[:2]),
+]
+
+
+@pytest.mark.parametrize("what, f", TRANSPOSED, ids=[r[0] for r in TRANSPOSED])
+def test_each_transpose_rule_against_the_jacobian(what, f):
+    x = np.linspace(0.2, 1.4, 6)
+    out, lin = fwdad.linearize(f, x.copy())
+    assert lin.T.method == "transpose", lin.T.why
+    ct = random_tangent(out, np.random.default_rng(8))
+    assert_close(lin.T(ct)[0], _jacobian_vjp(f, (x,), ct)[0], rtol=1e-10, atol=1e-12)
+
+
+def test_an_op_of_several_arrays_is_replayed_and_falls_back_for_the_transpose():
+    def f(x):
+        first, second = np.gradient((x * x).reshape(2, 3))
+        return first * second
+    x = np.linspace(0.2, 1.4, 6)
+    out, lin = fwdad.linearize(f, x.copy())
+    t = np.arange(6.0)
+    assert_close(lin(t), fwdad.jvp(f, (x.copy(),), (t,))[1], rtol=1e-12)
+    assert lin.T.method == "jacobian"
+    ct = np.ones((2, 3))
+    assert_close(lin.T(ct)[0], _jacobian_vjp(f, (x,), ct)[0], rtol=1e-12)

@@ -291,7 +291,7 @@ def _spreading_rule(fn: Callable) -> Callable:
         size = common_batch(primals, tangents)
         full = [dense(p, t, size) for p, t in zip(primals, tangents)]
         if size is None:
-            return Dual(out, type(out)(np.array(t) for t in fn(*full, **kwargs)))
+            return Dual(out, type(out)(np.copy(t) for t in fn(*full, **kwargs)))
         per = [fn(*[t[b] for t in full], **kwargs) for b in range(size)]
         return Dual(out, type(out)(_per_item(per, size)))
     rule.__name__ = f"_{fn.__name__}"
