@@ -256,7 +256,10 @@ class Transpose:
                 f"(lin(t) works). For a real-valued loss of complex parameters, pass "
                 f"their real and imaginary parts as separate float arrays.")
         if self.method == "transpose":
-            return self._backward(cotangent)
+            try:
+                return self._backward(cotangent)
+            except transposition.NotTransposable as exc:  # (a view that its cotangent
+                self.method, self.why = "jacobian", str(exc)  # buffer cannot mirror)
         lin = self.lin
         if lin._jacobian_t is None:
             lin._jacobian_t = _jacobian_transposed(lin.f, lin.primals)
