@@ -211,3 +211,20 @@ def test_third_derivative_matches_differences_of_the_second(example):
     _, third = fwdad.jvp(second, copy.deepcopy(example.args), v)
     assert_close(third, fd_jvp(along_v_twice, example.args, v, h=1e-4),
                  rtol=1e-5, atol=1e-6)
+
+
+def test_jacfwd_and_hessian_over_nested_jvps_of_a_vector():
+    """Batched outer tangents over two levels of jvp inside (a third level in all)."""
+    f = exp_cubic
+    x = 0.7
+    first, second, third = exp_cubic_derivatives(x)[:3]
+
+    def g(v):
+        return d(d(f))(v[0]) * v + v[1] * d(f)(v[2])
+    v = np.array([x, -0.3, 0.4])
+    want = np.stack([fd_jvp(g, (v,), (e,), h=1e-6) for e in np.eye(3)], axis=1)
+    assert_close(fwdad.jacfwd(g)(v), want, rtol=1e-6, atol=1e-8)
+    hessian = fwdad.hessian(lambda v: d(f)(v[0]) * v[1] ** 2)(v)
+    np.testing.assert_allclose(hessian, [[third * 0.09, -0.6 * second, 0.0],
+                                         [-0.6 * second, 2.0 * first, 0.0],
+                                         [0.0, 0.0, 0.0]], rtol=1e-12)
