@@ -77,7 +77,8 @@ GUARDS = [
 ]
 
 
-@pytest.mark.parametrize("what, fn, first, second, counter", GUARDS, ids=lambda c: str(c))
+@pytest.mark.parametrize("what, fn, first, second, counter", GUARDS,
+                         ids=[guard[0] for guard in GUARDS])
 def test_guard_falls_back_and_stays_correct(what, fn, first, second, counter):
     g, rng = fwdad.static_graph(fn), np.random.default_rng(1)
     for args in (first, first, second, second):
