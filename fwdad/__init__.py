@@ -17,6 +17,10 @@ from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
 from fwdad.static_graph import static_graph
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
+from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
+from fwdad.version import installed_version as _installed_version
+
+__version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",

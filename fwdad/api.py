@@ -13,8 +13,8 @@ import numpy as np
 
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, describe,
-                          note_user_location)
+from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, a_type,
+                          describe, note_user_location)
 from fwdad.forward import dispatch
 from fwdad import seeds
 from fwdad.rules.batching import batch
@@ -31,8 +31,8 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
         f: a Python function (or anything with a registered frule) of the primals.
         primals: the arguments, a tuple or list. Floats, float arrays and nested
             tuples/lists/dicts of them are differentiable; other values pass through.
-        tangents: one tangent per argument, each shaped like its primal (None for an
-            argument that has no tangent).
+        tangents: one tangent per argument, each shaped like its primal. None (at any
+            level: an argument, an item of a tuple, a field) means no tangent: zero.
 
     Returns:
         `(f(*primals), tangent_out)`, with the output tangent shaped like the output.
@@ -66,7 +66,7 @@ def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
 
 def _checked_duals(f: Callable, primals: tuple, tangents: tuple) -> List[Dual]:
     names = _argument_names(f, len(primals))
-    return [Dual(p, _copy(check_tangent(p, t, f"{n} of {describe(f)}")))
+    return [Dual(p, _copy(check_tangent(p, t, n, of=describe(f))))
             for p, t, n in zip(primals, tangents, names)]
 
 
@@ -80,7 +80,7 @@ def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dua
 def _check_callable(f: Any, api: str) -> None:
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first "
-                         f"argument, but got a {type(f).__name__}: {f!r:.60}.")
+                         f"argument, but got {a_type(f)}: {f!r:.60}.")
 
 
 def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
@@ -88,7 +88,7 @@ def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
         if not isinstance(value, (tuple, list)):
             raise FwdadError(
                 f"jvp({describe(f)}, primals, tangents) takes the arguments as a tuple: "
-                f"{what} is a {type(value).__name__}. For one argument write "
+                f"{what} is {a_type(value)}. For one argument write "
                 f"jvp(f, (x,), (dx,)).")
     if len(primals) != len(tangents):
         raise FwdadError(
@@ -117,8 +117,9 @@ def _copy(tangent: Any) -> Any:
 def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
                 ) -> Tuple[Any, Any]:
     """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
-    (None: zero). Returns `(f(*primals), tangents_out)`, each output tangent leaf with
-    the leading axis (as one-at-a-time jvp would give, stacked).
+    (None, for an argument or any part of one, means no tangent: zero). Returns
+    `(f(*primals), tangents_out)`, each output tangent leaf with the leading axis (as
+    one-at-a-time jvp would give, stacked).
 
     Raises:
         FwdadError: f cannot take as many arguments as there are primals.
@@ -128,8 +129,7 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
     primals, tangents = _check_sequences(f, primals, tangents)
     size = _batch_size_of(f, tangents)
     names = _argument_names(f, len(primals))
-    duals = [Dual(p, stack([zero_tangent(p)] * size) if t is None else
-                  _copy(check_tangent(p, t, f"{n} of {describe(f)}", batch=size)))
+    duals = [Dual(p, _copy(check_tangent(p, t, n, batch=size, of=describe(f))))
              for p, t, n in zip(primals, tangents, names)]
     check_call("batched_jvp", f, primals)
     out = call_batched(f, duals, size)

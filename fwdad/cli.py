@@ -9,10 +9,14 @@
     fwdad show path/to/file.py:func --transposed --at 0.5
                                                   the transposed program lin.T runs
     fwdad check path/to/file.py:func --at 0.5 1.2 fwdad.testing.test_rule at that point
+    fwdad check path/to/file.py:Class.method --self "Class(1.0)" --at 0.5
+                                                  a method, on the instance --self builds
+    fwdad --version                               the installed version
 
 Exit codes: 0 success, 1 the rule failed its check (or could not be built), 2 a usage
-error (missing file or function, a point that does not parse), reported without a
-traceback.
+error (missing file or function, a point that does not parse, as many values as the
+function does not take), reported without a traceback. Bare `fwdad` prints the help and
+exits with 2, as argparse does for a missing command.
 """
 from __future__ import annotations
 
@@ -30,10 +34,12 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe, location_of, note_user_location
+from fwdad.errors import FwdadError, a_type, describe, location_of, note_user_location
 from fwdad.forward import dispatch
 from fwdad.rules.registry import get_frule, is_primitive
+from fwdad.source import python_function
 from fwdad.testing import test_rule
+from fwdad.version import installed_version
 
 
 class UsageError(Exception):
@@ -46,8 +52,13 @@ _loaded = set()  # module names this command imported files as (it may replace t
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]). Returns the exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare `fwdad`: the help, as a usage error
+        parser.print_help(sys.stderr)
+        return 2
     try:
+        _target_after_at(args)
         return args.run(args)
     except UsageError as err:
         print(f"fwdad {args.command}: error: {err}", file=sys.stderr)
@@ -60,9 +71,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fwdad", description="Show or check the derivative code fwdad generates.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version",
+                        version=f"fwdad {installed_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="{show,check}")
     show = commands.add_parser("show", help="print the derived rule of a function")
-    show.add_argument("target", help="path/to/file.py:function (or :Class.method)")
+    show.add_argument("target", nargs="?", help=_TARGET)
     kind = show.add_mutually_exclusive_group()
     kind.add_argument("--normalized", action="store_true",
                       help="print the normalized code (one operation per line)")
@@ -78,12 +91,34 @@ def _parser() -> argparse.ArgumentParser:
                       help="the point of --linear and --transposed, as for `check`")
     show.set_defaults(run=_show)
     check = commands.add_parser("check", help="run fwdad.testing.test_rule at a point")
-    check.add_argument("target", help="path/to/file.py:function (or :Class.method)")
+    check.add_argument("target", nargs="?", help=_TARGET)
     check.add_argument("--at", nargs="+", required=True, metavar="VALUE",
                        help="the arguments, as Python literals: 0.5, [1.0, 2.0] (lists "
                             "become float arrays), 3 (an int: no tangent)")
+    check.add_argument("--self", dest="instance", metavar="EXPR",
+                       help="for a target Class.method: the instance, as a Python "
+                            "expression evaluated in the file's namespace, e.g. "
+                            "\"Point(1.0, 2.0)\" (checked with respect to its fields too)")
     check.set_defaults(run=_check)
     return parser
+
+
+_TARGET = "path/to/file.py:function (or :Class.method, or :instance.method)"
+
+
+def _target_after_at(args: argparse.Namespace) -> None:
+    """`fwdad check --at 0.5 file.py:f`: --at takes every value up to the next option,
+    so the target ends up as its last value: take it back."""
+    if args.target is None and args.at and _looks_like_target(args.at[-1]):
+        args.target = args.at.pop()
+    if args.target is None:
+        raise UsageError("which function? give path/to/file.py:function")
+    if args.at == []:
+        raise UsageError("--at needs the values of the arguments")
+
+
+def _looks_like_target(text: str) -> bool:
+    return text.rpartition(":")[0].endswith(".py")
 
 
 # ---- the commands -------------------------------------------------------------------
@@ -108,6 +143,9 @@ def _show(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     fn = load_function(args.target)
     point = [parse_value(text) for text in args.at]
+    bound = inspect.ismethod(fn) or args.instance is not None
+    fn, point = _with_instance(fn, point, args.instance, args.target)
+    _check_arity(fn, point, bound)
     shown = ", ".join(args.at)
     try:
         test_rule(fn, *point)
@@ -125,6 +163,44 @@ def _check(args: argparse.Namespace) -> int:
           f"plain call; tangents match central finite differences; a batch of 3 "
           f"tangents matches one at a time")
     return 0
+
+
+def _with_instance(fn: Callable, point: list, instance: Optional[str], target: str
+                   ) -> tuple:
+    """A method is checked as its function with the instance first, so that the
+    instance's fields are differentiated too: `obj.method` gives the instance, and
+    `Class.method` takes one from --self."""
+    if inspect.ismethod(fn) and python_function(fn) is not None:
+        if instance is not None:
+            raise UsageError(f"{target} is already bound to an instance: drop --self")
+        return fn.__func__, [fn.__self__] + point
+    if instance is None:
+        return fn, point
+    if not inspect.isfunction(fn) or "." not in fn.__qualname__:
+        raise UsageError(f"--self is for a method (file.py:Class.method), but "
+                         f"{describe(fn)} is not one")
+    try:
+        value = eval(instance, vars(sys.modules[fn.__module__]))  # the user's own file
+    except Exception as err:
+        raise UsageError(f"--self {instance!r} failed: {type(err).__name__}: {err}") \
+            from None
+    return fn, [value] + point
+
+
+def _check_arity(fn: Callable, point: list, bound: bool) -> None:
+    """As many values as the function takes, else a usage error showing its signature."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(*point)
+    except TypeError as err:
+        method = "." in fn.__qualname__ and next(iter(signature.parameters), "") == "self"
+        hint = " (for a method, give the instance with --self or name one in the file: " \
+               "file.py:obj.method)" if method and not bound else ""
+        raise UsageError(f"{describe(fn)}{signature} cannot take {len(point)} value(s) "
+                         f"from --at: {err}. Give one value per argument{hint}.") from None
 
 
 def _who_raised(fn: Callable, point: list) -> str:
@@ -194,7 +270,7 @@ def load_function(target: str) -> Callable:
             raise UsageError(f"{path_text} has no function {name!r}")
         value = getattr(value, part)
     if not callable(value):
-        raise UsageError(f"{path_text}:{name} is a {type(value).__name__}, "
+        raise UsageError(f"{path_text}:{name} is {a_type(value)}, "
                          f"not a function")
     return value
 

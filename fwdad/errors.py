@@ -52,7 +52,7 @@ class InternalError(FwdadError, RuntimeError):
 
 def describe(fn: Any) -> str:
     """A short, recognizable name for a callable: `module.qualname`."""
-    module = getattr(fn, "__module__", None)
+    module = getattr(fn, "user_module", None) or getattr(fn, "__module__", None)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
     if name is None:
         return repr(fn)
@@ -61,6 +61,14 @@ def describe(fn: Any) -> str:
         owner = type(owner)
         return f"{owner.__module__}.{owner.__qualname__}.{fn.__name__}"
     return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def a_type(value: Any) -> str:
+    """The type of `value` with its article, for messages: "an int", "a float", "an
+    ndarray" (said "en-dee-array")."""
+    name = type(value).__name__
+    vowel = name[:1].lower() in "aeiou" or name.startswith("nd")
+    return f"{'an' if vowel else 'a'} {name}"
 
 
 def where(filename: Optional[str], lineno: Optional[int]) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 from fwdad import api
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError, describe
+from fwdad.errors import FwdadError, InternalError, a_type, describe
 from fwdad.forward import nested, nested_rules
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
@@ -54,7 +54,7 @@ def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
     must be its own and batched alike to take the batched values written
     (fwdad/rules/widening.py)."""
     primal, tangent = primals.primal[i], tangents.primal[i]
-    inner = api._copy(check_tangent(primal, tangent, f"argument {i} of {describe(fn)}"))
+    inner = api._copy(check_tangent(primal, tangent, f"argument {i}", of=describe(fn)))
     outer_primal = _item(primals.tangent, i)
     outer_inner = api._copy(_item(tangents.tangent, i))
     if _batched(primal, outer_primal) and not _batched(inner, outer_inner):
@@ -149,7 +149,7 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
         x = args[at]
         if not isinstance(zero_tangent(x), (float, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
-                             f"float or float array, not a {type(x).__name__}.")
+                             f"float or float array, not {a_type(x)}.")
         try:
             return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args, **kwargs)
         except InternalError:

@@ -20,7 +20,7 @@ import numpy as np
 
 from fwdad import api, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
-from fwdad.errors import FwdadError, NonDifferentiableError, describe
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, rebuild, zero_tangent
@@ -123,7 +123,7 @@ def _kind(f: Callable, primal: Any) -> str:
                                                             np.inexact)) else None
     if kind == "f":
         return "float"
-    what = "a complex value" if kind == "c" else f"a {type(primal).__name__}"
+    what = "a complex value" if kind == "c" else f"{a_type(primal)}"
     raise FwdadError(
         f"jacrev of {describe(f)}: an output leaf is {what}; jacrev takes outputs that "
         f"are floats, float arrays, or tuples, lists and dicts of them. Use fwdad.jacfwd "

@@ -21,7 +21,7 @@ import numpy as np
 from fwdad import linear_program, seeds, transposition
 from fwdad.api import _argument_names, _check_callable, call, jvp
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, TangentError, UnrecordableError, describe,
+from fwdad.errors import (FwdadError, TangentError, UnrecordableError, a_type, describe,
                           note_user_location, where)
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
@@ -129,7 +129,7 @@ def _input(tape: Tape, leaf: Any) -> Any:
     if zero is NoTangent:
         return zero
     raise FwdadError(f"linearize takes floats, float arrays and tuples, lists and dicts "
-                     f"of them; got a {type(leaf).__name__}.")
+                     f"of them; got {a_type(leaf)}.")
 
 
 class Linearization:
@@ -145,25 +145,25 @@ class Linearization:
         if len(tangents) != len(self.primals):
             raise FwdadError(f"lin of {describe(self.f)} takes {len(self.primals)} "
                              f"tangents (one per argument), but got {len(tangents)}.")
-        size = self._batch_size(tangents)
+        size, tangents = self._checked(tangents)
         if size is None:
             return self._apply(tangents)
         from fwdad.tangents import stack, unstack
         return stack([self._apply([unstack(t, b) for t in tangents])
                       for b in range(size)])
 
-    def _batch_size(self, tangents: tuple):
+    def _checked(self, tangents: tuple) -> tuple:
+        """(batch size or None, the tangents checked): None for a tangent is a zero
+        of the primal's shape, with the batch axis when the others have one."""
         names = _argument_names(self.f, len(tangents))
         try:
-            for p, t, n in zip(self.primals, tangents, names):
-                check_tangent(p, t, f"{n} of {describe(self.f)}")
-            return None
+            return None, [check_tangent(p, t, n, of=describe(self.f))
+                          for p, t, n in zip(self.primals, tangents, names)]
         except TangentError:
-            leaf = next(x for x in leaves(tangents) if np.ndim(x) > 0)
+            leaf = next(x for x in leaves(tangents) if x is not None and np.ndim(x) > 0)
             size = int(np.shape(leaf)[0])
-            for p, t, n in zip(self.primals, tangents, names):
-                check_tangent(p, t, f"{n} of {describe(self.f)}", batch=size)
-            return size
+            return size, [check_tangent(p, t, n, batch=size, of=describe(self.f))
+                          for p, t, n in zip(self.primals, tangents, names)]
 
     def _apply(self, tangents) -> Any:
         env: list = [None] * len(self.tape.nodes)

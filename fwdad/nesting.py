@@ -24,7 +24,7 @@ import numpy as np
 from fwdad import api, higher, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, a_type, describe
 from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
@@ -143,8 +143,8 @@ def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> Any:
         return x
     raise FwdadError(
         f"{kind}({describe(fn)}) inside a differentiated function differentiates with "
-        f"respect to a float or a float array, but argument {at} is a "
-        f"{type(x).__name__}: pass its float leaves as separate arguments.")
+        f"respect to a float or a float array, but argument {at} is {a_type(x)}: pass "
+        f"its float leaves as separate arguments.")
 
 
 def _basis(args: Tuple[Dual, ...], at: int):

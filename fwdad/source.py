@@ -15,8 +15,10 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
+import numpy as np
+
 from fwdad.astwalk import child_nodes, clone, copy_location, fix_missing_locations
-from fwdad.errors import SourceUnavailableError, describe
+from fwdad.errors import SourceUnavailableError, a_type, describe
 
 
 @dataclass
@@ -46,6 +48,27 @@ def python_function(fn: Any) -> Optional[types.FunctionType]:
     except ValueError:
         return None
     return fn if isinstance(fn, types.FunctionType) else None
+
+
+def required_python_function(fn: Any) -> types.FunctionType:
+    """`python_function(fn)`, or an error saying why `fn` has no rule to derive.
+
+    Raises:
+        SourceUnavailableError: `fn` is a class, or has no Python code (written in C).
+    """
+    py = python_function(fn)
+    if py is not None:
+        return py
+    if isinstance(fn, type):
+        raise SourceUnavailableError(
+            f"{describe(fn)} is a class, not a function: fwdad derives the rules of its "
+            f"methods. Name one (e.g. {fn.__name__}.__init__ or {fn.__name__}.method), "
+            f"or a function that uses the class.")
+    kind = "written in C" if isinstance(fn, (types.BuiltinFunctionType, np.ufunc)) \
+        else f"it is {a_type(fn)}"
+    raise SourceUnavailableError(
+        f"{describe(fn)} has no Python source ({kind}), so fwdad cannot derive a rule "
+        f"for it. Register one with `@fwdad.frule({describe(fn)})` (see docs/writing-rules.md).")
 
 
 def has_source(fn: Any) -> bool:
@@ -95,12 +118,7 @@ def get_source(fn: Callable) -> FunctionSource:
         SourceUnavailableError: `fn` is not a Python function, or its source file is
             gone (defined with exec, or in an interactive session without a history).
     """
-    py = python_function(fn)
-    if py is None:
-        raise SourceUnavailableError(
-            f"{describe(fn)} has no Python source (it is a {type(fn).__name__}, e.g. "
-            f"written in C), so fwdad cannot derive a rule for it. Register one with "
-            f"`@fwdad.frule({getattr(fn, '__name__', 'f')})`.")
+    py = required_python_function(fn)
     code = py.__code__
     cells = dict(zip(code.co_freevars, py.__closure__ or ()))
     alone = _def_alone(code)  # a def without decorators: no need to parse the file
@@ -198,8 +216,14 @@ def _contains_code(node: ast.AST, code: types.CodeType) -> bool:
 
 
 def _same_args(node: ast.Lambda, code: types.CodeType) -> bool:
-    names = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
-    return tuple(names) == code.co_varnames[:len(names)]
+    """The lambda's parameters are the code's, all of them: `lambda: f(lambda y: y)`
+    has an outer lambda without any (a prefix match took it for the inner one)."""
+    args = node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    count = code.co_argcount + code.co_kwonlyargcount + \
+        bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    return tuple(names) == code.co_varnames[:count]
 
 
 def _as_function_def(node: ast.AST, filename: str) -> tuple:

@@ -11,53 +11,73 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError, TangentError
-from fwdad.tangents import NoTangent, Tangent, _fields, _map_pairs, zero_tangent
+from fwdad.errors import NonDifferentiableError, TangentError, a_type
+from fwdad.tangents import NoTangent, Tangent, _fields, _map_pairs, stack, zero_tangent
 
 
-def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None) -> Any:
-    """Validate a tangent given by a user for argument `name`; return it, converted to
-    the tangent type where that is unambiguous (an int tangent for a float becomes a
-    float). With `batch`, every array leaf carries a leading axis of that size.
+def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None,
+                  of: str = "") -> Any:
+    """Validate a tangent given by a user for argument `name` (of the function named
+    by `of`); return it, converted to the tangent type where that is unambiguous (an
+    int tangent for a float becomes a float). None means "no tangent": a zero tangent
+    of the primal's type and shape. With `batch`, every array leaf carries a leading
+    axis of that size.
 
     Raises:
         TangentError: the tangent's type or shape does not match the primal.
         NonDifferentiableError: a non-zero tangent was given for an int, str, ...
     """
     zero = zero_tangent(primal)
+    if tangent is None or tangent is NoTangent:
+        return zero if batch is None or zero is NoTangent else stack([zero] * batch)
     if zero is NoTangent:
-        if tangent is None or tangent is NoTangent:
-            return NoTangent
         if _is_all_zero(tangent):
             return NoTangent
         raise NonDifferentiableError(
-            f"{name} is a {type(primal).__name__} ({primal!r:.60}), which has no "
-            f"derivative, but a non-zero tangent was given for it. To differentiate with "
-            f"respect to it, pass it as a float (e.g. float({primal!r:.20})); otherwise "
-            f"give its tangent as None.")
+            f"{_label(name, of)} is {a_type(primal)} ({primal!r:.60}), which has no "
+            f"derivative, but a non-zero tangent was given for it. {_as_float(primal)}"
+            f"Otherwise give its tangent as None.")
     if isinstance(primal, (tuple, list)):
         _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
-                name, primal, tangent)
-        return _map_pairs(primal, tangent, _Checker(name, batch))
+                _label(name, of), primal, tangent)
+        return _map_pairs(primal, tangent, _Checker(name, batch, of))
     if isinstance(primal, dict):
         _expect(isinstance(tangent, dict) and tangent.keys() == primal.keys(),
-                name, primal, tangent)
-        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch)
+                _label(name, of), primal, tangent)
+        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch, of)
                 for k in primal}
     if isinstance(zero, Tangent):
-        return _check_object_tangent(primal, tangent, name, batch)
-    return _check_leaf(primal, tangent, name, batch)
+        return _check_object_tangent(primal, tangent, name, batch, of)
+    return _check_leaf(primal, tangent, _label(name, of), batch)
+
+
+def _label(name: str, of: str) -> str:
+    """`argument 'y0'[0] of lotka.mean_prey`: the path stays on the argument."""
+    return f"{name} of {of}" if of else name
+
+
+def _as_float(primal: Any) -> str:
+    """How to make `primal` differentiable, when a float version of it exists."""
+    if isinstance(primal, np.ndarray) and primal.dtype.kind in "biu":
+        return ("To differentiate with respect to it, pass it as a float array "
+                "(e.g. value.astype(float) or np.asarray(value, dtype=float)). ")
+    if isinstance(primal, (numbers.Integral, np.integer)):
+        return (f"To differentiate with respect to it, pass it as a float "
+                f"(e.g. float({primal!r:.20})). ")
+    return ("fwdad differentiates floats, float arrays and containers or objects "
+            "holding them. ")
 
 
 class _Checker:
     """check_tangent over the items of a tuple or list, naming each by its index."""
 
-    def __init__(self, name: str, batch: int | None) -> None:
-        self.name, self.batch, self.index = name, batch, 0
+    def __init__(self, name: str, batch: int | None, of: str) -> None:
+        self.name, self.batch, self.of, self.index = name, batch, of, 0
 
     def __call__(self, primal: Any, tangent: Any) -> Any:
         self.index += 1
-        return check_tangent(primal, tangent, f"{self.name}[{self.index - 1}]", self.batch)
+        return check_tangent(primal, tangent, f"{self.name}[{self.index - 1}]", self.batch,
+                             self.of)
 
 
 def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
@@ -68,28 +88,27 @@ def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
         if isinstance(primal, np.ndarray) or batch is not None:
             return np.asarray(tangent, dtype=np.asarray(primal).dtype)
         return type(primal)(tangent)
-    got = f"{type(tangent).__name__} of shape {np.shape(tangent)}" if numeric \
-        else type(tangent).__name__
+    got = f"{a_type(tangent)} of shape {np.shape(tangent)}" if numeric \
+        else a_type(tangent)
     batched = " with a leading batch axis" if batch is not None else ""
     raise TangentError(
         f"the tangent of {name} must be a {_kind(primal)} of shape {shape} (like its "
-        f"primal{batched}), but it is a {got}. Give a tangent of the same shape as the "
+        f"primal{batched}), but it is {got}. Give a tangent of the same shape as the "
         f"value.")
 
 
-def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
-    if tangent is None or tangent is NoTangent:
-        return zero_tangent(primal)
+def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | None,
+                          of: str) -> Any:
     fields = vars(tangent) if isinstance(tangent, (Tangent, type(primal))) else None
-    _expect(fields is not None, name, primal, tangent)
+    _expect(fields is not None, _label(name, of), primal, tangent)
     unknown = set(fields) - set(_fields(primal))
     if unknown:
-        raise TangentError(f"the tangent of {name} has fields {sorted(unknown)} that "
-                           f"{type(primal).__name__} does not have.")
+        raise TangentError(f"the tangent of {_label(name, of)} has fields "
+                           f"{sorted(unknown)} that {type(primal).__name__} does not have.")
     out = zero_tangent(primal) if batch is None else Tangent()
     for key, value in _fields(primal).items():
         given = fields.get(key, NoTangent)
-        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch)
+        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch, of)
                 if given is not NoTangent else zero_tangent(value))
     return out
 
@@ -109,5 +128,5 @@ def _expect(ok: bool, name: str, primal: Any, tangent: Any) -> None:
     if not ok:
         raise TangentError(
             f"the tangent of {name} must have the structure of its primal "
-            f"({type(primal).__name__}), but it is a {type(tangent).__name__}: "
+            f"({type(primal).__name__}), but it is {a_type(tangent)}: "
             f"{tangent!r:.80}.")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.errors import FwdadError, NonDifferentiableError
+from fwdad.errors import FwdadError, NonDifferentiableError, TangentError
 from tests.util import assert_close, fd_jvp
 
 
@@ -47,6 +47,10 @@ def steps(y, a):
 
 def grad_of_an_int_array_inside(a):
     return fwdad.grad(steps)(np.ones(2), a)
+
+
+def first_item(pair):
+    return pair[0] * 2.0
 
 
 def grad_of_vector_inside(a):
@@ -100,12 +104,32 @@ ERRORS = [  # (call, error class, words the message must contain)
     (lambda: fwdad.grad(vector)(X), FwdadError, "needs a float output"),
     (lambda: fwdad.value_and_grad(none_output)(1.0), FwdadError, "needs a float output"),
     (lambda: fwdad.jvp(grad_of_int_inside, (1.0,), (1.0,)), FwdadError,
-     "argument 0 is a int"),
-    (lambda: fwdad.grad(grad_of_int_inside)(1.0), FwdadError, "argument 0 is a int"),
+     r"grad\(tests.test_api_boundary.inner\) inside .* argument 0 is an int"),
+    (lambda: fwdad.grad(grad_of_int_inside)(1.0), FwdadError, "argument 0 is an int"),
     (lambda: fwdad.jvp(grad_of_vector_inside, (1.0,), (1.0,)), FwdadError,
      "needs a float output"),
     (lambda: fwdad.jvp(grad_of_an_int_array_inside, (0.5,), (1.0,)), FwdadError,
      "needs a float output"),
+    # a tangent for a value without a derivative: advice that works, in plain English
+    (lambda: fwdad.jvp(one, (3,), (1.0,)), NonDifferentiableError,
+     r"argument 'x' of .*one is an int \(3\).*pass it as a float \(e.g. float\(3\)\)"),
+    (lambda: fwdad.jvp(one, (np.array([1, 2]),), (np.ones(2),)), NonDifferentiableError,
+     r"is an ndarray .*pass it as a float array \(e.g. value.astype\(float\) or "
+     r"np.asarray\(value, dtype=float\)\)"),
+    (lambda: fwdad.jvp(one, ("a",), (1.0,)), NonDifferentiableError,
+     r"is a str .*fwdad differentiates floats, float arrays"),
+    # the index of a part goes on the argument, not on the function
+    (lambda: fwdad.jvp(first_item, ((1.0, X),), ((1.0, np.ones(2)),)), TangentError,
+     r"the tangent of argument 'pair'\[1\] of .*first_item must be a float array of "
+     r"shape \(3,\) \(like its primal\), but it is an ndarray of shape \(2,\)"),
+    (lambda: fwdad.batched_jvp(first_item, ({"a": X},), ({"a": np.ones((2, 2))},)),
+     TangentError, r"argument 'pair'\['a'\] of .*first_item must"),
+    (lambda: fwdad.jvp(first_item, ((1.0, 2.0),), ([1.0],)), TangentError,
+     r"the tangent of argument 'pair' of .*first_item must have the structure"),
+    # derive_frule of something that is not a function fails at once
+    (lambda: fwdad.derive_frule(3), FwdadError,
+     r"derive_frule decorates a function \(@fwdad.derive_frule above a def\), but got an "
+     r"int: 3"),
 ]
 
 
@@ -216,3 +240,29 @@ def test_keyword_arguments_of_an_inner_transformation_keep_their_outer_tangent(o
            "jacrev": lambda: fwdad.jacrev(f)(0.7)}[outer]()
     assert got == pytest.approx(4 * 0.7 + 2, rel=1e-12)
     assert got == pytest.approx(fd_jvp(f, (0.7,), (1.0,)), rel=1e-7)
+
+
+# ---- None as a tangent: no tangent (a zero), in every transformation --------------------
+def mixed(x, pair):
+    return np.sum(x * pair[0]) + pair[1] * 2.0
+
+
+def test_none_is_a_zero_tangent_in_jvp_and_batched_jvp():
+    pair = (Y, 0.5)
+    want = fwdad.jvp(mixed, (X, pair), (np.ones(3), (np.zeros(3), 0.0)))
+    assert fwdad.jvp(mixed, (X, pair), (np.ones(3), None)) == want
+    assert fwdad.jvp(mixed, (X, pair), (np.ones(3), (None, 0.0))) == want
+    assert fwdad.jvp(mixed, (X, pair), (None, (None, 1.0)))[1] == 2.0
+    batch = np.stack([np.ones(3), -np.ones(3)])
+    out, tangents = fwdad.batched_jvp(mixed, (X, pair), (batch, (None, None)))
+    assert_close(tangents, [np.sum(Y), -np.sum(Y)])
+
+
+def test_none_is_a_zero_tangent_in_linearize_and_a_zero_cotangent_in_vjp():
+    out, lin = fwdad.linearize(two, X, Y)
+    assert_close(lin(np.ones(3), None), lin(np.ones(3), np.zeros(3)))
+    assert_close(lin(None, np.ones(3)), np.sum(np.sin(X)))
+    batch = np.stack([np.ones(3), 2 * np.ones(3)])
+    assert_close(lin(batch, None), [lin(b, np.zeros(3)) for b in batch])
+    _, pullback = fwdad.vjp(two, X, Y)
+    assert_close(pullback(None), (np.zeros(3), np.zeros(3)))

@@ -66,6 +66,17 @@ class Spring:
         return 0.5 * x * x
 
 
+class Point:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+    def scaled(self, k):
+        return (self.x * k) ** 2 + self.y * k
+
+
+point = Point(1.0, 2.0)
+
+
 if __name__ == "__main__":
     raise RuntimeError("the __main__ block must not run")
 '''
@@ -94,6 +105,7 @@ def run(capsys, *argv):
 # ---- show -------------------------------------------------------------------------
 SHOW_CASES = [  # (function, options, text expected in the output)
     ("wave", [], ["# optimized forward rule of wave", "def wave_frule(x, k):", "# line "]),
+    ("Point.scaled", [], ["def scaled_frule(self, k):"]),
     ("wave", ["--unoptimized"], ["# forward rule of wave", "if _fw_gt1.primal:"]),
     ("wave", ["--normalized"], ["def wave(x, k):", "operator.mul(k, x)", "math.sin("]),
     ("Spring.energy", [], ["def energy_frule(x):"]),
@@ -133,13 +145,17 @@ CHECK_CASES = [  # (function, point, exit code, text expected in stdout)
     ("defines_a_class", ["1.5"], 1, "class defined inside"),
     ("halve", ["0.0"], 1, "calling it raised ZeroDivisionError"),
     ("brittle", ["1.5"], 1, "its rule (a plain call at this point works) raised ValueError"),
+    ("point.scaled", ["0.5"], 0, "ok   cli_target.Point.scaled at (0.5)"),
+    ("Point.scaled", ["--self", "Point(1.0, 3.0)", "--at", "0.5"], 0,
+     "ok   cli_target.Point.scaled at (0.5)"),
 ]
 
 
 @pytest.mark.parametrize("name, point, exit_code, expected", CHECK_CASES,
                          ids=[c[0] + "-" + "-".join(c[1]) for c in CHECK_CASES])
 def test_check_reports_pass_or_failure(capsys, module, name, point, exit_code, expected):
-    code, out, err = run(capsys, "check", f"{module}:{name}", "--at", *point)
+    point = point if "--at" in point else ["--at"] + point
+    code, out, err = run(capsys, "check", f"{module}:{name}", *point)
     assert code == exit_code, out + err
     assert expected in out
     assert out.startswith("ok   " if exit_code == 0 else "FAIL ")
@@ -181,6 +197,66 @@ def test_bad_targets_exit_2_without_a_traceback(capsys, module, broken, tmp_path
 def test_bad_points_exit_2_without_a_traceback(capsys, module, name, point, expected):
     code, out, err = run(capsys, "check", f"{module}:{name}", "--at", *point)
     assert_usage_error("check", code, out, err, expected)
+
+
+CALL_ERRORS = [  # (function, arguments after the target, text expected in stderr)
+    ("wave", ["--at", "0.7"], "cli_target.wave(x, k) cannot take 1 value(s) from --at: "
+                              "missing a required argument: 'k'. Give one value per argument."),
+    ("halve", ["--at", "0.7", "2.0"], "cli_target.halve(x) cannot take 2 value(s)"),
+    ("Point.scaled", ["--at", "0.5"],
+     "cli_target.Point.scaled(self, k) cannot take 1 value(s) from --at: missing a required "
+     "argument: 'k'. Give one value per argument (for a method, give the instance with "
+     "--self or name one in the file: file.py:obj.method)."),
+    ("point.scaled", ["--self", "Point(1.0, 3.0)", "--at", "0.5"],
+     "point.scaled is already bound to an instance: drop --self"),
+    ("wave", ["--self", "Point(1.0, 3.0)", "--at", "0.5"],
+     "--self is for a method (file.py:Class.method), but cli_target.wave is not one"),
+    ("Point.scaled", ["--self", "Pointe(1.0)", "--at", "0.5"],
+     "--self 'Pointe(1.0)' failed: NameError"),
+]
+
+
+@pytest.mark.parametrize("name, argv, expected", CALL_ERRORS,
+                         ids=[f"{c[0]}-{len(c[1])}" for c in CALL_ERRORS])
+def test_calls_the_function_cannot_take_exit_2(capsys, module, name, argv, expected):
+    code, out, err = run(capsys, "check", f"{module}:{name}", *argv)
+    assert_usage_error("check", code, out, err, expected)
+
+
+@pytest.mark.parametrize("command", ["show", "check"])
+def test_the_target_may_follow_at(capsys, module, command):
+    extra = ["--linear"] if command == "show" else []
+    code, out, err = run(capsys, command, "--at", "0.7", "1.3", f"{module}:wave", *extra)
+    assert (code, err) == (0, ""), err
+    assert out.startswith("ok   cli_target.wave at (0.7, 1.3)") if command == "check" \
+        else out.startswith("# inputs: t0, t1\n")
+
+
+def test_show_of_a_class_or_a_c_function_names_it(capsys, module):
+    code, out, err = run(capsys, "show", f"{module}:Point")
+    assert code == 1 and out == ""
+    assert "cli_target.Point is a class, not a function" in err
+    assert "Name one (e.g. Point.__init__ or Point.method)" in err
+    assert "None" not in err
+    code, out, err = run(capsys, "show", f"{module}:math.frexp")
+    assert code == 1 and "math.frexp has no Python source (written in C)" in err
+    assert "Register one with `@fwdad.frule(math.frexp)`" in err
+
+
+def test_bare_fwdad_prints_the_help_and_exits_2(capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: fwdad [-h] [--version] {show,check} ...")
+    for text in ("show ", "check ", "--version", "Show or check the derivative code"):
+        assert text in err
+
+
+def test_version(capsys):
+    import fwdad
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"fwdad {fwdad.__version__}\n"
 
 
 def test_check_needs_a_point(capsys, module):

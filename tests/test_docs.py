@@ -126,3 +126,14 @@ def test_readme_shows_the_code_fwdad_generates():
     blocks = [b.strip() for b in FENCE.findall((ROOT / "README.md").read_text())]
     assert source.strip() in blocks, \
         f"README.md's generated code is out of date; fwdad now generates:\n{source}"
+
+
+def test_ci_runs_the_readme_s_test_command():
+    """.ci/run runs exactly the test command the README and the guide give."""
+    command = ('python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" && '
+               '.venv/bin/python -m pytest -n auto')
+    assert command in (ROOT / "README.md").read_text()
+    assert command in (ROOT / "docs" / "getting-started.md").read_text()
+    assert (ROOT / ".ci" / "run").read_text().rstrip().endswith("\n" + command)
+    extra = re.search(r"^test = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(), re.M)
+    assert '"pytest-xdist' in extra.group(1)

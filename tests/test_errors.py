@@ -91,6 +91,24 @@ def test_an_int_argument_with_no_tangent_is_fine():
     assert fwdad.jvp(f, (1.5, 3), (1.0, None)) == (4.5, 3.0)
 
 
+def hypot_of(x):
+    return np.hypot(x, 2.0) * 3.0
+
+
+def test_a_rule_without_dual_annotations_says_to_annotate(restore_rules):
+    @fwdad.frule(np.hypot)
+    def unannotated_hypot(x, y):
+        out = np.hypot(x.primal, y.primal)
+        return fwdad.Dual(out, (x.primal * x.tangent + y.primal * y.tangent) / out)
+    with pytest.raises(fwdad.FwdadError) as info:
+        fwdad.jvp(hypot_of, (1.5,), (1.0,))
+    message = str(info.value)
+    assert "unannotated_hypot read .primal of a float" in message
+    assert "parameters x, y are not annotated `Dual`" in message
+    assert "def rule(x: fwdad.Dual) -> fwdad.Dual:" in message
+    assert isinstance(info.value.__cause__, AttributeError)
+
+
 def test_function_without_source():
     namespace = {}
     exec("def made(x):\n    return x * 2\n", namespace)

@@ -22,6 +22,7 @@ CASES = [  # (function, point, constant keyword arguments)
 ]
 
 
-@pytest.mark.parametrize("fn, x, kwargs", CASES, ids=lambda v: str(v)[:30])
+@pytest.mark.parametrize("fn, x, kwargs", CASES,
+                         ids=lambda v: getattr(v, "__name__", None) or str(v)[:30])
 def test_shift_rule(fn, x, kwargs):
     check_rule(fn, x, **kwargs)

@@ -3,6 +3,7 @@ import ast
 import inspect
 import linecache
 
+import numpy as np
 import pytest
 
 import fwdad
@@ -44,6 +45,28 @@ def test_module_function_and_lambda():
 def test_lambdas_on_one_line_with_different_arguments():
     assert get_source(pair[0]).tree.args.args[0].arg == "v"
     assert get_source(pair[1]).tree.args.args[0].arg == "w"
+
+
+def run(thunk):
+    return thunk()
+
+
+def test_a_lambda_inside_a_lambda_without_arguments_on_one_line():
+    assert run(lambda: fwdad.jvp(lambda y: y * 3.0, (1.0,), (1.0,))) == (3.0, 3.0)
+    assert run(lambda *a: fwdad.jvp(lambda y, *r, k=2.0, **kw: y * k, (1.0,), (1.0,))) \
+        == (2.0, 2.0)
+
+
+@pytest.mark.parametrize("fn, words", [
+    (Model, r"tests.test_source.Model is a class, not a function: .* Name one \(e.g. "
+            r"Model.__init__ or Model.method\)"),
+    (np.frexp, r"numpy.frexp has no Python source \(written in C\).* "
+               r"`@fwdad.frule\(numpy.frexp\)`"),
+    (len, r"^len has no Python source \(written in C\).* `@fwdad.frule\(len\)`"),
+], ids=["class", "ufunc", "builtin"])
+def test_no_source_names_what_was_given(fn, words):
+    with pytest.raises(fwdad.SourceUnavailableError, match=words):
+        dispatch.derived_rule(fn)
 
 
 def test_method_and_closure_cells():

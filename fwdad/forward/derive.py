@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from fwdad import frontend, source
 from fwdad.compile import compile_function
-from fwdad.errors import location_of
+from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.cleanup import free_temporaries
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.dispatch import LazyRule
@@ -169,7 +169,14 @@ def derive_frule(fn: Callable) -> Callable:
             return x * math.sin(x)
 
         print(f.frule.source)
+
+    Raises:
+        FwdadError: `fn` is not a function (e.g. `derive_frule(3)`).
     """
+    if not callable(fn):
+        raise FwdadError(f"derive_frule decorates a function (@fwdad.derive_frule above "
+                         f"a def), but got {a_type(fn)}: {fn!r:.60}.")
+
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)

@@ -16,7 +16,8 @@ from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import fresh
 from fwdad.rules.registry import get_frule, on_register
-from fwdad.source import is_foreign, is_generated, python_function
+from fwdad.source import is_foreign, is_generated, python_function, \
+    required_python_function
 from fwdad.tangents import NoTangent
 
 
@@ -102,7 +103,7 @@ def derived_rule(fn: Callable) -> Callable:
     from fwdad.forward.derive import build_rule
     if is_generated(fn):  # higher order: the rule of a generated rule
         from fwdad.forward.nested import build_rule_of_rule as build_rule
-    return derived_rules.get(python_function(fn), build_rule)
+    return derived_rules.get(required_python_function(fn), build_rule)
 
 
 # ---- when the rule is built: static calls -------------------------------------------
@@ -224,11 +225,12 @@ class DerivedClosure:
     `rule` (the transformed function) directly.
     """
 
-    __slots__ = ("rule", "__name__", "__qualname__")
+    __slots__ = ("rule", "__name__", "__qualname__", "user_module")
 
     def __init__(self, rule: Callable) -> None:
         self.rule = rule
         self.__name__ = self.__qualname__ = rule.__name__
+        self.user_module = rule.__module__  # for errors: the user's module, not this one
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         out = self.rule(*map(fresh, args), **{k: fresh(v) for k, v in kwargs.items()})

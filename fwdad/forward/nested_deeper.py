@@ -17,6 +17,7 @@ from fwdad.forward import contexts, dispatch, nested_constructors, records, runt
 from fwdad.forward.nested import outer_of
 from fwdad.forward.nested_closures import unwrapped, wrapped
 from fwdad.rules import iteration
+from fwdad.rules.batching import created_tangent
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent
@@ -29,10 +30,24 @@ def_nondiff(describe, dispatch._is_builtin_method, dispatch._callee_key,
 
 
 @frule(check_tangent)
-def _check_tangent(primal: Dual, tangent: Dual, name: Dual, batch: Dual = None) -> Dual:
+def _check_tangent(primal: Dual, tangent: Dual, name: Dual, batch: Dual = None,
+                   of: Dual = None) -> Dual:
     checked = check_tangent(primal.primal, tangent.primal, name.primal,
-                            None if batch is None else batch.primal)
-    return Dual(checked, tangent.tangent)
+                            None if batch is None else batch.primal,
+                            "" if of is None else of.primal)
+    return Dual(checked, _outer_of_nones(checked, tangent.primal, tangent.tangent))
+
+
+def _outer_of_nones(checked: Any, given: Any, outer: Any) -> Any:
+    """The outer tangent of a checked tangent: a None given (a zero, whatever the outer
+    level does) has a zero outer tangent, shaped as the zero it became."""
+    if given is None or given is NoTangent:
+        return created_tangent(checked)
+    if isinstance(given, (tuple, list)) and isinstance(outer, (tuple, list)):
+        return type(outer)(_outer_of_nones(c, g, o) for c, g, o in zip(checked, given, outer))
+    if isinstance(given, dict) and isinstance(outer, dict):
+        return {k: _outer_of_nones(checked[k], given[k], outer[k]) for k in given}
+    return outer
 
 
 @frule(api._copy)

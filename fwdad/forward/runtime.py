@@ -15,7 +15,7 @@ import numpy as np
 from fwdad import lang
 from fwdad.dual import Dual
 from fwdad.rules.batching import iterate_tangent
-from fwdad.errors import FwdadError, InternalError
+from fwdad.errors import FwdadError, InternalError, a_type
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
@@ -85,7 +85,7 @@ def iterate(d: Dual) -> Iterator[Dual]:
         yield from map(Dual, primal, iterate_tangent(primal, tangent))
     elif isinstance(tangent, Tangent):  # an instance whose class defines __iter__
         raise FwdadError(
-            f"fwdad cannot iterate over a {type(primal).__name__} instance that carries "
+            f"fwdad cannot iterate over {a_type(primal)} instance that carries "
             f"a derivative: its __iter__ is not differentiated yet. Iterate over the "
             f"field that holds the items (e.g. `for v in obj.items`).")
     else:

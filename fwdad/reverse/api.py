@@ -12,7 +12,8 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
-from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
+from fwdad.errors import (FwdadError, NonDifferentiableError, a_type, describe,
+                          note_user_location)
 from fwdad.reverse import dispatch
 from fwdad.reverse.boxing import (adjoints, box, cast, dtypes, hold, seed, unbox,
                                   write_back)
@@ -56,7 +57,7 @@ def _vjp(f: Callable, primals: tuple, wrt: Any, kwargs: Optional[dict] = None,
     are constants); `api` names the transformation in errors."""
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first "
-                         f"argument, but got a {type(f).__name__}: {f!r:.60}.")
+                         f"argument, but got {a_type(f)}: {f!r:.60}.")
     for i in wrt:
         _check_not_opaque(f, primals[i], i)
     with nested() as region:
@@ -128,7 +129,7 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
 def _value_and_grad(api: str, f: Callable, argnums: Any) -> Transformed:
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first argument, "
-                         f"but got a {type(f).__name__}: {f!r:.60}.")
+                         f"but got {a_type(f)}: {f!r:.60}.")
     check_argnums_type(api, f, argnums)
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> tuple:
@@ -173,7 +174,7 @@ def _check_not_opaque(f: Callable, x: Any, i: int) -> None:
     if getattr(type(x), "__slots__", None) and zero_tangent(x) is NoTangent and \
             type(x).__module__ not in ("builtins", "numpy"):
         raise NonDifferentiableError(
-            f"vjp of {describe(f)}: argument {i} is a {type(x).__name__}, a class with "
+            f"vjp of {describe(f)}: argument {i} is {a_type(x)}, a class with "
             f"__slots__, whose fields fwdad does not differentiate through yet: its "
             f"cotangent would be lost. Pass its float fields as arguments.")
 
@@ -203,8 +204,8 @@ def check_real_scalar(f: Callable, out: Any) -> None:
     kind = np.asarray(out).dtype.kind if array_like and np.ndim(out) == 0 else None
     if kind not in ("f", "i", "u", "b"):
         what = f"a complex value ({type(out).__name__})" if kind == "c" else \
-            f"a {type(out).__name__} of shape {np.shape(out)}" if array_like else \
-            f"a {type(out).__name__}"
+            f"{a_type(out)} of shape {np.shape(out)}" if array_like else \
+            f"{a_type(out)}"
         raise FwdadError(f"grad of {describe(f)} needs a float output (a real scalar), but it "
                          f"returned {what}: use vjp for other outputs (for a complex "
                          f"value, differentiate its real part, or abs(...) ** 2).")

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from fwdad import attributes, lang
-from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
+from fwdad.errors import (FwdadError, NonDifferentiableError, a_type,
+                          current_user_location)
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, is_var, value_of
@@ -161,7 +162,7 @@ def _method_or_value(cls: type, obj: Any, name: str) -> Any:
     if member is None and not hasattr(obj.value, name):
         raise AttributeError(f"'{type(obj.value).__name__}' object has no attribute "
                              f"'{name}'")
-    raise FwdadError(f"the attribute {name!r} of a {type(obj.value).__name__} variable "
+    raise FwdadError(f"the attribute {name!r} of {a_type(obj.value)} variable "
                      f"has no reverse rule; register one with @fwdad.reverse.raw_rrule.")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, a_type
 
 
 class Var:
@@ -106,7 +106,7 @@ def _unruled(symbol: str):
     plain terms): an fwdad error naming it, not Python's bare TypeError."""
     def refuse(self: Any, *other: Any) -> Any:
         raise FwdadError(
-            f"a {type(self).__name__} reached `{symbol}` in code that fwdad runs as it is, "
+            f"{a_type(self)} reached `{symbol}` in code that fwdad runs as it is, "
             f"without a reverse rule (library or C code, or a method fwdad does not "
             f"trace into): its derivative would be lost. Register a rule for the function "
             f"that does this with @fwdad.reverse.raw_rrule, or compute it in your own "
@@ -128,7 +128,7 @@ for _names, _symbol in [(("add", "radd"), "+"), (("sub", "rsub"), "-"),
 
 def _dropped(x: Any) -> FwdadError:
     return FwdadError(
-        f"a {type(x).__name__} was turned into a plain number or array (e.g. by float(), "
+        f"{a_type(x)} was turned into a plain number or array (e.g. by float(), "
         f"np.asarray() or an assignment into a constant array): that would drop its "
         f"derivative. Keep it as a variable, or use fwdad.reverse.value_of(x) on purpose.")
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, a_type, describe
 from fwdad.tangents import NoTangent
 
 
@@ -244,7 +244,12 @@ class _Adapter:
             kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
         if self.optional:
             args, kwargs = self._nones_given(args, kwargs)
-        return self.rule(*args, **kwargs)
+        try:
+            return self.rule(*args, **kwargs)
+        except AttributeError as err:
+            if err.name in ("primal", "tangent") and not isinstance(err.obj, Dual):
+                raise _unannotated(self.rule, err) from err
+            raise
 
     def _nones_given(self, args: list, kwargs: dict) -> tuple:
         none = [i for i in range(len(args)) if i in self.optional and _is_none(args[i])]
@@ -252,6 +257,18 @@ class _Adapter:
             args[i] = None
         return args, {k: None if k in self.optional and _is_none(v) else v
                       for k, v in kwargs.items()}
+
+
+def _unannotated(rule: Callable, err: AttributeError) -> FwdadError:
+    """A rule read `.primal` or `.tangent` of a plain value: a parameter it meant to be
+    a Dual lacks the annotation (test_a_rule_without_dual_annotations_says_to_annotate)."""
+    plain = [p.name for p in inspect.signature(rule).parameters.values()
+             if not _is_dual_annotation(p.annotation)]
+    return FwdadError(
+        f"the rule {describe(rule)} read .{err.name} of {a_type(err.obj)}: its "
+        f"parameters {', '.join(plain)} are not annotated `Dual`, so they receive plain "
+        f"values. Annotate the ones that take Duals, e.g. `def rule(x: fwdad.Dual) -> "
+        f"fwdad.Dual:` (parameters without the annotation get the primal only).")
 
 
 def _is_none(value: Any) -> bool:

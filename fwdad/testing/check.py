@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import describe
+from fwdad.errors import a_type, describe
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.runtime import const, iterate
@@ -90,7 +90,7 @@ def _rule_of(f: Callable) -> Callable:
 def _run_rule(rule: Callable, args, direction, kwargs) -> tuple:
     duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, direction)]
     out = rule(*duals, **{k: const(v) for k, v in kwargs.items()})
-    assert isinstance(out, Dual), f"the rule returned a {type(out).__name__}, not a Dual"
+    assert isinstance(out, Dual), f"the rule returned {a_type(out)}, not a Dual"
     if isinstance(out.primal, _ONE_PASS):
         items = list(iterate(out))
         out = Dual([d.primal for d in items], [d.tangent for d in items])

@@ -4,6 +4,7 @@ Rows are `Case(fn, *args, domain=..., batch=3, rtol=1e-6, **kwargs)`; see cases.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Tuple, Union
 
@@ -77,7 +78,12 @@ def _show(value: Any) -> str:
         return f"{type(value).__name__}[{len(value)}]"
     if callable(value):
         return _name(value)
-    return repr(value)
+    return _NO_ADDRESS.sub("", repr(value))
+
+
+# Note: test ids must be the same in every process (pytest-xdist compares them), so an
+# object's address (`<list_iterator object at 0x7f...>`) is left out.
+_NO_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def xfail(case: Case, reason: str, run: bool = True):
