@@ -14,6 +14,7 @@ import fwdad
 from fwdad.higher import Directional
 from fwdad.tangents import random_tangent
 from tests.corpus import CORPUS
+from tests.language.classes import Polynomial
 from tests.test_batching import IN_PLACE
 from tests.util import assert_close, fd_jvp
 
@@ -78,17 +79,6 @@ def exp_square_derivatives(x):
     e = math.exp(x * x)
     return [2 * x * e, (4 * x**2 + 2) * e, (8 * x**3 + 12 * x) * e,
             (16 * x**4 + 48 * x**2 + 12) * e]
-
-
-class Polynomial:
-    def __init__(self, coefficients):
-        self.coefficients = coefficients
-
-    def __call__(self, x):
-        total = 0.0
-        for c in reversed(self.coefficients):
-            total = total * x + c
-        return total
 
 
 def polynomial_in_a_class(x):
