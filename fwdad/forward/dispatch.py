@@ -100,10 +100,11 @@ on_register(_forget_derived_rules)
 
 def derived_rule(fn: Callable) -> Callable:
     """The derived rule of a Python function, built on first use and cached."""
-    from fwdad.forward.derive import build_rule
     if is_generated(fn):  # higher order: the rule of a generated rule
-        from fwdad.forward.nested import build_rule_of_rule as build_rule
-    return derived_rules.get(required_python_function(fn), build_rule)
+        from fwdad.forward.nested import build_rule_of_rule as build
+    else:
+        from fwdad.forward.derive import build_rule as build
+    return derived_rules.get(required_python_function(fn), build)
 
 
 # ---- when the rule is built: static calls -------------------------------------------
