@@ -232,6 +232,9 @@ def _rule(fn: Any, args: tuple, kwargs: dict) -> Optional[Rule]:
         return _setitem if type(args[0]) is Linear else None
     if fn is np.copyto:
         return _copyto if type(args[0]) is Linear and "casting" not in kwargs else None
+    if fn in transposition_rules.IN_PLACE:
+        applies, in_place = transposition_rules.IN_PLACE[fn]
+        return in_place if applies(args, _given(kwargs)) else None
     if fn in transposition_rules.RULES:
         applies, pure = transposition_rules.RULES[fn]
         return _in_place_aware(pure) if applies(args, _given(kwargs)) else None

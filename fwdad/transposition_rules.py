@@ -257,6 +257,35 @@ def _axis_only(args: tuple, kwargs: dict) -> bool:
     return _only_first_recorded(args, kwargs, {"axis", "shift", "k"})
 
 
+def _inner_applies(args: tuple, kwargs: dict) -> bool:
+    return _one_recorded(args, kwargs) and all(len(_shape(a)) >= 1 for a in args)
+
+
+def _inner(buffers, ct, args, kwargs):
+    """np.inner contracts the last axes: as einsum."""
+    a, b = args
+    letters = iter(string.ascii_letters)
+    last = next(letters)
+    a_front = "".join(next(letters) for _ in range(len(_shape(a)) - 1))
+    b_front = "".join(next(letters) for _ in range(len(_shape(b)) - 1))
+    spec = f"{a_front}{last},{b_front}{last}->{a_front}{b_front}"
+    _einsum(buffers, ct, (spec, a, b), {})
+
+
+def _scatter_applies(args: tuple, kwargs: dict) -> bool:
+    return len(args) == 3 and type(args[0]) is Linear and not _recorded_in(args[1]) \
+        and not kwargs
+
+
+def _scattered(sign: float) -> Callable:
+    """np.add.at(t, idx, v) (np.subtract.at): t keeps its cotangent, v gets what each
+    of its additions reached, duplicates included."""
+    def rule(buffers, index, args, kwargs):
+        target, where, value = args
+        accumulate(buffers, value, sign * buffers[target.index][where])
+    return rule
+
+
 def _broadcast_to(buffers, ct, args, kwargs):
     """A broadcast view (its entries share memory): summed back, not a view rule."""
     accumulate(buffers, args[0], ct)
@@ -283,5 +312,11 @@ RULES: Dict[Callable, Tuple[Callable, Callable]] = {
                                                                     kwargs)),
     np.linalg.solve: (_solve_applies, _solve),
     np.trace: (_plain_trace, _trace),
+    np.inner: (_inner_applies, _inner),
 }
 
+# in place, no new node: (applies, rule(buffers, index, args, kwargs)) as for setitem
+IN_PLACE: Dict[Callable, Tuple[Callable, Callable]] = {
+    np.add.at: (_scatter_applies, _scattered(1.0)),
+    np.subtract.at: (_scatter_applies, _scattered(-1.0)),
+}

@@ -210,7 +210,16 @@ TRANSPOSED = [  # (what, f) of a vector of 6 values
     ("solve", lambda x: np.linalg.solve(A, x[:3] * x[3:])),
     ("trace", lambda x: np.trace(np.outer(x[:3], x[3:]))),
     ("broadcast_to", lambda x: np.broadcast_to(x[:3] * x[3:], (2, 3)) * A[:2]),
+    ("inner", lambda x: np.inner((x * x).reshape(2, 3), A)),
+    ("add.at, subtract.at", lambda x: _scatter_added(x)),
 ]
+
+
+def _scatter_added(x):
+    a = np.zeros(4)
+    np.add.at(a, [0, 0, 3], x[:3] * x[3:])  # a repeated index adds twice
+    np.subtract.at(a, [1], x[0] * 2.0)
+    return a * x[:4]
 
 
 @pytest.mark.parametrize("what, f", TRANSPOSED, ids=[r[0] for r in TRANSPOSED])
