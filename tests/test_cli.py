@@ -83,7 +83,9 @@ if __name__ == "__main__":
 
 
 @pytest.fixture
-def module(tmp_path):
+def module(tmp_path, restore_rules):
+    """The target file; the rules its import registers (wrong, brittle) are gone after
+    the test."""
     path = tmp_path / "cli_target.py"
     path.write_text(MODULE)
     return path
