@@ -134,7 +134,9 @@ def _show(args: argparse.Namespace) -> int:
             text = _reverse_source(fn) if args.reverse else \
                 _forward_source(fn, args.normalized, args.unoptimized)
     except FwdadError as err:
-        print(f"fwdad show: {describe(fn)}: {err}", file=sys.stderr)
+        text = str(err)  # (say which function, unless the message starts with it)
+        print(f"fwdad show: {text}" if text.startswith(describe(fn)) else
+              f"fwdad show: {describe(fn)}: {text}", file=sys.stderr)
         return 1
     print(text.rstrip("\n"))
     return 0

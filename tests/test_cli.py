@@ -283,3 +283,12 @@ def test_python_dash_m_fwdad_show():
 def test_console_script_is_declared():
     text = (ROOT / "pyproject.toml").read_text()
     assert '[project.scripts]\nfwdad = "fwdad.cli:main"' in text
+
+
+def test_show_names_a_c_function_once(tmp_path, capsys):
+    path = tmp_path / "c_target.py"
+    path.write_text("import numpy as np\nfrexp = np.frexp\n")
+    assert main(["show", f"{path}:frexp"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("numpy.frexp has no Python source") == 1 and \
+        not err.startswith("fwdad show: numpy.frexp: numpy.frexp"), err
