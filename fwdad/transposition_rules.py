@@ -177,7 +177,10 @@ def matmul(buffers, ct, args, kwargs):
 
 
 def _einsum_applies(args: tuple, kwargs: dict) -> bool:
-    if not (isinstance(args[0], str) and "->" in args[0] and "." not in args[0]):
+    """Explicit subscripts; one recorded operand, each of whose indices appears once
+    in it and also elsewhere (else its cotangent would need a broadcast the einsum
+    cannot make); `...` only where the output keeps it."""
+    if not (isinstance(args[0], str) and "->" in args[0]):
         return False
     if kwargs or sum(type(a) is Linear for a in args[1:]) != 1:
         return False
@@ -185,7 +188,11 @@ def _einsum_applies(args: tuple, kwargs: dict) -> bool:
     terms = inputs.split(",")
     at = [type(a) is Linear for a in args[1:]].index(True)
     mine, others = terms[at], terms[:at] + terms[at + 1:] + [output]
-    return len(set(mine)) == len(mine) and all(any(c in t for t in others) for c in mine)
+    if "." in mine.replace("...", "") or ("..." in mine and "..." not in output):
+        return False
+    letters = mine.replace("...", "")
+    return len(set(letters)) == len(letters) and \
+        all(any(c in t for t in others) for c in letters)
 
 
 def _einsum(buffers, ct, args, kwargs):
@@ -197,6 +204,20 @@ def _einsum(buffers, ct, args, kwargs):
     others = [(t, o) for i, (t, o) in enumerate(zip(terms, operands)) if i != at]
     spec = ",".join([output] + [t for t, _ in others]) + "->" + terms[at]
     accumulate(buffers, operands[at], np.einsum(spec, ct, *[o for _, o in others]))
+
+
+def _as_einsum(spec: str) -> Callable:
+    """The rule of a product that is this einsum with its default axes."""
+    def rule(buffers, ct, args, kwargs):
+        _einsum(buffers, ct, (spec,) + tuple(args), {})
+    return rule
+
+
+def _default_axes(args: tuple, kwargs: dict) -> bool:
+    """Two operands, one recorded, the last axis contracted (as vecdot's rule passes
+    axis=-1)."""
+    return len(args) == 2 and sum(type(a) is Linear for a in args) == 1 and \
+        kwargs in ({}, {"axis": -1})
 
 
 def _tensordot_spec(a_ndim: int, b_ndim: int, axes: Any) -> str:
@@ -313,6 +334,9 @@ RULES: Dict[Callable, Tuple[Callable, Callable]] = {
     np.linalg.solve: (_solve_applies, _solve),
     np.trace: (_plain_trace, _trace),
     np.inner: (_inner_applies, _inner),
+    np.vecdot: (_default_axes, _as_einsum("...i,...i->...")),  # (real values: no conj)
+    np.matvec: (_default_axes, _as_einsum("...ij,...j->...i")),
+    np.vecmat: (_default_axes, _as_einsum("...i,...ij->...j")),
 }
 
 # in place, no new node: (applies, rule(buffers, index, args, kwargs)) as for setitem

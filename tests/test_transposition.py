@@ -211,6 +211,10 @@ TRANSPOSED = [  # (what, f) of a vector of 6 values
     ("trace", lambda x: np.trace(np.outer(x[:3], x[3:]))),
     ("broadcast_to", lambda x: np.broadcast_to(x[:3] * x[3:], (2, 3)) * A[:2]),
     ("inner", lambda x: np.inner((x * x).reshape(2, 3), A)),
+    ("einsum with ...", lambda x: np.einsum("...i,ij->...j", (x * x).reshape(2, 3), A)),
+    ("vecdot, broadcast", lambda x: np.vecdot(x[:3] * x[3:], A)),
+    ("matvec", lambda x: np.matvec(A, x[:3] * x[3:])),
+    ("vecmat", lambda x: np.vecmat((x * x).reshape(2, 3), A)),
     ("add.at, subtract.at", lambda x: _scatter_added(x)),
 ]
 
