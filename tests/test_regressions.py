@@ -214,3 +214,26 @@ class Slotted:
 def test_vjp_of_an_instance_with_slots_is_refused_not_zero():
     with pytest.raises(fwdad.NonDifferentiableError, match="__slots__"):
         fwdad.vjp(lambda p: p.a * 2.0, Slotted(1.5))
+
+
+# ---- NumPy's functions on Python floats compute as NumPy does (optimized rules too) -------
+def numpy_power_of_a_negative_float(x):
+    return np.power(x, 1.0 / 3.0)       # nan in NumPy; -8.0 ** (1/3) is complex
+
+
+def numpy_division_by_zero(x):
+    return np.true_divide(1.0, x) + np.log(x)
+
+
+def numpy_result_methods(x):
+    return np.subtract(x, 1.0).item() * np.multiply(x, 2.0).item()
+
+
+def test_numpy_functions_of_python_floats_keep_numpy_semantics():
+    with np.errstate(all="ignore"):
+        out, tangent = fwdad.jvp(numpy_power_of_a_negative_float, (-8.0,), (1.0,))
+        assert np.isnan(out) and np.isnan(tangent) and not np.iscomplexobj(out)
+        out, tangent = fwdad.jvp(numpy_division_by_zero, (0.0,), (1.0,))
+        assert np.isnan(out) and np.isnan(tangent)  # inf + -inf, as NumPy gives
+        assert fwdad.jvp(np.log, (0.0,), (1.0,)) == (-np.inf, np.inf)
+    assert fwdad.jvp(numpy_result_methods, (2.0,), (1.0,)) == (4.0, 6.0)

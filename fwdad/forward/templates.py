@@ -89,24 +89,47 @@ on_register(lambda fn: _BY_RULE.clear())
 
 
 # ---- arithmetic --------------------------------------------------------------------
-@template(operator.add, np.add)
+@template(operator.add)
 def _add(x, dx, y, dy):
     return x + y, dx + dy
 
 
-@template(operator.sub, np.subtract)
+@template(operator.sub)
 def _sub(x, dx, y, dy):
     return x - y, dx - dy
 
 
-@template(operator.mul, np.multiply)
+@template(operator.mul)
 def _mul(x, dx, y, dy):
     return x * y, dx * y + x * dy
 
 
-@template(operator.truediv, np.true_divide)
+@template(operator.truediv)
 def _truediv(x, dx, y, dy):
     return x / y, (dx - out * dy) / y
+
+
+# NumPy's functions of the same name compute as NumPy does, also on Python floats:
+# np.true_divide(1.0, 0.0) is inf (1.0 / 0.0 raises), np.power(-8.0, 1/3) is nan
+# (-8.0 ** (1/3) is complex), and the results are NumPy scalars.
+@template(np.add)
+def _np_add(x, dx, y, dy):
+    return np.add(x, y), dx + dy
+
+
+@template(np.subtract)
+def _np_sub(x, dx, y, dy):
+    return np.subtract(x, y), dx - dy
+
+
+@template(np.multiply)
+def _np_mul(x, dx, y, dy):
+    return np.multiply(x, y), dx * y + x * dy
+
+
+@template(np.true_divide)
+def _np_truediv(x, dx, y, dy):
+    return np.true_divide(x, y), divide(dx - out * dy, y)
 
 
 @template(operator.neg)
@@ -119,7 +142,7 @@ def _pos(x, dx):
     return +x, dx
 
 
-@template(operator.pow, np.power)
+@template(operator.pow)  # (np.power: its ufunc rule, which computes as NumPy does)
 def _pow(x, dx, y, dy):
     return x ** y, pow_base_term(x, y, dx) + pow_exponent_term(x, out, dy)
 
@@ -198,12 +221,12 @@ def _np_exp(x, dx):
 
 @template(np.log)
 def _np_log(x, dx):
-    return np.log(x), 1.0 / x * dx
+    return np.log(x), divide(1.0, x) * dx  # (np.log(0.0): -inf, its tangent inf)
 
 
 @template(np.log1p)
 def _np_log1p(x, dx):
-    return np.log1p(x), 1.0 / (1.0 + x) * dx
+    return np.log1p(x), divide(1.0, 1.0 + x) * dx
 
 
 @template(np.tanh)

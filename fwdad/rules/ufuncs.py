@@ -171,7 +171,7 @@ def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs)
     first = y[0] if ufunc.nout > 1 else y
     out_ndim = ndim(first)
     dins = [lift(d.primal, d.tangent, out_ndim) for d in ins]
-    dy = NoTangent if tangent is None else tangent(*primals, y, *dins)
+    dy = NoTangent if tangent is None else tangent(*_as_numpy(primals), y, *dins)
     # Note: a row may give an input's tangent itself (add(a, 0), nextafter, modf): the
     # new output gets a copy of its own, so that updating it leaves the input's alone.
     dy = tuple(fit(own(t, *dins), v) for t, v in zip(dy, y)) if ufunc.nout > 1 else \
@@ -179,6 +179,12 @@ def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs)
     if not outs:
         return Dual(y, dy)
     return write_outputs(outs, y, dy, kwargs)
+
+
+def _as_numpy(primals: list) -> list:
+    """Python floats as NumPy scalars for the tangent formulas: 1 / x at x = 0.0 is inf
+    there, as NumPy computes it (np.log(0.0)'s tangent), not a ZeroDivisionError."""
+    return [np.float64(p) if type(p) is float else p for p in primals]
 
 
 def write_outputs(outs, y, dy, kwargs) -> Dual:
