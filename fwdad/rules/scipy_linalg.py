@@ -1,0 +1,146 @@
+"""Rules for SciPy's linear algebra (`scipy.linalg`): solve, solve_triangular, inv, det,
+cholesky and expm.
+
+    x = sl.solve(a, b)   ->   dx = a^-1 (db - da x)
+
+The primal is SciPy's own call, so a result matches a plain call exactly. The tangents
+are written with np.linalg's functions (solve, matmul, trace), which have rules, so the
+rules can be differentiated again; expm's tangent is SciPy's Fréchet derivative
+(`expm_frechet`), which has none: expm is differentiated once only. Real matrices only
+(`real_only`); a routine that reads one triangle of a (solve_triangular, cholesky, solve
+with assume_a='sym' or 'pos') reads that triangle of da too. SciPy's `overwrite_*` flags
+are not passed on (SciPy may, not must, overwrite: the arguments stay as they were).
+This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg as sl
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import dense, fit, map_batch
+from fwdad.rules.complex_input import real_only
+from fwdad.rules.registry import frule
+
+GENERAL = (None, "gen", "general")
+SYMMETRIC = ("sym", "symmetric", "pos", "positive definite", "her", "hermitian")
+
+
+def _T(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def _da(a: Dual):
+    return dense(a.primal, a.tangent)
+
+
+def mirrored(a, lower: bool):
+    """The symmetric matrix a symmetric routine reads: a's lower (else upper) triangle,
+    mirrored."""
+    low = a if lower else _T(a)
+    return np.tril(low) + _T(np.tril(low, -1))
+
+
+def check_assume_a(call: str, assume_a) -> None:
+    """Refuse the assume_a values whose solvers read other parts of a (banded,
+    triangular, diagonal): their derivative is not that of the general solve."""
+    if assume_a not in GENERAL + SYMMETRIC:
+        raise NotImplementedError(
+            f"fwdad differentiates scipy.linalg.{call} with assume_a None, 'gen', 'sym' or "
+            f"'pos' only (here {assume_a!r}: that solver reads part of a, and its "
+            f"derivative differs). Use scipy.linalg.solve_triangular for a triangular a, "
+            f"or assume_a='gen'.")
+
+
+def solve_tangent(a, da, x, db):
+    """dx = a^-1 (db - da x) for the matrix a solved with; a 1-d x is a vector."""
+    if np.ndim(x) == 1:
+        rhs = db - (da @ x[..., None])[..., 0]
+        return fit(np.linalg.solve(a, rhs[..., None])[..., 0], x)
+    return fit(np.linalg.solve(a, db - da @ x), x)
+
+
+# ---- solvers --------------------------------------------------------------------------------
+@frule(sl.solve)
+def _solve(a: Dual, b: Dual, lower=False, overwrite_a=False, overwrite_b=False,
+           check_finite=True, assume_a=None, transposed=False) -> Dual:
+    """x = A^-1 b with A = a (a^T when transposed; a's lower or upper triangle mirrored
+    when assume_a is 'sym' or 'pos'): dx = A^-1 (db - dA x)."""
+    real_only("scipy.linalg.solve", a.primal, b.primal)
+    check_assume_a("solve", assume_a)
+    x = sl.solve(a.primal, b.primal, lower=lower, check_finite=check_finite,
+                 assume_a=assume_a, transposed=transposed)
+    a_used, da = (_T(a.primal), _T(_da(a))) if transposed else (a.primal, _da(a))
+    if assume_a in SYMMETRIC:
+        a_used, da = mirrored(a_used, lower), mirrored(da, lower)
+    return Dual(x, solve_tangent(a_used, da, x, dense(b.primal, b.tangent)))
+
+
+def triangle(a, lower: bool, unit_diagonal: bool, diagonal: float):
+    """What solve_triangular reads of a: one triangle, its diagonal set to `diagonal`
+    (1 for a, 0 for da) when unit_diagonal."""
+    part = np.tril(a) if lower else np.triu(a)
+    if not unit_diagonal:
+        return part
+    eye = np.eye(np.shape(a)[-1])
+    return part * (1.0 - eye) + diagonal * eye
+
+
+@frule(sl.solve_triangular)
+def _solve_triangular(a: Dual, b: Dual, trans=0, lower=False, unit_diagonal=False,
+                      overwrite_b=False, check_finite=True) -> Dual:
+    """x = op(T)^-1 b, T the triangle of a read (op: the transpose for trans 1, 'T',
+    2, 'C'): dx = op(T)^-1 (db - op(dT) x)."""
+    real_only("scipy.linalg.solve_triangular", a.primal, b.primal)
+    x = sl.solve_triangular(a.primal, b.primal, trans, lower, unit_diagonal,
+                            check_finite=check_finite)
+    t, dt = triangle(a.primal, lower, unit_diagonal, 1.0), \
+        triangle(_da(a), lower, unit_diagonal, 0.0)
+    if trans in (1, 2, "T", "C"):
+        t, dt = _T(t), _T(dt)
+    return Dual(x, solve_tangent(t, dt, x, dense(b.primal, b.tangent)))
+
+
+@frule(sl.inv)
+def _inv(a: Dual, overwrite_a=False, check_finite=True, **kwargs) -> Dual:
+    """d inv(a) = -inv(a) da inv(a); a must be invertible."""
+    real_only("scipy.linalg.inv", a.primal)
+    check_assume_a("inv", kwargs.get("assume_a"))
+    out = sl.inv(a.primal, check_finite=check_finite, **kwargs)
+    if kwargs.get("assume_a") in SYMMETRIC:
+        return Dual(out, -out @ mirrored(_da(a), kwargs.get("lower", False)) @ out)
+    return Dual(out, -out @ _da(a) @ out)
+
+
+@frule(sl.det)
+def _det(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
+    """d det(a) = det(a) tr(a^-1 da) (Jacobi's formula); a must be invertible."""
+    real_only("scipy.linalg.det", a.primal)
+    out = sl.det(a.primal, check_finite=check_finite)
+    trace = np.trace(np.linalg.solve(a.primal, _da(a)), axis1=-2, axis2=-1)
+    return Dual(out, fit(out * trace, out))
+
+
+# ---- decompositions ------------------------------------------------------------------------
+@frule(sl.cholesky)
+def _cholesky(a: Dual, lower=False, overwrite_a=False, check_finite=True) -> Dual:
+    """a = L L^T (upper: U = L^T), from a's lower (upper) triangle: dL = L phi(L^-1 da
+    L^-T), phi: the lower triangle with a halved diagonal; a positive definite."""
+    real_only("scipy.linalg.cholesky", a.primal)
+    out = sl.cholesky(a.primal, lower=lower, check_finite=check_finite)
+    low = out if lower else _T(out)
+    da = mirrored(_da(a), lower)
+    inner = np.linalg.solve(low, _T(np.linalg.solve(low, _T(da))))
+    dlow = fit(low @ (np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner), low)
+    return Dual(out, dlow if lower else _T(dlow))
+
+
+# ---- the matrix exponential ------------------------------------------------------------------
+@frule(sl.expm)
+def _expm(a: Dual) -> Dual:
+    """d expm(a) = L(a, da), the Fréchet derivative (SciPy's expm_frechet; it has no rule,
+    so expm is differentiated once only)."""
+    real_only("scipy.linalg.expm", a.primal)
+    out = sl.expm(a.primal)
+    return Dual(out, map_batch(lambda da: sl.expm_frechet(a.primal, da, compute_expm=False),
+                               a.primal, _da(a)))
