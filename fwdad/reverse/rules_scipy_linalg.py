@@ -1,5 +1,5 @@
 """Reverse rules for SciPy's linear algebra (`scipy.linalg`): solve, solve_triangular,
-inv, det, cholesky and expm.
+inv, det, cholesky, expm and expm_frechet.
 
 Each pullback is the adjoint of forward mode's tangent map (fwdad/rules/scipy_linalg.py),
 with the same domains: real matrices, invertible (positive definite for cholesky). A
@@ -13,7 +13,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.reverse.registry import rrule
-from fwdad.rules.scipy_linalg import SYMMETRIC, check_assume_a, mirrored, triangle
+from fwdad.rules.scipy_linalg import SYMMETRIC, blocks, check_assume_a, mirrored, triangle
 
 
 def _T(a):
@@ -112,3 +112,22 @@ def _expm(a):
     """The adjoint of the Fréchet derivative at a is the one at a^T (real a)."""
     out = sl.expm(a)
     return out, lambda ct: (sl.expm_frechet(_T(a), ct, compute_expm=False),)
+
+
+@rrule(sl.expm_frechet)
+def _expm_frechet(a, e, method=None, compute_expm=True, check_finite=True):
+    """e gets L(a^T, ct); a gets the sum of the diagonal blocks of L(M^T, P), with
+    M = [[a, e], [0, a]] and P = [[0, ct], [0, 0]] (the adjoint of the forward rule's
+    block), plus L(a^T, ct_expm) with compute_expm."""
+    out = sl.expm_frechet(a, e, method, compute_expm, check_finite)
+
+    def pullback(ct):
+        ct_expm, ct_l = ct if compute_expm else (None, ct)
+        n, zero = np.shape(a)[-1], np.zeros(np.shape(a))
+        q = sl.expm_frechet(blocks(_T(a), zero, _T(e), _T(a)),
+                            blocks(zero, ct_l, zero, zero), method, compute_expm=False)
+        ct_a = q[:n, :n] + q[n:, n:]
+        if ct_expm is not None:
+            ct_a = ct_a + sl.expm_frechet(_T(a), ct_expm, method, compute_expm=False)
+        return ct_a, sl.expm_frechet(_T(a), ct_l, method, compute_expm=False)
+    return out, pullback

@@ -6,7 +6,8 @@ cholesky and expm.
 The primal is SciPy's own call, so a result matches a plain call exactly. The tangents
 are written with np.linalg's functions (solve, matmul, trace), which have rules, so the
 rules can be differentiated again; expm's tangent is SciPy's Fréchet derivative
-(`expm_frechet`), which has none: expm is differentiated once only. Real matrices only
+(`expm_frechet`), which has a rule here too (by SciPy's expm_frechet of a block
+matrix), so expm can be differentiated again as well. Real matrices only
 (`real_only`); a routine that reads one triangle of a (solve_triangular, cholesky, solve
 with assume_a='sym' or 'pos') reads that triangle of da too. SciPy's `overwrite_*` flags
 are not passed on (SciPy may, not must, overwrite: the arguments stay as they were).
@@ -18,7 +19,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import dense, fit, map_batch
+from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
 
@@ -138,9 +139,44 @@ def _cholesky(a: Dual, lower=False, overwrite_a=False, check_finite=True) -> Dua
 # ---- the matrix exponential ------------------------------------------------------------------
 @frule(sl.expm)
 def _expm(a: Dual) -> Dual:
-    """d expm(a) = L(a, da), the Fréchet derivative (SciPy's expm_frechet; it has no rule,
-    so expm is differentiated once only)."""
+    """d expm(a) = L(a, da), the Fréchet derivative (SciPy's expm_frechet)."""
     real_only("scipy.linalg.expm", a.primal)
     out = sl.expm(a.primal)
     return Dual(out, map_batch(lambda da: sl.expm_frechet(a.primal, da, compute_expm=False),
                                a.primal, _da(a)))
+
+
+@frule(sl.expm_frechet)
+def _expm_frechet(a: Dual, e: Dual, method=None, compute_expm=True,
+                  check_finite=True) -> Dual:
+    """L(a, e) is linear in e; in a, it is the top-right block of expm's Fréchet
+    derivative at [[a, e], [0, a]] along [[da, 0], [0, da]]. With compute_expm, the
+    pair (expm(a), L(a, e)): d expm(a) = L(a, da)."""
+    real_only("scipy.linalg.expm_frechet", a.primal, e.primal)
+    out = sl.expm_frechet(a.primal, e.primal, method, compute_expm, check_finite)
+    dfrechet = _frechet_tangents(a.primal, e.primal, a.tangent, e.tangent, method)
+    if not compute_expm:
+        return Dual(out, dfrechet)
+    return Dual(out, (_expm(Dual(a.primal, a.tangent)).tangent, dfrechet))
+
+
+def _frechet_tangents(a, e, da, de, method):
+    """d L(a, e) along (da, de), one tangent or a batch of them."""
+    size = common_batch((a, e), (da, de))
+    if size is None:
+        return _frechet_tangent(a, e, dense(a, da), dense(e, de), method)
+    da, de = dense(a, da, size), dense(e, de, size)
+    return np.stack([_frechet_tangent(a, e, da[i], de[i], method) for i in range(size)])
+
+
+def blocks(top_left, top_right, bottom_left, bottom_right):
+    """The 2 x 2 block matrix (np.block has no rule: np.concatenate has)."""
+    return np.concatenate([np.concatenate([top_left, top_right], axis=-1),
+                           np.concatenate([bottom_left, bottom_right], axis=-1)], axis=-2)
+
+
+def _frechet_tangent(a, e, da, de, method):
+    n, zero = a.shape[-1], np.zeros_like(a)
+    block, along = blocks(a, e, zero, a), blocks(da, zero, zero, da)
+    in_a = sl.expm_frechet(block, along, method, compute_expm=False)[:n, n:]
+    return sl.expm_frechet(a, de, method, compute_expm=False) + in_a

@@ -58,7 +58,9 @@ def _linalg_cases() -> list:
             Case(sl.inv, (SQUARE,)), Case(sl.det, (SQUARE,)),
             Case(sl.cholesky, (LOPSIDED_SPD.T.copy(),)),
             Case(sl.cholesky, (LOPSIDED_SPD,), dict(lower=True)), Case(sl.cholesky, (SPD,)),
-            Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,))]
+            Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0), dict(compute_expm=False)),
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))]
 
 
 SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

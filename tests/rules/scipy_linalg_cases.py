@@ -37,6 +37,8 @@ def _rows() -> list:
         Case(sl.cholesky, LOPSIDED_SPD.T.copy()), Case(sl.cholesky, LOPSIDED_SPD, lower=True),
         Case(sl.cholesky, SPD, True),
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
+        Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
+        Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
     ]
 
 
