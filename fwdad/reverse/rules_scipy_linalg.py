@@ -1,5 +1,6 @@
 """Reverse rules for SciPy's linear algebra (`scipy.linalg`): solve, solve_triangular,
-inv, det, cholesky, expm and expm_frechet.
+inv, det, cholesky, cho_factor and cho_solve, lu_factor and lu_solve, expm and
+expm_frechet.
 
 Each pullback is the adjoint of forward mode's tangent map (fwdad/rules/scipy_linalg.py),
 with the same domains: real matrices, invertible (positive definite for cholesky). A
@@ -12,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sl
 
-from fwdad.reverse.registry import rrule
-from fwdad.rules.scipy_linalg import SYMMETRIC, blocks, check_assume_a, mirrored, triangle
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.rules.scipy_linalg import (SYMMETRIC, blocks, check_assume_a, factor_of,
+                                      lu_parts, mirrored, row_order, triangle)
 
 
 def _T(a):
@@ -98,12 +100,98 @@ def _cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     out = sl.cholesky(a, lower=lower, check_finite=check_finite)
     low = out if lower else _T(out)
 
+    return out, lambda ct: (_cholesky_pullback(low, ct if lower else _T(ct), lower),)
+
+
+def _cholesky_pullback(low, ct_low, lower: bool):
+    """The cotangent of a (on the triangle read) from that of L."""
+    inner = _T(low) @ np.tril(ct_low)
+    phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
+    y = np.linalg.solve(_T(low), _T(np.linalg.solve(_T(low), _T(phi))))
+    return _onto_triangle(y, lower)
+
+
+# ---- factorizations and their solvers ----------------------------------------------------
+# Note: cho_solve and lu_solve take the factorization as a pair, (c, lower) or (lu, piv);
+# a pure rule sees a pair holding a variable as a constant, so a raw rule unpacks it and
+# calls the solver of the parts (cho_solve_parts, lu_solve_parts), which has a pure rule.
+@rrule(sl.cho_factor)
+def _cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    """c's triangle is L (or L^T): cholesky's pullback; its other triangle is a's."""
+    out = sl.cho_factor(a, lower=lower, check_finite=check_finite)
+    low = factor_of(out[0], lower)
+
     def pullback(ct):
-        inner = _T(low) @ (ct if lower else _T(ct))
-        phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
-        y = np.linalg.solve(_T(low), _T(np.linalg.solve(_T(low), _T(phi))))
-        return (_onto_triangle(y, lower),)
+        ct_c = ct[0]
+        rest = np.triu(ct_c, 1) if lower else np.tril(ct_c, -1)
+        return _cholesky_pullback(low, ct_c if lower else _T(ct_c), lower) + rest, None
     return out, pullback
+
+
+def cho_solve_parts(c, b, lower=False, check_finite=True):
+    """scipy.linalg.cho_solve((c, lower), b)."""
+    return sl.cho_solve((c, lower), b, check_finite=check_finite)
+
+
+@raw_rrule(sl.cho_solve)
+def _cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    c, lower = c_and_lower
+    return get_rrule(cho_solve_parts)(c, b, lower=lower, check_finite=check_finite)
+
+
+@rrule(cho_solve_parts)
+def _cho_solve_parts(c, b, lower=False, check_finite=True):
+    """x = a^-1 b, a = L L^T: with ct_a = -(a^-1 ct) x^T, L gets (ct_a + ct_a^T) L,
+    on c's triangle."""
+    x = sl.cho_solve((c, lower), b, check_finite=check_finite)
+    low = factor_of(c, lower)
+
+    def pullback(ct):
+        ct_a, ct_b = _solve_pullback(low @ _T(low), x, ct)
+        ct_low = (ct_a + _T(ct_a)) @ low
+        return (np.tril(ct_low) if lower else np.triu(_T(ct_low))), ct_b
+    return x, pullback
+
+
+@rrule(sl.lu_factor)
+def _lu_factor(a, overwrite_a=False, check_finite=True):
+    """a[perm] = L U, X = L^-1 da[perm] U^-1: X gets tril(L^T ct, -1) + triu(ct U^T),
+    and a[perm] gets L^-T ct_X U^-T."""
+    lu, piv = out = sl.lu_factor(a, check_finite=check_finite)
+    low, up = lu_parts(lu)
+
+    def pullback(ct):
+        ct_x = np.tril(_T(low) @ ct[0], -1) + np.triu(ct[0] @ _T(up))
+        ct_rows = np.linalg.solve(_T(low), _T(np.linalg.solve(up, _T(ct_x))))
+        return ct_rows[np.argsort(row_order(piv))], None
+    return out, pullback
+
+
+def lu_solve_parts(lu, piv, b, trans=0, check_finite=True):
+    """scipy.linalg.lu_solve((lu, piv), b, trans)."""
+    return sl.lu_solve((lu, piv), b, trans, check_finite=check_finite)
+
+
+@raw_rrule(sl.lu_solve)
+def _lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+    lu, piv = lu_and_piv
+    return get_rrule(lu_solve_parts)(lu, piv, b, trans=trans, check_finite=check_finite)
+
+
+@rrule(lu_solve_parts)
+def _lu_solve_parts(lu, piv, b, trans=0, check_finite=True):
+    """x = op(a)^-1 b, a = (L U)[inverse perm]: L U gets ct_a[perm] =: ct_m, and lu
+    gets tril(ct_m U^T, -1) + triu(L^T ct_m)."""
+    x = sl.lu_solve((lu, piv), b, trans, check_finite=check_finite)
+    (low, up), perm = lu_parts(lu), row_order(piv)
+    a = (low @ up)[np.argsort(perm)]
+    transpose = trans in (1, 2, "T", "C")
+
+    def pullback(ct):
+        ct_a, ct_b = _solve_pullback(_T(a) if transpose else a, x, ct)
+        ct_m = (_T(ct_a) if transpose else ct_a)[perm]
+        return np.tril(ct_m @ _T(up), -1) + np.triu(_T(low) @ ct_m), None, ct_b
+    return x, pullback
 
 
 # ---- the matrix exponential ------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Rules for SciPy's linear algebra (`scipy.linalg`): solve, solve_triangular, inv, det,
-cholesky and expm.
+cholesky, cho_factor and cho_solve, lu_factor and lu_solve, expm and expm_frechet.
 
     x = sl.solve(a, b)   ->   dx = a^-1 (db - da x)
 
@@ -22,6 +22,7 @@ from fwdad.dual import Dual
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
+from fwdad.tangents import NoTangent
 
 GENERAL = (None, "gen", "general")
 SYMMETRIC = ("sym", "symmetric", "pos", "positive definite", "her", "hermitian")
@@ -130,10 +131,91 @@ def _cholesky(a: Dual, lower=False, overwrite_a=False, check_finite=True) -> Dua
     real_only("scipy.linalg.cholesky", a.primal)
     out = sl.cholesky(a.primal, lower=lower, check_finite=check_finite)
     low = out if lower else _T(out)
-    da = mirrored(_da(a), lower)
-    inner = np.linalg.solve(low, _T(np.linalg.solve(low, _T(da))))
-    dlow = fit(low @ (np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner), low)
+    dlow = cholesky_tangent(low, mirrored(_da(a), lower))
     return Dual(out, dlow if lower else _T(dlow))
+
+
+def cholesky_tangent(low, da):
+    """dL of a = L L^T along a symmetric da."""
+    inner = np.linalg.solve(low, _T(np.linalg.solve(low, _T(da))))
+    return fit(low @ (np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner), low)
+
+
+# Note: the factor functions' outputs are tuples, (c, lower) and (lu, piv); their tangents
+# are (dc, NoTangent) and (dlu, NoTangent), and the solve functions read dc and dlu. The
+# alternative, a rule for the pair used together, would not serve a factorization used
+# otherwise (its triangle read, its diagonal's logarithms summed for a log-determinant).
+@frule(sl.cho_factor)
+def _cho_factor(a: Dual, lower=False, overwrite_a=False, check_finite=True) -> Dual:
+    """c holds L (lower) or L^T in one triangle: cholesky's tangent there; in the other,
+    a's own entries (SciPy leaves them), with da's."""
+    real_only("scipy.linalg.cho_factor", a.primal)
+    c, lower = out = sl.cho_factor(a.primal, lower=lower, check_finite=check_finite)
+    dlow = cholesky_tangent(factor_of(c, lower), mirrored(_da(a), lower))
+    rest = np.triu(_da(a), 1) if lower else np.tril(_da(a), -1)
+    return Dual(out, (fit((dlow if lower else _T(dlow)) + rest, c), NoTangent))
+
+
+def factor_of(c, lower: bool):
+    """L of a = L L^T, from cho_factor's c (the triangle its solver reads)."""
+    return np.tril(c) if lower else _T(np.triu(c))
+
+
+@frule(sl.cho_solve)
+def _cho_solve(c_and_lower: Dual, b: Dual, overwrite_b=False, check_finite=True) -> Dual:
+    """x = (L L^T)^-1 b: dx = a^-1 (db - (dL L^T + L dL^T) x), L and dL from c and dc."""
+    (c, lower), dc = c_and_lower.primal, factor_tangent(c_and_lower)
+    real_only("scipy.linalg.cho_solve", c, b.primal)
+    x = sl.cho_solve((c, lower), b.primal, check_finite=check_finite)
+    low, dlow = factor_of(c, lower), factor_of(dc, lower)
+    da = dlow @ _T(low) + low @ _T(dlow)
+    return Dual(x, solve_tangent(low @ _T(low), da, x, dense(b.primal, b.tangent)))
+
+
+def factor_tangent(pair: Dual):
+    """The tangent of a factorization's first item (zeros for a constant)."""
+    tangent = pair.tangent if pair.tangent is NoTangent else pair.tangent[0]
+    return dense(pair.primal[0], tangent)
+
+
+@frule(sl.lu_factor)
+def _lu_factor(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
+    """a[perm] = L U (L unit lower, in lu below the diagonal; U on and above it): with
+    X = L^-1 da[perm] U^-1, dL = L tril(X, -1) and dU = triu(X) U."""
+    real_only("scipy.linalg.lu_factor", a.primal)
+    lu, piv = out = sl.lu_factor(a.primal, check_finite=check_finite)
+    low, up = lu_parts(lu)
+    x = _T(np.linalg.solve(_T(up), _T(np.linalg.solve(low, _da(a)[..., row_order(piv), :]))))
+    return Dual(out, (fit(low @ np.tril(x, -1) + np.triu(x) @ up, lu), NoTangent))
+
+
+def lu_parts(lu):
+    """(L, U) from lu_factor's lu."""
+    return np.tril(lu, -1) + np.eye(lu.shape[-1]), np.triu(lu)
+
+
+def row_order(piv):
+    """perm with a[perm] = L U, from LAPACK's row interchanges (row i with piv[i])."""
+    perm = np.arange(len(piv))
+    for i, p in enumerate(piv):
+        perm[i], perm[p] = perm[p], perm[i]
+    return perm
+
+
+@frule(sl.lu_solve)
+def _lu_solve(lu_and_piv: Dual, b: Dual, trans=0, overwrite_b=False,
+              check_finite=True) -> Dual:
+    """x = op(a)^-1 b with a = (L U)[inverse perm]: dx = op(a)^-1 (db - op(da) x),
+    da = (dL U + L dU)[inverse perm], dL and dU from dlu."""
+    (lu, piv), dlu = lu_and_piv.primal, factor_tangent(lu_and_piv)
+    real_only("scipy.linalg.lu_solve", lu, b.primal)
+    x = sl.lu_solve((lu, piv), b.primal, trans, check_finite=check_finite)
+    (low, up), (dlow, dup) = lu_parts(lu), (np.tril(dlu, -1), np.triu(dlu))
+    back = np.argsort(row_order(piv))
+    a, da = (low @ up)[back, :], (dlow @ up + low @ dup)[..., back, :]
+    if trans in (1, 2, "T", "C"):
+        a, da = _T(a), _T(da)
+    return Dual(x, solve_tangent(a, da, x, dense(b.primal, b.tangent)))
 
 
 # ---- the matrix exponential ------------------------------------------------------------------

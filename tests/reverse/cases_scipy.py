@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
-from tests.rules.scipy_linalg_cases import LOPSIDED_SPD, SMALL, SPD, SQUARE
+from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SQUARE,
+                                           cho_solve_of, cho_solve_of_a_rebuilt_pair,
+                                           lu_solve_of, lu_solve_of_a_rebuilt_pair)
 
 try:
     import scipy.linalg as sl
@@ -60,7 +62,22 @@ def _linalg_cases() -> list:
             Case(sl.cholesky, (LOPSIDED_SPD,), dict(lower=True)), Case(sl.cholesky, (SPD,)),
             Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),
             Case(sl.expm_frechet, (SMALL, SQUARE / 3.0), dict(compute_expm=False)),
-            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))]
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))] + _factor_cases()
+
+
+def _factor_cases() -> list:
+    from fwdad.reverse.rules_scipy_linalg import cho_solve_parts, lu_solve_parts
+    c, lower = sl.cho_factor(SPD)
+    lu, piv = sl.lu_factor(PIVOTED)
+    return [Case(sl.cho_factor, (LOPSIDED_SPD,), dict(lower=True)),
+            Case(sl.cho_factor, (LOPSIDED_SPD.T.copy(),)),
+            Case(sl.cho_solve, ((c, lower), A)), Case(cho_solve_parts, (c, V3, lower)),
+            Case(cho_solve_of, (SPD, V3)), Case(cho_solve_of, (LOPSIDED_SPD, A, True)),
+            Case(cho_solve_of_a_rebuilt_pair, (LOPSIDED_SPD, V3)),
+            Case(sl.lu_factor, (PIVOTED,)), Case(sl.lu_factor, (SQUARE,)),
+            Case(sl.lu_solve, ((lu, piv), A)), Case(lu_solve_parts, (lu, piv, V3, 1)),
+            Case(lu_solve_of, (PIVOTED, V3)), Case(lu_solve_of, (PIVOTED, A, 1)),
+            Case(lu_solve_of_a_rebuilt_pair, (PIVOTED, A))]
 
 
 SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

@@ -20,6 +20,26 @@ SPD = SQUARE @ SQUARE.T + np.eye(3)
 LOPSIDED_SPD = np.tril(SPD) + np.triu(R.standard_normal((3, 3)), 1)  # upper: noise
 VEC = np.array([0.3, -1.2, 0.5])
 SMALL = 0.4 * R.standard_normal((3, 3))  # expm: moderate norm
+PIVOTED = np.array([[0.5, 2.0, 1.0], [3.0, 0.2, -1.0], [1.0, -1.0, 4.0]])  # lu swaps rows
+
+
+# ---- a factorization used by its solver: the pair, differentiated together ----------------
+def cho_solve_of(a, b, lower=False):
+    return sl.cho_solve(sl.cho_factor(a, lower), b)
+
+
+def cho_solve_of_a_rebuilt_pair(a, b):
+    c, lower = sl.cho_factor(a, lower=True)
+    return sl.cho_solve((c, lower), b)
+
+
+def lu_solve_of(a, b, trans=0):
+    return sl.lu_solve(sl.lu_factor(a), b, trans)
+
+
+def lu_solve_of_a_rebuilt_pair(a, b):
+    lu, piv = sl.lu_factor(a)
+    return sl.lu_solve((lu, piv), b)
 
 
 def _rows() -> list:
@@ -39,7 +59,24 @@ def _rows() -> list:
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
+    ] + _factor_rows()
+
+
+def _factor_rows() -> list:
+    """The factor functions, their solvers given a factorization (its float item is
+    perturbed too), and the two used together."""
+    return [
+        Case(sl.cho_factor, LOPSIDED_SPD, lower=True), Case(sl.cho_factor, LOPSIDED_SPD.T.copy()),
+        Case(sl.cho_solve, sl.cho_factor(SPD), VEC),
+        Case(sl.cho_solve, sl.cho_factor(SPD, lower=True), M34),
+        Case(sl.lu_factor, PIVOTED), Case(sl.lu_factor, SQUARE),
+        Case(sl.lu_solve, sl.lu_factor(PIVOTED), M34), Case(sl.lu_solve, sl.lu_factor(SQUARE), VEC, 1),
+        Case(cho_solve_of, SPD, VEC), Case(cho_solve_of, LOPSIDED_SPD, M34, True),
+        Case(cho_solve_of_a_rebuilt_pair, LOPSIDED_SPD, VEC),
+        Case(lu_solve_of, PIVOTED, VEC), Case(lu_solve_of, PIVOTED, M34, 1),
+        Case(lu_solve_of_a_rebuilt_pair, PIVOTED, M34),
     ]
 
 
 SCIPY_LINALG_CASES = [] if sl is None else _rows()
+
