@@ -46,12 +46,13 @@ def _solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite
     check_assume_a("solve", assume_a)
     x = sl.solve(a, b, lower=lower, check_finite=check_finite, assume_a=assume_a,
                  transposed=transposed)
-    a_used = _T(a) if transposed else np.asarray(a)
-    a_used = mirrored(a_used, lower) if assume_a in SYMMETRIC else a_used
+    symmetric = assume_a in SYMMETRIC  # (SciPy reads a's triangle, transposed or not)
+    a_used = mirrored(a, lower) if symmetric else _T(a) if transposed else np.asarray(a)
 
     def pullback(ct):
         ct_a, ct_b = _solve_pullback(a_used, x, ct)
-        ct_a = _onto_triangle(ct_a, lower) if assume_a in SYMMETRIC else ct_a
+        if symmetric:
+            return _onto_triangle(ct_a, lower), ct_b
         return (_T(ct_a) if transposed else ct_a), ct_b
     return x, pullback
 

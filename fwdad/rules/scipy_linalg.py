@@ -66,15 +66,15 @@ def solve_tangent(a, da, x, db):
 @frule(sl.solve)
 def _solve(a: Dual, b: Dual, lower=False, overwrite_a=False, overwrite_b=False,
            check_finite=True, assume_a=None, transposed=False) -> Dual:
-    """x = A^-1 b with A = a (a^T when transposed; a's lower or upper triangle mirrored
-    when assume_a is 'sym' or 'pos'): dx = A^-1 (db - dA x)."""
+    """x = A^-1 b with A = a (a^T when transposed; a's lower or upper triangle mirrored,
+    transposed or not, when assume_a is 'sym' or 'pos'): dx = A^-1 (db - dA x)."""
     real_only("scipy.linalg.solve", a.primal, b.primal)
     check_assume_a("solve", assume_a)
     x = sl.solve(a.primal, b.primal, lower=lower, check_finite=check_finite,
                  assume_a=assume_a, transposed=transposed)
     a_used, da = (_T(a.primal), _T(_da(a))) if transposed else (a.primal, _da(a))
-    if assume_a in SYMMETRIC:
-        a_used, da = mirrored(a_used, lower), mirrored(da, lower)
+    if assume_a in SYMMETRIC:  # (SciPy reads a's triangle, transposed or not)
+        a_used, da = mirrored(a.primal, lower), mirrored(_da(a), lower)
     return Dual(x, solve_tangent(a_used, da, x, dense(b.primal, b.tangent)))
 
 

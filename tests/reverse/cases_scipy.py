@@ -1,5 +1,6 @@
 """The reverse rule cases of SciPy's special functions and linear algebra
-(fwdad/reverse/rules_scipy_special.py, rules_scipy_linalg.py): one row at least per rrule, run through the dot-product test against forward mode and
+(fwdad/reverse/rules_scipy_special.py, rules_scipy_linalg.py): one row at least per
+rrule, run through the dot-product test against forward mode and
 through test_varmat_matvar. Empty where SciPy is absent.
 """
 from __future__ import annotations
@@ -53,6 +54,8 @@ def _linalg_cases() -> list:
             Case(sl.solve, (SQUARE, A), dict(transposed=True)),
             Case(sl.solve, (LOPSIDED_SPD, A), dict(assume_a="pos", lower=True)),
             Case(sl.solve, (LOPSIDED_SPD.T.copy(), V3), dict(assume_a="sym")),
+            Case(sl.solve, (LOPSIDED_SPD, V3), dict(assume_a="pos", lower=True,
+                                                     transposed=True)),
             Case(sl.solve_triangular, (SQUARE, V3)),
             Case(sl.solve_triangular, (SQUARE, A), dict(trans=1, lower=True)),
             Case(sl.solve_triangular, (SQUARE, A), dict(trans="T", unit_diagonal=True)),

@@ -49,6 +49,7 @@ def _rows() -> list:
         Case(sl.solve, SQUARE, VEC, assume_a="gen"),
         Case(sl.solve, LOPSIDED_SPD, M34, assume_a="pos", lower=True),
         Case(sl.solve, LOPSIDED_SPD.T.copy(), VEC, assume_a="sym"),
+        Case(sl.solve, LOPSIDED_SPD, VEC, assume_a="sym", lower=True, transposed=True),
         Case(sl.solve_triangular, SQUARE, VEC), Case(sl.solve_triangular, SQUARE, M34, 1),
         Case(sl.solve_triangular, SQUARE, M34, lower=True),
         Case(sl.solve_triangular, SQUARE, VEC, trans="T", lower=True, unit_diagonal=True),
@@ -66,11 +67,13 @@ def _factor_rows() -> list:
     """The factor functions, their solvers given a factorization (its float item is
     perturbed too), and the two used together."""
     return [
-        Case(sl.cho_factor, LOPSIDED_SPD, lower=True), Case(sl.cho_factor, LOPSIDED_SPD.T.copy()),
+        Case(sl.cho_factor, LOPSIDED_SPD, lower=True),
+        Case(sl.cho_factor, LOPSIDED_SPD.T.copy()),
         Case(sl.cho_solve, sl.cho_factor(SPD), VEC),
         Case(sl.cho_solve, sl.cho_factor(SPD, lower=True), M34),
         Case(sl.lu_factor, PIVOTED), Case(sl.lu_factor, SQUARE),
-        Case(sl.lu_solve, sl.lu_factor(PIVOTED), M34), Case(sl.lu_solve, sl.lu_factor(SQUARE), VEC, 1),
+        Case(sl.lu_solve, sl.lu_factor(PIVOTED), M34),
+        Case(sl.lu_solve, sl.lu_factor(SQUARE), VEC, 1),
         Case(cho_solve_of, SPD, VEC), Case(cho_solve_of, LOPSIDED_SPD, M34, True),
         Case(cho_solve_of_a_rebuilt_pair, LOPSIDED_SPD, VEC),
         Case(lu_solve_of, PIVOTED, VEC), Case(lu_solve_of, PIVOTED, M34, 1),
