@@ -12,4 +12,4 @@ except ImportError:
     HAS_SCIPY = False
 else:
     HAS_SCIPY = True
-    from fwdad.rules import scipy_special, scipy_logsumexp  # noqa: F401
+    from fwdad.rules import scipy_special, scipy_logsumexp, scipy_linalg  # noqa: F401

@@ -1,5 +1,6 @@
-"""The reverse rule cases of SciPy's special functions (fwdad/reverse/rules_scipy_special.py):
-one row at least per rrule, run through the dot-product test against forward mode and
+"""The reverse rule cases of SciPy's special functions and linear algebra
+(fwdad/reverse/rules_scipy_special.py, rules_scipy_linalg.py): one row at least per
+rrule, run through the dot-product test against forward mode and
 through test_varmat_matvar. Empty where SciPy is absent.
 """
 from __future__ import annotations
@@ -7,11 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
+from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SQUARE,
+                                           cho_solve_of, cho_solve_of_a_rebuilt_pair,
+                                           lu_solve_of, lu_solve_of_a_rebuilt_pair)
 
 try:
+    import scipy.linalg as sl
     import scipy.special as sc
 except ImportError:  # SciPy is optional
-    sc = None
+    sc = sl = None
 
 PROBABILITY = (UNIT + 1.0) / 2.0  # in (0.1, 0.9): logit, ndtri
 ORDERS = np.array([[0, 1, 2], [3, 1, 0]])  # integer orders: constants
@@ -44,4 +49,40 @@ def _cases() -> list:
     return out
 
 
-SCIPY_CASES = [] if sc is None else _cases()
+def _linalg_cases() -> list:
+    return [Case(sl.solve, (SQUARE, V3)), Case(sl.solve, (SQUARE, A)),
+            Case(sl.solve, (SQUARE, A), dict(transposed=True)),
+            Case(sl.solve, (LOPSIDED_SPD, A), dict(assume_a="pos", lower=True)),
+            Case(sl.solve, (LOPSIDED_SPD.T.copy(), V3), dict(assume_a="sym")),
+            Case(sl.solve, (LOPSIDED_SPD, V3), dict(assume_a="pos", lower=True,
+                                                     transposed=True)),
+            Case(sl.solve_triangular, (SQUARE, V3)),
+            Case(sl.solve_triangular, (SQUARE, A), dict(trans=1, lower=True)),
+            Case(sl.solve_triangular, (SQUARE, A), dict(trans="T", unit_diagonal=True)),
+            Case(sl.solve_triangular, (SQUARE, V3), dict(lower=True, unit_diagonal=True)),
+            Case(sl.inv, (SQUARE,)),
+            Case(sl.inv, (LOPSIDED_SPD,), dict(assume_a="sym", lower=True)),
+            Case(sl.det, (SQUARE,)),
+            Case(sl.cholesky, (LOPSIDED_SPD.T.copy(),)),
+            Case(sl.cholesky, (LOPSIDED_SPD,), dict(lower=True)), Case(sl.cholesky, (SPD,)),
+            Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0), dict(compute_expm=False)),
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))] + _factor_cases()
+
+
+def _factor_cases() -> list:
+    from fwdad.reverse.rules_scipy_linalg import cho_solve_parts, lu_solve_parts
+    c, lower = sl.cho_factor(SPD)
+    lu, piv = sl.lu_factor(PIVOTED)
+    return [Case(sl.cho_factor, (LOPSIDED_SPD,), dict(lower=True)),
+            Case(sl.cho_factor, (LOPSIDED_SPD.T.copy(),)),
+            Case(sl.cho_solve, ((c, lower), A)), Case(cho_solve_parts, (c, V3, lower)),
+            Case(cho_solve_of, (SPD, V3)), Case(cho_solve_of, (LOPSIDED_SPD, A, True)),
+            Case(cho_solve_of_a_rebuilt_pair, (LOPSIDED_SPD, V3)),
+            Case(sl.lu_factor, (PIVOTED,)), Case(sl.lu_factor, (SQUARE,)),
+            Case(sl.lu_solve, ((lu, piv), A)), Case(lu_solve_parts, (lu, piv, V3, 1)),
+            Case(lu_solve_of, (PIVOTED, V3)), Case(lu_solve_of, (PIVOTED, A, 1)),
+            Case(lu_solve_of_a_rebuilt_pair, (PIVOTED, A))]
+
+
+SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

@@ -1,0 +1,86 @@
+"""The case table of the scipy.linalg rules (fwdad/rules/scipy_linalg.py): one row at
+least per function and per option that changes the math, as in scipy_cases.py. Empty
+where SciPy is absent. The matrices are well conditioned: a random matrix plus 3 I, an
+SPD one for cholesky and the symmetric solvers; a non-symmetric one where a routine
+reads one triangle, so that reading the wrong one would show."""
+from __future__ import annotations
+
+import numpy as np
+
+from tests.rules.case import M34, Case
+
+try:
+    import scipy.linalg as sl
+except ImportError:  # SciPy is optional
+    sl = None
+
+R = np.random.default_rng(17)
+SQUARE = R.standard_normal((3, 3)) + 3.0 * np.eye(3)
+SPD = SQUARE @ SQUARE.T + np.eye(3)
+LOPSIDED_SPD = np.tril(SPD) + np.triu(R.standard_normal((3, 3)), 1)  # upper: noise
+VEC = np.array([0.3, -1.2, 0.5])
+SMALL = 0.4 * R.standard_normal((3, 3))  # expm: moderate norm
+PIVOTED = np.array([[0.5, 2.0, 1.0], [3.0, 0.2, -1.0], [1.0, -1.0, 4.0]])  # lu swaps rows
+
+
+# ---- a factorization used by its solver: the pair, differentiated together ----------------
+def cho_solve_of(a, b, lower=False):
+    return sl.cho_solve(sl.cho_factor(a, lower), b)
+
+
+def cho_solve_of_a_rebuilt_pair(a, b):
+    c, lower = sl.cho_factor(a, lower=True)
+    return sl.cho_solve((c, lower), b)
+
+
+def lu_solve_of(a, b, trans=0):
+    return sl.lu_solve(sl.lu_factor(a), b, trans)
+
+
+def lu_solve_of_a_rebuilt_pair(a, b):
+    lu, piv = sl.lu_factor(a)
+    return sl.lu_solve((lu, piv), b)
+
+
+def _rows() -> list:
+    return [
+        Case(sl.solve, SQUARE, VEC), Case(sl.solve, SQUARE, M34),
+        Case(sl.solve, SQUARE, M34, transposed=True),
+        Case(sl.solve, SQUARE, VEC, assume_a="gen"),
+        Case(sl.solve, LOPSIDED_SPD, M34, assume_a="pos", lower=True),
+        Case(sl.solve, LOPSIDED_SPD.T.copy(), VEC, assume_a="sym"),
+        Case(sl.solve, LOPSIDED_SPD, VEC, assume_a="sym", lower=True, transposed=True),
+        Case(sl.solve_triangular, SQUARE, VEC), Case(sl.solve_triangular, SQUARE, M34, 1),
+        Case(sl.solve_triangular, SQUARE, M34, lower=True),
+        Case(sl.solve_triangular, SQUARE, VEC, trans="T", lower=True, unit_diagonal=True),
+        Case(sl.solve_triangular, SQUARE, M34, unit_diagonal=True),
+        Case(sl.inv, SQUARE), Case(sl.inv, LOPSIDED_SPD, assume_a="pos", lower=True),
+        Case(sl.det, SQUARE), Case(sl.det, SPD),
+        Case(sl.cholesky, LOPSIDED_SPD.T.copy()), Case(sl.cholesky, LOPSIDED_SPD, lower=True),
+        Case(sl.cholesky, SPD, True),
+        Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
+        Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
+        Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
+    ] + _factor_rows()
+
+
+def _factor_rows() -> list:
+    """The factor functions, their solvers given a factorization (its float item is
+    perturbed too), and the two used together."""
+    return [
+        Case(sl.cho_factor, LOPSIDED_SPD, lower=True),
+        Case(sl.cho_factor, LOPSIDED_SPD.T.copy()),
+        Case(sl.cho_solve, sl.cho_factor(SPD), VEC),
+        Case(sl.cho_solve, sl.cho_factor(SPD, lower=True), M34),
+        Case(sl.lu_factor, PIVOTED), Case(sl.lu_factor, SQUARE),
+        Case(sl.lu_solve, sl.lu_factor(PIVOTED), M34),
+        Case(sl.lu_solve, sl.lu_factor(SQUARE), VEC, 1),
+        Case(cho_solve_of, SPD, VEC), Case(cho_solve_of, LOPSIDED_SPD, M34, True),
+        Case(cho_solve_of_a_rebuilt_pair, LOPSIDED_SPD, VEC),
+        Case(lu_solve_of, PIVOTED, VEC), Case(lu_solve_of, PIVOTED, M34, 1),
+        Case(lu_solve_of_a_rebuilt_pair, PIVOTED, M34),
+    ]
+
+
+SCIPY_LINALG_CASES = [] if sl is None else _rows()
+
