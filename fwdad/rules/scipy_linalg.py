@@ -19,6 +19,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
+from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
@@ -47,11 +48,12 @@ def check_assume_a(call: str, assume_a) -> None:
     """Refuse the assume_a values whose solvers read other parts of a (banded,
     triangular, diagonal): their derivative is not that of the general solve."""
     if assume_a not in GENERAL + SYMMETRIC:
-        raise NotImplementedError(
-            f"fwdad differentiates scipy.linalg.{call} with assume_a None, 'gen', 'sym' or "
-            f"'pos' only (here {assume_a!r}: that solver reads part of a, and its "
-            f"derivative differs). Use scipy.linalg.solve_triangular for a triangular a, "
-            f"or assume_a='gen'.")
+        at = current_user_location()
+        raise NonDifferentiableError(
+            f"scipy.linalg.{call}{' at ' + at if at else ''}: fwdad differentiates it with "
+            f"assume_a None, 'gen', 'sym' or 'pos' only (here {assume_a!r}: that solver "
+            f"reads part of a, and its derivative differs). Use "
+            f"scipy.linalg.solve_triangular for a triangular a, or assume_a='gen'.")
 
 
 def solve_tangent(a, da, x, db):
