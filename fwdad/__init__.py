@@ -18,6 +18,7 @@ from fwdad.jacrev import jacrev
 from fwdad.static_graph import static_graph
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
+from fwdad import optimize  # noqa: F401  (derivatives as scipy.optimize takes them)
 from fwdad.version import installed_version as _installed_version
 
 __version__ = _installed_version()
