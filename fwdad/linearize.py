@@ -27,7 +27,7 @@ from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, leaves, zero_tangent
+from fwdad.tangents import NoTangent, leaves, rebuild, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------
@@ -56,7 +56,8 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
     inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]
     # (f gets its own lists and dicts of tangents: it may pop from them or add keys,
     # and lin binds the given tangents to the seeds as they were)
-    duals = [Dual(p, _containers_copied(t)) for p, t in zip(copy.deepcopy(primals), inputs)]
+    duals = [Dual(p, seeds.tree_map(lambda leaf: leaf, t))  # (containers copied)
+             for p, t in zip(copy.deepcopy(primals), inputs)]
     try:
         with tangent_context(Recording(tape)):
             out = call(f, duals)
@@ -174,7 +175,7 @@ class Linearization:
 
     def source(self) -> str:
         """The recorded linear program, as readable Python (fwdad/linear_program.py)."""
-        return linear_program.forward_source(self.tape, _nodes(self.inputs),
+        return linear_program.forward_source(self.tape, _recorded_leaves(self.inputs),
                                              self.out_tangent)
 
     @property
@@ -195,15 +196,6 @@ def _bind(env: list, seeded: Any, given: Any) -> None:
             _bind(env, seeded[k], given[k])
 
 
-def _containers_copied(tree: Any) -> Any:
-    """The tuples, lists and dicts of a tree copied, its leaves (Linear) kept."""
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_containers_copied(v) for v in tree)
-    if isinstance(tree, dict):
-        return {k: _containers_copied(v) for k, v in tree.items()}
-    return tree
-
-
 def _read(primal: Any, tangent: Any, env: list) -> Any:
     """The output tangent, with recorded leaves replaced by their replayed values."""
     if type(tangent) is Linear:
@@ -212,9 +204,7 @@ def _read(primal: Any, tangent: Any, env: list) -> Any:
             return type(primal)(value)
         return np.array(value)
     if isinstance(tangent, (tuple, list)) and isinstance(primal, (tuple, list)):
-        items = [_read(p, t, env) for p, t in zip(primal, tangent)]
-        return type(tangent)(*items) if hasattr(tangent, "_fields") else \
-            type(tangent)(items)  # (a NamedTuple takes its fields one by one)
+        return rebuild(tangent, [_read(p, t, env) for p, t in zip(primal, tangent)])
     if isinstance(tangent, dict):
         return {k: _read(primal[k], t, env) for k, t in tangent.items()}
     return copy.copy(tangent)
@@ -273,7 +263,7 @@ class Transpose:
         if self.method != "transpose":
             return f"# lin.T does not run a transposed program here: {self.why}"
         lin = self.lin
-        return linear_program.transposed_source(lin.tape, _nodes(lin.inputs),
+        return linear_program.transposed_source(lin.tape, _recorded_leaves(lin.inputs),
                                                 lin.out_tangent)
 
     def _backward(self, cotangent: Any) -> tuple:
@@ -294,15 +284,8 @@ class Transpose:
                                                                          lin.inputs))
 
 
-def _nodes(tree: Any) -> list:
-    """The recorded input nodes of the arguments' seeds, in order."""
-    if type(tree) is Linear:
-        return [tree]
-    if isinstance(tree, (tuple, list)):
-        return [n for item in tree for n in _nodes(item)]
-    if isinstance(tree, dict):
-        return [n for item in tree.values() for n in _nodes(item)]
-    return []
+def _recorded_leaves(tree: Any) -> list:
+    return [leaf for leaf in leaves(tree) if type(leaf) is Linear]
 
 
 def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list:

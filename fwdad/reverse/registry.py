@@ -308,6 +308,8 @@ def unbroadcast(ct: Any, shape: tuple) -> Any:
     if np.shape(ct) == shape:
         return ct
     ct = np.asarray(ct)
+    if ct.ndim < len(shape):  # (a value of shape (1, n) written where n values go)
+        return ct.reshape(shape)
     if ct.ndim > len(shape):
         ct = ct.sum(axis=tuple(range(ct.ndim - len(shape))))
     axes = tuple(i for i, n in enumerate(shape) if n == 1 and ct.shape[i] != 1)

@@ -2,11 +2,9 @@
 central differences of the second (jvp of jvp), along the first argument's tangent."""
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import numpy as np
 
-import fwdad
+from fwdad.higher import Directional
 from fwdad.tangents import zero_tangent
 from tests.fuzz.case import JVP_TOLERANCE, Case
 from tests.fuzz.compare import fresh, mismatch, perturb
@@ -16,21 +14,14 @@ THIRD_SUBSET = 8   # scalar-output programs whose seed % 8 == 1 (hessian takes %
                    # builds three levels of rules, some 0.3 s a program
 
 
-def directional(f: Callable, t0: Any, others: tuple) -> Callable:
-    """x, *rest -> the derivative of f along (t0, 0, ...): jvp inside, so that
-    directional(directional(f)) nests jvp in jvp."""
-    def d(x, *rest):
-        return fwdad.jvp(f, (x, *rest), (t0, *others))[1]
-    return d
-
-
 def third(case: Case) -> Outcome:
     if not case.scalar_output() or case.program.seed % THIRD_SUBSET != 1:
         return Outcome("skipped", "not in the third-order subset")
     t0 = case.tangents[0]
     others = tuple(zero_tangent(a) for a in case.args[1:])
-    second = directional(directional(case.f, t0, others), t0, others)
-    got = directional(second, t0, others)(*fresh(case.args))
+    along = (t0,) + others  # (Directional(f, along)(*x): jvp(f, x, along)[1])
+    second = Directional(Directional(case.f, along), along)
+    got = Directional(second, along)(*fresh(case.args))
     estimates = []
     for h in (1e-4, 1e-3):
         moved = [perturb(case.args[:1], (t0,), s)[0] for s in (h, -h)]
