@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, a_type,
                           describe, note_user_location)
 from fwdad.forward import dispatch
+from fwdad.forward.routes import Specialized
 from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
@@ -48,7 +49,7 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     primals, tangents = _check_sequences(f, primals, tangents)
     duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents)
     try:
-        out = call(f, duals)
+        out = call_with_constants(f, duals, constant_positions(tangents))
     except Exception as exc:
         explain_failed_call("jvp", f, primals, exc)
         note_user_location(exc)
@@ -75,6 +76,25 @@ def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dua
     (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
     return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
+
+
+def constant_positions(tangents: tuple) -> FrozenSet[int]:
+    """The arguments given no tangent or a zero one: the rule runs as if they were
+    constants (checked cheaply: an array is tested only when its first item is 0)."""
+    return frozenset(i for i, t in enumerate(tangents) if t is None or t is NoTangent or (
+        type(t) is float and t == 0.0) or (
+        type(t) is np.ndarray and t.dtype.kind == "f" and (t.size == 0 or (
+            t.flat[0] == 0.0 and not t.any()))))
+
+
+def call_with_constants(f: Callable, duals: List[Dual], constants: FrozenSet[int]) -> Dual:
+    """`call(f, duals)`; a Python function whose arguments at `constants` have zero
+    tangents runs its rule's variant for them (no tangent work for those)."""
+    if constants and type(f) is types.FunctionType:
+        rule = dispatch.static_rule(f, "")
+        if type(rule) is dispatch.LazyRule:
+            return Specialized(rule, constants)(*duals)
+    return call(f, duals)
 
 
 def _check_callable(f: Any, api: str) -> None:

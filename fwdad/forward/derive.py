@@ -74,9 +74,11 @@ def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize)
         better = optimize(tree, constants, routes)
-        rule = build(better, constants.values, header="optimized " + header) \
-            if better is not None else build(_plain_tree(tree, src), constants.values,
-                                             header=header)
+        if better is not None:
+            rule = build(better, constants.values, header="optimized " + header)
+            rule.routes = routes  # callers with constant arguments use its variants
+        else:
+            rule = build(_plain_tree(tree, src), constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)

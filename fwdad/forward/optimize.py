@@ -32,7 +32,9 @@ from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _c
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.other_lines import OtherLines
+from fwdad.forward.dispatch import LazyRule
 from fwdad.forward.guard import guard
+from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.inline import instantiate, nondiff_call
 from fwdad.forward.zeros import ZERO
 from fwdad.forward.templates import templates_by_rule
@@ -48,7 +50,7 @@ _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.tru
 
 
 def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
-             without_tangent: Optional[Dict[str, bool]] = None) -> Optional[ast.FunctionDef]:
+             without_tangent: Optional[Dict[str, str]] = None) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
     numbers and arrays, so a rule that builds instances of user classes (whose operators
@@ -56,7 +58,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
 
     The rule assumes that every named argument has a tangent; its guard sends other
     calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
-    `without_tangent` (parameter -> whether it is a number), it is the variant for
+    `without_tangent` (parameter -> FLOAT, NUMBER or "", see routes.Key), it is the variant for
     calls where those have none, with no guard: Routes calls it after checking."""
     templates = templates_by_rule()
     without_tangent = without_tangent or {}
@@ -82,7 +84,7 @@ def _builds_instances(constants: Constants) -> bool:
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
                  templates: Dict[int, Any], tree: ast.FunctionDef,
-                 without_tangent: Dict[str, bool]) -> None:
+                 without_tangent: Dict[str, str]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.templates, self.inlined = constants, templates, False
@@ -97,9 +99,11 @@ class _Rewrite(OtherLines):
             analysis.lines.values(), self.dnames, params,
             {name for name, number in without_tangent.items() if number})
         args = tree.args
+        # parameters given as Python floats with no tangent: their zero is 0.0
+        self.floats = {name for name, kind in without_tangent.items() if kind == FLOAT}
         self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
             analysis.lines.values(), self.kinds, params, set(without_tangent),
-            {a.arg for a in (args.vararg, args.kwarg) if a is not None})
+            {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
@@ -234,7 +238,7 @@ class _Rewrite(OtherLines):
             return out
         node = copy.copy(line.node.value if target or isinstance(line.node, ast.Expr)
                          else line.node)
-        call = _call(node.func, *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
+        call = _call(self.callee(line, node.func), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
                                                           self.dual(a)), ctx=ast.Load())
                                   if starred else self.dual(a) for a, starred in line.args],
                      keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(
@@ -246,10 +250,28 @@ class _Rewrite(OtherLines):
             return [_assign(target, ast.Attribute(value=call, attr="primal", ctx=ast.Load()))]
         return [_assign(target, call)] + ([self.split(target)] if kind == SPLIT else [])
 
+    def callee(self, line: Line, func: ast.expr) -> ast.expr:
+        """What a call line calls: for a derived rule given constants (plain locals,
+        literals, globals), its variant for them (forward/routes.Specialized)."""
+        if type(line.callee) is not LazyRule:
+            return func
+        constants = set()
+        for i, (atom, starred) in enumerate(line.args):
+            if starred:
+                break  # the positions after it are not known
+            if not self.active(atom):
+                constants.add(i)
+        constants.update(n for n, atom in line.keywords if n and not self.active(atom))
+        if not constants:
+            return func
+        key = frozenset(constants)
+        return self.k.bind(Specialized(line.callee, key), func.id[len(RESERVED_PREFIX):]
+                           + "_for_constants", key=("specialized", id(line.callee), key))
+
     def zero(self, target: str, atom: Optional[Atom] = None) -> ast.stmt:
         """`dy = NoTangent` (or the literal's own zero, `dy = 0.0`)."""
         tangent = getattr(atom.value, "tangent", None) if atom and atom.kind == "const" \
-            else None
+            else 0.0 if atom and atom.name in self.floats else None
         value = ast.Constant(value=tangent) if type(tangent) is float else \
             self.k.bind(NoTangent, "NoTangent")
         stmt = _assign(self.dnames[target], value)

@@ -8,19 +8,24 @@ None) go to the optimized rule specialized on that, built on first use and cache
 which parameters have none and whether each is a number: there they are constants, so
 `x + n * A` keeps the shape n * A gives (forward/vanishing.py says which parameters the
 guard must check). Only named parameters are keys; *args and **kwargs are not checked.
+
+A caller that knows some arguments are constants (its own plain locals, literals,
+globals; jvp given a None or zero tangent) calls `Specialized`: the same variants, with
+those parameters in the key too, so that the callee does no tangent work for them.
 """
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
 import numpy as np
 
 from fwdad.forward import unboxed
 from fwdad.tangents import NoTangent
 
-Key = Tuple[Tuple[str, bool], ...]  # (parameter with no tangent, whether a number)
+Key = Tuple[Tuple[str, str], ...]  # (parameter with no tangent, FLOAT, NUMBER or "")
 _NUMBERS = (int, float, complex, np.number, np.bool_)
+_NONE: FrozenSet[Any] = frozenset()
 
 
 class Routes:
@@ -41,11 +46,26 @@ class Routes:
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
 
-    def key(self, args: tuple, kwargs: Dict[str, Any]) -> Key:
-        found = [(name, _is_number(d.primal)) for name, d in zip(self.positional, args)
-                 if d.tangent is NoTangent]
-        found += [(name, _is_number(kwargs[name].primal)) for name in self.keywords
-                  if name in kwargs and kwargs[name].tangent is NoTangent]
+    def without(self, constants: FrozenSet[Any], args: tuple,
+                kwargs: Dict[str, Any]) -> Any:
+        """The call `self(*args, **kwargs)` where the arguments at the positions and
+        names in `constants` have zero tangents: they count as having none."""
+        if self.specialize is None or unboxed.batched(*args, **kwargs):
+            return self.plain(*args, **kwargs)
+        key = self.key(args, kwargs, constants)
+        rule = self.variant(key) if key else self.plain
+        return rule(*args, **kwargs)
+
+    def key(self, args: tuple, kwargs: Dict[str, Any], constants: FrozenSet[Any] = _NONE
+            ) -> Key:
+        found = [(name, _is_number(d.primal)) for i, (name, d)
+                 in enumerate(zip(self.positional, args))
+                 if d.tangent is NoTangent or i in constants]
+        if kwargs:
+            found += [(name, _is_number(kwargs[name].primal))
+                      for name in self.positional[len(args):] + self.keywords
+                      if name in kwargs and (kwargs[name].tangent is NoTangent
+                                             or name in constants)]
         return tuple(found)
 
     def variant(self, key: Key) -> Callable:
@@ -58,6 +78,45 @@ class Routes:
         return rule
 
 
-def _is_number(value: Any) -> bool:
-    """A value that broadcasts to no new shape (the guard let no int array through)."""
-    return isinstance(value, _NUMBERS) or (type(value) is np.ndarray and value.ndim == 0)
+FLOAT = "float"  # a Python float: its zero tangent is the float 0.0, never NoTangent
+NUMBER = "number"  # another number, which broadcasts to no new shape
+
+
+def _is_number(value: Any) -> str:
+    """What the key says of a value with no tangent: FLOAT, NUMBER, or "" (an array,
+    anything else). Both kinds of number are true (the guard let no int array
+    through)."""
+    if type(value) is float:
+        return FLOAT
+    return NUMBER if isinstance(value, _NUMBERS) or (
+        type(value) is np.ndarray and value.ndim == 0) else ""
+
+
+class Specialized:
+    """The rule of a callee for calls where the arguments at some positions and names
+    are constants of the caller (zero tangents): the variant of its optimized rule that
+    treats them as having none (no tangent work for them). A callee with no Routes (a
+    rule that is not optimized, a registered rule) is called as it is."""
+
+    __slots__ = ("rule", "constants", "routes")
+
+    def __init__(self, rule: Callable, constants: FrozenSet[Any]) -> None:
+        self.rule, self.constants = rule, constants
+        self.routes: Any = None  # the callee's Routes once known, False for none
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        routes = self.routes
+        if routes is None:
+            routes = self.routes = routes_of(self.rule)
+        if routes is False:
+            return self.rule(*args, **kwargs)
+        return routes.without(self.constants, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.rule!r} for constant {sorted(map(str, self.constants))}>"
+
+
+def routes_of(rule: Callable) -> Any:
+    """The Routes of an optimized derived rule (a LazyRule builds it), else False."""
+    built = getattr(rule, "routes", None)
+    return built if isinstance(built, Routes) else False

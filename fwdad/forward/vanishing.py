@@ -30,10 +30,13 @@ _ALWAYS = frozenset({ALWAYS})
 
 
 def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
-           without_tangent: Set[str], extra: Set[str]) -> Dict[str, FrozenSet[str]]:
+           without_tangent: Set[str], extra: Set[str],
+           floats: Set[str] = frozenset()) -> Dict[str, FrozenSet[str]]:
     """local -> its causes (see the module docstring); locals whose tangent always
     exists are left out. `without_tangent`: the parameters the rule is specialized for
-    as having no tangent; `extra`: *args and **kwargs, whose items are not checked."""
+    as having no tangent; `extra`: *args and **kwargs, whose items are not checked;
+    `floats`: parameters without tangent that are Python floats (a copy of one gets
+    the real zero 0.0, as a copy of a float literal does)."""
     out: Dict[str, FrozenSet[str]] = {}
     for name in params:
         if kinds.get(name, PLAIN) != PLAIN:
@@ -44,7 +47,7 @@ def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
     while changed:
         changed = False
         for line, target in rows:
-            new = _of_line(line, target, kinds, out)
+            new = _of_line(line, target, kinds, out, floats)
             old = out.get(target, _NONE)
             if new and not new <= old:
                 out[target] = old | new
@@ -68,7 +71,7 @@ def _rows(lines: Iterable[Line], kinds: Dict[str, str]) -> List[tuple]:
 
 
 def _of_line(line: Line, target: str, kinds: Dict[str, str],
-             known: Dict[str, FrozenSet[str]]) -> FrozenSet[str]:
+             known: Dict[str, FrozenSet[str]], floats: Set[str]) -> FrozenSet[str]:
     if line.kind == "template":
         active = [a for a in line.operands if is_active(a, kinds)]
         if not active:
@@ -81,8 +84,15 @@ def _of_line(line: Line, target: str, kinds: Dict[str, str],
         return found
     if line.kind == "copy":
         atom = line.operands[0]
-        return known.get(atom.name, _NONE) if is_active(atom, kinds) else _ALWAYS
+        if is_active(atom, kinds):
+            return known.get(atom.name, _NONE)
+        return _NONE if atom.name in floats or _float_literal(atom) else _ALWAYS
     return _ALWAYS
+
+
+def _float_literal(atom: Atom) -> bool:
+    """A constant whose tangent is the float 0.0 (optimize.py copies that zero)."""
+    return atom.kind == "const" and type(getattr(atom.value, "tangent", None)) is float
 
 
 def is_active(atom: Atom, kinds: Dict[str, str]) -> bool:
