@@ -9,12 +9,14 @@ f linearize    lin(t) against jvp, <lin.T(ct), t> == <ct, lin(t)>, lin.T(ct) aga
 g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
 h third        jvp of jvp of jvp (scalar outputs, a subset) against differences of
                jvp of jvp
+i constants    jvp with some tangents None or zero against the unoptimized rules
 """
 from __future__ import annotations
 
 import fwdad
 from fwdad.forward import derive
 from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
+from tests.fuzz.constants_oracle import constants
 from tests.fuzz.compare import fresh, mismatch
 from tests.fuzz.generate import load
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
@@ -61,4 +63,4 @@ def optimized(case: Case) -> Outcome:
 
 ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_state,
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
-           "hessian": hessian, "third": third}
+           "hessian": hessian, "third": third, "constants": constants}
