@@ -47,9 +47,11 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     """
     _check_callable(f, "jvp")
     primals, tangents = _check_sequences(f, primals, tangents)
-    duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents)
+    constants = constant_positions(tangents)
+    duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents,
+                                                              constants)
     try:
-        out = call_with_constants(f, duals, constant_positions(tangents))
+        out = call_with_constants(f, duals, constants)
     except Exception as exc:
         explain_failed_call("jvp", f, primals, exc)
         note_user_location(exc)
@@ -65,10 +67,28 @@ def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
     return None
 
 
-def _checked_duals(f: Callable, primals: tuple, tangents: tuple) -> List[Dual]:
+def _checked_duals(f: Callable, primals: tuple, tangents: tuple,
+                   constants: FrozenSet[int] = frozenset()) -> List[Dual]:
+    """Duals of the checked arguments, each with a copy of its tangent (an argument in
+    `constants` gets a new zero, which costs no pass over memory for an array)."""
     names = _argument_names(f, len(primals))
-    return [Dual(p, _copy(check_tangent(p, t, n, of=describe(f))))
-            for p, t, n in zip(primals, tangents, names)]
+    duals = []
+    for i, (p, t, n) in enumerate(zip(primals, tangents, names)):
+        if i not in constants:
+            duals.append(Dual(p, _copy(check_tangent(p, t, n, of=describe(f)))))
+            continue
+        if t is not None:
+            check_tangent(p, t, n, of=describe(f))  # (a zero of the wrong shape, say)
+        duals.append(Dual(p, _new_zero(p)))
+    return duals
+
+
+def _new_zero(primal: Any) -> Any:
+    """The zero tangent of `primal`; a float array's from calloc'd memory, in its order."""
+    if type(primal) is np.ndarray and primal.dtype.kind == "f":
+        order = "F" if primal.flags.f_contiguous and not primal.flags.c_contiguous else "C"
+        return np.zeros(primal.shape, primal.dtype, order=order)
+    return zero_tangent(primal)
 
 
 def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dual:
