@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
-from bench import jvp_overhead as jo, peers, report, small_ops  # noqa: E402
+from bench import arguments, jvp_overhead as jo, peers, report, small_ops  # noqa: E402
 from bench.companion_rows import (higher_order_rows, jacobian_rows,  # noqa: E402
                                   reverse_rows)
 from bench.higher_order import HVP_N  # noqa: E402
@@ -257,6 +257,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     repeats = 3 if args.quick else 21
     rows = (w1_rows(repeats) + w2_rows(max(3, repeats // 2)) + w3_rows(max(3, repeats // 2))
+            + arguments.rows(max(3, repeats // 2), medians, seconds, verdict)
             + small_call_rows(repeats) + build_rows(repeats) + memory_rows()
             + static_graph_rows(repeats) + jacobian_rows(repeats)
             + reverse_rows(max(3, repeats // 3), with_peers=True,

@@ -67,3 +67,32 @@ def test_long_body_is_a_function_of_the_stated_size():
     namespace = {"math": __import__("math")}
     exec(source, namespace)
     assert np.isfinite(namespace["long_body"](0.3, 0.7))
+
+
+# ---- the workloads written with arguments (bench/arguments.py), small --------------------
+def test_rk4_with_arguments_matches_hand_and_differences():
+    from bench.arguments import rk4, rk4_hand
+    args, h = (0.7, 1.0, 40, 0.05), 1e-6
+    _, tangent = fwdad.jvp(rk4, args, (1.0, None, None, None))
+    fd = (rk4(0.7 + h, *args[1:]) - rk4(0.7 - h, *args[1:])) / (2 * h)
+    assert tangent == pytest.approx(rk4_hand(*args, 1.0)[1], rel=1e-12)
+    assert tangent == pytest.approx(fd, rel=1e-7)
+
+
+def test_mlp_with_arguments_matches_hand_and_differences():
+    from bench.arguments import mlp, mlp_hand
+    rng = np.random.default_rng(1)
+    w1, x, w2, w3, dw1 = (rng.standard_normal((5, 5)) * 0.5 for _ in range(5))
+    _, tangent = fwdad.jvp(mlp, (w1, x, w2, w3), (dw1, None, 0.0 * w2, None))
+    h = 1e-6
+    fd = (mlp(w1 + h * dw1, x, w2, w3) - mlp(w1 - h * dw1, x, w2, w3)) / (2 * h)
+    np.testing.assert_allclose(tangent, mlp_hand(w1, x, w2, w3, dw1)[1], rtol=1e-12)
+    np.testing.assert_allclose(tangent, fd, rtol=1e-6, atol=1e-9)
+
+
+def test_least_squares_gradient_matches_differences():
+    from bench.arguments import least_squares
+    x, m, h = np.linspace(0.1, 0.5, 4), 16, 1e-6
+    fd = [(least_squares(x + h * e, m) - least_squares(x - h * e, m)) / (2 * h)
+          for e in np.eye(4)]
+    np.testing.assert_allclose(fwdad.grad(least_squares)(x, m), fd, rtol=1e-6)
