@@ -146,6 +146,25 @@ def is_tracked(x: Any) -> bool:
     return t is Var or t is VarMat or (t is np.ndarray and x.dtype == object)
 
 
+# Types of values that hold no variable and have no operators of their own (an object
+# array may hold Vars; a list, a tuple or an instance may hold anything).
+_UNTRACKED = frozenset({float, int, bool, str, type(None), slice, type(Ellipsis),
+                        np.float64, np.float32, np.int64, np.int32, np.bool_})
+
+
+def untracked(args: tuple, kwargs: dict) -> bool:
+    """Whether a primitive call sees no variable (the fast path of constants)."""
+    for a in args:
+        t = type(a)
+        if t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+            return False
+    for a in kwargs.values():
+        t = type(a)
+        if t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+            return False
+    return True
+
+
 class NonDiff:
     """A primitive without a derivative: the primal runs on plain values."""
 
@@ -156,6 +175,8 @@ class NonDiff:
         self.plain = plain  # what the primal gets for each argument
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if untracked(args, kwargs):
+            return self.fn(*args, **kwargs)
         method = user_method(self.fn, args)
         if method is not None:
             return method(*args)
@@ -175,6 +196,8 @@ class Pure:
             ("numpy", "scipy.special"))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if untracked(args, kwargs):  # constants: the primal alone, nothing recorded
+            return self.fn(*args, **kwargs)
         if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(
                 is_tracked(a) for a in args)):
             return _into_out(self, args, kwargs)
