@@ -16,13 +16,15 @@ from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, a_type,
                           describe, note_user_location)
 from fwdad.forward import dispatch
-from fwdad.forward.routes import Specialized
 from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
+
+
+_NONE: FrozenSet[int] = frozenset()
 
 
 def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
@@ -47,9 +49,13 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     """
     _check_callable(f, "jvp")
     primals, tangents = _check_sequences(f, primals, tangents)
-    constants = constant_positions(tangents)
-    duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents,
-                                                              constants)
+    duals = _float_duals(primals, tangents)
+    if duals is not None:  # (the fast path of small calls)
+        constants = _NONE if 0.0 not in tangents else frozenset(
+            i for i, t in enumerate(tangents) if t == 0.0)
+    else:
+        constants = constant_positions(tangents)
+        duals = _checked_duals(f, primals, tangents, constants)
     try:
         out = call_with_constants(f, duals, constants)
     except Exception as exc:
@@ -111,9 +117,9 @@ def call_with_constants(f: Callable, duals: List[Dual], constants: FrozenSet[int
     """`call(f, duals)`; a Python function whose arguments at `constants` have zero
     tangents runs its rule's variant for them (no tangent work for those)."""
     if constants and type(f) is types.FunctionType:
-        rule = dispatch.static_rule(f, "")
-        if type(rule) is dispatch.LazyRule:
-            return Specialized(rule, constants)(*duals)
+        rule = dispatch.specialized_rule(f, constants)
+        if rule is not None:
+            return rule(*duals)
     return call(f, duals)
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import types
 import weakref
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from fwdad.dual import Dual
 from fwdad import construction
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
+from fwdad.forward.routes import Specialized
 from fwdad.forward.runtime import fresh
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function, \
@@ -91,6 +92,7 @@ def _forget_derived_rules(fn: Any) -> None:
     before: drop them all, so that each is built again, with the new rule, on use."""
     derived_rules.clear()
     _RUNTIME.clear()
+    _SPECIALIZED.clear()
     for lazy in list(LazyRule.made):
         lazy.rule = None
 
@@ -128,6 +130,26 @@ def static_rule(fn: Any, location: str) -> Callable:
     if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
         return constructors.bound_rule(LazyRule(fn.__func__), fn.__self__)
     return LazyRule(python_function(fn))  # get_source says why if there is no source
+
+
+def specialized_rule(fn: Callable, constants: FrozenSet[int]) -> Optional[Callable]:
+    """The rule of the Python function `fn` for calls whose arguments at the positions
+    `constants` have zero tangents (forward/routes.Specialized), or None when `fn` has
+    no derived rule (a registered one, a class, a record). Cached per call pattern."""
+    key = (fn, constants)
+    rule = _SPECIALIZED.get(key, _UNKNOWN)
+    if rule is _UNKNOWN:
+        if len(_SPECIALIZED) > _MAX_SPECIALIZED:  # (lambdas made anew on each call)
+            _SPECIALIZED.clear()
+        lazy = static_rule(fn, "")
+        rule = _SPECIALIZED[key] = \
+            Specialized(lazy, constants) if type(lazy) is LazyRule else None
+    return rule
+
+
+_SPECIALIZED: Dict[tuple, Optional[Callable]] = {}
+_MAX_SPECIALIZED = 4096
+_UNKNOWN = object()
 
 
 # ---- at run time: dynamic calls -------------------------------------------------------

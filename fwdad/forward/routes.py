@@ -98,22 +98,26 @@ class Specialized:
     treats them as having none (no tangent work for them). A callee with no Routes (a
     rule that is not optimized, a registered rule) is called as it is."""
 
-    __slots__ = ("rule", "constants", "routes")
+    __slots__ = ("lazy", "constants", "seen", "routes")
 
-    def __init__(self, rule: Callable, constants: FrozenSet[Any]) -> None:
-        self.rule, self.constants = rule, constants
-        self.routes: Any = None  # the callee's Routes once known, False for none
+    def __init__(self, lazy: Any, constants: FrozenSet[Any]) -> None:
+        self.lazy, self.constants = lazy, constants  # a forward/dispatch.LazyRule
+        self.seen: Any = None  # the rule the lazy rule held when last called,
+        self.routes: Any = False  # and its Routes (False: none)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        routes = self.routes
-        if routes is None:
-            routes = self.routes = routes_of(self.rule)
-        if routes is False:
-            return self.rule(*args, **kwargs)
-        return routes.without(self.constants, args, kwargs)
+        lazy = self.lazy
+        rule = lazy.rule
+        if rule is None:  # not built yet, or forgotten since (a new frule registered)
+            rule = lazy.rule = lazy.derive(lazy.fn)
+        if rule is not self.seen:
+            self.seen, self.routes = rule, routes_of(rule)
+        if self.routes is False:
+            return rule(*args, **kwargs)
+        return self.routes.without(self.constants, args, kwargs)
 
     def __repr__(self) -> str:
-        return f"<{self.rule!r} for constant {sorted(map(str, self.constants))}>"
+        return f"<{self.lazy!r} for constant {sorted(map(str, self.constants))}>"
 
 
 def routes_of(rule: Callable) -> Any:
