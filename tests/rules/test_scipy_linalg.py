@@ -1,6 +1,7 @@
 """The scipy.linalg rules beyond their table rows (tests/rules/scipy_linalg_cases.py):
-the options refused in both modes, complex input refused, and a factorization computed
-once and used for two right-hand sides."""
+the options refused in both modes, complex input refused, a factorization computed
+once and used for two right-hand sides, and eigh and svd where their values are
+repeated or zero."""
 import numpy as np
 import pytest
 
@@ -43,3 +44,89 @@ def test_one_factorization_for_two_right_hand_sides():
     np.testing.assert_allclose(got, want, rtol=1e-10)
     np.testing.assert_allclose(fwdad.jacfwd(f)(SQUARE), fwdad.jacfwd(plain)(SQUARE),
                                rtol=1e-10)
+
+
+# ---- eigh and svd: what has no derivative ---------------------------------------------------
+def _both_modes(f, x):
+    """Differentiate f at x forward (jvp) and reverse (grad of a sum)."""
+    return [lambda: fwdad.jvp(f, (x,), (SPD,)), lambda: fwdad.grad(lambda a: np.sum(f(a)))(x)]
+
+
+def eigh_general(a):
+    return sl.eigh(a, SPD)[0]
+
+
+def eigh_first_two(a):
+    return sl.eigh(a, subset_by_index=[0, 1])[1]
+
+
+def eigvalsh_above_one(a):
+    return sl.eigvalsh(a, subset_by_value=(1.0, np.inf))
+
+
+@pytest.mark.parametrize("f", [eigh_general, eigh_first_two, eigvalsh_above_one])
+def test_the_generalized_problem_and_a_subset_are_refused(f):
+    for differentiate in _both_modes(f, SPD):
+        with pytest.raises(FwdadError, match="standard problem") as info:
+            differentiate()
+        assert "test_scipy_linalg.py:" in str(info.value)  # the user's line
+
+
+def eigenvectors(a):
+    return sl.eigh(a)[1]
+
+
+def eigenvalues(a):
+    return sl.eigvalsh(a)
+
+
+def singular_vectors(a):
+    return sl.svd(a)[0]
+
+
+def singular_values(a):
+    return sl.svdvals(a)
+
+
+REPEATED = np.diag([2.0, 2.0, 1.0])  # (2 + 1e-15: as repeated, to rounding)
+SINGULAR = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])  # rank 2
+
+
+@pytest.mark.parametrize("f, x, match", [
+    (eigenvectors, REPEATED, "two of the eigenvalues are equal"),
+    (eigenvalues, REPEATED + np.diag([1e-15, 0.0, 0.0]), "two of the eigenvalues are equal"),
+    (singular_vectors, REPEATED, "two of the singular values are equal"),
+    (singular_values, REPEATED, "two of the singular values are equal"),
+    (singular_values, SINGULAR, "a singular value is zero"),
+    (singular_vectors, SINGULAR, "a singular value is zero")])
+def test_repeated_and_zero_values_are_refused(f, x, match):
+    for differentiate in _both_modes(f, x):
+        with pytest.raises(FwdadError, match=match) as info:
+            differentiate()
+        assert "test_scipy_linalg.py:" in str(info.value)
+
+
+def test_eigenvalues_just_apart_are_differentiated():
+    """A gap far above rounding: the derivative exists (and is large near a crossing)."""
+    x = np.diag([2.0 + 1e-6, 2.0, 1.0])
+    _, dw = fwdad.jvp(eigenvalues, (x,), (np.diag([1.0, -1.0, 0.5]),))
+    np.testing.assert_allclose(dw, [0.5, -1.0, 1.0])  # ascending: 1, 2, 2 + 1e-6
+
+
+def full_vectors(a):
+    return sl.svd(a)[0]
+
+
+def test_full_singular_vectors_of_a_non_square_matrix_are_refused():
+    a = SQUARE[:, :2].copy()
+    for differentiate in (lambda: fwdad.jvp(full_vectors, (a,), (a,)),
+                          lambda: fwdad.grad(lambda a: np.sum(full_vectors(a)))(a)):
+        with pytest.raises(FwdadError, match="full_matrices=False only"):
+            differentiate()
+
+
+@pytest.mark.parametrize("f", [eigenvectors, singular_vectors])
+def test_complex_eigh_and_svd_are_refused(f):
+    a = SPD + 0.5j * (SQUARE - SQUARE.T)
+    with pytest.raises(FwdadError, match="real input only"):
+        fwdad.jvp(f, (a,), (a,))
