@@ -9,7 +9,7 @@ import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
 from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SPD_STACK,
-                                           SQUARE, cho_solve_of, cho_solve_of_a_rebuilt_pair,
+                                           SQUARE, SQUARE4, cho_solve_of, cho_solve_of_a_rebuilt_pair,
                                            lu_solve_of, lu_solve_of_a_rebuilt_pair)
 
 try:
@@ -68,7 +68,7 @@ def _linalg_cases() -> list:
             Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),
             Case(sl.expm_frechet, (SMALL, SQUARE / 3.0), dict(compute_expm=False)),
             Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))] + _factor_cases() + \
-        _spectral_cases()
+        _spectral_cases() + _equation_cases()
 
 
 def _factor_cases() -> list:
@@ -97,6 +97,15 @@ def _spectral_cases() -> list:
             Case(sl.svd, (A.T.copy(), False)), Case(sl.svd, (A,), dict(compute_uv=False)),
             Case(sl.svd, (SPD_STACK,)),
             Case(sl.svdvals, (A,)), Case(sl.svdvals, (A.T.copy(),))]
+
+
+def _equation_cases() -> list:
+    return [Case(sl.solve_sylvester, (SQUARE, SQUARE4, A)),
+            Case(sl.solve_sylvester, (SQUARE, SPD, SQUARE.T.copy())),
+            Case(sl.solve_sylvester, (SPD_STACK, SQUARE, SQUARE)),
+            Case(sl.solve_continuous_lyapunov, (SQUARE, SPD)),
+            Case(sl.solve_continuous_lyapunov, (-SQUARE.T.copy(), SQUARE)),
+            Case(sl.solve_continuous_lyapunov, (SPD_STACK, SPD))]
 
 
 SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

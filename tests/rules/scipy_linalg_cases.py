@@ -21,6 +21,7 @@ LOPSIDED_SPD = np.tril(SPD) + np.triu(R.standard_normal((3, 3)), 1)  # upper: no
 VEC = np.array([0.3, -1.2, 0.5])
 SMALL = 0.4 * R.standard_normal((3, 3))  # expm: moderate norm
 SPD_STACK = np.stack([SPD, LOPSIDED_SPD.T @ LOPSIDED_SPD])  # eigenvalues distinct
+SQUARE4 = R.standard_normal((4, 4)) + 3.0 * np.eye(4)  # solve_sylvester's b, for an M34 q
 PIVOTED = np.array([[0.5, 2.0, 1.0], [3.0, 0.2, -1.0], [1.0, -1.0, 4.0]])  # lu swaps rows
 
 
@@ -62,7 +63,7 @@ def _rows() -> list:
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
-    ] + _factor_rows() + _spectral_rows()
+    ] + _factor_rows() + _spectral_rows() + _equation_rows()
 
 
 def _factor_rows() -> list:
@@ -94,6 +95,18 @@ def _spectral_rows() -> list:
         Case(sl.svd, M34.T.copy(), False), Case(sl.svd, M34, compute_uv=False),
         Case(sl.svd, SQUARE, lapack_driver="gesvd"), Case(sl.svd, SPD_STACK),
         Case(sl.svdvals, M34), Case(sl.svdvals, M34.T.copy()),
+    ]
+
+
+def _equation_rows() -> list:
+    """Sylvester and Lyapunov equations: square and rectangular, and stacks."""
+    return [
+        Case(sl.solve_sylvester, SQUARE, SQUARE4, M34),
+        Case(sl.solve_sylvester, SQUARE, SPD, SQUARE.T.copy()),
+        Case(sl.solve_sylvester, SPD_STACK, SQUARE, SQUARE),  # a stack, broadcast
+        Case(sl.solve_continuous_lyapunov, SQUARE, SPD),
+        Case(sl.solve_continuous_lyapunov, -SQUARE.T.copy(), SQUARE),
+        Case(sl.solve_continuous_lyapunov, SPD_STACK, SPD),
     ]
 
 
