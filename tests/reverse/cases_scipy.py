@@ -105,7 +105,9 @@ def _equation_cases() -> list:
             Case(sl.solve_sylvester, (SPD_STACK, SQUARE, SQUARE)),
             Case(sl.solve_continuous_lyapunov, (SQUARE, SPD)),
             Case(sl.solve_continuous_lyapunov, (-SQUARE.T.copy(), SQUARE)),
-            Case(sl.solve_continuous_lyapunov, (SPD_STACK, SPD))]
+            Case(sl.solve_continuous_lyapunov, (SPD_STACK, SPD)),
+            Case(sl.sqrtm, (SQUARE,)), Case(sl.sqrtm, (SPD,)), Case(sl.sqrtm, (SPD_STACK,)),
+            Case(sl.logm, (SQUARE,)), Case(sl.logm, (SPD,)), Case(sl.logm, (SPD_STACK,))]
 
 
 SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

@@ -99,7 +99,8 @@ def _spectral_rows() -> list:
 
 
 def _equation_rows() -> list:
-    """Sylvester and Lyapunov equations: square and rectangular, and stacks."""
+    """Sylvester and Lyapunov equations (square and rectangular), sqrtm and logm (a
+    random matrix + 3 I, an SPD one), and stacks."""
     return [
         Case(sl.solve_sylvester, SQUARE, SQUARE4, M34),
         Case(sl.solve_sylvester, SQUARE, SPD, SQUARE.T.copy()),
@@ -107,6 +108,8 @@ def _equation_rows() -> list:
         Case(sl.solve_continuous_lyapunov, SQUARE, SPD),
         Case(sl.solve_continuous_lyapunov, -SQUARE.T.copy(), SQUARE),
         Case(sl.solve_continuous_lyapunov, SPD_STACK, SPD),
+        Case(sl.sqrtm, SQUARE), Case(sl.sqrtm, SPD), Case(sl.sqrtm, SPD_STACK),
+        Case(sl.logm, SQUARE), Case(sl.logm, SPD), Case(sl.logm, SPD_STACK),
     ]
 
 

@@ -130,3 +130,63 @@ def test_complex_eigh_and_svd_are_refused(f):
     a = SPD + 0.5j * (SQUARE - SQUARE.T)
     with pytest.raises(FwdadError, match="real input only"):
         fwdad.jvp(f, (a,), (a,))
+
+
+# ---- sqrtm and logm: against the complex step, and what is refused -----------------------------
+def _complex_step(f, a, da, h=1e-20):
+    """f(a + i h da).imag / h: the exact derivative of a real-analytic matrix function to
+    rounding (no cancellation: an independent reference for the rules)."""
+    return f(a + 1j * h * da).imag / h
+
+
+WIDE_SPD = SPD @ np.diag([1.0, 1e-2, 1e2]) @ SPD  # eigenvalues spread over ~6 decades
+
+
+@pytest.mark.parametrize("f", [sl.sqrtm, sl.logm], ids=["sqrtm", "logm"])
+@pytest.mark.parametrize("a", [SQUARE, SPD, WIDE_SPD], ids=["square", "spd", "wide_spd"])
+def test_tangent_matches_the_complex_step(f, a):
+    da = np.random.default_rng(3).standard_normal(a.shape)
+    _, tangent = fwdad.jvp(f, (a,), (da,))
+    want = _complex_step(f, a, da)
+    assert np.max(np.abs(tangent - want)) <= 1e-11 * np.max(np.abs(want))
+
+
+def test_logm_tangent_inverts_the_tangent_of_expm():
+    """expm(logm(a)) = a: expm's Fréchet derivative at logm(a) maps dlogm back to da."""
+    da = np.random.default_rng(4).standard_normal((3, 3))
+    out, dlog = fwdad.jvp(sl.logm, (SQUARE,), (da,))
+    np.testing.assert_allclose(sl.expm_frechet(out, dlog, compute_expm=False), da,
+                               rtol=1e-10, atol=1e-12)
+
+
+def sqrtm_of(a):
+    return sl.sqrtm(a)
+
+
+def logm_of(a):
+    return sl.logm(a)
+
+
+NEGATIVE_EIGENVALUE = np.diag([-1.0, 2.0, 3.0])             # complex results
+SINGULAR_TRIANGLE = np.diag([0.0, 2.0, 3.0]) + np.triu(np.ones((3, 3)), 1)  # real ones
+
+
+@pytest.mark.filterwarnings("ignore:.*singular")  # (SciPy's own, for the value)
+@pytest.mark.parametrize("f", [sqrtm_of, logm_of])
+@pytest.mark.parametrize("a, match", [(NEGATIVE_EIGENVALUE, "is complex"),
+                                      (SINGULAR_TRIANGLE, "singular")])
+def test_a_complex_result_and_a_singular_matrix_are_refused(f, a, match):
+    for differentiate in _both_modes(f, a):
+        with pytest.raises(FwdadError, match=match) as info:
+            differentiate()
+        assert "test_scipy_linalg.py:" in str(info.value)
+
+
+def sqrtm_with_its_error(a):
+    return sl.sqrtm(a, disp=False)[0]
+
+
+@pytest.mark.filterwarnings("ignore:The `disp` argument is deprecated")
+def test_the_deprecated_disp_false_is_refused():
+    with pytest.raises(FwdadError, match="disp=False"):
+        fwdad.jvp(sqrtm_with_its_error, (SPD,), (SPD,))
