@@ -2,9 +2,10 @@
 
 Each pullback is np.linalg's (fwdad/reverse/rules_decompositions.py: eigh_pullback,
 svd_pullback) at SciPy's own factors, with the forward rules' domain and refusals
-(fwdad/rules/scipy_spectral.py): real matrices, the standard problem over the whole
-spectrum, distinct eigenvalues, distinct nonzero singular values. This module imports
-SciPy: fwdad/reverse/__init__.py loads it only where SciPy imports.
+(fwdad/rules/scipy_spectral.py): real matrices, the standard problem (a subset of the
+spectrum through the whole one's), distinct eigenvalues, distinct nonzero singular
+values. This module imports SciPy: fwdad/reverse/__init__.py loads it only where SciPy
+imports.
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ import scipy.linalg as sl
 from fwdad.reverse.registry import rrule
 from fwdad.reverse.rules_decompositions import eigh_pullback, svd_pullback, symmetric_input
 from fwdad.rules.complex_input import real_only
-from fwdad.rules.scipy_spectral import check_full_matrices, check_spectrum, check_standard
+from fwdad.rules.scipy_spectral import (check_full_matrices, check_spectrum, check_standard,
+                                        eigh_factors, same_signs)
 
 
 def _T(a):
@@ -26,16 +28,19 @@ def _diagonal(d):
 
 
 # ---- the symmetric eigenproblem -------------------------------------------------------------
-def _eigh_pullback(call: str, a, lower: bool, eigvals_only: bool, check_finite, driver):
-    real_only(f"scipy.linalg.{call}", a)
-    w, v = sl.eigh(a, lower=lower, check_finite=check_finite, driver=driver)
-    check_spectrum(call, w, "eigenvalues")
-    uplo = "L" if lower else "U"
-    if not eigvals_only:
-        return (w, v), lambda ct: (symmetric_input(eigh_pullback(w, v, ct[0], ct[1]), uplo),)
-    values = sl.eigh(a, lower=lower, eigvals_only=True, check_finite=check_finite,
-                     driver=driver)
-    return values, lambda ct: (symmetric_input(v @ _diagonal(ct) @ _T(v), uplo),)
+def _eigh_rule(call: str, a, options: dict, subset: dict):
+    """A subset's cotangents go to the positions it keeps in the whole spectrum's."""
+    w, v, kept, out = eigh_factors(call, a, options, subset)
+    uplo = "L" if options["lower"] else "U"
+    sign = None if options["eigvals_only"] else same_signs(out[1], v[..., kept])
+
+    def pullback(ct):
+        ct_w, ct_v = np.zeros(np.shape(w)), np.zeros(np.shape(v))
+        ct_w[..., kept] = ct if sign is None else ct[0]
+        if sign is not None:
+            ct_v[..., kept] = ct[1] * sign
+        return (symmetric_input(eigh_pullback(w, v, ct_w, ct_v), uplo),)
+    return out, pullback
 
 
 @rrule(sl.eigh)
@@ -43,16 +48,21 @@ def _eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overw
           type=1, check_finite=True, subset_by_index=None, subset_by_value=None,
           driver=None):
     """The symmetric cotangent V (diag(ct_w) + F * V^T ct_V) V^T, on the triangle read."""
-    check_standard("eigh", b, subset_by_index, subset_by_value)
-    return _eigh_pullback("eigh", a, lower, eigvals_only, check_finite, driver)
+    check_standard("eigh", b)
+    options = dict(lower=lower, eigvals_only=eigvals_only, check_finite=check_finite,
+                   driver=driver)
+    subset = dict(subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+    return _eigh_rule("eigh", a, options, subset)
 
 
 @rrule(sl.eigvalsh)
 def _eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1,
               check_finite=True, subset_by_index=None, subset_by_value=None, driver=None):
     """V diag(ct) V^T, on the triangle read."""
-    check_standard("eigvalsh", b, subset_by_index, subset_by_value)
-    return _eigh_pullback("eigvalsh", a, lower, True, check_finite, driver)
+    check_standard("eigvalsh", b)
+    options = dict(lower=lower, eigvals_only=True, check_finite=check_finite, driver=driver)
+    subset = dict(subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+    return _eigh_rule("eigvalsh", a, options, subset)
 
 
 # ---- the singular value decomposition ----------------------------------------------------

@@ -6,8 +6,9 @@
 The math is np.linalg's (fwdad/rules/decompositions.py: eigh_tangent and
 singular_vector_tangents), evaluated at SciPy's own factors: SciPy and NumPy may choose
 eigenvectors of opposite signs, and each tangent follows the vectors it was computed
-from. Real matrices only. The standard problem only: a generalized one (`b=`) and a
-subset of the spectrum (`subset_by_index`, `subset_by_value`) are refused. Where two
+from. Real matrices only. The standard problem only: a generalized one (`b=`) is
+refused; a subset of the spectrum (`subset_by_index`, `subset_by_value`) has the
+tangents of the whole spectrum's at the positions it keeps. Where two
 eigenvalues (singular values) are equal to rounding, or a singular value is zero, the
 derivative does not exist, and the rules refuse rather than return infinities or the
 derivative of one particular split. This module imports SciPy: fwdad/rules/all.py loads
@@ -65,20 +66,36 @@ def check_spectrum(call: str, values, what: str) -> None:
         _refuse(call, what, "a singular value is zero to rounding (a is rank deficient)")
 
 
-def check_standard(call: str, b, subset_by_index, subset_by_value) -> None:
-    """Refuse the generalized problem (b given) and a subset of the spectrum."""
-    refused = [name for name, value in (("b", b), ("subset_by_index", subset_by_index),
-                                        ("subset_by_value", subset_by_value))
-               if getattr(value, "primal", value) is not None]
-    if refused:
+def check_standard(call: str, b) -> None:
+    """Refuse the generalized problem (b given)."""
+    if getattr(b, "primal", b) is not None:
         at = current_user_location()
         raise NonDifferentiableError(
             f"scipy.linalg.{call}{' at ' + at if at else ''}: fwdad differentiates the "
-            f"standard problem a v = w v for the whole spectrum only (here "
-            f"{', '.join(refused)} given). For b positive definite, reduce the generalized "
-            f"problem yourself: with L = cholesky(b, lower=True), the eigenvalues of "
-            f"L^-1 a L^-T, whose eigenvectors x give v = L^-T x; for a subset, index the "
-            f"result of the whole spectrum.")
+            f"standard problem a v = w v only (here b is given). For b positive definite, "
+            f"reduce the generalized problem yourself: with L = cholesky(b, lower=True), "
+            f"take the eigenvalues of L^-1 a L^-T, whose eigenvectors x give v = L^-T x.")
+
+
+def chosen(call: str, w, subset_by_index, subset_by_value) -> slice:
+    """The positions in the whole ascending spectrum w of the eigenvalues a subset keeps:
+    those of the indices given, or those in (lo, hi], none of which may sit on a bound
+    (to rounding: the subset changes there), and the same for every matrix of a stack."""
+    if subset_by_index is not None:
+        first, last = subset_by_index
+        return slice(first, last + 1)
+    if subset_by_value is None:
+        return slice(None)
+    lo, hi = subset_by_value
+    tol = ROUNDING_UNITS * np.shape(w)[-1] * np.finfo(np.float64).eps * np.max(np.abs(w))
+    if np.any(np.abs(w - lo) <= tol) or np.any(np.abs(w - hi) <= tol):
+        _refuse(call, "eigenvalues", f"an eigenvalue is on a bound of subset_by_value "
+                                     f"{(lo, hi)} (to rounding), where the subset changes")
+    starts, stops = np.sum(w <= lo, axis=-1), np.sum(w <= hi, axis=-1)
+    if np.any(starts != np.min(starts)) or np.any(stops != np.min(stops)):
+        _refuse(call, "eigenvalues", "the matrices of this stack keep eigenvalues at "
+                                     "different positions under subset_by_value")
+    return slice(int(np.min(starts)), int(np.min(stops)))
 
 
 def _da(a: Dual):
@@ -86,18 +103,37 @@ def _da(a: Dual):
 
 
 # ---- the symmetric eigenproblem -------------------------------------------------------------
-def _eigh_dual(call: str, a: Dual, lower: bool, eigvals_only: bool, check_finite,
-               driver) -> Dual:
-    """eigh's value and tangent; eigvals_only: the eigenvalues SciPy computes alone."""
-    real_only(f"scipy.linalg.{call}", a.primal)
-    w, v = sl.eigh(a.primal, lower=lower, check_finite=check_finite, driver=driver)
+# Note: with a subset, the tangents are those of the whole spectrum's, at the positions
+# kept (the signs of SciPy's subset of vectors, which may differ from the whole
+# decomposition's). It costs a decomposition of the whole spectrum, and asks every
+# eigenvalue to be distinct; the alternative, the rows of F for the kept values only,
+# would not reuse np.linalg's math.
+def eigh_factors(call: str, a, options: dict, subset: dict):
+    """(w, V) of the whole spectrum, checked; the positions kept; SciPy's result."""
+    real_only(f"scipy.linalg.{call}", a)
+    w, v = sl.eigh(a, lower=options["lower"], check_finite=options["check_finite"],
+                   driver=options["driver"])
     check_spectrum(call, w, "eigenvalues")
-    dw, dv = eigh_tangent(w, v, hermitian_part(_da(a), "L" if lower else "U"))
-    if not eigvals_only:
-        return Dual((w, v), (fit(dw, w), fit(dv, v)))
-    values = sl.eigh(a.primal, lower=lower, eigvals_only=True, check_finite=check_finite,
-                     driver=driver)
-    return Dual(values, fit(dw, values))
+    kept = chosen(call, w, **subset)
+    if options.get("eigvals_only") or any(x is not None for x in subset.values()):
+        return w, v, kept, sl.eigh(a, **options, **subset)
+    return w, v, kept, (w, v)
+
+
+def same_signs(v_kept, v):
+    """+1 or -1 per column: v_kept's columns against the same eigenvectors in v."""
+    return np.sign(np.sum(v_kept * v, axis=-2))[..., None, :]
+
+
+def _eigh_dual(call: str, a: Dual, options: dict, subset: dict) -> Dual:
+    """eigh's value and tangent; eigvals_only: the eigenvalues SciPy computes alone."""
+    w, v, kept, out = eigh_factors(call, a.primal, options, subset)
+    dw, dv = eigh_tangent(w, v, hermitian_part(_da(a), "L" if options["lower"] else "U"))
+    if options["eigvals_only"]:
+        return Dual(out, fit(dw[..., kept], out))
+    w_kept, v_kept = out
+    dv_kept = dv[..., kept] * same_signs(v_kept, v[..., kept])
+    return Dual(out, (fit(dw[..., kept], w_kept), fit(dv_kept, v_kept)))
 
 
 @frule(sl.eigh)
@@ -106,8 +142,11 @@ def _eigh(a: Dual, b=None, *, lower=True, eigvals_only=False, overwrite_a=False,
           subset_by_value=None, driver=None) -> Dual:
     """a = V diag(w) V^T, read from a's lower (else upper) triangle, and da's: np.linalg's
     dw = diag(V^T da V), dV = V (F * V^T da V), F_ij = 1 / (w_j - w_i)."""
-    check_standard("eigh", b, subset_by_index, subset_by_value)
-    return _eigh_dual("eigh", a, lower, eigvals_only, check_finite, driver)
+    check_standard("eigh", b)
+    options = dict(lower=lower, eigvals_only=eigvals_only, check_finite=check_finite,
+                   driver=driver)
+    subset = dict(subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+    return _eigh_dual("eigh", a, options, subset)
 
 
 @frule(sl.eigvalsh)
@@ -115,8 +154,10 @@ def _eigvalsh(a: Dual, b=None, *, lower=True, overwrite_a=False, overwrite_b=Fal
               check_finite=True, subset_by_index=None, subset_by_value=None,
               driver=None) -> Dual:
     """eigh's eigenvalues: dw = diag(V^T da V)."""
-    check_standard("eigvalsh", b, subset_by_index, subset_by_value)
-    return _eigh_dual("eigvalsh", a, lower, True, check_finite, driver)
+    check_standard("eigvalsh", b)
+    options = dict(lower=lower, eigvals_only=True, check_finite=check_finite, driver=driver)
+    subset = dict(subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+    return _eigh_dual("eigvalsh", a, options, subset)
 
 
 # ---- the singular value decomposition ----------------------------------------------------

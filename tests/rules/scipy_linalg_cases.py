@@ -89,7 +89,10 @@ def _spectral_rows() -> list:
     return [
         Case(sl.eigh, LOPSIDED_SPD), Case(sl.eigh, LOPSIDED_SPD.T.copy(), lower=False),
         Case(sl.eigh, LOPSIDED_SPD, eigvals_only=True), Case(sl.eigh, SPD, driver="evd"),
-        Case(sl.eigh, SPD_STACK),
+        Case(sl.eigh, SPD_STACK), Case(sl.eigh, LOPSIDED_SPD, subset_by_index=[1, 2]),
+        Case(sl.eigh, SPD, subset_by_value=(5.0, np.inf)),
+        Case(sl.eigh, SPD_STACK, subset_by_index=(0, 1), eigvals_only=True),
+        Case(sl.eigvalsh, SPD, subset_by_value=(-np.inf, 10.0)),
         Case(sl.eigvalsh, LOPSIDED_SPD), Case(sl.eigvalsh, LOPSIDED_SPD.T.copy(), lower=False),
         Case(sl.svd, SQUARE), Case(sl.svd, M34, full_matrices=False),
         Case(sl.svd, M34.T.copy(), False), Case(sl.svd, M34, compute_uv=False),
@@ -120,6 +123,7 @@ def _second_order_rows() -> list:
     """The branches the first row of each function (second_order_cases.py) misses."""
     return [  # (what it covers, function, arguments, keyword arguments)
         (sl.eigh, sl.eigh, (LOPSIDED_SPD,), {"eigvals_only": True}),
+        (sl.eigh, sl.eigh, (SPD,), {"subset_by_value": (5.0, np.inf)}),
         (sl.svd, sl.svd, (M34.T.copy(),), {"full_matrices": False}),
         (sl.svd, sl.svd, (M34,), {"compute_uv": False}),
     ]
