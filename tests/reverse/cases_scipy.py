@@ -9,8 +9,9 @@ import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
 from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SPD_STACK,
-                                           SQUARE, SQUARE4, cho_solve_of, cho_solve_of_a_rebuilt_pair,
-                                           lu_solve_of, lu_solve_of_a_rebuilt_pair)
+                                           SQUARE, SQUARE4, cho_solve_of,
+                                           cho_solve_of_a_rebuilt_pair, lu_solve_of,
+                                           lu_solve_of_a_rebuilt_pair)
 
 try:
     import scipy.linalg as sl

@@ -130,4 +130,3 @@ def _second_order_rows() -> list:
 
 
 SCIPY_LINALG_SECOND_ORDER_ROWS = [] if sl is None else _second_order_rows()
-

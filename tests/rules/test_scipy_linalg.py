@@ -1,7 +1,7 @@
 """The scipy.linalg rules beyond their table rows (tests/rules/scipy_linalg_cases.py):
 the options refused in both modes, complex input refused, a factorization computed
-once and used for two right-hand sides, and eigh and svd where their values are
-repeated or zero."""
+once and used for two right-hand sides, eigh and svd where their values are repeated
+or zero, and sqrtm and logm against the complex step and where refused."""
 import numpy as np
 import pytest
 
@@ -101,7 +101,7 @@ def singular_values(a):
     return sl.svdvals(a)
 
 
-REPEATED = np.diag([2.0, 2.0, 1.0])  # (2 + 1e-15: as repeated, to rounding)
+REPEATED = np.diag([2.0, 2.0, 1.0])  # (and 2 + 1e-15 beside 2: equal to rounding)
 SINGULAR = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]])  # rank 2
 
 
