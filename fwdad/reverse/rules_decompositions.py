@@ -118,22 +118,27 @@ def _eigh(a, UPLO="L"):
     """a = V diag(w) V^T, distinct eigenvalues: the symmetric cotangent
     V (diag(ct_w) + F * V^T ct_V) V^T, F_ij = 1 / (w_j - w_i), on the UPLO triangle."""
     out = w, v = np.linalg.eigh(a, UPLO)
-    return out, lambda ct: (_symmetric_input(v @ (_diagonal(ct[0]) + _off_diagonal_inverse(
-        w) * (_T(v) @ ct[1])) @ _T(v), UPLO),)
+    return out, lambda ct: (symmetric_input(eigh_pullback(w, v, ct[0], ct[1]), UPLO),)
+
+
+def eigh_pullback(w, v, ct_w, ct_v):
+    """The cotangent of the symmetric matrix V diag(w) V^T (distinct eigenvalues)."""
+    return v @ (_diagonal(ct_w) + _off_diagonal_inverse(w) * (_T(v) @ ct_v)) @ _T(v)
 
 
 def _diagonal(d):
     return d[..., :, None] * np.eye(d.shape[-1])
 
 
-def _symmetric_input(y, UPLO):
+def symmetric_input(y, UPLO):
+    """A symmetric matrix's cotangent, on the UPLO triangle that LAPACK reads."""
     return _one_triangle(y) if UPLO == "L" else _T(_one_triangle(_T(y)))
 
 
 @rrule(np.linalg.eigvalsh)
 def _eigvalsh(a, UPLO="L"):
     w, v = np.linalg.eigh(a, UPLO)
-    return w, lambda ct: (_symmetric_input(v @ _diagonal(ct) @ _T(v), UPLO),)
+    return w, lambda ct: (symmetric_input(v @ _diagonal(ct) @ _T(v), UPLO),)
 
 
 @rrule(np.linalg.svd)
@@ -150,10 +155,11 @@ def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
                                   "matrix with full_matrices=False only")
     out = np.linalg.svd(a, full_matrices=full_matrices, hermitian=hermitian)
-    return out, lambda ct: (_svd_pullback(u, s, _T(vh), ct[0], ct[1], _T(ct[2])),)
+    return out, lambda ct: (svd_pullback(u, s, _T(vh), ct[0], ct[1], _T(ct[2])),)
 
 
-def _svd_pullback(u, s, v, ct_u, ct_s, ct_v):
+def svd_pullback(u, s, v, ct_u, ct_s, ct_v):
+    """The cotangent of a = U S V^T (thin factors; see _svd)."""
     f = _off_diagonal_inverse(s * s)
     uu, vv = _T(u) @ ct_u, _T(v) @ ct_v
     core = (f * (uu - _T(uu))) * s[..., None, :] + _diagonal(ct_s) + \

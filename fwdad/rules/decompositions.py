@@ -102,7 +102,7 @@ def _cholesky(a: Dual, upper=False) -> Dual:
     LAPACK, it reads the lower (upper=True: upper) triangle of a and of da; a must be
     positive definite (Hermitian, when complex)."""
     low = np.linalg.cholesky(a.primal)
-    da = _hermitian_part(_da(a), "U" if upper else "L")
+    da = hermitian_part(_da(a), "U" if upper else "L")
     inner = np.linalg.solve(low, _H(np.linalg.solve(low, _H(da))))
     phi = np.tril(inner) - 0.5 * np.eye(low.shape[-1]) * inner
     dlow = fit(low @ phi, low)
@@ -140,18 +140,23 @@ def _eigh(a: Dual, UPLO="L") -> Dual:
     eigenvectors follow NumPy's phases (phases.py)."""
     out = np.linalg.eigh(a.primal, UPLO)
     w, v = out
-    da = _hermitian_part(_da(a), UPLO)
-    vdv = _H(v) @ da @ v
-    dv = v @ (_off_diagonal_inverse(w) * vdv)
+    dw, dv = eigh_tangent(w, v, hermitian_part(_da(a), UPLO))
     if np.iscomplexobj(v):
         row = phases.real_row(v, (0,) if UPLO == "L" else (-1,))
         if row is None:
             phases.refuse("np.linalg.eigh")
         dv = dv + v * (1j * phases.phase_shift(v, dv, row))[..., None, :]
-    return Dual(out, type(out)(fit(np.real(_diag(vdv)), w), fit(dv, v)))
+    return Dual(out, type(out)(fit(dw, w), fit(dv, v)))
 
 
-def _hermitian_part(da, UPLO):
+def eigh_tangent(w, v, da):
+    """(dw, dV) of a = V diag(w) V^H along a Hermitian da: dw = Re diag(V^H da V),
+    dV = V (F * V^H da V) (before any phase convention); eigenvalues distinct."""
+    vdv = _H(v) @ da @ v
+    return np.real(_diag(vdv)), v @ (_off_diagonal_inverse(w) * vdv)
+
+
+def hermitian_part(da, UPLO):
     """What LAPACK's Hermitian routines read of da: its UPLO triangle, mirrored
     (conjugated), with a real diagonal."""
     low = da if UPLO == "L" else _H(da)
@@ -163,7 +168,7 @@ def _hermitian_part(da, UPLO):
 def _eigvalsh(a: Dual, UPLO="L") -> Dual:
     """dw = Re diag(V^H da V) (distinct eigenvalues)."""
     w, v = np.linalg.eigh(a.primal, UPLO)
-    dw = np.real(_diag(_H(v) @ _hermitian_part(_da(a), UPLO) @ v))
+    dw = np.real(_diag(_H(v) @ hermitian_part(_da(a), UPLO) @ v))
     return Dual(np.linalg.eigvalsh(a.primal, UPLO), fit(dw, w))
 
 
@@ -185,13 +190,13 @@ def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
     if full_matrices and m != n:
         raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
                                   "matrix with full_matrices=False only")
-    du, dv = _singular_vectors(u, s, vh, da, dp)
+    du, dv = singular_vector_tangents(u, s, vh, da, dp)
     out = np.linalg.svd(a.primal, full_matrices=full_matrices, hermitian=hermitian)
     return Dual(out, type(out)(du, fit(ds, s), _H(dv)))
 
 
-def _singular_vectors(u, s, vh, da, dp):
-    """dU and dV (of V = Vh^H): see _svd."""
+def singular_vector_tangents(u, s, vh, da, dp):
+    """dU and dV (of V = Vh^H) for a = U S Vh, dP = U^H da V: see _svd."""
     m, n = u.shape[-2], vh.shape[-1]
     f = _off_diagonal_inverse(s * s)
     du = u @ (f * (dp * s[..., None, :] + s[..., :, None] * _H(dp)))

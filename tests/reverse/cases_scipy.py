@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
-from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SQUARE,
-                                           cho_solve_of, cho_solve_of_a_rebuilt_pair,
-                                           lu_solve_of, lu_solve_of_a_rebuilt_pair)
+from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SPD_STACK,
+                                           SQUARE, SQUARE4, cho_solve_of,
+                                           cho_solve_of_a_rebuilt_pair, lu_solve_of,
+                                           lu_solve_of_a_rebuilt_pair)
 
 try:
     import scipy.linalg as sl
@@ -67,7 +68,8 @@ def _linalg_cases() -> list:
             Case(sl.cholesky, (LOPSIDED_SPD,), dict(lower=True)), Case(sl.cholesky, (SPD,)),
             Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),
             Case(sl.expm_frechet, (SMALL, SQUARE / 3.0), dict(compute_expm=False)),
-            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))] + _factor_cases()
+            Case(sl.expm_frechet, (SMALL, SQUARE / 3.0))] + _factor_cases() + \
+        _spectral_cases() + _equation_cases()
 
 
 def _factor_cases() -> list:
@@ -83,6 +85,34 @@ def _factor_cases() -> list:
             Case(sl.lu_solve, ((lu, piv), A)), Case(lu_solve_parts, (lu, piv, V3, 1)),
             Case(lu_solve_of, (PIVOTED, V3)), Case(lu_solve_of, (PIVOTED, A, 1)),
             Case(lu_solve_of_a_rebuilt_pair, (PIVOTED, A))]
+
+
+def _spectral_cases() -> list:
+    return [Case(sl.eigh, (LOPSIDED_SPD,)),
+            Case(sl.eigh, (LOPSIDED_SPD.T.copy(),), dict(lower=False)),
+            Case(sl.eigh, (LOPSIDED_SPD,), dict(eigvals_only=True)),
+            Case(sl.eigh, (SPD_STACK,)),
+            Case(sl.eigh, (LOPSIDED_SPD,), dict(subset_by_index=[1, 2])),
+            Case(sl.eigh, (SPD,), dict(subset_by_value=(5.0, np.inf))),
+            Case(sl.eigh, (SPD_STACK,), dict(subset_by_index=(0, 1), eigvals_only=True)),
+            Case(sl.eigvalsh, (SPD,), dict(subset_by_value=(-np.inf, 10.0))),
+            Case(sl.eigvalsh, (LOPSIDED_SPD,)),
+            Case(sl.eigvalsh, (LOPSIDED_SPD.T.copy(),), dict(lower=False)),
+            Case(sl.svd, (SQUARE,)), Case(sl.svd, (A,), dict(full_matrices=False)),
+            Case(sl.svd, (A.T.copy(), False)), Case(sl.svd, (A,), dict(compute_uv=False)),
+            Case(sl.svd, (SPD_STACK,)),
+            Case(sl.svdvals, (A,)), Case(sl.svdvals, (A.T.copy(),))]
+
+
+def _equation_cases() -> list:
+    return [Case(sl.solve_sylvester, (SQUARE, SQUARE4, A)),
+            Case(sl.solve_sylvester, (SQUARE, SPD, SQUARE.T.copy())),
+            Case(sl.solve_sylvester, (SPD_STACK, SQUARE, SQUARE)),
+            Case(sl.solve_continuous_lyapunov, (SQUARE, SPD)),
+            Case(sl.solve_continuous_lyapunov, (-SQUARE.T.copy(), SQUARE)),
+            Case(sl.solve_continuous_lyapunov, (SPD_STACK, SPD)),
+            Case(sl.sqrtm, (SQUARE,)), Case(sl.sqrtm, (SPD,)), Case(sl.sqrtm, (SPD_STACK,)),
+            Case(sl.logm, (SQUARE,)), Case(sl.logm, (SPD,)), Case(sl.logm, (SPD_STACK,))]
 
 
 SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()

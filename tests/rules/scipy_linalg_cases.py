@@ -20,6 +20,8 @@ SPD = SQUARE @ SQUARE.T + np.eye(3)
 LOPSIDED_SPD = np.tril(SPD) + np.triu(R.standard_normal((3, 3)), 1)  # upper: noise
 VEC = np.array([0.3, -1.2, 0.5])
 SMALL = 0.4 * R.standard_normal((3, 3))  # expm: moderate norm
+SPD_STACK = np.stack([SPD, LOPSIDED_SPD.T @ LOPSIDED_SPD])  # eigenvalues distinct
+SQUARE4 = R.standard_normal((4, 4)) + 3.0 * np.eye(4)  # solve_sylvester's b, for an M34 q
 PIVOTED = np.array([[0.5, 2.0, 1.0], [3.0, 0.2, -1.0], [1.0, -1.0, 4.0]])  # lu swaps rows
 
 
@@ -61,7 +63,7 @@ def _rows() -> list:
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
-    ] + _factor_rows()
+    ] + _factor_rows() + _spectral_rows() + _equation_rows()
 
 
 def _factor_rows() -> list:
@@ -82,5 +84,49 @@ def _factor_rows() -> list:
     ]
 
 
+def _spectral_rows() -> list:
+    """eigh and svd: each option, a triangle read, a stack, tall and wide matrices."""
+    return [
+        Case(sl.eigh, LOPSIDED_SPD), Case(sl.eigh, LOPSIDED_SPD.T.copy(), lower=False),
+        Case(sl.eigh, LOPSIDED_SPD, eigvals_only=True), Case(sl.eigh, SPD, driver="evd"),
+        Case(sl.eigh, SPD_STACK), Case(sl.eigh, LOPSIDED_SPD, subset_by_index=[1, 2]),
+        Case(sl.eigh, SPD, subset_by_value=(5.0, np.inf)),
+        Case(sl.eigh, SPD_STACK, subset_by_index=(0, 1), eigvals_only=True),
+        Case(sl.eigvalsh, SPD, subset_by_value=(-np.inf, 10.0)),
+        Case(sl.eigvalsh, LOPSIDED_SPD), Case(sl.eigvalsh, LOPSIDED_SPD.T.copy(), lower=False),
+        Case(sl.svd, SQUARE), Case(sl.svd, M34, full_matrices=False),
+        Case(sl.svd, M34.T.copy(), False), Case(sl.svd, M34, compute_uv=False),
+        Case(sl.svd, SQUARE, lapack_driver="gesvd"), Case(sl.svd, SPD_STACK),
+        Case(sl.svdvals, M34), Case(sl.svdvals, M34.T.copy()),
+    ]
+
+
+def _equation_rows() -> list:
+    """Sylvester and Lyapunov equations (square and rectangular), sqrtm and logm (a
+    random matrix + 3 I, an SPD one), and stacks."""
+    return [
+        Case(sl.solve_sylvester, SQUARE, SQUARE4, M34),
+        Case(sl.solve_sylvester, SQUARE, SPD, SQUARE.T.copy()),
+        Case(sl.solve_sylvester, SPD_STACK, SQUARE, SQUARE),  # a stack, broadcast
+        Case(sl.solve_continuous_lyapunov, SQUARE, SPD),
+        Case(sl.solve_continuous_lyapunov, -SQUARE.T.copy(), SQUARE),
+        Case(sl.solve_continuous_lyapunov, SPD_STACK, SPD),
+        Case(sl.sqrtm, SQUARE), Case(sl.sqrtm, SPD), Case(sl.sqrtm, SPD_STACK),
+        Case(sl.logm, SQUARE), Case(sl.logm, SPD), Case(sl.logm, SPD_STACK),
+    ]
+
+
 SCIPY_LINALG_CASES = [] if sl is None else _rows()
 
+
+def _second_order_rows() -> list:
+    """The branches the first row of each function (second_order_cases.py) misses."""
+    return [  # (what it covers, function, arguments, keyword arguments)
+        (sl.eigh, sl.eigh, (LOPSIDED_SPD,), {"eigvals_only": True}),
+        (sl.eigh, sl.eigh, (SPD,), {"subset_by_value": (5.0, np.inf)}),
+        (sl.svd, sl.svd, (M34.T.copy(),), {"full_matrices": False}),
+        (sl.svd, sl.svd, (M34,), {"compute_uv": False}),
+    ]
+
+
+SCIPY_LINALG_SECOND_ORDER_ROWS = [] if sl is None else _second_order_rows()

@@ -20,6 +20,7 @@ from tests.rules.cases import CASES, Point
 from tests.rules.linalg_cases import _nanstd_holes
 from tests.rules.random_cases import RANDOM_CASES
 from tests.rules.scipy_cases import SCIPY_SECOND_ORDER_ROWS
+from tests.rules.scipy_linalg_cases import SCIPY_LINALG_SECOND_ORDER_ROWS
 from tests.rules.second_order import entries
 
 # Rows whose function is differentiated by another row, and why this one cannot be.
@@ -116,7 +117,7 @@ EXTRA_ROWS = [  # (what it covers, function, arguments, keyword arguments)
     (np.random.RandomState.permutation, shuffled_by_a_fresh_state, (V,), {}),
 ]
 
-ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS
+ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS + SCIPY_LINALG_SECOND_ORDER_ROWS
 
 
 # ---- rules with no second-order row, and why -----------------------------------------
