@@ -57,7 +57,7 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
         constants = constant_positions(tangents)
         duals = _checked_duals(f, primals, tangents, constants)
     try:
-        out = call_with_constants(f, duals, constants)
+        out = call_with_constants(f, duals, constants) if constants else call(f, duals)
     except Exception as exc:
         explain_failed_call("jvp", f, primals, exc)
         note_user_location(exc)

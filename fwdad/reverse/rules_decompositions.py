@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.reverse.registry import rrule
+from fwdad.rules import spectra
 
 
 def _T(a):
@@ -118,6 +119,7 @@ def _eigh(a, UPLO="L"):
     """a = V diag(w) V^T, distinct eigenvalues: the symmetric cotangent
     V (diag(ct_w) + F * V^T ct_V) V^T, F_ij = 1 / (w_j - w_i), on the UPLO triangle."""
     out = w, v = np.linalg.eigh(a, UPLO)
+    spectra.check_spectrum("np.linalg.eigh", w, "eigenvalues")
     return out, lambda ct: (symmetric_input(eigh_pullback(w, v, ct[0], ct[1]), UPLO),)
 
 
@@ -138,6 +140,7 @@ def symmetric_input(y, UPLO):
 @rrule(np.linalg.eigvalsh)
 def _eigvalsh(a, UPLO="L"):
     w, v = np.linalg.eigh(a, UPLO)
+    spectra.check_spectrum("np.linalg.eigvalsh", w, "eigenvalues")
     return w, lambda ct: (symmetric_input(v @ _diagonal(ct) @ _T(v), UPLO),)
 
 
@@ -148,12 +151,10 @@ def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     diag(ct_s) + S (F * (V^T ct_V - ct_V^T V))] V^T + (I - U U^T) ct_U S^-1 V^T +
     U S^-1 ct_V^T (I - V V^T)."""
     u, s, vh = np.linalg.svd(a, full_matrices=False, hermitian=hermitian)
+    spectra.check_spectrum("np.linalg.svd", s[..., ::-1], "singular values")
     if not compute_uv:
         return s, lambda ct: (u @ _diagonal(ct) @ vh,)
-    m, n = np.shape(a)[-2:]
-    if full_matrices and m != n:
-        raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
-                                  "matrix with full_matrices=False only")
+    spectra.check_full_matrices("np.linalg.svd", np.shape(a), full_matrices, compute_uv)
     out = np.linalg.svd(a, full_matrices=full_matrices, hermitian=hermitian)
     return out, lambda ct: (svd_pullback(u, s, _T(vh), ct[0], ct[1], _T(ct[2])),)
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.rules import phases
+from fwdad.rules import phases, spectra
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.reductions import as_array, re_conj_times
@@ -140,6 +140,7 @@ def _eigh(a: Dual, UPLO="L") -> Dual:
     eigenvectors follow NumPy's phases (phases.py)."""
     out = np.linalg.eigh(a.primal, UPLO)
     w, v = out
+    spectra.check_spectrum("np.linalg.eigh", w, "eigenvalues")
     dw, dv = eigh_tangent(w, v, hermitian_part(_da(a), UPLO))
     if np.iscomplexobj(v):
         row = phases.real_row(v, (0,) if UPLO == "L" else (-1,))
@@ -168,6 +169,7 @@ def hermitian_part(da, UPLO):
 def _eigvalsh(a: Dual, UPLO="L") -> Dual:
     """dw = Re diag(V^H da V) (distinct eigenvalues)."""
     w, v = np.linalg.eigh(a.primal, UPLO)
+    spectra.check_spectrum("np.linalg.eigvalsh", w, "eigenvalues")
     dw = np.real(_diag(_H(v) @ hermitian_part(_da(a), UPLO) @ v))
     return Dual(np.linalg.eigvalsh(a.primal, UPLO), fit(dw, w))
 
@@ -180,16 +182,14 @@ def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
     full_matrices=True only for square matrices (the extra columns of U or V are not
     unique otherwise); complex vectors follow NumPy's phases (phases.py)."""
     u, s, vh = np.linalg.svd(a.primal, full_matrices=False, hermitian=hermitian)
+    spectra.check_spectrum("np.linalg.svd", s[..., ::-1], "singular values")
+    spectra.check_full_matrices("np.linalg.svd", a.primal.shape, full_matrices, compute_uv)
     da = _da(a)
     dp = _H(u) @ da @ _H(vh)
     ds = np.real(_diag(dp))
     if not compute_uv:
         values = np.linalg.svd(a.primal, compute_uv=False, hermitian=hermitian)
         return Dual(values, fit(ds, values))
-    m, n = a.primal.shape[-2:]
-    if full_matrices and m != n:
-        raise NotImplementedError("fwdad differentiates np.linalg.svd of a non-square "
-                                  "matrix with full_matrices=False only")
     du, dv = singular_vector_tangents(u, s, vh, da, dp)
     out = np.linalg.svd(a.primal, full_matrices=full_matrices, hermitian=hermitian)
     return Dual(out, type(out)(du, fit(ds, s), _H(dv)))

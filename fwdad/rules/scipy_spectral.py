@@ -21,49 +21,20 @@ import scipy.linalg as sl
 
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.rules import spectra
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.decompositions import eigh_tangent, hermitian_part, \
     singular_vector_tangents
 from fwdad.rules.registry import frule
 
-# Values closer than this many units of rounding (times n and the largest value) are
-# taken as equal: LAPACK computes them to about n eps max|w|, so their computed gap, and
-# the derivative 1 / gap, would be noise.
-ROUNDING_UNITS = 8.0
-
-_WHY = {
-    "eigenvalues": "ascending eigenvalues have no derivative where two of them meet, and "
-                   "the eigenvectors of a repeated eigenvalue are not unique",
-    "singular values": "descending singular values have no derivative where two of them "
-                       "meet, nor at zero (a singular value is |x| there), and the "
-                       "singular vectors of a repeated one are not unique",
-}
-_INSTEAD = {
-    "eigenvalues": "np.trace(a) for the sum of the eigenvalues",
-    "singular values": "np.linalg.norm(a) for the root of the sum of their squares",
-}
-
-
 def _refuse(call: str, what: str, problem: str) -> None:
-    at = current_user_location()
-    raise NonDifferentiableError(
-        f"scipy.linalg.{call}{' at ' + at if at else ''}: {problem}, and {_WHY[what]}. "
-        f"fwdad refuses rather than return an infinite or arbitrary derivative. "
-        f"Differentiate at a matrix whose {what} are distinct (and nonzero), or write "
-        f"the quantity without splitting them ({_INSTEAD[what]}).")
+    spectra.refuse(f"scipy.linalg.{call}", what, problem)
 
 
 def check_spectrum(call: str, values, what: str) -> None:
-    """Refuse eigenvalues or singular values (`what`) two of which are equal to rounding;
-    and a singular value zero to rounding."""
-    n = np.shape(values)[-1]
-    tol = ROUNDING_UNITS * n * np.finfo(np.float64).eps * \
-        np.max(np.abs(values), axis=-1, keepdims=True)
-    if np.any(np.abs(np.diff(values, axis=-1)) <= tol):
-        _refuse(call, what, f"two of the {what} are equal to rounding")
-    if what == "singular values" and np.any(np.abs(values) <= tol):
-        _refuse(call, what, "a singular value is zero to rounding (a is rank deficient)")
+    """spectra.check_spectrum for scipy.linalg's function `call`."""
+    spectra.check_spectrum(f"scipy.linalg.{call}", values, what)
 
 
 def check_standard(call: str, b) -> None:
@@ -87,7 +58,7 @@ def chosen(call: str, w, subset_by_index, subset_by_value) -> slice:
     if subset_by_value is None:
         return slice(None)
     lo, hi = subset_by_value
-    tol = ROUNDING_UNITS * np.shape(w)[-1] * np.finfo(np.float64).eps * np.max(np.abs(w))
+    tol = spectra.ROUNDING_UNITS * np.shape(w)[-1] * np.finfo(np.float64).eps * np.max(np.abs(w))
     if np.any(np.abs(w - lo) <= tol) or np.any(np.abs(w - hi) <= tol):
         _refuse(call, "eigenvalues", f"an eigenvalue is on a bound of subset_by_value "
                                      f"{(lo, hi)} (to rounding), where the subset changes")
@@ -163,14 +134,7 @@ def _eigvalsh(a: Dual, b=None, *, lower=True, overwrite_a=False, overwrite_b=Fal
 # ---- the singular value decomposition ----------------------------------------------------
 def check_full_matrices(shape, full_matrices: bool, compute_uv: bool) -> None:
     """Refuse the full U or Vh of a non-square matrix, as np.linalg.svd's rule does."""
-    m, n = shape[-2:]
-    if compute_uv and full_matrices and m != n:
-        at = current_user_location()
-        raise NonDifferentiableError(
-            f"scipy.linalg.svd{' at ' + at if at else ''}: fwdad differentiates the "
-            f"singular vectors of a non-square matrix ({m} x {n}) with "
-            f"full_matrices=False only: the extra columns of full_matrices=True are not "
-            f"unique, so they have no derivative. Pass full_matrices=False.")
+    spectra.check_full_matrices("scipy.linalg.svd", shape, full_matrices, compute_uv)
 
 
 def _svd_dual(call: str, a: Dual, full_matrices: bool, compute_uv: bool, check_finite,
