@@ -11,12 +11,18 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from fwdad import seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, a_type,
-                          describe, note_user_location)
+from fwdad.errors import (
+    FwdadError,
+    NonDifferentiableError,
+    SharedTangentError,
+    a_type,
+    describe,
+    note_user_location,
+)
 from fwdad.forward import dispatch
-from fwdad import seeds
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent

@@ -90,6 +90,7 @@ def current_user_location() -> str:
     """`file.py:12` of the user's line that the innermost generated code running now
     comes from (for errors a rule raises); empty when none is running."""
     import sys
+
     from fwdad.compile import user_location
     frame = sys._getframe(1)
     while frame is not None:

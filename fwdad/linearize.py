@@ -21,8 +21,15 @@ import numpy as np
 from fwdad import linear_program, seeds, transposition
 from fwdad.api import _argument_names, _check_callable, call, jvp
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, TangentError, UnrecordableError, a_type, describe,
-                          note_user_location, where)
+from fwdad.errors import (
+    FwdadError,
+    TangentError,
+    UnrecordableError,
+    a_type,
+    describe,
+    note_user_location,
+    where,
+)
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call

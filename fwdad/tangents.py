@@ -21,7 +21,6 @@ from typing import Any, Callable, Dict
 import numpy as np
 
 
-
 # ---- NoTangent: the tangent of a value that cannot vary ----------------------------
 class _NoTangentType:
     """The tangent of a non-differentiable value, and a strong zero in arithmetic.

@@ -12,11 +12,9 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
-from fwdad.errors import (FwdadError, NonDifferentiableError, a_type, describe,
-                          note_user_location)
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
 from fwdad.reverse import dispatch
-from fwdad.reverse.boxing import (adjoints, box, cast, dtypes, hold, seed, unbox,
-                                  write_back)
+from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
 from fwdad.reverse.tape import Tape, nested
 from fwdad.signatures import explain_failed_call
 from fwdad.tangent_checks import check_tangent
