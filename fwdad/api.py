@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from fwdad.errors import (
     note_user_location,
 )
 from fwdad.forward import dispatch
+from fwdad.progress import steps
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -162,8 +163,8 @@ def _batch_size_of(f: Callable, tangents: tuple) -> int:
 
 
 # ---- Jacobians -----------------------------------------------------------------------
-def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
-           chunk_size: Optional[int] = None) -> Callable:
+def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
+           chunk_size: Optional[int] = None, progress: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by forward mode, in one batched
     pass (or in passes of `chunk_size` tangents, to bound memory).
 
@@ -172,6 +173,8 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
         argnums: the argument (or tuple of arguments) to differentiate with respect to;
             negative numbers count from the end.
         chunk_size: at most this many tangents per pass (None: all in one pass).
+        progress: show the passes as they run (a tqdm bar when tqdm is installed,
+            else a line on stderr now and then).
 
     Returns:
         `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
@@ -189,16 +192,17 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacfwd", f, args, kwargs)
-        return value_and_jacobian(f, argnums, args, chunk_size, kwargs)[1]
+        return value_and_jacobian(f, argnums, args, chunk_size, kwargs, progress)[1]
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 
 
-def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: tuple,
-                       chunk_size: Optional[int] = None, kwargs: Optional[dict] = None
-                       ) -> Tuple[Any, Any]:
+def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],
+                       args: Tuple[Any, ...], chunk_size: Optional[int] = None,
+                       kwargs: Optional[Dict[str, Any]] = None, progress: bool = False,
+                       label: Optional[str] = None) -> Tuple[Any, Any]:
     """`(f(*args, **kwargs), jacfwd(f, argnums, chunk_size)(*args, **kwargs))` from the
-    same passes."""
+    same passes (shown as they run when `progress`, under `label`)."""
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:
@@ -207,10 +211,15 @@ def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: 
             f"to arguments that hold no floats: pass floats or float arrays.")
     step = total if chunk_size is None else max(1, int(chunk_size))
     out, chunks = None, []
-    for start in range(0, total, step):
-        stop = min(total, start + step)
-        out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop), kwargs)
-        chunks.append(seeds.stacked_output(out, tangent, stop - start))
+    passes = -(-total // step)
+    label = label or f"jacfwd of {describe(f)}"
+    with steps(label, passes, "pass", progress) as done:
+        for start in range(0, total, step):
+            stop = min(total, start + step)
+            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop),
+                                        kwargs)
+            chunks.append(seeds.stacked_output(out, tangent, stop - start))
+            done()
     many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
     return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
 

@@ -20,6 +20,7 @@ from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
 from fwdad.forward import nested, nested_rules
+from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
@@ -126,11 +127,13 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
     return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
 
 
-def hessian(f: Callable, argnums: int = 0) -> Callable:
+def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
+            ) -> Transformed:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
     (a float or float array; negative counts from the end): shape
     `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
-    as constants.
+    as constants. With `progress=True`, the passes are shown as they run (a tqdm bar
+    when tqdm is installed, else a line on stderr now and then).
 
     Forward over reverse: one batched jvp (jacfwd) of f's gradient, a reverse pass run
     on Dual values that carry a tangent per entry of x. When f's output is not a real
@@ -151,17 +154,22 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not {a_type(x)}.")
         try:
-            return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args, **kwargs)
+            gradient = reverse_api.grad(f, at)
+            return api.value_and_jacobian(gradient, at, args, None, kwargs, progress,
+                                          label=f"hessian of {describe(f)}")[1]
         except InternalError:
             raise
         except FwdadError:
             pass
         columns = []
-        for e in np.eye(int(np.size(x))):
-            direction = [zero_tangent(a) for a in args]
-            direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-            column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
-            columns.append(np.asarray(column))
+        eye = np.eye(int(np.size(x)))
+        with steps(f"hessian of {describe(f)}", len(eye), "column", progress) as done:
+            for e in eye:
+                direction = [zero_tangent(a) for a in args]
+                direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
+                column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
+                columns.append(np.asarray(column))
+                done()
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
     compute.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"

@@ -14,20 +14,22 @@ tape and the Jacobian itself are what memory holds.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
 from fwdad import api, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
+from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, rebuild, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
-def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
+def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
+           progress: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by reverse mode: one recorded
     pass of f, then one pullback per entry of the output.
 
@@ -35,6 +37,8 @@ def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
         f: the function to differentiate.
         argnums: the argument (or tuple of arguments) to differentiate with respect to;
             negative numbers count from the end.
+        progress: show the pullbacks as they run (a tqdm bar when tqdm is installed,
+            else a line on stderr now and then).
 
     Returns:
         `jac(*args, **kwargs)`, shaped, typed and nested as `fwdad.jacfwd`'s: for each
@@ -53,14 +57,16 @@ def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacrev", f, args, kwargs)
-        return value_and_jacobian_by_rows(f, argnums, args, kwargs)[1]
+        return value_and_jacobian_by_rows(f, argnums, args, kwargs, progress)[1]
     jacobian.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return Transformed("jacrev", f, argnums, jacobian)
 
 
-def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
-                               kwargs: Optional[dict] = None) -> Tuple[Any, Any]:
-    """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass."""
+def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[Any, ...],
+                               kwargs: Optional[Dict[str, Any]] = None,
+                               progress: bool = False) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass (its
+    pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
@@ -68,9 +74,10 @@ def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
     try:
         out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs)
+        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs, progress=progress)
     try:
-        rows = _rows(f, out, pullback, wrt, leaves, total)
+        with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
+            rows = _rows(f, out, pullback, wrt, leaves, total, done)
     finally:
         pullback.release()
     inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
@@ -97,8 +104,14 @@ def _input_leaves(tree: Any) -> Iterator[seeds.Leaf]:
             yield leaf
 
 
+def _row_count(out: Any) -> int:
+    """How many pullbacks _rows runs: one per entry of a float output leaf."""
+    return sum(int(np.size(primal)) for _, primal in _leaf_paths(out, ())
+               if zero_tangent(primal) is not NoTangent)
+
+
 def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leaves: Any,
-          total: int) -> Any:
+          total: int, done: Step) -> Any:
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
@@ -111,6 +124,7 @@ def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leave
         for k in range(block.shape[0]):
             cts = pullback(_unit_cotangent(out, path, k))
             _scatter(leaves, tuple(cts[i] for i in wrt), block[k])
+            done()
         rows[path] = block.T.reshape((total,) + shape)
     return _tree_of(out, rows, ())
 

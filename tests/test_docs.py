@@ -135,5 +135,6 @@ def test_ci_runs_the_readme_s_test_command():
     assert command in (ROOT / "README.md").read_text()
     assert command in (ROOT / "docs" / "getting-started.md").read_text()
     assert (ROOT / ".ci" / "run").read_text().rstrip().endswith("\n" + command)
-    extra = re.search(r"^test = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(), re.M)
+    extra = re.search(r"^test = \[(.*?)\]$", (ROOT / "pyproject.toml").read_text(),
+                      re.M | re.S)
     assert '"pytest-xdist' in extra.group(1)
