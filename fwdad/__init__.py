@@ -1,39 +1,26 @@
 """fwdad: forward-mode automatic differentiation of Python + NumPy by source
 transformation."""
-# Imported for what importing them does: register rules, and make `import fwdad` give
-# fwdad.testing and fwdad.optimize.
-from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
-from fwdad import optimize, testing  # noqa: F401
-from fwdad.api import batched_jvp, jacfwd, jvp
+# The import order matters: rules register before the modules that build on them.
+# isort: skip_file
 from fwdad.dual import Dual
-from fwdad.errors import (
-    FwdadError,
-    InternalError,
-    MissingRuleError,
-    NonDifferentiableError,
-    SourceUnavailableError,
-    TangentError,
-    UnrecordableError,
-    UnsupportedSyntaxError,
-)
+from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
+                          NonDifferentiableError, SourceUnavailableError, TangentError,
+                          UnrecordableError, UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
-from fwdad.higher import hessian, hvp
-from fwdad.jacrev import jacrev
-from fwdad.lang import (
-    build_dict,
-    build_list,
-    build_set,
-    build_slice,
-    build_tuple,
-    foreigncall,
-    unpack,
-)
-from fwdad.linearize import linearize
-from fwdad.reverse.api import grad, value_and_grad, vjp
+from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
+    foreigncall, unpack
 from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
-from fwdad.static_graph import static_graph
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.higher import hessian, hvp
+from fwdad.linearize import linearize
+from fwdad.reverse.api import grad, value_and_grad, vjp
+from fwdad.jacrev import jacrev
+from fwdad.static_graph import static_graph
+from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
+from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
+from fwdad import optimize  # noqa: F401  (derivatives as scipy.optimize takes them)
 from fwdad.version import installed_version as _installed_version
 
 __version__ = _installed_version()

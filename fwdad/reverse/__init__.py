@@ -1,26 +1,15 @@
 """Reverse mode (the companion path): Var and varmat values, the tape, the reverse line
 transformation, reverse rules, and vjp / grad / value_and_grad."""
+# The import order matters: rules registered later build on earlier ones.
+# isort: skip_file
 from fwdad.reverse import (  # noqa: F401 (imported for their rules)
-    rules_array_api,
-    rules_arrays,
-    rules_creation,
-    rules_decompositions,
-    rules_iteration,
-    rules_linalg,
-    rules_methods,
-    rules_python,
-    rules_reductions,
-    rules_scalar,
-    rules_scalar_methods,
-    rules_sequences,
-    rules_shapes,
-    rules_statistics,
-    rules_ufuncs,
-)
+    rules_scalar, rules_ufuncs, rules_arrays, rules_reductions, rules_shapes,
+    rules_linalg, rules_decompositions, rules_creation, rules_methods, rules_python,
+    rules_iteration, rules_statistics, rules_sequences,
+    rules_array_api, rules_scalar_methods)
 from fwdad.rules.all import HAS_SCIPY
-
 if HAS_SCIPY:  # SciPy is optional: its rules only where it imports
-    from fwdad.reverse import rules_scipy_linalg, rules_scipy_special  # noqa: F401
+    from fwdad.reverse import rules_scipy_special, rules_scipy_linalg  # noqa: F401
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

@@ -1,32 +1,12 @@
 """Imports every rule module, which registers its rules (SciPy's only where it imports)."""
+# The import order matters: rules registered later wrap or read earlier ones.
+# isort: skip_file
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
-    array_api,
-    builtins_,
-    classes,
-    containers,
-    contexts,
-    counting,
-    creation,
-    decompositions,
-    differences,
-    indexing,
-    iteration,
-    linalg,
-    mathfns,
-    ndarray_methods,
-    norms,
-    objects,
-    operators,
+    operators, containers, mathfns, builtins_, ufuncs, reductions, counting, linalg,
+    indexing, objects, creation, iteration, classes, norms, ufunc_methods, shapes, padding,
+    random_, ndarray_methods, decompositions, differences, statistics, array_api, contexts,
     outputs,  # after the others: it wraps rules registered above
-    padding,
-    random_,
-    reductions,
-    scalar_methods,  # after outputs: scalar methods take out= as array methods do
-    shapes,
-    statistics,
-    ufunc_methods,
-    ufuncs,
-)
+    scalar_methods)  # after outputs: scalar methods take out= as array methods do
 
 try:  # SciPy is optional (pip install fwdad[scipy])
     import scipy.special  # noqa: F401
@@ -34,4 +14,4 @@ except ImportError:
     HAS_SCIPY = False
 else:
     HAS_SCIPY = True
-    from fwdad.rules import scipy_linalg, scipy_logsumexp, scipy_special  # noqa: F401
+    from fwdad.rules import scipy_special, scipy_logsumexp, scipy_linalg  # noqa: F401
