@@ -31,7 +31,7 @@ from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
 
 
-def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
+def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
     """Evaluate `f(*primals)` and its directional derivative along `tangents`.
 
     Args:
@@ -52,18 +52,18 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
             differentiate (the message says where, and what to do).
     """
     _check_callable(f, "jvp")
-    primals, tangents = _check_sequences(f, primals, tangents)
-    duals = _float_duals(primals, tangents) or _checked_duals(f, primals, tangents)
+    args, directions = _check_sequences(f, primals, tangents)
+    duals = _float_duals(args, directions) or _checked_duals(f, args, directions)
     try:
         out = call(f, duals)
     except Exception as exc:
-        explain_failed_call("jvp", f, primals, exc)
+        explain_failed_call("jvp", f, args, exc)
         note_user_location(exc)
         raise
     return out.primal, out.tangent
 
 
-def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
+def _float_duals(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Optional[List[Dual]]:
     """Plain float arguments with float tangents need no checks and no copies (the
     fast path of small calls); None when any argument is something else."""
     if all(type(p) is float and type(t) is float for p, t in zip(primals, tangents)):
@@ -71,13 +71,15 @@ def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
     return None
 
 
-def _checked_duals(f: Callable, primals: tuple, tangents: tuple) -> List[Dual]:
+def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tuple[Any, ...]
+                   ) -> List[Dual]:
     names = _argument_names(f, len(primals))
     return [Dual(p, _copy(check_tangent(p, t, n, of=describe(f))))
             for p, t, n in zip(primals, tangents, names)]
 
 
-def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dual:
+def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, Any]] = None
+         ) -> Dual:
     """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
     (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
@@ -90,7 +92,7 @@ def _check_callable(f: Any, api: str) -> None:
                          f"argument, but got {a_type(f)}: {f!r:.60}.")
 
 
-def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
+def _check_sequences(f: Callable[..., Any], primals: Any, tangents: Any) -> tuple[Any, ...]:
     for what, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, (tuple, list)):
             raise FwdadError(
@@ -104,7 +106,7 @@ def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
     return tuple(primals), tuple(tangents)
 
 
-def _argument_names(f: Callable, count: int) -> List[str]:
+def _argument_names(f: Callable[..., Any], count: int) -> List[str]:
     try:
         params = [p.name for p in inspect.signature(f).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -121,7 +123,7 @@ def _copy(tangent: Any) -> Any:
     return copy.deepcopy(tangent)
 
 
-def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
+def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
                 ) -> Tuple[Any, Any]:
     """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
     (None, for an argument or any part of one, means no tangent: zero). Returns
@@ -133,18 +135,18 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
         TangentError: a tangent does not match its primal plus the batch axis.
     """
     _check_callable(f, "batched_jvp")
-    primals, tangents = _check_sequences(f, primals, tangents)
-    size = _batch_size_of(f, tangents)
-    names = _argument_names(f, len(primals))
+    args, directions = _check_sequences(f, primals, tangents)
+    size = _batch_size_of(f, directions)
+    names = _argument_names(f, len(args))
     duals = [Dual(p, _copy(check_tangent(p, t, n, batch=size, of=describe(f))))
-             for p, t, n in zip(primals, tangents, names)]
-    check_call("batched_jvp", f, primals)
+             for p, t, n in zip(args, directions, names)]
+    check_call("batched_jvp", f, args)
     out = call_batched(f, duals, size)
     return out.primal, seeds.batched_output(out.primal, out.tangent, size)
 
 
-def call_batched(f: Callable, duals: List[Dual], size: int,
-                 keywords: Optional[dict] = None) -> Dual:
+def call_batched(f: Callable[..., Any], duals: List[Dual], size: int,
+                 keywords: Optional[dict[Any, Any]] = None) -> Dual:
     """Run the rule of `f` on Duals whose tangents carry a batch axis of `size`."""
     try:
         with batch(size):
@@ -154,7 +156,7 @@ def call_batched(f: Callable, duals: List[Dual], size: int,
         raise
 
 
-def _batch_size_of(f: Callable, tangents: tuple) -> int:
+def _batch_size_of(f: Callable[..., Any], tangents: tuple[Any, ...]) -> int:
     for leaf in leaves(tangents):
         if leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
             return int(np.shape(leaf)[0])
@@ -224,8 +226,9 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
 
 
-def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple,
-                 kwargs: Optional[dict] = None):
+def _seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
+                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
+                 ) -> Tuple[Any, Any]:
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`.
 
@@ -246,8 +249,9 @@ def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple,
                      lambda zero: stack([zero] * size))
 
 
-def _pass(f: Callable, args: tuple, kwargs: dict, tangents: dict, size: int,
-          inactive: Callable):
+def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
+          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
+          ) -> Tuple[Any, Any]:
     duals = [Dual(_copy_argument(a), _fill(a, _copy(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
     named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}

@@ -85,7 +85,7 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     return out, _typed(out, blocks, inputs)
 
 
-def _check_inputs(f: Callable, argnums: Any, leaves: Any, total: int) -> None:
+def _check_inputs(f: Callable[..., Any], argnums: Any, leaves: Any, total: int) -> None:
     if total == 0:
         raise NonDifferentiableError(
             f"jacrev({describe(f)}, argnums={argnums}) differentiates with respect "
@@ -110,8 +110,8 @@ def _row_count(out: Any) -> int:
                if zero_tangent(primal) is not NoTangent)
 
 
-def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leaves: Any,
-          total: int, done: Step) -> Any:
+def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tuple[int, ...],
+          leaves: Any, total: int, done: Step) -> Any:
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
@@ -129,7 +129,7 @@ def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leave
     return _tree_of(out, rows, ())
 
 
-def _kind(f: Callable, primal: Any) -> str:
+def _kind(f: Callable[..., Any], primal: Any) -> str:
     zero = zero_tangent(primal)
     if zero is NoTangent:
         return "constant"
@@ -144,7 +144,7 @@ def _kind(f: Callable, primal: Any) -> str:
         f"(for a complex output, its columns are the derivatives along real directions).")
 
 
-def _leaf_paths(tree: Any, path: Tuple) -> Iterator[Tuple[Tuple, Any]]:
+def _leaf_paths(tree: Any, path: Tuple[Any, ...]) -> Iterator[Tuple[Tuple[Any, ...], Any]]:
     if isinstance(tree, (tuple, list)):
         for i, v in enumerate(tree):
             yield from _leaf_paths(v, path + (i,))
@@ -155,10 +155,10 @@ def _leaf_paths(tree: Any, path: Tuple) -> Iterator[Tuple[Tuple, Any]]:
         yield path, tree
 
 
-def _unit_cotangent(out: Any, path: Tuple, k: int) -> Any:
+def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:
     """The cotangent of the output that is 1 at entry k of the leaf at `path`, 0 at
     every other float entry (a fresh one per row: a pullback may keep what it gets)."""
-    def walk(tree: Any, rest: Tuple) -> Any:
+    def walk(tree: Any, rest: Tuple[Any, ...]) -> Any:
         if not rest:
             zero = zero_tangent(tree)
             if isinstance(zero, np.ndarray):
@@ -209,7 +209,7 @@ def _cast_like(block: Any, leaf: Any) -> Any:
     return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
 
 
-def _tree_of(out: Any, rows: dict, path: Tuple) -> Any:
+def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:
     """The rows arranged like the output (what jacobian_blocks reads by path)."""
     if isinstance(out, (tuple, list)):
         return [_tree_of(v, rows, path + (i,)) for i, v in enumerate(out)]
