@@ -42,8 +42,9 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     """Evaluate `f(*primals)` and return its linearization at that point.
 
     Args:
-        f: the function; primals: its arguments (floats, float arrays and tuples, lists
-            and dicts of them are differentiable; other values pass through).
+        f: the function.
+        primals: its arguments (floats, float arrays and tuples, lists and dicts of
+            them are differentiable; other values pass through).
 
     Returns:
         `(out, lin)`: `lin(*tangents)` is the JVP (`jvp(f, primals, tangents)[1]`),
@@ -54,7 +55,8 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     Raises:
         UnrecordableError: a rule does something with a tangent that cannot be
             recorded (jvp and jacfwd work: the message names the rule and the line).
-        Errors of f itself (and other fwdad errors) are raised as jvp raises them.
+        FwdadError: as jvp raises it (errors of f itself, too, are raised as jvp
+            raises them).
     """
     _check_callable(f, "linearize")
     check_call("linearize", f, primals)

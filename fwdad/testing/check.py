@@ -41,7 +41,8 @@ def test_rule(f: Callable[..., Any], *args: Any, rtol: float = 1e-6, atol: float
     Args:
         f: a function with a registered frule, or a Python function to derive one for.
         args: the point; floats and float arrays (in containers, too) are perturbed.
-        rtol, atol: tolerances of the finite-difference comparison.
+        rtol: relative tolerance of the finite-difference comparison.
+        atol: absolute tolerance of the finite-difference comparison.
         batch: how many tangents to push through at once in the batch check (0: skip).
         seed: seeds the random tangents and cotangents.
         h: the finite-difference step.

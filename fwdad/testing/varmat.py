@@ -25,7 +25,8 @@ def test_varmat_matvar(f: Callable[..., Any], *args: Any, rtol: float = 1e-12, a
     Args:
         f: a function the reverse mode can differentiate.
         args: the point (float arrays become VarMats, or matvars).
-        rtol, atol: tolerances of the comparison of values and cotangents.
+        rtol: relative tolerance of the comparison of values and cotangents.
+        atol: absolute tolerance of the comparison of values and cotangents.
         seed: seeds the random output cotangent (the same in both layouts).
 
     Raises:
