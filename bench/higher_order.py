@@ -32,8 +32,13 @@ except ImportError:  # not installed: run from a checkout
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.jvp_overhead import median_times  # noqa: E402  (the same sampler)
-from bench.workloads_higher import (rosenbrock, rosenbrock_gradient,  # noqa: E402
-                                    rosenbrock_hessian, rosenbrock_hvp, rosenbrock_point)
+from bench.workloads_higher import (  # noqa: E402
+    rosenbrock,
+    rosenbrock_gradient,
+    rosenbrock_hessian,
+    rosenbrock_hvp,
+    rosenbrock_point,
+)
 
 REPEATS = 11
 QUICK_REPEATS = 3

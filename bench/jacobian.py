@@ -32,9 +32,13 @@ except ImportError:  # not installed: run from a checkout
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.jvp_overhead import make_mlp, median_times  # noqa: E402  (the same sampler)
-from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
-                                      pde_residual_central_differences,
-                                      pde_residual_hand_jacobian, transcendental_chain)
+from bench.workloads_jacobian import (  # noqa: E402
+    pde_point,
+    pde_residual,
+    pde_residual_central_differences,
+    pde_residual_hand_jacobian,
+    transcendental_chain,
+)
 
 REPEATS = 31
 QUICK_REPEATS = 3

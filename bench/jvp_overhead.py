@@ -110,8 +110,8 @@ def elementwise_jvp(x, dx):
     s, ds = np.sin(x), np.cos(x) * dx
     e = np.exp(-x2)
     de = -e * dx2
-    l, dl = np.log1p(x2), dx2 / (1.0 + x2)
-    return np.sum(s * e + l), np.sum(ds * e + s * de + dl)
+    lg, dlg = np.log1p(x2), dx2 / (1.0 + x2)
+    return np.sum(s * e + lg), np.sum(ds * e + s * de + dlg)
 
 
 def elementwise_workload(size: int = 10**6, seed: int = 0) -> Workload:

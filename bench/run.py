@@ -30,9 +30,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
-from bench import arguments, jvp_overhead as jo, peers, report, small_ops  # noqa: E402
-from bench.companion_rows import (higher_order_rows, jacobian_rows,  # noqa: E402
-                                  reverse_rows)
+from bench import arguments, peers, report, small_ops  # noqa: E402
+from bench import jvp_overhead as jo  # noqa: E402
+from bench.companion_rows import higher_order_rows, jacobian_rows, reverse_rows  # noqa: E402
 from bench.higher_order import HVP_N  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
 from fwdad.forward.derive import build_rule, collector_paused  # noqa: E402

@@ -20,8 +20,15 @@ import sys
 import numpy as np
 
 import fwdad
-from fwdad.structured import (GENERIC, Diagonal, ScaledMatrix, Symmetric, destructure,
-                              generic_frule, generic_rrule)
+from fwdad.structured import (
+    GENERIC,
+    Diagonal,
+    ScaledMatrix,
+    Symmetric,
+    destructure,
+    generic_frule,
+    generic_rrule,
+)
 from fwdad.tangents import Tangent, inner, random_tangent
 
 

@@ -1,5 +1,7 @@
 """fwdad: forward-mode automatic differentiation of Python + NumPy by source
 transformation."""
+# The import order matters: rules register before the modules that build on them.
+# isort: skip_file
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
                           NonDifferentiableError, SourceUnavailableError, TangentError,

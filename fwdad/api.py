@@ -7,27 +7,33 @@ from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from fwdad import seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, NonDifferentiableError, SharedTangentError, a_type,
-                          describe, note_user_location)
+from fwdad.errors import (
+    FwdadError,
+    NonDifferentiableError,
+    SharedTangentError,
+    a_type,
+    describe,
+    note_user_location,
+)
 from fwdad.forward import dispatch
-from fwdad import seeds
+from fwdad.progress import steps
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
 
-
 _NONE: FrozenSet[int] = frozenset()
 
 
-def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
+def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, Any]:
     """Evaluate `f(*primals)` and its directional derivative along `tangents`.
 
     Args:
@@ -48,24 +54,24 @@ def jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
             differentiate (the message says where, and what to do).
     """
     _check_callable(f, "jvp")
-    primals, tangents = _check_sequences(f, primals, tangents)
-    duals = _float_duals(primals, tangents)
+    args, directions = _check_sequences(f, primals, tangents)
+    duals = _float_duals(args, directions)
     if duals is not None:  # (the fast path of small calls)
-        constants = _NONE if 0.0 not in tangents else frozenset(
-            i for i, t in enumerate(tangents) if t == 0.0)
+        constants = _NONE if 0.0 not in directions else frozenset(
+            i for i, t in enumerate(directions) if t == 0.0)
     else:
-        constants = constant_positions(tangents)
-        duals = _checked_duals(f, primals, tangents, constants)
+        constants = constant_positions(directions)
+        duals = _checked_duals(f, args, directions, constants)
     try:
         out = call_with_constants(f, duals, constants) if constants else call(f, duals)
     except Exception as exc:
-        explain_failed_call("jvp", f, primals, exc)
+        explain_failed_call("jvp", f, args, exc)
         note_user_location(exc)
         raise
     return out.primal, out.tangent
 
 
-def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
+def _float_duals(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Optional[List[Dual]]:
     """Plain float arguments with float tangents need no checks and no copies (the
     fast path of small calls); None when any argument is something else."""
     if all(type(p) is float and type(t) is float for p, t in zip(primals, tangents)):
@@ -73,7 +79,7 @@ def _float_duals(primals: tuple, tangents: tuple) -> Optional[List[Dual]]:
     return None
 
 
-def _checked_duals(f: Callable, primals: tuple, tangents: tuple,
+def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tuple[Any, ...],
                    constants: FrozenSet[int] = frozenset()) -> List[Dual]:
     """Duals of the checked arguments, each with a copy of its tangent (an argument in
     `constants` gets a new zero, which costs no pass over memory for an array)."""
@@ -92,19 +98,20 @@ def _checked_duals(f: Callable, primals: tuple, tangents: tuple,
 def _new_zero(primal: Any) -> Any:
     """The zero tangent of `primal`; a float array's from calloc'd memory, in its order."""
     if type(primal) is np.ndarray and primal.dtype.kind == "f":
-        order = "F" if primal.flags.f_contiguous and not primal.flags.c_contiguous else "C"
-        return np.zeros(primal.shape, primal.dtype, order=order)
+        fortran = primal.flags.f_contiguous and not primal.flags.c_contiguous
+        return np.zeros(primal.shape, primal.dtype, order="F" if fortran else "C")
     return zero_tangent(primal)
 
 
-def call(f: Callable, duals: List[Dual], keywords: Optional[dict] = None) -> Dual:
+def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, Any]] = None
+         ) -> Dual:
     """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
     (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
     return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
 
 
-def constant_positions(tangents: tuple) -> FrozenSet[int]:
+def constant_positions(tangents: tuple[Any, ...]) -> FrozenSet[int]:
     """The arguments given no tangent or a zero one: the rule runs as if they were
     constants (checked cheaply: an array is tested only when its first item is 0)."""
     return frozenset(i for i, t in enumerate(tangents) if t is None or t is NoTangent or (
@@ -113,13 +120,15 @@ def constant_positions(tangents: tuple) -> FrozenSet[int]:
             t.flat[0] == 0.0 and not t.any()))))
 
 
-def call_with_constants(f: Callable, duals: List[Dual], constants: FrozenSet[int]) -> Dual:
+def call_with_constants(f: Callable[..., Any], duals: List[Dual],
+                        constants: FrozenSet[int]) -> Dual:
     """`call(f, duals)`; a Python function whose arguments at `constants` have zero
     tangents runs its rule's variant for them (no tangent work for those)."""
     if constants and type(f) is types.FunctionType:
         rule = dispatch.specialized_rule(f, constants)
         if rule is not None:
-            return rule(*duals)
+            out: Dual = rule(*duals)
+            return out
     return call(f, duals)
 
 
@@ -129,7 +138,7 @@ def _check_callable(f: Any, api: str) -> None:
                          f"argument, but got {a_type(f)}: {f!r:.60}.")
 
 
-def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
+def _check_sequences(f: Callable[..., Any], primals: Any, tangents: Any) -> tuple[Any, ...]:
     for what, value in (("primals", primals), ("tangents", tangents)):
         if not isinstance(value, (tuple, list)):
             raise FwdadError(
@@ -143,7 +152,7 @@ def _check_sequences(f: Callable, primals: Any, tangents: Any) -> tuple:
     return tuple(primals), tuple(tangents)
 
 
-def _argument_names(f: Callable, count: int) -> List[str]:
+def _argument_names(f: Callable[..., Any], count: int) -> List[str]:
     try:
         params = [p.name for p in inspect.signature(f).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -160,7 +169,7 @@ def _copy(tangent: Any) -> Any:
     return copy.deepcopy(tangent)
 
 
-def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
+def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
                 ) -> Tuple[Any, Any]:
     """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
     (None, for an argument or any part of one, means no tangent: zero). Returns
@@ -172,18 +181,18 @@ def batched_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]
         TangentError: a tangent does not match its primal plus the batch axis.
     """
     _check_callable(f, "batched_jvp")
-    primals, tangents = _check_sequences(f, primals, tangents)
-    size = _batch_size_of(f, tangents)
-    names = _argument_names(f, len(primals))
+    args, directions = _check_sequences(f, primals, tangents)
+    size = _batch_size_of(f, directions)
+    names = _argument_names(f, len(args))
     duals = [Dual(p, _copy(check_tangent(p, t, n, batch=size, of=describe(f))))
-             for p, t, n in zip(primals, tangents, names)]
-    check_call("batched_jvp", f, primals)
+             for p, t, n in zip(args, directions, names)]
+    check_call("batched_jvp", f, args)
     out = call_batched(f, duals, size)
     return out.primal, seeds.batched_output(out.primal, out.tangent, size)
 
 
-def call_batched(f: Callable, duals: List[Dual], size: int,
-                 keywords: Optional[dict] = None) -> Dual:
+def call_batched(f: Callable[..., Any], duals: List[Dual], size: int,
+                 keywords: Optional[dict[Any, Any]] = None) -> Dual:
     """Run the rule of `f` on Duals whose tangents carry a batch axis of `size`."""
     try:
         with batch(size):
@@ -193,7 +202,7 @@ def call_batched(f: Callable, duals: List[Dual], size: int,
         raise
 
 
-def _batch_size_of(f: Callable, tangents: tuple) -> int:
+def _batch_size_of(f: Callable[..., Any], tangents: tuple[Any, ...]) -> int:
     for leaf in leaves(tangents):
         if leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
             return int(np.shape(leaf)[0])
@@ -202,8 +211,8 @@ def _batch_size_of(f: Callable, tangents: tuple) -> int:
 
 
 # ---- Jacobians -----------------------------------------------------------------------
-def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
-           chunk_size: Optional[int] = None) -> Callable:
+def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
+           chunk_size: Optional[int] = None, progress: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by forward mode, in one batched
     pass (or in passes of `chunk_size` tangents, to bound memory).
 
@@ -212,6 +221,8 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
         argnums: the argument (or tuple of arguments) to differentiate with respect to;
             negative numbers count from the end.
         chunk_size: at most this many tangents per pass (None: all in one pass).
+        progress: show the passes as they run (a tqdm bar when tqdm is installed,
+            else a line on stderr now and then).
 
     Returns:
         `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
@@ -229,16 +240,17 @@ def jacfwd(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0,
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacfwd", f, args, kwargs)
-        return value_and_jacobian(f, argnums, args, chunk_size, kwargs)[1]
+        return value_and_jacobian(f, argnums, args, chunk_size, kwargs, progress)[1]
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 
 
-def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: tuple,
-                       chunk_size: Optional[int] = None, kwargs: Optional[dict] = None
-                       ) -> Tuple[Any, Any]:
+def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],
+                       args: Tuple[Any, ...], chunk_size: Optional[int] = None,
+                       kwargs: Optional[Dict[str, Any]] = None, progress: bool = False,
+                       label: Optional[str] = None) -> Tuple[Any, Any]:
     """`(f(*args, **kwargs), jacfwd(f, argnums, chunk_size)(*args, **kwargs))` from the
-    same passes."""
+    same passes (shown as they run when `progress`, under `label`)."""
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:
@@ -247,16 +259,22 @@ def value_and_jacobian(f: Callable, argnums: Union[int, Tuple[int, ...]], args: 
             f"to arguments that hold no floats: pass floats or float arrays.")
     step = total if chunk_size is None else max(1, int(chunk_size))
     out, chunks = None, []
-    for start in range(0, total, step):
-        stop = min(total, start + step)
-        out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop), kwargs)
-        chunks.append(seeds.stacked_output(out, tangent, stop - start))
+    passes = -(-total // step)
+    label = label or f"jacfwd of {describe(f)}"
+    with steps(label, passes, "pass", progress) as done:
+        for start in range(0, total, step):
+            stop = min(total, start + step)
+            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop),
+                                        kwargs)
+            chunks.append(seeds.stacked_output(out, tangent, stop - start))
+            done()
     many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
     return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
 
 
-def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple,
-                 kwargs: Optional[dict] = None):
+def _seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
+                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
+                 ) -> Tuple[Any, Any]:
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`.
 
@@ -277,8 +295,9 @@ def _seeded_pass(f: Callable, args: tuple, wrt: Tuple[int, ...], seeded: tuple,
                      lambda zero: stack([zero] * size))
 
 
-def _pass(f: Callable, args: tuple, kwargs: dict, tangents: dict, size: int,
-          inactive: Callable):
+def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
+          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
+          ) -> Tuple[Any, Any]:
     duals = [Dual(_copy_argument(a), _fill(a, _copy(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
     named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}

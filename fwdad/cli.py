@@ -13,6 +13,9 @@
                                                   a method, on the instance --self builds
     fwdad --version                               the installed version
 
+The derived forward and reverse rules end with a comment that gives the time their build
+took and their size (`# built in 0.012 s: 35 lines, 1210 characters`).
+
 Exit codes: 0 success, 1 the rule failed its check (or could not be built), 2 a usage
 error (missing file or function, a point that does not parse, as many values as the
 function does not take), reported without a traceback. Bare `fwdad` prints the help and
@@ -133,6 +136,7 @@ def _show(args: argparse.Namespace) -> int:
         else:
             text = _reverse_source(fn) if args.reverse else \
                 _forward_source(fn, args.normalized, args.unoptimized)
+            text = text.rstrip("\n") + _built(fn, args)
     except FwdadError as err:
         text = str(err)  # (say which function, unless the message starts with it)
         print(f"fwdad show: {text}" if text.startswith(describe(fn)) else
@@ -222,6 +226,16 @@ def _forward_source(fn: Callable, normalized: bool, unoptimized: bool = False) -
     if normalized:
         return str(rule.normalized_source)
     return rule.unoptimized.source if unoptimized else rule.source
+
+
+def _built(fn: Callable, args: argparse.Namespace) -> str:
+    """The closing comment of a derived rule shown whole: its build time and size."""
+    if args.normalized or args.unoptimized or (not args.reverse and is_primitive(fn)):
+        return ""
+    from fwdad.reverse import build_rule as reverse_rule
+    build = getattr(reverse_rule(fn) if args.reverse else dispatch.derived_rule(fn),
+                    "build", None)
+    return "" if build is None else f"\n# built in {build}"
 
 
 def _primitive_source(fn: Callable, rule: Callable) -> str:

@@ -6,7 +6,8 @@ what to do about it. `where` formats the user's location once for all of them.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Optional
+import types
+from typing import Any, Callable, Optional, Tuple
 
 
 class FwdadError(Exception):
@@ -78,7 +79,7 @@ def where(filename: Optional[str], lineno: Optional[int]) -> str:
     return f"{filename}:{lineno}" if lineno else filename
 
 
-def location_of(fn: Callable) -> str:
+def location_of(fn: Callable[..., Any]) -> str:
     """The file and first line of a Python function, when it has them."""
     code = getattr(inspect.unwrap(fn), "__code__", None)
     if code is None:
@@ -90,8 +91,9 @@ def current_user_location() -> str:
     """`file.py:12` of the user's line that the innermost generated code running now
     comes from (for errors a rule raises); empty when none is running."""
     import sys
+
     from fwdad.compile import user_location
-    frame = sys._getframe(1)
+    frame: Optional[types.FrameType] = sys._getframe(1)
     while frame is not None:
         hit = _through_rules(user_location, frame.f_code.co_filename, frame.f_lineno)
         if hit is not None:
@@ -100,7 +102,8 @@ def current_user_location() -> str:
     return ""
 
 
-def _through_rules(user_location, filename: str, lineno: int):
+def _through_rules(user_location: Callable[[str, int], Optional[Tuple[Any, ...]]],
+                   filename: str, lineno: int) -> Optional[Tuple[Any, ...]]:
     """The user's line a line of generated code comes from. A rule of a rule (second
     order) comes from a generated rule's line: followed back to the user's own."""
     hit = user_location(filename, lineno)

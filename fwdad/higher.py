@@ -20,6 +20,7 @@ from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
 from fwdad.forward import nested, nested_rules
+from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
 from fwdad.rules.registry import frule
@@ -36,7 +37,7 @@ def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
     return _jvp_with_keywords(f, primals, tangents, {})
 
 
-def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict) -> Dual:
+def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any, Any]) -> Dual:
     """_jvp, with `keywords` (plain values: constants of both levels) passed to f."""
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
@@ -58,7 +59,8 @@ def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
     outer_primal = _item(primals.tangent, i)
     outer_inner = api._copy(_item(tangents.tangent, i))
     if _batched(primal, outer_primal) and not _batched(inner, outer_inner):
-        outer_inner = stack([outer_inner] * batching.running_batch_size())  # batched alike
+        size: Any = batching.running_batch_size()  # (an int: _batched says one runs)
+        outer_inner = stack([outer_inner] * size)  # batched alike
     return Dual(Dual(primal, inner), Tangent(primal=outer_primal, tangent=outer_inner))
 
 
@@ -81,8 +83,8 @@ class Directional:
     `f(*xs, **kwargs)` at xs along v (the tangent output of jvp); it has a rule, so
     jacfwd can differentiate it again. The keyword arguments are constants."""
 
-    def __init__(self, f: Callable, tangents: Sequence[Any],
-                 keywords: Optional[dict] = None) -> None:
+    def __init__(self, f: Callable[..., Any], tangents: Sequence[Any],
+                 keywords: Optional[dict[Any, Any]] = None) -> None:
         self.f, self.tangents, self.keywords = f, tuple(tangents), keywords or {}
 
     def __call__(self, *primals: Any) -> Any:
@@ -91,7 +93,7 @@ class Directional:
 
 
 @frule(Directional.__call__)
-def _directional(self, *primals: Dual) -> Dual:
+def _directional(self: Directional, *primals: Dual) -> Dual:
     packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
     out = _jvp_with_keywords(Dual(self.f, NoTangent), packed,
                              Dual(self.tangents, NoTangent), self.keywords)
@@ -99,7 +101,7 @@ def _directional(self, *primals: Dual) -> Dual:
 
 
 # ---- the public functions ------------------------------------------------------------
-def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
     """The Hessian of a scalar function `f` at `primals`, times `tangents`.
 
     Forward over reverse: the jvp of f's gradient, one reverse pass run on Dual values
@@ -114,23 +116,25 @@ def hvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[A
         has the output's shape in front).
     """
     api._check_callable(f, "hvp")
-    primals, tangents = api._check_sequences(f, primals, tangents)
-    check_call("hvp", f, primals)
-    argnums = tuple(range(len(primals)))
+    args, directions = api._check_sequences(f, primals, tangents)
+    check_call("hvp", f, args)
+    argnums = tuple(range(len(args)))
     try:
-        return tuple(api.jvp(reverse_api.grad(f, argnums), primals, tangents)[1])
+        return tuple(api.jvp(reverse_api.grad(f, argnums), args, directions)[1])
     except InternalError:
         raise
     except FwdadError:
         pass
-    return tuple(api.jacfwd(Directional(f, tangents), argnums=argnums)(*primals))
+    return tuple(api.jacfwd(Directional(f, directions), argnums=argnums)(*args))
 
 
-def hessian(f: Callable, argnums: int = 0) -> Callable:
+def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
+            ) -> Transformed:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
     (a float or float array; negative counts from the end): shape
     `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
-    as constants.
+    as constants. With `progress=True`, the passes are shown as they run (a tqdm bar
+    when tqdm is installed, else a line on stderr now and then).
 
     Forward over reverse: one batched jvp (jacfwd) of f's gradient, a reverse pass run
     on Dual values that carry a tangent per entry of x. When f's output is not a real
@@ -151,17 +155,22 @@ def hessian(f: Callable, argnums: int = 0) -> Callable:
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not {a_type(x)}.")
         try:
-            return api.jacfwd(reverse_api.grad(f, at), argnums=at)(*args, **kwargs)
+            gradient = reverse_api.grad(f, at)
+            return api.value_and_jacobian(gradient, at, args, None, kwargs, progress,
+                                          label=f"hessian of {describe(f)}")[1]
         except InternalError:
             raise
         except FwdadError:
             pass
         columns = []
-        for e in np.eye(int(np.size(x))):
-            direction = [zero_tangent(a) for a in args]
-            direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-            column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
-            columns.append(np.asarray(column))
+        eye = np.eye(int(np.size(x)))
+        with steps(f"hessian of {describe(f)}", len(eye), "column", progress) as done:
+            for e in eye:
+                direction = [zero_tangent(a) for a in args]
+                direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
+                column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
+                columns.append(np.asarray(column))
+                done()
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
     compute.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"

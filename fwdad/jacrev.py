@@ -14,20 +14,22 @@ tape and the Jacobian itself are what memory holds.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
 from fwdad import api, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
+from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, rebuild, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
-def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
+def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
+           progress: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by reverse mode: one recorded
     pass of f, then one pullback per entry of the output.
 
@@ -35,6 +37,8 @@ def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
         f: the function to differentiate.
         argnums: the argument (or tuple of arguments) to differentiate with respect to;
             negative numbers count from the end.
+        progress: show the pullbacks as they run (a tqdm bar when tqdm is installed,
+            else a line on stderr now and then).
 
     Returns:
         `jac(*args, **kwargs)`, shaped, typed and nested as `fwdad.jacfwd`'s: for each
@@ -53,14 +57,16 @@ def jacrev(f: Callable, argnums: Union[int, Tuple[int, ...]] = 0) -> Callable:
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacrev", f, args, kwargs)
-        return value_and_jacobian_by_rows(f, argnums, args, kwargs)[1]
+        return value_and_jacobian_by_rows(f, argnums, args, kwargs, progress)[1]
     jacobian.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return Transformed("jacrev", f, argnums, jacobian)
 
 
-def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
-                               kwargs: Optional[dict] = None) -> Tuple[Any, Any]:
-    """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass."""
+def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[Any, ...],
+                               kwargs: Optional[Dict[str, Any]] = None,
+                               progress: bool = False) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass (its
+    pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
@@ -68,9 +74,10 @@ def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
     try:
         out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs)
+        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs, progress=progress)
     try:
-        rows = _rows(f, out, pullback, wrt, leaves, total)
+        with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
+            rows = _rows(f, out, pullback, wrt, leaves, total, done)
     finally:
         pullback.release()
     inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
@@ -78,7 +85,7 @@ def value_and_jacobian_by_rows(f: Callable, argnums: Any, args: tuple,
     return out, _typed(out, blocks, inputs)
 
 
-def _check_inputs(f: Callable, argnums: Any, leaves: Any, total: int) -> None:
+def _check_inputs(f: Callable[..., Any], argnums: Any, leaves: Any, total: int) -> None:
     if total == 0:
         raise NonDifferentiableError(
             f"jacrev({describe(f)}, argnums={argnums}) differentiates with respect "
@@ -97,8 +104,14 @@ def _input_leaves(tree: Any) -> Iterator[seeds.Leaf]:
             yield leaf
 
 
-def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leaves: Any,
-          total: int) -> Any:
+def _row_count(out: Any) -> int:
+    """How many pullbacks _rows runs: one per entry of a float output leaf."""
+    return sum(int(np.size(primal)) for _, primal in _leaf_paths(out, ())
+               if zero_tangent(primal) is not NoTangent)
+
+
+def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tuple[int, ...],
+          leaves: Any, total: int, done: Step) -> Any:
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
@@ -111,11 +124,12 @@ def _rows(f: Callable, out: Any, pullback: Callable, wrt: Tuple[int, ...], leave
         for k in range(block.shape[0]):
             cts = pullback(_unit_cotangent(out, path, k))
             _scatter(leaves, tuple(cts[i] for i in wrt), block[k])
+            done()
         rows[path] = block.T.reshape((total,) + shape)
     return _tree_of(out, rows, ())
 
 
-def _kind(f: Callable, primal: Any) -> str:
+def _kind(f: Callable[..., Any], primal: Any) -> str:
     zero = zero_tangent(primal)
     if zero is NoTangent:
         return "constant"
@@ -130,7 +144,7 @@ def _kind(f: Callable, primal: Any) -> str:
         f"(for a complex output, its columns are the derivatives along real directions).")
 
 
-def _leaf_paths(tree: Any, path: Tuple) -> Iterator[Tuple[Tuple, Any]]:
+def _leaf_paths(tree: Any, path: Tuple[Any, ...]) -> Iterator[Tuple[Tuple[Any, ...], Any]]:
     if isinstance(tree, (tuple, list)):
         for i, v in enumerate(tree):
             yield from _leaf_paths(v, path + (i,))
@@ -141,10 +155,10 @@ def _leaf_paths(tree: Any, path: Tuple) -> Iterator[Tuple[Tuple, Any]]:
         yield path, tree
 
 
-def _unit_cotangent(out: Any, path: Tuple, k: int) -> Any:
+def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:
     """The cotangent of the output that is 1 at entry k of the leaf at `path`, 0 at
     every other float entry (a fresh one per row: a pullback may keep what it gets)."""
-    def walk(tree: Any, rest: Tuple) -> Any:
+    def walk(tree: Any, rest: Tuple[Any, ...]) -> Any:
         if not rest:
             zero = zero_tangent(tree)
             if isinstance(zero, np.ndarray):
@@ -195,7 +209,7 @@ def _cast_like(block: Any, leaf: Any) -> Any:
     return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
 
 
-def _tree_of(out: Any, rows: dict, path: Tuple) -> Any:
+def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:
     """The rows arranged like the output (what jacobian_blocks reads by path)."""
     if isinstance(out, (tuple, list)):
         return [_tree_of(v, rows, path + (i,)) for i, v in enumerate(out)]

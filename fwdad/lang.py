@@ -9,22 +9,22 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Tuple
 
 
-def build_list(*items: Any) -> list:
+def build_list(*items: Any) -> list[Any]:
     """`[a, b, *c]` (starred items arrive already expanded)."""
     return list(items)
 
 
-def build_tuple(*items: Any) -> tuple:
+def build_tuple(*items: Any) -> tuple[Any, ...]:
     """`(a, b)`."""
     return items
 
 
-def build_set(*items: Any) -> set:
+def build_set(*items: Any) -> set[Any]:
     """`{a, b}`."""
     return set(items)
 
 
-def build_dict(*keys_and_values: Any) -> dict:
+def build_dict(*keys_and_values: Any) -> dict[Any, Any]:
     """`{k1: v1, k2: v2}` as build_dict(k1, v1, k2, v2), in Python's order."""
     return dict(zip(keys_and_values[::2], keys_and_values[1::2]))
 
@@ -34,7 +34,7 @@ def build_slice(start: Any, stop: Any, step: Any) -> slice:
     return slice(start, stop, step)
 
 
-def unpack(value: Iterable, count: int, star: int = -1) -> Tuple[Any, ...]:
+def unpack(value: Iterable[Any], count: int, star: int = -1) -> Tuple[Any, ...]:
     """`a, b = value` (`count` targets); with `star` = i, target i is starred and
     collects the rest as a list, as in `a, *b = value`."""
     items = tuple(value)
@@ -50,7 +50,7 @@ def unpack(value: Iterable, count: int, star: int = -1) -> Tuple[Any, ...]:
     return items[:star] + (rest,) + items[len(items) - after:]
 
 
-def foreigncall(target: Callable, *args: Any, **kwargs: Any) -> Any:
+def foreigncall(target: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """A call of code with no Python source (a builtin, a ufunc, a C extension)."""
     return target(*args, **kwargs)
 

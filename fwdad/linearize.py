@@ -14,15 +14,22 @@ for a tape with an op it has no transpose rule for, the batched Jacobian.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
 from fwdad import linear_program, seeds, transposition
 from fwdad.api import _argument_names, _check_callable, call, jvp
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, TangentError, UnrecordableError, a_type, describe,
-                          note_user_location, where)
+from fwdad.errors import (
+    FwdadError,
+    TangentError,
+    UnrecordableError,
+    a_type,
+    describe,
+    note_user_location,
+    where,
+)
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call
@@ -31,12 +38,13 @@ from fwdad.tangents import NoTangent, leaves, rebuild, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------
-def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
+def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization"]:
     """Evaluate `f(*primals)` and return its linearization at that point.
 
     Args:
-        f: the function; primals: its arguments (floats, float arrays and tuples, lists
-            and dicts of them are differentiable; other values pass through).
+        f: the function.
+        primals: its arguments (floats, float arrays and tuples, lists and dicts of
+            them are differentiable; other values pass through).
 
     Returns:
         `(out, lin)`: `lin(*tangents)` is the JVP (`jvp(f, primals, tangents)[1]`),
@@ -47,7 +55,8 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
     Raises:
         UnrecordableError: a rule does something with a tangent that cannot be
             recorded (jvp and jacfwd work: the message names the rule and the line).
-        Errors of f itself (and other fwdad errors) are raised as jvp raises them.
+        FwdadError: as jvp raises it (errors of f itself, too, are raised as jvp
+            raises them).
     """
     _check_callable(f, "linearize")
     check_call("linearize", f, primals)
@@ -71,7 +80,7 @@ def linearize(f: Callable, *primals: Any) -> Tuple[Any, "Linearization"]:
 
 
 # ---- what a rule does with a tangent that cannot be recorded ---------------------------
-def _recording_failed(f: Callable, primals: tuple, exc: Exception) -> bool:
+def _recording_failed(f: Callable[..., Any], primals: tuple[Any, ...], exc: Exception) -> bool:
     """Whether `exc` comes from recording rather than from f or its rules: f's own
     errors (and fwdad's, such as a missing rule) are raised by jvp as well."""
     if isinstance(exc, FwdadError) and not isinstance(exc, UnrecordableError):
@@ -83,7 +92,7 @@ def _recording_failed(f: Callable, primals: tuple, exc: Exception) -> bool:
     return True
 
 
-def _unrecordable(f: Callable, exc: Exception) -> UnrecordableError:
+def _unrecordable(f: Callable[..., Any], exc: Exception) -> UnrecordableError:
     rule, line = _rule_and_line(exc.__traceback__)
     what = str(exc) if isinstance(exc, UnrecordableError) else \
         f"a rule did something to a recorded tangent that failed ({type(exc).__name__}: {exc})"
@@ -95,7 +104,7 @@ def _unrecordable(f: Callable, exc: Exception) -> UnrecordableError:
         f"function: use them (and fwdad.vjp for lin.T).")
 
 
-def _rule_and_line(tb: Any) -> tuple:
+def _rule_and_line(tb: Any) -> tuple[Any, ...]:
     """The rule that failed (the first function of fwdad/rules/ or of the user's rules
     below the innermost generated line) and the user's line that called it."""
     from fwdad.compile import USER_LINES, user_location
@@ -136,11 +145,12 @@ def _input(tape: Tape, leaf: Any) -> Any:
 class Linearization:
     """`lin(*tangents)`: the JVP of f at the recorded point; `lin.T`: its transpose."""
 
-    def __init__(self, f: Callable, primals: tuple, tape: Tape, inputs: list,
-                 out: Dual) -> None:
+    def __init__(self, f: Callable[..., Any], primals: tuple[Any, ...], tape: Tape,
+                 inputs: list[Any], out: Dual) -> None:
         self.f, self.primals, self.tape, self.inputs = f, primals, tape, inputs
         self.out_primal, self.out_tangent = out.primal, out.tangent
-        self._jacobian_t, self._transpose = None, None
+        self._jacobian_t: Optional[Tuple[np.ndarray[Any, Any], Any]] = None
+        self._transpose: Optional[Transpose] = None
 
     def __call__(self, *tangents: Any) -> Any:
         if len(tangents) != len(self.primals):
@@ -153,7 +163,7 @@ class Linearization:
         return stack([self._apply([unstack(t, b) for t in tangents])
                       for b in range(size)])
 
-    def _checked(self, tangents: tuple) -> tuple:
+    def _checked(self, tangents: tuple[Any, ...]) -> tuple[Any, ...]:
         """(batch size or None, the tangents checked): None for a tangent is a zero
         of the primal's shape, with the batch axis when the others have one."""
         names = _argument_names(self.f, len(tangents))
@@ -166,8 +176,8 @@ class Linearization:
             return size, [check_tangent(p, t, n, batch=size, of=describe(self.f))
                           for p, t, n in zip(self.primals, tangents, names)]
 
-    def _apply(self, tangents) -> Any:
-        env: list = [None] * len(self.tape.nodes)
+    def _apply(self, tangents: Sequence[Any]) -> Any:
+        env: list[Any] = [None] * len(self.tape.nodes)
         for given, seeded in zip(tangents, self.inputs):
             _bind(env, seeded, given)
         self.tape.replay(env)
@@ -185,7 +195,7 @@ class Linearization:
         return self._transpose
 
 
-def _bind(env: list, seeded: Any, given: Any) -> None:
+def _bind(env: list[Any], seeded: Any, given: Any) -> None:
     if type(seeded) is Linear:
         env[seeded.index] = np.array(given, dtype=seeded.dtype)
     elif isinstance(seeded, (tuple, list)):
@@ -196,7 +206,7 @@ def _bind(env: list, seeded: Any, given: Any) -> None:
             _bind(env, seeded[k], given[k])
 
 
-def _read(primal: Any, tangent: Any, env: list) -> Any:
+def _read(primal: Any, tangent: Any, env: list[Any]) -> Any:
     """The output tangent, with recorded leaves replaced by their replayed values."""
     if type(tangent) is Linear:
         value = env[tangent.index]
@@ -224,6 +234,8 @@ class Transpose:
 
     def __init__(self, lin: Linearization) -> None:
         self.lin = lin
+        self.method: str
+        self.why: Optional[str]  # (why lin.T does not transpose, when it does not)
         if any(np.iscomplexobj(leaf) for leaf in leaves((lin.primals, lin.out_primal))) \
                 or any(node.dtype.kind == "c" for node in lin.tape.nodes):
             self.method, self.why = "refused", "complex values"
@@ -238,7 +250,7 @@ class Transpose:
     def T(self) -> Linearization:
         return self.lin
 
-    def __call__(self, cotangent: Any) -> tuple:
+    def __call__(self, cotangent: Any) -> tuple[Any, ...]:
         if self.method == "refused":
             raise FwdadError(
                 f"lin.T of {describe(self.lin.f)}: its arguments, output or tangents are "
@@ -266,17 +278,19 @@ class Transpose:
         return linear_program.transposed_source(lin.tape, _recorded_leaves(lin.inputs),
                                                 lin.out_tangent)
 
-    def _backward(self, cotangent: Any) -> tuple:
+    def _backward(self, cotangent: Any) -> tuple[Any, ...]:
         lin = self.lin
         pairs = _output_pairs(lin.out_primal, lin.out_tangent, cotangent)
         batch = next((np.shape(c)[:np.ndim(c) - np.ndim(p)] for p, _, c in pairs), ())
         if batch:  # a batch of cotangents: one backward pass each
             from fwdad.tangents import stack
-            return stack([self._one([(p, t, np.asarray(c)[b]) for p, t, c in pairs])
-                          for b in range(batch[0])])
+            stacked: tuple[Any, ...] = stack(
+                [self._one([(p, t, np.asarray(c)[b]) for p, t, c in pairs])
+                 for b in range(batch[0])])
+            return stacked
         return self._one(pairs)
 
-    def _one(self, pairs: list) -> tuple:
+    def _one(self, pairs: list[Any]) -> tuple[Any, ...]:
         lin = self.lin
         seeded = [(t, c) for _, t, c in pairs if type(t) is Linear]
         buffers = transposition.backward(lin.tape, seeded)
@@ -284,11 +298,11 @@ class Transpose:
                                                                          lin.inputs))
 
 
-def _recorded_leaves(tree: Any) -> list:
+def _recorded_leaves(tree: Any) -> list[Any]:
     return [leaf for leaf in leaves(tree) if type(leaf) is Linear]
 
 
-def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list:
+def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
     """(primal, tangent, cotangent) of each output leaf that has a cotangent."""
     if isinstance(primal, (tuple, list)):
         return [pair for i in range(len(primal)) for pair in _output_pairs(
@@ -305,7 +319,7 @@ def _item(tree: Any, key: Any) -> Any:
     return None if tree is None or tree is NoTangent else tree[key]
 
 
-def _cotangent_of(primal: Any, seeded: Any, buffers: list) -> Any:
+def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
     """An argument's cotangent, structured like it (NoTangent where it has none)."""
     if type(seeded) is Linear:
         value = buffers[seeded.index]
@@ -317,7 +331,7 @@ def _cotangent_of(primal: Any, seeded: Any, buffers: list) -> Any:
     return NoTangent
 
 
-def _jacobian_transposed(f: Callable, primals: tuple) -> tuple:
+def _jacobian_transposed(f: Callable[..., Any], primals: tuple[Any, ...]) -> tuple[Any, ...]:
     """J^T as an (inputs x outputs) matrix over the flat index of seeds.leaves_of."""
     from fwdad.api import _seeded_pass
     inputs, total = seeds.leaves_of(tuple(primals))
@@ -328,9 +342,9 @@ def _jacobian_transposed(f: Callable, primals: tuple) -> tuple:
     return np.concatenate(columns, axis=1), inputs
 
 
-def _flatten_like(primal: Any, cotangent: Any) -> tuple:
+def _flatten_like(primal: Any, cotangent: Any) -> tuple[Any, ...]:
     """The cotangent's leaves, in the order of the output's, as one (..., n) array."""
-    pairs: list = []
+    pairs: list[Any] = []
 
     def walk(p: Any, c: Any) -> None:
         if isinstance(p, (tuple, list)):
@@ -349,7 +363,7 @@ def _flatten_like(primal: Any, cotangent: Any) -> tuple:
     return np.concatenate(flat, axis=-1), batch
 
 
-def _unflatten(flat: np.ndarray, leaf: Any, batch: tuple) -> Any:
+def _unflatten(flat: np.ndarray, leaf: Any, batch: tuple[Any, ...]) -> Any:
     if leaf is None:
         return NoTangent
     block = flat[..., leaf.offset:leaf.offset + leaf.size].reshape(batch + leaf.shape)

@@ -46,18 +46,18 @@ def _value_and_grad(f: Dual, argnums=0) -> Dual:
 
 
 @frule(api.jacfwd)
-def _jacfwd(f: Dual, argnums=0, chunk_size=None) -> Dual:
-    return _transformed(api.jacfwd(f.primal, argnums, chunk_size), f)
+def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False) -> Dual:
+    return _transformed(api.jacfwd(f.primal, argnums, chunk_size, progress), f)
 
 
 @frule(jacrev)
-def _jacrev(f: Dual, argnums=0) -> Dual:
-    return _transformed(jacrev(f.primal, argnums), f)
+def _jacrev(f: Dual, argnums=0, progress=False) -> Dual:
+    return _transformed(jacrev(f.primal, argnums, progress), f)
 
 
 @frule(higher.hessian)
-def _hessian(f: Dual, argnums=0) -> Dual:
-    return _transformed(higher.hessian(f.primal, argnums), f)
+def _hessian(f: Dual, argnums=0, progress=False) -> Dual:
+    return _transformed(higher.hessian(f.primal, argnums, progress), f)
 
 
 def _transformed(made: Transformed, f: Dual) -> Dual:

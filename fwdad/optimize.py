@@ -29,7 +29,7 @@ from fwdad.higher import hessian
 from fwdad.reverse.api import grad, value_and_grad
 
 
-def jac(f: Callable) -> Callable:
+def jac(f: Callable[..., Any]) -> Callable[..., Any]:
     """`jac(x, *args)`: the gradient of a scalar `f(x, *args)` (shape of x), or the
     Jacobian of a vector one (`f`'s shape + x's shape), as minimize's, root's and
     least_squares' `jac=` take them."""
@@ -45,19 +45,19 @@ def jac(f: Callable) -> Callable:
     return jac_of_f
 
 
-def value_and_jac(f: Callable) -> Callable:
+def value_and_jac(f: Callable[..., Any]) -> Callable[..., Any]:
     """`fun(x, *args) -> (f(x, *args), gradient)`, for `minimize(fun, x0, jac=True)`: one
     reverse pass gives both."""
     _check(f, "value_and_jac")
 
-    def value_and_jac_of_f(x: Any, *args: Any) -> tuple:
+    def value_and_jac_of_f(x: Any, *args: Any) -> tuple[Any, ...]:
         value, gradient = value_and_grad(f)(np.asarray(x, dtype=float), *args)
         return value, np.asarray(gradient)
     value_and_jac_of_f.__name__ = f"value_and_jac_{getattr(f, '__name__', 'f')}"
     return value_and_jac_of_f
 
 
-def hess(f: Callable) -> Callable:
+def hess(f: Callable[..., Any]) -> Callable[..., Any]:
     """`hess(x, *args)`: the n x n Hessian of a scalar `f(x, *args)`, for `hess=`."""
     _check(f, "hess")
 
@@ -68,7 +68,7 @@ def hess(f: Callable) -> Callable:
     return hess_of_f
 
 
-def hessp(f: Callable) -> Callable:
+def hessp(f: Callable[..., Any]) -> Callable[..., Any]:
     """`hessp(x, p, *args)`: the Hessian of a scalar `f(x, *args)` times p, for
     `hessp=` (Newton-CG, trust-ncg, trust-krylov): a few gradients, whatever n."""
     _check(f, "hessp")

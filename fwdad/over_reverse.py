@@ -22,7 +22,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
 from fwdad.forward.runtime import fresh
-from fwdad.reverse import boxing, dispatch as reverse, tape
+from fwdad.reverse import boxing, tape
+from fwdad.reverse import dispatch as reverse
 from fwdad.reverse.api import check_real_scalar
 from fwdad.reverse.var import VarMat
 from fwdad.tangents import NoTangent, Tangent

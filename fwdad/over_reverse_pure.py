@@ -25,7 +25,8 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
 from fwdad.forward import dispatch as forward
-from fwdad.reverse import dispatch as reverse, registry, rules_arrays, tape, var
+from fwdad.reverse import dispatch as reverse
+from fwdad.reverse import registry, rules_arrays, tape, var
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.var import Var, VarMat
 from fwdad.rules import objects

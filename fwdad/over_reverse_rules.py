@@ -13,8 +13,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe
 from fwdad.forward import runtime
 from fwdad.forward.defaults import FreshDefault
-from fwdad.reverse import (complexes, dispatch as reverse, instances, registry, rules_python,
-                           tape, var)
+from fwdad.reverse import complexes, instances, registry, rules_python, tape, var
+from fwdad.reverse import dispatch as reverse
 from fwdad.rules import objects
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -28,7 +28,7 @@ _SCALARS = (float, int, bool, complex, str, type(None))
 _MISSING = object()
 
 
-def static_graph(fn: Callable) -> Callable:
+def static_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorator: `fn` still works on plain values; differentiating it (`fwdad.jvp`, or
     a call from other differentiated code) replays a recorded schedule when it can.
 
@@ -47,43 +47,45 @@ def static_graph(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
-    wrapper.static_graph = StaticGraph(fn)
-    frule(wrapper)(wrapper.static_graph)
+    graph = StaticGraph(fn)
+    wrapper.static_graph = graph  # type: ignore[attr-defined]
+    frule(wrapper)(graph)
     return wrapper
 
 
 class StaticGraph:
     """The forward rule of a @static_graph function: one schedule per signature."""
 
-    def __init__(self, fn: Callable) -> None:
+    def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
-        self.schedules: Dict[Any, Optional[Callable]] = {}
-        self.counts: Counter = Counter()
+        self.schedules: Dict[Any, Optional[Callable[..., Any]]] = {}
+        self.counts: Counter[Any] = Counter()
         self.reasons: Dict[Any, str] = {}
         self.__name__ = f"static_graph_{fn.__name__}"
 
     def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
         key = None if kwargs else signature(args)
-        schedule = self.schedules.get(key, _MISSING) if key is not None else None
+        schedule: Any = self.schedules.get(key, _MISSING) if key is not None else None
         if schedule is _MISSING:
             return self.record(key, args)
         if schedule is not None:
             try:
-                out = schedule(*args)
+                out: Dual = schedule(*args)
             except Fallback:
                 self.counts["fallbacks"] += 1
             else:
                 self.counts["replays"] += 1
                 return out
         self.counts["full"] += 1
-        return derived_rule(self.fn)(*args, **kwargs)
+        full: Dual = derived_rule(self.fn)(*args, **kwargs)
+        return full
 
-    def record(self, key: Any, args: tuple) -> Dual:
+    def record(self, key: Any, args: tuple[Any, ...]) -> Dual:
         """Run the rule once, recording; keep the schedule if it can be replayed."""
         rec = Recorder()
         for i, d in enumerate(args):
             rec.name(d, f"a{i}")
-        out = rec.rule_of(self.fn)(*args)
+        out: Dual = rec.rule_of(self.fn)(*args)
         self.schedules[key] = build_schedule(rec, len(args), out, self.fn.__name__)
         self.reasons[key] = rec.reason
         self.counts["records"] += 1
@@ -91,11 +93,11 @@ class StaticGraph:
 
     def source(self) -> str:
         """The source of the last schedule recorded (for reading)."""
-        ready = [s for s in self.schedules.values() if s is not None]
-        return ready[-1].source if ready else ""
+        ready: List[Any] = [s for s in self.schedules.values() if s is not None]
+        return str(ready[-1].source) if ready else ""
 
 
-def signature(args: tuple) -> Optional[tuple]:
+def signature(args: tuple[Any, ...]) -> Optional[tuple[Any, ...]]:
     """Types, and shapes and dtypes of arrays, of the primals and tangents; None when an
     argument is something else (then the full rule runs)."""
     out = []

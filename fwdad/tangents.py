@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import copy
 import numbers
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
-
 
 
 # ---- NoTangent: the tangent of a value that cannot vary ----------------------------
@@ -43,7 +42,7 @@ class _NoTangentType:
     def __repr__(self) -> str:
         return "NoTangent"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[type, Tuple[()]]:
         return (_NoTangentType, ())
 
     def __bool__(self) -> bool:
@@ -89,17 +88,17 @@ class Tangent:
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, Tangent) and _tree_equal(vars(self), vars(other))
 
-    __hash__ = None  # mutable, like the instance it belongs to
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the instance it belongs to
 
 
 def _tree_equal(a: Any, b: Any) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(a, b)
+        return bool(np.array_equal(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_tree_equal(a[k], b[k]) for k in a)
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(_tree_equal(x, y) for x, y in zip(a, b))
-    return a == b
+    return bool(a == b)
 
 
 # ---- what has a tangent -----------------------------------------------------------
@@ -195,9 +194,9 @@ def random_tangent(x: Any, rng: np.random.Generator) -> Any:
         return type(x)(complex(*rng.standard_normal(2)))
     if isinstance(x, np.ndarray):
         if x.dtype.kind == "f":
-            return rng.standard_normal(x.shape).astype(x.dtype)
+            return rng.standard_normal(np.shape(x)).astype(x.dtype)
         if x.dtype.kind == "c":
-            return (rng.standard_normal(x.shape) + 1j * rng.standard_normal(x.shape))\
+            return (rng.standard_normal(np.shape(x)) + 1j * rng.standard_normal(np.shape(x)))\
                 .astype(x.dtype)
         return NoTangent
     if isinstance(x, (tuple, list)):
@@ -276,7 +275,7 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
     return type(primal)(primal + h * tangent)
 
 
-def stack(tangents: list) -> Any:
+def stack(tangents: list[Any]) -> Any:
     """B tangents of one value -> one batched tangent (a leading axis on each leaf)."""
     first = tangents[0]
     if first is NoTangent:
@@ -303,7 +302,7 @@ def unstack(batched: Any, i: int) -> Any:
     return np.asarray(batched)[i]
 
 
-def rebuild(like: Any, items: list) -> Any:
+def rebuild(like: Any, items: list[Any]) -> Any:
     """A container of the same kind as `like` (list, tuple, NamedTuple) with `items`."""
     if isinstance(like, list):
         return items
@@ -312,7 +311,7 @@ def rebuild(like: Any, items: list) -> Any:
     return tuple(items)
 
 
-def leaves(tree: Any) -> list:
+def leaves(tree: Any) -> list[Any]:
     """The leaves of a tree of tuples, lists and dicts, in order."""
     if isinstance(tree, (tuple, list)):
         return [x for v in tree for x in leaves(v)]

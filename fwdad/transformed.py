@@ -17,7 +17,8 @@ class Transformed:
     """`kind` ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian") of `f` with
     respect to `argnums`; calling it runs `compute`."""
 
-    def __init__(self, kind: str, f: Callable, argnums: Any, compute: Callable) -> None:
+    def __init__(self, kind: str, f: Callable[..., Any], argnums: Any,
+                 compute: Callable[..., Any]) -> None:
         self.kind, self.f, self.argnums, self.compute = kind, f, argnums, compute
         self.__name__ = self.__qualname__ = compute.__name__
 

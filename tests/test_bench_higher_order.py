@@ -13,8 +13,13 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
 
 from bench import higher_order  # noqa: E402
 from bench.companion_rows import higher_order_rows  # noqa: E402
-from bench.workloads_higher import (rosenbrock, rosenbrock_gradient,  # noqa: E402
-                                    rosenbrock_hessian, rosenbrock_hvp, rosenbrock_point)
+from bench.workloads_higher import (  # noqa: E402
+    rosenbrock,
+    rosenbrock_gradient,
+    rosenbrock_hessian,
+    rosenbrock_hvp,
+    rosenbrock_point,
+)
 
 H = 1e-6
 

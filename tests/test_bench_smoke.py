@@ -11,8 +11,7 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
 
 import fwdad  # noqa: E402
-from bench.jvp_overhead import (elementwise_workload, mismatch, mlp_workload,  # noqa: E402
-                                rk4_workload)
+from bench.jvp_overhead import elementwise_workload, mismatch, mlp_workload, rk4_workload  # noqa: E402
 from bench.small_ops import chain, long_body_source, tiny  # noqa: E402
 
 WORKLOADS = [rk4_workload(steps=50), elementwise_workload(size=1000),

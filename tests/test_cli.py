@@ -1,5 +1,6 @@
 """The fwdad command line: `show` and `check`, their output and exit codes."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,6 +123,17 @@ def test_show_prints_the_code(capsys, module, name, options, expected):
     assert (code, err) == (0, "")
     for text in expected:
         assert text in out
+
+
+@pytest.mark.parametrize("options", [[], ["--reverse"]], ids=["forward", "reverse"])
+def test_show_ends_with_the_build_time_and_size(capsys, module, options):
+    code, out, err = run(capsys, "show", f"{module}:wave", *options)
+    assert (code, err) == (0, "")
+    code_lines, _, last = out.rstrip("\n").rpartition("\n")
+    match = re.fullmatch(r"# built in \d+\.\d{3} s: (\d+) lines, (\d+) characters", last)
+    assert match, last
+    assert int(match.group(1)) == len(code_lines.splitlines())
+    assert int(match.group(2)) == len(code_lines) + 1  # (the rule's closing newline)
 
 
 def test_show_reverse_prints_the_reverse_rule(capsys, module):

@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from fwdad import cli, codegen, compile as compile_, frontend, tangents
+from fwdad import cli, codegen, frontend, tangents
+from fwdad import compile as compile_
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule

@@ -12,8 +12,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
-from bench.workloads_jacobian import (pde_point, pde_residual,  # noqa: E402
-                                      pde_residual_hand_jacobian)
+from bench.workloads_jacobian import pde_point, pde_residual, pde_residual_hand_jacobian  # noqa: E402
 
 
 def fd_jacobian(f, x, h=1e-6):

@@ -19,7 +19,6 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
 from bench.workloads_jacobian import pde_point, pde_residual  # noqa: E402
 
 
-
 def _cases():
     for example in CORPUS + IN_PLACE:
         yield pytest.param(example, id=str(example))

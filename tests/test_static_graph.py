@@ -136,6 +136,7 @@ def test_plain_calls_and_schedule_source():
 @pytest.fixture(scope="module")
 def random_programs(tmp_path_factory):
     import importlib.util
+
     from tests.forward.test_optimize_random import _program, _scalar_program
     path = tmp_path_factory.mktemp("static") / "static_programs.py"
     path.write_text("import math\n\nimport numpy as np\n\n\n" + "\n\n".join(

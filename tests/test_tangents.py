@@ -4,9 +4,21 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, Tangent, add, inner, perturb, random_tangent, scale, stack, tangent_type, unstack, zero_tangent
 from fwdad.errors import NonDifferentiableError, TangentError
+from fwdad.tangent_checks import check_tangent
+from fwdad.tangents import (
+    NoTangent,
+    Tangent,
+    add,
+    inner,
+    perturb,
+    random_tangent,
+    scale,
+    stack,
+    tangent_type,
+    unstack,
+    zero_tangent,
+)
 
 
 class Point(NamedTuple):

@@ -11,6 +11,8 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict
 
+from fwdad.buildlog import timed_build
+
 
 @dataclass
 class Counters:
@@ -35,13 +37,13 @@ class RuleCache:
         except TypeError:  # neither hashable nor weakly referenceable: do not cache
             with self._building:
                 self.counters.misses += 1
-            return build(key)
+            return timed_build(build, key)
         with self._building:
             if rule is None:
                 rule = self._rules.get(key)  # built by another thread meanwhile?
             if rule is None:
                 self.counters.misses += 1
-                rule = self._rules[key] = build(key)
+                rule = self._rules[key] = timed_build(build, key)
             else:
                 self.counters.hits += 1
         return rule

@@ -30,7 +30,7 @@ from fwdad.source import FunctionSource
 OPTIMIZE = os.environ.get("FWDAD_OPTIMIZE", "1") != "0"
 
 
-def build_rule(fn: Callable, optimized: Optional[bool] = None) -> Callable:
+def build_rule(fn: Callable[..., Any], optimized: Optional[bool] = None) -> Callable[..., Any]:
     """The derived forward rule of the Python function `fn`.
 
     Optimized (the default, see OPTIMIZE), the rule is the output of
@@ -58,13 +58,13 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build_rule(fn: Callable, optimized: Optional[bool]) -> Callable:
+def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[..., Any]:
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule = build(_plain_tree(tree, src), constants.values, header=header)
+        rule: Any = build(_plain_tree(tree, src), constants.values, header=header)
         rule.unoptimized = rule
     else:
         plain = PlainRule(_plain_maker(src, tree, constants.values, build, header))
@@ -94,16 +94,17 @@ def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:
     return free_temporaries(tree) if module.startswith(source.RULE_MODULES) else tree
 
 
-def _compile(fn: Callable, cells: dict, globals_: dict, filename: str,
-             tree: ast.FunctionDef, constants: dict, header: str) -> Callable:
+def _compile(fn: Callable[..., Any], cells: dict[Any, Any], globals_: dict[Any, Any],
+             filename: str, tree: ast.FunctionDef, constants: dict[Any, Any], header: str
+             ) -> Callable[..., Any]:
     """The rule function of `tree`, with the defaults of `fn` (forward/defaults.py)."""
     tree, defaults, kwdefaults = rule_defaults(fn, tree, constants)
     return compile_function(tree, constants, cells, globals_, defaults, kwdefaults,
                             filename, header)
 
 
-def _plain_maker(src: FunctionSource, tree: Any, constants: dict, build: Callable,
-                 header: str) -> Callable[[], Callable]:
+def _plain_maker(src: FunctionSource, tree: Any, constants: dict[Any, Any],
+                 build: Callable[..., Any], header: str) -> Callable[[], Callable[..., Any]]:
     """How to make the plain rule when it is first needed: from the def's own text
     again, so that a rule keeps no syntax tree alive (some 10^4 objects for the
     collector to trace, and megabytes); a lambda, with no text of its own, keeps its
@@ -114,20 +115,23 @@ def _plain_maker(src: FunctionSource, tree: Any, constants: dict, build: Callabl
     return functools.partial(_plain_rule, frontend.without_tree(src), build, header)
 
 
-def _plain_rule(src: FunctionSource, build: Callable, header: str) -> Callable:
+def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str
+                ) -> Callable[..., Any]:
     with collector_paused():
-        fresh, normalized = frontend.normalized_source(source.again(src))
+        fresh, normalized = frontend.normalized_source(
+            source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants = transform(normalized, fresh)
         return build(_plain_tree(tree, fresh), constants.values, header=header)
 
 
-def _variant(src: FunctionSource, build: Callable, header: str, plain: "PlainRule",
-             key: Key) -> Callable:
+def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,
+             plain: "PlainRule", key: Key) -> Callable[..., Any]:
     """The optimized rule for calls where the parameters of `key` have no tangent (an
     int argument), made from the def's text again as the plain rule is (a lambda, with
     no text of its own, uses the plain rule)."""
     with collector_paused():
-        fresh, normalized = frontend.normalized_source(source.again(src))
+        fresh, normalized = frontend.normalized_source(
+            source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants = transform(normalized, fresh)
         better = optimize(tree, constants, plain, dict(key))
         if better is None:
@@ -141,10 +145,11 @@ class PlainRule:
     """The rule before optimization, built on first use (batched tangents use it;
     building it eagerly would double the time to build every rule)."""
 
-    def __init__(self, build: Callable[[], Callable]) -> None:
+    def __init__(self, build: Callable[[], Callable[..., Any]]) -> None:
+        self.rule: Any
         self.build, self.rule = build, None
 
-    def function(self) -> Callable:
+    def function(self) -> Callable[..., Any]:
         """The compiled rule, built on first use."""
         if self.rule is None:
             self.rule = self.build()
@@ -161,7 +166,7 @@ class PlainRule:
         return getattr(self.function(), name)
 
 
-def derive_frule(fn: Callable) -> Callable:
+def derive_frule(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorator: `fn` keeps working on plain values; `fn.frule` is its derived rule
     (built on first use, then cached), callable on Duals, with a readable `.source`.
 
@@ -182,5 +187,5 @@ def derive_frule(fn: Callable) -> Callable:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
-    wrapper.frule = LazyRule(fn)
+    wrapper.frule = LazyRule(fn)  # type: ignore[attr-defined]
     return wrapper

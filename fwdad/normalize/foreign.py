@@ -23,6 +23,7 @@ from fwdad.normalize.scope import Scope, is_missing
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign
 
+
 def run(tree: ast.FunctionDef, names: Namer, scope: Scope,
         groups: Optional[Dict[type, List[ast.AST]]] = None) -> ast.FunctionDef:
     """`groups`, when given, is `walk_by_class(tree)` (normalize has it for the scope)."""

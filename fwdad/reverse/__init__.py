@@ -1,5 +1,7 @@
 """Reverse mode (the companion path): Var and varmat values, the tape, the reverse line
 transformation, reverse rules, and vjp / grad / value_and_grad."""
+# The import order matters: rules registered later build on earlier ones.
+# isort: skip_file
 from fwdad.reverse import (  # noqa: F401 (imported for their rules)
     rules_scalar, rules_ufuncs, rules_arrays, rules_reductions, rules_shapes,
     rules_linalg, rules_decompositions, rules_creation, rules_methods, rules_python,

@@ -12,11 +12,9 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
-from fwdad.errors import (FwdadError, NonDifferentiableError, a_type, describe,
-                          note_user_location)
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
 from fwdad.reverse import dispatch
-from fwdad.reverse.boxing import (adjoints, box, cast, dtypes, hold, seed, unbox,
-                                  write_back)
+from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
 from fwdad.reverse.tape import Tape, nested
 from fwdad.signatures import explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -24,7 +22,7 @@ from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
-def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
+def vjp(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Pullback"]:
     """Evaluate `f(*primals)` and return its pullback.
 
     Args:
@@ -51,8 +49,8 @@ def vjp(f: Callable, *primals: Any) -> Tuple[Any, "Pullback"]:
             f"fwdad.jacfwd / fwdad.jvp for the outer derivative.") from None
 
 
-def _vjp(f: Callable, primals: tuple, wrt: Any, kwargs: Optional[dict] = None,
-         api: str = "vjp") -> Tuple[Any, "Pullback"]:
+def _vjp(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
+         kwargs: Optional[dict[Any, Any]] = None, api: str = "vjp") -> Tuple[Any, "Pullback"]:
     """vjp with respect to the primals at positions `wrt` (the others, and `kwargs`,
     are constants); `api` names the transformation in errors."""
     if not callable(f):
@@ -83,12 +81,13 @@ def _vjp(f: Callable, primals: tuple, wrt: Any, kwargs: Optional[dict] = None,
 class Pullback:
     """`pullback(ct)` -> one cotangent per primal; callable more than once."""
 
-    def __init__(self, f: Callable, region: Tape, out: Any, value: Any, boxed: list,
-                 dtypes: list):
-        self.f, self.region, self.out, self.value, self.boxed = f, region, out, value, boxed
+    def __init__(self, f: Callable[..., Any], region: Tape, out: Any, value: Any,
+                 boxed: list[Any], dtypes: list[Any]) -> None:
+        self.boxed: Optional[list[Any]] = boxed  # (None once released)
+        self.f, self.region, self.out, self.value = f, region, out, value
         self.dtypes = dtypes  # of the primals: each cotangent has its primal's dtype
 
-    def __call__(self, ct: Any, release: bool = False) -> tuple:
+    def __call__(self, ct: Any, release: bool = False) -> tuple[Any, ...]:
         """The cotangents of the primals; with `release`, the tape region is freed as
         the backward pass goes (the pullback cannot run again)."""
         if self.boxed is None:
@@ -112,7 +111,8 @@ class Pullback:
         self.out = self.boxed = None
 
 
-def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
+def value_and_grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0
+                   ) -> Callable[..., Any]:
     """`value_and_grad(f)(*args, **kwargs)` -> `(f(*args, **kwargs), gradient)` for a
     real-valued f; the gradient is shaped like argument `argnums` (a tuple of them for
     a sequence; negative argnums count from the end) and has its dtype. Keyword
@@ -126,13 +126,13 @@ def value_and_grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Calla
     return _value_and_grad("value_and_grad", f, argnums)
 
 
-def _value_and_grad(api: str, f: Callable, argnums: Any) -> Transformed:
+def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any) -> Transformed:
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first argument, "
                          f"but got {a_type(f)}: {f!r:.60}.")
     check_argnums_type(api, f, argnums)
 
-    def value_and_grad_f(*args: Any, **kwargs: Any) -> tuple:
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
         wrt = positions(api, f, argnums, args, kwargs)
         for i in wrt:
             _check_differentiable(f, args[i], i)
@@ -155,8 +155,8 @@ def _value_and_grad(api: str, f: Callable, argnums: Any) -> Transformed:
     return Transformed("value_and_grad", f, argnums, value_and_grad_f)
 
 
-def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...],
-                     kwargs: dict) -> tuple:
+def _by_forward_mode(f: Callable[..., Any], argnums: Any, args: tuple[Any, ...],
+                     wrt: Tuple[int, ...], kwargs: dict[Any, Any]) -> tuple[Any, ...]:
     """value_and_grad of an f that calls one of fwdad's transformations inside: the outer
     derivative is taken in forward mode, one batched pass (jacfwd), over which inner
     transformations are differentiated again (docs/higher_order.md)."""
@@ -168,7 +168,7 @@ def _by_forward_mode(f: Callable, argnums: Any, args: tuple, wrt: Tuple[int, ...
     return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
 
 
-def _check_not_opaque(f: Callable, x: Any, i: int) -> None:
+def _check_not_opaque(f: Callable[..., Any], x: Any, i: int) -> None:
     """An instance whose fields fwdad cannot see (a class with __slots__) has no tangent:
     its cotangent would come out NoTangent however the output depends on it."""
     if getattr(type(x), "__slots__", None) and zero_tangent(x) is NoTangent and \
@@ -179,7 +179,7 @@ def _check_not_opaque(f: Callable, x: Any, i: int) -> None:
             f"cotangent would be lost. Pass its float fields as arguments.")
 
 
-def _check_differentiable(f: Callable, x: Any, i: int) -> None:
+def _check_differentiable(f: Callable[..., Any], x: Any, i: int) -> None:
     """JAX's rule: grad differentiates with respect to floats; an argument with none
     would get no gradient at all (a descent loop would silently never move)."""
     if not _holds_floats(zero_tangent(x)):
@@ -199,7 +199,7 @@ def _holds_floats(tangent: Any) -> bool:
     return tangent is not NoTangent and tangent is not None
 
 
-def check_real_scalar(f: Callable, out: Any) -> None:
+def check_real_scalar(f: Callable[..., Any], out: Any) -> None:
     array_like = isinstance(out, (bool, int, float, complex, np.generic, np.ndarray))
     kind = np.asarray(out).dtype.kind if array_like and np.ndim(out) == 0 else None
     if kind not in ("f", "i", "u", "b"):
@@ -211,7 +211,7 @@ def check_real_scalar(f: Callable, out: Any) -> None:
                          f"value, differentiate its real part, or abs(...) ** 2).")
 
 
-def grad(f: Callable, argnums: Union[int, Sequence[int]] = 0) -> Callable:
+def grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0) -> Callable[..., Any]:
     """`grad(f)(*args, **kwargs)`: the gradient of a float-valued f with respect to
     `argnums`, as value_and_grad gives it (keyword arguments are constants)."""
     value_and_grad_f = _value_and_grad("grad", f, argnums)

@@ -8,10 +8,10 @@ import functools
 import types
 from typing import Any, Callable, Dict
 
+from fwdad import construction
 from fwdad.errors import MissingRuleError, describe
 from fwdad.forward.cache import RuleCache
 from fwdad.forward.dispatch import LazyRule
-from fwdad import construction
 from fwdad.reverse import callables, constructors
 from fwdad.reverse.registry import get_rrule, is_tracked
 from fwdad.reverse.rules_python import Method

@@ -17,7 +17,6 @@ import numpy as np
 
 from fwdad.reverse.var import Var, VarMat, compared_value
 
-
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
             operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
             operator.mod: "mod", operator.floordiv: "floordiv", operator.neg: "neg",

@@ -27,8 +27,16 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
-from fwdad.reverse.var import (Var, VarMat, compared_value, gather, is_matvar, new_matvar,
-                               scatter_add, value_of)
+from fwdad.reverse.var import (
+    Var,
+    VarMat,
+    compared_value,
+    gather,
+    is_matvar,
+    new_matvar,
+    scatter_add,
+    value_of,
+)
 from fwdad.rules import registry as forward_registry
 from fwdad.tangents import rebuild
 

@@ -203,7 +203,7 @@ def _view(x, *args, **kwargs):
     return get_rrule(np.ndarray.reshape)(x, value.shape)
 
 
-# ---- spaced samples --------------------------------------------------------------------------------
+# ---- spaced samples ------------------------------------------------------------------
 @composed_rrule(np.logspace)
 def _logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return np.power(base, np.linspace(start, stop, num, endpoint, axis=axis))

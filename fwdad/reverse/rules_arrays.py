@@ -16,11 +16,19 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, describe
+from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
 from fwdad.reverse.tape import current, recording
-from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.var import (Var, VarMat, gather, new_matvar, scatter_add, to_matvar,
-                               to_varmat, value_of)
+from fwdad.reverse.var import (
+    Var,
+    VarMat,
+    gather,
+    new_matvar,
+    scatter_add,
+    to_matvar,
+    to_varmat,
+    value_of,
+)
 
 
 # ---- reductions ---------------------------------------------------------------------

@@ -15,8 +15,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import (Pure, accumulate, get_rrule, is_tracked, raw_rrule,
-                                    rrule)
+from fwdad.reverse.registry import Pure, accumulate, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import varmat_to_matvar
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.var import Var, VarMat, value_of

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.rules.linalg import explicit_subscripts
-
-from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
 from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
 from fwdad.reverse.rules_shapes import _selection
+from fwdad.rules.linalg import explicit_subscripts
 
 
 def _T(a):

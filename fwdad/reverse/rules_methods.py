@@ -12,8 +12,8 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
 from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
 

@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad import attributes, lang
-from fwdad.errors import (FwdadError, NonDifferentiableError, a_type,
-                          current_user_location)
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, is_var, value_of

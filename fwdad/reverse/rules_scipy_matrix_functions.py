@@ -13,8 +13,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.reverse.registry import rrule
-from fwdad.rules.scipy_matrix_functions import (check_real_input, check_real_result,
-                                                logm_frechet)
+from fwdad.rules.scipy_matrix_functions import check_real_input, check_real_result, logm_frechet
 
 
 def _T(a):

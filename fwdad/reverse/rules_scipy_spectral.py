@@ -15,8 +15,13 @@ import scipy.linalg as sl
 from fwdad.reverse.registry import rrule
 from fwdad.reverse.rules_decompositions import eigh_pullback, svd_pullback, symmetric_input
 from fwdad.rules.complex_input import real_only
-from fwdad.rules.scipy_spectral import (check_full_matrices, check_spectrum, check_standard,
-                                        eigh_factors, same_signs)
+from fwdad.rules.scipy_spectral import (
+    check_full_matrices,
+    check_spectrum,
+    check_standard,
+    eigh_factors,
+    same_signs,
+)
 
 
 def _T(a):

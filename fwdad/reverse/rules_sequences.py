@@ -9,9 +9,7 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import (Pure, composed_rrule, get_rrule, is_tracked,
-                                    raw_rrule, rrule)
-
+from fwdad.reverse.registry import Pure, composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
 
 _CONSTANT = ("reverse mode makes an array built inside the differentiated function a "
              "variable: build it outside, or pass a list")

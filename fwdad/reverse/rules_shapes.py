@@ -14,8 +14,8 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule
 from fwdad.reverse.positions import positions, scatter
+from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import _view_rule
 from fwdad.reverse.var import VarMat
 

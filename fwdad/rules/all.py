@@ -1,4 +1,6 @@
 """Imports every rule module, which registers its rules (SciPy's only where it imports)."""
+# The import order matters: rules registered later wrap or read earlier ones.
+# isort: skip_file
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     operators, containers, mathfns, builtins_, ufuncs, reductions, counting, linalg,
     indexing, objects, creation, iteration, classes, norms, ufunc_methods, shapes, padding,

@@ -12,8 +12,8 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.rules import phases, spectra
-from fwdad.rules.complex_input import real_only
 from fwdad.rules.batching import dense, fit, lift
+from fwdad.rules.complex_input import real_only
 from fwdad.rules.reductions import as_array, re_conj_times
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent

@@ -8,8 +8,15 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.rules.batching import (common_batch, dense, fit, is_batched, lift, map_batch,
-                                  tangent_axis)
+from fwdad.rules.batching import (
+    common_batch,
+    dense,
+    fit,
+    is_batched,
+    lift,
+    map_batch,
+    tangent_axis,
+)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent

@@ -14,9 +14,9 @@ from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
 from fwdad.rules.ieee import divide
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
-from fwdad.tangents import NoTangent
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
+from fwdad.tangents import NoTangent
 
 
 def _scalar(fn: Callable, derivative: Callable) -> None:

@@ -14,7 +14,6 @@ from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
-
 # ---- pad ---------------------------------------------------------------------------------
 _LINEAR_PADS = {"constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "mean",
                 "empty"}

@@ -10,11 +10,14 @@ import contextlib
 import inspect
 import types
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, Optional
+from typing import AbstractSet, Any, Callable, Dict, Iterator, Optional, Set, Tuple
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe
 from fwdad.tangents import NoTangent
+
+# What a rule takes as Duals: (positions, whether *args are, keyword names).
+Spec = Tuple[AbstractSet[int], bool, AbstractSet[str]]
 
 
 @dataclass
@@ -23,13 +26,13 @@ class RuleEntry:
     generated code calls (the rule itself, or an adapter that unwraps plain params)."""
 
     primal: Any
-    rule: Callable
-    callable: Callable
+    rule: Callable[..., Any]
+    callable: Callable[..., Any]
     kind: str  # "frule", "linear" or "nondiff"
 
 
 _RULES: Dict[Any, RuleEntry] = {}
-_LISTENERS: list = []  # called after each registration (dispatch drops stale rules)
+_LISTENERS: list[Any] = []  # called after each registration (dispatch drops stale rules)
 
 
 def on_register(listener: Callable[[Any], None]) -> None:
@@ -54,7 +57,7 @@ def is_primitive(fn: Any) -> bool:
         return False
 
 
-def get_frule(fn: Any) -> Optional[Callable]:
+def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
     """The callable that differentiates calls of `fn`, or None."""
     try:
         entry = _RULES.get(_key(fn))
@@ -77,7 +80,7 @@ def entries() -> Iterator[RuleEntry]:
     return iter(list(_RULES.values()))
 
 
-def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable], Callable]:
+def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as the forward rule of each of `fns`.
 
     With `nondiff=True` the rule declares that its output's tangent is always zero (it
@@ -92,37 +95,37 @@ def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable], Callable]:
     Returns:
         The decorator; it returns the rule unchanged.
     """
-    def register(rule: Callable) -> Callable:
+    def register(rule: Callable[..., Any]) -> Callable[..., Any]:
         for fn in fns:
             _register(fn, rule, "nondiff" if nondiff else "frule")
         return rule
     return register
 
 
-def def_linear(*fns: Callable) -> None:
+def def_linear(*fns: Callable[..., Any]) -> None:
     """Shorthand for functions linear in their first argument: the tangent goes
     through `f` itself (`np.negative`, `np.real`, `np.transpose` ...)."""
     for fn in fns:
         _register(fn, _linear_rule(fn), "linear", spec=({0}, False, set()))
 
 
-def def_nondiff(*fns: Callable) -> None:
+def def_nondiff(*fns: Callable[..., Any]) -> None:
     """Shorthand for functions whose output has no derivative (`np.floor`,
     `np.argmax`, `len`): the primal runs, the tangent is zero."""
     for fn in fns:
         _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()))
 
 
-def _linear_rule(fn: Callable) -> Callable:
-    def linear(x: Dual, *args, **kwargs) -> Dual:
+def _linear_rule(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def linear(x: Dual, *args: Any, **kwargs: Any) -> Dual:
         tangent = NoTangent if x.tangent is NoTangent else fn(x.tangent, *args, **kwargs)
         return Dual(fn(x.primal, *args, **kwargs), tangent)
     linear.__name__ = f"linear_{getattr(fn, '__name__', 'fn')}"
     return linear
 
 
-def _nondiff_rule(fn: Callable) -> Callable:
-    def nondiff(*args, **kwargs) -> Dual:
+def _nondiff_rule(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def nondiff(*args: Any, **kwargs: Any) -> Dual:
         return Dual(fn(*args, **kwargs), NoTangent)
     nondiff.__name__ = f"nondiff_{getattr(fn, '__name__', 'fn')}"
     return nondiff
@@ -141,7 +144,8 @@ def rules_restored() -> Iterator[None]:
             listener(None)
 
 
-def _register(fn: Any, rule: Callable, kind: str, spec=None) -> None:
+def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None
+              ) -> None:
     try:
         key = _key(fn)
         hash(key)
@@ -161,7 +165,8 @@ def _is_dual_annotation(annotation: Any) -> bool:
     return "Dual" in text
 
 
-def with_plain_params(rule: Callable, spec=None) -> Callable:
+def with_plain_params(rule: Callable[..., Any], spec: Optional[Spec] = None
+                      ) -> Callable[..., Any]:
     """The rule, wrapped so that parameters not annotated `Dual` get primal values, and
     a `Dual` parameter whose default is None gets None when the call passes None.
 
@@ -177,11 +182,11 @@ def with_plain_params(rule: Callable, spec=None) -> Callable:
     return _Adapter(rule, dual_at, dual_star, dual_kw, optional)
 
 
-def _optional_params(rule: Callable) -> dict:
+def _optional_params(rule: Callable[..., Any]) -> dict[Any, Any]:
     """{position or name: name} of the `Dual` parameters whose default is None. A call
     that passes None (`np.average(a, None, None)`, or rule code run again at second
     order) gives them a Dual of None, which the rule must see as its default."""
-    optional = {}
+    optional: dict[Any, str] = {}
     for i, p in enumerate(inspect.signature(rule).parameters.values()):
         if p.default is None and _is_dual_annotation(p.annotation):
             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
@@ -191,15 +196,17 @@ def _optional_params(rule: Callable) -> dict:
     return optional
 
 
-def _dual_params(rule: Callable):
+def _dual_params(rule: Callable[..., Any]) -> Spec:
     params = list(inspect.signature(rule).parameters.values())
-    dual_at, dual_kw, dual_star = set(), set(), False
+    dual_at: Set[int] = set()
+    dual_kw: AbstractSet[str] = set()
+    dual_star = False
     for i, p in enumerate(params):
         is_dual = _is_dual_annotation(p.annotation)
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and is_dual:
             dual_at.add(i)
         if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and is_dual:
-            dual_kw.add(p.name)
+            dual_kw = dual_kw | {p.name}
         if p.kind == p.VAR_POSITIONAL and is_dual:
             dual_star = True
         if p.kind == p.VAR_KEYWORD and is_dual:  # any other keyword is a Dual too
@@ -208,7 +215,7 @@ def _dual_params(rule: Callable):
     return dual_at, dual_star, dual_kw
 
 
-class _AllBut(frozenset):
+class _AllBut(frozenset[Any]):
     """The Dual keyword names of a rule with `**kwargs: Dual`: all but these."""
 
     def __contains__(self, name: object) -> bool:
@@ -221,8 +228,8 @@ class _Adapter:
     __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "wants_dual",
                  "optional", "__name__", "__wrapped__")
 
-    def __init__(self, rule: Callable, dual_at: set, dual_star: bool, dual_kw: set,
-                 optional: Optional[dict] = None):
+    def __init__(self, rule: Callable[..., Any], dual_at: AbstractSet[int], dual_star: bool,
+                 dual_kw: AbstractSet[str], optional: Optional[dict[Any, Any]] = None) -> None:
         self.rule, self.dual_at, self.dual_star, self.dual_kw = \
             rule, dual_at, dual_star, dual_kw
         self.optional = optional or {}
@@ -234,24 +241,26 @@ class _Adapter:
         self.__name__ = getattr(rule, "__name__", "rule")
         self.__wrapped__ = rule
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Dual:
-        if len(args) <= self.first_star:  # (every call of most rules: the fast path)
-            args = [a if dual else a.primal for a, dual in zip(args, self.wants_dual)]
+    def __call__(self, *duals: Any, **kwargs: Any) -> Dual:
+        if len(duals) <= self.first_star:  # (every call of most rules: the fast path)
+            args = [a if dual else a.primal for a, dual in zip(duals, self.wants_dual)]
         else:
             args = [a if (i in self.dual_at if i < self.first_star else self.dual_star)
-                    else a.primal for i, a in enumerate(args)]
+                    else a.primal for i, a in enumerate(duals)]
         if kwargs:
             kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
         if self.optional:
             args, kwargs = self._nones_given(args, kwargs)
         try:
-            return self.rule(*args, **kwargs)
+            out: Dual = self.rule(*args, **kwargs)
+            return out
         except AttributeError as err:
             if err.name in ("primal", "tangent") and not isinstance(err.obj, Dual):
                 raise _unannotated(self.rule, err) from err
             raise
 
-    def _nones_given(self, args: list, kwargs: dict) -> tuple:
+    def _nones_given(self, args: list[Any], kwargs: dict[Any, Any]
+                     ) -> Tuple[list[Any], dict[Any, Any]]:
         none = [i for i in range(len(args)) if i in self.optional and _is_none(args[i])]
         for i in none:
             args[i] = None
@@ -259,7 +268,7 @@ class _Adapter:
                       for k, v in kwargs.items()}
 
 
-def _unannotated(rule: Callable, err: AttributeError) -> FwdadError:
+def _unannotated(rule: Callable[..., Any], err: AttributeError) -> FwdadError:
     """A rule read `.primal` or `.tangent` of a plain value: a parameter it meant to be
     a Dual lacks the annotation (test_a_rule_without_dual_annotations_says_to_annotate)."""
     plain = [p.name for p in inspect.signature(rule).parameters.values()

@@ -24,9 +24,9 @@ from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.rules import spectra
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
-from fwdad.rules.decompositions import eigh_tangent, hermitian_part, \
-    singular_vector_tangents
+from fwdad.rules.decompositions import eigh_tangent, hermitian_part, singular_vector_tangents
 from fwdad.rules.registry import frule
+
 
 def _refuse(call: str, what: str, problem: str) -> None:
     spectra.refuse(f"scipy.linalg.{call}", what, problem)

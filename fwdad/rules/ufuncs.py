@@ -14,8 +14,8 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
-from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.rules.widening import widen_for

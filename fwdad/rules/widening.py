@@ -20,8 +20,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, SharedTangentError
-from fwdad.rules.batching import batch_position, is_batched, lift, running_context, \
-    tangent_index
+from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
 from fwdad.tangents import NoTangent
 
 
@@ -113,7 +112,7 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
     A batched tangent written into an unbatched one first widens the target's tangent
     (`widen_for`, which refuses when views or fields share the old one)."""
     if target.tangent is NoTangent:
-        if getattr(target.primal, "dtype", None) == object and _carries(tangent):
+        if getattr(target.primal, "dtype", None) == np.dtype(object) and _carries(tangent):
             raise FwdadError(
                 f"{where}: a value with a derivative was written into an object array, "
                 f"whose items fwdad gives no tangents: the derivative would be lost. "

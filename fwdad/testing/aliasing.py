@@ -72,8 +72,8 @@ def _leaves(primal: Any, tangent: Any, where: str) -> Iterator[Tuple[str, Any, A
                 yield from _leaves(primal[k], tangent[k], f"{where}[{k!r}]")
     elif isinstance(tangent, Tangent):
         yield where, primal, tangent
-        for k, t in vars(tangent).items():
-            yield from _leaves(getattr(primal, k, None), t, f"{where}.{k}")
+        for name, t in vars(tangent).items():
+            yield from _leaves(getattr(primal, name, None), t, f"{where}.{name}")
 
 
 def _mutable(value: Any) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import pickle
 from collections import abc
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -34,14 +34,15 @@ from fwdad.testing.aliasing import first_alias
 from fwdad.testing.finite_differences import directional, run_on_copies
 
 
-def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
+def test_rule(f: Callable[..., Any], *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
               batch: int = 3, seed: int = 0, h: float = 1e-6, **kwargs: Any) -> None:
     """Check the forward rule of `f` at `args` (keyword arguments are constants).
 
     Args:
         f: a function with a registered frule, or a Python function to derive one for.
         args: the point; floats and float arrays (in containers, too) are perturbed.
-        rtol, atol: tolerances of the finite-difference comparison.
+        rtol: relative tolerance of the finite-difference comparison.
+        atol: absolute tolerance of the finite-difference comparison.
         batch: how many tangents to push through at once in the batch check (0: skip).
         seed: seeds the random tangents and cotangents.
         h: the finite-difference step.
@@ -75,7 +76,7 @@ def test_rule(f: Callable, *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
     _check_cached(f, rule, report)
 
 
-def _rule_of(f: Callable) -> Callable:
+def _rule_of(f: Callable[..., Any]) -> Callable[..., Any]:
     if is_primitive(f):
         rule = dispatch.static_rule(f, "")
         assert rule is get_frule(f), \
@@ -87,7 +88,8 @@ def _rule_of(f: Callable) -> Callable:
     return dispatch.derived_rule(f)
 
 
-def _run_rule(rule: Callable, args, direction, kwargs) -> tuple:
+def _run_rule(rule: Callable[..., Any], args: Sequence[Any], direction: Sequence[Any],
+              kwargs: Dict[str, Any]) -> tuple[Any, ...]:
     duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, direction)]
     out = rule(*duals, **{k: const(v) for k, v in kwargs.items()})
     assert isinstance(out, Dual), f"the rule returned {a_type(out)}, not a Dual"
@@ -105,7 +107,9 @@ def _settle(value: Any) -> Any:
     return list(value) if isinstance(value, _ONE_PASS) else value
 
 
-def _check_batch(rule, f, args, kwargs, rng, batch: int, report: "_Report") -> None:
+def _check_batch(rule: Callable[..., Any], f: Callable[..., Any], args: Sequence[Any],
+                 kwargs: Dict[str, Any], rng: np.random.Generator, batch: int,
+                 report: "_Report") -> None:
     directions = [[random_tangent(a, rng) for a in args] for _ in range(batch)]
     stacked = [stack([d[i] for d in directions]) for i in range(len(args))]
     with batching.batch(batch):  # as batched_jvp and jacfwd run it
@@ -135,7 +139,7 @@ def _item(batched: Any, like: Any, b: int) -> Any:
     return unstack(batched, b)
 
 
-def _check_cached(f: Callable, rule: Callable, report: "_Report") -> None:
+def _check_cached(f: Callable[..., Any], rule: Callable[..., Any], report: "_Report") -> None:
     if is_primitive(f):
         return
     again = dispatch.derived_rule(f)
@@ -146,7 +150,7 @@ def _check_cached(f: Callable, rule: Callable, report: "_Report") -> None:
 class _Report:
     """Builds the AssertionError messages: function, shapes, expected vs got."""
 
-    def __init__(self, f: Callable, args: tuple) -> None:
+    def __init__(self, f: Callable[..., Any], args: tuple[Any, ...]) -> None:
         shapes = ", ".join(_shape(a) for a in args)
         self.header = f"test_rule({describe(f)}) at arguments ({shapes})"
 
@@ -164,7 +168,7 @@ class _Report:
             raise AssertionError(f"{self.header}: the tangent of {wrong[0]} has {kind} "
                                  f"{wrong[2]}, but its value has {kind} {wrong[1]}")
 
-    def unshared(self, run: str, out: Dual, after: list) -> None:
+    def unshared(self, run: str, out: Dual, after: list[Any]) -> None:
         """No output tangent is an argument's tangent unless its value is a view."""
         alias = first_alias(out.primal, out.tangent, [(d.primal, d.tangent) for d in after])
         if alias:
@@ -210,10 +214,10 @@ def _tree_close(want: Any, got: Any, tangent: bool) -> bool:
                 bool(np.allclose(want, got, rtol=1e-10, atol=1e-12, equal_nan=True))
         except TypeError:
             return bool(np.all(want == got))
-    return want == got
+    return bool(want == got)
 
 
-def _misshapen(primal: Any, tangent: Any, where: str) -> Optional[tuple]:
+def _misshapen(primal: Any, tangent: Any, where: str) -> Optional[tuple[Any, ...]]:
     """(where, primal shape, tangent shape) of the first float leaf whose tangent has
     another shape, or (where, primal dtype, tangent dtype) for another dtype, or None."""
     if tangent is NoTangent:

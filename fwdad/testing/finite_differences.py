@@ -7,14 +7,15 @@ from typing import Any, Callable, Dict, Sequence
 from fwdad.tangents import inner, perturb
 
 
-def run_on_copies(f: Callable, args: Sequence[Any], kwargs: Dict[str, Any]) -> tuple:
+def run_on_copies(f: Callable[..., Any], args: Sequence[Any], kwargs: Dict[str, Any]
+                  ) -> tuple[Any, ...]:
     """`f(*args)` on deep copies: the output and the arguments as f leaves them."""
     args = copy.deepcopy(list(args))
     out = f(*args, **kwargs)
     return out, args
 
 
-def directional(f: Callable, args: Sequence[Any], kwargs: Dict[str, Any],
+def directional(f: Callable[..., Any], args: Sequence[Any], kwargs: Dict[str, Any],
                 direction: Sequence[Any], cotangent: Any, h: float = 1e-6) -> float:
     """The central-difference estimate of <cotangent, d(out, args after)/dt> along
     `direction`, where cotangent = (cotangent of out, cotangents of the args)."""

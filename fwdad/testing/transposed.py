@@ -13,7 +13,7 @@ from typing import Any, Callable, Tuple
 from fwdad.linearize import linearize
 
 
-def vjp_by_transposition(f: Callable, *primals: Any) -> Tuple[Any, Callable]:
+def vjp_by_transposition(f: Callable[..., Any], *primals: Any) -> Tuple[Any, Callable[..., Any]]:
     """`(f(*primals), pullback)` as `fwdad.vjp` returns them, computed by linearize and
     the transposed linear program (`lin.T`). `pullback.method` says whether the program
     was transposed ("transpose") or the Jacobian used ("jacobian")."""

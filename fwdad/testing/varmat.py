@@ -18,14 +18,15 @@ from fwdad.reverse.tape import layout
 from fwdad.tangents import random_tangent
 
 
-def test_varmat_matvar(f: Callable, *args: Any, rtol: float = 1e-12, atol: float = 1e-14,
+def test_varmat_matvar(f: Callable[..., Any], *args: Any, rtol: float = 1e-12, atol: float = 1e-14,
                        seed: int = 0) -> None:
     """Check that values, gradients and raised errors agree between the two layouts.
 
     Args:
         f: a function the reverse mode can differentiate.
         args: the point (float arrays become VarMats, or matvars).
-        rtol, atol: tolerances of the comparison of values and cotangents.
+        rtol: relative tolerance of the comparison of values and cotangents.
+        atol: absolute tolerance of the comparison of values and cotangents.
         seed: seeds the random output cotangent (the same in both layouts).
 
     Raises:
@@ -43,21 +44,22 @@ def test_varmat_matvar(f: Callable, *args: Any, rtol: float = 1e-12, atol: float
             f"{name}: the {what} differ:\n varmat: {varmat[i]!r}\n matvar: {matvar[i]!r}"
 
 
-test_varmat_matvar.__test__ = False  # a library function, not a pytest test
+test_varmat_matvar.__test__ = False  # type: ignore[attr-defined]  # a library function, not a pytest test
 
 
-def _evaluate(f: Callable, args: tuple, name: str, seed: int) -> tuple:
-    args = copy.deepcopy(list(args))
+def _evaluate(f: Callable[..., Any], args: tuple[Any, ...], name: str, seed: int
+              ) -> tuple[Any, ...]:
+    copies = copy.deepcopy(list(args))
     try:
         with layout(name):
-            out, pullback = vjp(f, *args)
+            out, pullback = vjp(f, *copies)
             cotangents = pullback(random_tangent(out, np.random.default_rng(seed)))
     except Exception as exc:  # the error itself is what is compared
         return ("raised", type(exc), str(exc))
-    return ("returned", out, cotangents, args)
+    return ("returned", out, cotangents, copies)
 
 
-def _said(result: tuple) -> str:
+def _said(result: tuple[Any, ...]) -> str:
     if result[0] == "raised":
         return f"{result[1].__name__}: {result[2]}"
     return f"a value ({type(result[1]).__name__})"
@@ -71,6 +73,6 @@ def _close(a: Any, b: Any, rtol: float, atol: float) -> bool:
         return isinstance(b, dict) and a.keys() == b.keys() and \
             all(_close(a[k], b[k], rtol, atol) for k in a)
     try:
-        return np.allclose(np.asarray(a, float), np.asarray(b, float), rtol, atol)
+        return bool(np.allclose(np.asarray(a, float), np.asarray(b, float), rtol, atol))
     except (TypeError, ValueError):
-        return a == b
+        return bool(a == b)

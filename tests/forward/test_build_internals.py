@@ -13,13 +13,18 @@ from bench import small_ops
 from fwdad import frontend
 from fwdad.astwalk import walk
 from fwdad.forward import cleanup
-from fwdad.forward.derive import build_rule
 from fwdad.forward import optimize as optimize_module
+from fwdad.forward.derive import build_rule
 from fwdad.forward.scopes import scope_of
 from fwdad.forward.transform import transform
 from tests.corpus import CORPUS
-from tests.forward.test_optimize import (alias_then_mutate, constant_weights,
-                                         literal_powers, self_updates, swap)
+from tests.forward.test_optimize import (
+    alias_then_mutate,
+    constant_weights,
+    literal_powers,
+    self_updates,
+    swap,
+)
 
 FUNCTIONS = [e.fn for e in CORPUS] + [alias_then_mutate, constant_weights, literal_powers,
                                       self_updates, swap]
@@ -129,6 +134,7 @@ def test_the_plain_rule_and_the_text_come_from_the_text_the_rule_was_built_from(
     import importlib.util
     import linecache
     import math
+
     from fwdad.dual import Dual
     path = tmp_path / "edited.py"
     path.write_text("import math\n\n\ndef f(x):\n    return math.sin(x) * x\n")

@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 import fwdad
-from fwdad.forward import dispatch
 from fwdad.dual import Dual
+from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.derive import build_rule
 from fwdad.forward.runtime import const

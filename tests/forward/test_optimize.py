@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from bench.jvp_overhead import make_mlp, make_rk4_solve, elementwise
 import fwdad
+from bench.jvp_overhead import elementwise, make_mlp, make_rk4_solve
 from fwdad.forward.derive import build_rule
 from fwdad.tangents import NoTangent, random_tangent, stack
 from tests.corpus import CORPUS

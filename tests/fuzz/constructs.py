@@ -71,8 +71,8 @@ def lambdas(g, top: bool) -> list:
     if not top:
         return [_rebind(g, scalar(g))]
     fs, v, t = g.fresh("fns"), g.fresh(), scalar(g, 1)
-    made = g.rng.choice([f"[lambda t, k=k: np.sin(t) * k + t for k in range(3)]",
-                         f"[lambda t, c=c: c * t * t for c in (0.5, -1.0)]"])
+    made = g.rng.choice(["[lambda t, k=k: np.sin(t) * k + t for k in range(3)]",
+                         "[lambda t, c=c: c * t * t for c in (0.5, -1.0)]"])
     use = g.rng.choice([f"sum(fn({t}) for fn in {fs})", f"{fs}[1]({t}) + {fs}[0]({t})",
                         f"sum([fn({t}) for fn in {fs}])"])
     g.vars[v] = ()

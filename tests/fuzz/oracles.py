@@ -16,8 +16,8 @@ from __future__ import annotations
 import fwdad
 from fwdad.forward import derive
 from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
-from tests.fuzz.constants_oracle import constants
 from tests.fuzz.compare import fresh, mismatch
+from tests.fuzz.constants_oracle import constants
 from tests.fuzz.generate import load
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
 from tests.fuzz.outcome import PASS, Outcome

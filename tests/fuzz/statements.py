@@ -71,8 +71,10 @@ def alias(g, top: bool) -> list:
         views += [(f"{a}[1:]", (s[0] - 1,)), (f"{a}[::2]", ((s[0] + 1) // 2,)),
                   (f"{a}.reshape(1, {s[0]})", (1, s[0]))]
     else:
-        views += [(f"{a}[0]", (s[1],)), (f"{a}.T", (s[1], s[0])), (f"{a}.ravel()", (s[0] * s[1],)),
-                  (f"{a}.reshape({s[1]}, {s[0]})", (s[1], s[0])), (f"{a}[:, 1:]", (s[0], s[1] - 1))]
+        views += [(f"{a}[0]", (s[1],)), (f"{a}.T", (s[1], s[0])),
+                  (f"{a}.ravel()", (s[0] * s[1],)),
+                  (f"{a}.reshape({s[1]}, {s[0]})", (s[1], s[0])),
+                  (f"{a}[:, 1:]", (s[0], s[1] - 1))]
     expr, shape = g.rng.choice([(e, t) for e, t in views if min(t) >= 2])
     g.vars[b] = shape
     write = g.rng.choice([f"{b} *= {_factor(g)}", f"{b} += {scalar(g)}",
@@ -106,7 +108,8 @@ def const_array(g, top: bool) -> list:
     shape = g.rng.choice([(3,), (2, 3)])
     z = g.fresh("z")
     made = g.rng.choice([f"np.zeros({shape})", f"np.ones({shape})", constant(g, shape)] +
-                        ["np.array([0.25, -0.5, 1.0])", "np.linspace(-1.0, 1.0, 3)"] * (shape == (3,)))
+                        ["np.array([0.25, -0.5, 1.0])", "np.linspace(-1.0, 1.0, 3)"]
+                        * (shape == (3,)))
     g.vars[z] = shape
     index = (1,) * len(shape)
     return [f"{z} = {made}", f"{z}[{index}] = {scalar(g)}", f"{z} += {value(g, shape, 1)}"]

@@ -13,8 +13,7 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 
 import fwdad
-from tests.language import (classes, containers, functions, statements, stdlib,
-                            unsupported)
+from tests.language import classes, containers, functions, statements, stdlib, unsupported
 
 
 @dataclass

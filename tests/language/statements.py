@@ -25,7 +25,7 @@ def try_except_else_finally(x):
     y = x
     try:
         y = y * 2.0
-        value = float("not a number")
+        value = float("not a number")  # noqa: F841  (raises before it binds)
     except (ValueError, TypeError) as err:
         y = y + len(str(err)) * x
     else:

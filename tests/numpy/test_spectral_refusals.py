@@ -48,7 +48,8 @@ def test_reverse_refuses(fn, a, name):
 
 def test_full_matrices_of_a_non_square_matrix_is_a_fwdad_error():
     with pytest.raises(fwdad.NonDifferentiableError, match="full_matrices=False"):
-        fwdad.jvp(lambda a: np.linalg.svd(a)[0], (np.arange(6.0).reshape(3, 2),), (np.ones((3, 2)),))
+        a = np.arange(6.0).reshape(3, 2)
+        fwdad.jvp(lambda a: np.linalg.svd(a)[0], (a,), (np.ones((3, 2)),))
 
 
 def test_distinct_values_still_differentiate():

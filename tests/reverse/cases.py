@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from fwdad import lang
-from tests.reverse.case import A, B, POS, STACK, UNIT, V3, V4, Case  # noqa: F401
+from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case  # noqa: F401
 from tests.reverse.cases_api import API_CASES
 from tests.reverse.cases_numpy import NUMPY_CASES
 from tests.reverse.cases_scipy import SCIPY_CASES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.reverse.case import A, B, POS, STACK, V3, V4, Case
+from tests.reverse.case import STACK, V3, V4, A, B, Case
 from tests.reverse.cases_numpy import NANS, SQUARE, SQUARES, ZEROS
 
 V5 = np.array([-1.1, -0.4, 0.3, 1.0, 1.7])

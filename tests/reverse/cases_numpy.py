@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.reverse.case import A, B, POS, R, STACK, UNIT, V3, V4, Case  # noqa: F401
+from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case, R  # noqa: F401
 
 WIDE = np.abs(A) + 1.2  # in the domain of arccosh
 
@@ -42,8 +42,10 @@ def _reduction_cases():
            Case(np.max, (A,)), Case(np.max, (TIES,), dict(axis=1)),
            Case(np.amax, (STACK,), dict(axis=(0, 2))), Case(np.ndarray.max, (TIES,)),
            Case(np.min, (TIES,), dict(axis=1, keepdims=True)), Case(np.amin, (A,)),
-           Case(np.ndarray.min, (A,), dict(axis=0)), Case(np.nanmax, (NANS,), dict(axis=1), varmat=False),
-           Case(np.nanmin, (NANS,), dict(axis=0), varmat=False), Case(np.ptp, (TIES,), dict(axis=1)),
+           Case(np.ndarray.min, (A,), dict(axis=0)),
+           Case(np.nanmax, (NANS,), dict(axis=1), varmat=False),
+           Case(np.nanmin, (NANS,), dict(axis=0), varmat=False),
+           Case(np.ptp, (TIES,), dict(axis=1)),
            Case(np.var, (A,)), Case(np.var, (STACK,), dict(axis=1, ddof=1)),
            Case(np.ndarray.var, (A,), dict(axis=0, keepdims=True)), Case(np.std, (A,)),
            Case(np.ndarray.std, (STACK,), dict(axis=(1, 2), ddof=1)),

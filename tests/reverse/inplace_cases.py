@@ -7,8 +7,7 @@ import operator
 import numpy as np
 
 from fwdad import lang
-
-from tests.reverse.cases import A, B, V4
+from tests.reverse.cases import V4, A, B
 
 
 def set_slice(a, x):

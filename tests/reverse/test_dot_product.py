@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from tests.corpus import CORPUS
 from tests.reverse.cases import CASES
-from tests.reverse.examples import EXAMPLES
 from tests.reverse.dot_product import check_dot_product
+from tests.reverse.examples import EXAMPLES
 
 
 def _with_constants(case):

@@ -1,10 +1,8 @@
 """Meta-tests over the rule tables: every rrule has a case, and every forward primitive
 with a derivative has an rrule."""
 import numpy as np
-import pytest
 
 import fwdad
-
 from fwdad.errors import describe
 from fwdad.reverse import registry, to_matvar, to_varmat, value_of
 from fwdad.reverse.registry import forward_primitives_without_rrule

@@ -5,10 +5,20 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.structured import (GENERIC, Diagonal, Restructure, ScaledMatrix, Symmetric,
-                              destructure, generic_frule, generic_rrule,
-                              pullback_destructure, pullback_restructure,
-                              pushforward_destructure, pushforward_restructure)
+from fwdad.structured import (
+    GENERIC,
+    Diagonal,
+    Restructure,
+    ScaledMatrix,
+    Symmetric,
+    destructure,
+    generic_frule,
+    generic_rrule,
+    pullback_destructure,
+    pullback_restructure,
+    pushforward_destructure,
+    pushforward_restructure,
+)
 from fwdad.tangents import Tangent, random_tangent
 from tests.util import assert_close
 

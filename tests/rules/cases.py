@@ -9,24 +9,47 @@ coverage meta-test fails for any registered primitive that has no row here.
 from __future__ import annotations
 
 import functools
+import io
 import itertools
 import math
 import operator
-import io
 import os
 import threading
 import warnings
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad import lang
-from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, DIVISOR, FRACTION,
-                                      GAMMA_POSITIVE, NONZERO, POSITIVE, REAL,
-                                      TAN_PERIOD, UNIT_OPEN, Domain)
-
-
-from tests.rules.case import (C3, M23, M32, M34, MASK3, MASK23, POS3, S22, T223,  # noqa: F401
-                              UNCOMPARABLE, V3, W3, Case, unwrap, xfail)
+from fwdad.testing.strategies import (
+    ABOVE_MINUS_ONE,
+    ABOVE_ONE,
+    DIVISOR,
+    FRACTION,
+    GAMMA_POSITIVE,
+    NONZERO,
+    POSITIVE,
+    REAL,
+    TAN_PERIOD,
+    UNIT_OPEN,
+)
+from tests.rules.case import (  # noqa: F401
+    C3,
+    M23,
+    M32,
+    M34,
+    MASK3,
+    MASK23,
+    POS3,
+    S22,
+    T223,
+    UNCOMPARABLE,
+    V3,
+    W3,
+    Case,
+    unwrap,
+    xfail,
+)
 
 
 class Point:

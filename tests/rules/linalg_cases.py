@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.rules.case import (C3, C23, C33, I3, M23, M32, M34, MASK3, MASK23, P23, POS3, S22,
-                              SQ, T223, T232, V3, W3, Case)
+from tests.rules.case import (
+    C3,
+    C23,
+    C33,
+    I3,
+    M23,
+    M32,
+    M34,
+    MASK3,
+    MASK23,
+    P23,
+    POS3,
+    S22,
+    SQ,
+    T223,
+    T232,
+    V3,
+    W3,
+    Case,
+)
 
 NORM_CASES = [
     Case(np.linalg.norm, V3), Case(np.linalg.norm, M23), Case(np.linalg.norm, T223),

@@ -9,10 +9,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.testing.strategies import (ABOVE_MINUS_ONE, ABOVE_ONE, FRACTION, NONZERO,
-                                      POSITIVE, TAN_PERIOD, UNIT_OPEN, Domain)
-from tests.rules.case import (C3, C23, I3, M23, M34, MASK3, MASK23, P23, POS3, T223, U3, V3, W3,
-                              Z3, Z23, ZEROS_IN, Case)
+from fwdad.testing.strategies import (
+    ABOVE_MINUS_ONE,
+    ABOVE_ONE,
+    FRACTION,
+    NONZERO,
+    POSITIVE,
+    TAN_PERIOD,
+    UNIT_OPEN,
+    Domain,
+)
+from tests.rules.case import (
+    C3,
+    C23,
+    I3,
+    M23,
+    M34,
+    MASK3,
+    MASK23,
+    P23,
+    POS3,
+    T223,
+    U3,
+    V3,
+    W3,
+    Z3,
+    Z23,
+    ZEROS_IN,
+    Case,
+)
 from tests.rules.complex_cases import COMPLEX_REDUCTION_CASES, COMPLEX_UFUNC_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
@@ -120,7 +145,7 @@ REDUCTION_CASES = [
     Case(np.prod, M23), Case(np.prod, M23, axis=1), Case(np.prod, ZEROS_IN),
     Case(np.prod, ZEROS_IN, axis=0, keepdims=True), Case(np.prod, T223, axis=(0, 2)),
     Case(np.prod, [0.3, 1.2]), Case(np.prod, 0.3), Case(np.ndarray.prod, M23, axis=-1),
-    Case(np.max, M23), Case(np.max, M23, axis=0), 
+    Case(np.max, M23), Case(np.max, M23, axis=0),
     Case(np.max, T223, axis=(1, 2), keepdims=True), Case(np.amax, M23, axis=1),
     Case(np.min, M23),  Case(np.amin, T223, axis=0),
     Case(np.ndarray.max, M23, axis=1), Case(np.ndarray.min, M23),
@@ -206,7 +231,8 @@ SHAPE_CASES = [
     Case(np.ndarray.repeat, V3, 2), Case(np.roll, M23, 1), Case(np.roll, M23, -1, axis=1),
     Case(np.roll, T223, (1, 2), axis=(0, 2)), Case(np.tile, V3, (2, 2)),
     Case(np.triu, M34), Case(np.tril, M34, -1), Case(np.atleast_1d, 0.3),
-    Case(np.atleast_2d, V3), Case(np.atleast_2d, V3, M23), Case(np.atleast_3d, 0.3, V3), Case(np.atleast_3d, M23), Case(np.delete, V3, 1),
+    Case(np.atleast_2d, V3), Case(np.atleast_2d, V3, M23), Case(np.atleast_3d, 0.3, V3),
+    Case(np.atleast_3d, M23), Case(np.delete, V3, 1),
     Case(np.delete, M23, [0, 2], axis=1), Case(np.resize, V3, (2, 2)),
     Case(np.diagflat, V3),
     Case(np.concatenate, [V3, W3]), Case(np.concatenate, [M23, M23], axis=1),

@@ -7,6 +7,7 @@ import numpy as np
 
 from tests.rules.case import M23, V3, Case, xfail
 
+
 def _generator():
     return np.random.default_rng(7)
 

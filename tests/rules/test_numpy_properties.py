@@ -7,8 +7,15 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from fwdad import testing
-from fwdad.testing.strategies import (NONZERO, POSITIVE, REAL, array_shapes, axes_of,
-                                      distinct_values_in, values_in)
+from fwdad.testing.strategies import (
+    NONZERO,
+    POSITIVE,
+    REAL,
+    array_shapes,
+    axes_of,
+    distinct_values_in,
+    values_in,
+)
 
 RANDOM = settings(max_examples=10, deadline=None, database=None)
 

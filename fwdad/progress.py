@@ -1,0 +1,57 @@
+"""Progress of work done in many steps (jacfwd's passes, jacrev's rows, hessian's).
+
+    with progress.steps("jacfwd of f", total=8, unit="pass", shown=True) as step:
+        for ...: step()        # a tqdm bar, or plain lines on stderr without tqdm
+
+tqdm is optional (the `progress` extra): without it, a line goes to stderr on the first
+step, at most once a second after that, and on the last step.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from typing import Callable, Iterator, Optional
+
+try:
+    from tqdm import tqdm as _tqdm
+except ImportError:  # tqdm is optional
+    _tqdm = None
+
+Step = Callable[[], None]
+
+EVERY_SECONDS = 1.0  # the plain lines' pace: one a second is readable in a log
+
+
+@contextlib.contextmanager
+def steps(what: str, total: int, unit: str, shown: bool) -> Iterator[Step]:
+    """A function to call once per step of `total`, showing progress when `shown`."""
+    if not shown:
+        yield _nothing
+    elif _tqdm is not None:
+        with _tqdm(total=total, desc=what, unit=f" {unit}", leave=True) as bar:
+            yield lambda: bar.update(1)
+    else:
+        yield _Lines(what, total, unit)
+
+
+def _nothing() -> None:
+    pass
+
+
+class _Lines:
+    """Progress as plain lines on stderr: `jacfwd of f: 3/8 passes (0.4 s)`."""
+
+    def __init__(self, what: str, total: int, unit: str) -> None:
+        self.what, self.total, self.unit = what, total, unit
+        self.done, self.start = 0, time.perf_counter()
+        self.last: Optional[float] = None
+
+    def __call__(self) -> None:
+        self.done += 1
+        now = time.perf_counter()
+        if self.last is None or self.done >= self.total or now - self.last >= EVERY_SECONDS:
+            self.last = now
+            plural = "" if self.total == 1 else ("es" if self.unit.endswith("s") else "s")
+            print(f"{self.what}: {self.done}/{self.total} {self.unit}{plural} "
+                  f"({now - self.start:.1f} s)", file=sys.stderr, flush=True)
