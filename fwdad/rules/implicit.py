@@ -124,6 +124,13 @@ def jacobian_in_x(residual: Residual, x: Any, moved: np.ndarray, out: Any) -> np
     return np.reshape(columns, (n, m)).T
 
 
+def jacobian_at(residual: Residual, x: Any) -> np.ndarray:
+    """dF/dx at x of a residual whose arguments carry no tangents (reverse mode's)."""
+    out = residual(Dual(x, zero_like(x))).primal
+    seeds = np.eye(np.size(x)).reshape((np.size(x),) + np.shape(x))
+    return _columns(residual, x, seeds, out).reshape(np.size(x), np.size(out)).T
+
+
 def _columns(residual: Residual, x: Any, seeds: np.ndarray, out: Any) -> np.ndarray:
     with batch(len(seeds)):
         return dense(out, residual(Dual(np.asarray(x, dtype=float), seeds)).tangent,

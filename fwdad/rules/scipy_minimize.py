@@ -25,7 +25,7 @@ from fwdad.rules.batching import is_batched
 from fwdad.rules.implicit import Residual, as_arguments, check_positive_definite, \
     primals, refuse, solution_tangent
 from fwdad.rules.registry import frule
-from fwdad.rules.scipy_roots import first_output, result_tangent
+from fwdad.rules.scipy_roots import first_output, result_tangent, same
 from fwdad.tangents import NoTangent
 from fwdad.errors import NonDifferentiableError, current_user_location
 
@@ -41,7 +41,11 @@ def objective_of_pair(fun, x, *args):
 
 
 def half_squared_norm(fun, x, *args):
-    r = fun(x, *args)
+    return cost(fun(x, *args))
+
+
+def cost(r):
+    """least_squares' cost of the residuals r."""
     return 0.5 * np.sum(r * r)
 
 
@@ -59,19 +63,15 @@ def _minimize(fun: Dual, x0, args: Dual = (), method=None, jac=None, hess=None,
     """res.x minimizes fun(x, *args): grad f = 0 there, with H positive definite."""
     args = as_arguments(args)
     if constraints:
-        raise _refused("minimize", "constraints", "the stationarity of the Lagrangian")
+        raise refused("minimize", "constraints", "the stationarity of the Lagrangian")
     res = so.minimize(fun.primal, x0, primals(args), method, jac, hess, hessp, bounds,
                       constraints, tol, callback, options)
-    _check_solved("minimize", res, bounds, pairs=True)
-    of, pick = (objective_of_pair, first_output) if jac is True else (objective, _same)
+    check_solved("minimize", res, bounds, pairs=True)
+    of, pick = (objective_of_pair, first_output) if jac is True else (objective, same)
     dx = solution_tangent(gradient_residual(of, fun, args), res.x, "optimize.minimize",
                           check_positive_definite)
     moved = Residual(fun, args, pick=pick)(Dual(res.x, dx))
     return Dual(res, result_tangent(res, x=dx, fun=moved.tangent))
-
-
-def _same(out: Dual) -> Dual:
-    return out
 
 
 # ---- least_squares -------------------------------------------------------------------------
@@ -80,15 +80,10 @@ def _least_squares(fun: Dual, x0, jac="2-point", bounds=(-np.inf, np.inf), *rest
                    args: Dual = (), kwargs=None, loss="linear", **options) -> Dual:
     """res.x minimizes 0.5 |fun(x, *args)|^2: J^T r = 0 there."""
     args = as_arguments(args)
-    if loss != "linear":
-        raise _refused("least_squares", f"loss={loss!r}", "loss='linear' (a robust "
-                       "loss rescales the residuals, and the stationarity with them)")
-    if kwargs:
-        raise _refused("least_squares", "kwargs=", "args= (pass the parameters by "
-                       "position, so that their tangents reach fun)")
+    check_options(loss, kwargs)
     res = so.least_squares(fun.primal, x0, jac, bounds, *rest, args=primals(args),
                            loss=loss, **options)
-    _check_solved("least_squares", res, bounds, pairs=False)
+    check_solved("least_squares", res, bounds, pairs=False)
     dx = solution_tangent(gradient_residual(half_squared_norm, fun, args), res.x,
                           "optimize.least_squares", check_positive_definite)
     moved = Residual(fun, args)(Dual(res.x, dx))  # r at the solution, and its tangent
@@ -99,7 +94,17 @@ def _least_squares(fun: Dual, x0, jac="2-point", bounds=(-np.inf, np.inf), *rest
 
 
 # ---- the conditions -----------------------------------------------------------------------
-def _check_solved(call: str, res: Any, bounds: Any, pairs: bool) -> None:
+def check_options(loss: str, kwargs: Any) -> None:
+    """least_squares: the plain sum of squares, with its parameters in args=."""
+    if loss != "linear":
+        raise refused("least_squares", f"loss={loss!r}", "loss='linear' (a robust loss "
+                      "rescales the residuals, and the stationarity with them)")
+    if kwargs:
+        raise refused("least_squares", "kwargs=", "args= (pass the parameters by "
+                      "position, so that their derivatives reach fun)")
+
+
+def check_solved(call: str, res: Any, bounds: Any, pairs: bool) -> None:
     if not res.success:
         raise refuse(f"optimize.{call}", f"a converged solve (here success is False: "
                      f"{res.message})", "Tighten or loosen the tolerance, raise the "
@@ -128,7 +133,7 @@ def _active_bounds(x: np.ndarray, bounds: Any, pairs: bool) -> list:
     return np.flatnonzero((np.abs(x - lb) <= near) | (np.abs(x - ub) <= near)).tolist()
 
 
-def _refused(call: str, what: str, instead: str) -> NonDifferentiableError:
+def refused(call: str, what: str, instead: str) -> NonDifferentiableError:
     at = current_user_location()
     return NonDifferentiableError(
         f"scipy.optimize.{call}{' at ' + at if at else ''}: fwdad does not differentiate "

@@ -29,8 +29,7 @@ def _quad(func: Dual, a: Dual, b: Dual, args: Dual = (), full_output=0,
           epsabs=1.49e-08, epsrel=1.49e-08, limit=50, points=None, weight=None,
           *rest, **options) -> Dual:
     """(value, abserr[, infodict, ...]): value's tangent as in the module docstring."""
-    if weight is not None:
-        raise _refused("weight=", "integrate the weighted function itself instead")
+    refuse_weight(weight)
     args = as_arguments(args)
     tolerances = dict(epsabs=epsabs, epsrel=epsrel, limit=limit, points=points)
     out = si.quad(func.primal, a.primal, b.primal, primals(args), full_output,
@@ -58,14 +57,24 @@ def _limit_term(func: Dual, args: tuple, limit: Dual) -> Any:
     """f(limit) dlimit (zero for a limit without a tangent)."""
     if limit.tangent is NoTangent or not np.any(limit.tangent):
         return 0.0
-    if not np.isfinite(limit.primal):
-        raise _refused("a tangent on an infinite limit", "keep the limit at infinity "
-                       "constant (its tangent zero), or integrate to a finite limit")
+    check_limit(limit.primal)
     return func.primal(limit.primal, *primals(args)) * np.asarray(limit.tangent)
+
+
+def check_limit(limit: float) -> None:
+    """A limit that moves must be finite (f there is the derivative)."""
+    if not np.isfinite(limit):
+        raise _refused("with respect to an infinite limit", "keep the limit at infinity "
+                       "constant, or integrate to a finite limit")
+
+
+def refuse_weight(weight: Any) -> None:
+    if weight is not None:
+        raise _refused("with weight=", "integrate the weighted function itself instead")
 
 
 def _refused(what: str, todo: str) -> NonDifferentiableError:
     at = current_user_location()
     return NonDifferentiableError(
         f"scipy.integrate.quad{' at ' + at if at else ''}: fwdad does not differentiate "
-        f"it with {what}: {todo}.")
+        f"it {what}: {todo}.")

@@ -40,7 +40,7 @@ def first_output(out: Dual) -> Dual:
     return Dual(out.primal[0], tangent)
 
 
-def _failed(call: str, what: str, todo: str = "Start closer to a root, raise the "
+def failed(call: str, what: str, todo: str = "Start closer to a root, raise the "
             "iteration limit, or loosen the tolerance.") -> Exception:
     return refuse(call, f"a converged solve (here {what})", todo)
 
@@ -54,13 +54,13 @@ def _root(fun: Dual, x0, args: Dual = (), method="hybr", jac=None, tol=None,
     res = so.root(fun.primal, x0, args=primals(args), method=method, jac=jac, tol=tol,
                   callback=callback, options=options)
     if not res.success:
-        raise _failed("optimize.root", f"success is False: {res.message}")
-    residual = Residual(fun, args, pick=first_output if jac is True else _same)
+        raise failed("optimize.root", f"success is False: {res.message}")
+    residual = Residual(fun, args, pick=first_output if jac is True else same)
     dx = solution_tangent(residual, res.x, "optimize.root")
     return Dual(res, result_tangent(res, x=dx, fun=zero_tangent(res.fun)))
 
 
-def _same(out: Dual) -> Dual:
+def same(out: Dual) -> Dual:
     return out
 
 
@@ -72,7 +72,7 @@ def _fsolve(func: Dual, x0, args: Dual = (), fprime=None, full_output=0, *rest,
     x, info, ier, message = so.fsolve(func.primal, x0, primals(args), fprime, True,
                                       *rest, **options)
     if ier != 1:
-        raise _failed("optimize.fsolve", f"ier is {ier}: {message}")
+        raise failed("optimize.fsolve", f"ier is {ier}: {message}")
     dx = solution_tangent(Residual(func, args), x, "optimize.fsolve")
     if not full_output:
         return Dual(x, dx)
@@ -100,7 +100,7 @@ def _bracketing(solver: Any, name: str):
 
 def _scalar_tangent(f: Dual, args: tuple, x: Any, info: Any, name: str) -> Any:
     if not info.converged:
-        raise _failed(f"optimize.{name}", f"converged is False: {info.flag}")
+        raise failed(f"optimize.{name}", f"converged is False: {info.flag}")
     return solution_tangent(Residual(f, args), x, f"optimize.{name}")
 
 
@@ -122,7 +122,7 @@ def _newton(func: Dual, x0, fprime=None, args: Dual = (), tol=1.48e-8, maxiter=5
         return Dual((x, info), (dx, result_tangent(info, root=dx))) if full_output \
             else Dual(x, dx)
     if not np.all(out.converged):
-        raise _failed("optimize.newton", f"converged is False at entries "
+        raise failed("optimize.newton", f"converged is False at entries "
                       f"{np.flatnonzero(~out.converged).tolist()}")
     dx = solution_tangent(Residual(func, args), out.root, "optimize.newton")
     return Dual(out, type(out)(dx, NoTangent, NoTangent)) if full_output \
@@ -139,8 +139,8 @@ def _root_scalar(f: Dual, args: Dual = (), method=None, bracket=None, fprime=Non
     sol = so.root_scalar(f.primal, primals(args), method, bracket, fprime, fprime2, x0,
                          x1, xtol, rtol, maxiter, options)
     if not sol.converged:
-        raise _failed("optimize.root_scalar", f"converged is False: {sol.flag}")
-    pick = first_output if fprime is True or fprime2 is True else _same
+        raise failed("optimize.root_scalar", f"converged is False: {sol.flag}")
+    pick = first_output if fprime is True or fprime2 is True else same
     root = solution_tangent(Residual(f, args, pick=pick), sol.root, "optimize.root_scalar")
     return Dual(sol, result_tangent(sol, root=root))
 

@@ -200,5 +200,33 @@ def test_what_is_refused(call):
 def test_a_tangent_on_an_infinite_limit_is_refused():
     def f(b):
         return si.quad(damped, 0.0, b, args=(P,))[0]
-    with pytest.raises(NonDifferentiableError, match="a tangent on an infinite limit"):
+    with pytest.raises(NonDifferentiableError, match="with respect to an infinite limit"):
         fwdad.jvp(f, (np.inf,), (1.0,))
+
+
+# ---- reverse mode (the dot-product tests are rows of tests/reverse/cases_scipy_optimize.py) --
+def test_reverse_mode_gradients_match_forward_mode():
+    def objective(p):
+        return np.sum(root_x(p) ** 2) + so.brentq(cubic, 0.0, 3.0, args=(p[0],), xtol=1e-15) \
+            + si.quad(damped, 0.2, 1.5, args=(p,), epsabs=1e-13, epsrel=1e-13)[0]
+    np.testing.assert_allclose(fwdad.grad(objective)(P), fwdad.jacfwd(objective)(P),
+                               rtol=1e-10)
+
+
+def test_reverse_mode_refuses_a_closure():
+    def f(p):
+        def g(x):
+            return cubic(x, p)
+        return so.brentq(g, 0.0, 3.0)
+    with pytest.raises(NonDifferentiableError, match=r"scipy\.optimize\.brentq.*defined "
+                       r"inside the differentiated function .* pass the parameters with "
+                       r"args="):
+        fwdad.grad(f)(1.3)
+
+
+def test_reverse_mode_raises_on_a_failed_solve():
+    def f(p):
+        return so.root(system, np.ones(2), args=(p,), options={"maxfev": 2}).x[0]
+    with pytest.raises(ImplicitFunctionError, match=r"scipy\.optimize\.root.*success is "
+                       r"False"):
+        fwdad.grad(f)(P)
