@@ -103,6 +103,7 @@ def _any_tracked(params: tuple) -> bool:
 
 # ---- root finders --------------------------------------------------------------------------
 @raw_rrule(so.root)
+@implicit.first_order_only("optimize.root")
 def _root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, options=None):
     params = arguments("optimize.root", fun, args)
     res = so.root(fun, value_of(x0), plain(params), method, jac, tol, callback, options)
@@ -118,6 +119,7 @@ def _root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, op
 
 
 @raw_rrule(so.fsolve)
+@implicit.first_order_only("optimize.fsolve")
 def _fsolve(func, x0, args=(), fprime=None, full_output=0, *rest, **options):
     params = arguments("optimize.fsolve", func, args)
     out = so.fsolve(func, value_of(x0), plain(params), fprime, True, *rest, **options)
@@ -137,7 +139,7 @@ def _bracketing(solver: Any, name: str):
         x = _scalar_solution(name, f, params, x, info)
         return (x, info) if full_output else x
     rule.__name__ = f"_{name}"
-    return rule
+    return implicit.first_order_only(f"optimize.{name}")(rule)
 
 
 def _scalar_solution(name: str, f: Any, params: tuple, x: Any, info: Any) -> Any:
@@ -153,6 +155,7 @@ for _solver in (so.brentq, so.brenth, so.ridder, so.bisect, so.toms748):
 
 
 @raw_rrule(so.newton)
+@implicit.first_order_only("optimize.newton")
 def _newton(func, x0, fprime=None, args=(), tol=1.48e-8, maxiter=50, fprime2=None, x1=None,
             rtol=0.0, full_output=False, disp=True):
     params = arguments("optimize.newton", func, args)
@@ -171,6 +174,7 @@ def _newton(func, x0, fprime=None, args=(), tol=1.48e-8, maxiter=50, fprime2=Non
 
 
 @raw_rrule(so.root_scalar)
+@implicit.first_order_only("optimize.root_scalar")
 def _root_scalar(f, args=(), method=None, bracket=None, fprime=None, fprime2=None,
                  x0=None, x1=None, xtol=None, rtol=None, maxiter=None, options=None):
     params = arguments("optimize.root_scalar", f, args)
@@ -190,6 +194,7 @@ def _root_scalar(f, args=(), method=None, bracket=None, fprime=None, fprime2=Non
 
 # ---- minimizers ----------------------------------------------------------------------------
 @raw_rrule(so.minimize)
+@implicit.first_order_only("optimize.minimize")
 def _minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None,
               constraints=(), tol=None, callback=None, options=None):
     params = arguments("optimize.minimize", fun, args)
@@ -212,6 +217,7 @@ def _minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bo
 
 
 @raw_rrule(so.least_squares)
+@implicit.first_order_only("optimize.least_squares")
 def _least_squares(fun, x0, jac="2-point", bounds=(-np.inf, np.inf), *rest, args=(),
                    kwargs=None, loss="linear", **options):
     params = arguments("optimize.least_squares", fun, args)

@@ -23,12 +23,13 @@ from fwdad.forward.runtime import fresh
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule
 from fwdad.reverse.rules_scipy_optimize import arguments, plain
 from fwdad.rules.batching import batch, dense
-from fwdad.rules.implicit import Residual
+from fwdad.rules.implicit import Residual, first_order_only
 from fwdad.rules.scipy_quad import check_limit, refuse_weight
 from fwdad.tangents import NoTangent
 
 
 @raw_rrule(si.quad)
+@first_order_only("integrate.quad")
 def _quad(func, a, b, args=(), full_output=0, epsabs=1.49e-08, epsrel=1.49e-08, limit=50,
           points=None, weight=None, *rest, **options):
     refuse_weight(weight)

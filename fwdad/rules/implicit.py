@@ -18,10 +18,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import ImplicitFunctionError, current_user_location
+from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, \
+    current_user_location
 from fwdad.forward import dispatch
 from fwdad.forward.runtime import fresh
 from fwdad.rules.batching import batch, dense, is_batched
+from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 # dF/dx counts as singular past this condition number: a solve with it would amplify
@@ -35,6 +37,24 @@ def refuse(call: str, why: str, todo: str) -> ImplicitFunctionError:
     return ImplicitFunctionError(
         f"scipy.{call}{' at ' + at if at else ''}: fwdad differentiates the solution by "
         f"the implicit function theorem, which needs {why}. {todo}")
+
+
+def first_order_only(call: str) -> Callable[[Callable], Callable]:
+    """Mark a rule of `scipy.<call>` (forward or reverse) as not differentiable again:
+    it solves on primal values, so a second derivative (hessian, jvp of jvp, forward
+    over reverse) would differentiate the solver's iterations. Differentiating the rule
+    raises instead, naming the call."""
+    def mark(rule: Callable) -> Callable:
+        def refuse_second_order(*args: Any, **kwargs: Any) -> Dual:
+            at = current_user_location()
+            raise NonDifferentiableError(
+                f"scipy.{call}{' at ' + at if at else ''}: fwdad differentiates its result "
+                f"once (jvp, jacfwd, vjp, grad), not twice (hessian, hvp, nested jvp): "
+                f"second derivatives of solutions are not implemented. Take the second "
+                f"derivative by finite differences of fwdad's first.")
+        frule(rule)(refuse_second_order)
+        return rule
+    return mark
 
 
 def as_arguments(args: Any) -> tuple:

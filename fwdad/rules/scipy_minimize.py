@@ -23,7 +23,7 @@ from fwdad.dual import Dual
 from fwdad.reverse.api import grad
 from fwdad.rules.batching import is_batched
 from fwdad.rules.implicit import Residual, as_arguments, check_positive_definite, \
-    primals, refuse, solution_tangent
+    first_order_only, primals, refuse, solution_tangent
 from fwdad.rules.registry import frule
 from fwdad.rules.scipy_roots import first_output, result_tangent, same
 from fwdad.tangents import NoTangent
@@ -57,6 +57,7 @@ def gradient_residual(of: Callable, fun: Dual, args: tuple) -> Residual:
 
 # ---- minimize ------------------------------------------------------------------------------
 @frule(so.minimize)
+@first_order_only("optimize.minimize")
 def _minimize(fun: Dual, x0, args: Dual = (), method=None, jac=None, hess=None,
               hessp=None, bounds=None, constraints=(), tol=None, callback=None,
               options=None) -> Dual:
@@ -76,6 +77,7 @@ def _minimize(fun: Dual, x0, args: Dual = (), method=None, jac=None, hess=None,
 
 # ---- least_squares -------------------------------------------------------------------------
 @frule(so.least_squares)
+@first_order_only("optimize.least_squares")
 def _least_squares(fun: Dual, x0, jac="2-point", bounds=(-np.inf, np.inf), *rest,
                    args: Dual = (), kwargs=None, loss="linear", **options) -> Dual:
     """res.x minimizes 0.5 |fun(x, *args)|^2: J^T r = 0 there."""

@@ -19,12 +19,13 @@ import scipy.integrate as si
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.rules.batching import dense, running_batch_size
-from fwdad.rules.implicit import Residual, as_arguments, primals
+from fwdad.rules.implicit import Residual, as_arguments, first_order_only, primals
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
 @frule(si.quad)
+@first_order_only("integrate.quad")
 def _quad(func: Dual, a: Dual, b: Dual, args: Dual = (), full_output=0,
           epsabs=1.49e-08, epsrel=1.49e-08, limit=50, points=None, weight=None,
           *rest, **options) -> Dual:

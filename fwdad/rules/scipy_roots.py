@@ -20,8 +20,8 @@ import numpy as np
 import scipy.optimize as so
 
 from fwdad.dual import Dual
-from fwdad.rules.implicit import Residual, as_arguments, primals, refuse, \
-    solution_tangent
+from fwdad.rules.implicit import Residual, as_arguments, first_order_only, primals, \
+    refuse, solution_tangent
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -47,6 +47,7 @@ def failed(call: str, what: str, todo: str = "Start closer to a root, raise the 
 
 # ---- n equations in n unknowns ---------------------------------------------------------------
 @frule(so.root)
+@first_order_only("optimize.root")
 def _root(fun: Dual, x0, args: Dual = (), method="hybr", jac=None, tol=None,
           callback=None, options=None) -> Dual:
     """res.x solves fun(x, *args) = 0 (fun returns (F, dF/dx) when jac is True)."""
@@ -65,6 +66,7 @@ def same(out: Dual) -> Dual:
 
 
 @frule(so.fsolve)
+@first_order_only("optimize.fsolve")
 def _fsolve(func: Dual, x0, args: Dual = (), fprime=None, full_output=0, *rest,
             **options) -> Dual:
     """x solves func(x, *args) = 0; SciPy's ier is 1 when it converged."""
@@ -95,7 +97,7 @@ def _bracketing(solver: Any, name: str):
             return Dual(x, dx)
         return Dual((x, info), (dx, result_tangent(info, root=dx)))
     rule.__name__ = f"_{name}"
-    return rule
+    return first_order_only(f"optimize.{name}")(rule)
 
 
 def _scalar_tangent(f: Dual, args: tuple, x: Any, info: Any, name: str) -> Any:
@@ -109,6 +111,7 @@ for _solver in (so.brentq, so.brenth, so.ridder, so.bisect, so.toms748):
 
 
 @frule(so.newton)
+@first_order_only("optimize.newton")
 def _newton(func: Dual, x0, fprime=None, args: Dual = (), tol=1.48e-8, maxiter=50,
             fprime2=None, x1=None, rtol=0.0, full_output=False, disp=True) -> Dual:
     """Newton's, the secant or Halley's method; an array x0 solves one scalar equation
@@ -130,6 +133,7 @@ def _newton(func: Dual, x0, fprime=None, args: Dual = (), tol=1.48e-8, maxiter=5
 
 
 @frule(so.root_scalar)
+@first_order_only("optimize.root_scalar")
 def _root_scalar(f: Dual, args: Dual = (), method=None, bracket=None, fprime=None,
                  fprime2=None, x0=None, x1=None, xtol=None, rtol=None, maxiter=None,
                  options=None) -> Dual:

@@ -230,3 +230,16 @@ def test_reverse_mode_raises_on_a_failed_solve():
     with pytest.raises(ImplicitFunctionError, match=r"scipy\.optimize\.root.*success is "
                        r"False"):
         fwdad.grad(f)(P)
+
+
+def test_a_second_derivative_is_refused():
+    def crossing(p):
+        return so.brentq(cubic, 0.0, 3.0, args=(p,), xtol=1e-15)
+
+    def area(p):
+        return si.quad(damped, 0.0, 1.0, args=(p,))[0]
+    for hessian in (lambda: fwdad.hessian(crossing)(1.3), lambda: fwdad.hessian(area)(P),
+                    lambda: fwdad.hessian(lambda p: np.sum(minimize_x(p)))(P)):
+        with pytest.raises(NonDifferentiableError, match=r"scipy\.(optimize|integrate)\."
+                           r"\w+ at .*: fwdad differentiates its result once"):
+            hessian()
