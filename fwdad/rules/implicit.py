@@ -24,7 +24,7 @@ from fwdad.forward import dispatch
 from fwdad.forward.runtime import fresh
 from fwdad.rules.batching import batch, dense, is_batched
 from fwdad.rules.registry import frule
-from fwdad.tangents import NoTangent
+from fwdad.tangents import NoTangent, Tangent
 
 # dF/dx counts as singular past this condition number: a solve with it would amplify
 # rounding by more than 1e12, and the tangent would be noise.
@@ -87,13 +87,23 @@ class Residual:
     def captures_tangents(self) -> bool:
         """Whether F may hold tangents other than its arguments': a function defined
         inside differentiated code reads the Duals it captured, a partial its own."""
-        return any(f.tangent is not NoTangent or isinstance(f.primal, dispatch.DerivedClosure)
+        return any(_holds_tangents(f.tangent) or isinstance(f.primal, dispatch.DerivedClosure)
                    for f in (self.fn,) + self.before)
 
     def constant(self) -> "Residual":
         """F with the arguments' tangents zero (for dF/dx, when nothing else holds any)."""
         return Residual(self.fn, tuple(fresh(a.primal) for a in self.args),
                         self.before, self.pick)
+
+
+def _holds_tangents(tangent: Any) -> bool:
+    """False for no tangent, or a function's (a Transformed's) fields without any; True
+    for anything else (a partial's arguments' tangents, say), to be safe."""
+    if tangent is NoTangent:
+        return False
+    if isinstance(tangent, Tangent):
+        return any(_holds_tangents(v) for v in vars(tangent).values())
+    return True
 
 
 def solution_tangent(residual: Residual, x: Any, call: str,
