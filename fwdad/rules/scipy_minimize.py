@@ -20,6 +20,7 @@ import scipy.optimize as so
 
 from fwdad import api
 from fwdad.dual import Dual
+from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.reverse.api import grad
 from fwdad.rules.batching import is_batched
 from fwdad.rules.implicit import Residual, as_arguments, check_positive_definite, \
@@ -27,7 +28,6 @@ from fwdad.rules.implicit import Residual, as_arguments, check_positive_definite
 from fwdad.rules.registry import frule
 from fwdad.rules.scipy_roots import first_output, result_tangent, same
 from fwdad.tangents import NoTangent
-from fwdad.errors import NonDifferentiableError, current_user_location
 
 
 # ---- the objectives, as fwdad differentiates them (plain code: their rules are derived) ---
