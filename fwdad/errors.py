@@ -47,6 +47,12 @@ class UnrecordableError(FwdadError):
     """linearize cannot record what a rule does with a tangent (jvp can compute it)."""
 
 
+class ImplicitFunctionError(FwdadError):
+    """The implicit function theorem gives no derivative of a solver's result here: the
+    solve failed, or dF/dx is singular at the solution (for minimize: the Hessian is not
+    positive definite)."""
+
+
 class InternalError(FwdadError, RuntimeError):
     """A bug in fwdad: an invariant of ours did not hold. Please report it."""
 

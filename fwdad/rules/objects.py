@@ -6,7 +6,7 @@ back to the method's rule as `self`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -55,7 +55,18 @@ def _get_attribute(obj: Dual, name: str) -> Dual:
     if attributes.is_namedtuple(obj.tangent):
         tangent = getattr(obj.tangent, name, NoTangent)
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
+    if _is_item_as_attribute(obj, name, value):  # SciPy's results: res.x is res["x"]
+        tangent = obj.tangent.get(name, NoTangent)
+        return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     return Dual(value, zero_tangent(value))
+
+
+def _is_item_as_attribute(obj: Dual, name: str, value: Any) -> bool:
+    """A dict whose __getattr__ reads its items (scipy.optimize.OptimizeResult and the
+    other results of SciPy's): the attribute's tangent is the item's."""
+    primal = obj.primal
+    return isinstance(primal, dict) and isinstance(obj.tangent, dict) and \
+        name in primal and primal[name] is value and name not in getattr(primal, "__dict__", {})
 
 
 def _array_attribute(obj: Dual, name: str) -> Dual:

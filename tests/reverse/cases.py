@@ -16,6 +16,7 @@ from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case  # noqa: F40
 from tests.reverse.cases_api import API_CASES
 from tests.reverse.cases_numpy import NUMPY_CASES
 from tests.reverse.cases_scipy import SCIPY_CASES
+from tests.reverse.cases_scipy_optimize import SCIPY_OPTIMIZE_CASES
 
 
 def _math_cases():
@@ -110,4 +111,5 @@ def _python_cases():
 
 
 CASES = (_math_cases() + _ufunc_cases() + _operator_cases() + _builtin_cases()
-         + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES + SCIPY_CASES)
+         + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES + SCIPY_CASES
+         + SCIPY_OPTIMIZE_CASES)

@@ -10,6 +10,7 @@ from fwdad.transformed import Transformed
 from tests.reverse.cases import CASES
 from tests.reverse.cases_api import API_COVERS
 from tests.reverse.cases_numpy import COVERS as NUMPY_COVERS
+from tests.reverse.cases_scipy_optimize import COVERS as SCIPY_OPTIMIZE_COVERS
 from tests.reverse.examples import ITERATION_COVERS
 from tests.reverse.inplace_cases import COVERS
 
@@ -29,7 +30,7 @@ def _key(fn):
 def test_every_rrule_has_a_case():
     covered = {_key(c.fn) for c in CASES} | {_key(f) for f in COVERS + ELSEWHERE
                                                 + ITERATION_COVERS + NUMPY_COVERS
-                                                + API_COVERS}
+                                                + API_COVERS + SCIPY_OPTIMIZE_COVERS}
     missing = [describe(e.primal) for e in registry.entries()
                if e.kind != "nondiff" and _key(e.primal) not in covered]
     assert not missing, f"rrules without a case in tests/reverse/cases.py: {missing}"

@@ -21,6 +21,8 @@ from tests.rules.linalg_cases import _nanstd_holes
 from tests.rules.random_cases import RANDOM_CASES
 from tests.rules.scipy_cases import SCIPY_SECOND_ORDER_ROWS
 from tests.rules.scipy_linalg_cases import SCIPY_LINALG_SECOND_ORDER_ROWS
+from tests.rules.scipy_optimize_cases import COVERS as _SOLVERS
+from tests.rules.scipy_optimize_cases import SCIPY_OPTIMIZE_CASES
 from tests.rules.second_order import entries
 
 # Rows whose function is differentiated by another row, and why this one cannot be.
@@ -33,6 +35,10 @@ SKIPPED_FUNCTIONS = {
     _nanstd_holes: "its holes leave groups of one value, where std has no derivative "
                    "(np.nanstd has its own row)",
 }
+# SciPy's solvers and quad: their rules refuse to be differentiated again
+# (tests/rules/test_scipy_optimize.py checks the message).
+_FIRST_ORDER_ONLY = "solves on primal values: a second derivative is refused"
+SKIPPED_FUNCTIONS.update({unwrap(row).fn: _FIRST_ORDER_ONLY for row in SCIPY_OPTIMIZE_CASES})
 
 # Their rows pass a generator, whose next call draws another permutation: the
 # differences would compare two; EXTRA_ROWS make a fresh generator in each call.
@@ -138,6 +144,9 @@ NO_SECOND_ORDER_ROW = {
     operator.methodcaller: "calling a methodcaller is refused at second order",
     np.unique: "refused for a differentiated float array (tests/test_regressions.py); "
                "of ints it is a constant",
+    **dict.fromkeys(_SOLVERS + [unwrap(row).fn for row in SCIPY_OPTIMIZE_CASES
+                                if unwrap(row).fn.__module__.startswith("scipy.")],
+                    _FIRST_ORDER_ONLY),
 }
 _RANDOM_METHODS = {  # the draws whose every parameter is an int, a shape or a dtype
     np.random.Generator: ["bytes", "gumbel", "hypergeometric", "integers", "laplace",
