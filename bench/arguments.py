@@ -18,6 +18,7 @@ from typing import Callable, Dict, List
 import numpy as np
 
 import fwdad
+from bench.jvp_overhead import make_mlp_jvp, make_rk4_solve_jvp
 from bench.report import Row
 
 RK4_STEPS, MLP_BATCH, MLP_WIDTH, LSQ_ROWS = 1000, 256, 256, 128
@@ -36,24 +37,8 @@ def rk4(k, y0, steps, h):
 
 
 def rk4_hand(k, y0, steps, h, dk):
-    """rk4 and its tangent along k, written by hand."""
-    y, dy, t = y0, 0.0, 0.0
-    for _ in range(steps):
-        k1 = -k * y + math.sin(t)
-        dk1 = -dk * y - k * dy
-        y2, dy2 = y + 0.5 * h * k1, dy + 0.5 * h * dk1
-        k2 = -k * y2 + math.sin(t + 0.5 * h)
-        dk2 = -dk * y2 - k * dy2
-        y3, dy3 = y + 0.5 * h * k2, dy + 0.5 * h * dk2
-        k3 = -k * y3 + math.sin(t + 0.5 * h)
-        dk3 = -dk * y3 - k * dy3
-        y4, dy4 = y + h * k3, dy + h * dk3
-        k4 = -k * y4 + math.sin(t + h)
-        dk4 = -dk * y4 - k * dy4
-        y = y + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
-        dy = dy + h / 6.0 * (dk1 + 2.0 * dk2 + 2.0 * dk3 + dk4)
-        t = t + h
-    return y, dy
+    """rk4 and its tangent along k, written by hand (W1's hand-written code)."""
+    return make_rk4_solve_jvp(steps, steps * h)(k, y0, dk, 0.0)
 
 
 def mlp(w1, x, w2, w3):
@@ -63,13 +48,8 @@ def mlp(w1, x, w2, w3):
 
 
 def mlp_hand(w1, x, w2, w3, dw1):
-    """mlp and its tangent along w1, written by hand."""
-    h1 = np.tanh(x @ w1)
-    dh1 = (1.0 - h1 * h1) * (x @ dw1)
-    h2 = np.tanh(h1 @ w2)
-    dh2 = (1.0 - h2 * h2) * (dh1 @ w2)
-    h3 = np.tanh(h2 @ w3)
-    return h3, (1.0 - h3 * h3) * (dh2 @ w3)
+    """mlp and its tangent along w1, written by hand (W3's hand-written code)."""
+    return make_mlp_jvp(w2, w3, x)(w1, dw1)
 
 
 def least_squares(x, m):
