@@ -173,6 +173,20 @@ def untracked(args: tuple, kwargs: dict) -> bool:
     return True
 
 
+def _simple_variables(args: tuple) -> Optional[list]:
+    """The positions of the Vars and VarMats among `args` when every other argument is a
+    plain value (untracked), which no list conversion or user operator concerns; None
+    when some argument needs the general path (a list, a matvar, an instance)."""
+    at = []
+    for i, a in enumerate(args):
+        t = type(a)
+        if t is Var or t is VarMat:
+            at.append(i)
+        elif t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+            return None
+    return at
+
+
 class NonDiff:
     """A primitive without a derivative: the primal runs on plain values."""
 
@@ -204,8 +218,11 @@ class Pure:
             ("numpy", "scipy.special"))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if untracked(args, kwargs):  # constants: the primal alone, nothing recorded
-            return self.fn(*args, **kwargs)
+        at = _simple_variables(args)
+        if at is not None and (not kwargs or "out" not in kwargs and untracked((), kwargs)):
+            if not at:  # constants: the primal alone, nothing recorded
+                return self.fn(*args, **kwargs)
+            return self.record(args, kwargs, at)
         if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(
                 is_tracked(a) for a in args)):
             return _into_out(self, args, kwargs)
@@ -220,6 +237,10 @@ class Pure:
             return method(*args)
         if not at:
             return self.fn(*args, **kwargs)
+        return self.record(args, kwargs, at)
+
+    def record(self, args: tuple, kwargs: dict, at: list) -> Any:
+        """The rule on the values, its pullback on the tape: the variables are `at`."""
         values = list(args)
         for i in at:
             values[i] = value_of(args[i])
