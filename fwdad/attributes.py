@@ -49,6 +49,8 @@ def reader(obj: Any, name: str) -> Optional[Hook]:
     """What object.__getattribute__ runs for `obj.name`: a data descriptor, the
     instance's field, a descriptor or a class attribute, else `__getattr__`."""
     descriptor = class_attribute(type(obj), name)
+    if descriptor is MISSING and name in _fields(obj):
+        return None  # a field, which no class attribute shadows (the common case)
     if isinstance(descriptor, property) and descriptor.fget is not None:
         return Hook(descriptor.fget, (SELF,))
     python_get = python_method(type(descriptor), "__get__")
@@ -60,6 +62,14 @@ def reader(obj: Any, name: str) -> Optional[Hook]:
             name not in getattr(obj, "__dict__", {}):
         return Hook(getattr_, (SELF, name))
     return None
+
+
+def _fields(obj: Any) -> Any:
+    """The instance's own __dict__ (not through an override of __getattribute__), or ()."""
+    try:
+        return object.__getattribute__(obj, "__dict__")
+    except (AttributeError, TypeError):
+        return ()
 
 
 def writer(obj: Any, name: str) -> Optional[Hook]:

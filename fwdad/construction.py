@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import inspect
+import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 from fwdad.errors import describe
@@ -52,9 +53,10 @@ def dataclass_values(cls: type, args: tuple, kwargs: dict,
     """(field, value) for each field the generated `__init__` sets, in order: the
     argument, or `default(value)` of its default (a fresh one from a default_factory).
     An init=False field without a default is left to `__post_init__`."""
-    bound = inspect.signature(cls).bind(*args, **kwargs)
+    signature, fields = _init_of(cls)
+    bound = signature.bind(*args, **kwargs)
     values = []
-    for field in dataclasses.fields(cls):
+    for field in fields:
         if field.name in bound.arguments:
             values.append((field.name, bound.arguments[field.name]))
         elif field.default is not dataclasses.MISSING:
@@ -62,6 +64,19 @@ def dataclass_values(cls: type, args: tuple, kwargs: dict,
         elif field.default_factory is not dataclasses.MISSING:
             values.append((field.name, default(field.default_factory())))
     return values
+
+
+def _init_of(cls: type) -> tuple:
+    """The signature of a dataclass's constructor and its fields, kept per class while
+    its `__init__` stays the same object (building one takes some 20 us)."""
+    init = cls.__init__
+    known = _INITS.get(cls)
+    if known is None or known[0] is not init:
+        known = _INITS[cls] = (init, inspect.signature(cls), dataclasses.fields(cls))
+    return known[1], known[2]
+
+
+_INITS: "weakref.WeakKeyDictionary[type, tuple]" = weakref.WeakKeyDictionary()
 
 
 def namedtuple_values(cls: type, args: tuple, kwargs: dict,
