@@ -7,7 +7,8 @@ from fwdad.reverse import (  # noqa: F401 (imported for their rules)
     rules_array_api, rules_scalar_methods)
 from fwdad.rules.all import HAS_SCIPY
 if HAS_SCIPY:  # SciPy is optional: its rules only where it imports
-    from fwdad.reverse import rules_scipy_special, rules_scipy_linalg  # noqa: F401
+    from fwdad.reverse import (  # noqa: F401
+        rules_scipy_special, rules_scipy_linalg, rules_scipy_integrate)
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

@@ -12,4 +12,5 @@ except ImportError:
     HAS_SCIPY = False
 else:
     HAS_SCIPY = True
-    from fwdad.rules import scipy_special, scipy_logsumexp, scipy_linalg  # noqa: F401
+    from fwdad.rules import (  # noqa: F401
+        scipy_special, scipy_logsumexp, scipy_linalg, scipy_integrate)
