@@ -41,9 +41,10 @@ def _solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False,
     inputs = (t_span, _array(y0), _array(t_eval), args)
     named = dict(method=method, dense_output=dense_output, events=events,
                  vectorized=vectorized, **options)
-    if not _holds_variable(inputs):
-        return si.solve_ivp(fun, *_values(inputs[:3]), args=_values(args), **named)
     _refuse_closure("solve_ivp", fun)
+    if not _holds_variable(inputs):
+        span, y0, t_eval, args = _values(inputs)
+        return si.solve_ivp(fun, span, y0, t_eval=t_eval, args=args, **named)
 
     def forward(span, y0, t_eval, args):
         out = get_frule(si.solve_ivp)(const(fun), span, y0, t_eval=t_eval, args=args,
@@ -61,9 +62,9 @@ def _odeint(func, y0, t, args=(), Dfun=None, col_deriv=0, full_output=0, **optio
     """y(t) as variables whose pullback is J^T ct (and the info dict, as SciPy gives it)."""
     inputs = (_array(y0), _array(t), args)
     named = dict(Dfun=Dfun, col_deriv=col_deriv, full_output=full_output, **options)
+    _refuse_closure("odeint", func)
     if not _holds_variable(inputs):
         return si.odeint(func, *_values(inputs), **named)
-    _refuse_closure("odeint", func)
     duals, count = _seeded(inputs)
     with batch(count):
         out = get_frule(si.odeint)(const(func), *duals,

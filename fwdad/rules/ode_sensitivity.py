@@ -54,12 +54,20 @@ class SensitivitySystem:
         """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
         y, dy = self.split(z)
         out = self.call(Dual(t, NoTangent), Dual(y, np.array(dy)))
-        return self.join(out.primal, dense(out.primal, out.tangent, self.size))
+        tangent = dense(out.primal, out.tangent, self.size)
+        return self.join(out.primal, np.reshape(tangent, self.shape))
 
-    def call(self, t: Dual, y: Dual) -> Dual:
-        """fun's rule at (t, y) with the args, its output as a flat float array."""
+    def value(self, t: float, y: np.ndarray) -> np.ndarray:
+        """f(t, y) on plain values (the tangents that fun's rule makes are dropped)."""
+        plain = [Dual(a.primal, NoTangent) for a in self.args]
+        return np.ravel(self.call(Dual(t, NoTangent), Dual(np.asarray(y, float), NoTangent),
+                                  Dual(self.fun.primal, NoTangent), plain).primal)
+
+    def call(self, t: Dual, y: Dual, fun: Optional[Dual] = None,
+             args: Optional[list] = None) -> Dual:
+        """fun's rule at (t, y) with the args, its output as one float array."""
         from fwdad.forward.dispatch import call  # (dispatch imports the rules)
-        out = call(self.fun, *self.order(t, y, self.args))
+        out = call(fun or self.fun, *self.order(t, y, self.args if args is None else args))
         out = get_frule(np.asarray)(out, Dual(float, NoTangent))  # (a list of Duals:
         # one array)
         if np.size(out.primal) != self.n:
@@ -67,15 +75,7 @@ class SensitivitySystem:
                 f"{self.name}: the right-hand side {describe(self.fun.primal)} returned "
                 f"{np.size(out.primal)} values for a state of {self.n}: it must return "
                 f"one derivative per state variable.")
-        tangent = dense(out.primal, out.tangent, self.size)
-        return Dual(np.ravel(out.primal), np.reshape(tangent, self.shape))
-
-    def value(self, t: float, y: np.ndarray) -> np.ndarray:
-        """f(t, y) on plain values (no tangents)."""
-        plain = [Dual(a.primal, NoTangent) for a in self.args]
-        fun = Dual(self.fun.primal, NoTangent)
-        return SensitivitySystem(fun, plain, self.n, None, self.order, self.name).call(
-            Dual(t, NoTangent), Dual(np.asarray(y, float), NoTangent)).primal
+        return out
 
     # ---- moved times --------------------------------------------------------------------
     def start(self, t0: float, y0: np.ndarray, dy0: np.ndarray, dt0: Any) -> np.ndarray:

@@ -123,7 +123,7 @@ def augmented_sparsity(n: int, directions: int) -> np.ndarray:
 
 # ---- odeint ---------------------------------------------------------------------------------
 @frule(si.odeint)
-def _odeint(func: Dual, y0: Dual, t: Dual, args: Dual = (), Dfun=None, col_deriv=0,
+def _odeint(func: Dual, y0: Dual, t: Dual, args: Dual = None, Dfun=None, col_deriv=0,
             full_output=0, tfirst=False, **options) -> Dual:
     """y(t_i) with tangents dy(t_i) + f(y, t_i) dt_i; t[0] is the start time."""
     real_only("scipy.integrate.odeint", y0.primal)

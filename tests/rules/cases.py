@@ -330,11 +330,13 @@ INDEXING_CASES = [
 from tests.rules.numpy_cases import NUMPY_BINARY_CASES, NUMPY_CASES, UFUNC_CASES  # noqa: E402
 from tests.rules.scipy_cases import SCIPY_CASES  # noqa: E402
 from tests.rules.scipy_linalg_cases import SCIPY_LINALG_CASES  # noqa: E402
+from tests.rules.scipy_integrate_cases import SCIPY_INTEGRATE_CASES  # noqa: E402
 
 CASES = (ARITHMETIC_CASES + OPERATOR_CASES + INPLACE_CASES + OPERATOR_NONDIFF_CASES
          + MATH_CASES + MATH_NONDIFF_CASES + BUILTIN_CASES + BUILTIN_NONDIFF_CASES
          + CONTAINER_CASES + METHOD_CASES + ITERATION_CASES + CONTEXT_CASES + OBJECT_CASES
-         + INDEXING_CASES + NUMPY_CASES + SCIPY_CASES + SCIPY_LINALG_CASES)
+         + INDEXING_CASES + NUMPY_CASES + SCIPY_CASES + SCIPY_LINALG_CASES
+         + SCIPY_INTEGRATE_CASES)
 
 
 def _first_per_fn(rows) -> list:
