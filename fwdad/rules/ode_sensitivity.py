@@ -68,8 +68,7 @@ class SensitivitySystem:
         """fun's rule at (t, y) with the args, its output as one float array."""
         from fwdad.forward.dispatch import call  # (dispatch imports the rules)
         out = call(fun or self.fun, *self.order(t, y, self.args if args is None else args))
-        out = get_frule(np.asarray)(out, Dual(float, NoTangent))  # (a list of Duals:
-        # one array)
+        out = as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(
                 f"{self.name}: the right-hand side {describe(self.fun.primal)} returned "
@@ -92,6 +91,11 @@ class SensitivitySystem:
             return dys
         slopes = np.stack([self.value(t, ys[:, i]) for i, t in enumerate(ts)], axis=-1)
         return dys + np.asarray(dts)[..., None, :] * slopes
+
+
+def as_float_array(x: Dual) -> Dual:
+    """np.asarray(x, float) by its rule: a list of Duals becomes one array and tangent."""
+    return get_frule(np.asarray)(x, Dual(float, NoTangent))
 
 
 def _is_zero(tangent: Any) -> bool:

@@ -28,8 +28,8 @@ from fwdad.errors import NonDifferentiableError, SolverError, current_user_locat
 from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
-from fwdad.rules.ode_sensitivity import SensitivitySystem
-from fwdad.rules.registry import frule
+from fwdad.rules.ode_sensitivity import SensitivitySystem, as_float_array
+from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent, zero_tangent
 
 IMPLICIT = ("BDF", "Radau")  # the methods that take jac_sparsity
@@ -45,6 +45,7 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
     the sensitivity system solved alongside y."""
     refuse_options("solve_ivp", events, dense_output)
     real_only("scipy.integrate.solve_ivp", y0.primal)
+    y0 = as_float_array(y0)
     plain_args = None if args is None else args.primal
     t_out = None if t_eval is None else t_eval.primal
     res = si.solve_ivp(fun.primal, t_span.primal, y0.primal, method=method, t_eval=t_out,
@@ -127,6 +128,7 @@ def _odeint(func: Dual, y0: Dual, t: Dual, args: Dual = None, Dfun=None, col_der
             full_output=0, tfirst=False, **options) -> Dual:
     """y(t_i) with tangents dy(t_i) + f(y, t_i) dt_i; t[0] is the start time."""
     real_only("scipy.integrate.odeint", y0.primal)
+    y0 = as_float_array(y0)
     plain_args = () if args is None else args.primal
     ys, info = si.odeint(func.primal, y0.primal, t.primal, plain_args, Dfun, col_deriv, 1,
                          tfirst=tfirst, **options)
@@ -189,3 +191,27 @@ def check_status(name: str, status: int, message: str, what: str = "") -> None:
             f"There is no solution to differentiate: adjust the tolerances, the method "
             f"(a stiff problem needs 'BDF', 'Radau' or 'LSODA') or the time span.")
 
+
+
+# ---- differentiated again ----------------------------------------------------------------------
+def _refused_again(name: str):
+    """The rule of a solver's rule (second order: hessian, hvp, jvp of jvp): refused.
+    Note: the SciPy call inside the rule cannot be differentiated again; deriving a rule
+    of the rule's code failed with an unrelated error instead
+    (tests/rules/test_scipy_integrate.py::test_second_order_is_refused)."""
+    def again(*args: Dual, **kwargs: Dual) -> Dual:
+        at = current_user_location()
+        raise NonDifferentiableError(
+            f"scipy.integrate.{name}{' at ' + at if at else ''}: fwdad differentiates "
+            f"through the ODE solvers once; second derivatives (hessian, hvp, a jvp of a "
+            f"jvp, forward over reverse) are not computed. Differentiate once (jvp, "
+            f"jacfwd, grad), or take the second derivative by finite differences of "
+            f"fwdad's first.")
+    again.__name__ = f"{name}_differentiated_again"
+    return again
+
+
+for _name, _solver, _rule in (("solve_ivp", si.solve_ivp, _solve_ivp),
+                              ("odeint", si.odeint, _odeint)):
+    frule(_rule, get_frule(_solver))(_refused_again(_name))  # (the rule as written, and
+    # as generated code calls it)

@@ -203,3 +203,22 @@ def test_reverse_mode_refuses_a_right_hand_side_defined_inside():
         return np.sum(si.solve_ivp(rhs, (0.0, 1.0), LV_Y0, t_eval=[0.5]).y)
     with pytest.raises(NonDifferentiableError, match="args="):
         fwdad.grad(model)(0.4)
+
+
+def decay_sum(a):
+    return np.sum(si.solve_ivp(lambda t, y, a: -a * y, (0.0, 1.0), LV_Y0, t_eval=[1.0],
+                               args=(a,)).y)
+
+
+def decay_sum_odeint(a):
+    return np.sum(si.odeint(lambda y, t, a: -a * y, LV_Y0, [0.0, 1.0], args=(a,)))
+
+
+@pytest.mark.parametrize("f", [decay_sum, decay_sum_odeint])
+@pytest.mark.parametrize("second_order", [
+    lambda f: fwdad.hessian(f)(0.3), lambda f: fwdad.hvp(f, (0.3,), (1.0,)),
+    lambda f: fwdad.jvp(lambda a: fwdad.jvp(f, (a,), (1.0,))[1], (0.3,), (1.0,)),
+    lambda f: fwdad.jacfwd(fwdad.jacfwd(f))(0.3)], ids=["hessian", "hvp", "jvp2", "jacfwd2"])
+def test_second_order_is_refused(f, second_order):
+    with pytest.raises(NonDifferentiableError, match="once"):
+        second_order(f)
