@@ -31,6 +31,7 @@ from fwdad.reverse.tape import current
 from fwdad.reverse.var import value_of
 from fwdad.rules.batching import batch
 from fwdad.rules.registry import get_frule
+from fwdad.rules.scipy_integrate import refuse_options
 from fwdad.tangents import NoTangent
 
 
@@ -45,6 +46,7 @@ def _solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False,
     if not _holds_variable(inputs):
         span, y0, t_eval, args = _values(inputs)
         return si.solve_ivp(fun, span, y0, t_eval=t_eval, args=args, **named)
+    refuse_options("solve_ivp", events, dense_output)
 
     def forward(span, y0, t_eval, args):
         out = get_frule(si.solve_ivp)(const(fun), span, y0, t_eval=t_eval, args=args,

@@ -12,7 +12,8 @@ t1 moves the last output time) and t_eval (a moved output time adds f(t, y(t)) d
 Without t_eval the solver's own step times are constants, except the first and last
 (t0 and t1).
 
-Refused (an fwdad error that says what to do): events, dense_output, complex y0, and a
+With dense_output=True, `res.sol(t)` gives tangents too (fwdad/rules/ode_dense.py).
+Refused (an fwdad error that says what to do): events, complex y0, second order, and a
 solve that fails. This module imports SciPy: fwdad/rules/all.py loads it only where
 SciPy imports.
 """
@@ -43,20 +44,25 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
                **options) -> Dual:
     """res.y at output times t_i, with tangents dy(t_i) + f(t_i, y(t_i)) dt_i, dy from
     the sensitivity system solved alongside y."""
-    refuse_options("solve_ivp", events, dense_output)
+    refuse_options("solve_ivp", events)
     real_only("scipy.integrate.solve_ivp", y0.primal)
     y0 = as_float_array(y0)
     plain_args = None if args is None else args.primal
     t_out = None if t_eval is None else t_eval.primal
     res = si.solve_ivp(fun.primal, t_span.primal, y0.primal, method=method, t_eval=t_out,
-                       vectorized=vectorized, args=plain_args, **options)
+                       dense_output=dense_output, vectorized=vectorized, args=plain_args,
+                       **options)
     check_status("solve_ivp", res.status, res.message)
     times = IvpTimes(t_span, t_eval, running_batch_size(), len(res.t))
     system = SensitivitySystem(fun, () if args is None else list(iterate(args)),
                                np.size(y0.primal), times.size, _t_then_y, "solve_ivp")
-    dys = sensitivities(system, res, y0, times, method, options)
+    dys, aug = sensitivities(system, res, y0, times, method, dict(
+        options, dense_output=dense_output))
     tangent = zero_tangent(res)
     tangent["t"], tangent["y"] = times.of_outputs(), dys
+    if dense_output:
+        from fwdad.rules.ode_dense import DenseSolution  # (it imports dispatch)
+        res["sol"], tangent["sol"] = DenseSolution(res.sol, aug.sol, system), NoTangent
     return Dual(res, tangent)
 
 
@@ -65,9 +71,9 @@ def _t_then_y(t: Dual, y: Dual, args: tuple) -> tuple:
 
 
 def sensitivities(system: SensitivitySystem, res: Any, y0: Dual, times: "IvpTimes",
-                  method: Any, options: dict) -> np.ndarray:
-    """The tangents of res.y: the augmented system solved to res.t with the same method
-    and tolerances."""
+                  method: Any, options: dict) -> tuple:
+    """(the tangents of res.y, the augmented solve): the augmented system solved to
+    res.t with the same method and tolerances."""
     y_start = np.ravel(np.asarray(y0.primal, float))
     dy0 = dense(y0.primal, y0.tangent, times.size).reshape(system.shape)
     start = system.start(times.t0, y_start, dy0, times.dt0)
@@ -76,7 +82,7 @@ def sensitivities(system: SensitivitySystem, res: Any, y0: Dual, times: "IvpTime
     check_status("solve_ivp", aug.status, aug.message, " (of the sensitivity system)")
     _, dys = system.split_outputs(aug.y)
     dys = system.at_moved_times(res.t, res.y, dys, times.of_outputs())
-    return dys.reshape(times.shape_of(np.shape(res.y)))
+    return dys.reshape(times.shape_of(np.shape(res.y))), aug
 
 
 class IvpTimes:
@@ -170,17 +176,18 @@ def check_odeint(info: dict, what: str = "") -> None:
 
 
 # ---- refusals and failures --------------------------------------------------------------------
-def refuse_options(name: str, events: Any, dense_output: Any) -> None:
-    """events and dense_output: their derivatives are not computed (say so, not zero)."""
+def refuse_options(name: str, events: Any, dense_output: Any = False) -> None:
+    """events (and, in reverse mode, dense_output): their derivatives are not computed
+    (say so, not zero)."""
     for option, given in (("events", events is not None), ("dense_output", dense_output)):
         if given:
             at = current_user_location()
             raise NonDifferentiableError(
                 f"scipy.integrate.{name}{' at ' + at if at else ''}: fwdad does not "
-                f"differentiate through {option}= (the tangents of event times and of the "
-                f"dense solution are not computed). Ask for the output times you need with "
-                f"t_eval= instead, or call {name} without {option}= in the differentiated "
-                f"code.")
+                f"differentiate through {option}= here (the tangents of event times, and "
+                f"in reverse mode of the dense solution, are not computed). Ask for the "
+                f"output times you need with t_eval= instead, or call {name} without "
+                f"{option}= in the differentiated code.")
 
 
 def check_status(name: str, status: int, message: str, what: str = "") -> None:

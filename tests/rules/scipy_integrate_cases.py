@@ -81,6 +81,13 @@ def lv_odeint_tightly(y0, alpha, times):
                      **TIGHT)
 
 
+def lv_dense_tightly(y0, alpha, t):
+    """res.sol(t) of Lotka-Volterra (dense_output=True)."""
+    res = si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, method="DOP853", dense_output=True,
+                       args=(alpha,) + LV_ARGS[1:], **TIGHT)
+    return res.sol(t)
+
+
 def _rows() -> list:
     exact = [Case(si.solve_ivp, drift, (0.0, 2.0), Y2, method, T_EVAL, False, None, False,
                   (0.7, -0.3)) for method in ("RK45", "DOP853", "RK23", "Radau")]
@@ -94,7 +101,9 @@ def _rows() -> list:
              Case(robertson_tightly, ROBERTSON_Y0, 0.04, np.array([0.1, 1.0, 9.0]), **loose),
              Case(robertson_tightly, ROBERTSON_Y0, 0.04, np.array([0.1, 1.0, 9.0]), "Radau",
                   **loose),
-             Case(lv_odeint_tightly, LV_Y0, 1.1, np.array([0.0, 0.7, 1.5, 2.9]), **loose)]
+             Case(lv_odeint_tightly, LV_Y0, 1.1, np.array([0.0, 0.7, 1.5, 2.9]), **loose),
+             Case(lv_dense_tightly, LV_Y0, 1.1, np.array([0.4, 1.7, 2.8]), **loose),
+             Case(lv_dense_tightly, LV_Y0, 1.1, 1.7, **loose)]
     return exact + tight
 
 

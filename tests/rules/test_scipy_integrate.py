@@ -162,14 +162,49 @@ def test_an_array_atol_covers_the_tangents_too():
     assert_matches_fd(f, (LV_Y0,), (np.array([0.3, -0.2]),))
 
 
-@pytest.mark.parametrize("option", [dict(events=lambda t, y, *args: y[0] - 1.2),
-                                    dict(dense_output=True)])
-def test_events_and_dense_output_are_refused(option):
+def dense(alpha, y0, t):
+    res = si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, args=(alpha,) + LV_ARGS[1:],
+                       dense_output=True, **TIGHT)
+    return res.sol(t)
+
+
+@pytest.mark.parametrize("t", [1.7, np.array([0.3, 1.1, 2.9])])
+def test_the_dense_solution_carries_tangents(t):
+    """res.sol(t): the augmented solve's dense output, and f(t, y(t)) dt for a moved t."""
+    direction = (0.5, np.array([0.3, -0.2]), np.ones_like(t) * 0.7)
+    assert_matches_fd(dense, (1.1, LV_Y0, t), direction)
+    jacobian = fwdad.jacfwd(dense, argnums=0)(1.1, LV_Y0, t)
+    np.testing.assert_allclose(jacobian, fd_jvp(dense, (1.1, LV_Y0, t), (1.0, 0 * LV_Y0,
+                                                                         0 * t), h=H),
+                               atol=2e-6)
+
+
+def test_the_dense_solution_is_scipys_elsewhere():
+    res = fwdad.jvp(lambda a: si.solve_ivp(lotka_volterra, (0.0, 3.0), LV_Y0,
+                                           args=(a,) + LV_ARGS[1:], dense_output=True),
+                    (1.1,), (1.0,))[0]
+    plain = si.solve_ivp(lotka_volterra, (0.0, 3.0), LV_Y0, args=LV_ARGS, dense_output=True)
+    np.testing.assert_array_equal(res.sol(np.array([0.5, 2.0])),
+                                  plain.sol(np.array([0.5, 2.0])))
+    assert res.sol.t_max == 3.0 and len(res.sol.ts) == len(plain.sol.ts)
+
+
+def test_events_are_refused():
     def f(y0):
-        return si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, args=LV_ARGS, **option).y
+        return si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, args=LV_ARGS,
+                            events=lambda t, y, *args: y[0] - 1.2).y
     with pytest.raises(NonDifferentiableError, match="t_eval") as info:
         fwdad.jvp(f, (LV_Y0,), (LV_Y0,))
     assert "test_scipy_integrate.py:" in str(info.value)  # the user's line
+
+
+def test_reverse_mode_refuses_the_dense_solution():
+    def f(alpha):
+        res = si.solve_ivp(lotka_volterra, (0.0, 3.0), LV_Y0, args=(alpha,) + LV_ARGS[1:],
+                           dense_output=True)
+        return np.sum(res.sol(1.5))
+    with pytest.raises(NonDifferentiableError, match="dense_output"):
+        fwdad.grad(f)(1.1)
 
 
 def blow_up(t, y):
