@@ -12,9 +12,10 @@ t1 moves the last output time) and t_eval (a moved output time adds f(t, y(t)) d
 Without t_eval the solver's own step times are constants, except the first and last
 (t0 and t1).
 
-With dense_output=True, `res.sol(t)` gives tangents too (fwdad/rules/ode_dense.py).
-Refused (an fwdad error that says what to do): events, complex y0, second order, and a
-solve that fails. This module imports SciPy: fwdad/rules/all.py loads it only where
+With dense_output=True, `res.sol(t)` gives tangents too (fwdad/rules/ode_dense.py); the
+event times and states, by the implicit function theorem (fwdad/rules/ode_events.py).
+Refused (an fwdad error that says what to do): complex y0, second order, and a solve
+that fails. This module imports SciPy: fwdad/rules/all.py loads it only where
 SciPy imports.
 """
 from __future__ import annotations
@@ -43,23 +44,27 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
                dense_output=False, events=None, vectorized=False, args: Dual = None,
                **options) -> Dual:
     """res.y at output times t_i, with tangents dy(t_i) + f(t_i, y(t_i)) dt_i, dy from
-    the sensitivity system solved alongside y."""
-    refuse_options("solve_ivp", events)
+    the sensitivity system solved alongside y; the events' by fwdad/rules/ode_events.py."""
     real_only("scipy.integrate.solve_ivp", y0.primal)
     y0 = as_float_array(y0)
     plain_args = None if args is None else args.primal
     t_out = None if t_eval is None else t_eval.primal
     res = si.solve_ivp(fun.primal, t_span.primal, y0.primal, method=method, t_eval=t_out,
-                       dense_output=dense_output, vectorized=vectorized, args=plain_args,
-                       **options)
+                       dense_output=dense_output, events=events, vectorized=vectorized,
+                       args=plain_args, **options)
     check_status("solve_ivp", res.status, res.message)
-    times = IvpTimes(t_span, t_eval, running_batch_size(), len(res.t))
+    times = IvpTimes(t_span, t_eval, running_batch_size(), len(res.t), stop_time(res))
     system = SensitivitySystem(fun, () if args is None else list(iterate(args)),
                                np.size(y0.primal), times.size, _t_then_y, "solve_ivp")
-    dys, aug = sensitivities(system, res, y0, times, method, dict(
-        options, dense_output=dense_output))
+    aug = augmented_solve(system, res, y0, times, method, dict(
+        options, dense_output=dense_output or events is not None))
     tangent = zero_tangent(res)
-    tangent["t"], tangent["y"] = times.of_outputs(), dys
+    if events is not None:
+        from fwdad.rules.ode_events import event_tangents  # (it imports dispatch)
+        tangent["t_events"], tangent["y_events"], dt_stop = event_tangents(
+            events, system, res, aug.sol, times.stop)
+        times.dt1 = times.dt1 if dt_stop is None else dt_stop  # (the end moved with it)
+    tangent["t"], tangent["y"] = times.of_outputs(), output_tangents(system, res, aug, times)
     if dense_output:
         from fwdad.rules.ode_dense import DenseSolution  # (it imports dispatch)
         res["sol"], tangent["sol"] = DenseSolution(res.sol, aug.sol, system), NoTangent
@@ -70,34 +75,51 @@ def _t_then_y(t: Dual, y: Dual, args: tuple) -> tuple:
     return (t, y) + tuple(args)
 
 
-def sensitivities(system: SensitivitySystem, res: Any, y0: Dual, times: "IvpTimes",
-                  method: Any, options: dict) -> tuple:
-    """(the tangents of res.y, the augmented solve): the augmented system solved to
-    res.t with the same method and tolerances."""
+def augmented_solve(system: SensitivitySystem, res: Any, y0: Dual, times: "IvpTimes",
+                    method: Any, options: dict) -> Any:
+    """The augmented system solved to res.t (to where a terminal event stopped the
+    plain solve) with the same method and tolerances."""
     y_start = np.ravel(np.asarray(y0.primal, float))
     dy0 = dense(y0.primal, y0.tangent, times.size).reshape(system.shape)
     start = system.start(times.t0, y_start, dy0, times.dt0)
-    aug = si.solve_ivp(system.rhs, times.span, system.join(y_start, start), method=method,
+    span = times.span if times.stop is None else (times.span[0], times.stop)
+    aug = si.solve_ivp(system.rhs, span, system.join(y_start, start), method=method,
                        t_eval=res.t, **augmented_options(options, system, method))
     check_status("solve_ivp", aug.status, aug.message, " (of the sensitivity system)")
+    return aug
+
+
+def output_tangents(system: SensitivitySystem, res: Any, aug: Any, times: "IvpTimes"
+                    ) -> np.ndarray:
+    """The tangents of res.y: dy(t_i) + f(t_i, y(t_i)) dt_i."""
     _, dys = system.split_outputs(aug.y)
     dys = system.at_moved_times(res.t, res.y, dys, times.of_outputs())
-    return dys.reshape(times.shape_of(np.shape(res.y))), aug
+    return dys.reshape(times.shape_of(np.shape(res.y)))
+
+
+def stop_time(res: Any) -> Any:
+    """Where a terminal event stopped the solve (status 1): the last event time along
+    the direction of integration; None when it ran to t1."""
+    if res.status != 1:
+        return None
+    found = np.concatenate([np.ravel(t) for t in res.t_events])
+    return found.max() if res.t[-1] >= res.t[0] else found.min()
 
 
 class IvpTimes:
-    """t_span's and t_eval's values and tangents (dense: () or (B,) for t0 and t1)."""
+    """t_span's and t_eval's values and tangents (dense: () or (B,) for t0 and t1), and
+    the time a terminal event stopped the solve at (or None)."""
 
-    def __init__(self, t_span: Dual, t_eval: Any, size: Any, count: int) -> None:
+    def __init__(self, t_span: Dual, t_eval: Any, size: Any, count: int, stop: Any) -> None:
         (t0, t1) = iterate(t_span)
         self.size, self.count = size, count
         self.t0, self.span = float(t0.primal), (t0.primal, t1.primal)
         self.dt0, self.dt1 = (dense(t.primal, t.tangent, size) for t in (t0, t1))
-        self.t_eval = t_eval
+        self.t_eval, self.stop = t_eval, stop
 
     def of_outputs(self) -> np.ndarray:
         """The tangents of res.t: t_eval's, or dt0 and dt1 at the ends of the solver's
-        own times (the steps between are constants)."""
+        own times (the steps between are constants; dt1: the terminal event's dt_e)."""
         if self.t_eval is not None:
             return np.stack([np.asarray(dense(t.primal, t.tangent, self.size), float)
                              for t in iterate(self.t_eval)], axis=-1)
@@ -176,18 +198,17 @@ def check_odeint(info: dict, what: str = "") -> None:
 
 
 # ---- refusals and failures --------------------------------------------------------------------
-def refuse_options(name: str, events: Any, dense_output: Any = False) -> None:
-    """events (and, in reverse mode, dense_output): their derivatives are not computed
-    (say so, not zero)."""
+def refuse_options(name: str, events: Any, dense_output: Any) -> None:
+    """Reverse mode's refusals: the cotangents of event times and of the dense solution
+    are not passed back (say so, not zero)."""
     for option, given in (("events", events is not None), ("dense_output", dense_output)):
         if given:
             at = current_user_location()
             raise NonDifferentiableError(
-                f"scipy.integrate.{name}{' at ' + at if at else ''}: fwdad does not "
-                f"differentiate through {option}= here (the tangents of event times, and "
-                f"in reverse mode of the dense solution, are not computed). Ask for the "
-                f"output times you need with t_eval= instead, or call {name} without "
-                f"{option}= in the differentiated code.")
+                f"scipy.integrate.{name}{' at ' + at if at else ''}: reverse mode does not "
+                f"differentiate through {option}= (forward mode does: fwdad.jvp, "
+                f"fwdad.jacfwd). Ask for the output times you need with t_eval= instead, "
+                f"or use forward mode.")
 
 
 def check_status(name: str, status: int, message: str, what: str = "") -> None:

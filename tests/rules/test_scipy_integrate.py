@@ -189,13 +189,66 @@ def test_the_dense_solution_is_scipys_elsewhere():
     assert res.sol.t_max == 3.0 and len(res.sol.ts) == len(plain.sol.ts)
 
 
-def test_events_are_refused():
-    def f(y0):
-        return si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, args=LV_ARGS,
-                            events=lambda t, y, *args: y[0] - 1.2).y
-    with pytest.raises(NonDifferentiableError, match="t_eval") as info:
-        fwdad.jvp(f, (LV_Y0,), (LV_Y0,))
-    assert "test_scipy_integrate.py:" in str(info.value)  # the user's line
+def fall(t, y, g, drag):
+    return [y[1], -g - drag * y[1]]
+
+
+def ground(t, y, g, drag):
+    return y[0]
+
+
+def apex(t, y, g, drag):
+    return y[1]
+
+
+ground.terminal, ground.direction = True, -1
+
+
+def thrown(x, t_eval=None):
+    """A ball thrown up (x: height, speed, gravity, drag) until it lands (terminal):
+    the times and states of its apex and landing, and its last output."""
+    res = si.solve_ivp(fall, (0.0, 10.0), [x[0], x[1]], args=(x[2], x[3]), t_eval=t_eval,
+                       events=[ground, apex], **TIGHT)
+    return np.concatenate([res.t_events[0], res.t_events[1], np.ravel(res.y_events[0]),
+                           np.ravel(res.y_events[1]), res.t[-1:], res.y[:, -1]])
+
+
+@pytest.mark.parametrize("t_eval", [None, np.linspace(0.0, 1.5, 4)])
+def test_event_times_and_states_match_finite_differences(t_eval):
+    """dt_e = -(g_y dy + g_p dp) / (g_t + g_y f); a terminal event moves the end too."""
+    x = np.array([10.0, 3.0, 9.81, 0.1])
+    assert_matches_fd(thrown, (x, t_eval), (np.array([0.3, -0.5, 0.2, 0.05]), None))
+    want = np.stack([fd_jvp(thrown, (x, t_eval), (e, None), h=1e-6) for e in np.eye(4)], -1)
+    np.testing.assert_allclose(fwdad.jacfwd(thrown)(x, t_eval), want, atol=1e-7)
+
+
+def test_an_event_of_a_captured_parameter():
+    def landing(level):
+        def hit(t, y, g, drag):
+            return y[0] - level
+        hit.terminal = True
+        return si.solve_ivp(fall, (0.0, 10.0), [10.0, 3.0], args=(9.81, 0.1), events=hit,
+                            **TIGHT).t_events[0]
+    assert_matches_fd(landing, (2.0,), (1.0,))
+
+
+def test_an_event_that_touches_zero_is_refused():
+    from fwdad.rules.ode_events import crossing
+    from fwdad.rules.ode_sensitivity import SensitivitySystem
+    from fwdad.tangents import NoTangent
+    still = SensitivitySystem(fwdad.Dual(lambda t, y: [0.0], NoTangent), [], 1, None,
+                              lambda t, y, args: (t, y), "solve_ivp")
+    with pytest.raises(NonDifferentiableError, match="without crossing"):
+        crossing(lambda t, y: y[0] - 1.0, still, 0.5, np.array([1.0]),
+                 lambda t: np.array([1.0, 0.3]))
+
+
+def test_reverse_mode_refuses_events():
+    def f(height):
+        return np.sum(si.solve_ivp(fall, (0.0, 10.0), [height, 3.0], args=(9.81, 0.1),
+                                   events=ground, t_eval=[0.5]).y)
+    with pytest.raises(NonDifferentiableError, match="events"):
+        fwdad.grad(f)(10.0)
 
 
 def test_reverse_mode_refuses_the_dense_solution():
