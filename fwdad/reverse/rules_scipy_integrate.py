@@ -6,9 +6,10 @@ carrying a tangent per variable input), then its transpose times the cotangent.
     pullback: ct  ->  J^T ct
 
 Note: not the adjoint method. For the small systems and few parameters these solvers are
-used with, one forward solve of 1 + P states per state costs about (1 + P) plain solves
-(docs/scipy.md has the measurements), with no backward solve, no interpolation of the
-forward solution and no checkpoints; the adjoint method wins when P is large.
+used with, one forward solve carrying P tangents costs little more than one carrying a
+single tangent (docs/scipy.md has the measurements), with no backward solve, no
+interpolation of the forward solution and no checkpoints; the adjoint method, whose cost
+does not grow with P, wins when P is large.
 
 Only the arguments are variables here: a right-hand side defined inside the
 differentiated function (which may capture variables this rule cannot see) is refused,

@@ -101,7 +101,7 @@ def test_jacfwd_matches_finite_differences(method):
     np.testing.assert_allclose(jacobian, want, atol=2e-6 * np.max(np.abs(want)))
 
 
-# ---- stiff: Robertson ----------------------------------------------------------------------------
+# ---- stiff: Robertson ---------------------------------------------------------------------------
 def rober(y0, k1, k3, t_eval, method):
     return si.solve_ivp(robertson, (0.0, 10.0), y0, method=method, t_eval=t_eval,
                         args=(k1, ROBERTSON_ARGS[1], k3), **TIGHT).y
@@ -130,7 +130,7 @@ def test_stiff_jacfwd_matches_finite_differences():
                                    atol=1e-5 * np.max(np.abs(want)))
 
 
-# ---- odeint ---------------------------------------------------------------------------------------
+# ---- odeint -------------------------------------------------------------------------------------
 def test_odeint_matches_finite_differences():
     def f(y0, alpha, times):
         return si.odeint(lotka_volterra, y0, times, args=(alpha,) + LV_ARGS[1:],
@@ -147,14 +147,13 @@ def test_odeint_matches_finite_differences():
 def test_odeint_full_output_gives_the_info_dict():
     def f(y0):
         ys, info = si.odeint(lotka_volterra, y0, LV_TIMES, args=LV_ARGS, tfirst=True,
-                             full_output=1)
+                             full_output=1, **TIGHT)
         assert info["message"] == "Integration successful."
         return ys
-    _, tangent = fwdad.jvp(f, (LV_Y0,), (np.array([1.0, 0.0]),))
-    assert tangent.shape == (3, 2) and np.all(np.isfinite(tangent))
+    assert_matches_fd(f, (LV_Y0,), (np.array([1.0, -0.5]),), rtol=1e-5)
 
 
-# ---- options, refusals and failures ---------------------------------------------------------------
+# ---- options, refusals and failures -------------------------------------------------------------
 def test_an_array_atol_covers_the_tangents_too():
     def f(y0):
         return si.solve_ivp(lotka_volterra, (0.0, 3.0), y0, t_eval=LV_TIMES, args=LV_ARGS,
