@@ -19,6 +19,7 @@ from tests.rules.case import unwrap
 from tests.rules.cases import CASES, Point
 from tests.rules.linalg_cases import _nanstd_holes
 from tests.rules.random_cases import RANDOM_CASES
+from tests.rules import scipy_integrate_cases as ode
 from tests.rules.scipy_cases import SCIPY_SECOND_ORDER_ROWS
 from tests.rules.second_order import entries
 
@@ -32,6 +33,13 @@ SKIPPED_FUNCTIONS = {
     _nanstd_holes: "its holes leave groups of one value, where std has no derivative "
                    "(np.nanstd has its own row)",
 }
+# The ODE solvers and the rows that call them: second order through them is refused
+# (tests/rules/test_scipy_integrate.py::test_second_order_is_refused checks the message).
+_ODE_REFUSED = "second order through scipy.integrate's solvers is refused"
+_ODE_SOLVERS = [] if ode.si is None else [ode.si.solve_ivp, ode.si.odeint]
+SKIPPED_FUNCTIONS.update(dict.fromkeys(_ODE_SOLVERS + ([] if ode.si is None else [
+    ode.lv_tightly, ode.robertson_tightly, ode.lv_odeint_tightly, ode.lv_dense_tightly]),
+    _ODE_REFUSED))
 
 # Their rows pass a generator, whose next call draws another permutation: the
 # differences would compare two; EXTRA_ROWS make a fresh generator in each call.
@@ -138,6 +146,7 @@ NO_SECOND_ORDER_ROW = {
     np.unique: "refused for a differentiated float array (tests/test_regressions.py); "
                "of ints it is a constant",
 }
+NO_SECOND_ORDER_ROW.update(dict.fromkeys(_ODE_SOLVERS, _ODE_REFUSED))
 _RANDOM_METHODS = {  # the draws whose every parameter is an int, a shape or a dtype
     np.random.Generator: ["bytes", "gumbel", "hypergeometric", "integers", "laplace",
                           "logistic", "lognormal", "multivariate_hypergeometric", "random",
