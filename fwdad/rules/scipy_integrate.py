@@ -34,7 +34,7 @@ from fwdad.rules.ode_sensitivity import SensitivitySystem, as_float_array
 from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent, zero_tangent
 
-IMPLICIT = ("BDF", "Radau")  # the methods that take jac_sparsity
+IMPLICIT = ("BDF", "Radau", si.BDF, si.Radau)  # the methods that take jac_sparsity
 JACOBIAN_OPTIONS = ("jac", "jac_sparsity", "lband", "uband")  # of the plain system only
 
 

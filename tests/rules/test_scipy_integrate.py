@@ -259,6 +259,23 @@ def test_reverse_mode_refuses_the_dense_solution():
         fwdad.grad(f)(1.1)
 
 
+def test_a_solver_class_as_the_method():
+    def f(y0):
+        return rober(y0, 0.04, 1e4, ROBERTSON_TIMES, si.Radau)
+    direction = np.array([0.1, 0.0, -0.1])
+    np.testing.assert_allclose(fwdad.jvp(f, (ROBERTSON_Y0,), (direction,))[1],
+                               fwdad.jvp(lambda y0: rober(y0, 0.04, 1e4, ROBERTSON_TIMES,
+                                                          "Radau"),
+                                         (ROBERTSON_Y0,), (direction,))[1], rtol=1e-12)
+
+
+def test_a_complex_state_is_refused():
+    def f(y0):
+        return si.solve_ivp(lambda t, y: -y, (0.0, 1.0), y0 * (1.0 + 1j), t_eval=[1.0]).y
+    with pytest.raises(FwdadError, match="real input only"):
+        fwdad.jvp(f, (LV_Y0,), (LV_Y0,))
+
+
 def blow_up(t, y):
     return y * y
 
