@@ -181,8 +181,9 @@ def odeint_sensitivities(system: SensitivitySystem, ys: np.ndarray, times: np.nd
     dy0 = dense(y0.primal, y0.tangent, system.size).reshape(system.shape)
     start = system.start(times[0], np.ravel(ys[0]), dy0, dts[..., 0])
     kept = {k: v for k, v in options.items() if k not in ("ml", "mu")}
-    if np.ndim(options.get("atol")) > 0:
-        kept["atol"] = np.tile(np.ravel(options["atol"]), 1 + (system.size or 1))
+    for name in ("rtol", "atol"):  # (odeint takes an array of either)
+        if np.ndim(options.get(name)) > 0:
+            kept[name] = np.tile(np.ravel(options[name]), 1 + (system.size or 1))
     zs, info = si.odeint(system.rhs, system.join(ys[0], start), times, full_output=1,
                          tfirst=True, **kept)
     check_odeint(info, " (of the sensitivity system)")
@@ -218,7 +219,6 @@ def check_status(name: str, status: int, message: str, what: str = "") -> None:
             f"scipy.integrate.{name}{' at ' + at if at else ''} failed{what}: {message} "
             f"There is no solution to differentiate: adjust the tolerances, the method "
             f"(a stiff problem needs 'BDF', 'Radau' or 'LSODA') or the time span.")
-
 
 
 # ---- differentiated again ----------------------------------------------------------------------

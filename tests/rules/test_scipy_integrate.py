@@ -144,6 +144,13 @@ def test_odeint_matches_finite_differences():
                                atol=1e-5)
 
 
+def test_odeint_with_array_tolerances():
+    def f(y0):
+        return si.odeint(lotka_volterra, y0, LV_TIMES, args=LV_ARGS, tfirst=True,
+                         rtol=np.array([1e-10, 1e-9]), atol=np.array([1e-12, 1e-11]))
+    assert_matches_fd(f, (LV_Y0,), (np.array([1.0, -0.5]),), rtol=1e-5)
+
+
 def test_odeint_full_output_gives_the_info_dict():
     def f(y0):
         ys, info = si.odeint(lotka_volterra, y0, LV_TIMES, args=LV_ARGS, tfirst=True,
