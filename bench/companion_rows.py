@@ -1,8 +1,9 @@
 """The rows of bench/run.py for the workloads of the other issues: the Jacobian of a
 PDE residual (jacfwd), linearize on a transcendental chain, reverse mode (varmat
-against matvar, the GMM gradient) and second derivatives (hvp against grad, hessian
-against the peers). The measurements are bench/jacobian.py's, bench/reverse.py's and
-bench/higher_order.py's own; this module only puts them in the one table."""
+against matvar, the GMM gradient), second derivatives (hvp against grad, hessian
+against the peers) and differentiating through solve_ivp. The measurements are
+bench/jacobian.py's, bench/reverse.py's, bench/higher_order.py's and bench/ode.py's own;
+this module only puts them in the one table."""
 from __future__ import annotations
 
 from typing import List
@@ -86,4 +87,22 @@ def higher_order_rows(repeats: int, n: int = higher_order.HVP_N) -> List[Row]:
         t = times.get(library)
         rows.append(Row(name, entry, _seconds(t) if t else "absent",
                         f"{t / times['primal']:.0f}x" if t else ""))
+    return rows
+
+
+def ode_rows(repeats: int) -> List[Row]:
+    """solve_ivp: the sensitivity solve against the plain solve, for 1 and for n tangent
+    directions (about (1 + directions) x in right-hand side work; SciPy missing: none)."""
+    try:
+        from bench import ode
+    except ImportError:
+        return []
+    rows = []
+    for name, times in (("solve_ivp, Lotka-Volterra (2 states), DOP853",
+                         ode.lotka_volterra_times(repeats)),
+                        (f"solve_ivp, reaction-diffusion ({ode.N_CELLS} states), RK45",
+                         ode.line_times(repeats))):
+        rows.append(Row(name, "primal", _seconds(times["primal"])))
+        rows += [Row(name, entry, _seconds(t), f"{t / times['primal']:.1f}x")
+                 for entry, t in times.items() if entry != "primal"]
     return rows

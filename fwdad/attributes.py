@@ -84,6 +84,14 @@ def writer(obj: Any, name: str) -> Optional[Hook]:
     return None
 
 
+def is_item_attribute(obj: Any, name: str) -> bool:
+    """`obj.name` reads the item `obj[name]` of a dict whose class's `__getattr__` gives
+    its items (SciPy's OdeResult and OptimizeResult: `res.y` is `res["y"]`)."""
+    return isinstance(obj, dict) and name in obj and \
+        class_attribute(type(obj), name) is MISSING and \
+        class_attribute(type(obj), "__getattr__") is not MISSING
+
+
 def read_field(obj: Any, name: str) -> Any:
     """The attribute when no hook runs (not the override of __getattribute__ again)."""
     if getattribute_override(type(obj)) is not None:

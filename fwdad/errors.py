@@ -43,6 +43,11 @@ class NonDifferentiableError(FwdadError, TypeError):
     """A derivative was asked for with respect to a value that has no tangent."""
 
 
+class SolverError(FwdadError):
+    """A SciPy solver fwdad differentiates through reported failure: there is no
+    solution to differentiate."""
+
+
 class UnrecordableError(FwdadError):
     """linearize cannot record what a rule does with a tangent (jvp can compute it)."""
 

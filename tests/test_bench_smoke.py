@@ -95,3 +95,17 @@ def test_least_squares_gradient_matches_differences():
     fd = [(least_squares(x + h * e, m) - least_squares(x - h * e, m)) / (2 * h)
           for e in np.eye(4)]
     np.testing.assert_allclose(fwdad.grad(least_squares)(x, m), fd, rtol=1e-6)
+
+
+@pytest.mark.parametrize("workload", ["solve_all", "solve_line"])
+def test_ode_workloads_jacobians_match_finite_differences(workload):
+    """bench/ode.py times jacfwd through solve_ivp: it must be the right Jacobian."""
+    pytest.importorskip("scipy")
+    from bench import ode
+    f = getattr(ode, workload)
+    x = np.concatenate([ode.Y0, ode.PARAMETERS]) if workload == "solve_all" else \
+        np.array([0.3, 1.0, 1.0, 0.0])
+    jacobian = fwdad.jacfwd(f)(x)
+    h = 1e-5
+    want = np.stack([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))], -1)
+    np.testing.assert_allclose(jacobian, want, atol=1e-5 * np.max(np.abs(want)))

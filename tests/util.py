@@ -56,6 +56,8 @@ def assert_close(got: Any, want: Any, rtol: float = 1e-6, atol: float = 1e-8) ->
         assert got.keys() == want.keys()
         for k in want:
             assert_close(got[k], want[k], rtol, atol)
+    elif isinstance(want, str) or want is None:  # (SciPy's results: message, sol)
+        assert got == want, f"{got!r}, not {want!r}"
     else:  # assert_allclose broadcasts: a scalar tangent of an array would pass
         assert np.shape(got) == np.shape(want), f"shape {np.shape(got)}, not {np.shape(want)}"
         np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float),

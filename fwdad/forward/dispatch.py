@@ -248,7 +248,9 @@ class DerivedClosure:
     `rule` (the transformed function) directly.
     """
 
-    __slots__ = ("rule", "__name__", "__qualname__", "user_module")
+    # (a __dict__: the user's code may set attributes on its function, as SciPy's event
+    # functions take `terminal` and `direction`)
+    __slots__ = ("rule", "__name__", "__qualname__", "user_module", "__dict__")
 
     def __init__(self, rule: Callable) -> None:
         self.rule = rule

@@ -55,9 +55,8 @@ def _get_attribute(obj: Dual, name: str) -> Dual:
     if attributes.is_namedtuple(obj.tangent):
         tangent = getattr(obj.tangent, name, NoTangent)
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
-    if _is_item_as_attribute(obj, name, value):  # SciPy's results: res.x is res["x"]
-        tangent = obj.tangent.get(name, NoTangent)
-        return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
+    if attributes.is_item_attribute(obj.primal, name) and isinstance(obj.tangent, dict):
+        return Dual(value, obj.tangent.get(name, zero_tangent(value)))  # SciPy's results
     return Dual(value, zero_tangent(value))
 
 

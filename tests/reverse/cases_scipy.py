@@ -1,5 +1,6 @@
-"""The reverse rule cases of SciPy's special functions and linear algebra
-(fwdad/reverse/rules_scipy_special.py, rules_scipy_linalg.py): one row at least per
+"""The reverse rule cases of SciPy's special functions, linear algebra and ODE solvers
+(fwdad/reverse/rules_scipy_special.py, rules_scipy_linalg.py, rules_scipy_integrate.py):
+one row at least per
 rrule, run through the dot-product test against forward mode and
 through test_varmat_matvar. Empty where SciPy is absent.
 """
@@ -8,16 +9,18 @@ from __future__ import annotations
 import numpy as np
 
 from tests.reverse.case import A, POS, UNIT, V3, Case
+from tests.rules import scipy_integrate_cases as ode
 from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SPD_STACK,
                                            SQUARE, SQUARE4, cho_solve_of,
                                            cho_solve_of_a_rebuilt_pair, lu_solve_of,
                                            lu_solve_of_a_rebuilt_pair)
 
 try:
+    import scipy.integrate as si
     import scipy.linalg as sl
     import scipy.special as sc
 except ImportError:  # SciPy is optional
-    sc = sl = None
+    sc = sl = si = None
 
 PROBABILITY = (UNIT + 1.0) / 2.0  # in (0.1, 0.9): logit, ndtri
 ORDERS = np.array([[0, 1, 2], [3, 1, 0]])  # integer orders: constants
@@ -115,4 +118,22 @@ def _equation_cases() -> list:
             Case(sl.logm, (SQUARE,)), Case(sl.logm, (SPD,)), Case(sl.logm, (SPD_STACK,))]
 
 
-SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases()
+def _ode_cases() -> list:
+    """The solvers' rows of tests/rules/scipy_integrate_cases.py: the dot-product test
+    against forward mode (the same augmented solve: rtol 1e-7 covers the two solves of
+    the nonlinear problems at rtol 1e-10). Not through test_varmat_matvar: the reverse
+    rule reads every input's values and makes the outputs in the tape's layout."""
+    exact = [Case(si.solve_ivp, (ode.drift, (0.0, 2.0), ode.Y2, "RK45", ode.T_EVAL, False,
+                                 None, False, (0.7, -0.3)), varmat=False),
+             Case(si.odeint, (ode.constant_drift_yt, ode.Y2, ode.TIMES, (0.7, -0.3)),
+                  varmat=False)]
+    t_eval = np.array([0.7, 1.5, 2.9])
+    tight = [Case(ode.lv_tightly, (ode.LV_Y0, 1.1, 3.0, t_eval)),
+             Case(ode.robertson_tightly, (ode.ROBERTSON_Y0, 0.04, np.array([0.1, 1.0, 9.0]))),
+             Case(ode.lv_odeint_tightly, (ode.LV_Y0, 1.1, np.array([0.0, 0.7, 1.5, 2.9])))]
+    for case in tight:
+        case.rtol, case.varmat = 1e-7, False
+    return exact + tight
+
+
+SCIPY_CASES = [] if sc is None else _cases() + _linalg_cases() + _ode_cases()

@@ -352,6 +352,7 @@ INDEXING_CASES = [
 # ---- numpy: in tests/rules/numpy_cases.py (which uses Case and the points above) ---
 from tests.rules.numpy_cases import NUMPY_BINARY_CASES, NUMPY_CASES, UFUNC_CASES  # noqa: E402
 from tests.rules.scipy_cases import SCIPY_CASES  # noqa: E402
+from tests.rules.scipy_integrate_cases import SCIPY_INTEGRATE_CASES  # noqa: E402
 from tests.rules.scipy_linalg_cases import SCIPY_LINALG_CASES  # noqa: E402
 from tests.rules.scipy_optimize_cases import SCIPY_OPTIMIZE_CASES  # noqa: E402
 
@@ -359,7 +360,8 @@ CASES = (ARITHMETIC_CASES + OPERATOR_CASES + INPLACE_CASES + OPERATOR_NONDIFF_CA
          + MATH_CASES + MATH_NONDIFF_CASES + BUILTIN_CASES + BUILTIN_NONDIFF_CASES
          + CONTAINER_CASES + METHOD_CASES + ITERATION_CASES + CONTEXT_CASES + OBJECT_CASES
          + INDEXING_CASES + NUMPY_CASES + SCIPY_CASES + SCIPY_LINALG_CASES
-         + SCIPY_OPTIMIZE_CASES)
+         + SCIPY_OPTIMIZE_CASES
+         + SCIPY_INTEGRATE_CASES)
 
 
 def _first_per_fn(rows) -> list:

@@ -15,6 +15,7 @@ import operator
 import numpy as np
 
 from fwdad import lang
+from tests.rules import scipy_integrate_cases as ode
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES, Point
 from tests.rules.linalg_cases import _nanstd_holes
@@ -39,6 +40,13 @@ SKIPPED_FUNCTIONS = {
 # (tests/rules/test_scipy_optimize.py checks the message).
 _FIRST_ORDER_ONLY = "solves on primal values: a second derivative is refused"
 SKIPPED_FUNCTIONS.update({unwrap(row).fn: _FIRST_ORDER_ONLY for row in SCIPY_OPTIMIZE_CASES})
+# The ODE solvers and the rows that call them: second order through them is refused
+# (tests/rules/test_scipy_integrate.py::test_second_order_is_refused checks the message).
+_ODE_REFUSED = "second order through scipy.integrate's solvers is refused"
+_ODE_SOLVERS = [] if ode.si is None else [ode.si.solve_ivp, ode.si.odeint]
+SKIPPED_FUNCTIONS.update(dict.fromkeys(_ODE_SOLVERS + ([] if ode.si is None else [
+    ode.lv_tightly, ode.robertson_tightly, ode.lv_odeint_tightly, ode.lv_dense_tightly]),
+    _ODE_REFUSED))
 
 # Their rows pass a generator, whose next call draws another permutation: the
 # differences would compare two; EXTRA_ROWS make a fresh generator in each call.
@@ -148,6 +156,7 @@ NO_SECOND_ORDER_ROW = {
                                 if unwrap(row).fn.__module__.startswith("scipy.")],
                     _FIRST_ORDER_ONLY),
 }
+NO_SECOND_ORDER_ROW.update(dict.fromkeys(_ODE_SOLVERS, _ODE_REFUSED))
 _RANDOM_METHODS = {  # the draws whose every parameter is an int, a shape or a dtype
     np.random.Generator: ["bytes", "gumbel", "hypergeometric", "integers", "laplace",
                           "logistic", "lognormal", "multivariate_hypergeometric", "random",

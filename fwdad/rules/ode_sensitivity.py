@@ -1,0 +1,116 @@
+"""The forward sensitivity system of an ODE, shared by the solve_ivp and odeint rules.
+
+    y' = f(t, y, p)         ->    z = [y, dy_1, ..., dy_B]
+                                  z' = [f, J_y f dy_1 + J_p f dp_1, ...]
+
+The tangent part of z' is what fwdad's own rule of the user's `f` gives when it is called
+on Duals: y with the tangents dy, the `args` with theirs, and whatever `f` captures
+(a function defined inside the differentiated one holds Duals). No Jacobian is formed.
+The tangents of y may carry a batch axis of B (jacfwd): z holds every direction.
+
+Moving the start time t0 by dt0 starts the sensitivity at dy0 - f(t0, y0) dt0, and the
+value at an output time moved by dt gains f(t, y(t)) dt (`at_moved_times`).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, describe
+from fwdad.rules.batching import dense
+from fwdad.rules.registry import get_frule
+from fwdad.tangents import NoTangent
+
+
+class SensitivitySystem:
+    """The augmented right-hand side of `fun` and the packing of [y, dy] into one
+    vector. `order(t, y, args)` gives fun's positional arguments (solve_ivp: t, y, *args;
+    odeint: y, t, *args)."""
+
+    def __init__(self, fun: Dual, args: Sequence[Dual], n: int, size: Optional[int],
+                 order: Callable, name: str) -> None:
+        self.fun, self.args, self.n, self.size = fun, tuple(args), n, size
+        self.order, self.name = order, name
+        self.shape = (n,) if size is None else (size, n)  # of a tangent of y
+
+    # ---- packing -------------------------------------------------------------------
+    def split(self, z: np.ndarray):
+        """(y, dy) from the augmented state; dy is (n,) or (B, n)."""
+        return z[:self.n].copy(), z[self.n:].reshape(self.shape)
+
+    def join(self, y: np.ndarray, dy: np.ndarray) -> np.ndarray:
+        return np.concatenate([np.ravel(y), np.ravel(dy)])
+
+    def split_outputs(self, zs: np.ndarray):
+        """(y, dy) at every output time from the augmented solution's (N, m) array:
+        (n, m) and (n, m) or (B, n, m)."""
+        shape = (self.n, -1) if self.size is None else (self.size, self.n, -1)
+        return zs[:self.n], zs[self.n:].reshape(shape)
+
+    # ---- the right-hand sides ---------------------------------------------------------
+    def rhs(self, t: float, z: np.ndarray) -> np.ndarray:
+        """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
+        y, dy = self.split(z)
+        out = self.call(Dual(t, NoTangent), Dual(y, np.array(dy)))
+        tangent = dense(out.primal, out.tangent, self.size)
+        return self.join(out.primal, np.reshape(tangent, self.shape))
+
+    def value(self, t: float, y: np.ndarray) -> np.ndarray:
+        """f(t, y) on plain values (the tangents that fun's rule makes are dropped)."""
+        plain = [Dual(a.primal, NoTangent) for a in self.args]
+        return np.ravel(self.call(Dual(t, NoTangent), Dual(np.asarray(y, float), NoTangent),
+                                  Dual(self.fun.primal, NoTangent), plain).primal)
+
+    def call(self, t: Dual, y: Dual, fun: Optional[Dual] = None,
+             args: Optional[list] = None) -> Dual:
+        """fun's rule at (t, y) with the args, its output as one float array."""
+        from fwdad.forward.dispatch import call  # (dispatch imports the rules)
+        out = call(fun or self.fun, *self.order(t, y, self.args if args is None else args))
+        out = _numbers_as_array(out, self.size) or as_float_array(out)
+        if np.size(out.primal) != self.n:
+            raise FwdadError(
+                f"{self.name}: the right-hand side {describe(self.fun.primal)} returned "
+                f"{np.size(out.primal)} values for a state of {self.n}: it must return "
+                f"one derivative per state variable.")
+        return out
+
+    # ---- moved times --------------------------------------------------------------------
+    def start(self, t0: float, y0: np.ndarray, dy0: np.ndarray, dt0: Any) -> np.ndarray:
+        """The sensitivity's initial value: dy0 - f(t0, y0) dt0 (dt0: () or (B,))."""
+        if _is_zero(dt0):
+            return dy0
+        return dy0 - np.multiply.outer(dt0, self.value(t0, y0))
+
+    def at_moved_times(self, ts: np.ndarray, ys: np.ndarray, dys: np.ndarray,
+                       dts: Any) -> np.ndarray:
+        """The tangents of y (n, m) at output times ts moved by dts ((m,) or (B, m)):
+        dy(t) + f(t, y(t)) dt."""
+        if _is_zero(dts):
+            return dys
+        slopes = np.stack([self.value(t, ys[:, i]) for i, t in enumerate(ts)], axis=-1)
+        return dys + np.asarray(dts)[..., None, :] * slopes
+
+
+def as_float_array(x: Dual) -> Dual:
+    """np.asarray(x, float) by its rule: a list of Duals becomes one array and tangent."""
+    return get_frule(np.asarray)(x, Dual(float, NoTangent))
+
+
+def _numbers_as_array(x: Dual, size: Optional[int]) -> Optional[Dual]:
+    """A list of numbers with their tangents as one array (the common `return [a, b]`:
+    quicker than np.asarray's rule, which takes any nesting); None for anything else."""
+    if type(x.primal) not in (list, tuple) or type(x.tangent) not in (list, tuple) or \
+            not x.primal or \
+            not all(type(p) in _NUMBER_TYPES for p in x.primal):
+        return None
+    tangents = np.array([dense(p, t, size) for p, t in zip(x.primal, x.tangent)], float)
+    return Dual(np.array(x.primal, float), tangents.T)  # ((B,) + (n,): np.stack is slower)
+
+
+_NUMBER_TYPES = (float, int, np.float64)
+
+
+def _is_zero(tangent: Any) -> bool:
+    return tangent is NoTangent or not np.any(tangent)
