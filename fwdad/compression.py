@@ -1,0 +1,90 @@
+"""Compress a sparse derivative into one direction per colour, and read it back.
+
+    Compression(pattern, colors, "column")   # J (m x n) with a column colouring
+    seeds = plan.seeds(np.float64)           # (ncolors, n): seeds[c, j] = colors[j] == c
+    compressed = [J @ s for s in seeds]      # (ncolors, m), by batched forward mode
+    plan.decompress(compressed)              # J as a scipy.sparse.csr_array
+
+"row" compresses rows (S.T @ J, one cotangent per colour, for reverse mode); "star"
+compresses a symmetric matrix by a star colouring (fwdad/coloring.py). Where the
+pattern says a compressed entry is a sum of no nonzeros, it must be zero:
+`misses_at` finds one that is not, a cheap sign that the pattern misses a nonzero.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from fwdad.coloring import as_pattern, check_coloring, coordinates, star_sources, symmetrized
+
+
+class Compression:
+    """The seeds, and where each nonzero is read, for one pattern and colouring."""
+
+    def __init__(self, pattern: Any, colors: np.ndarray, kind: str) -> None:
+        pattern = symmetrized(as_pattern(pattern)) if kind == "star" else as_pattern(pattern)
+        check_coloring(pattern, colors, kind)
+        self.pattern, self.kind = pattern, kind
+        self.colors = np.asarray(colors, dtype=np.intp)
+        self.ncolors = int(self.colors.max(initial=-1)) + 1
+        rows, cols = coordinates(pattern)
+        seeded, other = (rows, cols) if kind == "row" else (cols, rows)
+        if kind == "star":
+            other, color_of = star_sources(pattern, self.colors)
+            self.source: Tuple[np.ndarray, np.ndarray] = (color_of, other)
+        else:
+            self.source = (self.colors[seeded], other)
+        self.width = pattern.shape[1] if kind == "row" else pattern.shape[0]
+        covered = np.zeros((self.ncolors, self.width), dtype=bool)
+        covered[self.colors[seeded], other if kind != "star" else rows] = True
+        self.uncovered = np.flatnonzero(~covered)
+
+    @property
+    def seeded_size(self) -> int:
+        """How many inputs (columns; rows for "row") the seeds span."""
+        return int(self.pattern.shape[0 if self.kind == "row" else 1])
+
+    def seeds(self, dtype: Any) -> np.ndarray:
+        """(ncolors, seeded_size): direction c is 1 where the colour is c, else 0."""
+        seeds = np.zeros((self.ncolors, self.seeded_size), dtype=dtype)
+        seeds[self.colors, np.arange(self.seeded_size)] = 1
+        return seeds
+
+    def probe(self, dtype: Any) -> np.ndarray:
+        """A random direction (the same for every call) to check the pattern with:
+        the sparse derivative times it must equal the derivative along it."""
+        return np.random.default_rng(0).uniform(0.5, 1.5, self.seeded_size).astype(dtype)
+
+    def probe_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray
+                       ) -> Optional[Tuple[int, Any, Any]]:
+        """(index, sparse's value, expected value) of the largest disagreement between
+        the sparse derivative times `along` (rows: `along` times it) and `expected`,
+        when one exceeds rounding; else None."""
+        product = along @ derivative if self.kind == "row" else derivative @ along
+        bound = abs(derivative) @ abs(along) if self.kind != "row" else \
+            abs(along) @ abs(derivative)
+        eps = np.finfo(np.result_type(expected, np.float32)).eps
+        excess = np.abs(product - expected) - 256 * eps * (bound + np.abs(expected))
+        if excess.size == 0 or not excess.max() > 0:
+            return None
+        index = int(np.argmax(excess))
+        return index, product[index].item(), expected[index].item()
+
+    def misses_at(self, compressed: np.ndarray) -> Optional[Tuple[int, int]]:
+        """(colour, index) of a compressed entry that the pattern says is a sum of no
+        nonzeros but is not zero; None when there is none."""
+        flat = compressed.reshape(-1)[self.uncovered]
+        bad = np.flatnonzero(flat != 0)
+        if bad.size == 0:
+            return None
+        colour, index = divmod(int(self.uncovered[bad[0]]), self.width)
+        return colour, index
+
+    def decompress(self, compressed: np.ndarray) -> Any:
+        """The derivative as a csr_array with the pattern's nonzeros, read from
+        `compressed` (shape (ncolors, width))."""
+        import scipy.sparse as sp
+        data = compressed[self.source]
+        return sp.csr_array((data, self.pattern.indices.copy(), self.pattern.indptr.copy()),
+                            shape=self.pattern.shape)
