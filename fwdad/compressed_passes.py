@@ -27,9 +27,7 @@ def bound(f: Callable[..., Any], kwargs: dict[str, Any]) -> Callable[..., Any]:
 
 def directions(plan: Compression, x: Any, probe: bool) -> np.ndarray:
     """The directions of the passes, one per colour (and the probe last), in x's dtype."""
-    dtype = x.dtype if isinstance(x, np.ndarray) else np.float64
-    seeds = plan.seeds(dtype)
-    return np.vstack([seeds, plan.probe(dtype)]) if probe else seeds
+    return plan.directions(x.dtype if isinstance(x, np.ndarray) else np.float64, probe)
 
 
 def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any], at: int,

@@ -12,7 +12,7 @@ pattern says a compressed entry is a sum of no nonzeros, it must be zero:
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -36,9 +36,14 @@ class Compression:
         else:
             self.source = (self.colors[seeded], other)
         self.width = pattern.shape[1] if kind == "row" else pattern.shape[0]
+        self.flat_source = np.ravel_multi_index(self.source, (self.ncolors, self.width))
+        import scipy.sparse as sp  # (scipy is optional: imported when a pattern is used)
+        self.template = sp.csr_array((np.zeros(pattern.nnz), pattern.indices.copy(),
+                                      pattern.indptr.copy()), shape=pattern.shape)
         covered = np.zeros((self.ncolors, self.width), dtype=bool)
         covered[self.colors[seeded], other if kind != "star" else rows] = True
         self.uncovered = np.flatnonzero(~covered)
+        self._directions: Dict[Any, np.ndarray] = {}
 
     @property
     def seeded_size(self) -> int:
@@ -51,19 +56,30 @@ class Compression:
         seeds[self.colors, np.arange(self.seeded_size)] = 1
         return seeds
 
-    def probe(self, dtype: Any) -> np.ndarray:
-        """A random direction (the same for every call) to check the pattern with:
-        the sparse derivative times it must equal the derivative along it."""
-        return np.random.default_rng(0).uniform(0.5, 1.5, self.seeded_size).astype(dtype)
+    def directions(self, dtype: Any, probe: bool) -> np.ndarray:
+        """The seeds, then (when `probe`) a random direction, the same at every call, to
+        check the pattern with: the sparse derivative times it must equal the
+        derivative along it. Kept per dtype (read only: the passes copy tangents)."""
+        key = (np.dtype(dtype), probe)
+        if key not in self._directions:
+            seeds = self.seeds(dtype)
+            if probe:
+                random = np.random.default_rng(0).uniform(0.5, 1.5, self.seeded_size)
+                seeds = np.vstack([seeds, random.astype(dtype)])
+            seeds.flags.writeable = False
+            self._directions[key] = seeds
+        return self._directions[key]
 
     def probe_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray
                        ) -> Optional[Tuple[int, Any, Any]]:
         """(index, sparse's value, expected value) of the largest disagreement between
         the sparse derivative times `along` (rows: `along` times it) and `expected`,
         when one exceeds rounding; else None."""
-        product = along @ derivative if self.kind == "row" else derivative @ along
-        bound = abs(derivative) @ abs(along) if self.kind != "row" else \
-            abs(along) @ abs(derivative)
+        magnitudes = self._with_data(np.abs(derivative.data))
+        if self.kind == "row":
+            product, bound = along @ derivative, abs(along) @ magnitudes
+        else:
+            product, bound = derivative @ along, magnitudes @ abs(along)
         eps = np.finfo(np.result_type(expected, np.float32)).eps
         excess = np.abs(product - expected) - 256 * eps * (bound + np.abs(expected))
         if excess.size == 0 or not excess.max() > 0:
@@ -84,7 +100,13 @@ class Compression:
     def decompress(self, compressed: np.ndarray) -> Any:
         """The derivative as a csr_array with the pattern's nonzeros, read from
         `compressed` (shape (ncolors, width))."""
-        import scipy.sparse as sp
-        data = compressed[self.source]
-        return sp.csr_array((data, self.pattern.indices.copy(), self.pattern.indptr.copy()),
-                            shape=self.pattern.shape)
+        return self._with_data(np.ascontiguousarray(compressed).reshape(-1)
+                               .take(self.flat_source))
+
+    def _with_data(self, data: np.ndarray) -> Any:
+        """A csr_array of the pattern's structure holding `data` (a copy of a checked
+        template: building one from its arrays checks them again, at ten times the
+        cost)."""
+        matrix = self.template.copy()
+        matrix.data = data
+        return matrix

@@ -22,7 +22,6 @@ from fwdad.coloring import column_coloring, row_coloring, symmetric_coloring
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, SparsityPatternError, a_type, describe
 from fwdad.signatures import check_call
-from fwdad.tangents import zero_tangent
 
 _COLORINGS = {"column": column_coloring, "row": row_coloring, "star": symmetric_coloring}
 
@@ -206,9 +205,8 @@ class _Planner:
 
 
 def _check_float(api_name: str, f: Callable[..., Any], x: Any, at: int) -> None:
-    zero = zero_tangent(x)
-    if not isinstance(zero, (float, np.ndarray)) or (
-            isinstance(zero, np.ndarray) and zero.dtype.kind != "f"):
+    if not (isinstance(x, (float, np.floating)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind == "f")):
         raise FwdadError(f"{api_name}({describe(f)}) differentiates with respect to a "
                          f"real float or float array, and argument {at} is {a_type(x)}.")
 
