@@ -20,7 +20,7 @@ from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
 from fwdad.static_graph import static_graph
 from fwdad.sparse import sparse_hessian, sparse_jacfwd, sparse_jacrev
-from fwdad import coloring  # noqa: F401  (colourings of sparsity patterns)
+from fwdad import coloring  # noqa: F401  (so that `import fwdad` gives fwdad.coloring)
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
 from fwdad import optimize  # noqa: F401  (derivatives as scipy.optimize takes them)
@@ -31,7 +31,7 @@ __version__ = _installed_version()
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
            "derive_frule", "static_graph", "sparse_jacfwd", "sparse_jacrev",
-           "sparse_hessian", "coloring",
+           "sparse_hessian",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "SparsityPatternError", "ColoringError",

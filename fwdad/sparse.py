@@ -112,8 +112,9 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
             (`sparsity | sparsity.T`). Required: detection is not offered here.
         coloring: None, an order name, or one colour per variable (a star colouring,
             checked).
-        chunk_size, probe, check: as `sparse_jacfwd`'s (check compares with
-            `fwdad.hessian`).
+        chunk_size: as `sparse_jacfwd`'s.
+        probe: as `sparse_jacfwd`'s: one more direction, random, to check the pattern.
+        check: compare the pattern with a dense `fwdad.hessian` (small problems).
 
     Returns:
         `hess(*args, **kwargs)`: a symmetric `scipy.sparse.csr_array` of shape (n, n)
