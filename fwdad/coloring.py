@@ -33,7 +33,7 @@ KINDS = ("column", "row", "star")
 def as_pattern(sparsity: Any, what: str = "sparsity") -> Any:
     """`sparsity` (a scipy.sparse matrix or array, or a dense array) as a
     `scipy.sparse.csr_array` of bools with sorted indices and no stored zeros."""
-    import scipy.sparse as sp
+    import scipy.sparse as sp  # (scipy is optional: imported where a pattern is read)
     if sp.issparse(sparsity):
         pattern = sp.csr_array(sparsity, copy=True)
     elif isinstance(sparsity, (np.ndarray, list, tuple)) and np.ndim(sparsity) == 2:
@@ -270,7 +270,8 @@ def _checked_colors(colors: Any, count: int, kind: str) -> np.ndarray:
             f"a {kind} colouring of this pattern is {count} non-negative ints (one per "
             f"{'row' if kind != 'column' else 'column'}), not an array of shape "
             f"{colors.shape} and dtype {colors.dtype}.")
-    return colors.astype(np.intp)
+    checked: np.ndarray = colors.astype(np.intp)
+    return checked
 
 
 def _first_conflict(pattern: Any, colors: np.ndarray, kind: str) -> str:

@@ -37,7 +37,7 @@ class Compression:
             self.source = (self.colors[seeded], other)
         self.width = pattern.shape[1] if kind == "row" else pattern.shape[0]
         self.flat_source = np.ravel_multi_index(self.source, (self.ncolors, self.width))
-        import scipy.sparse as sp  # (scipy is optional: imported when a pattern is used)
+        import scipy.sparse as sp  # (scipy is optional: imported where a pattern is read)
         self.template = sp.csr_array((np.zeros(pattern.nnz), pattern.indices.copy(),
                                       pattern.indptr.copy()), shape=pattern.shape)
         covered = np.zeros((self.ncolors, self.width), dtype=bool)
