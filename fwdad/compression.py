@@ -29,10 +29,12 @@ class Compression:
         self.colors = np.asarray(colors, dtype=np.intp)
         self.ncolors = int(self.colors.max(initial=-1)) + 1
         rows, cols = coordinates(pattern)
+        # each entry adds into compressed[colors[seeded], other]; it is read back there,
+        # or for "star" from whichever of its row and column holds it alone
         seeded, other = (rows, cols) if kind == "row" else (cols, rows)
         if kind == "star":
-            other, color_of = star_sources(pattern, self.colors)
-            self.source: Tuple[np.ndarray, np.ndarray] = (color_of, other)
+            read_rows, read_colors = star_sources(pattern, self.colors)
+            self.source: Tuple[np.ndarray, np.ndarray] = (read_colors, read_rows)
         else:
             self.source = (self.colors[seeded], other)
         self.width = pattern.shape[1] if kind == "row" else pattern.shape[0]
@@ -41,7 +43,7 @@ class Compression:
         self.template = sp.csr_array((np.zeros(pattern.nnz), pattern.indices.copy(),
                                       pattern.indptr.copy()), shape=pattern.shape)
         covered = np.zeros((self.ncolors, self.width), dtype=bool)
-        covered[self.colors[seeded], other if kind != "star" else rows] = True
+        covered[self.colors[seeded], other] = True
         self.uncovered = np.flatnonzero(~covered)
         self._directions: Dict[Any, np.ndarray] = {}
 
