@@ -1,14 +1,14 @@
 """The rows of bench/run.py for the workloads of the other issues: the Jacobian of a
 PDE residual (jacfwd), linearize on a transcendental chain, reverse mode (varmat
 against matvar, the GMM gradient), second derivatives (hvp against grad, hessian
-against the peers) and differentiating through solve_ivp. The measurements are
-bench/jacobian.py's, bench/reverse.py's, bench/higher_order.py's and bench/ode.py's own;
-this module only puts them in the one table."""
+against the peers), differentiating through solve_ivp and sparse Jacobians by colouring.
+The measurements are bench/jacobian.py's, bench/reverse.py's, bench/higher_order.py's,
+bench/ode.py's and bench/sparse.py's own; this module only puts them in the one table."""
 from __future__ import annotations
 
 from typing import List
 
-from bench import higher_order, jacobian, reverse
+from bench import higher_order, jacobian, reverse, sparse
 from bench.report import Row
 
 
@@ -106,3 +106,22 @@ def ode_rows(repeats: int) -> List[Row]:
         rows += [Row(name, entry, _seconds(t), f"{t / times['primal']:.1f}x")
                  for entry, t in times.items() if entry != "primal"]
     return rows
+
+
+def sparse_rows(repeats: int) -> List[Row]:
+    rows = []
+    for label, f, x, pattern, target in sparse.workloads():
+        times = sparse.workload_times(f, x, pattern, repeats)
+        name, base = f"sparse_jacfwd, {label} ({times['ncolors']} colours)", times["primal"]
+        rows.append(Row(name, "primal", _seconds(base)))
+        for entry in ("sparse_jacfwd", "sparse_jacfwd, probe=False",
+                      "fwdad.jvp per colour (no batch axis)", "central differences, coloured"):
+            ratio = times[entry] / base
+            rows.append(Row(name, entry, _seconds(times[entry]), f"{ratio:.1f}x",
+                            _verdict(ratio, target) if entry == "sparse_jacfwd" else ""))
+        rows.append(Row(name, "colouring (once, largest first)", _seconds(times["coloring"])))
+    dense = sparse.dense_times(repeats)
+    name = f"jacfwd (dense), 1-D reaction-diffusion, n={sparse.N_DENSE:,}"
+    return rows + [Row(name, "primal", _seconds(dense["primal"])),
+                   Row(name, "fwdad.jacfwd", _seconds(dense["jacfwd"]),
+                       f"{dense['jacfwd'] / dense['primal']:.1f}x")]

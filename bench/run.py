@@ -7,10 +7,10 @@ docs/performance.md with the machine and the library versions.
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
 static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
-(bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py). Peers (JAX, PyTorch,
-autograd) are timed when they are installed (`pip install fwdad[bench]`) and reported
-as absent otherwise. Within a group the callables are sampled in turn, so that load on a
-shared machine hits all alike.
+(bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py), sparse Jacobians by
+colouring (bench/sparse.py). Peers (JAX, PyTorch, autograd) are timed when they are
+installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a group
+the callables are sampled in turn, so that load on a shared machine hits all alike.
 """
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from bench.companion_rows import (  # noqa: E402
     jacobian_rows,
     ode_rows,
     reverse_rows,
+    sparse_rows,
 )
 from bench.higher_order import HVP_N  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
@@ -270,7 +271,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                            size=60 if args.quick else 200)
             + higher_order_rows(max(3, repeats // 3),
                                 args.hvp_n or (200 if args.quick else HVP_N))
-            + ode_rows(max(3, repeats // 3)))
+            + ode_rows(max(3, repeats // 3))
+            + sparse_rows(max(3, repeats // 3)))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:

@@ -3,9 +3,10 @@ transformation."""
 # The import order matters: rules register before the modules that build on them.
 # isort: skip_file
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
-                          NonDifferentiableError, SourceUnavailableError, TangentError,
-                          UnrecordableError, UnsupportedSyntaxError)
+from fwdad.errors import (ColoringError, FwdadError, InternalError, MissingRuleError,
+                          NonDifferentiableError, SourceUnavailableError,
+                          SparsityPatternError, TangentError, UnrecordableError,
+                          UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
     foreigncall, unpack
@@ -18,6 +19,8 @@ from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
 from fwdad.static_graph import static_graph
+from fwdad.sparse import sparse_hessian, sparse_jacfwd, sparse_jacrev
+from fwdad import coloring  # noqa: F401  (so that `import fwdad` gives fwdad.coloring)
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
 from fwdad import optimize  # noqa: F401  (derivatives as scipy.optimize takes them)
@@ -27,10 +30,12 @@ __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
-           "derive_frule", "static_graph",
+           "derive_frule", "static_graph", "sparse_jacfwd", "sparse_jacrev",
+           "sparse_hessian",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
-           "SourceUnavailableError", "TangentError", "UnrecordableError",
+           "SourceUnavailableError", "SparsityPatternError", "ColoringError",
+           "TangentError", "UnrecordableError",
            "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

@@ -58,6 +58,16 @@ class ImplicitFunctionError(FwdadError):
     positive definite)."""
 
 
+class SparsityPatternError(FwdadError, ValueError):
+    """A sparsity pattern given for a sparse Jacobian or Hessian has the wrong shape, or
+    misses a nonzero of the derivative."""
+
+
+class ColoringError(FwdadError, ValueError):
+    """A colouring of a sparsity pattern is invalid: two columns (rows) of one colour
+    share a row (column), or a Hessian's colouring is not a star colouring."""
+
+
 class InternalError(FwdadError, RuntimeError):
     """A bug in fwdad: an invariant of ours did not hold. Please report it."""
 

@@ -25,6 +25,7 @@ CASES = [  # (script, text its output must contain)
     ("saddle_point.py", "saddle point found in"),
     ("newton_cg.py", "Newton-CG converged in"),
     ("ode_fit.py", "through solve_ivp agrees with finite differences"),
+    ("reaction_diffusion.py", "Newton converged in"),
 ]
 
 

@@ -1,0 +1,106 @@
+"""The compressed passes of the sparse derivatives: one direction per colour.
+
+    forward(f, args, {}, 0, seeds, None)  ->  (f(x), J @ seeds.T)    batched forward mode
+    forward_over_reverse(...)              ->  H @ seeds.T            jvp of the gradient
+    reverse(f, args, {}, 0, plan, ...)     ->  (seeds @ J, seeds)     a pullback per seed
+
+Each runs f on copies of its arguments: f may update them in place.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Any, Callable, Optional, Tuple
+
+import numpy as np
+
+from fwdad import api
+from fwdad.compression import Compression
+from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.tangents import NoTangent, zero_tangent
+
+
+def bound(f: Callable[..., Any], kwargs: dict[str, Any]) -> Callable[..., Any]:
+    """f with the keyword arguments bound (constants)."""
+    return functools.partial(f, **kwargs) if kwargs else f
+
+
+def directions(plan: Compression, x: Any, probe: bool) -> np.ndarray:
+    """The directions of the passes, one per colour (and the probe last), in x's dtype."""
+    return plan.directions(x.dtype if isinstance(x, np.ndarray) else np.float64, probe)
+
+
+def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any], at: int,
+            seeds: np.ndarray, chunk_size: Optional[int]) -> Tuple[Any, np.ndarray]:
+    """(f(*args), J @ seeds.T as (directions, output size)) by batched forward mode, on
+    copies of the arguments (f may update them in place)."""
+    x, g = args[at], bound(f, kwargs)
+    count = len(seeds)
+    seeds = seeds.reshape((count,) + np.shape(x))
+    step = max(1, count if chunk_size is None else int(chunk_size))
+    out, parts = None, []
+    for start in range(0, count, step):
+        tangents: list[Any] = [None] * len(args)
+        tangents[at] = seeds[start:start + step]
+        out, tangent = api.batched_jvp(g, copy.deepcopy(args), tangents)
+        check_output(f, out)
+        parts.append(np.reshape(tangent, (len(tangents[at]), -1)))
+    if out is None:  # no colours: an argument of size 0
+        out = g(*copy.deepcopy(args))
+        parts.append(np.zeros((0, np.size(out))))
+    return out, np.concatenate(parts)
+
+
+def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
+                          kwargs: dict[str, Any], at: int, seeds: np.ndarray,
+                          chunk_size: Optional[int]) -> np.ndarray:
+    """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed."""
+    from fwdad.reverse.api import grad
+    try:
+        return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size)[1]
+    except InternalError:
+        raise
+    except FwdadError:  # reverse mode refuses something f does: hvp goes forward twice
+        pass
+    from fwdad.higher import hvp
+    rows = []
+    for seed in seeds:
+        tangents = [zero_tangent(a) for a in args]
+        tangents[at] = seed.reshape(np.shape(args[at])) if np.ndim(args[at]) else seed[0]
+        rows.append(np.ravel(hvp(bound(f, kwargs), copy.deepcopy(args), tangents)[at]))
+    return np.array(rows).reshape(len(seeds), -1)
+
+
+def reverse(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any], at: int,
+            plan: Compression, probe: bool, check_rows: Callable[[Compression, int], None]
+            ) -> Tuple[np.ndarray, np.ndarray]:
+    """(seeds @ J as (directions, input size), the seeds): one recorded pass, a
+    pullback per colour (and one of the probe). `check_rows(plan, output size)` runs
+    before the pullbacks."""
+    from fwdad.reverse.api import vjp
+    out, pullback = vjp(bound(f, kwargs), *copy.deepcopy(args))
+    try:
+        check_output(f, out, real=True)
+        check_rows(plan, int(np.size(out)))
+        seeds = directions(plan, np.asarray(out, dtype=float), probe)
+        rows = np.zeros((len(seeds), int(np.size(args[at]))))
+        for k, seed in enumerate(seeds):
+            ct = seed.reshape(np.shape(out)) if np.ndim(out) else float(seed[0])
+            cts = pullback(ct)[at]
+            if cts is not NoTangent and cts is not None:
+                rows[k] = np.ravel(cts)
+        return rows, seeds
+    finally:
+        pullback.release()
+
+
+def check_output(f: Callable[..., Any], out: Any, real: bool = False) -> None:
+    kinds = "f" if real else "fc"
+    if isinstance(out, float) or (isinstance(out, (np.ndarray, np.generic))
+                                  and out.dtype.kind in kinds):
+        return
+    raise FwdadError(
+        f"sparse Jacobians of {describe(f)}: it returns {a_type(out)}, and they take "
+        f"functions that return one {'real ' if real else ''}float or float array; for "
+        f"several outputs return their concatenation (np.concatenate of the raveled "
+        f"parts).")
