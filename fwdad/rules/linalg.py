@@ -130,12 +130,17 @@ def _contracted(a_ndim: int, b_ndim: int, axes):
 
 
 @frule(np.einsum)
-def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
+def _einsum(first: Dual, *operands: Dual, **kwargs) -> Dual:
     """The sum over operands of einsum with that operand replaced by its tangent; a
-    batched tangent gets a subscript of its own, leading the output."""
+    batched tangent gets a subscript of its own, leading the output. The interleaved
+    form, einsum(a, [0, 1], b, [1, 2], [0, 2]), is read as the subscripts it spells."""
     kwargs.pop("out", None)
-    if not isinstance(subscripts, str):
-        raise TypeError("fwdad differentiates np.einsum with a subscripts string only")
+    if isinstance(first.primal, str):
+        return _einsum_of(first.primal, list(operands), kwargs)
+    return _einsum_of(*interleaved_subscripts((first,) + operands), kwargs)
+
+
+def _einsum_of(subscripts: str, operands: list, kwargs: dict) -> Dual:
     primals = [d.primal for d in operands]
     out = np.einsum(subscripts, *primals, **kwargs)
     inputs, output = explicit_subscripts(subscripts)
@@ -151,6 +156,20 @@ def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
         term = np.einsum(",".join(spec) + "->" + lead + output, *args, **kwargs)
         total = term if total is NoTangent else total + term
     return Dual(out, total)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # NumPy's 52 subscripts
+
+
+def interleaved_subscripts(args: tuple) -> tuple:
+    """(a, [0, 1], b, [1, 2], [0, 2]) -> ("ab,bc->ac", [a, b]): the subscripts string the
+    sublists spell (integers 0-51, Ellipsis), and the operands."""
+    def spell(sublist) -> str:
+        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist.primal)
+    pairs = len(args) // 2
+    inputs = ",".join(spell(args[2 * k + 1]) for k in range(pairs))
+    output = "->" + spell(args[-1]) if len(args) % 2 else ""
+    return inputs + output, [args[2 * k] for k in range(pairs)]
 
 
 def explicit_subscripts(subscripts: str):
