@@ -24,6 +24,7 @@ CASES = [  # (script, text its output must contain)
     ("static_schedule.py", "replayed schedule matches the full rule"),
     ("saddle_point.py", "saddle point found in"),
     ("newton_cg.py", "Newton-CG converged in"),
+    ("spectral_heat.py", "du(x, T)/dD: largest"),
 ]
 
 
