@@ -3,7 +3,8 @@
 ihfft, rfft2 and rfftn take real input only); the shifts; the sample frequencies.
 
 Rows are `Case(fn, *args, **kwargs)`, as in cases.py. The first row of each function is
-real, and the second-order table (second_order_cases.py) differentiates it again.
+real, and the second-order table (second_order_cases.py) differentiates it again;
+FFT_SECOND_ORDER_ROWS add complex rows there.
 """
 from __future__ import annotations
 
@@ -48,3 +49,9 @@ SHIFT_CASES = [
 ]
 
 FFT_CASES = ONE_DIMENSIONAL_CASES + MULTI_DIMENSIONAL_CASES + SHIFT_CASES
+
+# (what it covers, function, arguments, keyword arguments): second order at complex points
+FFT_SECOND_ORDER_ROWS = [(fn, fn, args, kwargs) for fn, args, kwargs in [
+    (fft.fft, (C5,), {"norm": "ortho"}), (fft.ifft, (C23,), {"n": 4, "axis": 0}),
+    (fft.irfft, (C23,), {"n": 5}), (fft.hfft, (C3,), {}), (fft.fftn, (C223,), {}),
+    (fft.irfftn, (C223,), {"s": (2, 4), "axes": (1, 2)}), (fft.fftshift, (C34,), {})]]
