@@ -1,8 +1,11 @@
 """The rows of the rules issue 20 added outside np.fft: np.rollaxis, np.row_stack,
 np.partition, np.real_if_close (fwdad/rules/reordering.py, ufuncs.py) and np.einsum's
-interleaved form (linalg.py), with complex and float32 rows. Rows are `Case(fn, *args,
-**kwargs)`, as in cases.py."""
+interleaved form (linalg.py), with complex rows; and float32 rows (float32 in, float32
+tangents out), for these and for rules that lost float32 before. Rows are
+`Case(fn, *args, **kwargs)`, as in cases.py."""
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -29,4 +32,10 @@ REORDERING_FLOAT32_CASES = [  # float32 in, float32 (complex64) tangents out
     Case(np.einsum, F34, [0, 1], F34, [2, 1], rtol=2e-2),
     Case(np.real_if_close, F34, rtol=2e-2), Case(np.fft.fft, F34, rtol=2e-2),
     Case(np.fft.irfftn, F34 + 1j * F34[::-1], rtol=2e-2),
+    # rules that gave tangents of another dtype than their results (issue 20, item 3).
+    # batch=0 with a Python float operand: a batch of its tangents is a float64 array,
+    # which promotes the batch of a float32 result in every binary rule (a known gap)
+    Case(operator.pow, F34 + 2.0, F34, rtol=2e-2),
+    Case(operator.pow, 1.3, F34, rtol=2e-2, batch=0),
+    Case(np.dot, 2.0, F34, rtol=2e-2, batch=0), Case(np.inner, F34, 0.5, rtol=2e-2, batch=0),
 ]
