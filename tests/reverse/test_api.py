@@ -168,3 +168,10 @@ def test_grad_of_an_output_of_one_entry_matches_forward_mode(f, dtype):
 def test_grad_of_an_array_of_two_entries_is_still_refused():
     with pytest.raises(FwdadError, match="float array of one entry"):
         fwdad.grad(_vector_output)(1.0)
+
+
+def test_forward_mode_over_grad_of_an_output_of_one_entry():
+    """jacfwd of grad (forward over reverse) of a shape-(1,) output: its Hessian,
+    diag(6 x), in closed form."""
+    x = np.array([0.3, -1.2, 0.5])
+    assert_close(fwdad.jacfwd(fwdad.grad(_sum_of_cubes_kept))(x), np.diag(6.0 * x))
