@@ -256,7 +256,8 @@ def _reordering_cases():
     return out
 
 
-NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shape_cases() + _product_cases()
+NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shape_cases()
+               + _product_cases()
                + _solver_cases()
                + _creation_cases()
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
