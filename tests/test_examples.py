@@ -26,6 +26,7 @@ CASES = [  # (script, text its output must contain)
     ("newton_cg.py", "Newton-CG converged in"),
     ("ode_fit.py", "through solve_ivp agrees with finite differences"),
     ("reaction_diffusion.py", "Newton converged in"),
+    ("spectral_heat.py", "du(x, T)/dD: largest"),
 ]
 
 

@@ -147,7 +147,7 @@ def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any) -> Transforme
             raise
         # An int or bool output (`return 0` on a flat branch) is piecewise constant:
         # nothing to seed, and the gradient is zero (tests/test_api_boundary.py).
-        unit = 1.0 if np.asarray(out).dtype.kind == "f" else None
+        unit = one_like(out) if np.asarray(out).dtype.kind == "f" else None
         cts = pullback(unit, release=True)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
@@ -163,6 +163,8 @@ def _by_forward_mode(f: Callable[..., Any], argnums: Any, args: tuple[Any, ...],
     from fwdad.api import value_and_jacobian  # (fwdad.api sits above reverse mode)
     out, jacobian = value_and_jacobian(f, tuple(wrt), args, kwargs=kwargs)
     check_real_scalar(f, out)
+    if np.ndim(out):  # an array of one entry: drop its axes from the Jacobian's front
+        jacobian = tuple(np.reshape(j, np.shape(args[i])) for j, i in zip(jacobian, wrt))
     picked = tuple(float(j) if type(args[i]) is float else cast(j, dtypes(args[i]))
                    for j, i in zip(jacobian, wrt))  # (as the reverse pass gives them)
     return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
@@ -199,16 +201,23 @@ def _holds_floats(tangent: Any) -> bool:
     return tangent is not NoTangent and tangent is not None
 
 
+def one_like(out: Any) -> Any:
+    """The seed of a real scalar output: 1.0, or ones for an array of one entry."""
+    return np.ones_like(out) if isinstance(out, np.ndarray) else 1.0
+
+
 def check_real_scalar(f: Callable[..., Any], out: Any) -> None:
     array_like = isinstance(out, (bool, int, float, complex, np.generic, np.ndarray))
-    kind = np.asarray(out).dtype.kind if array_like and np.ndim(out) == 0 else None
+    # a float array of one entry (shape (1,), (1, 1) ...) is a scalar, as autograd takes it
+    kind = np.asarray(out).dtype.kind if array_like and np.size(out) == 1 else None
     if kind not in ("f", "i", "u", "b"):
         what = f"a complex value ({type(out).__name__})" if kind == "c" else \
             f"{a_type(out)} of shape {np.shape(out)}" if array_like else \
             f"{a_type(out)}"
-        raise FwdadError(f"grad of {describe(f)} needs a float output (a real scalar), but it "
-                         f"returned {what}: use vjp for other outputs (for a complex "
-                         f"value, differentiate its real part, or abs(...) ** 2).")
+        raise FwdadError(f"grad of {describe(f)} needs a float output (a real scalar, or a "
+                         f"float array of one entry), but it returned {what}: use vjp for "
+                         f"other outputs (for a complex value, differentiate its real "
+                         f"part, or abs(...) ** 2).")
 
 
 def grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0) -> Callable[..., Any]:

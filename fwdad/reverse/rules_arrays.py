@@ -94,13 +94,28 @@ def _matmul(x, y):
 
 @rrule(np.dot, np.ndarray.dot)
 def _dot(x, y):
-    """dot is multiplication for scalars and matmul for vectors and matrices."""
+    """dot is multiplication for scalars and matmul for vectors and matrices; past two
+    dimensions, a sum over x's last axis and y's second to last (tensordot's)."""
     if np.ndim(x) == 0 or np.ndim(y) == 0:
         return np.dot(x, y), lambda ct: (ct * y, ct * x)
-    if np.ndim(x) > 2 or np.ndim(y) > 2:
-        raise FwdadError("the reverse rule of np.dot covers arrays of up to 2 dimensions; "
-                         "use np.matmul (or @) for stacks of matrices.")
-    return _matmul(x, y)
+    if np.ndim(x) > 1 and np.ndim(y) > 1 and (np.ndim(x) > 2 or np.ndim(y) > 2):
+        x, y = np.asarray(x), np.asarray(y)
+        return np.dot(x, y), lambda ct: dot_pullback(x, y, ct)
+    return _matmul(x, y)  # (with a vector, dot is matmul at any number of dimensions)
+
+
+def dot_pullback(x, y, ct):
+    """np.dot(x, y)[i.., j.., m] = sum_n x[i.., n] y[j.., n, m]: each operand's
+    cotangent contracts ct with the other over the axes it does not share."""
+    free_x, free_y = x.ndim - 1, [k for k in range(y.ndim) if k != y.ndim - 2]
+
+    def ct_x():
+        return np.tensordot(ct, y, (list(range(free_x, ct.ndim)), free_y))
+
+    def ct_y():
+        shared = list(range(free_x))
+        return np.moveaxis(np.tensordot(x, ct, (shared, shared)), 0, -2)
+    return ct_x, ct_y
 
 
 # ---- indexing -------------------------------------------------------------------------

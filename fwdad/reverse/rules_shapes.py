@@ -20,11 +20,12 @@ from fwdad.reverse.rules_arrays import _view_rule
 from fwdad.reverse.var import VarMat
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
-         np.expand_dims, np.flip, np.fliplr, np.flipud, np.rot90]
+         np.expand_dims, np.flip, np.fliplr, np.flipud, np.rot90, np.rollaxis]
 SELECTIONS = [np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.take, np.ndarray.take,
               np.repeat, np.ndarray.repeat, np.roll, np.tile, np.triu, np.tril, np.delete,
               np.resize, np.diagflat, np.take_along_axis, np.ndarray.flatten]
-JOINING = [np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack]
+JOINING = [np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack] + \
+    ([np.row_stack] if hasattr(np, "row_stack") else [])  # (deprecated since NumPy 2.0)
 SPLITTING = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack]
 SPREADING = [np.broadcast_arrays, np.meshgrid, np.ix_]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import is_batched, lift, map_batch
+from fwdad.rules.batching import fit, is_batched, lift, map_batch
 from fwdad.rules.operators import _tangents
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -44,8 +44,8 @@ def _dot(x: Dual, y: Dual) -> Dual:
     """dot is matmul for vectors and matrices, and multiplication for scalars."""
     out = np.dot(x.primal, y.primal)
     if np.ndim(x.primal) == 0 or np.ndim(y.primal) == 0:
-        dx, dy = _tangents(x, y, out)
-        return Dual(out, dx * y.primal + x.primal * dy)
+        dx, dy = _tangents(x, y, out)  # (a float64 result of a float32 array: cast)
+        return Dual(out, fit(dx * y.primal + x.primal * dy, out))
     if np.ndim(y.primal) > 2:
         return Dual(out, _dot_stacks_tangent(x, y))
     return Dual(out, matmul_tangent(x, y, out))
@@ -97,7 +97,7 @@ def _inner(a: Dual, b: Dual) -> Dual:
     out = np.inner(a.primal, b.primal)
     if np.ndim(a.primal) == 0 or np.ndim(b.primal) == 0:
         dx, dy = _tangents(a, b, out)
-        return Dual(out, dx * b.primal + a.primal * dy)
+        return Dual(out, fit(dx * b.primal + a.primal * dy, out))
     left = NoTangent if a.tangent is NoTangent else np.inner(a.tangent, b.primal)
     right = NoTangent if b.tangent is NoTangent else np.inner(a.primal, b.tangent)
     if is_batched(b.primal, b.tangent):  # inner put the batch axis after a's axes
@@ -130,12 +130,17 @@ def _contracted(a_ndim: int, b_ndim: int, axes):
 
 
 @frule(np.einsum)
-def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
+def _einsum(first: Dual, *operands: Dual, **kwargs) -> Dual:
     """The sum over operands of einsum with that operand replaced by its tangent; a
-    batched tangent gets a subscript of its own, leading the output."""
+    batched tangent gets a subscript of its own, leading the output. The interleaved
+    form, einsum(a, [0, 1], b, [1, 2], [0, 2]), is read as the subscripts it spells."""
     kwargs.pop("out", None)
-    if not isinstance(subscripts, str):
-        raise TypeError("fwdad differentiates np.einsum with a subscripts string only")
+    if isinstance(first.primal, str):
+        return _einsum_of(first.primal, list(operands), kwargs)
+    return _einsum_of(*interleaved_subscripts((first,) + operands), kwargs)
+
+
+def _einsum_of(subscripts: str, operands: list, kwargs: dict) -> Dual:
     primals = [d.primal for d in operands]
     out = np.einsum(subscripts, *primals, **kwargs)
     inputs, output = explicit_subscripts(subscripts)
@@ -151,6 +156,20 @@ def _einsum(subscripts: str, *operands: Dual, **kwargs) -> Dual:
         term = np.einsum(",".join(spec) + "->" + lead + output, *args, **kwargs)
         total = term if total is NoTangent else total + term
     return Dual(out, total)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # NumPy's 52 subscripts
+
+
+def interleaved_subscripts(args: tuple) -> tuple:
+    """(a, [0, 1], b, [1, 2], [0, 2]) -> ("ab,bc->ac", [a, b]): the subscripts string the
+    sublists spell (integers 0-51, Ellipsis), and the operands."""
+    def spell(sublist) -> str:
+        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist.primal)
+    pairs = len(args) // 2
+    inputs = ",".join(spell(args[2 * k + 1]) for k in range(pairs))
+    output = "->" + spell(args[-1]) if len(args) % 2 else ""
+    return inputs + output, [args[2 * k] for k in range(pairs)]
 
 
 def explicit_subscripts(subscripts: str):

@@ -129,7 +129,8 @@ def _log_of_base(x, out):
     with an integer y (log|x|, as before: tests/rules/cases.py, `-1.3 ** 2`), or is NaN."""
     if np.iscomplexobj(out):
         return np.log(np.asarray(x) + 0j)
-    return np.log(np.abs(np.asarray(x, dtype=float)))
+    # (in the result's float type: a float32 power keeps a float32 tangent)
+    return np.log(np.abs(np.asarray(x, dtype=np.result_type(out, 1.0))))
 
 
 @frule(operator.neg)

@@ -11,6 +11,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules import fft
 from fwdad.rules.registry import frule, get_frule, kind_of
 from fwdad.rules.ufuncs import write_outputs
 
@@ -30,6 +31,7 @@ WITH_OUT = {
                      np.ndarray.round, np.ndarray.dot, np.ndarray.any, np.ndarray.all], 2),
     **dict.fromkeys([np.trace, np.ndarray.trace], 5),
     **dict.fromkeys([np.einsum, np.vecdot], None),
+    **dict.fromkeys(fft.ONE_DIMENSIONAL + fft.TWO_DIMENSIONAL + fft.N_DIMENSIONAL, 4),
 }
 
 

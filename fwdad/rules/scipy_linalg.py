@@ -226,8 +226,9 @@ def _expm(a: Dual) -> Dual:
     """d expm(a) = L(a, da), the Fréchet derivative (SciPy's expm_frechet)."""
     real_only("scipy.linalg.expm", a.primal)
     out = sl.expm(a.primal)
-    return Dual(out, map_batch(lambda da: sl.expm_frechet(a.primal, da, compute_expm=False),
-                               a.primal, _da(a)))
+    tangent = map_batch(lambda da: sl.expm_frechet(a.primal, da, compute_expm=False),
+                        a.primal, _da(a))
+    return Dual(out, fit(tangent, out))  # (SciPy's Fréchet derivative is float64)
 
 
 @frule(sl.expm_frechet)
@@ -241,7 +242,7 @@ def _expm_frechet(a: Dual, e: Dual, method=None, compute_expm=True,
     dfrechet = _frechet_tangents(a.primal, e.primal, a.tangent, e.tangent, method)
     if not compute_expm:
         return Dual(out, dfrechet)
-    return Dual(out, (_expm(Dual(a.primal, a.tangent)).tangent, dfrechet))
+    return Dual(out, (fit(_expm(Dual(a.primal, a.tangent)).tangent, out[0]), dfrechet))
 
 
 def _frechet_tangents(a, e, da, de, method):

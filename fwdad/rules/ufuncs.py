@@ -261,3 +261,12 @@ def _angle(z: Dual, deg=False) -> Dual:
 def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,
             np.isreal, np.iscomplex)
 def_linear(np.real, np.imag)
+
+
+@frule(np.real_if_close)
+def _real_if_close(a: Dual, tol=100) -> Dual:
+    """The real part where NumPy drops imaginary parts all within `tol` machine epsilons
+    of zero, else `a` itself: the tangent of the branch taken."""
+    out = np.real_if_close(a.primal, tol)
+    dropped = np.iscomplexobj(a.primal) and not np.iscomplexobj(out)
+    return Dual(out, fit(np.real(a.tangent) if dropped else a.tangent, out))

@@ -240,7 +240,24 @@ def sort_in_place(a):
     return b * a
 
 
-NUMPY_CASES = (_ufunc_cases() + _reduction_cases() + _shape_cases() + _product_cases()
+def _reordering_cases():
+    """Issue 20's gaps: rollaxis, row_stack, partition, real_if_close, einsum's
+    interleaved form, dot past two dimensions."""
+    out = [Case(np.rollaxis, (STACK, 2)), Case(np.rollaxis, (STACK, -1, 1)),
+           Case(np.partition, (A, 1)), Case(np.partition, (STACK, (0, 1)), dict(axis=1)),
+           Case(np.partition, (A, 5), dict(axis=None)), Case(np.real_if_close, (A,)),
+           Case(np.einsum, (A, [0, 1], B, [1, 2], [0, 2])),
+           Case(np.einsum, (STACK, [Ellipsis, 1], V4, [1])),
+           Case(np.dot, (STACK, B)), Case(np.dot, (A, STACK.transpose(0, 2, 1))),
+           Case(np.dot, (STACK, STACK.transpose(0, 2, 1))),
+           Case(np.dot, (STACK, V4)), Case(np.dot, (V3, STACK[:, :, :3].swapaxes(1, 2)))]
+    if hasattr(np, "row_stack"):  # (deprecated since NumPy 2.0)
+        out += [Case(np.row_stack, ([V4, A[0]],)), Case(np.row_stack, ((A, V4),))]
+    return out
+
+
+NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shape_cases()
+               + _product_cases()
                + _solver_cases()
                + _creation_cases()
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),

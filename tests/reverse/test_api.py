@@ -138,3 +138,40 @@ def test_grad_of_an_int_argument_is_refused_before_f_runs():
     with pytest.raises(NonDifferentiableError):
         fwdad.grad(counted)(3, 1.0)
     assert not calls and math.isclose(fwdad.grad(counted, argnums=1)(3, 1.0), 3.0)
+
+
+# ---- outputs of one entry: grad takes them, as autograd does -----------------------------
+def _sum_of_cubes_kept(x):
+    return np.sum(x ** 3, keepdims=True)  # shape (1,)
+
+
+def _quadratic_form_1x1(x):
+    return (x[None, :] @ x[:, None]) * np.sin(x[0])  # shape (1, 1)
+
+
+def _gradient_norm_kept(x):
+    """grad of a shape-(1,) output inside a function grad differentiates again."""
+    return np.sum(fwdad.grad(_sum_of_cubes_kept)(x) ** 2, keepdims=True)
+
+
+@pytest.mark.parametrize("f", [_sum_of_cubes_kept, _quadratic_form_1x1, _gradient_norm_kept])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_grad_of_an_output_of_one_entry_matches_forward_mode(f, dtype):
+    x = np.array([0.3, -1.2, 0.5], dtype)
+    value, gradient = fwdad.value_and_grad(f)(x)
+    assert np.shape(value) == np.shape(f(x)) and gradient.dtype == dtype
+    jacobian = fwdad.jacfwd(f)(x.astype(np.float64))  # the other mode: (1, ..., 3)
+    assert_close(gradient, jacobian.reshape(x.shape), rtol=1e-5 if dtype == np.float32
+                 else 1e-12)
+
+
+def test_grad_of_an_array_of_two_entries_is_still_refused():
+    with pytest.raises(FwdadError, match="float array of one entry"):
+        fwdad.grad(_vector_output)(1.0)
+
+
+def test_forward_mode_over_grad_of_an_output_of_one_entry():
+    """jacfwd of grad (forward over reverse) of a shape-(1,) output: its Hessian,
+    diag(6 x), in closed form."""
+    x = np.array([0.3, -1.2, 0.5])
+    assert_close(fwdad.jacfwd(fwdad.grad(_sum_of_cubes_kept))(x), np.diag(6.0 * x))

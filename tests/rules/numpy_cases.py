@@ -39,8 +39,10 @@ from tests.rules.case import (
     Case,
 )
 from tests.rules.complex_cases import COMPLEX_REDUCTION_CASES, COMPLEX_UFUNC_CASES
+from tests.rules.fft_cases import FFT_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
+from tests.rules.reordering_cases import REORDERING_CASES, REORDERING_FLOAT32_CASES
 
 # maximum and kin: |x| <= 1 < 1.5 <= |y|, so either input can win but never ties
 SMALL = Domain("SMALL", 0.1, 1.0, either_sign=True)
@@ -347,4 +349,5 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + UFUNC_METHOD_CASES
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
-               + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES)
+               + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + FFT_CASES
+               + REORDERING_CASES + REORDERING_FLOAT32_CASES)

@@ -63,6 +63,10 @@ def _rows() -> list:
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0, compute_expm=False),
         Case(sl.expm_frechet, SMALL, SQUARE / 3.0),
+        # float32 in, float32 tangents out (SciPy's Frechet derivative is float64)
+        Case(sl.expm, SMALL.astype(np.float32), rtol=2e-2),
+        Case(sl.expm_frechet, SMALL.astype(np.float32), SQUARE.astype(np.float32) / 3.0,
+             rtol=2e-2),
     ] + _factor_rows() + _spectral_rows() + _equation_rows()
 
 

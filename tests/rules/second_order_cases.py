@@ -18,6 +18,7 @@ from fwdad import lang
 from tests.rules import scipy_integrate_cases as ode
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES, Point
+from tests.rules.fft_cases import FFT_SECOND_ORDER_ROWS
 from tests.rules.linalg_cases import _nanstd_holes
 from tests.rules.random_cases import RANDOM_CASES
 from tests.rules.scipy_cases import SCIPY_SECOND_ORDER_ROWS
@@ -131,7 +132,8 @@ EXTRA_ROWS = [  # (what it covers, function, arguments, keyword arguments)
     (np.random.RandomState.permutation, shuffled_by_a_fresh_state, (V,), {}),
 ]
 
-ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS + SCIPY_LINALG_SECOND_ORDER_ROWS
+ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS + SCIPY_LINALG_SECOND_ORDER_ROWS \
+    + FFT_SECOND_ORDER_ROWS
 
 
 # ---- rules with no second-order row, and why -----------------------------------------

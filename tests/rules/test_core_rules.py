@@ -212,3 +212,17 @@ def test_an_infinite_gradient_is_numpys_inf(f, x, want):
     """The reverse rules of the same family: grad at the same points."""
     with np.errstate(divide="ignore", invalid="ignore"):
         np.testing.assert_equal(fwdad.grad(f)(x), want)
+
+
+def _drop_imaginary_zeros(z):
+    return np.real_if_close(z * 2.0)
+
+
+def test_real_if_close_dropping_imaginary_parts_gives_the_real_part_of_the_tangent():
+    """Where NumPy returns the real part (imaginary parts within tol eps of zero), the
+    tangent is that of the real part: test_rule's finite differences would leave the
+    branch (a step moves the imaginary parts off zero), so compare with np.real's."""
+    z, dz = np.array([0.3 + 0j, -1.2 + 0j]), np.array([0.5 + 0.7j, -0.1 + 2.0j])
+    out, tangent = fwdad.jvp(_drop_imaginary_zeros, (z,), (dz,))
+    assert out.dtype == np.float64 and tangent.dtype == np.float64
+    np.testing.assert_array_equal(tangent, np.real(dz) * 2.0)
