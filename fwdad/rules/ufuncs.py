@@ -269,4 +269,6 @@ def _real_if_close(a: Dual, tol=100) -> Dual:
     of zero, else `a` itself: the tangent of the branch taken."""
     out = np.real_if_close(a.primal, tol)
     dropped = np.iscomplexobj(a.primal) and not np.iscomplexobj(out)
-    return Dual(out, fit(np.real(a.tangent) if dropped else a.tangent, out))
+    tangent = fit(np.real(a.tangent) if dropped else a.tangent, out)
+    # NumPy returns a real array itself: it keeps its tangent; a new array gets a copy
+    return Dual(out, tangent if out is a.primal else own(tangent, a.tangent))
