@@ -69,9 +69,35 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a rule that takes reverse values and records on the tape itself."""
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _RRULES[_key(fn)] = RRuleEntry(fn, rule, rule, "raw")
+            _RRULES[_key(fn)] = RRuleEntry(fn, rule, RefusingComplex(fn, rule), "raw")
         return rule
     return register
+
+
+# Primitives whose rrules are right for complex values too (docs/complex.md): reverse
+# mode refuses a complex variable in any other rule rather than give a wrong cotangent.
+_COMPLEX_READY: set = set()
+
+
+def complex_ready(*fns: Any) -> None:
+    """Declare the (registered) rrules of `fns` right for complex values: a holomorphic
+    rule written as ct * f'(x), with transposes and no conjugates, is; a rule that
+    reads real and imaginary parts apart must say so in its own pullback."""
+    for fn in fns:
+        _COMPLEX_READY.add(_key(fn))
+        entry = _RRULES[_key(fn)]
+        if entry.kind == "raw" and type(entry.callable) is RefusingComplex:
+            entry.callable = entry.rule  # (nothing to check on the hot path)
+
+
+class _Seen:
+    """Whether any complex variable was made in this process: until one is, the check
+    of raw rules costs one attribute read."""
+    complex = False
+
+
+def note_complex() -> None:
+    _Seen.complex = True
 
 
 def nondiff_rrule(*fns: Any) -> None:
@@ -157,7 +183,8 @@ def is_tracked(x: Any) -> bool:
 # Types of values that hold no variable and have no operators of their own (an object
 # array may hold Vars; a list, a tuple or an instance may hold anything).
 _UNTRACKED = frozenset({float, int, bool, str, type(None), slice, type(Ellipsis),
-                        np.float64, np.float32, np.int64, np.int32, np.bool_})
+                        np.float64, np.float32, np.int64, np.int32, np.bool_, complex,
+                        np.complex128})
 
 
 def untracked(args: tuple, kwargs: dict) -> bool:
@@ -245,14 +272,57 @@ class Pure:
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
-        if holds_complex(out):  # (rare: imported here, as it imports this module)
-            from fwdad.reverse.complexes import refuse_complex
+        if (holds_complex(out) or _complex_among(values, at)) and \
+                _key(self.fn) not in _COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
+            return out  # (a constant: its derivative with respect to the arguments is 0)
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+def _complex_among(values: list, at: list) -> bool:
+    for i in at:
+        v = values[i]
+        if type(v) is not float and (isinstance(v, (complex, np.complexfloating)) or (
+                type(v) is np.ndarray and v.dtype.kind == "c")):
+            return True
+    return False
+
+
+def refuse_complex(fn: Any, variables: list) -> None:
+    from fwdad.reverse.complexes import refuse_complex  # (it imports this module)
+    refuse_complex(fn, variables)
+
+
+class RefusingComplex:
+    """A raw rule not declared `complex_ready`: a complex variable among its arguments
+    is refused (once any complex variable exists; see `_Seen`)."""
+
+    __slots__ = ("fn", "rule", "__name__")
+
+    def __init__(self, fn: Any, rule: Callable) -> None:
+        self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _Seen.complex and _key(self.fn) not in _COMPLEX_READY:
+            found = [a for a in (*args, *kwargs.values()) if _complex_variable(a)]
+            if found:
+                refuse_complex(self.fn, found)
+        return self.rule(*args, **kwargs)
+
+
+def _complex_variable(x: Any, depth: int = 2) -> bool:
+    t = type(x)
+    if t is Var:
+        return isinstance(x.value, (complex, np.complexfloating))
+    if t is VarMat:
+        return x.value.dtype.kind == "c"
+    if depth and t in (list, tuple):
+        return any(_complex_variable(v, depth - 1) for v in x)
+    return False
 
 
 def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:
@@ -323,12 +393,24 @@ def wrap(out: Any, layout: str) -> Any:
         return Var(out)
     if t is np.ndarray and out.dtype.kind == "f":
         return VarMat(out) if layout == "varmat" else new_matvar(out)
+    if isinstance(out, (complex, np.complexfloating)):
+        note_complex()
+        return Var(out)
+    if t is np.ndarray and out.dtype.kind == "c":
+        note_complex()
+        return VarMat(out) if layout == "varmat" else _no_complex_matvar()
     if isinstance(out, tuple):  # named tuples too (np.linalg's results)
         items = [wrap(o, layout) for o in out]
         if all(a is b for a, b in zip(items, out)):
             return out
         return rebuild(out, items)
     return out
+
+
+def _no_complex_matvar() -> None:
+    raise FwdadError("a complex array in the matvar layout (an object array of Vars): "
+                     "reverse mode carries complex arrays in the varmat layout only. Leave "
+                     "fwdad.reverse.layout at 'varmat' (the default) for complex code.")
 
 
 def adjoint_of(x: Any) -> Any:
@@ -348,11 +430,23 @@ def accumulate(x: Any, ct: Any) -> None:
         return
     t = type(x)
     if t is Var:
-        x.adjoint += ct if type(ct) is float else float(np.sum(ct))
+        if type(ct) is float:
+            x.adjoint += ct
+        else:
+            x.adjoint += _scalar_cotangent(np.sum(ct), x.value)
     elif t is VarMat:
-        x.add_adjoint(unbroadcast(ct, x.value.shape))
+        ct = unbroadcast(ct, x.value.shape)
+        x.add_adjoint(ct if x.value.dtype.kind == "c" else np.real(ct))
     elif is_matvar(x):
-        scatter_add(x, unbroadcast(ct, x.shape))
+        scatter_add(x, np.real(unbroadcast(ct, x.shape)))
+
+
+def _scalar_cotangent(ct: Any, value: Any) -> Any:
+    """A real variable keeps the real part of a complex cotangent: with t real,
+    Re(ct t) = Re(ct) t (docs/complex.md)."""
+    if isinstance(value, (complex, np.complexfloating)):
+        return complex(ct)
+    return float(np.real(ct))
 
 
 def unbroadcast(ct: Any, shape: tuple) -> Any:
