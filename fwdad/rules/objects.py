@@ -30,10 +30,22 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
         return default[0]  # the default, with its own tangent
     if isinstance(primal, np.ndarray):
         return _array_attribute(obj, name)
+    if isinstance(primal, (complex, np.complexfloating)) and name in ("real", "imag"):
+        return _complex_part(obj, name)
     method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
         return _derived_rule(method)(obj, const(name))
     return _get_attribute(obj, name)
+
+
+def _complex_part(z: Dual, name: str) -> Dual:
+    """z.real, z.imag of a complex scalar: the part of its tangent (of each tangent of
+    a batch), which reading the field of the number would drop."""
+    value = getattr(z.primal, name)
+    if z.tangent is NoTangent:
+        return Dual(value, NoTangent)
+    part = np.real(z.tangent) if name == "real" else np.imag(z.tangent)
+    return Dual(value, type(value)(part) if np.ndim(part) == 0 else part)
 
 
 @frule(object.__getattribute__)
