@@ -1,0 +1,147 @@
+"""Complex values in reverse mode (docs/complex.md): grad of real functions of complex
+arguments against central finite differences in the real and imaginary directions,
+holomorphic grad against the analytic derivative, and the refusals."""
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.errors import FwdadError, NonDifferentiableError
+from fwdad.reverse import layout
+
+R = np.random.default_rng(11)
+Z = R.standard_normal(4) + 1j * R.standard_normal(4)
+M = R.standard_normal((3, 3)) + 1j * R.standard_normal((3, 3)) + 3.0 * np.eye(3)
+X = R.standard_normal(4)
+
+
+def fd_grad(f, z, h=1e-6):
+    """df/dx - i df/dy by central differences, element by element (JAX's convention)."""
+    z = np.asarray(z, dtype=complex)
+    out = np.zeros(z.shape, dtype=complex)
+    for i in np.ndindex(z.shape):
+        step = np.zeros(z.shape, dtype=complex)
+        step[i] = h
+        dx = (f(z + step) - f(z - step)) / (2 * h)
+        dy = (f(z + 1j * step) - f(z - 1j * step)) / (2 * h)
+        out[i] = dx - 1j * dy
+    return out
+
+
+def _power(z):
+    return np.sum(np.abs(z) ** 2)
+
+
+def _phases(z):
+    return np.sum(np.angle(z) * np.abs(z))
+
+
+def _mixed(z):
+    return np.real(np.sum(np.sin(z) * np.conj(z) + np.exp(1j * z.imag) / (1.0 + z * z)))
+
+
+def _moments(z):
+    return np.var(z) + np.std(z * 2.0) + np.linalg.norm(z, 1)
+
+
+def _parts(z):
+    return np.sum(z.real * z.imag + np.imag(z ** 3) - np.real(np.log(z + 3.0)))
+
+
+def _matrix(a):
+    return np.abs(np.linalg.det(a)) + np.real(np.trace(np.linalg.inv(a) @ a.T)) \
+        + np.linalg.norm(a, "nuc") + np.sum(np.abs(np.linalg.solve(a, a[:, 0])))
+
+
+def _through_arrays(z):
+    y = np.zeros(5, dtype=complex)
+    y[1:] = z[::-1] * 1j
+    stacked = np.stack([y, np.conj(y)]).reshape(10)
+    return np.real(np.einsum("i,i->", stacked, stacked)) + np.abs(np.array([z[0], 2.0]).sum())
+
+
+REAL_OF_COMPLEX = [(_power, Z), (_phases, Z), (_mixed, Z), (_moments, Z), (_parts, Z),
+                   (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j)]
+
+
+@pytest.mark.parametrize("f, z", REAL_OF_COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
+def test_grad_of_real_function_matches_finite_differences(f, z):
+    g = fwdad.grad(f)(z)
+    assert np.iscomplexobj(g) and np.shape(g) == np.shape(z)
+    np.testing.assert_allclose(g, fd_grad(f, z), rtol=1e-6, atol=1e-7)
+
+
+def test_grad_of_power_is_the_conjugate_of_steepest_ascent():
+    """JAX's and autograd's number: grad(|z|^2)(3 + 4i) = 6 - 8i."""
+    assert fwdad.grad(lambda z: np.abs(z) ** 2)(3.0 + 4.0j) == pytest.approx(6.0 - 8.0j)
+
+
+def test_real_argument_through_complex_intermediates():
+    def f(x, z):
+        return np.sum(np.abs(np.exp(1j * x) * z + x) ** 2)
+    gx, gz = fwdad.grad(f, argnums=(0, 1))(X, Z)
+    assert gx.dtype == float
+    np.testing.assert_allclose(gx, np.real(fd_grad(lambda x: f(np.real(x), Z), X)),
+                               rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(gz, fd_grad(lambda z: f(X, z), Z), rtol=1e-6, atol=1e-7)
+
+
+HOLOMORPHIC = [(lambda z: z ** 3, lambda z: 3 * z ** 2), (np.exp, np.exp),
+               (lambda z: np.sin(z) * z, lambda z: np.cos(z) * z + np.sin(z)),
+               (lambda z: 1.0 / (1.0 + z * z), lambda z: -2 * z / (1.0 + z * z) ** 2),
+               (lambda z: np.log(z) * np.sqrt(z), lambda z: np.sqrt(z) / z
+                + np.log(z) * 0.5 / np.sqrt(z))]
+
+
+@pytest.mark.parametrize("f, derivative", HOLOMORPHIC)
+@pytest.mark.parametrize("z", [0.7 - 1.2j, 2.0 + 0.5j])
+def test_holomorphic_grad_is_the_complex_derivative(f, derivative, z):
+    assert fwdad.grad(f, holomorphic=True)(z) == pytest.approx(derivative(z), rel=1e-12)
+    value, g = fwdad.value_and_grad(f, holomorphic=True)(z)
+    assert value == pytest.approx(f(z)) and g == pytest.approx(derivative(z), rel=1e-12)
+
+
+def test_holomorphic_grad_of_an_array_argument():
+    g = fwdad.grad(lambda z: np.sum(z ** 2 * np.exp(z)), holomorphic=True)(Z)
+    np.testing.assert_allclose(g, 2 * Z * np.exp(Z) + Z ** 2 * np.exp(Z), rtol=1e-12)
+
+
+def test_pullback_of_a_complex_output_gives_real_and_imaginary_parts():
+    def f(z):
+        return np.sum(np.conj(z) * np.exp(z))
+    _, pullback = fwdad.vjp(f, Z)
+    np.testing.assert_allclose(pullback(1.0)[0], fd_grad(lambda z: np.real(f(z)), Z),
+                               rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(pullback(-1j)[0], fd_grad(lambda z: np.imag(f(z)), Z),
+                               rtol=1e-6, atol=1e-7)
+
+
+def test_complex64_arguments_get_complex64_gradients():
+    g = fwdad.grad(lambda z: np.sum(np.abs(z) ** 2))(Z.astype(np.complex64))
+    assert g.dtype == np.complex64
+    np.testing.assert_allclose(g, 2 * np.conj(Z), rtol=1e-5)
+
+
+# ---- refusals ----------------------------------------------------------------------------
+def test_grad_of_a_complex_output_asks_for_holomorphic():
+    with pytest.raises(FwdadError, match="pass holomorphic=True"):
+        fwdad.grad(lambda z: z * z)(1.0 + 1.0j)
+
+
+def test_holomorphic_grad_needs_complex_arguments_and_output():
+    with pytest.raises(NonDifferentiableError, match="needs complex arguments"):
+        fwdad.grad(lambda x: x * x, holomorphic=True)(1.5)
+    with pytest.raises(FwdadError, match="needs a complex scalar output"):
+        fwdad.grad(lambda z: np.abs(z), holomorphic=True)(1.0 + 1.0j)
+
+
+@pytest.mark.parametrize("f", [lambda z: np.sum(np.arccosh(z)).real,
+                               lambda z: np.vdot(z, z).real,
+                               lambda z: np.sum(np.sort(z)).real])
+def test_rules_not_written_for_complex_values_refuse_them(f):
+    with pytest.raises(NonDifferentiableError, match="covers real values only"):
+        fwdad.grad(f)(Z)
+
+
+def test_the_matvar_layout_refuses_complex_arrays():
+    with layout("matvar"), pytest.raises(NonDifferentiableError, match="varmat layout"):
+        fwdad.grad(lambda z: np.sum(np.abs(z)))(Z)
