@@ -286,8 +286,11 @@ class Pure:
 def _complex_among(values: list, at: list) -> bool:
     for i in at:
         v = values[i]
-        if type(v) is not float and (isinstance(v, (complex, np.complexfloating)) or (
-                type(v) is np.ndarray and v.dtype.kind == "c")):
+        t = type(v)
+        if t is np.ndarray:
+            if v.dtype.kind == "c":
+                return True
+        elif t is not float and isinstance(v, (complex, np.complexfloating)):
             return True
     return False
 
@@ -432,21 +435,21 @@ def accumulate(x: Any, ct: Any) -> None:
     if t is Var:
         if type(ct) is float:
             x.adjoint += ct
-        else:
-            x.adjoint += _scalar_cotangent(np.sum(ct), x.value)
+        elif isinstance(x.value, (complex, np.complexfloating)):
+            x.adjoint += complex(np.sum(ct))
+        else:  # a real variable keeps the real part of a complex cotangent: with t
+            x.adjoint += float(np.sum(ct).real)  # real, Re(ct t) = Re(ct) t
     elif t is VarMat:
         ct = unbroadcast(ct, x.value.shape)
-        x.add_adjoint(ct if x.value.dtype.kind == "c" else np.real(ct))
+        x.add_adjoint(np.real(ct) if _is_complex(ct) and x.value.dtype.kind != "c" else ct)
     elif is_matvar(x):
-        scatter_add(x, np.real(unbroadcast(ct, x.shape)))
+        ct = unbroadcast(ct, x.shape)
+        scatter_add(x, np.real(ct) if _is_complex(ct) else ct)
 
 
-def _scalar_cotangent(ct: Any, value: Any) -> Any:
-    """A real variable keeps the real part of a complex cotangent: with t real,
-    Re(ct t) = Re(ct) t (docs/complex.md)."""
-    if isinstance(value, (complex, np.complexfloating)):
-        return complex(ct)
-    return float(np.real(ct))
+def _is_complex(ct: Any) -> bool:
+    return (type(ct) is np.ndarray and ct.dtype.kind == "c") or isinstance(
+        ct, (complex, np.complexfloating))
 
 
 def unbroadcast(ct: Any, shape: tuple) -> Any:

@@ -27,6 +27,7 @@ complex_ready(np.sin, np.cos, np.tan, np.sinh, np.cosh, np.tanh, np.exp, np.exp2
               np.log, np.log2, np.log10, np.log1p, np.sqrt, np.square, np.reciprocal)
 
 # ---- linear in x, with real coefficients, or bilinear (transposes, no conjugates) ------
+complex_ready(np.prod, np.ndarray.prod, np.cumsum, np.ndarray.cumsum)
 complex_ready(np.sum, np.ndarray.sum, np.mean, np.ndarray.mean, operator.matmul, np.matmul,
               np.dot, np.ndarray.dot, np.einsum, np.outer, np.inner, np.tensordot,
               np.trace, np.ndarray.trace, np.where)
@@ -48,3 +49,8 @@ complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, l
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: registry.accumulate)
 complex_ready(np.ndarray.astype, np.astype)
+
+# ---- rules that only call the rules above (which check their own arguments) ------------
+complex_ready(operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,
+              operator.imatmul, builtins.sum, np.ufunc.reduce, np.ufunc.accumulate,
+              np.ufunc.outer, np.linalg.multi_dot)

@@ -56,7 +56,9 @@ def _parts():
 
 
 def _reductions():
-    rows = [_row(np.sum, Z), _row(np.sum, Z, axis=0), _row(np.ndarray.sum, Z, axis=1),
+    rows = [_row(np.prod, Z), _row(np.prod, Z, axis=1), _row(np.ndarray.prod, Z, axis=0),
+            _row(np.cumsum, Z), _row(np.cumsum, Z, axis=1), _row(np.ndarray.cumsum, Z, axis=0)]
+    rows += [_row(np.sum, Z), _row(np.sum, Z, axis=0), _row(np.ndarray.sum, Z, axis=1),
             _row(np.mean, Z), _row(np.ndarray.mean, Z, axis=0), _row(np.dot, V, W),
             _row(np.dot, M, V), _row(np.ndarray.dot, M, M), _row(np.matmul, M, M),
             _row(operator.matmul, V, M), _row(np.einsum, "ij,j->i", M, V),
@@ -104,6 +106,34 @@ def _joined(join):
     return joined
 
 
+def _in_place(z):
+    acc = z * 1.0
+    acc += z * z
+    acc *= 2.0 - 1.0j
+    acc /= z + 3.0
+    acc -= np.conj(z)
+    acc **= 2
+    return acc
+
+
+def _in_place_scalar(z):
+    acc = z
+    acc += 1.0j
+    acc *= z
+    return acc
+
+
+def _builtin_sum(z):
+    return sum([z[0], z[1] * 1j, z[2]])
+
+
+def _delegating():
+    return [_row(_in_place, Z), _row(_in_place_scalar, ZS), _row(_builtin_sum, V),
+            _row(np.add.reduce, Z), _row(np.multiply.reduce, V),
+            _row(np.add.accumulate, V), _row(np.multiply.outer, V, W),
+            _row(np.linalg.multi_dot, [M, M, M])]
+
+
 def _moving():
     rows = [_row(operator.getitem, Z, (1, slice(None, None, 2))), _row(_take, Z),
             _row(_write, Z), _row(_from_list, ZS, np.array([0.4, -1.1])),
@@ -125,4 +155,5 @@ def _moving():
     return rows
 
 
-COMPLEX_CASES = _arithmetic() + _ufuncs() + _parts() + _reductions() + _linalg() + _moving()
+COMPLEX_CASES = (_arithmetic() + _ufuncs() + _parts() + _reductions() + _linalg() + _moving()
+                 + _delegating())
