@@ -438,7 +438,8 @@ def accumulate(x: Any, ct: Any) -> None:
         elif isinstance(x.value, (complex, np.complexfloating)):
             x.adjoint += complex(np.sum(ct))
         else:  # a real variable keeps the real part of a complex cotangent: with t
-            x.adjoint += float(np.sum(ct).real)  # real, Re(ct t) = Re(ct) t
+            total = np.sum(ct)  # real, Re(ct t) = Re(ct) t
+            x.adjoint += float(np.real(total) if _is_complex(total) else total)
     elif t is VarMat:
         ct = unbroadcast(ct, x.value.shape)
         x.add_adjoint(np.real(ct) if _is_complex(ct) and x.value.dtype.kind != "c" else ct)

@@ -30,17 +30,18 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
         return default[0]  # the default, with its own tangent
     if isinstance(primal, np.ndarray):
         return _array_attribute(obj, name)
-    if isinstance(primal, (complex, np.complexfloating)) and name in ("real", "imag"):
-        return _complex_part(obj, name)
+    if isinstance(primal, (float, complex, np.inexact)) and name in ("real", "imag"):
+        return _scalar_part(obj, name)
     method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
         return _derived_rule(method)(obj, const(name))
     return _get_attribute(obj, name)
 
 
-def _complex_part(z: Dual, name: str) -> Dual:
-    """z.real, z.imag of a complex scalar: the part of its tangent (of each tangent of
-    a batch), which reading the field of the number would drop."""
+def _scalar_part(z: Dual, name: str) -> Dual:
+    """z.real, z.imag of a float or complex scalar: that part of its tangent (of each
+    tangent of a batch), which reading the field of the number would drop
+    (tests/test_regressions.py)."""
     value = getattr(z.primal, name)
     if z.tangent is NoTangent:
         return Dual(value, NoTangent)
