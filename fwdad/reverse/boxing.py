@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError
-from fwdad.reverse.registry import accumulate, note_complex
+from fwdad.reverse.complex_values import no_complex_matvar, note_complex
+from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
@@ -31,7 +31,7 @@ def box(x: Any, region: Tape) -> Any:
     elif isinstance(x, np.ndarray) and x.dtype.kind == "c":
         note_complex()
         var = VarMat(x.astype(complex)) if current_layout() == "varmat" \
-            else _no_complex_matvar(x)
+            else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
         return type(x)(box(v, region) for v in x) if not hasattr(x, "_fields") \
             else type(x)(*(box(v, region) for v in x))
@@ -43,13 +43,6 @@ def box(x: Any, region: Tape) -> Any:
         return x
     region.keep(var, argument=True)
     return var
-
-
-def _no_complex_matvar(x: np.ndarray) -> None:
-    raise NonDifferentiableError(
-        f"a complex array argument ({x.dtype}, shape {x.shape}) in the matvar layout: "
-        f"reverse mode carries complex arrays in the varmat layout only. Leave "
-        f"fwdad.reverse.layout at 'varmat' (the default) for complex code.")
 
 
 def _with_fields(obj: Any, convert: Any) -> Any:

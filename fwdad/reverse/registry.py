@@ -25,6 +25,15 @@ from typing import Any, Callable, Dict, Iterator, Optional
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.complex_values import (
+    COMPLEX_READY,
+    RefusingComplex,
+    complex_among,
+    is_complex,
+    no_complex_matvar,
+    note_complex,
+    refuse_complex,
+)
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (
@@ -69,14 +78,9 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a rule that takes reverse values and records on the tape itself."""
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _RRULES[_key(fn)] = RRuleEntry(fn, rule, RefusingComplex(fn, rule), "raw")
+            _RRULES[_key(fn)] = RRuleEntry(fn, rule, RefusingComplex(_key(fn), rule), "raw")
         return rule
     return register
-
-
-# Primitives whose rrules are right for complex values too (docs/complex.md): reverse
-# mode refuses a complex variable in any other rule rather than give a wrong cotangent.
-_COMPLEX_READY: set = set()
 
 
 def complex_ready(*fns: Any) -> None:
@@ -84,20 +88,10 @@ def complex_ready(*fns: Any) -> None:
     rule written as ct * f'(x), with transposes and no conjugates, is; a rule that
     reads real and imaginary parts apart must say so in its own pullback."""
     for fn in fns:
-        _COMPLEX_READY.add(_key(fn))
+        COMPLEX_READY.add(_key(fn))
         entry = _RRULES[_key(fn)]
         if entry.kind == "raw" and type(entry.callable) is RefusingComplex:
             entry.callable = entry.rule  # (nothing to check on the hot path)
-
-
-class _Seen:
-    """Whether any complex variable was made in this process: until one is, the check
-    of raw rules costs one attribute read."""
-    complex = False
-
-
-def note_complex() -> None:
-    _Seen.complex = True
 
 
 def nondiff_rrule(*fns: Any) -> None:
@@ -272,8 +266,8 @@ class Pure:
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
-        if (holds_complex(out) or _complex_among(values, at)) and \
-                _key(self.fn) not in _COMPLEX_READY:
+        if (holds_complex(out) or complex_among(values, at)) and \
+                _key(self.fn) not in COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
             return out  # (a constant: its derivative with respect to the arguments is 0)
         result = wrap(out, _layout(self.fn, args, at))
@@ -281,51 +275,6 @@ class Pure:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
-
-
-def _complex_among(values: list, at: list) -> bool:
-    for i in at:
-        v = values[i]
-        t = type(v)
-        if t is np.ndarray:
-            if v.dtype.kind == "c":
-                return True
-        elif t is not float and isinstance(v, (complex, np.complexfloating)):
-            return True
-    return False
-
-
-def refuse_complex(fn: Any, variables: list) -> None:
-    from fwdad.reverse.complexes import refuse_complex  # (it imports this module)
-    refuse_complex(fn, variables)
-
-
-class RefusingComplex:
-    """A raw rule not declared `complex_ready`: a complex variable among its arguments
-    is refused (once any complex variable exists; see `_Seen`)."""
-
-    __slots__ = ("fn", "rule", "__name__")
-
-    def __init__(self, fn: Any, rule: Callable) -> None:
-        self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if _Seen.complex and _key(self.fn) not in _COMPLEX_READY:
-            found = [a for a in (*args, *kwargs.values()) if _complex_variable(a)]
-            if found:
-                refuse_complex(self.fn, found)
-        return self.rule(*args, **kwargs)
-
-
-def _complex_variable(x: Any, depth: int = 2) -> bool:
-    t = type(x)
-    if t is Var:
-        return isinstance(x.value, (complex, np.complexfloating))
-    if t is VarMat:
-        return x.value.dtype.kind == "c"
-    if depth and t in (list, tuple):
-        return any(_complex_variable(v, depth - 1) for v in x)
-    return False
 
 
 def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:
@@ -401,19 +350,13 @@ def wrap(out: Any, layout: str) -> Any:
         return Var(out)
     if t is np.ndarray and out.dtype.kind == "c":
         note_complex()
-        return VarMat(out) if layout == "varmat" else _no_complex_matvar()
+        return VarMat(out) if layout == "varmat" else no_complex_matvar()
     if isinstance(out, tuple):  # named tuples too (np.linalg's results)
         items = [wrap(o, layout) for o in out]
         if all(a is b for a, b in zip(items, out)):
             return out
         return rebuild(out, items)
     return out
-
-
-def _no_complex_matvar() -> None:
-    raise FwdadError("a complex array in the matvar layout (an object array of Vars): "
-                     "reverse mode carries complex arrays in the varmat layout only. Leave "
-                     "fwdad.reverse.layout at 'varmat' (the default) for complex code.")
 
 
 def adjoint_of(x: Any) -> Any:
@@ -439,18 +382,14 @@ def accumulate(x: Any, ct: Any) -> None:
             x.adjoint += complex(np.sum(ct))
         else:  # a real variable keeps the real part of a complex cotangent: with t
             total = np.sum(ct)  # real, Re(ct t) = Re(ct) t
-            x.adjoint += float(np.real(total) if _is_complex(total) else total)
+            x.adjoint += float(np.real(total) if is_complex(total) else total)
     elif t is VarMat:
         ct = unbroadcast(ct, x.value.shape)
-        x.add_adjoint(np.real(ct) if _is_complex(ct) and x.value.dtype.kind != "c" else ct)
+        x.add_adjoint(np.real(ct) if is_complex(ct) and x.value.dtype.kind != "c" else ct)
     elif is_matvar(x):
         ct = unbroadcast(ct, x.shape)
-        scatter_add(x, np.real(ct) if _is_complex(ct) else ct)
+        scatter_add(x, np.real(ct) if is_complex(ct) else ct)
 
-
-def _is_complex(ct: Any) -> bool:
-    return (type(ct) is np.ndarray and ct.dtype.kind == "c") or isinstance(
-        ct, (complex, np.complexfloating))
 
 
 def unbroadcast(ct: Any, shape: tuple) -> Any:

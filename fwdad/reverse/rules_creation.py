@@ -13,17 +13,10 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import (
-    Pure,
-    accumulate,
-    get_rrule,
-    is_tracked,
-    note_complex,
-    raw_rrule,
-    rrule,
-)
+from fwdad.reverse.registry import Pure, accumulate, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import varmat_to_matvar
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.var import Var, VarMat, value_of
