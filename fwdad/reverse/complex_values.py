@@ -45,7 +45,8 @@ def complex_among(values: list, at: list) -> bool:
         if t is np.ndarray:
             if v.dtype.kind == "c":
                 return True
-        elif t is not float and isinstance(v, (complex, np.complexfloating)):
+        elif t is not float and t is not np.float64 and isinstance(
+                v, (complex, np.complexfloating)):
             return True
     return False
 

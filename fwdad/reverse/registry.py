@@ -378,14 +378,20 @@ def accumulate(x: Any, ct: Any) -> None:
     if t is Var:
         if type(ct) is float:
             x.adjoint += ct
+            return
+        total = np.sum(ct)
+        if type(total) is np.float64:
+            x.adjoint += float(total)
         elif isinstance(x.value, (complex, np.complexfloating)):
-            x.adjoint += complex(np.sum(ct))
+            x.adjoint += complex(total)
         else:  # a real variable keeps the real part of a complex cotangent: with t
-            total = np.sum(ct)  # real, Re(ct t) = Re(ct) t
-            x.adjoint += float(np.real(total) if is_complex(total) else total)
+            x.adjoint += float(np.real(total))  # real, Re(ct t) = Re(ct) t
     elif t is VarMat:
         ct = unbroadcast(ct, x.value.shape)
-        x.add_adjoint(np.real(ct) if is_complex(ct) and x.value.dtype.kind != "c" else ct)
+        if (ct.dtype.kind == "c" if type(ct) is np.ndarray else is_complex(ct)) and \
+                x.value.dtype.kind != "c":
+            ct = np.real(ct)
+        x.add_adjoint(ct)
     elif is_matvar(x):
         ct = unbroadcast(ct, x.shape)
         scatter_add(x, np.real(ct) if is_complex(ct) else ct)
