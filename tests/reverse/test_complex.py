@@ -178,3 +178,14 @@ def test_holomorphic_grad_through_fft():
     h = 1e-6
     fd = [(f(Z + h * e) - f(Z - h * e)) / (2 * h) for e in np.eye(len(Z))]
     np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
+
+
+def _calls_holomorphic_grad(z):
+    return fwdad.grad(lambda w: w ** 3, holomorphic=True)(z)
+
+
+def test_derivatives_of_a_holomorphic_grad_are_refused():
+    with pytest.raises(FwdadError, match="holomorphic=True. is not supported"):
+        fwdad.jvp(_calls_holomorphic_grad, (0.5 + 1.0j,), (1.0 + 0.0j,))
+    with pytest.raises(NonDifferentiableError, match="covers real values only"):
+        fwdad.grad(lambda z: np.abs(_calls_holomorphic_grad(z)) ** 2)(0.5 + 1.0j)
