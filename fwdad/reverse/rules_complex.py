@@ -5,7 +5,7 @@ Under JAX's convention a cotangent pairs with a tangent as Re(sum(ct * t)), with
 conjugate, so the pullback of a holomorphic primitive is ct * f'(x), with transposes,
 as on real values: the real rules below hold for complex values unchanged. Rules that
 read real and imaginary parts apart (np.real, np.imag, np.conjugate, abs, np.angle,
-var, std, np.linalg.norm) handle complex input in their own pullbacks.
+np.vdot, var, std, np.linalg.norm) handle complex input in their own pullbacks.
 
     complex_ready(np.sin)    the rule of np.sin takes and makes complex variables
 """
@@ -34,7 +34,7 @@ complex_ready(np.sum, np.ndarray.sum, np.mean, np.ndarray.mean, operator.matmul,
 complex_ready(np.linalg.solve, np.linalg.inv, np.linalg.det)
 
 # ---- complex parts and real functions of complex values: their own pullbacks ------------
-complex_ready(np.real, np.imag, np.conjugate, operator.abs, builtins.abs, np.absolute,
+complex_ready(np.vdot, np.real, np.imag, np.conjugate, operator.abs, builtins.abs, np.absolute,
               np.angle, np.var, np.ndarray.var, np.std, np.ndarray.std, np.linalg.norm)
 
 # ---- moving elements: their cotangents move back unchanged -------------------------------

@@ -66,6 +66,7 @@ def _reductions():
             _row(operator.matmul, V, M), _row(np.einsum, "ij,j->i", M, V),
             _row(np.outer, V, W), _row(np.inner, V, W), _row(np.tensordot, M, M, axes=1),
             _row(np.trace, M), _row(np.ndarray.trace, M), _row(np.linalg.matmul, M, M),
+            _row(np.vdot, V, W), _row(np.vdot, M, M.T), _row(np.vdot, V, W.real),
             _row(np.where, Z.real > 0, Z, 2.0 * Z)]
     rows += [_row(np.var, Z), _row(np.var, Z, axis=1, ddof=1), _row(np.ndarray.var, Z),
              _row(np.std, Z), _row(np.std, Z, axis=0), _row(np.ndarray.std, Z, axis=1)]
