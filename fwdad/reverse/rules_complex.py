@@ -48,7 +48,7 @@ complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, l
               np.ndarray.conjugate, np.linalg.matmul)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: registry.accumulate)
-complex_ready(np.ndarray.astype, np.astype)
+complex_ready(np.ndarray.astype, np.astype, np.complex128)
 
 # ---- rules that only call the rules above (which check their own arguments) ------------
 complex_ready(operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,

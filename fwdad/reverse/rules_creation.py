@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe
 from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
@@ -218,16 +217,8 @@ def _scalar_type(kind):
     rrule(kind)(rule)
 
 
-for _kind in (np.float64, np.float32, np.float16, np.longdouble):
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
     _scalar_type(_kind)
-
-
-@raw_rrule(np.complex128)
-def _complex128(*args):
-    if any(is_tracked(a) for a in args):
-        raise FwdadError(f"{describe(np.complex128)} of a variable: reverse mode works "
-                         f"on real values; use forward mode (fwdad.jvp) for complex ones.")
-    return np.complex128(*args)
 
 
 @rrule(np.ndarray.item)
