@@ -43,10 +43,13 @@ def _scalar_part(z: Dual, name: str) -> Dual:
     tangent of a batch), which reading the field of the number would drop
     (tests/test_regressions.py)."""
     value = getattr(z.primal, name)
-    if z.tangent is NoTangent:
-        return Dual(value, NoTangent)
+    if z.tangent is NoTangent or not isinstance(z.primal, (complex, np.complexfloating)):
+        # a real number is its own real part; its imaginary part is a constant 0
+        return Dual(value, z.tangent if name == "real" else NoTangent)
     part = np.real(z.tangent) if name == "real" else np.imag(z.tangent)
-    return Dual(value, type(value)(part) if np.ndim(part) == 0 else part)
+    if isinstance(part, np.generic) and not isinstance(value, np.generic):
+        part = type(value)(part)  # (a Python complex's parts are Python floats)
+    return Dual(value, part)
 
 
 @frule(object.__getattribute__)
