@@ -36,12 +36,16 @@ from fwdad.transformed import NestedTransformation, Transformed
 
 # ---- forward mode: the functions the transformations return --------------------------
 @frule(reverse_api.grad)
-def _grad(f: Dual, argnums=0) -> Dual:
+def _grad(f: Dual, argnums=0, holomorphic=False) -> Dual:
+    if holomorphic:
+        raise _refused("grad", f.primal, ", holomorphic=True")
     return _transformed(reverse_api.grad(f.primal, argnums), f)
 
 
 @frule(reverse_api.value_and_grad)
-def _value_and_grad(f: Dual, argnums=0) -> Dual:
+def _value_and_grad(f: Dual, argnums=0, holomorphic=False) -> Dual:
+    if holomorphic:
+        raise _refused("value_and_grad", f.primal, ", holomorphic=True")
     return _transformed(reverse_api.value_and_grad(f.primal, argnums), f)
 
 
@@ -185,15 +189,17 @@ def _stacked(columns: list, x: Any) -> Any:
 
 
 # ---- refused: a third level, a pullback as a value, batched inner tangents ------------
-def _refused(inner: str, fn: Any) -> FwdadError:
+def _refused(inner: str, fn: Any, options: str = "") -> FwdadError:
     why = {"hessian": "that is a third derivative, which fwdad takes only as jvp of jvp",
            "hvp": "that is a third derivative, which fwdad takes only as jvp of jvp",
            "vjp": "its pullback is not differentiable yet",
            "linearize": "its linear map is not differentiable yet",
            "batched_jvp": "inner tangents are one at a time at level 2"}.get(
         inner, "it is not supported yet")
+    if options:  # (holomorphic=True: docs/complex.md)
+        why = "an inner complex derivative is not differentiated again yet"
     return FwdadError(
-        f"a derivative of a function that calls fwdad.{inner}({describe(fn)}) is not "
+        f"a derivative of a function that calls fwdad.{inner}({describe(fn)}{options}) is not "
         f"supported: {why}. Inside a differentiated function, use fwdad.jvp, fwdad.grad, "
         f"fwdad.value_and_grad, fwdad.jacfwd or fwdad.jacrev (docs/higher_order.md).")
 

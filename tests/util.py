@@ -35,8 +35,12 @@ def fd_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
     """Central finite difference (float64) of f along tangents: the reference."""
     plus = f(*[perturb(p, t, h) for p, t in zip(primals, tangents)])
     minus = f(*[perturb(p, t, -h) for p, t in zip(primals, tangents)])
-    return _tree_map(lambda a, b: (np.asarray(a, float) - np.asarray(b, float)) / (2 * h),
-                     plus, minus)
+    return _tree_map(lambda a, b: (_inexact(a) - _inexact(b)) / (2 * h), plus, minus)
+
+
+def _inexact(x: Any) -> np.ndarray:
+    """float64, or complex128 for a complex value (its imaginary part counts too)."""
+    return np.asarray(x, complex if np.iscomplexobj(x) else float)
 
 
 def _tree_map(fn, a, b):

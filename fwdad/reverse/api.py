@@ -111,22 +111,30 @@ class Pullback:
         self.out = self.boxed = None
 
 
-def value_and_grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0
-                   ) -> Callable[..., Any]:
+def value_and_grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
+                   holomorphic: bool = False) -> Callable[..., Any]:
     """`value_and_grad(f)(*args, **kwargs)` -> `(f(*args, **kwargs), gradient)` for a
     real-valued f; the gradient is shaped like argument `argnums` (a tuple of them for
     a sequence; negative argnums count from the end) and has its dtype. Keyword
-    arguments are passed to f as constants (not differentiated).
+    arguments are passed to f as constants (not differentiated). For complex arguments
+    the gradient follows JAX's convention, df/dx - i df/dy (docs/complex.md).
+
+    Args:
+        holomorphic: f is holomorphic in complex arguments and returns a complex
+            scalar; the gradient is its complex derivative f'(z) (as in JAX).
 
     Raises:
         FwdadError: argnums is not an int or tuple of ints or names no argument, f
-            cannot take the arguments, or f's output is not a real scalar.
-        NonDifferentiableError: an argument in argnums holds no float (an int, ...).
+            cannot take the arguments, or f's output is not a real scalar (a complex
+            scalar with `holomorphic`).
+        NonDifferentiableError: an argument in argnums holds no float (an int, ...), or
+            no complex value with `holomorphic`.
     """
-    return _value_and_grad("value_and_grad", f, argnums)
+    return _value_and_grad("value_and_grad", f, argnums, holomorphic)
 
 
-def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any) -> Transformed:
+def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any,
+                    holomorphic: bool = False) -> Transformed:
     if not callable(f):
         raise FwdadError(f"{api} needs a function to differentiate as its first argument, "
                          f"but got {a_type(f)}: {f!r:.60}.")
@@ -136,18 +144,24 @@ def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any) -> Transforme
         wrt = positions(api, f, argnums, args, kwargs)
         for i in wrt:
             _check_differentiable(f, args[i], i)
+            if holomorphic:
+                _check_complex_input(api, f, args[i], i)
         try:
             out, pullback = _vjp(f, args, set(wrt), kwargs, api)
         except NestedTransformation:
+            if holomorphic:
+                raise _holomorphic_nested(api, f) from None
             return _by_forward_mode(f, argnums, args, wrt, kwargs)
         try:
-            check_real_scalar(f, out)
+            check_complex_scalar(api, f, out) if holomorphic else check_real_scalar(f, out)
         except FwdadError:
             pullback.release()
             raise
         # An int or bool output (`return 0` on a flat branch) is piecewise constant:
         # nothing to seed, and the gradient is zero (tests/test_api_boundary.py).
-        unit = one_like(out) if np.asarray(out).dtype.kind == "f" else None
+        kind = np.asarray(out).dtype.kind
+        unit = None if kind not in "fc" else one_like(out) if kind == "f" else \
+            np.ones_like(out) if isinstance(out, np.ndarray) else 1.0 + 0.0j
         cts = pullback(unit, release=True)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
@@ -217,13 +231,41 @@ def check_real_scalar(f: Callable[..., Any], out: Any) -> None:
         raise FwdadError(f"grad of {describe(f)} needs a float output (a real scalar, or a "
                          f"float array of one entry), but it returned {what}: use vjp for "
                          f"other outputs (for a complex value, differentiate its real "
-                         f"part, or abs(...) ** 2).")
+                         f"part or abs(...) ** 2, or pass holomorphic=True if f is "
+                         f"holomorphic).")
 
 
-def grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0) -> Callable[..., Any]:
+def check_complex_scalar(api: str, f: Callable[..., Any], out: Any) -> None:
+    """`holomorphic=True` differentiates a complex scalar output (as JAX, which asks for
+    a complex output there too)."""
+    if not isinstance(out, (complex, np.complexfloating)) and not (
+            isinstance(out, np.ndarray) and out.dtype.kind == "c" and out.ndim == 0):
+        raise FwdadError(f"{api}(..., holomorphic=True) of {describe(f)} needs a complex "
+                         f"scalar output, but it returned {a_type(out)} of shape "
+                         f"{np.shape(out)}: leave out holomorphic=True for a real output.")
+
+
+def _check_complex_input(api: str, f: Callable[..., Any], x: Any, i: int) -> None:
+    if not (isinstance(x, (complex, np.complexfloating)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind == "c")):
+        raise NonDifferentiableError(
+            f"{api}(..., holomorphic=True) of {describe(f)} needs complex arguments, but "
+            f"argument {i} is {a_type(x)}: pass it as a complex value (e.g. "
+            f"x.astype(complex)), or leave out holomorphic=True.")
+
+
+def _holomorphic_nested(api: str, f: Callable[..., Any]) -> FwdadError:
+    return FwdadError(f"{api}(..., holomorphic=True) of {describe(f)}, which calls one of "
+                      f"fwdad's transformations inside: not supported yet. Use "
+                      f"fwdad.jvp with the direction 1.0 + 0j for the complex derivative.")
+
+
+def grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
+         holomorphic: bool = False) -> Callable[..., Any]:
     """`grad(f)(*args, **kwargs)`: the gradient of a float-valued f with respect to
-    `argnums`, as value_and_grad gives it (keyword arguments are constants)."""
-    value_and_grad_f = _value_and_grad("grad", f, argnums)
+    `argnums`, as value_and_grad gives it (keyword arguments are constants); with
+    `holomorphic`, the complex derivative of a holomorphic f (docs/complex.md)."""
+    value_and_grad_f = _value_and_grad("grad", f, argnums, holomorphic)
 
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         return value_and_grad_f(*args, **kwargs)[1]

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError
+from fwdad.reverse.complex_values import no_complex_matvar, note_complex
 from fwdad.reverse.registry import accumulate
 from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
@@ -20,17 +20,18 @@ from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 
 def box(x: Any, region: Tape) -> Any:
-    if isinstance(x, (complex, np.complexfloating)) or (
-            isinstance(x, np.ndarray) and x.dtype.kind == "c"):
-        raise NonDifferentiableError(
-            f"reverse mode differentiates real values only, but got a complex "
-            f"{type(x).__name__}: pass its real and imaginary parts as two arguments, or "
-            f"use fwdad.jvp.")
     if isinstance(x, (float, np.floating)):
         var = Var(x)
+    elif isinstance(x, (complex, np.complexfloating)):
+        note_complex()
+        var = Var(complex(x))
     elif isinstance(x, np.ndarray) and x.dtype.kind == "f":
         var = VarMat(x.astype(float)) if current_layout() == "varmat" \
             else new_matvar(x)
+    elif isinstance(x, np.ndarray) and x.dtype.kind == "c":
+        note_complex()
+        var = VarMat(x.astype(complex)) if current_layout() == "varmat" \
+            else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
         return type(x)(box(v, region) for v in x) if not hasattr(x, "_fields") \
             else type(x)(*(box(v, region) for v in x))
@@ -101,8 +102,9 @@ def write_back(primal: Any, box: Any) -> None:
 def dtypes(x: Any) -> Any:
     """The dtypes of a primal's float leaves (None where float64 or not a float), in
     its structure: the cotangents are computed in float64 and cast at the end."""
-    if isinstance(x, (np.ndarray, np.floating)):
-        return x.dtype if x.dtype.kind == "f" and x.dtype != np.float64 else None
+    if isinstance(x, (np.ndarray, np.floating, np.complexfloating)):
+        return x.dtype if x.dtype.kind in ("f", "c") and x.dtype not in (
+            np.float64, np.complex128) else None
     if isinstance(x, (list, tuple)):
         return [dtypes(v) for v in x]
     if isinstance(x, dict):
@@ -141,7 +143,9 @@ def seed(out: Any, ct: Any) -> None:
 
 
 def adjoints(box: Any) -> Any:
-    if type(box) is Var:
+    if type(box) is Var:  # (complex for a complex argument: docs/complex.md)
+        if isinstance(box.value, complex):
+            return complex(box.adjoint)
         return float(box.adjoint)
     if type(box) is VarMat:
         return box.adjoint.copy()  # (made if nothing reached it: a zero gradient)

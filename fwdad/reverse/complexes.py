@@ -1,10 +1,10 @@
-"""Complex values in reverse code: reverse mode carries real values only, so a complex
-value computed from variables is refused when its derivative with respect to the
-arguments is not zero (it would otherwise be a constant, and the gradient would leave
-out the complex path without a word: tests/reverse/test_numpy_rules.py).
+"""Complex values in reverse code that no rule covers: a rule not declared
+`complex_ready` (fwdad/reverse/registry.py) that meets a complex variable refuses it
+when the variable's derivative with respect to the arguments is not zero (else it is a
+constant, as before), rather than give a cotangent that is wrong for complex values.
 
-    b = a + 1j          (a an argument)               ->  NonDifferentiableError
-    w = np.exp(1j * np.arange(3.0))   (made inside f)  ->  a constant, as before
+    b = np.arccosh(z)     (z a complex argument)        ->  NonDifferentiableError
+    w = np.arccosh(np.exp(1j * np.arange(3.0)))  (made inside f)  ->  a constant
 """
 from __future__ import annotations
 
@@ -19,16 +19,15 @@ from fwdad.reverse.var import value_of
 
 
 def refuse_complex(fn: Any, inputs: list) -> None:
-    """Reverse mode carries real values only. A complex value computed from variables is
-    kept as a constant when its derivative is zero (the variables do not depend on the
-    arguments here: arrays made inside f, ...); else it is refused, rather than giving
-    a derivative that silently leaves out the complex path."""
+    """Raise unless the derivative of `inputs` with respect to the arguments is zero."""
     if depends_on_arguments(inputs):
         raise NonDifferentiableError(
-            f"{describe(fn)} made a complex value from a variable: reverse mode "
-            f"differentiates through real values only. Keep the computation real (e.g. "
-            f"split a complex number into its real and imaginary parts), or use forward "
-            f"mode (fwdad.jvp, fwdad.jacfwd), which differentiates complex code.")
+            f"{describe(fn)} got or made a complex value that depends on the arguments, "
+            f"but its reverse rule covers real values only (for complex ones it would "
+            f"give a wrong cotangent; docs/complex.md lists the rules that cover them). "
+            f"Use forward mode (fwdad.jvp, fwdad.jacfwd), which differentiates complex "
+            f"code, or keep this step real (split the value into its real and imaginary "
+            f"parts).")
 
 
 def depends_on_arguments(variables: list) -> bool:

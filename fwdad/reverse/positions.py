@@ -17,6 +17,8 @@ def positions(shape: tuple, start: int = 1) -> np.ndarray:
 def scatter(source: np.ndarray, ct: Any, shape: tuple) -> np.ndarray:
     """The cotangent of an input of `shape` that `source` (from positions) was taken
     from: each output cotangent added back where its element came from."""
+    if np.iscomplexobj(ct):  # (bincount adds real weights only)
+        return scatter(source, np.real(ct), shape) + 1j * scatter(source, np.imag(ct), shape)
     size = int(np.prod(shape))
     ct = np.broadcast_to(ct, np.shape(source)).ravel()
     return np.bincount(np.ravel(source), ct, minlength=size + 1)[1:size + 1].reshape(shape)

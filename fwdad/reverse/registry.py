@@ -25,6 +25,15 @@ from typing import Any, Callable, Dict, Iterator, Optional
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.complex_values import (
+    COMPLEX_READY,
+    RefusingComplex,
+    complex_among,
+    is_complex,
+    no_complex_matvar,
+    note_complex,
+    refuse_complex,
+)
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (
@@ -69,9 +78,20 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a rule that takes reverse values and records on the tape itself."""
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _RRULES[_key(fn)] = RRuleEntry(fn, rule, rule, "raw")
+            _RRULES[_key(fn)] = RRuleEntry(fn, rule, RefusingComplex(_key(fn), rule), "raw")
         return rule
     return register
+
+
+def complex_ready(*fns: Any) -> None:
+    """Declare the (registered) rrules of `fns` right for complex values: a holomorphic
+    rule written as ct * f'(x), with transposes and no conjugates, is; a rule that
+    reads real and imaginary parts apart must say so in its own pullback."""
+    for fn in fns:
+        COMPLEX_READY.add(_key(fn))
+        entry = _RRULES[_key(fn)]
+        if entry.kind == "raw" and type(entry.callable) is RefusingComplex:
+            entry.callable = entry.rule  # (nothing to check on the hot path)
 
 
 def nondiff_rrule(*fns: Any) -> None:
@@ -157,7 +177,8 @@ def is_tracked(x: Any) -> bool:
 # Types of values that hold no variable and have no operators of their own (an object
 # array may hold Vars; a list, a tuple or an instance may hold anything).
 _UNTRACKED = frozenset({float, int, bool, str, type(None), slice, type(Ellipsis),
-                        np.float64, np.float32, np.int64, np.int32, np.bool_})
+                        np.float64, np.float32, np.int64, np.int32, np.bool_, complex,
+                        np.complex128})
 
 
 def untracked(args: tuple, kwargs: dict) -> bool:
@@ -245,9 +266,10 @@ class Pure:
         for i in at:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
-        if holds_complex(out):  # (rare: imported here, as it imports this module)
-            from fwdad.reverse.complexes import refuse_complex
+        if (holds_complex(out) or complex_among(values, at)) and \
+                _key(self.fn) not in COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
+            return out  # (a constant: its derivative with respect to the arguments is 0)
         result = wrap(out, _layout(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
@@ -323,6 +345,12 @@ def wrap(out: Any, layout: str) -> Any:
         return Var(out)
     if t is np.ndarray and out.dtype.kind == "f":
         return VarMat(out) if layout == "varmat" else new_matvar(out)
+    if isinstance(out, (complex, np.complexfloating)):
+        note_complex()
+        return Var(out)
+    if t is np.ndarray and out.dtype.kind == "c":
+        note_complex()
+        return VarMat(out) if layout == "varmat" else no_complex_matvar()
     if isinstance(out, tuple):  # named tuples too (np.linalg's results)
         items = [wrap(o, layout) for o in out]
         if all(a is b for a, b in zip(items, out)):
@@ -348,11 +376,26 @@ def accumulate(x: Any, ct: Any) -> None:
         return
     t = type(x)
     if t is Var:
-        x.adjoint += ct if type(ct) is float else float(np.sum(ct))
+        if type(ct) is float:
+            x.adjoint += ct
+            return
+        total = np.sum(ct)
+        if type(total) is np.float64:
+            x.adjoint += float(total)
+        elif isinstance(x.value, (complex, np.complexfloating)):
+            x.adjoint += complex(total)
+        else:  # a real variable keeps the real part of a complex cotangent: with t
+            x.adjoint += float(np.real(total))  # real, Re(ct t) = Re(ct) t
     elif t is VarMat:
-        x.add_adjoint(unbroadcast(ct, x.value.shape))
+        ct = unbroadcast(ct, x.value.shape)
+        if (ct.dtype.kind == "c" if type(ct) is np.ndarray else is_complex(ct)) and \
+                x.value.dtype.kind != "c":
+            ct = np.real(ct)
+        x.add_adjoint(ct)
     elif is_matvar(x):
-        scatter_add(x, unbroadcast(ct, x.shape))
+        ct = unbroadcast(ct, x.shape)
+        scatter_add(x, np.real(ct) if is_complex(ct) else ct)
+
 
 
 def unbroadcast(ct: Any, shape: tuple) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe
+from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import Pure, accumulate, get_rrule, is_tracked, raw_rrule, rrule
@@ -51,12 +51,15 @@ def array(x, dtype=None, **kwargs):
     out = np.array(_values(x), dtype=dtype, **kwargs)
     if type(x) is np.ndarray and np.may_share_memory(out, x):
         return out  # copy=False: the constant itself, as np.asarray gives it
-    if out.dtype.kind == "c":
-        refuse_complex(np.array, [v for _, v in _positions(x)])
-    if out.dtype.kind != "f" or not recording():
+    if out.dtype.kind not in ("f", "c") or not recording():
         return out
     if current_layout() == "matvar":
+        if out.dtype.kind == "c":  # (complex values live in the varmat layout only)
+            refuse_complex(np.array, [v for _, v in _positions(x)])
+            return out
         return np.array(x, dtype=object, **kwargs)
+    if out.dtype.kind == "c":
+        note_complex()
     result, parts = VarMat(out), list(_positions(x))
     if parts:
         current().push(lambda: [accumulate(v, result.adjoint[i]) for i, v in parts], result)
@@ -89,10 +92,12 @@ def asarray(x, dtype=None, **kwargs):
 def _fresh(out: Any) -> Any:
     """An array made inside a reverse rule is a variable (with no inputs), so that
     variables can be written into it, as in `y = np.zeros(n); y[0] = x`."""
-    if type(out) is not np.ndarray or out.dtype.kind != "f" or not recording():
+    if type(out) is not np.ndarray or out.dtype.kind not in ("f", "c") or not recording():
         return out
     if current_layout() == "matvar":
-        return out.astype(object)
+        return out.astype(object) if out.dtype.kind == "f" else out
+    if out.dtype.kind == "c":
+        note_complex()
     result = VarMat(out)
     current().keep(result)
     return result
@@ -212,16 +217,8 @@ def _scalar_type(kind):
     rrule(kind)(rule)
 
 
-for _kind in (np.float64, np.float32, np.float16, np.longdouble):
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
     _scalar_type(_kind)
-
-
-@raw_rrule(np.complex128)
-def _complex128(*args):
-    if any(is_tracked(a) for a in args):
-        raise FwdadError(f"{describe(np.complex128)} of a variable: reverse mode works "
-                         f"on real values; use forward mode (fwdad.jvp) for complex ones.")
-    return np.complex128(*args)
 
 
 @rrule(np.ndarray.item)

@@ -26,9 +26,10 @@ def _T(a):
 # ---- products ----------------------------------------------------------------------------
 @rrule(np.vdot)
 def _vdot(a, b):
-    """sum(a * b) over the raveled arguments (real values)."""
-    return np.vdot(a, b), lambda ct: (lambda: ct * np.reshape(b, np.shape(a)),
-                                      lambda: ct * np.reshape(a, np.shape(b)))
+    """sum(conj(a) * b) over the raveled arguments: a's cotangent is conj(ct b), as
+    Re(ct conj(da) b) = Re(conj(ct b) da) (docs/complex.md)."""
+    return np.vdot(a, b), lambda ct: (lambda: np.conjugate(ct * np.reshape(b, np.shape(a))),
+                                      lambda: ct * np.conjugate(np.reshape(a, np.shape(b))))
 
 
 @rrule(np.outer)

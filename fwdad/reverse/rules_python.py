@@ -123,7 +123,7 @@ def _getattr(obj: Any, name: str, *default: Any) -> Any:
         return _varmat_attribute(obj, name)
     if type(obj) is Var:
         if name in ("real", "imag"):
-            return obj if name == "real" else 0.0
+            return _part(obj, name, 0.0)
         return _method_or_value(type(obj.value), obj, name)
     if default and not hasattr(obj, name):
         return default[0]
@@ -144,11 +144,19 @@ def _get_attribute(obj: Any, name: str) -> Any:
     return attributes.read_field(obj, name)
 
 
+def _part(obj: Any, name: str, zero: Any) -> Any:
+    """x.real, x.imag: np.real and np.imag of a complex variable; a real one is its own
+    real part, and its imaginary part is a constant zero."""
+    if np.iscomplexobj(obj.value):
+        return get_rrule(np.real if name == "real" else np.imag)(obj)
+    return obj if name == "real" else zero
+
+
 def _varmat_attribute(obj: VarMat, name: str) -> Any:
     if name == "T":
         return transpose(obj)
-    if name == "real":
-        return obj
+    if name in ("real", "imag"):
+        return _part(obj, name, np.zeros_like(obj.value))
     if name in _ARRAY_DATA:
         return getattr(obj.value, name)
     return _method_or_value(np.ndarray, obj, name)

@@ -79,13 +79,27 @@ def _ptp(x, axis=None, keepdims=False):
         xf, np.argmax(xf, axis=-1)) - one_hot(xf, np.argmin(xf, axis=-1)))
 
 
+def of_complex(x, result):
+    """A real function of x (var, a norm) whose real gradient G, written with x and |x|
+    and evaluated at a complex x, is its gradient there: df = Re(sum(conj(G) dx)). The
+    cotangent of x is then conj(ct G) (docs/complex.md), a real G's conjugate."""
+    if not np.iscomplexobj(x):
+        return result
+    out, pullback = result
+
+    def conjugated(ct):
+        ct_x = pullback(ct)[0]
+        return (np.conjugate(ct_x() if callable(ct_x) else ct_x),)
+    return out, conjugated
+
+
 # ---- moments and NaN-skipping sums ---------------------------------------------------------
 @rrule(np.var, np.ndarray.var)
 def _var(x, axis=None, dtype=None, ddof=0, keepdims=False):
     """d var / d x_i = 2 (x_i - mean) / (n - ddof)."""
     out = np.var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    return _along(x, axis, out, lambda xf: 2.0 * (xf - xf.mean(axis=-1, keepdims=True))
-                  / np.float64(xf.shape[-1] - ddof))
+    return of_complex(x, _along(x, axis, out, lambda xf: 2.0 * (
+        xf - xf.mean(axis=-1, keepdims=True)) / np.float64(xf.shape[-1] - ddof)))
 
 
 @rrule(np.std, np.ndarray.std)
@@ -207,8 +221,8 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     x = np.asarray(x)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     if len(axes) == 2 and (ord is not None or axis is not None):
-        return out, lambda ct: (_matrix_norm_pullback(x, ord, axes, ct),)
-    return _along(x, axes, out, lambda xf: _vector_norm_grad(xf, ord))
+        return of_complex(x, (out, lambda ct: (_matrix_norm_pullback(x, ord, axes, ct),)))
+    return of_complex(x, _along(x, axes, out, lambda xf: _vector_norm_grad(xf, ord)))
 
 
 def _vector_norm_grad(xf, ord):

@@ -90,6 +90,10 @@ def _pos(x):
 
 @rrule(operator.abs, builtins.abs, np.absolute)
 def _abs(x):
+    """d|x| = Re(conj(x) dx) / |x| for complex x: its cotangent is ct conj(x) / |x|
+    (docs/complex.md); np.sign(x) is x / |x|, and 0 at 0 (the subgradient)."""
+    if np.iscomplexobj(x):
+        return abs(x), lambda ct: (ct * np.conjugate(np.sign(x)),)
     return abs(x), lambda ct: (ct * np.sign(x),)
 
 

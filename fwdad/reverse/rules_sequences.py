@@ -205,5 +205,12 @@ def _nan_to_num_rule(x, **kwargs):
 
 @rrule(np.angle)
 def _angle(z, deg=False):
-    """The angle of a real number (0 or pi) is piecewise constant."""
-    return np.angle(z, deg), lambda ct: (np.zeros(np.shape(z)),)
+    """d angle = Im(conj(z) dz) / |z|^2 = Re(-i conj(z) dz) / |z|^2 (docs/complex.md),
+    0 at z = 0; the angle of a real number (0 or pi) is piecewise constant."""
+    out = np.angle(z, deg)
+    if not np.iscomplexobj(z):
+        return out, lambda ct: (np.zeros(np.shape(z)),)
+    scale = 180.0 / np.pi if deg else 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = np.where(z == 0, 0.0, -1j * scale * np.conjugate(z) / (z * np.conjugate(z)))
+    return out, lambda ct: (ct * slope,)

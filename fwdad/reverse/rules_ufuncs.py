@@ -54,7 +54,6 @@ UNARY = {
     np.square: lambda x, y: 2.0 * x,
     np.reciprocal: lambda x, y: -y * y,
     np.fabs: lambda x, y: np.sign(x),
-    np.conjugate: lambda x, y: 1.0,  # real values: the identity
 }
 
 
@@ -146,15 +145,23 @@ def _where(condition, x, y):
     return np.where(mask, x, y), lambda ct: (None, lambda: ct * mask, lambda: ct * ~mask)
 
 
+# ---- complex parts: real-linear, transposed for Re(ct * t) (docs/complex.md) -----------
 @rrule(np.real)
 def _real(x):
+    """Re(ct * Re t) = Re(ct * t) for a real ct: the cotangent passes as it is."""
     return np.real(x), lambda ct: (ct,)
 
 
 @rrule(np.imag)
 def _imag(x):
-    """The imaginary part of a real value: zero whatever x is."""
-    return np.imag(x), lambda ct: (None,)
+    """ct * Im t = Re(-i ct * t); the imaginary part of a real value is zero."""
+    return np.imag(x), lambda ct: (-1j * ct if np.iscomplexobj(x) else None,)
+
+
+@rrule(np.conjugate)
+def _conjugate(x, **kwargs):
+    """Re(ct * conj t) = Re(conj(ct) * t)."""
+    return np.conjugate(x, **kwargs), lambda ct: (np.conjugate(ct),)
 
 
 # ---- out=: the result is written into `out` as `out[...] = result` is ------------------------

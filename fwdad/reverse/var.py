@@ -20,7 +20,8 @@ from fwdad.errors import FwdadError, a_type
 
 
 class Var:
-    """A scalar variable: a float value and its adjoint."""
+    """A scalar variable: a float (or complex) value and its adjoint, of the value's
+    kind (docs/complex.md)."""
 
     __slots__ = ("value", "adjoint")
 
@@ -57,7 +58,8 @@ class VarMat:
     @property
     def adjoint(self) -> np.ndarray:
         if self._adjoint is None:  # laid out as the value is, so that a view of one
-            self._adjoint = np.zeros_like(self.value, dtype=float)  # is a view of the other
+            # is a view of the other
+            self._adjoint = np.zeros_like(self.value, dtype=adjoint_dtype(self.value))
         return self._adjoint
 
     @property
@@ -66,7 +68,7 @@ class VarMat:
 
     def add_adjoint(self, ct: np.ndarray) -> None:
         if self._adjoint is None:
-            self._adjoint = np.empty_like(self.value, dtype=float)  # (the value's layout)
+            self._adjoint = np.empty_like(self.value, dtype=adjoint_dtype(self.value))
             self._adjoint[...] = ct
         else:
             self._adjoint += ct
@@ -131,6 +133,12 @@ def _dropped(x: Any) -> FwdadError:
         f"{a_type(x)} was turned into a plain number or array (e.g. by float(), "
         f"np.asarray() or an assignment into a constant array): that would drop its "
         f"derivative. Keep it as a variable, or use fwdad.reverse.value_of(x) on purpose.")
+
+
+def adjoint_dtype(value: np.ndarray) -> type:
+    """Adjoints are float64, or complex128 for a complex value (the cotangents are
+    computed in double precision and cast to the argument's dtype at the end)."""
+    return complex if value.dtype.kind == "c" else float
 
 
 def is_var(x: Any) -> bool:

@@ -30,10 +30,26 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
         return default[0]  # the default, with its own tangent
     if isinstance(primal, np.ndarray):
         return _array_attribute(obj, name)
+    if isinstance(primal, (float, complex, np.inexact)) and name in ("real", "imag"):
+        return _scalar_part(obj, name)
     method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
         return _derived_rule(method)(obj, const(name))
     return _get_attribute(obj, name)
+
+
+def _scalar_part(z: Dual, name: str) -> Dual:
+    """z.real, z.imag of a float or complex scalar: that part of its tangent (of each
+    tangent of a batch), which reading the field of the number would drop
+    (tests/test_regressions.py)."""
+    value = getattr(z.primal, name)
+    if z.tangent is NoTangent or not isinstance(z.primal, (complex, np.complexfloating)):
+        # a real number is its own real part; its imaginary part is a constant 0
+        return Dual(value, z.tangent if name == "real" else NoTangent)
+    part = np.real(z.tangent) if name == "real" else np.imag(z.tangent)
+    if isinstance(part, np.generic) and not isinstance(value, np.generic):
+        part = type(value)(part)  # (a Python complex's parts are Python floats)
+    return Dual(value, part)
 
 
 @frule(object.__getattribute__)

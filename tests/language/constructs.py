@@ -231,7 +231,8 @@ def catalogue() -> str:
              "constructs are the rows below with an error in a status column, and "
              "[Errors and debugging](errors-and-debugging.md#right-or-a-clear-error) lists "
              "what is refused elsewhere (sets of differentiable values, slices with moving "
-             "bounds, batched writes into shared arrays, complex values in reverse mode) and "
+             "bounds, batched writes into shared arrays, complex values in reverse-mode rules "
+             "not written for them) and "
              "what to do instead. [Correctness](correctness.md) describes the program fuzzer "
              "that checks it.", ""]
     for category in (C, K, F, S, U):

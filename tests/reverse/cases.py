@@ -14,6 +14,8 @@ import numpy as np
 from fwdad import lang
 from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case  # noqa: F401
 from tests.reverse.cases_api import API_CASES
+from tests.reverse.cases_complex import COMPLEX_CASES
+from tests.reverse.cases_fft import FFT_CASES
 from tests.reverse.cases_numpy import NUMPY_CASES
 from tests.reverse.cases_scipy import SCIPY_CASES
 from tests.reverse.cases_scipy_optimize import SCIPY_OPTIMIZE_CASES
@@ -112,4 +114,4 @@ def _python_cases():
 
 CASES = (_math_cases() + _ufunc_cases() + _operator_cases() + _builtin_cases()
          + _array_cases() + _python_cases() + NUMPY_CASES + API_CASES + SCIPY_CASES
-         + SCIPY_OPTIMIZE_CASES)
+         + SCIPY_OPTIMIZE_CASES + COMPLEX_CASES + FFT_CASES)

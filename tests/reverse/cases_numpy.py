@@ -265,8 +265,8 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
-# The primitives that rows above exercise inside a function (complex128: its error is
-# tested in test_numpy_rules.py).
+# The primitives that rows above exercise inside a function (complex128: in
+# test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
           np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,

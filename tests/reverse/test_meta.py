@@ -42,15 +42,8 @@ def _machinery(fn) -> bool:
     return module.startswith("fwdad.") and module != "fwdad.lang"
 
 
-# np.fft's reverse rules wait for complex values in reverse mode (issue 20, item 1): the
-# transforms make complex arrays, which reverse mode refuses; until then it raises
-# MissingRuleError on them, naming the function. Remove this when they land.
-WAITING_FOR_COMPLEX_REVERSE = {fn for name, fn in vars(np.fft).items()
-                               if callable(fn) and not name.startswith("_")}
-
-
 def test_every_forward_primitive_has_an_rrule():
     missing = sorted(describe(fn) for fn in forward_primitives_without_rrule()
-                     if not _machinery(fn) and fn not in WAITING_FOR_COMPLEX_REVERSE)
+                     if not _machinery(fn))
     assert not missing, (f"{len(missing)} forward primitives have no reverse rule (reverse "
                          f"mode raises MissingRuleError on them): {', '.join(missing)}")
