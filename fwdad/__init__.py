@@ -4,7 +4,8 @@ transformation."""
 # isort: skip_file
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
-                          NonDifferentiableError, SourceUnavailableError, TangentError,
+                          NonDifferentiableError, ShippingError, SourceUnavailableError,
+                          TangentError,
                           UnrecordableError, UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
@@ -13,10 +14,12 @@ from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.budget import get_memory_budget, set_memory_budget
 from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
+from fwdad.mapping import map_grad, map_jvp
 from fwdad.static_graph import static_graph
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
@@ -27,10 +30,11 @@ __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "map_jvp", "map_grad", "set_memory_budget", "get_memory_budget",
            "derive_frule", "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
-           "SourceUnavailableError", "TangentError", "UnrecordableError",
+           "ShippingError", "SourceUnavailableError", "TangentError", "UnrecordableError",
            "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import inspect
 import types
+from concurrent.futures import Executor
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from fwdad import seeds
+from fwdad import budget, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import (
@@ -23,7 +24,6 @@ from fwdad.errors import (
     note_user_location,
 )
 from fwdad.forward import dispatch
-from fwdad.progress import steps
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -169,26 +169,50 @@ def _copy(tangent: Any) -> Any:
     return copy.deepcopy(tangent)
 
 
-def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
+def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+                chunk_size: Optional[int] = None, memory_budget: Optional[float] = None,
+                executor: Optional[Executor] = None, progress: bool = False
                 ) -> Tuple[Any, Any]:
     """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
     (None, for an argument or any part of one, means no tangent: zero). Returns
     `(f(*primals), tangents_out)`, each output tangent leaf with the leading axis (as
     one-at-a-time jvp would give, stacked).
 
+    The B tangents go through f in passes of `chunk_size` (None: as many as the memory
+    budget holds: see `jacfwd`), joined in order; on `executor`'s workers when given.
+
+    Args:
+        f: the function to differentiate.
+        primals: the arguments, as for jvp.
+        tangents: one tangent per argument, as for jvp, with the batch axis in front.
+        chunk_size: at most this many tangents per pass (None: by the memory budget).
+        memory_budget: bytes a pass may take (None: `fwdad.get_memory_budget()`, 1 GiB
+            unless set by `fwdad.set_memory_budget`).
+        executor: a `concurrent.futures.Executor` to run the passes on (None: here).
+        progress: show the tangents done as the passes run.
+
     Raises:
         FwdadError: f cannot take as many arguments as there are primals.
         TangentError: a tangent does not match its primal plus the batch axis.
     """
+    from fwdad import chunk_tasks, chunked  # (they build on this module)
     _check_callable(f, "batched_jvp")
+    options = chunked.Options(chunk_size, memory_budget, executor, progress).check(
+        "batched_jvp")
     args, directions = _check_sequences(f, primals, tangents)
     size = _batch_size_of(f, directions)
     names = _argument_names(f, len(args))
-    duals = [Dual(p, _copy(check_tangent(p, t, n, batch=size, of=describe(f))))
-             for p, t, n in zip(args, directions, names)]
+    checked = tuple(check_tangent(p, t, n, batch=size, of=describe(f))
+                    for p, t, n in zip(args, directions, names))
     check_call("batched_jvp", f, args)
-    out = call_batched(f, duals, size)
-    return out.primal, seeds.batched_output(out.primal, out.tangent, size)
+
+    def task(start: int, stop: int) -> Any:
+        return chunk_tasks.BatchedChunk(
+            args, chunk_tasks.batch_rows(args, checked, start, stop), stop - start,
+            stop == size)
+    key = ("batched_jvp", budget.shapes_key(args))
+    results = chunked.run_chunks(f, size, task, key, options, f"batched_jvp of {describe(f)}")
+    return results[-1][0], chunk_tasks.joined([tangent for _, tangent in results])
 
 
 def call_batched(f: Callable[..., Any], duals: List[Dual], size: int,
@@ -212,17 +236,36 @@ def _batch_size_of(f: Callable[..., Any], tangents: tuple[Any, ...]) -> int:
 
 # ---- Jacobians -----------------------------------------------------------------------
 def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
-           chunk_size: Optional[int] = None, progress: bool = False) -> Transformed:
-    """The function that computes the Jacobian of `f` by forward mode, in one batched
-    pass (or in passes of `chunk_size` tangents, to bound memory).
+           chunk_size: Optional[int] = None, progress: bool = False,
+           memory_budget: Optional[float] = None, executor: Optional[Executor] = None
+           ) -> Transformed:
+    """The function that computes the Jacobian of `f` by forward mode, in batched
+    passes of tangents (one per input entry) whose memory stays under a budget.
+
+    With `chunk_size=None`, the first pass carries 1 tangent and the second up to 16,
+    both with their peak memory measured (tracemalloc, which sees NumPy's arrays); the
+    rest go in passes of as many tangents as `memory_budget` holds by that measure
+    (all in one pass when they fit). The measure is kept per function and argument
+    shapes, so later calls skip it. An explicit `chunk_size` wins over the budget.
+
+    With an `executor`, the passes run on its workers (after the measured ones, which
+    run here): at least 16 of them, all submitted at once, the results put together in
+    order. f goes to the workers by reference when its module can be imported there
+    (module + qualname), else by value with cloudpickle, with its source file's lines;
+    each worker builds f's rules once. An error in a pass is raised here as the user's
+    error (fwdad's notes name the line), with the worker's traceback as its cause.
 
     Args:
         f: the function to differentiate.
         argnums: the argument (or tuple of arguments) to differentiate with respect to;
             negative numbers count from the end.
-        chunk_size: at most this many tangents per pass (None: all in one pass).
-        progress: show the passes as they run (a tqdm bar when tqdm is installed,
-            else a line on stderr now and then).
+        chunk_size: at most this many tangents per pass (None: by the memory budget).
+        progress: show the tangents done as the passes run (a tqdm bar when tqdm is
+            installed, else a line on stderr now and then).
+        memory_budget: bytes a pass may take (None: `fwdad.get_memory_budget()`, 1 GiB
+            unless set by `fwdad.set_memory_budget`). The Jacobian itself is extra.
+        executor: a `concurrent.futures.Executor` (a `ProcessPoolExecutor`, or Dask's
+            `client.get_executor()`) to run the passes on; None runs them here.
 
     Returns:
         `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
@@ -232,47 +275,48 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
 
     Raises:
         FwdadError: argnums is not an int or tuple of ints, or does not name an
-            argument, or f cannot take the arguments; NonDifferentiableError: the
-            argument has no float values.
+            argument, or f cannot take the arguments, or chunk_size, memory_budget or
+            executor is not one; NonDifferentiableError: the argument has no float
+            values; ShippingError: f cannot be sent to the executor's workers.
     """
+    from fwdad import chunked  # (it builds on this module)
     _check_callable(f, "jacfwd")
     check_argnums_type("jacfwd", f, argnums)
+    options = chunked.Options(chunk_size, memory_budget, executor, progress).check("jacfwd")
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacfwd", f, args, kwargs)
-        return value_and_jacobian(f, argnums, args, chunk_size, kwargs, progress)[1]
+        return value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)[1]
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 
 
 def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],
-                       args: Tuple[Any, ...], chunk_size: Optional[int] = None,
-                       kwargs: Optional[Dict[str, Any]] = None, progress: bool = False,
-                       label: Optional[str] = None) -> Tuple[Any, Any]:
-    """`(f(*args, **kwargs), jacfwd(f, argnums, chunk_size)(*args, **kwargs))` from the
-    same passes (shown as they run when `progress`, under `label`)."""
+                       args: Tuple[Any, ...], kwargs: Optional[Dict[str, Any]] = None,
+                       label: Optional[str] = None, options: Any = None) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacfwd(f, argnums, ...)(*args, **kwargs))` from the same
+    passes, split as `options` (a chunked.Options) says, shown under `label`."""
+    from fwdad import chunk_tasks, chunked  # (they build on this module)
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:
         raise NonDifferentiableError(
             f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
             f"to arguments that hold no floats: pass floats or float arrays.")
-    step = total if chunk_size is None else max(1, int(chunk_size))
-    out, chunks = None, []
-    passes = -(-total // step)
-    label = label or f"jacfwd of {describe(f)}"
-    with steps(label, passes, "pass", progress) as done:
-        for start in range(0, total, step):
-            stop = min(total, start + step)
-            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop),
-                                        kwargs)
-            chunks.append(seeds.stacked_output(out, tangent, stop - start))
-            done()
+    kwargs = kwargs or {}
+
+    def task(start: int, stop: int) -> Any:
+        return chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, start, stop)
+    key = ("jacfwd", wrt, budget.shapes_key(args), budget.shapes_key(kwargs))
+    results = chunked.run_chunks(f, total, task, key, options or chunked.Options(),
+                                 label or f"jacfwd of {describe(f)}")
+    out = results[-1][0]
     many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
-    return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
+    return out, seeds.jacobian_blocks(out, [c for _, c in results],
+                                      leaves if many else leaves[0])
 
 
-def _seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
+def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
                  seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
                  ) -> Tuple[Any, Any]:
     """One batched pass of f on copies of args (f may update them in place, and a

@@ -74,7 +74,9 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     try:
         out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs, progress=progress)
+        from fwdad.chunked import Options  # (it builds on fwdad.api, above this module)
+        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs,
+                                      options=Options(progress=progress))
     try:
         with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
             rows = _rows(f, out, pullback, wrt, leaves, total, done)

@@ -46,8 +46,10 @@ def _value_and_grad(f: Dual, argnums=0) -> Dual:
 
 
 @frule(api.jacfwd)
-def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False) -> Dual:
-    return _transformed(api.jacfwd(f.primal, argnums, chunk_size, progress), f)
+def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False, memory_budget=None,
+            executor=None) -> Dual:
+    return _transformed(api.jacfwd(f.primal, argnums, chunk_size, progress, memory_budget,
+                                   executor), f)
 
 
 @frule(jacrev)
@@ -56,8 +58,10 @@ def _jacrev(f: Dual, argnums=0, progress=False) -> Dual:
 
 
 @frule(higher.hessian)
-def _hessian(f: Dual, argnums=0, progress=False) -> Dual:
-    return _transformed(higher.hessian(f.primal, argnums, progress), f)
+def _hessian(f: Dual, argnums=0, progress=False, chunk_size=None, memory_budget=None
+             ) -> Dual:
+    return _transformed(higher.hessian(f.primal, argnums, progress, chunk_size,
+                                       memory_budget), f)
 
 
 def _transformed(made: Transformed, f: Dual) -> Dual:
