@@ -49,7 +49,8 @@ for path in sys.argv[1:]:
 
 
 WITH_CODE = [p for p in PAGES if any(run for _, _, run in python_blocks(p))]
-OPTIONAL = {"scipy.md": "scipy"}  # pages whose blocks need an optional dependency
+# pages whose blocks need an optional dependency
+OPTIONAL = {"scipy.md": "scipy", "scaling.md": "distributed"}
 
 
 @pytest.mark.parametrize("page", WITH_CODE, ids=[p.name for p in WITH_CODE])
