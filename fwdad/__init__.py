@@ -13,7 +13,8 @@ from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tup
 from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
-from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.api import batched_jvp, jvp
+from fwdad.jacobians import jacfwd
 from fwdad.budget import get_memory_budget, set_memory_budget
 from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api, seeds
+from fwdad import api, jacobians, seeds
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type
 from fwdad.rules.batching import is_batched
@@ -37,7 +37,7 @@ class JacobianChunk:
 
     def run(self, f: Any) -> Tuple[Any, Any]:
         seeded = seeds.seed(self.leaves, self.start, self.stop)
-        out, tangent = api.seeded_pass(f, self.args, self.wrt, seeded, self.kwargs)
+        out, tangent = jacobians.seeded_pass(f, self.args, self.wrt, seeded, self.kwargs)
         return out, seeds.stacked_output(out, tangent, self.stop - self.start)
 
 

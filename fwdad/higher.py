@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api, chunked
+from fwdad import api, chunked, jacobians
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
@@ -125,7 +125,7 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
         raise
     except FwdadError:
         pass
-    return tuple(api.jacfwd(Directional(f, directions), argnums=argnums)(*args))
+    return tuple(jacobians.jacfwd(Directional(f, directions), argnums=argnums)(*args))
 
 
 def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
@@ -162,7 +162,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
                              f"float or float array, not {a_type(x)}.")
         try:
             gradient = reverse_api.grad(f, at)
-            return api.value_and_jacobian(gradient, at, args, kwargs,
+            return jacobians.value_and_jacobian(gradient, at, args, kwargs,
                                           f"hessian of {describe(f)}", options)[1]
         except InternalError:
             raise
@@ -174,7 +174,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
             for e in eye:
                 direction = [zero_tangent(a) for a in args]
                 direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-                column = api.jacfwd(Directional(f, direction, kwargs), argnums=at,
+                column = jacobians.jacfwd(Directional(f, direction, kwargs), argnums=at,
                                     chunk_size=chunk_size, memory_budget=memory_budget
                                     )(*args)
                 columns.append(np.asarray(column))

@@ -333,7 +333,7 @@ def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
 
 def _jacobian_transposed(f: Callable[..., Any], primals: tuple[Any, ...]) -> tuple[Any, ...]:
     """J^T as an (inputs x outputs) matrix over the flat index of seeds.leaves_of."""
-    from fwdad.api import seeded_pass
+    from fwdad.jacobians import seeded_pass
     inputs, total = seeds.leaves_of(tuple(primals))
     out, tangent = seeded_pass(f, primals, tuple(range(len(primals))),
                                seeds.seed(inputs, 0, total))

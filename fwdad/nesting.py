@@ -21,7 +21,7 @@ from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
-from fwdad import api, higher, over_reverse
+from fwdad import api, higher, jacobians, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe
@@ -45,10 +45,10 @@ def _value_and_grad(f: Dual, argnums=0) -> Dual:
     return _transformed(reverse_api.value_and_grad(f.primal, argnums), f)
 
 
-@frule(api.jacfwd)
+@frule(jacobians.jacfwd)
 def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False, memory_budget=None,
             executor=None) -> Dual:
-    return _transformed(api.jacfwd(f.primal, argnums, chunk_size, progress, memory_budget,
+    return _transformed(jacobians.jacfwd(f.primal, argnums, chunk_size, progress, memory_budget,
                                    executor), f)
 
 
