@@ -7,7 +7,8 @@ docs/performance.md with the machine and the library versions.
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
 static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
-(bench/higher_order.py). Peers (JAX, PyTorch, autograd) are timed when they
+(bench/higher_order.py), memory budgets and Dask (bench/memory_budget.py,
+bench/distributed.py). Peers (JAX, PyTorch, autograd) are timed when they
 are installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a
 group the callables are sampled in turn, so that load on a shared machine hits all alike.
 """
@@ -34,6 +35,7 @@ from bench import arguments, peers, report, small_ops  # noqa: E402
 from bench import jvp_overhead as jo  # noqa: E402
 from bench.companion_rows import higher_order_rows, jacobian_rows, reverse_rows  # noqa: E402
 from bench.higher_order import HVP_N  # noqa: E402
+from bench.scaling_rows import budget_rows, distributed_rows  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
 from fwdad.forward.derive import build_rule, collector_paused  # noqa: E402
 
@@ -263,7 +265,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             + reverse_rows(max(3, repeats // 3), with_peers=True,
                            size=60 if args.quick else 200)
             + higher_order_rows(max(3, repeats // 3),
-                                args.hvp_n or (200 if args.quick else HVP_N)))
+                                args.hvp_n or (200 if args.quick else HVP_N))
+            + budget_rows(60 if args.quick else 250) + distributed_rows(1 if args.quick else 3))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:
