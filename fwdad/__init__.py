@@ -5,8 +5,7 @@ transformation."""
 from fwdad.dual import Dual
 from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
                           NonDifferentiableError, ShippingError, SourceUnavailableError,
-                          TangentError,
-                          UnrecordableError, UnsupportedSyntaxError)
+                          TangentError, UnrecordableError, UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
     foreigncall, unpack

@@ -13,7 +13,7 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import budget
+from fwdad import budget, chunked
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe, note_user_location
 from fwdad.forward import dispatch
@@ -187,7 +187,7 @@ def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequenc
         FwdadError: f cannot take as many arguments as there are primals.
         TangentError: a tangent does not match its primal plus the batch axis.
     """
-    from fwdad import chunk_tasks, chunked  # (they build on this module)
+    from fwdad import chunk_tasks  # (it imports this module)
     _check_callable(f, "batched_jvp")
     options = chunked.Options(chunk_size, memory_budget, executor, progress).check(
         "batched_jvp")

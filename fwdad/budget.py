@@ -4,15 +4,17 @@
     plan = ChunkPlan(total=1650, budget=2**30, known=None)
     plan.probe(0) -> 1        # directions 0:1, run with its peak memory measured
     plan.record(1, peak)      # ... then 1:17, measured too
-    plan.rest(17) -> [(17, 108), (108, 199), ...]   # sized from the measured peaks
+    plan.rest(17) -> [(17, 28), (28, 39), ...]   # sized from the measured peaks
 
 A batched pass holds, for every direction, a tangent as large as each intermediate
 value of the function, so its memory grows linearly with the directions it carries.
 The first passes (1 direction, then up to 16) run under tracemalloc, which sees
 NumPy's allocations; the peak of the larger one, divided by its directions, is the
 estimate per direction (it includes the fixed cost of the primal values, so it errs
-on the large side). The estimate is kept per function and argument shapes, so a later
-call with the same shapes runs its passes untraced from the start.
+on the large side). The other passes take as many directions as fit the budget, and
+no more than fit EFFICIENT_PASS (128 MiB), past which passes are no faster. The
+estimate is kept per function and argument shapes, so a later call with the same
+shapes runs its passes untraced from the start.
 """
 from __future__ import annotations
 
@@ -26,6 +28,13 @@ import numpy as np
 from fwdad.errors import FwdadError
 
 DEFAULT_MEMORY_BUDGET = 2**30  # bytes: 1 GiB
+# Note: a pass larger than this is no faster a direction: batching saves the Python
+# work of a pass, which is paid off well before this size, while arrays past the
+# caches and the allocator's reuse threshold (32 MiB) cost page faults. On the GMM
+# Jacobian (bench/memory_budget.py), passes of 64 directions (180 MiB) took half the
+# time of passes filling the 1 GiB budget. So passes stay under the smaller of the two;
+# `chunk_size` asks for larger ones.
+EFFICIENT_PASS = 128 * 2**20
 PROBES = (1, 16)  # directions of the measured first passes
 _budget = [DEFAULT_MEMORY_BUDGET]
 
@@ -35,7 +44,8 @@ Result = TypeVar("Result")
 def set_memory_budget(nbytes: Optional[float]) -> None:
     """Set the memory budget of every later batched pass (`jacfwd`, `hessian`,
     `batched_jvp` with `chunk_size=None`), in bytes; None restores the default, 1 GiB.
-    A call's own `memory_budget=` wins over it.
+    A call's own `memory_budget=` wins over it. Passes also stay under 128 MiB, past
+    which a larger pass is no faster (`chunk_size=` asks for larger ones).
 
     Raises:
         FwdadError: nbytes is not a positive number.
@@ -114,10 +124,11 @@ class ChunkPlan:
         self.per_direction = max(1.0, peak / directions)
 
     def step(self) -> int:
-        """Directions per pass under the budget (at least one)."""
+        """Directions per pass under the budget and EFFICIENT_PASS (at least one)."""
         if self.per_direction is None:
             return self.total
-        return max(1, min(self.total, int(self.budget // self.per_direction)))
+        target = min(self.budget, EFFICIENT_PASS)
+        return max(1, min(self.total, int(target // self.per_direction)))
 
     def rest(self, start: int, pieces: int = 1) -> List[Tuple[int, int]]:
         """The passes from `start` on: as large as the budget allows, and at least

@@ -14,6 +14,7 @@ results are put back in order as they arrive.
 from __future__ import annotations
 
 import concurrent.futures
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -39,10 +40,13 @@ class Options:
     progress: bool = False
 
     def check(self, api: str) -> "Options":
-        if self.chunk_size is not None and (isinstance(self.chunk_size, bool) or not (
-                isinstance(self.chunk_size, int) and self.chunk_size >= 1)):
-            raise FwdadError(f"{api}: chunk_size is a positive int (or None to size the "
-                             f"chunks by the memory budget), not {self.chunk_size!r}.")
+        if self.chunk_size is not None:
+            if isinstance(self.chunk_size, bool) or not (
+                    isinstance(self.chunk_size, numbers.Integral) and self.chunk_size >= 1):
+                raise FwdadError(f"{api}: chunk_size is a positive int (or None to size "
+                                 f"the chunks by the memory budget), not "
+                                 f"{self.chunk_size!r}.")
+            self.chunk_size = int(self.chunk_size)  # (a NumPy int too)
         budget.resolve(self.memory_budget)
         if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
             raise FwdadError(f"{api}: executor is a concurrent.futures.Executor (for Dask, "

@@ -163,7 +163,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         try:
             gradient = reverse_api.grad(f, at)
             return jacobians.value_and_jacobian(gradient, at, args, kwargs,
-                                          f"hessian of {describe(f)}", options)[1]
+                                                f"hessian of {describe(f)}", options)[1]
         except InternalError:
             raise
         except FwdadError:
@@ -175,8 +175,8 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
                 direction = [zero_tangent(a) for a in args]
                 direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
                 column = jacobians.jacfwd(Directional(f, direction, kwargs), argnums=at,
-                                    chunk_size=chunk_size, memory_budget=memory_budget
-                                    )(*args)
+                                          chunk_size=chunk_size,
+                                          memory_budget=memory_budget)(*args)
                 columns.append(np.asarray(column))
                 done()
         stacked = np.stack(columns, axis=-1)

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, budget, seeds
+from fwdad import api, budget, chunked, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
@@ -30,8 +30,9 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     With `chunk_size=None`, the first pass carries 1 tangent and the second up to 16,
     both with their peak memory measured (tracemalloc, which sees NumPy's arrays); the
     rest go in passes of as many tangents as `memory_budget` holds by that measure
-    (all in one pass when they fit). The measure is kept per function and argument
-    shapes, so later calls skip it. An explicit `chunk_size` wins over the budget.
+    (all in one pass when they fit), and no more than 128 MiB holds, past which a
+    pass is no faster a tangent. The measure is kept per function and argument shapes,
+    so later calls skip it. An explicit `chunk_size` wins over both.
 
     With an `executor`, the passes run on its workers (after the measured ones, which
     run here): at least 16 of them, all submitted at once, the results put together in
@@ -64,7 +65,6 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             executor is not one; NonDifferentiableError: the argument has no float
             values; ShippingError: f cannot be sent to the executor's workers.
     """
-    from fwdad import chunked  # (it builds on this module)
     api._check_callable(f, "jacfwd")
     check_argnums_type("jacfwd", f, argnums)
     options = chunked.Options(chunk_size, memory_budget, executor, progress).check("jacfwd")
@@ -81,7 +81,7 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
                        label: Optional[str] = None, options: Any = None) -> Tuple[Any, Any]:
     """`(f(*args, **kwargs), jacfwd(f, argnums, ...)(*args, **kwargs))` from the same
     passes, split as `options` (a chunked.Options) says, shown under `label`."""
-    from fwdad import chunk_tasks, chunked  # (they build on this module)
+    from fwdad import chunk_tasks  # (it imports this module)
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:

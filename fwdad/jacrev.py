@@ -20,6 +20,7 @@ import numpy as np
 
 from fwdad import api, jacobians, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
+from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
@@ -74,9 +75,8 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     try:
         out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        from fwdad.chunked import Options  # (it builds on fwdad.api, above this module)
         return jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
-                                      options=Options(progress=progress))
+                                            options=Options(progress=progress))
     try:
         with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
             rows = _rows(f, out, pullback, wrt, leaves, total, done)

@@ -48,8 +48,8 @@ def _value_and_grad(f: Dual, argnums=0) -> Dual:
 @frule(jacobians.jacfwd)
 def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False, memory_budget=None,
             executor=None) -> Dual:
-    return _transformed(jacobians.jacfwd(f.primal, argnums, chunk_size, progress, memory_budget,
-                                   executor), f)
+    return _transformed(jacobians.jacfwd(f.primal, argnums, chunk_size, progress,
+                                         memory_budget, executor), f)
 
 
 @frule(jacrev)

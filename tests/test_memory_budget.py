@@ -92,6 +92,15 @@ def test_peak_memory_stays_under_the_budget():
 def test_an_explicit_chunk_size_wins(counted):
     fwdad.jacfwd(wide, chunk_size=7, memory_budget=1)(X)
     assert counted == [7] * 5 + [5]
+    counted.clear()
+    fwdad.jacfwd(wide, chunk_size=np.int64(20))(X)  # (a NumPy int is an int)
+    assert counted == [20, 20]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "4"])
+def test_a_chunk_size_that_is_not_a_positive_int_is_refused(bad):
+    with pytest.raises(fwdad.FwdadError, match="chunk_size is a positive int"):
+        fwdad.jacfwd(f, chunk_size=bad)
 
 
 def test_everything_in_one_pass_after_the_probe_when_it_fits(counted):
