@@ -3,7 +3,7 @@ sizes: the Gaussian-mixture objective (tests/reverse/gmm.py, d=10, k=25) with re
 to all 1,650 parameters (alphas, means, icf).
 
     python bench/memory_budget.py              # n=1000 points, the issue's size
-    python bench/memory_budget.py --points 250 # what bench/run.py runs (~20 s)
+    python bench/memory_budget.py --points 250 --repeats 2  # what bench/run.py runs
 
 The default budget (1 GiB) is checked for its peak (tracemalloc, which sees NumPy's
 arrays) and its time against the best of the fixed chunk sizes (target: 1.3x). The
@@ -49,32 +49,37 @@ def peak_and_time(run: Callable[[], object]) -> Tuple[float, int]:
     return seconds, peak
 
 
-def measure(points: int) -> Dict[str, Dict[str, float]]:
-    """Seconds (untraced) and peak bytes (traced) of each variant, checked first."""
+def measure(points: int, repeats: int = 1) -> Dict[str, Dict[str, float]]:
+    """The best of `repeats` seconds (untraced, the variants in turn so that load on
+    the machine hits them alike) and the peak bytes (traced, the default's only) of
+    each variant, each checked first."""
     f, args = gmm_problem(points)
     reference = fwdad.grad(f, argnums=(0, 1, 2))(*args)
     variants = {"default budget": fwdad.jacfwd(f, argnums=(0, 1, 2))}
     variants.update({f"chunk_size={c}": fwdad.jacfwd(f, argnums=(0, 1, 2), chunk_size=c)
                      for c in FIXED})
-    out = {}
     for name, jac in variants.items():
         blocks = jac(*args)  # (builds the rules; the default measures its passes)
         for got, want in zip(blocks, reference):
             if not np.allclose(got, want, rtol=1e-9, atol=1e-9):
                 sys.exit(f"{name}: jacfwd disagrees with fwdad.grad")
-        start = time.perf_counter()
-        jac(*args)
-        seconds = time.perf_counter() - start
-        traced = peak_and_time(lambda: jac(*args))[1] if name == "default budget" else 0
-        out[name] = {"seconds": seconds, "peak": traced}
-    return out
+    samples: Dict[str, list] = {name: [] for name in variants}
+    for _ in range(repeats):
+        for name, jac in variants.items():
+            start = time.perf_counter()
+            jac(*args)
+            samples[name].append(time.perf_counter() - start)
+    peak = peak_and_time(lambda: variants["default budget"](*args))[1]
+    return {name: {"seconds": min(times), "peak": peak if name == "default budget" else 0}
+            for name, times in samples.items()}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=1, help="best of this many")
     args = parser.parse_args(argv)
-    numbers = measure(args.points)
+    numbers = measure(args.points, args.repeats)
     default = numbers.pop("default budget")
     best = min(numbers, key=lambda k: numbers[k]["seconds"])
     ratio = default["seconds"] / numbers[best]["seconds"]

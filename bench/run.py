@@ -266,7 +266,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                            size=60 if args.quick else 200)
             + higher_order_rows(max(3, repeats // 3),
                                 args.hvp_n or (200 if args.quick else HVP_N))
-            + budget_rows(60 if args.quick else 250) + distributed_rows(1 if args.quick else 3))
+            + budget_rows(60 if args.quick else 250, 1 if args.quick else 2)
+            + distributed_rows(1 if args.quick else 3))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:
