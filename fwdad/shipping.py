@@ -71,11 +71,14 @@ class Shipped:
                 filename = self.files.get((code.co_name, code.co_firstlineno))
                 if filename is not None:
                     fn.__code__ = _renamed(code, filename)
+            if len(_ARRIVED) >= KEPT:  # (a long-lived worker: forget the oldest)
+                del _ARRIVED[next(iter(_ARRIVED))]
             _ARRIVED[self.digest] = arrived
         return _ARRIVED[self.digest]
 
 
 _ARRIVED: Dict[str, Any] = {}  # digest -> the function, on a worker: its rules stay cached
+KEPT = 64  # functions kept per worker
 
 
 def importable(f: Any) -> bool:
