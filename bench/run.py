@@ -8,9 +8,10 @@ Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
 static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
 (bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py), sparse Jacobians by
-colouring (bench/sparse.py). Peers (JAX, PyTorch, autograd) are timed when they are
-installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a group
-the callables are sampled in turn, so that load on a shared machine hits all alike.
+colouring (bench/sparse.py), memory budgets and Dask (bench/memory_budget.py,
+bench/distributed.py). Peers (JAX, PyTorch, autograd) are timed when they are installed
+(`pip install fwdad[bench]`) and reported as absent otherwise. Within a group the
+callables are sampled in turn, so that load on a shared machine hits all alike.
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from bench.companion_rows import (  # noqa: E402
     sparse_rows,
 )
 from bench.higher_order import HVP_N  # noqa: E402
+from bench.scaling_rows import budget_rows, distributed_rows  # noqa: E402
 from fwdad.dual import Dual  # noqa: E402
 from fwdad.forward.derive import build_rule, collector_paused  # noqa: E402
 
@@ -272,7 +274,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             + higher_order_rows(max(3, repeats // 3),
                                 args.hvp_n or (200 if args.quick else HVP_N))
             + ode_rows(max(3, repeats // 3))
-            + sparse_rows(max(3, repeats // 3)))
+            + sparse_rows(max(3, repeats // 3))
+            + budget_rows(60 if args.quick else 250, 1 if args.quick else 2)
+            + distributed_rows(1 if args.quick else 3))
     text = report.table(rows)
     print(f"fwdad benchmarks, median of {repeats} repeats; {report.machine()}\n\n{text}")
     if not args.no_write:

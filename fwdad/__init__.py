@@ -4,7 +4,7 @@ transformation."""
 # isort: skip_file
 from fwdad.dual import Dual
 from fwdad.errors import (ColoringError, FwdadError, InternalError, MissingRuleError,
-                          NonDifferentiableError, SourceUnavailableError,
+                          NonDifferentiableError, ShippingError, SourceUnavailableError,
                           SparsityPatternError, TangentError, UnrecordableError,
                           UnsupportedSyntaxError)
 from fwdad.forward.derive import derive_frule
@@ -13,11 +13,14 @@ from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tup
 from fwdad.rules import all as _all_rules  # noqa: F401  (registers the rules)
 from fwdad.rules.registry import def_linear, def_nondiff, frule, is_primitive
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
-from fwdad.api import batched_jvp, jacfwd, jvp
+from fwdad.api import batched_jvp, jvp
+from fwdad.jacobians import jacfwd
+from fwdad.budget import get_memory_budget, set_memory_budget
 from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
+from fwdad.mapping import map_grad, map_jvp
 from fwdad.static_graph import static_graph
 from fwdad.sparse import sparse_hessian, sparse_jacfwd, sparse_jacrev
 from fwdad import coloring  # noqa: F401  (so that `import fwdad` gives fwdad.coloring)
@@ -30,12 +33,13 @@ __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "map_jvp", "map_grad", "set_memory_budget", "get_memory_budget",
            "derive_frule", "static_graph", "sparse_jacfwd", "sparse_jacrev",
            "sparse_hessian",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
-           "SourceUnavailableError", "SparsityPatternError", "ColoringError",
-           "TangentError", "UnrecordableError",
+           "ShippingError", "SourceUnavailableError", "SparsityPatternError",
+           "ColoringError", "TangentError", "UnrecordableError",
            "UnsupportedSyntaxError",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

@@ -1,34 +1,26 @@
 """The public transformations: check inputs, seed tangents, run the rule, unpack.
 
-jvp and batched_jvp push tangents through; jacfwd seeds a whole basis in one batched
-pass; hessian, hvp (fwdad/higher.py) and linearize (fwdad/linearize.py) build on them.
+jvp and batched_jvp push tangents through; jacfwd (fwdad/jacobians.py) seeds a whole
+basis in batched passes; hessian, hvp (fwdad/higher.py) and linearize
+(fwdad/linearize.py) build on them.
 """
 from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
+from concurrent.futures import Executor
+from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import seeds
-from fwdad.argnums import check_argnums, check_argnums_type
+from fwdad import budget, chunked
 from fwdad.dual import Dual
-from fwdad.errors import (
-    FwdadError,
-    NonDifferentiableError,
-    SharedTangentError,
-    a_type,
-    describe,
-    note_user_location,
-)
+from fwdad.errors import FwdadError, a_type, describe, note_user_location
 from fwdad.forward import dispatch
-from fwdad.progress import steps
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
-from fwdad.transformed import Transformed
+from fwdad.tangents import NoTangent, leaves, zero_tangent
 
 _NONE: FrozenSet[int] = frozenset()
 
@@ -169,26 +161,50 @@ def _copy(tangent: Any) -> Any:
     return copy.deepcopy(tangent)
 
 
-def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
+def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+                chunk_size: Optional[int] = None, memory_budget: Optional[float] = None,
+                executor: Optional[Executor] = None, progress: bool = False
                 ) -> Tuple[Any, Any]:
     """jvp with B tangents at once: every tangent leaf carries a leading axis of size B
     (None, for an argument or any part of one, means no tangent: zero). Returns
     `(f(*primals), tangents_out)`, each output tangent leaf with the leading axis (as
     one-at-a-time jvp would give, stacked).
 
+    The B tangents go through f in passes of `chunk_size` (None: as many as the memory
+    budget holds: see `jacfwd`), joined in order; on `executor`'s workers when given.
+
+    Args:
+        f: the function to differentiate.
+        primals: the arguments, as for jvp.
+        tangents: one tangent per argument, as for jvp, with the batch axis in front.
+        chunk_size: at most this many tangents per pass (None: by the memory budget).
+        memory_budget: bytes a pass may take (None: `fwdad.get_memory_budget()`, 1 GiB
+            unless set by `fwdad.set_memory_budget`).
+        executor: a `concurrent.futures.Executor` to run the passes on (None: here).
+        progress: show the tangents done as the passes run.
+
     Raises:
         FwdadError: f cannot take as many arguments as there are primals.
         TangentError: a tangent does not match its primal plus the batch axis.
     """
+    from fwdad import chunk_tasks  # (it imports this module)
     _check_callable(f, "batched_jvp")
+    options = chunked.Options(chunk_size, memory_budget, executor, progress).check(
+        "batched_jvp")
     args, directions = _check_sequences(f, primals, tangents)
     size = _batch_size_of(f, directions)
     names = _argument_names(f, len(args))
-    duals = [Dual(p, _copy(check_tangent(p, t, n, batch=size, of=describe(f))))
-             for p, t, n in zip(args, directions, names)]
+    checked = tuple(check_tangent(p, t, n, batch=size, of=describe(f))
+                    for p, t, n in zip(args, directions, names))
     check_call("batched_jvp", f, args)
-    out = call_batched(f, duals, size)
-    return out.primal, seeds.batched_output(out.primal, out.tangent, size)
+
+    def task(start: int, stop: int) -> Any:
+        return chunk_tasks.BatchedChunk(
+            args, chunk_tasks.batch_rows(args, checked, start, stop), stop - start,
+            stop == size)
+    key = ("batched_jvp", budget.shapes_key(args))
+    results = chunked.run_chunks(f, size, task, key, options, f"batched_jvp of {describe(f)}")
+    return results[-1][0], chunk_tasks.joined([tangent for _, tangent in results])
 
 
 def call_batched(f: Callable[..., Any], duals: List[Dual], size: int,
@@ -208,117 +224,3 @@ def _batch_size_of(f: Callable[..., Any], tangents: tuple[Any, ...]) -> int:
             return int(np.shape(leaf)[0])
     raise FwdadError(f"batched_jvp({describe(f)}, ...) needs at least one tangent with a "
                      f"leading batch axis; for a single tangent use jvp.")
-
-
-# ---- Jacobians -----------------------------------------------------------------------
-def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
-           chunk_size: Optional[int] = None, progress: bool = False) -> Transformed:
-    """The function that computes the Jacobian of `f` by forward mode, in one batched
-    pass (or in passes of `chunk_size` tangents, to bound memory).
-
-    Args:
-        f: the function to differentiate.
-        argnums: the argument (or tuple of arguments) to differentiate with respect to;
-            negative numbers count from the end.
-        chunk_size: at most this many tangents per pass (None: all in one pass).
-        progress: show the passes as they run (a tqdm bar when tqdm is installed,
-            else a line on stderr now and then).
-
-    Returns:
-        `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
-        array of shape `output.shape + input.shape` (a tuple of them, one per argument,
-        when argnums is a tuple; nested inputs and outputs give nested structures).
-        Keyword arguments are passed to f as constants (not differentiated).
-
-    Raises:
-        FwdadError: argnums is not an int or tuple of ints, or does not name an
-            argument, or f cannot take the arguments; NonDifferentiableError: the
-            argument has no float values.
-    """
-    _check_callable(f, "jacfwd")
-    check_argnums_type("jacfwd", f, argnums)
-
-    def jacobian(*args: Any, **kwargs: Any) -> Any:
-        check_call("jacfwd", f, args, kwargs)
-        return value_and_jacobian(f, argnums, args, chunk_size, kwargs, progress)[1]
-    jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
-    return Transformed("jacfwd", f, argnums, jacobian)
-
-
-def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],
-                       args: Tuple[Any, ...], chunk_size: Optional[int] = None,
-                       kwargs: Optional[Dict[str, Any]] = None, progress: bool = False,
-                       label: Optional[str] = None) -> Tuple[Any, Any]:
-    """`(f(*args, **kwargs), jacfwd(f, argnums, chunk_size)(*args, **kwargs))` from the
-    same passes (shown as they run when `progress`, under `label`)."""
-    wrt = check_argnums("jacfwd", f, argnums, len(args))
-    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
-    if total == 0:
-        raise NonDifferentiableError(
-            f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
-            f"to arguments that hold no floats: pass floats or float arrays.")
-    step = total if chunk_size is None else max(1, int(chunk_size))
-    out, chunks = None, []
-    passes = -(-total // step)
-    label = label or f"jacfwd of {describe(f)}"
-    with steps(label, passes, "pass", progress) as done:
-        for start in range(0, total, step):
-            stop = min(total, start + step)
-            out, tangent = _seeded_pass(f, args, wrt, seeds.seed(leaves, start, stop),
-                                        kwargs)
-            chunks.append(seeds.stacked_output(out, tangent, stop - start))
-            done()
-    many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
-    return out, seeds.jacobian_blocks(out, chunks, leaves if many else leaves[0])
-
-
-def _seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
-                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
-                 ) -> Tuple[Any, Any]:
-    """One batched pass of f on copies of args (f may update them in place, and a
-    later chunk needs them as they were), with the seeds as the tangents of `wrt`.
-
-    The other arguments, and the keyword arguments, get zero tangents without the batch
-    axis, so that constants cost no batch work. When f writes a batched value into one
-    of them where that zero is held twice (in a list, a view, or at second order a
-    rule's argument), it cannot be widened (fwdad/rules/widening.py): the pass runs
-    again, on fresh copies, with batched zeros for them. (f runs twice then, as it does
-    once per chunk.) Each pass has its own copy of the seeds too: f writing into a
-    differentiated argument writes into its tangent, and the second pass needs the
-    seeds as they were."""
-    size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
-    tangents = dict(zip(wrt, seeded))
-    try:
-        return _pass(f, args, kwargs or {}, tangents, size, _copy)
-    except SharedTangentError:
-        return _pass(f, args, kwargs or {}, tangents, size,
-                     lambda zero: stack([zero] * size))
-
-
-def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
-          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
-          ) -> Tuple[Any, Any]:
-    duals = [Dual(_copy_argument(a), _fill(a, _copy(tangents[i])) if i in tangents else
-                  inactive(zero_tangent(a))) for i, a in enumerate(args)]
-    named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
-    out = call_batched(f, duals, size, named)
-    return out.primal, out.tangent
-
-
-def _copy_argument(primal: Any) -> Any:
-    """A copy of an argument (a float array's is a plain copy, in the same memory
-    order as deepcopy's)."""
-    if type(primal) is np.ndarray and primal.dtype.kind in "fc":
-        return primal.copy(order="K")
-    return _copy(primal)
-
-
-def _fill(primal: Any, tangent: Any) -> Any:
-    """The seed, with the zero tangent where a leaf is not a float."""
-    if tangent is NoTangent:
-        return zero_tangent(primal)
-    if isinstance(primal, (tuple, list)):
-        return rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
-    if isinstance(primal, dict):
-        return {k: _fill(v, tangent[k]) for k, v in primal.items()}
-    return tangent

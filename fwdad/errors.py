@@ -72,6 +72,22 @@ class InternalError(FwdadError, RuntimeError):
     """A bug in fwdad: an invariant of ours did not hold. Please report it."""
 
 
+class ShippingError(FwdadError):
+    """A function cannot be sent to the workers of an executor (`executor=`)."""
+
+
+class WorkerTraceback(FwdadError):
+    """The traceback of an error raised on a worker of an executor, as text: the cause
+    (`__cause__`) of that error when it is raised again in the caller's process."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"\n\n(on the worker)\n{self.text}"
+
+
 def describe(fn: Any) -> str:
     """A short, recognizable name for a callable: `module.qualname`."""
     module = getattr(fn, "user_module", None) or getattr(fn, "__module__", None)

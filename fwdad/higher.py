@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api
+from fwdad import api, chunked, jacobians
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
@@ -125,16 +125,21 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
         raise
     except FwdadError:
         pass
-    return tuple(api.jacfwd(Directional(f, directions), argnums=argnums)(*args))
+    return tuple(jacobians.jacfwd(Directional(f, directions), argnums=argnums)(*args))
 
 
-def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
+def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
+            chunk_size: Optional[int] = None, memory_budget: Optional[float] = None
             ) -> Transformed:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
     (a float or float array; negative counts from the end): shape
     `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
     as constants. With `progress=True`, the passes are shown as they run (a tqdm bar
     when tqdm is installed, else a line on stderr now and then).
+
+    The tangents (one per entry of x) go in passes of `chunk_size`, or, when it is
+    None, of as many as `memory_budget` bytes hold (None: `fwdad.get_memory_budget()`,
+    1 GiB unless set), measured as `jacfwd` measures them.
 
     Forward over reverse: one batched jvp (jacfwd) of f's gradient, a reverse pass run
     on Dual values that carry a tangent per entry of x. When f's output is not a real
@@ -143,6 +148,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
     """
     api._check_callable(f, "hessian")
     check_argnums_type("hessian", f, argnums)
+    options = chunked.Options(chunk_size, memory_budget, None, progress).check("hessian")
     if isinstance(argnums, (tuple, list)):
         raise FwdadError("hessian takes one argument number (argnums=int); for several "
                          "arguments, use hvp or jacfwd of a function of their tuple.")
@@ -156,8 +162,8 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
                              f"float or float array, not {a_type(x)}.")
         try:
             gradient = reverse_api.grad(f, at)
-            return api.value_and_jacobian(gradient, at, args, None, kwargs, progress,
-                                          label=f"hessian of {describe(f)}")[1]
+            return jacobians.value_and_jacobian(gradient, at, args, kwargs,
+                                                f"hessian of {describe(f)}", options)[1]
         except InternalError:
             raise
         except FwdadError:
@@ -168,7 +174,9 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False
             for e in eye:
                 direction = [zero_tangent(a) for a in args]
                 direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
-                column = api.jacfwd(Directional(f, direction, kwargs), argnums=at)(*args)
+                column = jacobians.jacfwd(Directional(f, direction, kwargs), argnums=at,
+                                          chunk_size=chunk_size,
+                                          memory_budget=memory_budget)(*args)
                 columns.append(np.asarray(column))
                 done()
         stacked = np.stack(columns, axis=-1)

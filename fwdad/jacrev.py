@@ -18,8 +18,9 @@ from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, seeds
+from fwdad import api, jacobians, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
+from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
@@ -70,11 +71,12 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
-    copies = tuple(api._copy_argument(a) for a in args)  # (f may update them in place)
+    copies = tuple(jacobians._copy_argument(a) for a in args)  # (f may update them in place)
     try:
         out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        return api.value_and_jacobian(f, argnums, args, kwargs=kwargs, progress=progress)
+        return jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
+                                            options=Options(progress=progress))
     try:
         with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
             rows = _rows(f, out, pullback, wrt, leaves, total, done)

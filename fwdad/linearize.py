@@ -333,10 +333,10 @@ def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
 
 def _jacobian_transposed(f: Callable[..., Any], primals: tuple[Any, ...]) -> tuple[Any, ...]:
     """J^T as an (inputs x outputs) matrix over the flat index of seeds.leaves_of."""
-    from fwdad.api import _seeded_pass
+    from fwdad.jacobians import seeded_pass
     inputs, total = seeds.leaves_of(tuple(primals))
-    out, tangent = _seeded_pass(f, primals, tuple(range(len(primals))),
-                                seeds.seed(inputs, 0, total))
+    out, tangent = seeded_pass(f, primals, tuple(range(len(primals))),
+                               seeds.seed(inputs, 0, total))
     stacked = seeds.stacked_output(out, tangent, total)
     columns = [np.reshape(x, (total, -1)) for x in leaves(stacked)]
     return np.concatenate(columns, axis=1), inputs

@@ -21,7 +21,7 @@ from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
-from fwdad import api, higher, over_reverse
+from fwdad import api, higher, jacobians, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe
@@ -49,9 +49,11 @@ def _value_and_grad(f: Dual, argnums=0, holomorphic=False) -> Dual:
     return _transformed(reverse_api.value_and_grad(f.primal, argnums), f)
 
 
-@frule(api.jacfwd)
-def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False) -> Dual:
-    return _transformed(api.jacfwd(f.primal, argnums, chunk_size, progress), f)
+@frule(jacobians.jacfwd)
+def _jacfwd(f: Dual, argnums=0, chunk_size=None, progress=False, memory_budget=None,
+            executor=None) -> Dual:
+    return _transformed(jacobians.jacfwd(f.primal, argnums, chunk_size, progress,
+                                         memory_budget, executor), f)
 
 
 @frule(jacrev)
@@ -60,8 +62,10 @@ def _jacrev(f: Dual, argnums=0, progress=False) -> Dual:
 
 
 @frule(higher.hessian)
-def _hessian(f: Dual, argnums=0, progress=False) -> Dual:
-    return _transformed(higher.hessian(f.primal, argnums, progress), f)
+def _hessian(f: Dual, argnums=0, progress=False, chunk_size=None, memory_budget=None
+             ) -> Dual:
+    return _transformed(higher.hessian(f.primal, argnums, progress, chunk_size,
+                                       memory_budget), f)
 
 
 def _transformed(made: Transformed, f: Dual) -> Dual:

@@ -23,9 +23,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fwdad.api import jacfwd, jvp
+from fwdad.api import jvp
 from fwdad.errors import FwdadError, describe
 from fwdad.higher import hessian
+from fwdad.jacobians import jacfwd
 from fwdad.reverse.api import grad, value_and_grad
 
 

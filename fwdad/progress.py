@@ -1,7 +1,7 @@
 """Progress of work done in many steps (jacfwd's passes, jacrev's rows, hessian's).
 
-    with progress.steps("jacfwd of f", total=8, unit="pass", shown=True) as step:
-        for ...: step()        # a tqdm bar, or plain lines on stderr without tqdm
+    with progress.steps("jacfwd of f", total=8, unit="direction", shown=True) as step:
+        for ...: step(2)       # a tqdm bar, or plain lines on stderr without tqdm
 
 tqdm is optional (the `progress` extra): without it, a line goes to stderr on the first
 step, at most once a second after that, and on the last step.
@@ -18,24 +18,25 @@ try:
 except ImportError:  # tqdm is optional
     _tqdm = None
 
-Step = Callable[[], None]
+Step = Callable[..., None]  # step(count=1)
 
 EVERY_SECONDS = 1.0  # the plain lines' pace: one a second is readable in a log
 
 
 @contextlib.contextmanager
 def steps(what: str, total: int, unit: str, shown: bool) -> Iterator[Step]:
-    """A function to call once per step of `total`, showing progress when `shown`."""
+    """A function to call with the steps done (1 unless given), of `total`, showing
+    progress when `shown`."""
     if not shown:
         yield _nothing
     elif _tqdm is not None:
         with _tqdm(total=total, desc=what, unit=f" {unit}", leave=True) as bar:
-            yield lambda: bar.update(1)
+            yield lambda count=1: bar.update(count)
     else:
         yield _Lines(what, total, unit)
 
 
-def _nothing() -> None:
+def _nothing(count: int = 1) -> None:
     pass
 
 
@@ -47,8 +48,8 @@ class _Lines:
         self.done, self.start = 0, time.perf_counter()
         self.last: Optional[float] = None
 
-    def __call__(self) -> None:
-        self.done += 1
+    def __call__(self, count: int = 1) -> None:
+        self.done += count
         now = time.perf_counter()
         if self.last is None or self.done >= self.total or now - self.last >= EVERY_SECONDS:
             self.last = now

@@ -261,8 +261,9 @@ def _report_probe(planner: _Planner, plan: Compression, mismatch: Tuple[int, Any
 def _check_against_dense(planner: _Planner, plan: Compression, args: Tuple[Any, ...],
                          kwargs: dict[str, Any]) -> None:
     from fwdad.higher import hessian
+    from fwdad.jacobians import jacfwd
     at = positions(planner.api, planner.f, planner.argnums, args, kwargs)[0]
-    make = hessian if plan.kind == "star" else api.jacfwd
+    make = hessian if plan.kind == "star" else jacfwd
     dense = np.asarray(make(planner.f, at)(*args, **kwargs)).reshape(plan.pattern.shape)
     missing = (dense != 0) & ~plan.pattern.toarray()
     if missing.any():

@@ -50,7 +50,7 @@ for path in sys.argv[1:]:
 
 WITH_CODE = [p for p in PAGES if any(run for _, _, run in python_blocks(p))]
 # pages whose blocks need an optional dependency
-OPTIONAL = {"scipy.md": "scipy", "sparse.md": "scipy"}
+OPTIONAL = {"scipy.md": "scipy", "sparse.md": "scipy", "scaling.md": "distributed"}
 
 
 @pytest.mark.parametrize("page", WITH_CODE, ids=[p.name for p in WITH_CODE])

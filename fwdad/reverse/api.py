@@ -174,7 +174,7 @@ def _by_forward_mode(f: Callable[..., Any], argnums: Any, args: tuple[Any, ...],
     """value_and_grad of an f that calls one of fwdad's transformations inside: the outer
     derivative is taken in forward mode, one batched pass (jacfwd), over which inner
     transformations are differentiated again (docs/higher_order.md)."""
-    from fwdad.api import value_and_jacobian  # (fwdad.api sits above reverse mode)
+    from fwdad.jacobians import value_and_jacobian  # (it sits above reverse mode)
     out, jacobian = value_and_jacobian(f, tuple(wrt), args, kwargs=kwargs)
     check_real_scalar(f, out)
     if np.ndim(out):  # an array of one entry: drop its axes from the Jacobian's front

@@ -1,0 +1,153 @@
+"""Jacobians by forward mode: jacfwd seeds a basis of tangents, pushes it through f in
+batched passes (sized by the memory budget, or `chunk_size`; run here or on an
+executor: fwdad/chunked.py) and unpacks the output tangents into Jacobian blocks.
+
+    jacfwd(f, argnums=(0, 1))(x, w)  ->  (d out / dx, d out / dw)
+"""
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+import numpy as np
+
+from fwdad import api, budget, chunked, seeds
+from fwdad.argnums import check_argnums, check_argnums_type
+from fwdad.dual import Dual
+from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
+from fwdad.signatures import check_call
+from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
+from fwdad.transformed import Transformed
+
+
+def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
+           chunk_size: Optional[int] = None, progress: bool = False,
+           memory_budget: Optional[float] = None, executor: Optional[Executor] = None
+           ) -> Transformed:
+    """The function that computes the Jacobian of `f` by forward mode, in batched
+    passes of tangents (one per input entry) whose memory stays under a budget.
+
+    With `chunk_size=None`, the first pass carries 1 tangent and the second up to 16,
+    both with their peak memory measured (tracemalloc, which sees NumPy's arrays); the
+    rest go in passes of as many tangents as `memory_budget` holds by that measure
+    (all in one pass when they fit), and no more than 128 MiB holds, past which a
+    pass is no faster a tangent. The measure is kept per function and argument shapes,
+    so later calls skip it. An explicit `chunk_size` wins over both.
+
+    With an `executor`, the passes run on its workers (after the measured ones, which
+    run here): at least 16 of them, all submitted at once, the results put together in
+    order. f goes to the workers by reference when its module can be imported there
+    (module + qualname), else by value with cloudpickle, with its source file's lines;
+    each worker builds f's rules once. An error in a pass is raised here as the user's
+    error (fwdad's notes name the line), with the worker's traceback as its cause.
+
+    Args:
+        f: the function to differentiate.
+        argnums: the argument (or tuple of arguments) to differentiate with respect to;
+            negative numbers count from the end.
+        chunk_size: at most this many tangents per pass (None: by the memory budget).
+        progress: show the tangents done as the passes run (a tqdm bar when tqdm is
+            installed, else a line on stderr now and then).
+        memory_budget: bytes a pass may take (None: `fwdad.get_memory_budget()`, 1 GiB
+            unless set by `fwdad.set_memory_budget`). The Jacobian itself is extra.
+        executor: a `concurrent.futures.Executor` (a `ProcessPoolExecutor`, or Dask's
+            `client.get_executor()`) to run the passes on; None runs them here.
+
+    Returns:
+        `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
+        array of shape `output.shape + input.shape` (a tuple of them, one per argument,
+        when argnums is a tuple; nested inputs and outputs give nested structures).
+        Keyword arguments are passed to f as constants (not differentiated).
+
+    Raises:
+        FwdadError: argnums is not an int or tuple of ints, or does not name an
+            argument, or f cannot take the arguments, or chunk_size, memory_budget or
+            executor is not one; NonDifferentiableError: the argument has no float
+            values; ShippingError: f cannot be sent to the executor's workers.
+    """
+    api._check_callable(f, "jacfwd")
+    check_argnums_type("jacfwd", f, argnums)
+    options = chunked.Options(chunk_size, memory_budget, executor, progress).check("jacfwd")
+
+    def jacobian(*args: Any, **kwargs: Any) -> Any:
+        check_call("jacfwd", f, args, kwargs)
+        return value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)[1]
+    jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
+    return Transformed("jacfwd", f, argnums, jacobian)
+
+
+def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],
+                       args: Tuple[Any, ...], kwargs: Optional[Dict[str, Any]] = None,
+                       label: Optional[str] = None, options: Any = None) -> Tuple[Any, Any]:
+    """`(f(*args, **kwargs), jacfwd(f, argnums, ...)(*args, **kwargs))` from the same
+    passes, split as `options` (a chunked.Options) says, shown under `label`."""
+    from fwdad import chunk_tasks  # (it imports this module)
+    wrt = check_argnums("jacfwd", f, argnums, len(args))
+    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+    if total == 0:
+        raise NonDifferentiableError(
+            f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
+            f"to arguments that hold no floats: pass floats or float arrays.")
+    kwargs = kwargs or {}
+
+    def task(start: int, stop: int) -> Any:
+        return chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, start, stop)
+    key = ("jacfwd", wrt, budget.shapes_key(args), budget.shapes_key(kwargs))
+    results = chunked.run_chunks(f, total, task, key, options or chunked.Options(),
+                                 label or f"jacfwd of {describe(f)}")
+    out = results[-1][0]
+    many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
+    return out, seeds.jacobian_blocks(out, [c for _, c in results],
+                                      leaves if many else leaves[0])
+
+
+def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
+                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
+                 ) -> Tuple[Any, Any]:
+    """One batched pass of f on copies of args (f may update them in place, and a
+    later chunk needs them as they were), with the seeds as the tangents of `wrt`.
+
+    The other arguments, and the keyword arguments, get zero tangents without the batch
+    axis, so that constants cost no batch work. When f writes a batched value into one
+    of them where that zero is held twice (in a list, a view, or at second order a
+    rule's argument), it cannot be widened (fwdad/rules/widening.py): the pass runs
+    again, on fresh copies, with batched zeros for them. (f runs twice then, as it does
+    once per chunk.) Each pass has its own copy of the seeds too: f writing into a
+    differentiated argument writes into its tangent, and the second pass needs the
+    seeds as they were."""
+    size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
+    tangents = dict(zip(wrt, seeded))
+    try:
+        return _pass(f, args, kwargs or {}, tangents, size, api._copy)
+    except SharedTangentError:
+        return _pass(f, args, kwargs or {}, tangents, size,
+                     lambda zero: stack([zero] * size))
+
+
+def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
+          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
+          ) -> Tuple[Any, Any]:
+    duals = [Dual(_copy_argument(a), _fill(a, api._copy(tangents[i])) if i in tangents else
+                  inactive(zero_tangent(a))) for i, a in enumerate(args)]
+    named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
+    out = api.call_batched(f, duals, size, named)
+    return out.primal, out.tangent
+
+
+def _copy_argument(primal: Any) -> Any:
+    """A copy of an argument (a float array's is a plain copy, in the same memory
+    order as deepcopy's)."""
+    if type(primal) is np.ndarray and primal.dtype.kind in "fc":
+        return primal.copy(order="K")
+    return api._copy(primal)
+
+
+def _fill(primal: Any, tangent: Any) -> Any:
+    """The seed, with the zero tangent where a leaf is not a float."""
+    if tangent is NoTangent:
+        return zero_tangent(primal)
+    if isinstance(primal, (tuple, list)):
+        return rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
+    if isinstance(primal, dict):
+        return {k: _fill(v, tangent[k]) for k, v in primal.items()}
+    return tangent
