@@ -145,7 +145,8 @@ def _accumulate(x: Dual, ct: Dual) -> None:
     if ct.primal is None:
         return
     if running_batch_size() is not None or kind not in (Var, VarMat) or \
-            not isinstance(x.tangent, Tangent) or not _is_plain(ct):
+            not isinstance(x.tangent, Tangent) or not _is_plain(ct) or \
+            np.iscomplexobj(x.primal.value):  # (the fast path is for real variables)
         forward.call(Dual(registry.accumulate, NoTangent), x, ct)
         return
     dct = np.zeros(np.shape(ct.primal)) if ct.tangent is NoTangent else ct.tangent
@@ -155,6 +156,8 @@ def _accumulate(x: Dual, ct: Dual) -> None:
         return
     shape = x.primal.value.shape
     ct_p, ct_t = registry.unbroadcast(ct.primal, shape), registry.unbroadcast(dct, shape)
+    if np.iscomplexobj(ct_p) or np.iscomplexobj(ct_t):  # a real variable keeps the real
+        ct_p, ct_t = np.real(ct_p), np.real(ct_t)         # part (docs/complex.md)
     if x.primal._adjoint is None:  # laid out as the value (VarMat.add_adjoint)
         x.primal._adjoint = np.empty_like(x.primal.value, dtype=float)
         x.primal._adjoint[...] = ct_p
