@@ -3,9 +3,10 @@ transformation."""
 # The import order matters: rules register before the modules that build on them.
 # isort: skip_file
 from fwdad.dual import Dual
-from fwdad.errors import (FwdadError, InternalError, MissingRuleError,
-                          NonDifferentiableError, SourceUnavailableError, TangentError,
-                          UnrecordableError, UnsupportedSyntaxError)
+from fwdad.errors import (DenseFallbackWarning, FwdadError, InternalError,
+                          MissingRuleError, NonDifferentiableError, SourceUnavailableError,
+                          TangentError, UnrecordableError, UnsupportedSyntaxError,
+                          ValueDependentPatternError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
     foreigncall, unpack
@@ -17,6 +18,7 @@ from fwdad.higher import hessian, hvp
 from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
+from fwdad.sparsity.api import jacobian_sparsity
 from fwdad.static_graph import static_graph
 from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rules)
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
@@ -26,11 +28,11 @@ from fwdad.version import installed_version as _installed_version
 __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "jacrev", "jacobian_sparsity", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
            "derive_frule", "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "SourceUnavailableError", "TangentError", "UnrecordableError",
-           "UnsupportedSyntaxError",
+           "UnsupportedSyntaxError", "ValueDependentPatternError", "DenseFallbackWarning",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

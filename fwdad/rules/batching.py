@@ -208,6 +208,14 @@ def map_batch_many(fn: Any, primals: Any, tangents: Any) -> Any:
     return np.stack([fn([t[b] for t in full]) for b in range(size)])
 
 
+def cast(tangent: np.ndarray, dtype: Any, copy: bool = True) -> np.ndarray:
+    """`tangent.astype(dtype, copy=copy)`, but dependency sets (fwdad/sparsity: dtype
+    object) stay sets: casting them to numbers would drop them."""
+    if tangent.dtype == object:
+        return tangent.copy() if copy else tangent
+    return tangent.astype(dtype, copy=copy)
+
+
 def fit(tangent: Any, out: Any) -> Any:
     """The tangent shaped and typed like the result `out`: broadcast to its shape (a
     batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
@@ -226,6 +234,8 @@ def fit(tangent: Any, out: Any) -> Any:
     if np.shape(tangent) != shape:
         tangent = np.broadcast_to(tangent, shape).copy()
     dtype = np.asarray(out).dtype
+    if np.asarray(tangent).dtype == object:  # dependency sets (fwdad/sparsity) stay sets
+        return tangent if isinstance(out, np.ndarray) else np.asarray(tangent)[()]
     if kind == "f" and np.iscomplexobj(tangent):
         _real_or_refuse(tangent)
     if not isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):

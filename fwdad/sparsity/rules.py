@@ -1,0 +1,248 @@
+"""Sparsity rules: how each primitive moves dependency sets, and the dense fallback.
+
+A sparsity rule takes the registry entry and the call's Duals and returns a Dual whose
+tangent holds dependency sets. Four kinds:
+- `through_frule`: the frule itself, run on sets. Sound for rules whose tangent is a
+  sum of products and moves of the argument tangents (set arithmetic is the union),
+  with no choice made on values: moves, linear maps, matmul, sums, containers.
+- `elementwise`: each output item depends on the items of the arguments it is
+  broadcast from (ufuncs, math.*, the arithmetic operators on numbers).
+- `reduce_union`: each output item depends on every item reduced into it (global
+  max/min, var, std: which item wins depends on the values).
+- `dense`: everything else (the fallback): each output item depends on every input.
+Local mode may use rules that choose on values (max picks its argmax); global mode
+uses the value-free rule for those (`GLOBAL_RULES`).
+"""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.registry import RuleEntry
+from fwdad.rules.ufuncs import write_outputs
+from fwdad.rules.widening import widen_for
+from fwdad.sparsity.deps import Deps, full
+from fwdad.tangents import NoTangent
+
+SparsityRule = Callable[[RuleEntry, tuple, dict], Dual]
+
+
+def through_frule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:
+    out: Dual = entry.callable(*args, **kwargs)
+    return out
+
+
+def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
+    """None (no rule: the caller falls back) for a call that is not elementwise here:
+    arguments that are not numbers or arrays, or keywords such as `where=`."""
+    out = kwargs.pop("out", None)
+    if set(kwargs) - {"dtype", "casting"} or not all(_numeric(a.primal) for a in args):
+        return None
+    primal = entry.primal(*(a.primal for a in args),
+                          **{k: v.primal for k, v in kwargs.items()})
+    union = None
+    for a in args:
+        if carries_deps(a.tangent):
+            union = a.tangent if union is None else union + a.tangent
+    result = Dual(primal, _shaped_like(primal, union))
+    if out is None or out.primal is None:
+        return result
+    return write_outputs((out,), result.primal, result.tangent, {})  # out= overwrites
+
+
+def reduce_union(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
+    """A reduction `fn(x, axis=None, ..., keepdims=False)`: the union over the axes."""
+    primals = [a.primal for a in args]
+    named = {k: v.primal for k, v in kwargs.items()}
+    if not all(_numeric(p) for p in primals[:1]) or set(named) - {"axis", "keepdims", "ddof"}:
+        return None
+    axis = named.get("axis", primals[1] if len(primals) > 1 else None)
+    keepdims = named.get("keepdims", primals[4] if len(primals) > 4 else False)
+    primal = entry.primal(*primals, **named)
+    sets = np.asarray(args[0].tangent, dtype=object)
+    union = np.sum(sets, axis=axis, keepdims=keepdims) if sets.size else None
+    return Dual(primal, _shaped_like(primal, union))
+
+
+def dense(every: Deps) -> SparsityRule:
+    """The fallback: run the frule on zero tangents for the output, then give each of
+    its float items the set of every input. An argument the call may write into (its
+    `out=`, the array of an in-place method) depends on every input too."""
+    def dense_rule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:
+        out: Dual = entry.callable(*map(_without_sets, args),
+                                   **{k: _without_sets(v) for k, v in kwargs.items()})
+        written = [kwargs.get("out")] + ([args[0]] if entry.primal in _MUTATING else [])
+        for target in written:
+            if isinstance(target, Dual) and isinstance(target.primal, np.ndarray):
+                _depend_on_all(target, every)
+        if out.primal is not None and any(out is w for w in written):
+            return out
+        return Dual(out.primal, _all_of(out.tangent, every))
+    return dense_rule
+
+
+def _depend_on_all(target: Dual, every: Deps) -> None:
+    """Make every float item of the array `target` depend on every input, in place."""
+    if target.primal.dtype.kind not in "fc" or target.tangent is NoTangent:
+        return
+    sets = full(target.primal.shape, every)
+    widen_for(target, Dual(target.primal, sets), "an in-place update")
+    target.tangent[...] = sets
+
+
+def carries_deps(tangent: Any) -> bool:
+    """Whether a tangent may hold dependency sets (anything but a plain zero)."""
+    if tangent is NoTangent or tangent is None or isinstance(tangent, (float, complex, int)):
+        return False
+    return not (isinstance(tangent, np.ndarray) and tangent.dtype != object)
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (np.ndarray, np.generic, int, float, complex))
+
+
+def _shaped_like(primal: Any, union: Any) -> Any:
+    """The union broadcast to the output: an object array for an array, one Deps for
+    a scalar, NoTangent for an output without a tangent (an int, a bool)."""
+    kind = np.asarray(primal).dtype.kind
+    if kind not in "fc":
+        return NoTangent
+    union = Deps(0) if union is None else union
+    if isinstance(primal, np.ndarray):
+        return np.broadcast_to(np.asarray(union, dtype=object), primal.shape).copy()
+    return union[()] if isinstance(union, np.ndarray) else union
+
+
+def _without_sets(arg: Any) -> Any:
+    """The Dual with a zero tangent in place of sets (what the frule expects)."""
+    if not isinstance(arg, Dual) or not carries_deps(arg.tangent):
+        return arg
+    return Dual(arg.primal, NoTangent)
+
+
+def _all_of(tangent: Any, every: Deps) -> Any:
+    """`tangent` with each float leaf depending on every input."""
+    if tangent is NoTangent or tangent is None:
+        return tangent
+    if isinstance(tangent, np.ndarray):
+        return full(tangent.shape, every) if tangent.dtype.kind in "fcO" else tangent
+    if isinstance(tangent, (float, complex, np.inexact, Deps)):
+        return every
+    if isinstance(tangent, (tuple, list)):
+        return type(tangent)(_all_of(t, every) for t in tangent)
+    if isinstance(tangent, dict):
+        return {k: _all_of(v, every) for k, v in tangent.items()}
+    # Structured tangents (objects with fields) hold leaves we cannot reach here.
+    raise TypeError(f"no dense fallback for a tangent of type {type(tangent).__name__}")
+
+
+# ---- the tables ------------------------------------------------------------------------
+def _numpy(*names: str) -> list:
+    """NumPy functions and ndarray methods by name (those this NumPy has)."""
+    found = []
+    for name in names:
+        owner, _, attr = name.rpartition(".")
+        base = {"": np, "ndarray": np.ndarray, "linalg": np.linalg,
+                "generic": np.generic}[owner]
+        if hasattr(base, attr):
+            found.append(getattr(base, attr))
+    return found
+
+
+# Moves, linear maps and products: no value decides where a tangent goes.
+_VALUE_FREE = _numpy(
+    "reshape", "ndarray.reshape", "transpose", "ndarray.transpose", "swapaxes",
+    "ndarray.swapaxes", "moveaxis", "squeeze", "ndarray.squeeze", "expand_dims", "ravel",
+    "ndarray.ravel", "ndarray.flatten", "broadcast_to", "diagonal", "ndarray.diagonal",
+    "flip", "flipud", "fliplr", "rot90", "roll", "tile", "repeat", "ndarray.repeat",
+    "triu", "tril", "diagflat", "atleast_1d", "atleast_2d", "atleast_3d", "concatenate",
+    "stack", "hstack", "vstack", "dstack", "column_stack", "split", "array_split",
+    "hsplit", "vsplit", "dsplit", "unstack", "broadcast_arrays", "meshgrid", "pad",
+    "append", "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray",
+    "copy", "ndarray.copy", "full", "full_like", "real", "imag", "ndarray.conj",
+    "ndarray.conjugate", "sum", "ndarray.sum", "mean", "ndarray.mean", "cumsum",
+    "ndarray.cumsum", "cumulative_sum", "dot", "ndarray.dot", "outer", "vdot", "inner",
+    "tensordot", "einsum", "trace", "ndarray.trace", "diag", "kron", "linalg.multi_dot",
+    "linalg.matmul", "linalg.outer", "linalg.tensordot", "linalg.vecdot", "linalg.trace",
+    "linalg.diagonal", "linalg.matrix_transpose", "matrix_transpose", "linalg.cross",
+    "cross", "diff", "ediff1d", "gradient", "trapezoid", "convolve", "correlate",
+    "average", "cov", "generic.sum", "generic.mean", "generic.copy", "generic.conj",
+    "generic.conjugate", "generic.reshape", "generic.transpose", "generic.squeeze",
+    "generic.ravel", "generic.flatten", "generic.cumsum", "generic.repeat")
+
+# Moves whose destination is an index: value-free unless the index comes from values.
+_INDEXING = [operator.getitem, operator.setitem, operator.delitem]
+
+# Choices on values: the frule is right at this input; globally, the union.
+_EXTREMES = _numpy("max", "amax", "ndarray.max", "min", "amin", "ndarray.min", "nanmax",
+                   "nanmin", "generic.max", "generic.min", "ptp")
+_SPREADS = _numpy("var", "ndarray.var", "std", "ndarray.std")
+_SELECTIONS = _numpy("where", "clip", "ndarray.clip", "generic.clip")
+_ORDERINGS = _numpy("sort", "ndarray.sort", "median", "quantile", "percentile")
+# In-place writes: the fallback cannot tell which items they overwrite.
+_MUTATING = set(_numpy("copyto", "put", "ndarray.put", "ndarray.fill", "fill_diagonal",
+                       "place", "putmask", "ndarray.sort", "ndarray.partition"))
+
+_ARITHMETIC = [operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
+               operator.neg, operator.pos, operator.abs, operator.mod]
+_MATH = [getattr(math, name) for name in (
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+    "atanh", "degrees", "radians", "exp", "expm1", "log1p", "log2", "log10", "sqrt",
+    "fabs", "exp2", "cbrt", "erf", "erfc", "lgamma", "gamma", "log", "pow", "atan2",
+    "hypot", "copysign", "fmod") if hasattr(math, name)]
+
+# Python's own data structures and fwdad's machinery move values, never mix them.
+_MOVER_MODULES = ("builtins", "_operator", "operator", "itertools", "functools",
+                  "_functools")
+_CHOOSERS = {max, min, sorted, abs, pow}  # builtins that compare or compute
+
+
+def _build_tables() -> tuple:
+    local: Dict[Any, SparsityRule] = {}
+    for fn in _VALUE_FREE + _INDEXING + _EXTREMES + _SELECTIONS + _ORDERINGS:
+        local[fn] = through_frule
+    for fn in _SPREADS:
+        local[fn] = reduce_union  # (the frule divides by 0 where std = 0: NaN sets)
+    for fn in _ARITHMETIC + _MATH + [abs, pow]:
+        local[fn] = elementwise
+    globally = dict(local)
+    for fn in _EXTREMES:
+        globally[fn] = reduce_union
+    for fn in _SELECTIONS:
+        globally[fn] = elementwise
+    for fn in _ORDERINGS:
+        del globally[fn]  # (the dense fallback)
+    return local, globally
+
+
+LOCAL_RULES, GLOBAL_RULES = _build_tables()
+
+
+def rule_for(entry: RuleEntry, mode: str) -> Optional[SparsityRule]:
+    """The sparsity rule of a registered primitive, or None (the dense fallback)."""
+    table = GLOBAL_RULES if mode == "global" else LOCAL_RULES
+    fn = entry.primal
+    try:
+        rule = table.get(fn)
+    except TypeError:  # unhashable
+        rule = None
+    if rule is not None:
+        return rule
+    if isinstance(fn, np.ufunc):
+        return elementwise if fn.nout == 1 else None
+    if entry.kind in ("nondiff", "linear") or _is_mover(fn):
+        return through_frule
+    return None
+
+
+def _is_mover(fn: Any) -> bool:
+    if fn in _CHOOSERS:
+        return False
+    module = getattr(fn, "__module__", None) or ""
+    qualname = getattr(fn, "__qualname__", "")
+    return module in _MOVER_MODULES or module.startswith("fwdad") or \
+        qualname.split(".")[0] in ("list", "dict", "set", "object", "tuple")
