@@ -170,7 +170,7 @@ _VALUE_FREE = _numpy(
     "linalg.matmul", "linalg.outer", "linalg.tensordot", "linalg.vecdot", "linalg.trace",
     "linalg.diagonal", "linalg.matrix_transpose", "matrix_transpose", "linalg.cross",
     "cross", "diff", "ediff1d", "gradient", "trapezoid", "convolve", "correlate",
-    "average", "cov", "generic.sum", "generic.mean", "generic.copy", "generic.conj",
+    "average", "cov", "prod", "ndarray.prod", "generic.prod", "generic.sum", "generic.mean", "generic.copy", "generic.conj",
     "generic.conjugate", "generic.reshape", "generic.transpose", "generic.squeeze",
     "generic.ravel", "generic.flatten", "generic.cumsum", "generic.repeat")
 
@@ -181,12 +181,24 @@ _INDEXING = [operator.getitem, operator.setitem, operator.delitem]
 _EXTREMES = _numpy("max", "amax", "ndarray.max", "min", "amin", "ndarray.min", "nanmax",
                    "nanmin", "generic.max", "generic.min", "ptp")
 _SPREADS = _numpy("var", "ndarray.var", "std", "ndarray.std")
-_SELECTIONS = _numpy("where", "clip", "ndarray.clip", "generic.clip")
+_SELECTIONS = _numpy("where", "clip", "ndarray.clip", "generic.clip", "maximum", "minimum",
+                     "fmax", "fmin")
 _ORDERINGS = _numpy("sort", "ndarray.sort", "median", "quantile", "percentile")
 # In-place writes: the fallback cannot tell which items they overwrite.
 _MUTATING = set(_numpy("copyto", "put", "ndarray.put", "ndarray.fill", "fill_diagonal",
                        "place", "putmask", "ndarray.sort", "ndarray.partition"))
 
+def in_place(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
+    """`a += b`: through the frule for an array; elementwise for a scalar, and for the
+    0-d arrays that stand for scalars in global mode (updating a copy, as NumPy's
+    scalars are copies)."""
+    if np.ndim(args[0].primal) > 0:
+        return through_frule(entry, args, kwargs)
+    return elementwise(entry, args, kwargs)
+
+
+_IN_PLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,
+             operator.imod]
 _ARITHMETIC = [operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
                operator.neg, operator.pos, operator.abs, operator.mod]
 _MATH = [getattr(math, name) for name in (
@@ -209,6 +221,8 @@ def _build_tables() -> tuple:
         local[fn] = reduce_union  # (the frule divides by 0 where std = 0: NaN sets)
     for fn in _ARITHMETIC + _MATH + [abs, pow]:
         local[fn] = elementwise
+    for fn in _IN_PLACE:
+        local[fn] = in_place
     globally = dict(local)
     for fn in _EXTREMES:
         globally[fn] = reduce_union

@@ -59,6 +59,8 @@ class SparsityCall:
             return self.entry.callable(*args, **kwargs)
         if session.mode == "global":
             _check_indices(self.entry.primal, args)
+            if self.entry.primal in _CONVERSIONS:  # (NumPy reads 0-d items by float())
+                args = tuple(Dual(unknown.plain(a.primal), a.tangent) for a in args)
         out = self._run(session, args, kwargs)
         if session.mode == "global" and isinstance(out, Dual):
             out = Dual(unknown.unknown(out.primal), out.tangent)
@@ -102,6 +104,9 @@ def _check_indices(fn: Any, args: tuple) -> None:
                            "that is not differentiated (or a global array)")
 
 
+_CONVERSIONS = {np.array, np.asarray, np.asanyarray}
+
+
 def _check_positions(duals: list) -> None:
     """Globally, integers or booleans computed from values (argmax, x > 0) that steer
     a move (an index, a mask) would move dependencies by value."""
@@ -115,6 +120,8 @@ def _check_positions(duals: list) -> None:
 class DependencyContext(TangentContext):
     """New arrays get tangents that can hold sets; a plain zero tangent that a value
     with sets is written into becomes one (fwdad/rules/widening.py)."""
+
+    holds_sets = True
 
     def __init__(self) -> None:
         super().__init__(None)
