@@ -64,8 +64,16 @@ _NUMBERS = (int, float, complex, np.number, np.bool_)
 
 
 def bits_of(value: Any) -> int:
-    """The bit mask of a tangent item (0 for a number: the zero of a constant)."""
-    return value.bits if type(value) is Deps else 0
+    """The bit mask of a tangent item (0 for a number: the zero of a constant; the
+    union of its items for an array held as an item)."""
+    if type(value) is Deps:
+        return value.bits
+    if isinstance(value, np.ndarray):
+        bits = 0
+        for item in value.reshape(-1):
+            bits |= bits_of(item)
+        return bits
+    return 0
 
 
 def seeds(shape: Tuple[int, ...], offset: int) -> Any:

@@ -88,8 +88,10 @@ def unknown(value: Any) -> Any:
     arrays, of dtype object, stay as they are)."""
     if isinstance(value, np.generic):
         value = np.asarray(value)
+    if isinstance(value, np.ndarray) and value.dtype == object:  # sets: a 0-d array
+        return value[()] if value.ndim == 0 else value  # of them is one, as for floats
     if isinstance(value, np.ndarray):
-        return value if value.dtype == object else value.view(Unknown)
+        return value.view(Unknown)
     if type(value) in (tuple, list):
         return type(value)(unknown(v) for v in value)
     if isinstance(value, tuple) and hasattr(value, "_make"):  # np.linalg's results
