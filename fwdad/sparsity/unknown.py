@@ -86,6 +86,8 @@ def known_nothing(x: Any) -> Unknown:
 def unknown(value: Any) -> Any:
     """Mark the numeric arrays and NumPy scalars in `value` as unknown (dependency-set
     arrays, of dtype object, stay as they are)."""
+    if isinstance(value, Unknown):
+        return value  # (a new view would hide that it is a view: rules compare bases)
     if isinstance(value, np.generic):
         value = np.asarray(value)
     if isinstance(value, np.ndarray) and value.dtype == object:  # sets: a 0-d array
