@@ -96,7 +96,15 @@ def full(shape: Tuple[int, ...], every: Deps) -> Any:
 
 def indices(bits: int, size: int) -> np.ndarray:
     """The positions of the set bits of `bits` below `size`, ascending."""
-    if bits == 0:
-        return np.zeros(0, dtype=np.int64)
+    if bits.bit_count() <= _FEW:  # (a sparse row: one step per bit, not per column)
+        found = []
+        while bits:
+            low = bits & -bits
+            found.append(low.bit_length() - 1)
+            bits ^= low
+        return np.array(found, dtype=np.int64)
     raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
     return np.flatnonzero(np.unpackbits(raw, bitorder="little")[:size])
+
+
+_FEW = 64

@@ -42,8 +42,8 @@ def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     out = kwargs.pop("out", None)
     if set(kwargs) - {"dtype", "casting"} or not all(_numeric(a.primal) for a in args):
         return None
-    primal = entry.primal(*(a.primal for a in args),
-                          **{k: v.primal for k, v in kwargs.items()})
+    compute = _WITHOUT_BRANCHES.get(entry.primal, entry.primal)
+    primal = compute(*(a.primal for a in args), **{k: v.primal for k, v in kwargs.items()})
     union = None
     for a in args:
         if carries_deps(a.tangent):
@@ -52,6 +52,10 @@ def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     if out is None or out.primal is None:
         return result
     return write_outputs((out,), result.primal, result.tangent, {})  # out= overwrites
+
+
+# max(a, b) compares (a branch, which global mode refuses); NumPy's picks without one.
+_WITHOUT_BRANCHES = {max: np.maximum, min: np.minimum}
 
 
 def reduce_union(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
@@ -220,14 +224,16 @@ def _build_tables() -> tuple:
         local[fn] = through_frule
     for fn in _SPREADS:
         local[fn] = reduce_union  # (the frule divides by 0 where std = 0: NaN sets)
-    for fn in _ARITHMETIC + _MATH + [abs, pow]:
+    for fn in _ARITHMETIC + _MATH + [abs, pow, float, complex]:
         local[fn] = elementwise
+    for fn in (max, min):  # (of two numbers: the larger one here, either one globally)
+        local[fn] = through_frule
     for fn in _IN_PLACE:
         local[fn] = in_place
     globally = dict(local)
     for fn in _EXTREMES:
         globally[fn] = reduce_union
-    for fn in _SELECTIONS:
+    for fn in _SELECTIONS + [max, min]:
         globally[fn] = elementwise
     for fn in _ORDERINGS:
         del globally[fn]  # (the dense fallback)

@@ -79,6 +79,12 @@ def test_local_mode_takes_the_way_these_values_take(fn):
     np.testing.assert_array_equal(pattern, nonzeros)
 
 
+def test_python_floats_are_followed_locally():
+    pattern, nonzeros = pattern_and_nonzeros(lambda x: float(np.sum(x[1:])) * x[0],
+                                             np.array([0.5, 1.0, 2.0]))
+    np.testing.assert_array_equal(pattern, nonzeros)
+
+
 def test_a_value_written_into_an_argument_not_differentiated_is_refused():
     with pytest.raises(ValueDependentPatternError, match="not differentiated"):
         fwdad.jacobian_sparsity(written_into_a_constant, np.ones(3), np.zeros(3),

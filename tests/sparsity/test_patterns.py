@@ -70,6 +70,8 @@ CASES = [
     Case("where", lambda x: np.where(x > 0, x ** 2, np.cos(x[::-1])), (6,),
          exact_globally=False),
     Case("python_scalars", lambda x: np.array([x[0] * x[1], x[2] + 1.0, x[0]]), (3,)),
+    Case("python_max_min", lambda x: max(x[0], x[1]) * np.sum(x[1:]) + min(x[2], 0.5),
+         (3,), exact_globally=False),
     # reductions: the union over the reduced axes
     Case("sum_axis", lambda x: np.sum(x.reshape(3, 4) ** 2, axis=0), (12,)),
     Case("mean_keepdims", lambda x: np.mean(x.reshape(3, 4), axis=1, keepdims=True).ravel(),
