@@ -28,7 +28,8 @@ from fwdad.version import installed_version as _installed_version
 __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "jacrev", "jacobian_sparsity", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "jacrev", "jacobian_sparsity", "linearize", "hessian", "hvp", "vjp", "grad",
+           "value_and_grad",
            "derive_frule", "static_graph",
            "frule", "def_linear", "def_nondiff", "is_primitive", "FwdadError",
            "InternalError", "MissingRuleError", "NonDifferentiableError",

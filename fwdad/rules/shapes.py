@@ -16,8 +16,15 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
-from fwdad.rules.batching import cast, common_batch, dense, is_batched, lift, map_batch, \
-    map_batch_many
+from fwdad.rules.batching import (
+    cast,
+    common_batch,
+    dense,
+    is_batched,
+    lift,
+    map_batch,
+    map_batch_many,
+)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view

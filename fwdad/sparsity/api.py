@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, List, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -80,9 +80,10 @@ def jacobian_sparsity(f: Callable[..., Any], *primals: Any, mode: str = "local",
 
 
 def _offsets(f: Callable[..., Any], primals: Sequence[Any], wrt: Tuple[int, ...]
-             ) -> Tuple[dict, int]:
+             ) -> Tuple[Dict[int, int], int]:
     """{argument position: its first column} and the number of columns."""
-    offsets, total = {}, 0
+    offsets: Dict[int, int] = {}
+    total = 0
     for i in wrt:
         kind = np.asarray(primals[i]).dtype.kind
         if kind not in "f" or not isinstance(primals[i], (float, np.ndarray, np.floating)):

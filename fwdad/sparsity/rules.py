@@ -174,10 +174,10 @@ _VALUE_FREE = _numpy(
     "linalg.matmul", "linalg.outer", "linalg.tensordot", "linalg.vecdot", "linalg.trace",
     "linalg.diagonal", "linalg.matrix_transpose", "matrix_transpose", "linalg.cross",
     "cross", "diff", "ediff1d", "gradient", "trapezoid", "convolve", "correlate",
-    "average", "cov", "prod", "ndarray.prod", "generic.prod", "generic.sum", "generic.mean", "generic.copy", "generic.conj",
-    "generic.conjugate", "generic.reshape", "generic.transpose", "generic.squeeze",
-    "generic.ravel", "generic.flatten", "generic.cumsum", "generic.repeat", "copyto",
-    "ndarray.fill", "fill_diagonal")
+    "average", "cov", "prod", "ndarray.prod", "generic.prod", "generic.sum", "generic.mean",
+    "generic.copy", "generic.conj", "generic.conjugate", "generic.reshape",
+    "generic.transpose", "generic.squeeze", "generic.ravel", "generic.flatten",
+    "generic.cumsum", "generic.repeat", "copyto", "ndarray.fill", "fill_diagonal")
 
 # Moves whose destination is an index: value-free unless the index comes from values.
 _INDEXING = [operator.getitem, operator.setitem, operator.delitem]
