@@ -170,8 +170,7 @@ def rules_restored() -> Iterator[None]:
     finally:
         _RULES.clear()
         _RULES.update(saved)
-        for listener in _LISTENERS:
-            listener(None)
+        _notify(None)
 
 
 def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None
@@ -183,8 +182,7 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
         raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
                          f"hashable. Register the function it calls instead.") from err
     _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind)
-    for listener in _LISTENERS:
-        listener(fn)
+    _notify(fn)
 
 
 # ---- plain (non-Dual) parameters ----------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError, a_type, describe
 from fwdad.rules.registry import RuleEntry
 from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import widen_for
@@ -85,7 +86,14 @@ def dense(every: Deps) -> SparsityRule:
                 _depend_on_all(target, every)
         if out.primal is not None and any(out is w for w in written):
             return out
-        return Dual(out.primal, _all_of(out.tangent, every))
+        try:
+            return Dual(out.primal, _all_of(out.tangent, every))
+        except _Unreachable as err:
+            raise FwdadError(
+                f"jacobian_sparsity: {describe(entry.primal)} has no sparsity rule, and "
+                f"its result's tangent is {a_type(err.args[0])}, which the dense "
+                f"fallback cannot make depend on every input. Call it on arrays (or "
+                f"tuples of them), or keep it out of the function.") from None
     return dense_rule
 
 
@@ -140,8 +148,12 @@ def _all_of(tangent: Any, every: Deps) -> Any:
         return type(tangent)(_all_of(t, every) for t in tangent)
     if isinstance(tangent, dict):
         return {k: _all_of(v, every) for k, v in tangent.items()}
-    # Structured tangents (objects with fields) hold leaves we cannot reach here.
-    raise TypeError(f"no dense fallback for a tangent of type {type(tangent).__name__}")
+    # Structured tangents (objects with fields) hold leaves this does not reach.
+    raise _Unreachable(tangent)
+
+
+class _Unreachable(Exception):
+    """A tangent whose float leaves the dense fallback cannot reach."""
 
 
 # ---- the tables ------------------------------------------------------------------------
