@@ -63,7 +63,7 @@ class SparsityCall:
                 args = tuple(Dual(unknown.plain(a.primal), a.tangent) for a in args)
         out = self._run(session, args, kwargs)
         if session.mode == "global" and isinstance(out, Dual):
-            out = Dual(unknown.unknown(out.primal), out.tangent)
+            out = Dual(_unknown_result(out.primal, args, kwargs), out.tangent)
         return out
 
     def _run(self, session: Session, args: tuple, kwargs: dict) -> Any:
@@ -105,6 +105,18 @@ def _check_indices(fn: Any, args: tuple) -> None:
 
 
 _CONVERSIONS = {np.array, np.asarray, np.asanyarray}
+
+
+def _unknown_result(primal: Any, args: tuple, kwargs: dict) -> Any:
+    """Globally, every array a primitive returns counts as unknown (a constant made
+    inside, such as np.zeros(n), may be given input values by an update later), and so
+    does a Python float computed from unknown values (by library code that read their
+    memory, which the values' own type cannot see)."""
+    if type(primal) in (float, complex) and any(
+            isinstance(getattr(a, "primal", a), unknown.Unknown)
+            for a in list(args) + list(kwargs.values())):
+        return np.asarray(primal).view(unknown.Unknown)
+    return unknown.unknown(primal)
 
 
 def _check_positions(duals: list) -> None:
