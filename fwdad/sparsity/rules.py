@@ -27,6 +27,7 @@ from fwdad.rules.registry import RuleEntry
 from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import widen_for
 from fwdad.sparsity.deps import Deps, full
+from fwdad.sparsity.unknown import Unknown, plain
 from fwdad.tangents import NoTangent
 
 SparsityRule = Callable[[RuleEntry, tuple, dict], Dual]
@@ -43,7 +44,11 @@ def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     out = kwargs.pop("out", None)
     if set(kwargs) - {"dtype", "casting"} or not all(_numeric(a.primal) for a in args):
         return None
-    compute = _WITHOUT_BRANCHES.get(entry.primal, entry.primal)
+    compute = entry.primal
+    if entry.primal in _WITHOUT_BRANCHES:
+        if len(args) != 2:
+            return None
+        compute = _WITHOUT_BRANCHES[entry.primal]
     primal = compute(*(a.primal for a in args), **{k: v.primal for k, v in kwargs.items()})
     union = None
     for a in args:
@@ -60,13 +65,15 @@ _WITHOUT_BRANCHES = {max: np.maximum, min: np.minimum}
 
 
 def reduce_union(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
-    """A reduction `fn(x, axis=None, ..., keepdims=False)`: the union over the axes."""
+    """A reduction `fn(x, axis=None, ..., keepdims=False)`: the union over the axes.
+    None (the fallback) for other arguments: `out`, `where`, or more positional ones."""
     primals = [a.primal for a in args]
     named = {k: v.primal for k, v in kwargs.items()}
-    if not all(_numeric(p) for p in primals[:1]) or set(named) - {"axis", "keepdims", "ddof"}:
+    if len(primals) > 2 or not _numeric(primals[0]) or \
+            set(named) - {"axis", "keepdims", "ddof"}:
         return None
     axis = named.get("axis", primals[1] if len(primals) > 1 else None)
-    keepdims = named.get("keepdims", primals[4] if len(primals) > 4 else False)
+    keepdims = named.get("keepdims", False)
     primal = entry.primal(*primals, **named)
     sets = np.asarray(args[0].tangent, dtype=object)
     union = np.sum(sets, axis=axis, keepdims=keepdims) if sets.size else None
@@ -78,14 +85,17 @@ def dense(every: Deps) -> SparsityRule:
     its float items the set of every input. An argument the call may write into (its
     `out=`, the array of an in-place method) depends on every input too."""
     def dense_rule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:
-        out: Dual = entry.callable(*map(_without_sets, args),
-                                   **{k: _without_sets(v) for k, v in kwargs.items()})
+        plain_args = [_without_sets(a) for a in args]
+        plain_kwargs = {k: _without_sets(v) for k, v in kwargs.items()}
+        out: Dual = entry.callable(*plain_args, **plain_kwargs)
         written = [kwargs.get("out")] + ([args[0]] if entry.primal in _MUTATING else [])
         for target in written:
             if isinstance(target, Dual) and isinstance(target.primal, np.ndarray):
                 _depend_on_all(target, every)
-        if out.primal is not None and any(out is w for w in written):
-            return out
+        for original, stand_in in zip(list(args) + list(kwargs.values()),
+                                      plain_args + list(plain_kwargs.values())):
+            if out is stand_in and out.primal is not None:  # (it returns its `out`)
+                return original
         try:
             return Dual(out.primal, _all_of(out.tangent, every))
         except _Unreachable as err:
@@ -130,10 +140,17 @@ def _shaped_like(primal: Any, union: Any) -> Any:
 
 
 def _without_sets(arg: Any) -> Any:
-    """The Dual with a zero tangent in place of sets (what the frule expects)."""
-    if not isinstance(arg, Dual) or not carries_deps(arg.tangent):
+    """The Dual with a zero tangent in place of sets (what the frule expects), and
+    its value as a plain array: the fallback's own choices on values (a branch inside
+    the frule) decide nothing, as every output item depends on every input anyway.
+    Only an array is made plain (a view: the call's writes still land); a list made
+    plain would be a copy, which would not see them."""
+    if not isinstance(arg, Dual):
         return arg
-    return Dual(arg.primal, NoTangent)
+    primal = plain(arg.primal) if isinstance(arg.primal, Unknown) else arg.primal
+    if primal is arg.primal and not carries_deps(arg.tangent):
+        return arg
+    return Dual(primal, NoTangent if carries_deps(arg.tangent) else arg.tangent)
 
 
 def _all_of(tangent: Any, every: Deps) -> Any:
@@ -212,6 +229,14 @@ def in_place(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     if np.ndim(args[0].primal) > 0:
         return through_frule(entry, args, kwargs)
     return elementwise(entry, args, kwargs)
+
+
+def updates_a_scalar(entry: RuleEntry, args: tuple) -> bool:
+    """`a += b` of a 0-d array standing for a scalar (global mode): its frule would
+    write into a tangent that is one set, not an array of them."""
+    return entry.primal in _IN_PLACE and bool(args) and isinstance(args[0], Dual) and \
+        isinstance(args[0].primal, np.ndarray) and args[0].primal.ndim == 0 and \
+        not isinstance(args[0].tangent, np.ndarray)
 
 
 _IN_PLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,

@@ -62,13 +62,19 @@ class SparsityCall:
             if self.entry.primal in _CONVERSIONS:  # (NumPy reads 0-d items by float())
                 args = tuple(Dual(unknown.plain(a.primal), a.tangent) for a in args)
         out = self._run(session, args, kwargs)
-        if session.mode == "global" and isinstance(out, Dual):
-            out = Dual(_unknown_result(out.primal, args, kwargs), out.tangent)
-        return out
+        if not isinstance(out, Dual):
+            return out
+        tangent = out.tangent
+        if _is_numpy(self.entry.primal):
+            tangent = _holding_sets(tangent, args, kwargs)
+        if session.mode == "global":
+            return Dual(_unknown_result(out.primal, args, kwargs), tangent)
+        return out if tangent is out.tangent else Dual(out.primal, tangent)
 
     def _run(self, session: Session, args: tuple, kwargs: dict) -> Any:
         duals = list(args) + list(kwargs.values())
-        if not any(isinstance(a, Dual) and rules.carries_deps(a.tangent) for a in duals):
+        if not any(isinstance(a, Dual) and rules.carries_deps(a.tangent) for a in duals) \
+                and not rules.updates_a_scalar(self.entry, args):
             return self.entry.callable(*args, **kwargs)
         rule = rules.rule_for(self.entry, session.mode)
         if session.mode == "global" and rule is rules.through_frule and \
@@ -105,6 +111,25 @@ def _check_indices(fn: Any, args: tuple) -> None:
 
 
 _CONVERSIONS = {np.array, np.asarray, np.asanyarray}
+
+
+def _is_numpy(fn: Any) -> bool:
+    """NumPy's functions and methods return new arrays or views, never a value held in
+    a container or a field (whose tangent must stay the one held there)."""
+    module = getattr(fn, "__module__", None) or ""
+    return module.startswith("numpy") or isinstance(fn, np.ufunc) or \
+        getattr(fn, "__objclass__", None) in (np.ndarray, np.generic)
+
+
+def _holding_sets(tangent: Any, args: tuple, kwargs: dict) -> Any:
+    """A new float tangent (the zeros of a constant NumPy made, np.array([0.25, 0.5]))
+    as one that can hold sets, so that a later update with sets needs no widening
+    (which views of it would refuse). Not an argument's tangent, nor a view of one."""
+    if type(tangent) is not np.ndarray or tangent.dtype == object or tangent.base is not None:
+        return tangent
+    if any(getattr(a, "tangent", None) is tangent for a in list(args) + list(kwargs.values())):
+        return tangent
+    return tangent.astype(object)
 
 
 def _unknown_result(primal: Any, args: tuple, kwargs: dict) -> Any:

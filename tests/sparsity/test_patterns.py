@@ -215,3 +215,20 @@ def test_sum_over_an_axis_at_any_shape(shape, axis):
     f = lambda x: np.sum(np.exp(x), axis=axis)  # noqa: E731
     pattern, nonzeros = pattern_and_nonzeros(f, _random_input(tuple(shape)))
     np.testing.assert_array_equal(pattern, nonzeros)
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+@pytest.mark.parametrize("fn", [
+    lambda x: np.max(x.reshape(2, 3), 1, None, True).ravel(),
+    lambda x: x.reshape(2, 3).max(axis=0, keepdims=True).ravel(),
+    lambda x: np.std(x.reshape(2, 3), 0, None, None, 1),
+    lambda x: np.var(x.reshape(3, 2), axis=1, ddof=1, keepdims=True).ravel(),
+    lambda x: np.array([max(x[0], x[1], x[2]), min(x[3], x[4])]),
+], ids=["max_positional", "max_method", "std_positional", "var_keywords", "max_of_three"])
+@pytest.mark.filterwarnings("ignore::fwdad.DenseFallbackWarning")
+def test_reductions_with_their_other_arguments(fn, mode):
+    """Arguments the sparsity rules do not read (positional `out` or `keepdims`) give
+    the fallback, still a superset."""
+    x = _random_input((6,))
+    pattern, nonzeros = pattern_and_nonzeros(fn, x, mode=mode)
+    assert not (nonzeros & ~pattern).any()
