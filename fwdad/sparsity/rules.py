@@ -23,11 +23,13 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe
+from fwdad.forward.dispatch import derived_rule
 from fwdad.rules.registry import RuleEntry
 from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import widen_for
 from fwdad.sparsity.deps import Deps, full
 from fwdad.sparsity.unknown import Unknown, plain
+from fwdad.static_graph import StaticGraph
 from fwdad.tangents import NoTangent
 
 SparsityRule = Callable[[RuleEntry, tuple, dict], Dual]
@@ -280,8 +282,17 @@ def _build_tables() -> tuple:
 LOCAL_RULES, GLOBAL_RULES = _build_tables()
 
 
+def full_rule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:
+    """A @static_graph function: its derived rule, whose primitives run their sparsity
+    rules (its recorded schedules call the frules themselves)."""
+    out: Dual = derived_rule(entry.rule.fn)(*args, **kwargs)
+    return out
+
+
 def rule_for(entry: RuleEntry, mode: str) -> Optional[SparsityRule]:
     """The sparsity rule of a registered primitive, or None (the dense fallback)."""
+    if isinstance(entry.rule, StaticGraph):
+        return full_rule
     table = GLOBAL_RULES if mode == "global" else LOCAL_RULES
     fn = entry.primal
     try:

@@ -8,6 +8,7 @@ primitive's sparsity rule, or the dense fallback (with a warning once per primit
 from __future__ import annotations
 
 import contextlib
+import threading
 import warnings
 from contextvars import ContextVar
 from typing import Any, Iterator, Optional, Set
@@ -180,12 +181,16 @@ def running(mode: str, inputs: int) -> Iterator[Session]:
         raise FwdadError("jacobian_sparsity cannot run inside another jacobian_sparsity "
                          "(of a function that calls it).")
     session = Session(mode, inputs)
-    token = _SESSION.set(session)
-    try:
-        with call_hook(_wrapper), tangent_context(DependencyContext()):
-            yield session
-    finally:
-        _SESSION.reset(token)
+    with _ONE_AT_A_TIME:  # (the call hook is the registry's, for every thread)
+        token = _SESSION.set(session)
+        try:
+            with call_hook(_wrapper), tangent_context(DependencyContext()):
+                yield session
+        finally:
+            _SESSION.reset(token)
+
+
+_ONE_AT_A_TIME = threading.Lock()
 
 
 _WRAPPERS: dict = {}

@@ -232,3 +232,17 @@ def test_reductions_with_their_other_arguments(fn, mode):
     x = _random_input((6,))
     pattern, nonzeros = pattern_and_nonzeros(fn, x, mode=mode)
     assert not (nonzeros & ~pattern).any()
+
+
+@fwdad.static_graph
+def _recorded_step(x):
+    return np.roll(x, 1) * x + x[::-1]
+
+
+def test_a_static_graph_function_runs_its_derived_rule():
+    x = _random_input((5,))
+    fwdad.jvp(_recorded_step, (x,), (np.ones(5),))  # (records a schedule)
+    for mode in ("local", "global"):
+        pattern, nonzeros = pattern_and_nonzeros(lambda y: _recorded_step(y) * 2.0, x,
+                                                 mode=mode)
+        np.testing.assert_array_equal(pattern, nonzeros)
