@@ -19,7 +19,7 @@ from fwdad.dual import Dual
 from fwdad.errors import DenseFallbackWarning, FwdadError, current_user_location, describe
 from fwdad.rules.batching import TangentContext, tangent_context
 from fwdad.rules.registry import RuleEntry, call_hook
-from fwdad.sparsity import rules, unknown
+from fwdad.sparsity import rules, table, unknown
 from fwdad.sparsity.deps import Deps
 
 
@@ -75,9 +75,9 @@ class SparsityCall:
     def _run(self, session: Session, args: tuple, kwargs: dict) -> Any:
         duals = list(args) + list(kwargs.values())
         if not any(isinstance(a, Dual) and rules.carries_deps(a.tangent) for a in duals) \
-                and not rules.updates_a_scalar(self.entry, args):
+                and not table.updates_a_scalar(self.entry, args):
             return self.entry.callable(*args, **kwargs)
-        rule = rules.rule_for(self.entry, session.mode)
+        rule = table.rule_for(self.entry, session.mode)
         if session.mode == "global" and rule is rules.through_frule and \
                 self.entry.kind != "nondiff":
             _check_positions(duals)
