@@ -86,8 +86,10 @@ class SparsityCall:
                 out = rule(self.entry, args, kwargs)
             except FwdadError:
                 raise
-            except (TypeError, ValueError):  # (a rule that computes with numbers; a
-                out = None  # mistake of the user's is raised again by the fallback)
+            except (TypeError, ValueError) as err:  # (a rule that computes with numbers;
+                if table.updates_in_place(self.entry):  # a mistake of the user's is raised
+                    raise _failed_update(self.entry, err) from err  # by the fallback)
+                out = None
             if out is not None:
                 return out
             session.warn_dense(self.entry, "has a rule that cannot follow dependency sets "
@@ -95,6 +97,16 @@ class SparsityCall:
         else:
             session.warn_dense(self.entry, "has no sparsity rule")
         return rules.dense(session.every)(self.entry, args, kwargs)
+
+
+def _failed_update(entry: RuleEntry, err: Exception) -> FwdadError:
+    """An in-place update cannot run again as the fallback: it may have written already."""
+    at = current_user_location()
+    return FwdadError(
+        f"jacobian_sparsity: the in-place update {describe(entry.primal)}"
+        f"{' at ' + at if at else ''} could not follow dependency sets ({err}), and "
+        f"cannot run a second time for the fallback. Write it as an assignment of a new "
+        f"value (`a = a + b` for `a += b`).")
 
 
 def _check_indices(fn: Any, args: tuple) -> None:

@@ -89,6 +89,16 @@ def updates_a_scalar(entry: RuleEntry, args: tuple) -> bool:
         not isinstance(args[0].tangent, np.ndarray)
 
 
+def updates_in_place(entry: RuleEntry) -> bool:
+    """Whether the primitive writes into its arguments (and so cannot run twice)."""
+    return entry.primal in _WRITERS
+
+
+_WRITERS = set(_IN_PLACE) | {operator.setitem, operator.delitem} | set(_numpy(
+    "copyto", "ndarray.fill", "fill_diagonal", "put", "ndarray.put", "place", "putmask",
+    "ndarray.sort"))
+
+
 # Python's own data structures and fwdad's machinery move values, never mix them.
 _MOVER_MODULES = ("builtins", "_operator", "operator", "itertools", "functools",
                   "_functools")
