@@ -3,10 +3,11 @@ transformation."""
 # The import order matters: rules register before the modules that build on them.
 # isort: skip_file
 from fwdad.dual import Dual
-from fwdad.errors import (ColoringError, FwdadError, InternalError, MissingRuleError,
-                          NonDifferentiableError, ShippingError, SourceUnavailableError,
-                          SparsityPatternError, TangentError, UnrecordableError,
-                          UnsupportedSyntaxError)
+from fwdad.errors import (ColoringError, DenseFallbackWarning, FwdadError, InternalError,
+                          MissingRuleError, NonDifferentiableError, ShippingError,
+                          SourceUnavailableError, SparsityPatternError, TangentError,
+                          UnrecordableError, UnsupportedSyntaxError,
+                          ValueDependentPatternError)
 from fwdad.forward.derive import derive_frule
 from fwdad.lang import build_dict, build_list, build_set, build_slice, build_tuple, \
     foreigncall, unpack
@@ -21,6 +22,7 @@ from fwdad.linearize import linearize
 from fwdad.reverse.api import grad, value_and_grad, vjp
 from fwdad.jacrev import jacrev
 from fwdad.mapping import map_grad, map_jvp
+from fwdad.sparsity.api import jacobian_sparsity
 from fwdad.static_graph import static_graph
 from fwdad.sparse import sparse_hessian, sparse_jacfwd, sparse_jacrev
 from fwdad import coloring  # noqa: F401  (so that `import fwdad` gives fwdad.coloring)
@@ -32,7 +34,8 @@ from fwdad.version import installed_version as _installed_version
 __version__ = _installed_version()
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
-           "jacrev", "linearize", "hessian", "hvp", "vjp", "grad", "value_and_grad",
+           "jacrev", "jacobian_sparsity", "linearize", "hessian", "hvp", "vjp", "grad",
+           "value_and_grad",
            "map_jvp", "map_grad", "set_memory_budget", "get_memory_budget",
            "derive_frule", "static_graph", "sparse_jacfwd", "sparse_jacrev",
            "sparse_hessian",
@@ -40,6 +43,6 @@ __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp",
            "InternalError", "MissingRuleError", "NonDifferentiableError",
            "ShippingError", "SourceUnavailableError", "SparsityPatternError",
            "ColoringError", "TangentError", "UnrecordableError",
-           "UnsupportedSyntaxError",
+           "UnsupportedSyntaxError", "ValueDependentPatternError", "DenseFallbackWarning",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

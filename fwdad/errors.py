@@ -68,6 +68,16 @@ class ColoringError(FwdadError, ValueError):
     share a row (column), or a Hessian's colouring is not a star colouring."""
 
 
+class ValueDependentPatternError(FwdadError):
+    """jacobian_sparsity(mode="global") met code whose dependencies depend on the
+    values of the inputs (a branch, an index or a count computed from them)."""
+
+
+class DenseFallbackWarning(UserWarning):
+    """jacobian_sparsity met a primitive without a sparsity rule: its outputs are taken
+    to depend on every input (the pattern stays a superset of the true one)."""
+
+
 class InternalError(FwdadError, RuntimeError):
     """A bug in fwdad: an invariant of ours did not hold. Please report it."""
 

@@ -46,7 +46,7 @@ def _running_batch_size() -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder)
+def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
 def_nondiff(dispatch.derived_rule, objects._derived_rule, classes._python_method_of)

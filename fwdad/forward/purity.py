@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Set
 import numpy as np
 
 from fwdad import lang
-from fwdad.rules.registry import RuleEntry, entries, on_register
+from fwdad.rules.registry import RuleEntry, bound, entries, on_register
 
 _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
                  operator.pow, operator.neg, operator.pos, operator.abs, operator.mod,
@@ -98,8 +98,8 @@ def rule_tables() -> tuple:
     -> that rule, made again after a registration."""
     if not _TABLES:
         listed = list(entries())
-        _TABLES.append(({id(e.callable): e for e in listed},
-                        {e.primal: e.callable for e in listed}))
+        _TABLES.append(({id(bound(e)): e for e in listed},
+                        {e.primal: bound(e) for e in listed}))
     return _TABLES[0]
 
 

@@ -105,6 +105,8 @@ def lift(primal: Any, tangent: Any, out_ndim: int) -> Any:
 class TangentContext:
     """How a running call makes the tangents of new arrays: here, with a batch axis."""
 
+    holds_sets = False  # tangents are arrays of dependency sets (fwdad/sparsity)
+
     def __init__(self, size: Optional[int]) -> None:
         self.size = size
 
@@ -146,6 +148,11 @@ def batch(size: int):
 def running_context() -> TangentContext:
     """The context of the call running now (a plain one outside any)."""
     return _CONTEXT.get() or _PLAIN
+
+
+def holds_sets() -> bool:
+    """Whether the running call's tangents are dependency sets (fwdad/sparsity)."""
+    return running_context().holds_sets
 
 
 def running_batch_size() -> Optional[int]:
@@ -208,6 +215,14 @@ def map_batch_many(fn: Any, primals: Any, tangents: Any) -> Any:
     return np.stack([fn([t[b] for t in full]) for b in range(size)])
 
 
+def cast(tangent: np.ndarray, dtype: Any, copy: bool = True) -> np.ndarray:
+    """`tangent.astype(dtype, copy=copy)`, but dependency sets (fwdad/sparsity: dtype
+    object) stay sets: casting them to numbers would drop them."""
+    if tangent.dtype == object and holds_sets():
+        return tangent.copy() if copy else tangent
+    return tangent.astype(dtype, copy=copy)
+
+
 def fit(tangent: Any, out: Any) -> Any:
     """The tangent shaped and typed like the result `out`: broadcast to its shape (a
     batch axis stays in front) and cast to its float dtype; NoTangent when `out` holds
@@ -226,6 +241,8 @@ def fit(tangent: Any, out: Any) -> Any:
     if np.shape(tangent) != shape:
         tangent = np.broadcast_to(tangent, shape).copy()
     dtype = np.asarray(out).dtype
+    if holds_sets() and np.asarray(tangent).dtype == object:
+        return tangent if isinstance(out, np.ndarray) else np.asarray(tangent)[()]  # (sets)
     if kind == "f" and np.iscomplexobj(tangent):
         _real_or_refuse(tangent)
     if not isinstance(tangent, (np.ndarray, np.generic, float, int, complex)):

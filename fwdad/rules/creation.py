@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import created_tangent, lift, running_batch_size
+from fwdad.rules.batching import cast, created_tangent, lift, running_batch_size
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
@@ -31,13 +31,13 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
     if isinstance(x.primal, np.ndarray):
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))
-        return Dual(out, x.tangent.astype(out.dtype).reshape(  # (a copy, as np.array)
+        return Dual(out, cast(x.tangent, out.dtype).reshape(  # (a copy, as np.array)
             x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
     size = _batch_size(x.tangent, x.primal) or running_batch_size()
     dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
     shape = dense.shape[:0 if size is None else 1] + out.shape
     dense = dense if dense.shape == shape else dense.reshape(shape).copy()  # (not a view)
-    return Dual(out, dense if dense.dtype == out.dtype else dense.astype(out.dtype))
+    return Dual(out, dense if dense.dtype == out.dtype else cast(dense, out.dtype))
 
 
 def _stack(tangent, primal, size) -> np.ndarray:
@@ -189,7 +189,7 @@ def _astype(x: Dual, dtype, *args, **kwargs) -> Dual:
         return x
     if out.dtype.kind not in "fc" or x.tangent is NoTangent:
         return Dual(out, NoTangent)
-    return Dual(out, x.tangent.astype(out.dtype))
+    return Dual(out, cast(x.tangent, out.dtype))
 
 
 def _as_array(fn):

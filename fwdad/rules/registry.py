@@ -63,7 +63,37 @@ def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
         entry = _RULES.get(_key(fn))
     except TypeError:
         return None
-    return entry.callable if entry is not None else None
+    return bound(entry) if entry is not None else None
+
+
+def bound(entry: RuleEntry) -> Callable[..., Any]:
+    """What generated code binds for the rule of `entry` (see `call_hook`)."""
+    return entry.callable if _CALL_HOOK is None else _CALL_HOOK(entry)
+
+
+# What generated code binds instead of `entry.callable` while a hook is installed
+# (sparsity detection runs each primitive's sparsity rule this way).
+_CALL_HOOK: Optional[Callable[[RuleEntry], Callable[..., Any]]] = None
+
+
+@contextlib.contextmanager
+def call_hook(hook: Callable[[RuleEntry], Callable[..., Any]]) -> Iterator[None]:
+    """While the body runs, rules built call `hook(entry)` instead of each registered
+    rule. Rules derived before and after are dropped, so that neither kind leaks into
+    the other (they are built again on their next use)."""
+    global _CALL_HOOK
+    saved, _CALL_HOOK = _CALL_HOOK, hook
+    _notify(None)
+    try:
+        yield
+    finally:
+        _CALL_HOOK = saved
+        _notify(None)
+
+
+def _notify(fn: Any) -> None:
+    for listener in _LISTENERS:
+        listener(fn)
 
 
 def kind_of(fn: Any) -> Optional[str]:
@@ -140,8 +170,7 @@ def rules_restored() -> Iterator[None]:
     finally:
         _RULES.clear()
         _RULES.update(saved)
-        for listener in _LISTENERS:
-            listener(None)
+        _notify(None)
 
 
 def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None
@@ -153,8 +182,7 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
         raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
                          f"hashable. Register the function it calls instead.") from err
     _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind)
-    for listener in _LISTENERS:
-        listener(fn)
+    _notify(fn)
 
 
 # ---- plain (non-Dual) parameters ----------------------------------------------------

@@ -16,7 +16,15 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
-from fwdad.rules.batching import common_batch, dense, is_batched, lift, map_batch, map_batch_many
+from fwdad.rules.batching import (
+    cast,
+    common_batch,
+    dense,
+    is_batched,
+    lift,
+    map_batch,
+    map_batch_many,
+)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
@@ -222,8 +230,8 @@ def _joining_rule(fn: Callable) -> Callable:
         out = fn(primals, *args, **kwargs)
         if all(t is NoTangent for t in tangents):
             return Dual(out, NoTangent)
-        return Dual(out, map_batch_many(lambda ts: fn(ts, *args, **kwargs), primals,
-                                        tangents).astype(out.dtype, copy=False))
+        return Dual(out, cast(map_batch_many(lambda ts: fn(ts, *args, **kwargs), primals,
+                                             tangents), out.dtype, copy=False))
     rule.__name__ = f"_{fn.__name__}"
     return rule
 

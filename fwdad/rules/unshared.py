@@ -44,6 +44,10 @@ def _is_recorded(tangent: Any) -> bool:
 
 def _owner(a: np.ndarray) -> Any:
     """What holds a's memory: a view's `base` is the array that owns it (NumPy points
-    a view of a view at the owner too)."""
-    base = a.base
-    return a if base is None else base
+    a view of a view at the owner too, except across subclasses: a view of an array
+    subclass, such as sparsity detection's fwdad/sparsity/unknown.py, keeps the chain,
+    which is followed here)."""
+    owner = a
+    while isinstance(owner, np.ndarray) and owner.base is not None:
+        owner = owner.base
+    return owner
