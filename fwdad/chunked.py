@@ -22,6 +22,7 @@ from fwdad import budget
 from fwdad.errors import FwdadError, a_type
 from fwdad.progress import steps
 from fwdad.shipping import Failure, Shipped, Task, run_task, unwrap
+from fwdad.transformed import Transformed
 
 EXECUTOR_CHUNKS = 16  # at least this many chunks on an executor (a few per worker)
 
@@ -62,10 +63,11 @@ def run_chunks(f: Any, total: int, make_task: Callable[[int, int], Task], key: A
     with steps(label, total, unit, options.progress) as done:
         start, spans = 0, _fixed(total, options.chunk_size)
         if spans is None:
+            owner, key = _estimate_owner(f, key)
             plan = budget.ChunkPlan(total, budget.resolve(options.memory_budget),
-                                    budget.known(f, key))
+                                    budget.known(owner, key))
             start = _probe(f, plan, make_task, results, done)
-            budget.remember(f, key, plan.per_direction)
+            budget.remember(owner, key, plan.per_direction)
             pieces = 1 if options.executor is None else EXECUTOR_CHUNKS
             spans = plan.rest(start, pieces)
         tasks = [make_task(a, b) for a, b in spans]
@@ -76,6 +78,14 @@ def run_chunks(f: Any, total: int, make_task: Callable[[int, int], Task], key: A
         else:
             results += _on_executor(options.executor, f, tasks, spans, unit, done)
     return results
+
+
+def _estimate_owner(f: Any, key: Any) -> Tuple[Any, Any]:
+    """Whose estimate a pass of `f` keeps: a transformation made anew at each call (the
+    gradient inside hessian) keeps it on the user's function, keyed by what it is."""
+    if isinstance(f, Transformed):
+        return f.f, (f.kind, repr(f.argnums), key)
+    return f, key
 
 
 def _fixed(total: int, chunk_size: Optional[int]) -> Optional[List[Span]]:
