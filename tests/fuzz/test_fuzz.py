@@ -15,6 +15,9 @@ import pytest
 from tests.fuzz.check import check, failure_class, report
 
 SEEDS = range(0, 1000)
+# The default test command checks the first QUICK seeds; the rest are marked `long`
+# (`python -m pytest -n auto -m "long or not long"` runs them all).
+QUICK = 200
 
 # failure class (oracle status: kind; ...) -> seeds
 KNOWN: dict = {
@@ -24,6 +27,8 @@ KNOWN: dict = {
 def _param(seed: int):
     reason = next((r for r, seeds in KNOWN.items() if seed in seeds), None)
     marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    if seed >= QUICK:
+        marks.append(pytest.mark.long)
     return pytest.param(seed, marks=marks, id=f"seed{seed}")
 
 

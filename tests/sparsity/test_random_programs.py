@@ -22,7 +22,11 @@ def _missing(pattern, jac):
     return np.argwhere((jac != 0) & ~pattern.toarray())
 
 
-@pytest.mark.parametrize("seed", SEEDS, ids=lambda s: f"seed{s}")
+QUICK = 100  # the default run checks these; the rest are marked `long` (pyproject.toml)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, id=f"seed{s}", marks=[pytest.mark.long]
+                                               if s >= QUICK else []) for s in SEEDS])
 def test_pattern_contains_the_nonzeros_of_jacfwd(seed):
     program = generate(seed)
     f = load(program.source).f
