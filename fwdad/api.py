@@ -34,6 +34,9 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             tuples/lists/dicts of them are differentiable; other values pass through.
         tangents: one tangent per argument, each shaped like its primal. None (at any
             level: an argument, an item of a tuple, a field) means no tangent: zero.
+            An argument given None or a zero tangent is a constant of this
+            derivative: the rule runs a version built for that, which does no tangent
+            work for it.
 
     Returns:
         `(f(*primals), tangent_out)`, with the output tangent shaped like the output.

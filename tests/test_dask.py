@@ -8,18 +8,9 @@ import numpy as np
 import pytest
 
 import fwdad
+from tests.closed_forms import f, jacobian_of_f
 
 distributed = pytest.importorskip("distributed")
-
-
-def f(x):
-    return np.sin(x) * x[0]
-
-
-def jacobian_of_f(x):  # closed form: d(sin(x_i) x_0)/dx_j
-    jac = np.diag(np.cos(x) * x[0])
-    jac[:, 0] += np.sin(x)
-    return jac
 
 
 def die_once(flag):

@@ -8,20 +8,7 @@ import pytest
 
 import fwdad
 from fwdad import budget
-
-
-def f(x):
-    return np.sin(x) * x[0]
-
-
-def jacobian_of_f(x):  # closed form: d(sin(x_i) x_0)/dx_j
-    jac = np.diag(np.cos(x) * x[0])
-    jac[:, 0] += np.sin(x)
-    return jac
-
-
-def total(x):
-    return np.sum(np.sin(x) * x[0])
+from tests.closed_forms import f, jacobian_of_f, total
 
 
 def hessian_of_total(x):
