@@ -17,7 +17,7 @@ from tests.fuzz.check import check, failure_class, report
 SEEDS = range(0, 1000)
 # The default test command checks the first QUICK seeds; the rest are marked `long`
 # (`python -m pytest -n auto -m "long or not long"` runs them all).
-QUICK = 200
+QUICK = 150
 
 # failure class (oracle status: kind; ...) -> seeds
 KNOWN: dict = {

@@ -22,7 +22,7 @@ def _missing(pattern, jac):
     return np.argwhere((jac != 0) & ~pattern.toarray())
 
 
-QUICK = 100  # the default run checks these; the rest are marked `long` (pyproject.toml)
+QUICK = 60  # the default run checks these; the rest are marked `long` (pyproject.toml)
 
 
 @pytest.mark.parametrize("seed", [pytest.param(s, id=f"seed{s}", marks=[pytest.mark.long]
