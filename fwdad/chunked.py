@@ -102,6 +102,12 @@ def _probe(f: Any, plan: budget.ChunkPlan, make_task: Callable[[int, int], Task]
         stop = plan.probe(start)
         if stop is None:
             return start
+        if start == 0 and stop == 1 < plan.total:
+            # The rules are built in the first pass, which tracing would slow tenfold:
+            # it runs untraced, and a second pass of one direction is measured.
+            results.append(make_task(0, 1).run(f))
+            done(1)
+            start, stop = 1, 2
         task = make_task(start, stop)
         result, peak = budget.measured(lambda: task.run(f))
         plan.record(stop - start, peak)
