@@ -10,10 +10,11 @@ A batched pass holds, for every direction, a tangent as large as each intermedia
 value of the function, so its memory grows linearly with the directions it carries.
 The first passes (1 direction, then up to 16) run under tracemalloc, which sees
 NumPy's allocations (chunked.py runs the very first pass untraced, as it builds the
-rules, and measures a second pass of one direction instead); the peak of the larger one, divided by its directions, is the
-estimate per direction (it includes the fixed cost of the primal values, so it errs
-on the large side). The other passes take as many directions as fit the budget, and
-no more than fit EFFICIENT_PASS (128 MiB), past which passes are no faster. The
+rules, and measures a second pass of one direction instead); the peak of the larger
+one, divided by its directions, is the estimate per direction (it includes the fixed
+cost of the primal values, so it errs on the large side). The other passes take as
+many directions as fit the budget, and no more than fit EFFICIENT_PASS (128 MiB), past
+which passes are no faster. The
 estimate is kept per function and argument shapes, so a later call with the same
 shapes runs its passes untraced from the start.
 """
