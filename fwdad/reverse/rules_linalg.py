@@ -16,7 +16,7 @@ import numpy as np
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
 from fwdad.reverse.rules_shapes import _selection
-from fwdad.rules.linalg import explicit_subscripts
+from fwdad.rules.linalg import explicit_subscripts, from_sublists
 
 
 def _T(a):
@@ -118,7 +118,7 @@ def _einsum(*args, **kwargs):
     interleaved with the operands as lists of axis numbers."""
     if isinstance(args[0], str):
         return _einsum_of(args[0], args[1:], kwargs, lambda cts: (None,) + cts)
-    operands, subscripts = _from_sublists(args)
+    subscripts, operands = from_sublists(args)
     return _einsum_of(subscripts, operands, kwargs, lambda cts: sum(
         ((c, None) for c in cts), ()))
 
@@ -129,15 +129,6 @@ def _einsum_of(subscripts, operands, kwargs, place):
     return out, lambda ct: place(tuple(
         (lambda i=i: _einsum_cotangent(inputs, output, operands, ct, i))
         for i in range(len(operands))))
-
-
-def _from_sublists(args):
-    """einsum(a, [0, 1], b, [1, 2], [0, 2]) -> ([a, b], "AB,BC->AC")."""
-    def spell(sublist):
-        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist)
-    inputs = ",".join(spell(s) for s in args[1::2])
-    output = "->" + spell(args[-1]) if len(args) % 2 else ""
-    return list(args[0:len(args) - len(args) % 2:2]), inputs + output
 
 
 def _einsum_cotangent(inputs, output, operands, ct, i):

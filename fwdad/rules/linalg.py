@@ -162,10 +162,16 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # NumPy's 52 
 
 
 def interleaved_subscripts(args: tuple) -> tuple:
+    """from_sublists of Duals: the sublists are read from their primals."""
+    plain = [a.primal if k % 2 or k == len(args) - 1 else a for k, a in enumerate(args)]
+    return from_sublists(plain)
+
+
+def from_sublists(args) -> tuple:
     """(a, [0, 1], b, [1, 2], [0, 2]) -> ("ab,bc->ac", [a, b]): the subscripts string the
-    sublists spell (integers 0-51, Ellipsis), and the operands."""
+    sublists spell (integers 0-51, Ellipsis), and the operands (both modes use it)."""
     def spell(sublist) -> str:
-        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist.primal)
+        return "".join("..." if k is Ellipsis else _LETTERS[k] for k in sublist)
     pairs = len(args) // 2
     inputs = ",".join(spell(args[2 * k + 1]) for k in range(pairs))
     output = "->" + spell(args[-1]) if len(args) % 2 else ""

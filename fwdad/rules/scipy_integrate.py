@@ -30,6 +30,7 @@ from fwdad.errors import NonDifferentiableError, SolverError, current_user_locat
 from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.implicit import first_order_only
 from fwdad.rules.ode_sensitivity import SensitivitySystem, as_float_array
 from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent, zero_tangent
@@ -221,25 +222,8 @@ def check_status(name: str, status: int, message: str, what: str = "") -> None:
             f"(a stiff problem needs 'BDF', 'Radau' or 'LSODA') or the time span.")
 
 
-# ---- differentiated again ----------------------------------------------------------------------
-def _refused_again(name: str):
-    """The rule of a solver's rule (second order: hessian, hvp, jvp of jvp): refused.
-    Note: the SciPy call inside the rule cannot be differentiated again; deriving a rule
-    of the rule's code failed with an unrelated error instead
-    (tests/rules/test_scipy_integrate.py::test_second_order_is_refused)."""
-    def again(*args: Dual, **kwargs: Dual) -> Dual:
-        at = current_user_location()
-        raise NonDifferentiableError(
-            f"scipy.integrate.{name}{' at ' + at if at else ''}: fwdad differentiates "
-            f"through the ODE solvers once; second derivatives (hessian, hvp, a jvp of a "
-            f"jvp, forward over reverse) are not computed. Differentiate once (jvp, "
-            f"jacfwd, grad), or take the second derivative by finite differences of "
-            f"fwdad's first.")
-    again.__name__ = f"{name}_differentiated_again"
-    return again
-
-
+# ---- differentiated again: refused (the SciPy call inside a rule cannot be) -----------------
 for _name, _solver, _rule in (("solve_ivp", si.solve_ivp, _solve_ivp),
                               ("odeint", si.odeint, _odeint)):
-    frule(_rule, get_frule(_solver))(_refused_again(_name))  # (the rule as written, and
-    # as generated code calls it)
+    for _target in (_rule, get_frule(_solver)):  # (the rule as written, and as generated
+        first_order_only(f"integrate.{_name}")(_target)  # code calls it)
