@@ -51,7 +51,7 @@ def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     edits: Dict[int, _Edit] = {}
     for plan in plans:
         plan.locals = _field_locals(plan, taken, names)
-        _edit(plan, edits)
+        _edit(plan, edits, found)
     tree.body = _apply(tree.body, edits)
     return tree
 
@@ -137,7 +137,7 @@ class _Edit:
     instead: Optional[List[ast.stmt]] = None
 
 
-def _edit(plan: _Plan, edits: Dict[int, _Edit]) -> None:
+def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]]) -> None:
     for use in plan.uses:
         stmt = use.stmt
         edit = edits.setdefault(id(stmt), _Edit())
@@ -145,12 +145,38 @@ def _edit(plan: _Plan, edits: Dict[int, _Edit]) -> None:
             edit.instead = [_assign(plan.locals[f], copy_location(value, stmt), stmt)
                             for f, value in use.bound.items()]
         elif use.kind == "read":
-            edit.instead = [] if type(stmt) is ast.Expr else \
-                [_assign(stmt.targets[0].id, _load(plan.locals[use.attr], stmt), stmt)]
+            edit.instead = [] if type(stmt) is ast.Expr or _forwarded(plan, use, found) \
+                else [_assign(stmt.targets[0].id, _load(plan.locals[use.attr], stmt), stmt)]
         elif use.kind == "write":
             edit.instead = [_assign(plan.locals[use.attr], stmt.value.args[2], stmt)]
         else:
             edit.before.append(_remake(plan, stmt))
+
+
+def _forwarded(plan: _Plan, read: Use, found: Dict[str, List[Use]]) -> bool:
+    """Whether the temporary of `t = getattr(s, 'f')` is replaced by the field's local
+    where it is used (`y = f(s_f)`, not `t = s_f; y = f(t)`, so that the code reads as
+    if written with locals): when that is its one use, in a later statement of the same
+    block, with no write of the field and no making of `s` from there to the read."""
+    temporary = read.stmt.targets[0].id
+    its = found.get(temporary, [])
+    if not is_generated(temporary) or len(its) != 2 or its[0].stmt is not read.stmt \
+            or its[1].kind not in ("escape", "read", "write"):
+        return False
+    use, (block, i) = its[1], read.path[-1]
+    if len(use.path) != len(read.path) or not _inside(use.path, read.path[:-1], block, i):
+        return False
+    makings = {id(u.stmt) for u in plan.uses if u.kind == "make"}
+    changes = makings | {id(u.stmt) for u in plan.uses
+                         if u.kind == "write" and u.attr == read.attr}
+    between = block[i + 1:use.path[-1][1]]
+    if id(use.stmt) in makings or \
+            any(id(node) in changes for stmt in between for node in walk(stmt)):
+        return False  # (`s = State(s.pos, s.t)` must read both before it writes)
+    for node in walk(use.stmt):
+        if type(node) is ast.Name and node.id == temporary:
+            node.id = plan.locals[read.attr]
+    return True
 
 
 def _apply(block: List[ast.stmt], edits: Dict[int, _Edit]) -> List[ast.stmt]:

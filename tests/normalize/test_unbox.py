@@ -6,6 +6,7 @@ of the function built with fwdad.normalize.UNBOX off) and against finite differe
 """
 import copy
 import dataclasses
+import re
 import types
 
 import numpy as np
@@ -60,7 +61,10 @@ def test_unboxed_code_has_the_fields_as_locals(row):
     text = normalized_text(row.fn)
     for name in row.fields:
         assert f"{name} = " in text, text
-    assert "getattr(" not in text.replace("getattr(_fw_", ""), text
+    for instance in {name.split("_")[0] for name in row.fields}:
+        assert f"getattr({instance}, " not in text, text
+        remade = re.search(rf"^ *{instance} = ", text, re.MULTILINE) is not None
+        assert remade == row.escapes, text  # made again where it escapes
     assert text != normalized_text(row.fn, unboxed=False)
 
 
