@@ -5,13 +5,13 @@
     class P:                         ->  Layout(fields=('x',), params=('v',))
         def __init__(self, v): self.x = v
 
-A class is plain when making an instance runs nothing but `self.<field> = <parameter>`
-for each parameter, and reading or writing a field runs nothing but the plain
-attribute lookup: no metaclass, `__new__`, `__post_init__`, `__setattr__`,
-`__getattribute__`, `__getattr__`, `__delattr__` or `__del__` (a frozen dataclass's own
-`__setattr__` is allowed: its fields are then only read), no property or other
-descriptor on a field name (the member descriptors of `__slots__` are plain), no field
-that a base class declares too. normalize/unbox.py replaces such instances by locals.
+A class is plain when it has no registered rule, making an instance runs nothing but
+`self.<field> = <parameter>` for each parameter, and reading or writing a field runs
+nothing but the plain attribute lookup: no metaclass, `__new__`, `__post_init__`,
+`__setattr__`, `__getattribute__`, `__getattr__`, `__delattr__` or `__del__` (a frozen
+dataclass's own `__setattr__` is allowed: its fields are then only read), no property or
+other descriptor on a field name (the member descriptors of `__slots__` are plain), no
+field that a base class declares too. normalize/unbox.py replaces such instances by locals.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from fwdad.errors import FwdadError
+from fwdad.rules.registry import is_primitive
 from fwdad.source import get_source
 
 
@@ -63,8 +64,9 @@ def is_literal(value: Any) -> bool:
 def layout(cls: Any) -> Optional[Layout]:
     """The layout of `cls` when it is a plain class (see the module docstring), else
     None."""
-    if not isinstance(cls, type) or type(cls) is not type or not _plain_hooks(cls):
-        return None
+    if not isinstance(cls, type) or type(cls) is not type or is_primitive(cls) \
+            or cls.__module__.partition(".")[0] == "fwdad" or not _plain_hooks(cls):
+        return None  # (a class with a registered rule, or fwdad's own: Dual, Tangent)
     found = _dataclass_layout(cls) if dataclasses.is_dataclass(cls) else _init_layout(cls)
     if found is None or not _plain_fields(cls, found.fields):
         return None

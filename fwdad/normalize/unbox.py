@@ -47,13 +47,32 @@ def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
              for plan in [_plan(name, its)] if plan is not None]
     if not plans:
         return tree
-    taken = {n.id for n in walk(tree) if type(n) is ast.Name} | params
+    taken = _bound_or_read(tree)
     edits: Dict[int, _Edit] = {}
     for plan in plans:
         plan.locals = _field_locals(plan, taken, names)
         _edit(plan, edits, found)
     tree.body = _apply(tree.body, edits)
     return tree
+
+
+def _bound_or_read(tree: ast.FunctionDef) -> Set[str]:
+    """Every name the function (nested defs included) reads, binds or declares: a field's
+    local takes none of them."""
+    out: Set[str] = set()
+    for node in walk(tree):
+        kind = type(node)
+        if kind is ast.Name:
+            out.add(node.id)
+        elif kind is ast.arg:
+            out.add(node.arg)
+        elif kind in (ast.FunctionDef, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif kind in (ast.Global, ast.Nonlocal):
+            out.update(node.names)
+        elif kind is ast.alias:
+            out.add((node.asname or node.name).split(".")[0])
+    return out
 
 
 @dataclass
