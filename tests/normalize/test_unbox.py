@@ -109,6 +109,15 @@ def test_reverse_matches_the_boxed_rule_and_finite_differences(row, boxed):
     np.testing.assert_allclose(inner(got, direction), fd, rtol=1e-6, atol=1e-8)
 
 
+@pytest.mark.parametrize("row", [r for r in UNBOXED if len(r.args) == 2
+                                 and all(type(a) is float for a in r.args)], ids=str)
+def test_second_order_matches_the_boxed_rule(row, boxed):
+    point = np.array(row.args)
+    want = boxed(row.fn, lambda f: fwdad.hessian(lambda v: f(v[0], v[1]))(point))
+    got = fwdad.hessian(lambda v: row.fn(v[0], v[1]))(point)
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
 def write_frozen(a):
     f = cases.Frozen(a, a)
     f.a = 2.0

@@ -211,6 +211,26 @@ def two_instances(a, b):
     return q.left * q.right
 
 
+def made_again_from_its_fields(a, b):
+    p = Pair(a, b)
+    p = Pair(p.right, p.left)  # (reads both fields before it writes either)
+    return p.left - 2.0 * p.right
+
+
+def escapes_by_an_alias(a, b):
+    p = Pair(a, b)
+    p.left = p.left * 2.0
+    q = p
+    return q.left * q.right
+
+
+def escapes_into_a_list(k, pos0, vel0):
+    s = State(k, pos0, vel0)
+    s.pos = s.pos * s.t
+    states = [s]
+    return energy(states[0]) + np.sum(states[0].pos)
+
+
 # ---- kept ---------------------------------------------------------------------------
 def post_init(a):
     s = PostInit(a)
@@ -306,6 +326,15 @@ def default_factory(a):
     return f.a * len(f.items)
 
 
+def escapes_inside_a_try(k, pos0, vel0):
+    s = State(k, pos0, vel0)
+    try:
+        e = energy(s)
+    except ValueError:
+        e = s.t
+    return e
+
+
 def other_attribute(a):
     p = Pair(a, a)
     return p.left * len(type(p).__name__)
@@ -343,6 +372,9 @@ UNBOXED = [
     Row(plain_slots, (0.4, 1.3), fields=("s_u", "s_v")),
     Row(default_parameter, (0.4,), fields=("p_left", "p_right")),
     Row(two_instances, (0.4, 1.3), fields=("p_left", "q_left")),
+    Row(made_again_from_its_fields, (0.4, 1.3), fields=("p_left", "p_right")),
+    Row(escapes_by_an_alias, (0.4, 1.3), fields=("p_left", "p_right"), escapes=True),
+    Row(escapes_into_a_list, (0.7, V, W), fields=("s_t", "s_pos"), escapes=True),
 ]
 
 KEPT = [
@@ -362,4 +394,5 @@ KEPT = [
     Row(overridden_field, (0.4,)),
     Row(default_factory, (0.4,)),
     Row(other_attribute, (0.4,)),
+    Row(escapes_inside_a_try, (0.7, V, W)),
 ]
