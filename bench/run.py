@@ -9,9 +9,10 @@ static_graph (bench/small_ops.py), and those of the other issues: jacfwd and lin
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
 (bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py), sparse Jacobians by
 colouring (bench/sparse.py), memory budgets and Dask (bench/memory_budget.py,
-bench/distributed.py). Peers (JAX, PyTorch, autograd) are timed when they are installed
-(`pip install fwdad[bench]`) and reported as absent otherwise. Within a group the
-callables are sampled in turn, so that load on a shared machine hits all alike.
+bench/distributed.py), a dataclass state against plain locals
+(bench/dataclass_state.py). Peers (JAX, PyTorch, autograd) are timed when they are
+installed (`pip install fwdad[bench]`) and reported as absent otherwise. Within a group
+the callables are sampled in turn, so that load on a shared machine hits all alike.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
-from bench import arguments, peers, report, small_ops  # noqa: E402
+from bench import arguments, dataclass_state, peers, report, small_ops  # noqa: E402
 from bench import jvp_overhead as jo  # noqa: E402
 from bench.companion_rows import (  # noqa: E402
     higher_order_rows,
@@ -267,6 +268,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     repeats = 3 if args.quick else 21
     rows = (w1_rows(repeats) + w2_rows(max(3, repeats // 2)) + w3_rows(max(3, repeats // 2))
             + arguments.rows(max(3, repeats // 2), medians, seconds, verdict)
+            + dataclass_state.rows(max(3, repeats // 2), medians, seconds, verdict)
             + small_call_rows(repeats) + build_rows(repeats) + memory_rows()
             + static_graph_rows(repeats) + jacobian_rows(repeats)
             + reverse_rows(max(3, repeats // 3), with_peers=True,

@@ -27,11 +27,13 @@ def normalized(fn: Callable) -> Tuple[FunctionSource, ast.FunctionDef]:
     return normalized_source(get_source(fn))
 
 
-def normalized_source(src: FunctionSource) -> Tuple[FunctionSource, ast.FunctionDef]:
-    """`src` and its normalized tree (made from `src.tree`, in place)."""
+def normalized_source(src: FunctionSource, unboxed: bool = True
+                      ) -> Tuple[FunctionSource, ast.FunctionDef]:
+    """`src` and its normalized tree (made from `src.tree`, in place); with
+    `unboxed=False`, without the unbox pass (normalize/unbox.py)."""
     groups = walk_by_class(src.tree)  # once, for the fence and normalize
     fence.check(src, groups)
-    return src, normalize(src, Namer(), groups)
+    return src, normalize(src, Namer(), groups, unboxed)
 
 
 def text_later(src: FunctionSource, normalized: ast.FunctionDef) -> LazyText:

@@ -97,6 +97,22 @@ def test_least_squares_gradient_matches_differences():
     np.testing.assert_allclose(fwdad.grad(least_squares)(x, m), fd, rtol=1e-6)
 
 
+def test_dataclass_state_matches_the_plain_code_and_differences():
+    from bench.dataclass_state import leapfrog, leapfrog_plain
+    from fwdad.forward.derive import build_rule
+    rng = np.random.default_rng(2)
+    pos, vel, dpos, dvel = (rng.standard_normal(6) for _ in range(4))
+    args, tangents, h = (0.8, pos, vel, 30, 0.05), (1.0, dpos, dvel, None, None), 1e-6
+    _, tangent = fwdad.jvp(leapfrog, args, tangents)
+    _, plain = fwdad.jvp(leapfrog_plain, args, tangents)
+    fd = (leapfrog(0.8 + h, pos + h * dpos, vel + h * dvel, 30, 0.05)
+          - leapfrog(0.8 - h, pos - h * dpos, vel - h * dvel, 30, 0.05)) / (2 * h)
+    assert tangent == pytest.approx(plain, rel=1e-12)
+    assert tangent == pytest.approx(fd, rel=1e-6)
+    source = build_rule(leapfrog).source
+    assert source.startswith("# optimized") and "s_pos = " in source
+
+
 @pytest.mark.parametrize("workload", ["solve_all", "solve_line"])
 def test_ode_workloads_jacobians_match_finite_differences(workload):
     """bench/ode.py times jacfwd through solve_ivp: it must be the right Jacobian."""

@@ -118,8 +118,10 @@ def _plain_maker(src: FunctionSource, tree: Any, constants: dict[Any, Any],
 def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str
                 ) -> Callable[..., Any]:
     with collector_paused():
+        # (instances left boxed: the plain rule is the reference the optimized rule,
+        # unboxed by normalize/unbox.py, must match)
         fresh, normalized = frontend.normalized_source(
-            source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
+            source.again(src), unboxed=False)  # type: ignore[arg-type]  # (a def)
         tree, constants = transform(normalized, fresh)
         return build(_plain_tree(tree, fresh), constants.values, header=header)
 

@@ -7,27 +7,36 @@ Each pass is a function from a tree to a tree with the same behaviour:
     intrinsics     a + b, x[i] = v      ->  operator.add(a, b), operator.setitem(x, i, v)
     constructors   [a, b], x[1:n]       ->  fwdad.build_list(a, b), fwdad.build_slice(...)
     flatten        f(g(x))              ->  _fw_g1 = g(x); f(_fw_g1)
+    unbox          s = State(t, p)      ->  s_t = t; s_pos = p   (a plain class's instance
+                                            made and used here: one local per field)
 
 intrinsics and constructors run in one walk of the tree (see _OperatorsAndDisplays).
 """
 from __future__ import annotations
 
 import ast
+import os
 from typing import Dict, List, Optional
 
 from fwdad.astwalk import walk_by_class
-from fwdad.normalize import constructors, flatten, foreign, intrinsics
+from fwdad.normalize import constructors, flatten, foreign, intrinsics, unbox
 from fwdad.normalize.names import Namer
 from fwdad.normalize.scope import Scope, local_names
 from fwdad.source import FunctionSource
 
-PASSES = ("foreign", "intrinsics", "constructors", "flatten")
+PASSES = ("foreign", "intrinsics", "constructors", "flatten", "unbox")
+
+# FWDAD_UNBOX=0 in the environment leaves instances boxed (to compare when debugging).
+UNBOX = os.environ.get("FWDAD_UNBOX", "1") != "0"
 
 
 def normalize(src: FunctionSource, names: Namer = None,
-              groups: Optional[Dict[type, List[ast.AST]]] = None) -> ast.FunctionDef:
+              groups: Optional[Dict[type, List[ast.AST]]] = None,
+              unboxed: bool = True) -> ast.FunctionDef:
     """`src.tree`, normalized (the fence must have accepted it). `groups`, when given,
-    is `walk_by_class(src.tree)`, for a caller that walked it already.
+    is `walk_by_class(src.tree)`, for a caller that walked it already. With
+    `unboxed=False` (or UNBOX off) the unbox pass is left out: the reference the
+    optimized forward rule is checked against keeps its instances.
 
     Note: the passes rewrite `src.tree` in place instead of copying it first: every
     FunctionSource comes from get_source, which parses a fresh copy for each call."""
@@ -39,6 +48,8 @@ def normalize(src: FunctionSource, names: Namer = None,
     tree = foreign.run(tree, names, scope, groups)
     tree = _OperatorsAndDisplays(names).visit(tree)  # intrinsics, then constructors
     tree = flatten.run(tree, names)
+    if unboxed and UNBOX:
+        tree = unbox.run(tree, names)
     return tree
 
 

@@ -1,5 +1,6 @@
 """Random statements for the higher-level language features: helpers, closures,
-lambdas, containers, unpacking, `with`, classes with properties, early returns.
+lambdas, containers, unpacking, `with`, classes with properties and dataclasses, early
+returns.
 
 Module-level definitions they need (helper functions, classes) go to `g.module`.
 """
@@ -30,6 +31,18 @@ BOX = """class Box:
 
     def scaled(self, s):
         return self._v * s + {c}
+"""
+RECORD = """import dataclasses
+
+
+@dataclasses.dataclass
+class Record:
+    a: float
+    v: np.ndarray
+
+
+def measure(r):
+    return 0.25 * np.sum(r.v) + 0.1 * r.a
 """
 SCALED = """class Scaled:
     def __init__(self, factor):
@@ -124,13 +137,32 @@ def with_block(g, top: bool) -> list:
 
 
 def box(g, top: bool) -> list:
+    """A Box (a property, a method), or on every other use a Record (a dataclass of a
+    float and an array, which normalize/unbox.py turns into locals). Which one follows
+    from the name's number, not from the generator's draws, and both make the same
+    draws, so that the rest of every program stays what it was before Record."""
     if not top:
         return [_rebind(g, scalar(g))]
     if not any(m.startswith("class Box") for m in g.module):
         g.module.append(BOX.format(c=g.rng.choice(["0.25", "1.0"])))
     b, v = g.fresh("box"), g.fresh()
+    number = int(b[len("box"):])
+    if number % 2:
+        return _record(g, b, v, escapes=bool(number // 2 % 2))
     lines = [f"{b} = Box({scalar(g, 1)})", f"{b}.value = {b}.value * 0.5 + {scalar(g, 1)}",
              f"{v} = {b}.scaled({scalar(g, 1)}) + {b}.value"]
+    g.vars[v] = ()
+    return lines
+
+
+def _record(g, b: str, v: str, escapes: bool) -> list:
+    if RECORD not in g.module:
+        g.module.append(RECORD)
+    lines = [f"{b} = Record({scalar(g, 1)}, np.linspace(0.5, 1.5, 3))",
+             f"{b}.a = {b}.a * 0.5 + {scalar(g, 1)}", f"{b}.v = {b}.v * {b}.a",
+             f"{b}.a += 0.25"]
+    last = f"measure({b})" if escapes else f"0.25 * np.sum({b}.v) + 0.1 * {b}.a"
+    lines.append(f"{v} = {b}.a * {scalar(g, 1)} + {last}")
     g.vars[v] = ()
     return lines
 
