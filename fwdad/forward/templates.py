@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import math
 import operator
 import textwrap
 from dataclasses import dataclass
@@ -26,6 +25,8 @@ from typing import Any, Callable, Dict, List
 
 import numpy as np
 
+from fwdad.rules import derivatives
+from fwdad.rules.derivative_code import MATH, NUMPY_ON_FLOATS, template_of
 from fwdad.rules.ieee import divide, power
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.registry import get_frule, on_register
@@ -157,91 +158,12 @@ def _np_matmul(x, dx, y, dy):
     return np.matmul(x, y), dx @ y + x @ dy
 
 
-# ---- math --------------------------------------------------------------------------
-@template(math.sin)
-def _sin(x, dx):
-    return math.sin(x), math.cos(x) * dx
-
-
-@template(math.cos)
-def _cos(x, dx):
-    return math.cos(x), -math.sin(x) * dx
-
-
-@template(math.tan)
-def _tan(x, dx):
-    return math.tan(x), (1.0 + out * out) * dx
-
-
-@template(math.exp)
-def _exp(x, dx):
-    return math.exp(x), out * dx
-
-
-@template(math.tanh)
-def _tanh(x, dx):
-    return math.tanh(x), (1.0 - out * out) * dx
-
-
-@template(math.sqrt)
-def _sqrt(x, dx):
-    return math.sqrt(x), divide(0.5, out) * dx
-
-
-@template(math.log1p)
-def _log1p(x, dx):
-    return math.log1p(x), 1.0 / (1.0 + x) * dx
-
-
-@template(math.sinh)
-def _sinh(x, dx):
-    return math.sinh(x), math.cosh(x) * dx
-
-
-@template(math.cosh)
-def _cosh(x, dx):
-    return math.cosh(x), math.sinh(x) * dx
-
-
-# ---- NumPy ufuncs --------------------------------------------------------------------
-@template(np.sin)
-def _np_sin(x, dx):
-    return np.sin(x), np.cos(x) * dx
-
-
-@template(np.cos)
-def _np_cos(x, dx):
-    return np.cos(x), -np.sin(x) * dx
-
-
-@template(np.exp)
-def _np_exp(x, dx):
-    return np.exp(x), out * dx
-
-
-@template(np.log)
-def _np_log(x, dx):
-    return np.log(x), divide(1.0, x) * dx  # (np.log(0.0): -inf, its tangent inf)
-
-
-@template(np.log1p)
-def _np_log1p(x, dx):
-    return np.log1p(x), divide(1.0, 1.0 + x) * dx
-
-
-@template(np.tanh)
-def _np_tanh(x, dx):
-    return np.tanh(x), (1.0 - out * out) * dx
-
-
-@template(np.sqrt)
-def _np_sqrt(x, dx):
-    return np.sqrt(x), 0.5 / out * dx
-
-
-@template(np.square)
-def _np_square(x, dx):
-    return np.square(x), 2.0 * x * dx
+# ---- elementwise functions: the rows of the derivative table marked `inline` ---------
+for _row in derivatives.UNARY:
+    if _row.inline:
+        for _fn, _family in ((_row.numpy, NUMPY_ON_FLOATS), (_row.math, MATH)):
+            if _fn is not None:
+                _TEMPLATES[_fn] = template_of(_row, _fn, _family)
 
 
 # ---- reductions (one positional argument) ---------------------------------------------
