@@ -19,6 +19,7 @@ from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
 from fwdad.rules.derivative_code import rrule_of
 
+
 def _picks(first: Callable) -> tuple:
     """maximum/minimum and kin: the input the output came from (ties: the first)."""
     return (lambda a, b, y: first(a, b), lambda a, b, y: ~first(a, b))

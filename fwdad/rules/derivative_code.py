@@ -29,7 +29,7 @@ from fwdad.dual import Dual
 from fwdad.errors import InternalError
 from fwdad.rules.digamma import digamma
 from fwdad.rules.ieee import divide
-from fwdad.rules.template import Template
+from fwdad.rules.template import Template, reads_out
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
 
@@ -151,7 +151,7 @@ def compile_skeleton(skeleton: str, name: str, slots: Dict[str, ast.expr],
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"__name__": __name__, "Dual": Dual, "np": np, "math": math,
                  **family.helpers}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 (built from the table)
+    exec(compile(source, filename, "exec"), namespace)
     fn: Callable[..., Any] = namespace[name]
     return fn
 
@@ -173,6 +173,14 @@ def qualified(fn: Any, family: Family) -> ast.expr:
     return ast.Attribute(ast.Name(family.module, ast.Load()), fn.__name__, ast.Load())
 
 
+def inline_template(row: Any, fn: Any) -> Optional[Template]:
+    """The template the optimizer inlines for `fn`, the row's ufunc or math function,
+    when the row is marked `inline`."""
+    if not getattr(row, "inline", False):
+        return None
+    return template_of(row, fn, MATH if fn is row.math else NUMPY_ON_FLOATS)
+
+
 def template_of(row: Any, fn: Any, family: Family) -> Template:
     """The optimizer's template of a unary row for `fn` (its numpy or math function)."""
     primal = ast.Call(qualified(fn, family), [ast.Name("x", ast.Load())], [])
@@ -180,12 +188,8 @@ def template_of(row: Any, fn: Any, family: Family) -> Template:
     assert tangent is not None
     globals_ = {"np": np, "math": math, **family.helpers}
     return Template(f"_{fn.__name__}", ["x"], ["dx"], ast.fix_missing_locations(primal),
-                    tangent, globals_, uses_out=True if _reads(tangent, "out") else False,
+                    tangent, globals_, uses_out=reads_out(tangent),
                     tangent_first=family.module == "np")
-
-
-def _reads(node: ast.expr, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
 # ---- the rules ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
 from fwdad.rules import derivatives
-from fwdad.rules.derivative_code import math_frule
+from fwdad.rules.derivative_code import inline_template, math_frule
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
@@ -22,7 +22,7 @@ from fwdad.tangents import NoTangent
 # ---- functions of one argument, and atan2: rows of the derivative table -------------
 for _row in derivatives.UNARY + derivatives.BINARY:
     if _row.math is not None:
-        frule(_row.math)(math_frule(_row))
+        frule(_row.math, template=inline_template(_row, _row.math))(math_frule(_row))
 
 
 # ---- functions of two arguments ------------------------------------------------------

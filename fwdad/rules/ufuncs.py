@@ -18,9 +18,9 @@ from fwdad.dual import Dual
 from fwdad.rules import derivatives
 from fwdad.rules import operators as ops
 from fwdad.rules.batching import fit, lift, ndim
-from fwdad.rules.derivative_code import ufunc_tangent
+from fwdad.rules.derivative_code import inline_template, ufunc_tangent
 from fwdad.rules.operators import magnitude_tangent
-from fwdad.rules.registry import def_linear, def_nondiff, frule
+from fwdad.rules.registry import def_linear, def_nondiff, frule, takes_out
 from fwdad.rules.unshared import own
 from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
@@ -113,7 +113,7 @@ NONDIFF = [  # piecewise constant, or not a float
 ]
 
 
-def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
+def _register(ufunc: np.ufunc, tangent: Optional[Callable], template=None) -> None:
     """The rule of `ufunc`: positional outputs or `out=` are updated in place."""
     def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
         ins, outs = args[:ufunc.nin], args[ufunc.nin:]
@@ -121,7 +121,7 @@ def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
             outs = (out,)
         return apply_ufunc(ufunc, tangent, ins, outs, kwargs)
     rule.__name__ = f"_{ufunc.__name__}"
-    frule(ufunc)(rule)
+    frule(ufunc, template=template)(rule)
 
 
 def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs) -> Dual:
@@ -180,7 +180,7 @@ for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
     _register(_ufunc, _tangent)
 for _row in derivatives.UNARY + derivatives.BINARY:
     if _row.numpy is not None:
-        _register(_row.numpy, ufunc_tangent(_row))
+        _register(_row.numpy, ufunc_tangent(_row), inline_template(_row, _row.numpy))
 for _ufunc in NONDIFF:
     _register(_ufunc, None)
 
@@ -224,6 +224,7 @@ def _angle(z: Dual, deg=False) -> Dual:
 
 def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,
             np.isreal, np.iscomplex)
+takes_out(2, np.round, np.around)  # (rules/outputs.py adds out= to their rules)
 def_linear(np.real, np.imag)
 
 
