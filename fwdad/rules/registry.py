@@ -39,7 +39,7 @@ class RuleEntry:
     pure: bool = False  # mutates none of its arguments (its result may alias them)
     # Where the function takes `out=`: its position among the positional parameters
     # (methods count `self`), KEYWORD_ONLY, or None when it takes none (ufuncs: after
-    # their inputs, from the ufunc itself). rules/outputs.py gives such rules `out=`.
+    # their inputs, from the ufunc itself). A call that passes no `out` mutates nothing.
     out_at: Optional[Union[int, str]] = None
     template: Any = None  # the rules/template.Template the optimizer inlines, or None
 
@@ -135,7 +135,9 @@ def frule(*fns: Any, nondiff: bool = False, pure: Optional[bool] = None,
     only decides how that zero is made, e.g. with a batch axis): the optimizer then
     treats the output as a constant, as it does for `def_nondiff`. `pure`, `out_at` and
     `template` go on the entry (see RuleEntry); `pure` defaults to True for ufuncs and
-    `math` functions, False for other frules.
+    `math` functions, False for other frules. A rule given `out_at` handles `out=`
+    itself (fwdad's own rules declare it with `takes_out`, and rules/outputs.py adds
+    the handling).
 
     Example:
         @fwdad.frule(np.sin)
@@ -153,19 +155,18 @@ def frule(*fns: Any, nondiff: bool = False, pure: Optional[bool] = None,
     return register
 
 
-def def_linear(*fns: Callable[..., Any], out_at: Optional[Union[int, str]] = None) -> None:
+def def_linear(*fns: Callable[..., Any]) -> None:
     """Shorthand for functions linear in their first argument: the tangent goes
     through `f` itself (`np.negative`, `np.real`, `np.transpose` ...)."""
     for fn in fns:
-        _register(fn, _linear_rule(fn), "linear", spec=({0}, False, set()), out_at=out_at)
+        _register(fn, _linear_rule(fn), "linear", spec=({0}, False, set()))
 
 
-def def_nondiff(*fns: Callable[..., Any], out_at: Optional[Union[int, str]] = None) -> None:
+def def_nondiff(*fns: Callable[..., Any]) -> None:
     """Shorthand for functions whose output has no derivative (`np.floor`,
     `np.argmax`, `len`): the primal runs, the tangent is zero."""
     for fn in fns:
-        _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()),
-                  out_at=out_at)
+        _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()))
 
 
 def entry_of(fn: Any) -> Optional[RuleEntry]:
@@ -186,6 +187,7 @@ def takes_out(position: Union[int, str], *fns: Any) -> None:
             raise FwdadError(f"out= of {describe(fn)}, which has no rule: register its "
                              f"rule first.")
         entry.out_at = position
+        _notify(fn)
 
 
 def attach_template(fn: Any, template: Any) -> None:
