@@ -18,7 +18,7 @@ from fwdad import callables, construction
 from fwdad.forward import dispatch, nested_constructors, records, runtime
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.forward.nested_closures import NestedClosure, call_closure, closure_level
-from fwdad.rules import batching, classes, linalg, objects, operators, registry, widening
+from fwdad.rules import batching, classes, linalg, objects, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -231,7 +231,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     return rule_call, (dispatch.static_rule(fn, ""),)
 
 
-@frule(registry._Adapter.__call__)
+@frule(plain_params.Adapter.__call__)
 def _adapter(adapter: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """A registered rule that takes some parameters as plain values: at level 2 those
     are the primal fields of the level-2 arguments."""
@@ -250,7 +250,7 @@ _NONE = Dual(None, NoTangent)  # the plain None the level-1 rule gets, as a leve
 
 
 def _is_none(value: Dual) -> bool:
-    """A level-2 value of a Dual of None (see registry._optional_params)."""
+    """A level-2 value of a Dual of None (see plain_params._optional_params)."""
     return isinstance(value.primal, Dual) and value.primal.primal is None
 
 

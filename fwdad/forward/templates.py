@@ -1,12 +1,14 @@
-"""Inlinable templates of simple frules: the rule's math as two expressions.
+"""Inlinable templates of the operators' frules: the rule's math as two expressions,
+each kept on its rule's entry (the elementwise functions' templates are made from the
+derivative table, rules/derivatives.py, where their rules are registered).
 
 A template is written like the rule it stands for, on plain values: parameters come in
 pairs (`x, dx`), and it returns the primal expression and the tangent expression; the
 tangent may name the primal result `out`.
 
-    @template(math.sin)
-    def _sin(x, dx):
-        return math.sin(x), math.cos(x) * dx
+    @template(operator.mul)
+    def _mul(x, dx, y, dy):
+        return x * y, dx * y + x * dy
 
 The optimizer (forward/optimize.py) substitutes the call's operands, drops the terms
 of operands that have no tangent (a symbolic zero), and binds the names the template
@@ -18,52 +20,34 @@ from __future__ import annotations
 
 import ast
 import inspect
-import math
 import operator
 import textwrap
-from dataclasses import dataclass
 from typing import Any, Callable, Dict, List
 
 import numpy as np
 
+from fwdad.rules import all as _all_rules  # noqa: F401  (templates go on their entries)
 from fwdad.rules.ieee import divide, power
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
-from fwdad.rules.registry import get_frule, on_register
+from fwdad.rules.registry import attach_template, bound, entries, on_register
+from fwdad.rules.template import Template, reads_out
 from fwdad.tangents import NoTangent
 
-
-@dataclass
-class Template:
-    """A parsed template: its operand names and the two expressions."""
-
-    name: str
-    params: List[str]      # primal names, in call order
-    tangents: List[str]    # their tangent names
-    primal: ast.expr
-    tangent: ast.expr
-    globals: Dict[str, Any]
-    uses_out: bool = False  # the tangent reads the primal result `out`
-    # The tangent may run before the primal (it frees memory sooner): it cannot raise
-    # where the primal would raise another error. True for NumPy and operators.
-    tangent_first: bool = False
-
-
-_TEMPLATES: Dict[Any, Template] = {}   # primal callable -> template
+__all__ = ["Template", "template", "templates_by_rule", "array_sum", "array_mean"]
 
 
 def template(*primals: Any) -> Callable[[Callable], Callable]:
-    """Register the decorated function as the template of each of `primals`'s rules."""
+    """Parse the decorated function into a Template (as `fn.template`) and give it to
+    the registered rules of `primals` (their entries' `template`)."""
     def register(fn: Callable) -> Callable:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn))).body[0]
         names = [a.arg for a in tree.args.args]
         ret = tree.body[-1].value
         parsed = Template(fn.__name__, names[0::2], names[1::2], ret.elts[0], ret.elts[1],
-                          fn.__globals__, any(isinstance(n, ast.Name) and n.id == "out"
-                                              for n in ast.walk(ret.elts[1])),
+                          fn.__globals__, reads_out(ret.elts[1]),
                           not any(getattr(p, "__module__", None) == "math" for p in primals))
         for primal in primals:
-            _TEMPLATES[primal] = parsed
-        _BY_RULE.clear()
+            attach_template(primal, parsed)
         fn.template = parsed
         return fn
     return register
@@ -76,12 +60,8 @@ def templates_by_rule() -> Dict[int, Template]:
     """id(rule that generated code binds) -> template, for the registered rules (made
     again after a registration or a new template)."""
     if not _BY_RULE:
-        out = {}
-        for primal, parsed in _TEMPLATES.items():
-            rule = get_frule(primal)
-            if rule is not None:
-                out[id(rule)] = parsed
-        _BY_RULE.append(out)
+        _BY_RULE.append({id(bound(e)): e.template for e in entries()
+                         if e.template is not None})
     return _BY_RULE[0]
 
 
@@ -155,93 +135,6 @@ def _matmul(x, dx, y, dy):
 @template(np.matmul)
 def _np_matmul(x, dx, y, dy):
     return np.matmul(x, y), dx @ y + x @ dy
-
-
-# ---- math --------------------------------------------------------------------------
-@template(math.sin)
-def _sin(x, dx):
-    return math.sin(x), math.cos(x) * dx
-
-
-@template(math.cos)
-def _cos(x, dx):
-    return math.cos(x), -math.sin(x) * dx
-
-
-@template(math.tan)
-def _tan(x, dx):
-    return math.tan(x), (1.0 + out * out) * dx
-
-
-@template(math.exp)
-def _exp(x, dx):
-    return math.exp(x), out * dx
-
-
-@template(math.tanh)
-def _tanh(x, dx):
-    return math.tanh(x), (1.0 - out * out) * dx
-
-
-@template(math.sqrt)
-def _sqrt(x, dx):
-    return math.sqrt(x), divide(0.5, out) * dx
-
-
-@template(math.log1p)
-def _log1p(x, dx):
-    return math.log1p(x), 1.0 / (1.0 + x) * dx
-
-
-@template(math.sinh)
-def _sinh(x, dx):
-    return math.sinh(x), math.cosh(x) * dx
-
-
-@template(math.cosh)
-def _cosh(x, dx):
-    return math.cosh(x), math.sinh(x) * dx
-
-
-# ---- NumPy ufuncs --------------------------------------------------------------------
-@template(np.sin)
-def _np_sin(x, dx):
-    return np.sin(x), np.cos(x) * dx
-
-
-@template(np.cos)
-def _np_cos(x, dx):
-    return np.cos(x), -np.sin(x) * dx
-
-
-@template(np.exp)
-def _np_exp(x, dx):
-    return np.exp(x), out * dx
-
-
-@template(np.log)
-def _np_log(x, dx):
-    return np.log(x), divide(1.0, x) * dx  # (np.log(0.0): -inf, its tangent inf)
-
-
-@template(np.log1p)
-def _np_log1p(x, dx):
-    return np.log1p(x), divide(1.0, 1.0 + x) * dx
-
-
-@template(np.tanh)
-def _np_tanh(x, dx):
-    return np.tanh(x), (1.0 - out * out) * dx
-
-
-@template(np.sqrt)
-def _np_sqrt(x, dx):
-    return np.sqrt(x), 0.5 / out * dx
-
-
-@template(np.square)
-def _np_square(x, dx):
-    return np.square(x), 2.0 * x * dx
 
 
 # ---- reductions (one positional argument) ---------------------------------------------

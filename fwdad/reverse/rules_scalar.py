@@ -3,7 +3,8 @@
 
 A pure rule returns the output and its pullback; cotangents of broadcast arguments are
 summed back to their shapes by the wrapper, so binary rules read like the math.
-`_unary(fn, derivative)` is one table row: the pullback is `ct * derivative(x, fn(x))`.
+The math functions of one argument (and atan2) are rows of the derivative table
+(fwdad/rules/derivatives.py): the pullback is ct times each partial.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from typing import Callable
 import numpy as np
 
 from fwdad.reverse.registry import rrule, unbroadcast
+from fwdad.rules import derivatives
+from fwdad.rules.derivative_code import rrule_of
 from fwdad.rules.ieee import divide
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 
@@ -102,49 +105,10 @@ def _float(x):
     return float(x), lambda ct: (ct,)
 
 
-# ---- functions of one argument: d fn(x) = derivative(x, fn(x)) -----------------------
-def _unary(fn: Callable, derivative: Callable) -> None:
-    def rule(x):
-        out = fn(x)
-        return out, lambda ct: (ct * derivative(x, out),)
-    rule.__name__ = f"_{fn.__name__}"
-    rrule(fn)(rule)
-
-
-_unary(math.sin, lambda x, y: math.cos(x))
-_unary(math.cos, lambda x, y: -math.sin(x))
-_unary(math.tan, lambda x, y: 1.0 + y * y)
-_unary(math.sinh, lambda x, y: math.cosh(x))
-_unary(math.cosh, lambda x, y: math.sinh(x))
-_unary(math.tanh, lambda x, y: 1.0 - y * y)
-_unary(math.exp, lambda x, y: y)
-_unary(math.expm1, lambda x, y: y + 1.0)
-_unary(math.log1p, lambda x, y: 1.0 / (1.0 + x))
-_unary(math.sqrt, lambda x, y: divide(0.5, y))  # (inf at 0: fwdad/rules/ieee.py)
-_unary(math.asin, lambda x, y: divide(1.0, math.sqrt(1.0 - x * x)))
-_unary(math.acos, lambda x, y: divide(-1.0, math.sqrt(1.0 - x * x)))
-_unary(math.atan, lambda x, y: 1.0 / (1.0 + x * x))
-_unary(math.asinh, lambda x, y: 1.0 / math.sqrt(x * x + 1.0))
-_unary(math.acosh, lambda x, y: divide(1.0, math.sqrt(x * x - 1.0)))
-_unary(math.atanh, lambda x, y: 1.0 / (1.0 - x * x))
-_unary(math.degrees, lambda x, y: 180.0 / math.pi)
-_unary(math.radians, lambda x, y: math.pi / 180.0)
-_unary(math.log2, lambda x, y: 1.0 / (x * math.log(2.0)))
-_unary(math.log10, lambda x, y: 1.0 / (x * math.log(10.0)))
-_unary(math.fabs, lambda x, y: math.copysign(1.0, x))
-_unary(math.erf, lambda x, y: 2.0 / math.sqrt(math.pi) * math.exp(-x * x))
-_unary(math.erfc, lambda x, y: -2.0 / math.sqrt(math.pi) * math.exp(-x * x))
-_unary(math.lgamma, lambda x, y: _digamma(x))
-_unary(math.gamma, lambda x, y: y * _digamma(x))
-if hasattr(math, "exp2"):
-    _unary(math.exp2, lambda x, y: y * math.log(2.0))
-if hasattr(math, "cbrt"):
-    _unary(math.cbrt, lambda x, y: divide(1.0, 3.0 * y * y))
-
-
-def _digamma(x: float) -> float:
-    from fwdad.rules.mathfns import _digamma as digamma
-    return digamma(x)
+# ---- functions of one argument: rows of the derivative table --------------------------
+for _row in derivatives.UNARY + derivatives.BINARY:  # (math.atan2 among them)
+    if _row.math is not None:
+        rrule(_row.math)(rrule_of(_row, _row.math))
 
 
 # ---- math functions of two arguments ---------------------------------------------------
@@ -155,12 +119,6 @@ def _log(x, *base):
     log_b = math.log(base[0])
     out = math.log(x) / log_b
     return out, lambda ct: (ct / (x * log_b), -ct * out / (base[0] * log_b))
-
-
-@rrule(math.atan2)
-def _atan2(y, x):
-    r2 = x * x + y * y
-    return math.atan2(y, x), lambda ct: (divide(ct * x, r2), divide(-ct * y, r2))
 
 
 @rrule(math.hypot)

@@ -1,16 +1,13 @@
-"""Reverse rules for NumPy's ufuncs: one table row per ufunc, from its derivatives.
-
-A unary row is f'(x) written in terms of x and y = f(x): the pullback is ct * f'(x). A
-binary row is its two partial derivatives in terms of a, b and y. Rows are written here
-from the math, independently of the forward table, so that the dot-product test of
-each row against forward mode is a real check. Every ufunc (these, the operators' ufuncs
+"""Reverse rules for NumPy's ufuncs: the rows of the derivative table
+(fwdad/rules/derivatives.py), whose pullback is ct times each partial, and the ufuncs
+written here (selections, float_power, modf, divmod, clip, where, complex parts). A row
+here is two partial derivatives in terms of a, b and y. Every ufunc (these, the operators' ufuncs
 in rules_scalar and the piecewise-constant ones) also accepts `out=`: the result is
 written into `out` the way `out[...] = result` is (a VarMat saves and restores what it
 overwrites), which is how NumPy defines `out`.
 """
 from __future__ import annotations
 
-import math
 import operator
 from typing import Callable
 
@@ -18,43 +15,9 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import _RRULES, get_rrule, is_tracked, nondiff_rrule, rrule
+from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
-
-LN2, LN10 = math.log(2.0), math.log(10.0)
-
-UNARY = {
-    # ---- trigonometric and hyperbolic ----
-    np.sin: lambda x, y: np.cos(x),
-    np.cos: lambda x, y: -np.sin(x),
-    np.tan: lambda x, y: 1.0 + y * y,
-    np.arcsin: lambda x, y: 1.0 / np.sqrt(1.0 - x * x),
-    np.arccos: lambda x, y: -1.0 / np.sqrt(1.0 - x * x),
-    np.arctan: lambda x, y: 1.0 / (1.0 + x * x),
-    np.sinh: lambda x, y: np.cosh(x),
-    np.cosh: lambda x, y: np.sinh(x),
-    np.tanh: lambda x, y: 1.0 - y * y,
-    np.arcsinh: lambda x, y: 1.0 / np.sqrt(x * x + 1.0),
-    np.arccosh: lambda x, y: 1.0 / np.sqrt(x * x - 1.0),
-    np.arctanh: lambda x, y: 1.0 / (1.0 - x * x),
-    np.deg2rad: lambda x, y: math.pi / 180.0,
-    np.rad2deg: lambda x, y: 180.0 / math.pi,
-    np.radians: lambda x, y: math.pi / 180.0,
-    np.degrees: lambda x, y: 180.0 / math.pi,
-    # ---- exponential and logarithmic ----
-    np.exp: lambda x, y: y,
-    np.exp2: lambda x, y: y * LN2,
-    np.expm1: lambda x, y: y + 1.0,
-    np.log: lambda x, y: 1.0 / x,
-    np.log2: lambda x, y: 1.0 / (x * LN2),
-    np.log10: lambda x, y: 1.0 / (x * LN10),
-    np.log1p: lambda x, y: 1.0 / (1.0 + x),
-    # ---- powers and magnitudes (|x| at 0: derivative 0) ----
-    np.sqrt: lambda x, y: 0.5 / y,
-    np.cbrt: lambda x, y: 1.0 / (3.0 * y * y),
-    np.square: lambda x, y: 2.0 * x,
-    np.reciprocal: lambda x, y: -y * y,
-    np.fabs: lambda x, y: np.sign(x),
-}
+from fwdad.rules.derivative_code import rrule_of
 
 
 def _picks(first: Callable) -> tuple:
@@ -62,18 +25,11 @@ def _picks(first: Callable) -> tuple:
     return (lambda a, b, y: first(a, b), lambda a, b, y: ~first(a, b))
 
 
+# The binary ufuncs whose partials are not one expression each (the others are rows of
+# the derivative table, fwdad/rules/derivatives.py).
 BINARY = {
     np.float_power: (lambda a, b, y: b * np.float_power(a, b - 1.0),
                      lambda a, b, y: np.where(y == 0.0, 0.0, y * np.log(np.abs(a)))),
-    np.remainder: (lambda a, b, y: 1.0, lambda a, b, y: -np.floor_divide(a, b)),
-    np.fmod: (lambda a, b, y: 1.0, lambda a, b, y: -np.trunc(a / b)),
-    np.arctan2: (lambda a, b, y: b / (a * a + b * b), lambda a, b, y: -a / (a * a + b * b)),
-    np.hypot: (lambda a, b, y: a / y, lambda a, b, y: b / y),
-    np.logaddexp: (lambda a, b, y: np.exp(a - y), lambda a, b, y: np.exp(b - y)),
-    np.logaddexp2: (lambda a, b, y: np.exp2(a - y), lambda a, b, y: np.exp2(b - y)),
-    np.copysign: (lambda a, b, y: np.sign(a) * np.copysign(1.0, b), lambda a, b, y: 0.0),
-    np.ldexp: (lambda a, i, y: np.ldexp(1.0, i), lambda a, i, y: 0.0),
-    np.nextafter: (lambda a, b, y: 1.0, lambda a, b, y: 0.0),  # a moved by one ulp
     np.maximum: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(a)),
     np.minimum: _picks(lambda a, b: np.asarray(a <= b) | np.isnan(a)),
     np.fmax: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(b)),
@@ -97,10 +53,11 @@ def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     rrule(ufunc)(rule)
 
 
-for _ufunc, _derivative in UNARY.items():
-    unary_rrule(_ufunc, _derivative)
 for _ufunc, (_d1, _d2) in BINARY.items():
     binary_rrule(_ufunc, _d1, _d2)
+for _row in derivatives.UNARY + derivatives.BINARY:
+    if _row.numpy is not None:
+        rrule(_row.numpy)(rrule_of(_row, _row.numpy))
 
 
 @rrule(np.modf)

@@ -15,7 +15,7 @@ from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import dense, fit, is_batched, lift, map_batch
 from fwdad.rules.creation import _astype, _linspace
 from fwdad.rules.reductions import as_array, flattened
-from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.registry import KEYWORD_ONLY, def_nondiff, frule, takes_out
 from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent
 
@@ -190,3 +190,7 @@ def _view(x: Dual, *args, **kwargs) -> Dual:
 def_nondiff(np.ndarray.round, np.ndarray.searchsorted, np.ndarray.argpartition,
             np.argpartition, np.isin, np.lexsort, np.einsum_path,
             np.linalg.matrix_rank)
+takes_out(2, np.ndarray.round)  # (rules/outputs.py adds out= to its rule)
+
+
+takes_out(KEYWORD_ONLY, np.vecdot)  # (rules/outputs.py adds out= to its rule)

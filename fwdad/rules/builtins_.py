@@ -13,10 +13,10 @@ from fwdad.rules.operators import _abs, _add, _pow
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
-frule(builtins.abs)(_abs)
+frule(builtins.abs, pure=True)(_abs)
 
 
-@frule(builtins.pow)
+@frule(builtins.pow, pure=True)
 def _builtin_pow(x: Dual, y: Dual, mod=None) -> Dual:
     if mod is not None:
         return Dual(pow(x.primal, y.primal, mod), NoTangent)
@@ -54,18 +54,18 @@ def _chosen(choose, keys: list) -> int:
 _NO_DEFAULT = object()
 
 
-@frule(builtins.max)
+@frule(builtins.max, pure=True)
 def _max(*args: Dual, key: Dual = None, default: Dual = _NO_DEFAULT) -> Dual:
     """The tangent of the selected item (the first of equal ones, as Python picks)."""
     return _select(max, args, key, default)
 
 
-@frule(builtins.min)
+@frule(builtins.min, pure=True)
 def _min(*args: Dual, key: Dual = None, default: Dual = _NO_DEFAULT) -> Dual:
     return _select(min, args, key, default)
 
 
-@frule(builtins.sum)
+@frule(builtins.sum, pure=True)
 def _sum(items: Dual, start: Dual = None) -> Dual:
     total = const(0) if start is None else start
     for item in iterate(items):
@@ -73,7 +73,7 @@ def _sum(items: Dual, start: Dual = None) -> Dual:
     return total
 
 
-@frule(builtins.float)
+@frule(builtins.float, pure=True)
 def _float(x: Dual = None) -> Dual:
     if x is None:
         return Dual(0.0, 0.0)

@@ -14,7 +14,8 @@ from typing import Callable, Optional
 
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
-from fwdad.rules.registry import frule, with_plain_params
+from fwdad.rules.plain_params import with_plain_params
+from fwdad.rules.registry import frule
 from fwdad.source import python_function
 from fwdad.tangents import NoTangent, Tangent
 

@@ -13,17 +13,17 @@ from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent
 
 
-@frule(lang.build_list)
+@frule(lang.build_list, pure=True)
 def _build_list(*items: Dual) -> Dual:
     return Dual([x.primal for x in items], [x.tangent for x in items])
 
 
-@frule(lang.build_tuple)
+@frule(lang.build_tuple, pure=True)
 def _build_tuple(*items: Dual) -> Dual:
     return Dual(tuple(x.primal for x in items), tuple(x.tangent for x in items))
 
 
-@frule(lang.build_dict)
+@frule(lang.build_dict, pure=True)
 def _build_dict(*keys_and_values: Dual) -> Dual:
     keys = [k.primal for k in keys_and_values[::2]]
     values = keys_and_values[1::2]
@@ -32,7 +32,7 @@ def _build_dict(*keys_and_values: Dual) -> Dual:
 
 
 # ---- sets: no tangent, so no item with a derivative ------------------------------------
-@frule(lang.build_set)
+@frule(lang.build_set, pure=True)
 def _build_set(*items: Dual) -> Dual:
     """Sets hold hashable values (numbers, strings): their order is not defined, so a
     set carries no tangent, and an item that carries a derivative is refused."""

@@ -16,7 +16,7 @@ from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
 
-@frule(np.array)
+@frule(np.array, pure=True)
 def _array(x: Dual, dtype=None, **kwargs) -> Dual:
     return _converted(x, np.array(x.primal, dtype=dtype, **kwargs))
 
@@ -197,7 +197,7 @@ def _as_array(fn):
     def rule(x: Dual, dtype=None, **kwargs) -> Dual:
         return _converted(x, fn(x.primal, dtype=dtype, **kwargs))
     rule.__name__ = f"_{fn.__name__}"
-    frule(fn)(rule)
+    frule(fn, pure=True)(rule)
 
 
 for _fn in (np.asarray, np.asanyarray, np.ascontiguousarray, np.asfortranarray):

@@ -17,7 +17,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, lift, ndim
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import frule, takes_out
 
 
 def from_the_end(axes, count: int):
@@ -101,3 +101,6 @@ def _frequencies(fn):
 
 frule(np.fft.fftfreq)(_frequencies(np.fft.fftfreq))
 frule(np.fft.rfftfreq)(_frequencies(np.fft.rfftfreq))
+
+
+takes_out(4, *ONE_DIMENSIONAL, *TWO_DIMENSIONAL, *N_DIMENSIONAL)  # (out=: rules/outputs.py)

@@ -21,7 +21,7 @@ from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent, zero_tangent
 
 
-@frule(operator.getitem)
+@frule(operator.getitem, pure=True)
 @overloadable("__getitem__")
 def _getitem(x: Dual, index) -> Dual:
     primal, tangent = x.primal, x.tangent

@@ -7,7 +7,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, is_batched, lift, map_batch
 from fwdad.rules.operators import _tangents
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import KEYWORD_ONLY, frule, takes_out
 from fwdad.tangents import NoTangent
 
 
@@ -33,13 +33,13 @@ def matmul_tangent(x: Dual, y: Dual, out):
         _times_right(x.primal, y.tangent, y.primal, out)
 
 
-@frule(np.matmul)
+@frule(np.matmul, pure=True)
 def _matmul(x: Dual, y: Dual) -> Dual:
     out = np.matmul(x.primal, y.primal)
     return Dual(out, matmul_tangent(x, y, out))
 
 
-@frule(np.dot, np.ndarray.dot)
+@frule(np.dot, np.ndarray.dot, pure=True)
 def _dot(x: Dual, y: Dual) -> Dual:
     """dot is matmul for vectors and matrices, and multiplication for scalars."""
     out = np.dot(x.primal, y.primal)
@@ -248,3 +248,8 @@ def _gufunc_product(fn, matrix_first: bool):
 
 _gufunc_product(np.matvec, True)
 _gufunc_product(np.vecmat, False)
+
+
+takes_out(2, np.dot, np.matmul, np.ndarray.dot)  # (rules/outputs.py adds out= to them)
+takes_out(5, np.trace, np.ndarray.trace)
+takes_out(KEYWORD_ONLY, np.einsum)

@@ -1,83 +1,28 @@
 """Rules for the `math` module: every differentiable function, and the rest as
 functions with no derivative.
 
-Each rule is `Dual(f(x), f'(x) * dx)`; `_scalar` registers one from its derivative.
+The functions of one argument (and atan2) are rows of the derivative table
+(rules/derivatives.py), shared with NumPy's ufuncs; the others are written here.
 """
 from __future__ import annotations
 
 import math
-from typing import Callable
 
 import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward.runtime import iterate
-from fwdad.rules.ieee import divide
+from fwdad.rules import derivatives
+from fwdad.rules.derivative_code import inline_template, math_frule
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent
 
-
-def _scalar(fn: Callable, derivative: Callable) -> None:
-    """Register `fn` with the rule d fn(x) = derivative(x, fn(x)) * dx."""
-    def rule(x: Dual) -> Dual:
-        out = fn(x.primal)
-        return Dual(out, derivative(x.primal, out) * x.tangent)
-    rule.__name__ = f"_{fn.__name__}"
-    frule(fn)(rule)
-
-
-# ---- trigonometric and hyperbolic --------------------------------------------------
-_scalar(math.sin, lambda x, y: math.cos(x))
-_scalar(math.cos, lambda x, y: -math.sin(x))
-_scalar(math.tan, lambda x, y: 1.0 + y * y)
-_scalar(math.asin, lambda x, y: divide(1.0, math.sqrt(1.0 - x * x)))
-_scalar(math.acos, lambda x, y: divide(-1.0, math.sqrt(1.0 - x * x)))
-_scalar(math.atan, lambda x, y: 1.0 / (1.0 + x * x))
-_scalar(math.sinh, lambda x, y: math.cosh(x))
-_scalar(math.cosh, lambda x, y: math.sinh(x))
-_scalar(math.tanh, lambda x, y: 1.0 - y * y)
-_scalar(math.asinh, lambda x, y: 1.0 / math.sqrt(x * x + 1.0))
-_scalar(math.acosh, lambda x, y: divide(1.0, math.sqrt(x * x - 1.0)))
-_scalar(math.atanh, lambda x, y: 1.0 / (1.0 - x * x))
-_scalar(math.degrees, lambda x, y: 180.0 / math.pi)
-_scalar(math.radians, lambda x, y: math.pi / 180.0)
-
-# ---- exponential, logarithmic, powers -----------------------------------------------
-_scalar(math.exp, lambda x, y: y)
-_scalar(math.expm1, lambda x, y: y + 1.0)
-_scalar(math.log1p, lambda x, y: 1.0 / (1.0 + x))
-_scalar(math.log2, lambda x, y: 1.0 / (x * math.log(2.0)))
-_scalar(math.log10, lambda x, y: 1.0 / (x * math.log(10.0)))
-_scalar(math.sqrt, lambda x, y: divide(0.5, y))
-_scalar(math.fabs, lambda x, y: math.copysign(1.0, x))
-if hasattr(math, "exp2"):
-    _scalar(math.exp2, lambda x, y: y * math.log(2.0))
-if hasattr(math, "cbrt"):
-    _scalar(math.cbrt, lambda x, y: divide(1.0, 3.0 * y * y))
-
-# ---- special functions --------------------------------------------------------------
-_scalar(math.erf, lambda x, y: 2.0 / math.sqrt(math.pi) * math.exp(-x * x))
-_scalar(math.erfc, lambda x, y: -2.0 / math.sqrt(math.pi) * math.exp(-x * x))
-_scalar(math.lgamma, lambda x, y: _digamma(x))
-_scalar(math.gamma, lambda x, y: y * _digamma(x))
-
-
-def _digamma(x: float) -> float:
-    """psi(x): recurrence up to x >= 6, then the asymptotic series (error < 1e-12)."""
-    if x <= 0 and x == int(x):
-        return math.nan
-    if x < 0.5:  # reflection
-        return _digamma(1.0 - x) - math.pi / math.tan(math.pi * x)
-    shift = 0.0
-    while x < 6.0:
-        shift -= 1.0 / x
-        x += 1.0
-    inv2 = 1.0 / (x * x)
-    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (
-        1 / 240 - inv2 / 132))))
-    return shift + math.log(x) - 0.5 / x - series
+# ---- functions of one argument, and atan2: rows of the derivative table -------------
+for _row in derivatives.UNARY + derivatives.BINARY:
+    if _row.math is not None:
+        frule(_row.math, template=inline_template(_row, _row.math))(math_frule(_row))
 
 
 # ---- functions of two arguments ------------------------------------------------------
@@ -97,13 +42,6 @@ def _math_pow(x: Dual, y: Dual) -> Dual:
     out = math.pow(x.primal, y.primal)
     return Dual(out, pow_base_term(x.primal, y.primal, x.tangent)
                 + pow_exponent_term(x.primal, out, y.tangent))
-
-
-@frule(math.atan2)
-def _atan2(y: Dual, x: Dual) -> Dual:
-    r2 = x.primal * x.primal + y.primal * y.primal
-    return Dual(math.atan2(y.primal, x.primal),  # (at 0 / 0: nan, as np.arctan2's)
-                divide(x.primal * y.tangent - y.primal * x.tangent, r2))
 
 
 @frule(math.hypot)

@@ -23,7 +23,7 @@ from fwdad.tangents import NoTangent, Tangent, zero_tangent
 _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
 
 
-@frule(getattr)
+@frule(getattr, pure=True)
 def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
     primal = obj.primal
     if default and not hasattr(primal, name):

@@ -46,7 +46,7 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 
 
 # ---- arithmetic -------------------------------------------------------------------
-@frule(operator.add)
+@frule(operator.add, pure=True)
 @overloadable("__add__", "__radd__")
 def _add(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
@@ -54,7 +54,7 @@ def _add(x: Dual, y: Dual) -> Dual:
     return Dual(out, summed(dx + dy, out, dx, dy))
 
 
-@frule(operator.sub)
+@frule(operator.sub, pure=True)
 @overloadable("__sub__", "__rsub__")
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
@@ -62,7 +62,7 @@ def _sub(x: Dual, y: Dual) -> Dual:
     return Dual(out, summed(dx - dy, out, dx, dy))
 
 
-@frule(operator.mul)
+@frule(operator.mul, pure=True)
 @overloadable("__mul__", "__rmul__")
 def _mul(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
@@ -79,7 +79,7 @@ def _is_float_zero(tangent) -> bool:
     return type(tangent) is float and tangent == 0.0
 
 
-@frule(operator.truediv)
+@frule(operator.truediv, pure=True)
 @overloadable("__truediv__", "__rtruediv__")
 def _truediv(x: Dual, y: Dual) -> Dual:
     out = x.primal / y.primal
@@ -89,7 +89,7 @@ def _truediv(x: Dual, y: Dual) -> Dual:
     return Dual(out, _shaped((dx - out * dy) / y.primal, out))
 
 
-@frule(operator.pow)
+@frule(operator.pow, pure=True)
 @overloadable("__pow__", "__rpow__")
 def _pow(x: Dual, y: Dual) -> Dual:
     out = x.primal ** y.primal
@@ -133,13 +133,13 @@ def _log_of_base(x, out):
     return np.log(np.abs(np.asarray(x, dtype=np.result_type(out, 1.0))))
 
 
-@frule(operator.neg)
+@frule(operator.neg, pure=True)
 @overloadable("__neg__")
 def _neg(x: Dual) -> Dual:
     return Dual(-x.primal, -x.tangent)
 
 
-@frule(operator.pos)
+@frule(operator.pos, pure=True)
 @overloadable("__pos__")
 def _pos(x: Dual) -> Dual:
     return Dual(+x.primal, +x.tangent)  # a new array, with a tangent of its own
@@ -153,7 +153,7 @@ def magnitude_tangent(x, y, dx):
         return np.where(y == 0, 0.0, np.real(np.conj(x) * dx) / y)
 
 
-@frule(operator.abs)
+@frule(operator.abs, pure=True)
 @overloadable("__abs__")
 def _abs(x: Dual) -> Dual:
     """|x|' = sign(x) for reals; for complex z, d|z| = Re(conj(z) dz) / |z|."""
@@ -165,7 +165,7 @@ def _abs(x: Dual) -> Dual:
     return Dual(abs(x.primal), np.sign(x.primal) * x.tangent)
 
 
-@frule(operator.mod)
+@frule(operator.mod, pure=True)
 @overloadable("__mod__", "__rmod__")
 def _mod(x: Dual, y: Dual) -> Dual:
     """x % y = x - floor(x / y) * y, so the tangent is dx - floor(x / y) * dy."""
@@ -176,7 +176,7 @@ def _mod(x: Dual, y: Dual) -> Dual:
     return Dual(out, own(dx - (x.primal // y.primal) * dy, dx))  # (a % 2: da)
 
 
-@frule(operator.matmul)
+@frule(operator.matmul, pure=True)
 @overloadable("__matmul__", "__rmatmul__")
 def _matmul(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent

@@ -2,37 +2,17 @@
 result as usual, then it is copied into `out` (primal and tangent, in place), and `out`
 is returned, as NumPy returns it.
 
-Imported after the other rule modules: it wraps the rules they registered.
+Which functions take `out`, and where, is on their entries (`takes_out` beside each
+rule, RuleEntry.out_at). Imported after the other rule modules: it wraps the rules they
+registered.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
-
-import numpy as np
+from typing import Callable, Optional, Union
 
 from fwdad.dual import Dual
-from fwdad.rules import fft
-from fwdad.rules.registry import frule, get_frule, kind_of
+from fwdad.rules.registry import KEYWORD_ONLY, RuleEntry, entries, frule
 from fwdad.rules.ufuncs import write_outputs
-
-# Each function, and the position of `out` among its positional parameters (None:
-# keyword only). Methods count `self` as position 0.
-WITH_OUT = {
-    **dict.fromkeys([np.sum, np.mean, np.prod, np.var, np.std, np.cumsum, np.cumprod,
-                     np.nansum, np.nanmean, np.nanprod, np.nancumsum, np.nancumprod,
-                     np.nanvar, np.nanstd, np.quantile, np.percentile, np.take,
-                     np.ndarray.sum, np.ndarray.mean, np.ndarray.prod, np.ndarray.var,
-                     np.ndarray.std, np.ndarray.cumsum, np.ndarray.cumprod,
-                     np.ndarray.take], 3),
-    **dict.fromkeys([np.max, np.min, np.amax, np.amin, np.ptp, np.median, np.argmax,
-                     np.argmin, np.any, np.all, np.round, np.around, np.dot, np.matmul,
-                     np.concatenate, np.nanmax, np.nanmin, np.nanargmax, np.nanargmin,
-                     np.ndarray.max, np.ndarray.min, np.ndarray.argmax, np.ndarray.argmin,
-                     np.ndarray.round, np.ndarray.dot, np.ndarray.any, np.ndarray.all], 2),
-    **dict.fromkeys([np.trace, np.ndarray.trace], 5),
-    **dict.fromkeys([np.einsum, np.vecdot], None),
-    **dict.fromkeys(fft.ONE_DIMENSIONAL + fft.TWO_DIMENSIONAL + fft.N_DIMENSIONAL, 4),
-}
 
 
 def supports_out(rule: Callable, position: Optional[int]) -> Callable:
@@ -50,5 +30,16 @@ def supports_out(rule: Callable, position: Optional[int]) -> Callable:
     return with_out
 
 
-for _fn, _position in WITH_OUT.items():  # (a nondiff rule stays declared nondiff)
-    frule(_fn, nondiff=kind_of(_fn) == "nondiff")(supports_out(get_frule(_fn), _position))
+def _with_out(entry: RuleEntry) -> None:
+    """Register the rule of `entry` again, taking `out` (a nondiff rule stays declared
+    nondiff; the entry's other fields stay)."""
+    at: Union[int, str, None] = entry.out_at
+    position = None if at == KEYWORD_ONLY else at
+    assert position is None or isinstance(position, int)
+    frule(entry.primal, nondiff=entry.kind == "nondiff", pure=entry.pure, out_at=at,
+          template=entry.template)(supports_out(entry.callable, position))
+
+
+for _entry in list(entries()):  # (the ufuncs' own rules handle out=: no out_at)
+    if _entry.out_at is not None:
+        _with_out(_entry)

@@ -13,7 +13,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.creation import _array
-from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.registry import def_nondiff, frule, takes_out
 from fwdad.tangents import NoTangent
 
 
@@ -36,14 +36,14 @@ def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
     return Dual(out, fn(x.tangent, axis=tangent_axis(x.primal, x.tangent, axis), **kwargs))
 
 
-@frule(np.sum, np.ndarray.sum)
+@frule(np.sum, np.ndarray.sum, pure=True)
 def _sum(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True, initial=0) -> Dual:
     """Linear (`initial` is a constant; `where` leaves entries out)."""
     return _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims,
                                                 where=where), dict(initial=initial))
 
 
-@frule(np.mean, np.ndarray.mean)
+@frule(np.mean, np.ndarray.mean, pure=True)
 def _mean(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True) -> Dual:
     return _reduce_linear(np.mean, x, axis, dict(dtype=dtype, keepdims=keepdims,
                                                  where=where))
@@ -298,3 +298,12 @@ def_nondiff(np.argmax, np.argmin, np.argsort, np.ndarray.argmax, np.ndarray.argm
             np.count_nonzero, np.flatnonzero, np.argwhere, np.searchsorted, np.any, np.all,
             np.ndarray.any, np.ndarray.all, np.digitize, np.may_share_memory,
             np.shares_memory)
+
+
+# ---- out=: where each reduction takes it (rules/outputs.py adds it to the rules) -------
+takes_out(3, np.sum, np.mean, np.prod, np.var, np.std, np.cumsum, np.cumprod, np.nansum,
+          np.nanmean, np.ndarray.sum, np.ndarray.mean, np.ndarray.prod, np.ndarray.var,
+          np.ndarray.std, np.ndarray.cumsum, np.ndarray.cumprod)
+takes_out(2, np.max, np.min, np.amax, np.amin, np.ptp, np.median, np.argmax, np.argmin,
+          np.any, np.all, np.nanmax, np.nanmin, np.nanargmax, np.nanargmin, np.ndarray.max,
+          np.ndarray.min, np.ndarray.argmax, np.ndarray.argmin, np.ndarray.any, np.ndarray.all)

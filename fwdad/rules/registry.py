@@ -3,21 +3,28 @@
 A rule takes Duals and returns a Dual. Parameters annotated `Dual` receive Duals; any
 other parameter (an axis, a dtype, a flag) receives the plain primal value, so rules
 read like the math. The registered callable is what generated code binds directly.
+
+An entry is the one record of a primitive: besides its rule it says whether the rule
+mutates its arguments (`pure`), where the function takes `out=` (`out_at`) and the
+template the optimizer inlines in its place (`template`, see rules/template.py):
+
+    @frule(np.sum, np.ndarray.sum, pure=True)       a rule that mutates no argument
+    def _sum(x: Dual, axis=None, ...) -> Dual: ...
+    takes_out(3, np.sum, np.ndarray.sum)            np.sum(a, axis, dtype, out)
 """
 from __future__ import annotations
 
 import contextlib
-import inspect
 import types
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Callable, Dict, Iterator, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, Optional, Union
+
+import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, describe
+from fwdad.errors import FwdadError, describe
+from fwdad.rules.plain_params import Spec, with_plain_params
 from fwdad.tangents import NoTangent
-
-# What a rule takes as Duals: (positions, whether *args are, keyword names).
-Spec = Tuple[AbstractSet[int], bool, AbstractSet[str]]
 
 
 @dataclass
@@ -29,6 +36,15 @@ class RuleEntry:
     rule: Callable[..., Any]
     callable: Callable[..., Any]
     kind: str  # "frule", "linear" or "nondiff"
+    pure: bool = False  # mutates none of its arguments (its result may alias them)
+    # Where the function takes `out=`: its position among the positional parameters
+    # (methods count `self`), KEYWORD_ONLY, or None when it takes none (ufuncs: after
+    # their inputs, from the ufunc itself). A call that passes no `out` mutates nothing.
+    out_at: Optional[Union[int, str]] = None
+    template: Any = None  # the rules/template.Template the optimizer inlines, or None
+
+
+KEYWORD_ONLY = "keyword only"  # an `out_at`: out= is only a keyword
 
 
 _RULES: Dict[Any, RuleEntry] = {}
@@ -110,12 +126,18 @@ def entries() -> Iterator[RuleEntry]:
     return iter(list(_RULES.values()))
 
 
-def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def frule(*fns: Any, nondiff: bool = False, pure: Optional[bool] = None,
+          out_at: Optional[Union[int, str]] = None, template: Any = None
+          ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as the forward rule of each of `fns`.
 
     With `nondiff=True` the rule declares that its output's tangent is always zero (it
     only decides how that zero is made, e.g. with a batch axis): the optimizer then
-    treats the output as a constant, as it does for `def_nondiff`.
+    treats the output as a constant, as it does for `def_nondiff`. `pure`, `out_at` and
+    `template` go on the entry (see RuleEntry); `pure` defaults to True for ufuncs and
+    `math` functions, False for other frules. A rule given `out_at` handles `out=`
+    itself (fwdad's own rules declare it with `takes_out`, and rules/outputs.py adds
+    the handling).
 
     Example:
         @fwdad.frule(np.sin)
@@ -127,7 +149,8 @@ def frule(*fns: Any, nondiff: bool = False) -> Callable[[Callable[..., Any]], Ca
     """
     def register(rule: Callable[..., Any]) -> Callable[..., Any]:
         for fn in fns:
-            _register(fn, rule, "nondiff" if nondiff else "frule")
+            _register(fn, rule, "nondiff" if nondiff else "frule", pure=pure,
+                      out_at=out_at, template=template)
         return rule
     return register
 
@@ -144,6 +167,37 @@ def def_nondiff(*fns: Callable[..., Any]) -> None:
     `np.argmax`, `len`): the primal runs, the tangent is zero."""
     for fn in fns:
         _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()))
+
+
+def entry_of(fn: Any) -> Optional[RuleEntry]:
+    """The registered entry of `fn`, or None."""
+    try:
+        return _RULES.get(_key(fn))
+    except TypeError:
+        return None
+
+
+def takes_out(position: Union[int, str], *fns: Any) -> None:
+    """Declare that each of `fns` (registered already) takes `out=` at `position` among
+    its positional parameters (methods count `self`), or KEYWORD_ONLY: rules/outputs.py
+    gives their rules `out=`, and a call that passes no `out` mutates nothing."""
+    for fn in fns:
+        entry = entry_of(fn)
+        if entry is None:
+            raise FwdadError(f"out= of {describe(fn)}, which has no rule: register its "
+                             f"rule first.")
+        entry.out_at = position
+        _notify(fn)
+
+
+def attach_template(fn: Any, template: Any) -> None:
+    """Give the registered rule of `fn` the template the optimizer inlines for it."""
+    entry = entry_of(fn)
+    if entry is None:
+        raise FwdadError(f"a template for {describe(fn)}, which has no rule: register "
+                         f"its rule first.")
+    entry.template = template
+    _notify(fn)
 
 
 def _linear_rule(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -173,140 +227,24 @@ def rules_restored() -> Iterator[None]:
         _notify(None)
 
 
-def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None
-              ) -> None:
+def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None,
+              pure: Optional[bool] = None, out_at: Optional[Union[int, str]] = None,
+              template: Any = None) -> None:
     try:
         key = _key(fn)
         hash(key)
     except TypeError as err:
         raise FwdadError(f"cannot register a rule for {describe(fn)}: it is not "
                          f"hashable. Register the function it calls instead.") from err
-    _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind)
+    if pure is None:
+        pure = _pure_by_default(fn, kind)
+    _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind, pure, out_at,
+                            template)
     _notify(fn)
 
 
-# ---- plain (non-Dual) parameters ----------------------------------------------------
-def _is_dual_annotation(annotation: Any) -> bool:
-    if annotation is inspect.Parameter.empty:
-        return False
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return "Dual" in text
-
-
-def with_plain_params(rule: Callable[..., Any], spec: Optional[Spec] = None
-                      ) -> Callable[..., Any]:
-    """The rule, wrapped so that parameters not annotated `Dual` get primal values, and
-    a `Dual` parameter whose default is None gets None when the call passes None.
-
-    `spec` = (dual positions, *args are Duals, Dual keyword names) overrides what the
-    annotations say (the shorthands use it).
-    """
-    params = inspect.signature(rule).parameters.values()
-    optional = _optional_params(rule)
-    if spec is None and not optional and all(_is_dual_annotation(p.annotation)
-                                              for p in params):
-        return rule
-    dual_at, dual_star, dual_kw = spec if spec is not None else _dual_params(rule)
-    return _Adapter(rule, dual_at, dual_star, dual_kw, optional)
-
-
-def _optional_params(rule: Callable[..., Any]) -> dict[Any, Any]:
-    """{position or name: name} of the `Dual` parameters whose default is None. A call
-    that passes None (`np.average(a, None, None)`, or rule code run again at second
-    order) gives them a Dual of None, which the rule must see as its default."""
-    optional: dict[Any, str] = {}
-    for i, p in enumerate(inspect.signature(rule).parameters.values()):
-        if p.default is None and _is_dual_annotation(p.annotation):
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-                optional[i] = p.name
-            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
-                optional[p.name] = p.name
-    return optional
-
-
-def _dual_params(rule: Callable[..., Any]) -> Spec:
-    params = list(inspect.signature(rule).parameters.values())
-    dual_at: Set[int] = set()
-    dual_kw: AbstractSet[str] = set()
-    dual_star = False
-    for i, p in enumerate(params):
-        is_dual = _is_dual_annotation(p.annotation)
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and is_dual:
-            dual_at.add(i)
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and is_dual:
-            dual_kw = dual_kw | {p.name}
-        if p.kind == p.VAR_POSITIONAL and is_dual:
-            dual_star = True
-        if p.kind == p.VAR_KEYWORD and is_dual:  # any other keyword is a Dual too
-            dual_kw = _AllBut({q.name for q in params if not _is_dual_annotation(
-                q.annotation)})
-    return dual_at, dual_star, dual_kw
-
-
-class _AllBut(frozenset[Any]):
-    """The Dual keyword names of a rule with `**kwargs: Dual`: all but these."""
-
-    def __contains__(self, name: object) -> bool:
-        return not super().__contains__(name)
-
-
-class _Adapter:
-    """Calls a rule with Duals where it asks for them and primals elsewhere."""
-
-    __slots__ = ("rule", "dual_at", "dual_star", "dual_kw", "first_star", "wants_dual",
-                 "optional", "__name__", "__wrapped__")
-
-    def __init__(self, rule: Callable[..., Any], dual_at: AbstractSet[int], dual_star: bool,
-                 dual_kw: AbstractSet[str], optional: Optional[dict[Any, Any]] = None) -> None:
-        self.rule, self.dual_at, self.dual_star, self.dual_kw = \
-            rule, dual_at, dual_star, dual_kw
-        self.optional = optional or {}
-        params = list(inspect.signature(rule).parameters.values())
-        kinds = [p.kind for p in params]
-        star = [i for i, k in enumerate(kinds) if k == inspect.Parameter.VAR_POSITIONAL]
-        self.first_star = star[0] if star else len(params)
-        self.wants_dual = tuple(i in dual_at for i in range(self.first_star))
-        self.__name__ = getattr(rule, "__name__", "rule")
-        self.__wrapped__ = rule
-
-    def __call__(self, *duals: Any, **kwargs: Any) -> Dual:
-        if len(duals) <= self.first_star:  # (every call of most rules: the fast path)
-            args = [a if dual else a.primal for a, dual in zip(duals, self.wants_dual)]
-        else:
-            args = [a if (i in self.dual_at if i < self.first_star else self.dual_star)
-                    else a.primal for i, a in enumerate(duals)]
-        if kwargs:
-            kwargs = {k: v if k in self.dual_kw else v.primal for k, v in kwargs.items()}
-        if self.optional:
-            args, kwargs = self._nones_given(args, kwargs)
-        try:
-            out: Dual = self.rule(*args, **kwargs)
-            return out
-        except AttributeError as err:
-            if err.name in ("primal", "tangent") and not isinstance(err.obj, Dual):
-                raise _unannotated(self.rule, err) from err
-            raise
-
-    def _nones_given(self, args: list[Any], kwargs: dict[Any, Any]
-                     ) -> Tuple[list[Any], dict[Any, Any]]:
-        none = [i for i in range(len(args)) if i in self.optional and _is_none(args[i])]
-        for i in none:
-            args[i] = None
-        return args, {k: None if k in self.optional and _is_none(v) else v
-                      for k, v in kwargs.items()}
-
-
-def _unannotated(rule: Callable[..., Any], err: AttributeError) -> FwdadError:
-    """A rule read `.primal` or `.tangent` of a plain value: a parameter it meant to be
-    a Dual lacks the annotation (test_a_rule_without_dual_annotations_says_to_annotate)."""
-    plain = [p.name for p in inspect.signature(rule).parameters.values()
-             if not _is_dual_annotation(p.annotation)]
-    return FwdadError(
-        f"the rule {describe(rule)} read .{err.name} of {a_type(err.obj)}: its "
-        f"parameters {', '.join(plain)} are not annotated `Dual`, so they receive plain "
-        f"values. Annotate the ones that take Duals, e.g. `def rule(x: fwdad.Dual) -> "
-        f"fwdad.Dual:` (parameters without the annotation get the primal only).")
-
-
-def _is_none(value: Any) -> bool:
-    return isinstance(value, Dual) and value.primal is None
+def _pure_by_default(fn: Any, kind: str) -> bool:
+    """Shorthands, ufuncs and `math` functions mutate no argument (a ufunc's `out` is
+    its own matter: forward/purity.py); other rules say so themselves."""
+    return kind != "frule" or isinstance(fn, np.ufunc) or \
+        getattr(fn, "__module__", None) == "math"

@@ -26,7 +26,7 @@ from fwdad.rules.batching import (
     map_batch_many,
 )
 from fwdad.rules.reductions import as_array
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import frule, takes_out
 from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
@@ -306,3 +306,7 @@ def _spreading_rule(fn: Callable) -> Callable:
 
 
 spreading(np.broadcast_arrays, np.meshgrid)
+
+
+takes_out(3, np.take, np.ndarray.take)  # (rules/outputs.py adds out= to their rules)
+takes_out(2, np.concatenate)

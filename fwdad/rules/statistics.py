@@ -8,7 +8,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
-from fwdad.rules.registry import frule
+from fwdad.rules.registry import frule, takes_out
 from fwdad.tangents import NoTangent
 
 
@@ -174,3 +174,7 @@ def _corrcoef(x: Dual, y: Dual = None, rowvar=True) -> Dual:
     rel = np.diagonal(dc, axis1=-2, axis2=-1) / (2.0 * s * s)
     dout = dc / np.outer(s, s) - np.atleast_2d(out) * (rel[..., :, None] + rel[..., None, :])
     return Dual(out, fit(dout.reshape(dout.shape[:dout.ndim - 2] + np.shape(out)), out))
+
+
+takes_out(3, np.nanprod, np.nancumsum, np.nancumprod, np.nanvar, np.nanstd, np.quantile,
+          np.percentile)  # (rules/outputs.py adds out= to their rules)

@@ -1,9 +1,11 @@
 """Rules for NumPy's ufuncs: one table row per ufunc, from its partial derivatives.
 
-A row maps a ufunc to its tangent, a function of the inputs, the output y and the
-inputs' tangents (lifted to broadcast against y). `_register` makes the one rule they
-all share, which also handles `out=` (primal and tangent of `out` are updated in place
-and `out` is returned), `where=`, `dtype=` and batched tangents. A new ufunc is one row.
+Most rows are in the derivative table (rules/derivatives.py); the rows here map a ufunc
+to its tangent, a function of the inputs, the output y and the inputs' tangents (lifted
+to broadcast against y), for the ufuncs that need more than a derivative per input.
+`_register` makes the one rule they all share, which also handles `out=` (primal and
+tangent of `out` are updated in place and `out` is returned), `where=`, `dtype=` and
+batched tangents.
 """
 from __future__ import annotations
 
@@ -13,15 +15,15 @@ from typing import Callable, Optional
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules import derivatives
 from fwdad.rules import operators as ops
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.derivative_code import inline_template, ufunc_tangent
 from fwdad.rules.operators import magnitude_tangent
-from fwdad.rules.registry import def_linear, def_nondiff, frule
+from fwdad.rules.registry import def_linear, def_nondiff, frule, takes_out
 from fwdad.rules.unshared import own
 from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
-
-LN2, LN10 = math.log(2.0), math.log(10.0)
 
 
 def chain(derivative: Callable) -> Callable:
@@ -66,40 +68,10 @@ def _select(first: Callable) -> Callable:
     return tangent
 
 
+# The ufuncs whose tangents are not one derivative per input (the rest are rows of
+# rules/derivatives.py, the table shared with `math` and reverse mode).
 UNARY = {
-    # ---- trigonometric and hyperbolic ----
-    np.sin: chain(lambda x, y: np.cos(x)),
-    np.cos: chain(lambda x, y: -np.sin(x)),
-    np.tan: chain(lambda x, y: 1.0 + y * y),
-    np.arcsin: chain(lambda x, y: 1.0 / np.sqrt(1.0 - x * x)),
-    np.arccos: chain(lambda x, y: -1.0 / np.sqrt(1.0 - x * x)),
-    np.arctan: chain(lambda x, y: 1.0 / (1.0 + x * x)),
-    np.sinh: chain(lambda x, y: np.cosh(x)),
-    np.cosh: chain(lambda x, y: np.sinh(x)),
-    np.tanh: chain(lambda x, y: 1.0 - y * y),
-    np.arcsinh: chain(lambda x, y: 1.0 / np.sqrt(x * x + 1.0)),
-    np.arccosh: chain(lambda x, y: 1.0 / (np.sqrt(x - 1.0) * np.sqrt(x + 1.0))),  # (complex:
-    # sqrt(x * x - 1) has the wrong sign where Re x < 0)
-    np.arctanh: chain(lambda x, y: 1.0 / (1.0 - x * x)),
-    np.deg2rad: chain(lambda x, y: math.pi / 180.0),
-    np.radians: chain(lambda x, y: math.pi / 180.0),
-    np.rad2deg: chain(lambda x, y: 180.0 / math.pi),
-    np.degrees: chain(lambda x, y: 180.0 / math.pi),
-    # ---- exponential and logarithmic ----
-    np.exp: chain(lambda x, y: y),
-    np.exp2: chain(lambda x, y: y * LN2),
-    np.expm1: chain(lambda x, y: y + 1.0),
-    np.log: chain(lambda x, y: 1.0 / x),
-    np.log2: chain(lambda x, y: 1.0 / (x * LN2)),
-    np.log10: chain(lambda x, y: 1.0 / (x * LN10)),
-    np.log1p: chain(lambda x, y: 1.0 / (1.0 + x)),
-    # ---- powers and magnitudes (|x| at 0: derivative 0, as sign(0) is 0) ----
-    np.sqrt: chain(lambda x, y: 0.5 / y),
-    np.cbrt: chain(lambda x, y: 1.0 / (3.0 * y * y)),
-    np.square: chain(lambda x, y: 2.0 * x),
-    np.reciprocal: chain(lambda x, y: -y * y),
-    np.absolute: lambda x, y, dx: magnitude_tangent(x, y, dx),
-    np.fabs: chain(lambda x, y: np.sign(x)),
+    np.absolute: lambda x, y, dx: magnitude_tangent(x, y, dx),  # (|x| at 0: 0)
     # ---- linear ----
     np.negative: lambda x, y, dx: -dx,
     np.positive: lambda x, y, dx: +dx,
@@ -117,17 +89,6 @@ BINARY = {
     + ops.pow_exponent_term(a, y, db),
     np.float_power: lambda a, b, y, da, db: ops.pow_base_term(_at_least_double(a), b, da)
     + ops.pow_exponent_term(a, y, db),
-    np.remainder: lambda a, b, y, da, db: da - np.floor_divide(a, b) * db,
-    np.fmod: lambda a, b, y, da, db: da - np.trunc((a - y) / b) * db,
-    # ---- angles, norms, log-sum-exp ----
-    np.arctan2: partials(lambda a, b, y: b / (a * a + b * b),
-                         lambda a, b, y: -a / (a * a + b * b)),
-    np.hypot: partials(lambda a, b, y: a / y, lambda a, b, y: b / y),
-    np.logaddexp: partials(lambda a, b, y: np.exp(a - y), lambda a, b, y: np.exp(b - y)),
-    np.logaddexp2: partials(lambda a, b, y: np.exp2(a - y), lambda a, b, y: np.exp2(b - y)),
-    np.copysign: lambda a, b, y, da, db: np.sign(a) * np.copysign(1.0, b) * da,
-    np.ldexp: lambda a, i, y, da, di: da * np.ldexp(1.0, i),
-    np.nextafter: lambda a, b, y, da, db: da,  # x moved by one ulp
     # ---- selections: ties take the tangent of the first input ----
     np.maximum: _select(lambda a, b: (np.asarray(a) >= b) | np.isnan(a)),
     np.minimum: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(a)),
@@ -152,7 +113,7 @@ NONDIFF = [  # piecewise constant, or not a float
 ]
 
 
-def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
+def _register(ufunc: np.ufunc, tangent: Optional[Callable], template=None) -> None:
     """The rule of `ufunc`: positional outputs or `out=` are updated in place."""
     def rule(*args: Dual, out: Dual = None, **kwargs) -> Dual:
         ins, outs = args[:ufunc.nin], args[ufunc.nin:]
@@ -160,7 +121,7 @@ def _register(ufunc: np.ufunc, tangent: Optional[Callable]) -> None:
             outs = (out,)
         return apply_ufunc(ufunc, tangent, ins, outs, kwargs)
     rule.__name__ = f"_{ufunc.__name__}"
-    frule(ufunc)(rule)
+    frule(ufunc, template=template)(rule)
 
 
 def apply_ufunc(ufunc: np.ufunc, tangent: Optional[Callable], ins, outs, kwargs) -> Dual:
@@ -217,6 +178,9 @@ def _write(target: Dual, y, dy, kwargs) -> None:
 
 for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
     _register(_ufunc, _tangent)
+for _row in derivatives.UNARY + derivatives.BINARY:
+    if _row.numpy is not None:
+        _register(_row.numpy, ufunc_tangent(_row), inline_template(_row, _row.numpy))
 for _ufunc in NONDIFF:
     _register(_ufunc, None)
 
@@ -260,6 +224,7 @@ def _angle(z: Dual, deg=False) -> Dual:
 
 def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,
             np.isreal, np.iscomplex)
+takes_out(2, np.round, np.around)  # (rules/outputs.py adds out= to their rules)
 def_linear(np.real, np.imag)
 
 

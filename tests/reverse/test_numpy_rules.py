@@ -103,7 +103,9 @@ SHAPES = [((2, 3), (3,)), ((1, 3), (2, 1)), ((), (2,)), ((2, 0), (1,))]
 
 def _binary_rows():
     from fwdad.reverse.rules_ufuncs import BINARY
-    return [(ufunc, shapes) for ufunc in BINARY if ufunc is not np.ldexp
+    from fwdad.rules import derivatives
+    ufuncs = list(BINARY) + [row.numpy for row in derivatives.BINARY if row.numpy]
+    return [(ufunc, shapes) for ufunc in ufuncs if ufunc is not np.ldexp
             for shapes in SHAPES]
 
 

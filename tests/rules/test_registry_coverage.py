@@ -43,3 +43,36 @@ def test_is_not_primitive_for_a_python_function():
         return x * x
     assert not registry.is_primitive(square)
     assert not registry.is_primitive({})  # unhashable: never registered
+
+
+def _template_values(template, entry):
+    """The template's primal and tangent at a point where its rule is defined: floats,
+    or 2x2 arrays for the rules of arrays (matmul, sum)."""
+    import ast
+
+    from fwdad.dual import Dual
+    rng = np.random.default_rng(3)
+    for make in (lambda: float(rng.uniform(0.2, 0.9)), lambda: rng.uniform(0.2, 0.9, (2, 2))):
+        points = [(make(), make()) for _ in template.params]
+        env = {**template.globals}
+        for (x, dx), p, dp in zip(points, template.params, template.tangents):
+            env[p], env[dp] = x, dx
+        try:
+            out = eval(compile(ast.Expression(template.primal), "<template>", "eval"), env)
+        except (TypeError, ValueError):  # (matmul of floats)
+            continue
+        env["out"] = out
+        tangent = eval(compile(ast.Expression(template.tangent), "<template>", "eval"), env)
+        return entry.callable(*(Dual(x, dx) for x, dx in points)), out, tangent
+    raise AssertionError(f"no point to evaluate the template of {describe(entry.primal)}")
+
+
+def test_every_template_is_its_rules_math():
+    """A template on an entry computes what the entry's rule computes (the optimizer
+    inlines one in place of the other)."""
+    templated = [e for e in registry.entries() if e.template is not None]
+    assert len(templated) > 20
+    for entry in templated:
+        rule_out, out, tangent = _template_values(entry.template, entry)
+        assert np.allclose(rule_out.primal, out), describe(entry.primal)
+        assert np.allclose(rule_out.tangent, tangent), describe(entry.primal)
