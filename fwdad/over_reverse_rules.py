@@ -53,7 +53,7 @@ def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
             source.is_foreign, attributes.getattribute_override,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
-            registry.is_tracked, registry.holds_complex, var.is_var, var.is_matvar,
+            registry.is_tracked, registry.holds_complex, var.is_matvar,
             tape.current, tape.current_layout, tape.recording)
 
 
