@@ -13,7 +13,7 @@ from fwdad.errors import MissingRuleError, describe
 from fwdad.forward.cache import RuleCache
 from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse import callables, constructors
-from fwdad.reverse.registry import get_rrule, is_tracked
+from fwdad.reverse.registry import get_rrule, holds_variable
 from fwdad.reverse.rules_python import Method
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign, python_function
@@ -40,19 +40,9 @@ class Unruled:
         rule = get_rrule(self.fn)  # registered since this call site was built?
         if rule is not None:
             return rule(*args, **kwargs)
-        if not any(_holds_variable(a) for a in (*args, *kwargs.values())):
+        if not any(holds_variable(a) for a in (*args, *kwargs.values())):
             return self.fn(*args, **kwargs)
         raise missing_rrule_error(self.fn, args, self.location)
-
-
-def _holds_variable(x: Any, depth: int = 3) -> bool:
-    if is_tracked(x):
-        return True
-    if depth and isinstance(x, (list, tuple)):
-        return any(_holds_variable(v, depth - 1) for v in x)
-    if depth and isinstance(x, dict):
-        return any(_holds_variable(v, depth - 1) for v in x.values())
-    return False
 
 
 def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError:

@@ -119,18 +119,12 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
         derived = LazyRule(impl, derived_rrule)
 
         def rule(*args: Any, **kwargs: Any) -> Any:
-            if any(_holds_variable(a) for a in (*args, *kwargs.values())):
+            if any(holds_variable(a) for a in (*args, *kwargs.values())):
                 return derived(*args, **kwargs)
             return fns[0](*args, **kwargs)
         rule.__name__ = impl.__name__
         return raw_rrule(*fns)(rule)
     return register
-
-
-def _holds_variable(x: Any) -> bool:
-    if type(x) in (list, tuple):
-        return any(_holds_variable(v) for v in x)
-    return is_tracked(x)
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:
@@ -172,6 +166,16 @@ def forward_primitives_without_rrule() -> list:
 def is_tracked(x: Any) -> bool:
     t = type(x)
     return t is Var or t is VarMat or (t is np.ndarray and x.dtype == object)
+
+
+def holds_variable(x: Any) -> bool:
+    """Whether `x` is a variable, or a list, tuple or dict holding one at any depth (a
+    call holding none runs on plain values)."""
+    if isinstance(x, (list, tuple)):
+        return any(holds_variable(v) for v in x)
+    if isinstance(x, dict):
+        return any(holds_variable(v) for v in x.values())
+    return is_tracked(x)
 
 
 # Types of values that hold no variable and have no operators of their own (an object
