@@ -18,10 +18,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from fwdad.core.closures import DerivedClosure
+from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
-from fwdad.forward.runtime import fresh
 from fwdad.reverse import boxing, tape
 from fwdad.reverse import dispatch as reverse
 from fwdad.reverse.api import check_real_scalar
@@ -38,7 +39,7 @@ def applies(f: Dual) -> bool:
     its own. A function defined inside differentiated code (a `DerivedClosure`: its
     rule is forward code closing over Duals) or a partial holding differentiated values
     is differentiated by the level-2 jvps of fwdad/nesting.py instead."""
-    return f.tangent is NoTangent and not isinstance(f.primal, forward.DerivedClosure)
+    return f.tangent is NoTangent and not isinstance(f.primal, DerivedClosure)
 
 
 class NotOverReverse(FwdadError):

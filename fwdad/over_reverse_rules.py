@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from fwdad import attributes, construction, source
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe
-from fwdad.forward import runtime
 from fwdad.forward.defaults import FreshDefault
 from fwdad.reverse import complexes, instances, registry, rules_python, tape, var
 from fwdad.reverse import dispatch as reverse
@@ -22,13 +22,13 @@ from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 @frule(tape.regions)
 def _regions() -> Dual:
-    return runtime.fresh(tape.regions())
+    return duals.fresh(tape.regions())
 
 
 @frule(tape.Tape.push)
 def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
     region.primal.chain.append((callback, output))
-    return runtime.NONE
+    return duals.NONE
 
 
 @frule(complexes.refuse_complex)
@@ -43,7 +43,7 @@ def _complex(fn: Dual, inputs: Dual) -> Dual:
 
 @frule(tape.Tape.keep)
 def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
-    return runtime.NONE
+    return duals.NONE
 
 
 # Which rrule a call runs, and how an attribute is read, is decided on plain values and
@@ -65,7 +65,7 @@ def _fresh_default(default: Dual) -> Dual:
 
 @frule(rules_python._unpack)  # (lang.unpack itself stays what forward mode inlines)
 def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
-    return runtime.pack(runtime.unpack(value, count, star))
+    return duals.pack(duals.unpack(value, count, star))
 
 
 @frule(construction.blank)
@@ -86,7 +86,7 @@ def _write_field(obj: Dual, name: str, value: Dual) -> Dual:
                          f"lost. Create the object inside the differentiated function.")
     attributes.write_field(obj.primal, name, value.primal)
     setattr(obj.tangent, name, value.tangent)
-    return runtime.NONE
+    return duals.NONE
 
 
 @frule(rebuild)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fwdad.core.closures import DerivedClosure
+from fwdad.core.duals import NONE, const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import NONE, const
 from fwdad.managers import Entered, Mode, runs_on_plain_values
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, Tangent
@@ -74,5 +75,4 @@ def _fields(primal: Any) -> dict:
 
 
 def _may_close_over_values(value: Any) -> bool:
-    from fwdad.forward.dispatch import DerivedClosure
     return isinstance(value, DerivedClosure)

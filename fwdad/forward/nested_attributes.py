@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from fwdad import attributes
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.rules import objects
 from fwdad.rules.registry import frule
@@ -127,4 +128,4 @@ def _unsupported(owner: Any, name: str) -> FwdadError:
 
 def _constant(value: Any) -> Dual:
     """A plain value of level-1 code (a name, a constant), as a level-2 value."""
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad import construction
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.tangents import NoTangent, Tangent
 
@@ -101,4 +102,4 @@ _BUILDERS = {"init": _instance, "dataclass": _dataclass, "namedtuple": _namedtup
 
 def _constant(value: Any) -> Dual:
     """A default value (a constant of level-1 code) as a level-2 value."""
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

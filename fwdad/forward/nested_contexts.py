@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.forward import contexts, runtime
+from fwdad.forward import contexts
 from fwdad.forward.nested import rule_call
 from fwdad.managers import Entered
 from fwdad.rules.registry import frule
@@ -66,4 +67,4 @@ def _level2(rule: Callable, *args: Dual) -> Dual:
 
 
 def _constant(value: Any) -> Dual:
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad import api, callables, construction, over_reverse_rules
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import describe
-from fwdad.forward import contexts, dispatch, nested_constructors, records, runtime
+from fwdad.forward import contexts, dispatch, nested_constructors, records
 from fwdad.forward.nested import outer_of
 from fwdad.forward.nested_closures import unwrapped, wrapped
 from fwdad.rules import iteration
@@ -113,7 +114,7 @@ class _DeeperDefault:
         self.default = default
 
     def __call__(self, value: Any) -> Dual:
-        return runtime.const(self.default(value))
+        return duals.const(self.default(value))
 
 
 def _deeper_default(default: Dual) -> _DeeperDefault:

@@ -23,9 +23,9 @@ from typing import Any, List, Tuple
 import numpy as np
 import scipy.integrate as si
 
+from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
-from fwdad.forward.runtime import const
 from fwdad.reverse.dispatch import ReverseClosure
 from fwdad.reverse.registry import Chain, get_rrule, is_tracked, raw_rrule, wrap
 from fwdad.reverse.tape import current

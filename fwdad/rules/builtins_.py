@@ -6,8 +6,8 @@ import builtins
 
 import numpy as np
 
+from fwdad.core.duals import const, iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const, iterate
 from fwdad.rules.batching import is_batched
 from fwdad.rules.operators import _abs, _add, _pow
 from fwdad.rules.registry import def_nondiff, frule

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad import lang
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
-from fwdad.forward.runtime import iterate
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent
 

@@ -10,8 +10,8 @@ from typing import Callable
 
 import numpy as np
 
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import iterate
 from fwdad.rules.ieee import divide
 from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
 from fwdad.rules.registry import def_nondiff, frule

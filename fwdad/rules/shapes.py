@@ -14,8 +14,8 @@ from typing import Callable, Optional
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import (
     cast,
     common_batch,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
-from fwdad.forward.dispatch import missing_rule_error
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import _getitem, _setitem

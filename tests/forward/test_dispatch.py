@@ -5,11 +5,11 @@ import math
 import numpy as np
 
 import fwdad
+from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.derive import build_rule
-from fwdad.forward.runtime import const
 from fwdad.rules import registry
 from fwdad.rules.registry import get_frule
 
