@@ -6,51 +6,20 @@ at run time, per callee, for a callee held in a variable, and caches the decisio
 from __future__ import annotations
 
 import types
-import weakref
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from fwdad.dual import Dual
 from fwdad import construction
-from fwdad.errors import describe
 from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.routes import Specialized
 from fwdad.core import entry_points
 from fwdad.core.closures import DerivedClosure, closure  # noqa: F401  (re-exported)
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function, \
     required_python_function
-
-
-class LazyRule:
-    """A static call's rule: derived on the first call (by `derive`: the derived
-    forward rule, or the reverse one), then reused."""
-
-    __slots__ = ("fn", "rule", "derive", "__weakref__")
-    made: "weakref.WeakSet[LazyRule]" = weakref.WeakSet()
-
-    def __init__(self, fn: Callable, derive: Optional[Callable] = None) -> None:
-        self.fn, self.rule, self.derive = fn, None, derive or derived_rule
-        LazyRule.made.add(self)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.rule is None:
-            self.rule = self.derive(self.fn)
-        return self.rule(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        """`.source` and the other attributes of the rule, building it if need be. Not
-        the dunders: `hasattr(lazy, "__dict__")` must not build the rule and answer with
-        its __dict__ (zero_tangent walked it, and all it reaches, as a field table)."""
-        if name.startswith("__"):
-            raise AttributeError(name)
-        if self.rule is None:
-            self.rule = self.derive(self.fn)
-        return getattr(self.rule, name)
-
-    def __repr__(self) -> str:
-        return f"<derived rule of {describe(self.fn)}>"
 
 
 class MissingRule:

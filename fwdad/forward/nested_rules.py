@@ -17,6 +17,7 @@ from fwdad.errors import FwdadError, describe
 from fwdad import callables, construction
 from fwdad.forward import dispatch, nested_constructors, records
 from fwdad.core import closures, duals
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.forward.nested_closures import NestedClosure, call_closure, closure_level
@@ -260,7 +261,7 @@ def _primal_field(value: Dual) -> Dual:
     return Dual(value.primal.primal, outer_of(value)[0])
 
 
-@frule(dispatch.LazyRule.__call__)
+@frule(LazyRule.__call__)
 def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """The forward rule of what the LazyRule runs: a forward rule differentiated again,
     or a reverse rule run on Dual values (fwdad/over_reverse.py)."""

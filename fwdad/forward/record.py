@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List
 from fwdad import frontend
 from fwdad.compile import compile_function
 from fwdad.core import duals
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import dispatch, purity
 from fwdad.forward.transform import transform
@@ -224,7 +225,7 @@ def _wrap(value: Any, rec: Recorder) -> Any:
         return rec.unpack
     if value is duals.iterate:
         return rec.iterate
-    if isinstance(value, dispatch.LazyRule):
+    if isinstance(value, LazyRule):
         return lambda *args, **kwargs: rec.rule_of(value.fn)(*args, **kwargs)
     if any(value is e.callable for e in entries()):
         return _Primitive(value, rec)

@@ -15,10 +15,10 @@ from typing import Any, Callable, List, Optional
 
 from fwdad.compile import compile_function
 from fwdad.core import duals
+from fwdad.core.constants import Constants
 from fwdad.dual import Dual
 from fwdad.forward.optimize import optimize
 from fwdad.forward.record import Fallback, Recorder, Step
-from fwdad.forward.transform import Constants
 from fwdad.rules.registry import def_nondiff, get_frule
 from fwdad.tangents import NoTangent
 

@@ -9,9 +9,9 @@ import types
 from typing import Any, Callable, Dict
 
 from fwdad import construction
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.rule_cache import RuleCache
 from fwdad.errors import MissingRuleError, describe
-from fwdad.forward.cache import RuleCache
-from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse import callables, constructors
 from fwdad.reverse.registry import get_rrule, holds_variable
 from fwdad.reverse.rules_python import Method

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
@@ -114,7 +115,6 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     plain NumPy that computes what fns[0] computes, from primitives with rrules. A call
     without variables runs fns[0] itself."""
     def register(impl: Callable) -> Callable:
-        from fwdad.forward.dispatch import LazyRule
         from fwdad.reverse.dispatch import derived_rrule
         derived = LazyRule(impl, derived_rrule)
 

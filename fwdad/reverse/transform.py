@@ -18,8 +18,8 @@ import copy
 from typing import Any, List
 
 from fwdad import lang
+from fwdad.core.constants import Constants, short_name
 from fwdad.errors import InternalError, where
-from fwdad.forward.transform import Constants, _short_name
 from fwdad.normalize.refs import is_ref
 from fwdad.reverse import contexts, dispatch
 from fwdad.source import FunctionSource
@@ -117,7 +117,7 @@ class _Reverse:
             if target is lang.foreigncall:
                 target, args = node.args[0].fw_value, args[1:]
             rule = dispatch.static_rrule(target, self.where(node))
-            return ast.Call(func=self.k.bind(rule, _short_name(target)), args=args,
+            return ast.Call(func=self.k.bind(rule, short_name(target)), args=args,
                             keywords=keywords)
         return ast.Call(func=self.k.bind(dispatch.call, "call"),
                         args=[self.atoms(node.func)] + args, keywords=keywords)
@@ -126,7 +126,7 @@ class _Reverse:
         """A copy of `node` in which every static reference is a bound constant (the
         value known when the rule was built); names and literals stay as they are."""
         if is_ref(node):
-            return self.k.bind(node.fw_value, _short_name(node.fw_value))
+            return self.k.bind(node.fw_value, short_name(node.fw_value))
         node = copy.copy(node)
         for field, value in ast.iter_fields(node):
             if isinstance(value, ast.AST):
