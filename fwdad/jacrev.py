@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, jacobians, seeds
+from fwdad import api_checks, jacobians, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
@@ -53,7 +53,7 @@ def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             argument; f cannot take the arguments; an input or output is complex
             (use jacfwd). NonDifferentiableError: the arguments hold no floats.
     """
-    api._check_callable(f, "jacrev")
+    api_checks.check_callable(f, "jacrev")
     check_argnums_type("jacrev", f, argnums)
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:

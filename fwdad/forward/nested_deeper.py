@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from fwdad import api, callables, construction, over_reverse_rules
+from fwdad import api_checks, callables, construction, over_reverse_rules
 from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import describe
@@ -51,9 +51,9 @@ def _outer_of_nones(checked: Any, given: Any, outer: Any) -> Any:
     return outer
 
 
-@frule(api._copy)
+@frule(api_checks.copied)
 def _copy(tangent: Dual) -> Dual:
-    return Dual(api._copy(tangent.primal), api._copy(tangent.tangent))
+    return Dual(api_checks.copied(tangent.primal), api_checks.copied(tangent.tangent))
 
 
 @frule(Tangent)

@@ -150,6 +150,12 @@ def _forward_entry(fn: Any):
         return None
 
 
+def rrule_entry(fn: Any) -> RRuleEntry:
+    """The registered entry of `fn` (a KeyError when there is none): rules that wrap
+    another's rule read and replace its `callable`."""
+    return _RRULES[_key(fn)]
+
+
 def entries() -> Iterator[RRuleEntry]:
     return iter(list(_RRULES.values()))
 

@@ -15,7 +15,7 @@ import numpy as np
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
 from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule
-from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
+from fwdad.reverse.rules_arrays import assign, transpose, write_constant
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
 
@@ -223,7 +223,7 @@ def _in_place(pure: Any, update: Any):
             x[...] = get_rrule(pure)(x, y)
             return x
         if type(x) is np.ndarray and x.dtype.kind == "f":
-            _write_constant(x, Ellipsis, get_rrule(pure)(x, y))
+            write_constant(x, Ellipsis, get_rrule(pure)(x, y))
             return x
         if isinstance(x, (list, np.ndarray)):
             return update(x, value_of(y) if isinstance(x, np.ndarray) else y)

@@ -13,7 +13,7 @@ from fwdad.dual import Dual
 from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import dense, fit, is_batched, lift, map_batch
-from fwdad.rules.creation import _astype, _linspace
+from fwdad.rules.creation import astype_rule, linspace_rule
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.widening import assign
@@ -23,7 +23,7 @@ from fwdad.tangents import NoTangent
 frule(np.linalg.matmul)(linalg._matmul)
 frule(np.linalg.outer)(linalg._outer)
 frule(np.linalg.tensordot)(linalg._tensordot)
-frule(np.astype)(_astype)
+frule(np.astype)(astype_rule)
 shapes.linear(np.linalg.trace, np.ndarray.compress)
 # views for a whole batch (of views, as the values are):
 shapes.linear(np.linalg.matrix_transpose, np.matrix_transpose,
@@ -41,9 +41,9 @@ def _compress(condition, a: Dual, axis=None) -> Dual:
 
 @frule(np.linalg.cross)
 def _cross(a: Dual, b: Dual, axis=-1) -> Dual:
-    from fwdad.rules.differences import _bilinear
+    from fwdad.rules.differences import bilinear
     return Dual(np.linalg.cross(a.primal, b.primal, axis=axis),
-                _bilinear(np.linalg.cross, a, b, axis=axis))
+                bilinear(np.linalg.cross, a, b, axis=axis))
 
 
 @frule(np.vecdot, np.linalg.vecdot)
@@ -99,7 +99,7 @@ def _logspace(start: Dual, stop: Dual, num=50, endpoint=True, base=10.0, dtype=N
               axis=0) -> Dual:
     """base ** linspace(start, stop): the tangent is out * ln(base) * the linspace's."""
     out = np.logspace(start.primal, stop.primal, num, endpoint, base, dtype, axis)
-    exponents = _linspace(start, stop, num, endpoint, axis=axis)
+    exponents = linspace_rule(start, stop, num, endpoint, axis=axis)
     return Dual(out, fit(out * math.log(base) * exponents.tangent, out))
 
 
@@ -110,7 +110,7 @@ def _geomspace(start: Dual, stop: Dual, num=50, endpoint=True, dtype=None, axis=
     out = np.geomspace(start.primal, stop.primal, num, endpoint, dtype, axis)
     rel = [Dual(np.log(np.abs(d.primal)), d.tangent / _inexact(d.primal)
                 if d.tangent is not NoTangent else NoTangent) for d in (start, stop)]
-    return Dual(out, fit(out * _linspace(*rel, num, endpoint, axis=axis).tangent, out))
+    return Dual(out, fit(out * linspace_rule(*rel, num, endpoint, axis=axis).tangent, out))
 
 
 def _inexact(x):

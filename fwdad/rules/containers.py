@@ -204,8 +204,8 @@ def _values(table: Dual) -> Dual:
 
 @frule(dict.update)
 def _update(table: Dual, *other: Dual, **kwargs: Dual) -> Dual:
-    from fwdad.rules.iteration import _dict
-    new = _dict(*other, **kwargs)
+    from fwdad.rules.iteration import dict_rule
+    new = dict_rule(*other, **kwargs)
     table.primal.update(new.primal)
     table.tangent.update(new.tangent)
     return Dual(None, NoTangent)

@@ -18,7 +18,7 @@ from fwdad.core import entry_points
 from fwdad.core.duals import TangentStream, bound_arguments, const, iterate, stream
 from fwdad.dual import Dual
 from fwdad.rules.containers import plain_set_items, sort_order
-from fwdad.rules.operators import _add
+from fwdad.rules.operators import add_rule
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -116,7 +116,7 @@ def _tuple(iterable: Dual = None) -> Dual:
 
 
 @frule(dict)
-def _dict(*mapping: Dual, **kwargs: Dual) -> Dual:
+def dict_rule(*mapping: Dual, **kwargs: Dual) -> Dual:
     """dict(mapping or pairs, **kwargs)."""
     entries = {}
     if mapping:
@@ -233,7 +233,7 @@ def _repeat(value: Dual, times=None) -> Dual:
 
 @frule(itertools.accumulate)
 def _accumulate(iterable: Dual, func: Dual = None, *, initial: Dual = None) -> Dual:
-    step = _add if func is None else (lambda a, b: entry_points.call(func, a, b))
+    step = add_rule if func is None else (lambda a, b: entry_points.call(func, a, b))
     return lazy(itertools.accumulate(iterate(iterable), step, initial=initial))
 
 

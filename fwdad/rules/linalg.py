@@ -6,7 +6,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, is_batched, lift, map_batch
-from fwdad.rules.operators import _tangents
+from fwdad.rules.operators import broadcast_tangents
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -44,7 +44,7 @@ def _dot(x: Dual, y: Dual) -> Dual:
     """dot is matmul for vectors and matrices, and multiplication for scalars."""
     out = np.dot(x.primal, y.primal)
     if np.ndim(x.primal) == 0 or np.ndim(y.primal) == 0:
-        dx, dy = _tangents(x, y, out)  # (a float64 result of a float32 array: cast)
+        dx, dy = broadcast_tangents(x, y, out)  # (a float64 result of a float32 array: cast)
         return Dual(out, fit(dx * y.primal + x.primal * dy, out))
     if np.ndim(y.primal) > 2:
         return Dual(out, _dot_stacks_tangent(x, y))
@@ -96,7 +96,7 @@ def _inner(a: Dual, b: Dual) -> Dual:
     """inner sums over the last axes; with a scalar it multiplies."""
     out = np.inner(a.primal, b.primal)
     if np.ndim(a.primal) == 0 or np.ndim(b.primal) == 0:
-        dx, dy = _tangents(a, b, out)
+        dx, dy = broadcast_tangents(a, b, out)
         return Dual(out, fit(dx * b.primal + a.primal * dy, out))
     left = NoTangent if a.tangent is NoTangent else np.inner(a.tangent, b.primal)
     right = NoTangent if b.tangent is NoTangent else np.inner(a.primal, b.tangent)

@@ -13,7 +13,8 @@ import numpy as np
 from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.rules.ieee import divide
-from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
+from fwdad.rules.operators import mul_rule as _mul
+from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent

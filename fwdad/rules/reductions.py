@@ -12,7 +12,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
-from fwdad.rules.creation import _array
+from fwdad.rules.creation import array_rule
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -20,7 +20,7 @@ from fwdad.tangents import NoTangent
 def as_array(x: Dual) -> Dual:
     """Lists of values (and their Duals) become arrays; floats, 0-d arrays."""
     if isinstance(x.primal, (list, tuple)):
-        return _array(x)  # batched tangents of the items: the batch axis goes first
+        return array_rule(x)  # batched tangents of the items: the batch axis goes first
     if not isinstance(x.primal, np.ndarray):  # a new 0-d array, with a new tangent (a
         return Dual(np.asarray(x.primal), np.array(x.tangent))  # batch's is an array)
     return x
@@ -29,7 +29,7 @@ def as_array(x: Dual) -> Dual:
 def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
     """Linear reductions: the tangent is the same reduction of the tangent."""
     if isinstance(x.primal, (list, tuple)):
-        x = _array(x)
+        x = array_rule(x)
     out = fn(x.primal, axis=axis, **kwargs, **(primal_only or {}))
     if x.tangent is NoTangent:
         return Dual(out, NoTangent)

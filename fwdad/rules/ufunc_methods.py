@@ -12,7 +12,7 @@ from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
-from fwdad.rules.indexing import _getitem, _setitem
+from fwdad.rules.indexing import getitem_rule, setitem_rule
 from fwdad.rules.registry import frule, get_frule
 from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
@@ -115,8 +115,8 @@ def _at_each(rule, a: Dual, positions, b) -> None:
     items = None if b is None else _flat_items(b, positions)
     for k, pos in enumerate(positions.reshape(-1)):
         where = Dual(np.unravel_index(pos, a.primal.shape), NoTangent)
-        args = (_getitem(a, where),) + (() if items is None else (items(k),))
-        _setitem(a, where, rule(*args))
+        args = (getitem_rule(a, where),) + (() if items is None else (items(k),))
+        setitem_rule(a, where, rule(*args))
 
 
 def _flat_items(b: Dual, positions):
