@@ -34,15 +34,15 @@ from fwdad.transformed import Transformed
 def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
     """jvp(f, primals, tangents) inside a differentiated function: returns
     (out, tangent_out), each with its outer tangent."""
-    return _jvp_with_keywords(f, primals, tangents, {})
+    return jvp_with_keywords(f, primals, tangents, {})
 
 
-def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any, Any]) -> Dual:
+def jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any, Any]) -> Dual:
     """_jvp, with `keywords` (plain values: constants of both levels) passed to f."""
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
     named = {k: nested.lift_outer(v) for k, v in keywords.items()}
-    out = nested_rules._call(nested.lift_outer(f), *args, **named)
+    out = nested_rules.call_rule(nested.lift_outer(f), *args, **named)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
@@ -95,7 +95,7 @@ class Directional:
 @frule(Directional.__call__)
 def _directional(self: Directional, *primals: Dual) -> Dual:
     packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
-    out = _jvp_with_keywords(Dual(self.f, NoTangent), packed,
+    out = jvp_with_keywords(Dual(self.f, NoTangent), packed,
                              Dual(self.tangents, NoTangent), self.keywords)
     return Dual(out.primal[1], out.tangent[1])
 

@@ -127,14 +127,14 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
 def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
           tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
           ) -> Tuple[Any, Any]:
-    duals = [Dual(_copy_argument(a), _fill(a, api_checks.copied(tangents[i])) if i in tangents else
+    duals = [Dual(copy_argument(a), _fill(a, api_checks.copied(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
-    named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
+    named = {k: Dual(copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
     out = api.call_batched(f, duals, size, named)
     return out.primal, out.tangent
 
 
-def _copy_argument(primal: Any) -> Any:
+def copy_argument(primal: Any) -> Any:
     """A copy of an argument (a float array's is a plain copy, in the same memory
     order as deepcopy's)."""
     if type(primal) is np.ndarray and primal.dtype.kind in "fc":

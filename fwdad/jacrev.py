@@ -71,9 +71,9 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
-    copies = tuple(jacobians._copy_argument(a) for a in args)  # (f may update them in place)
+    copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
     try:
-        out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
+        out, pullback = reverse_api.vjp_with_wrt(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
         return jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
                                             options=Options(progress=progress))

@@ -56,7 +56,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     the arguments untouched, when the reverse pass cannot run on Duals."""
     kwargs = {k: copied(v) for k, v in (kwargs or {}).items()}
     region = DualRegion(tape.current_layout())
-    token = tape._STACK.set(tape.regions() + (region,))
+    token = tape.REGION_STACK.set(tape.regions() + (region,))
     try:
         boxed = tuple(_call(boxing.box, a, fresh(region)) if i in wrt else copied(a)
                       for i, a in enumerate(args))  # (f's writes reach these first)
@@ -81,7 +81,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     except Exception as exc:  # a construct of the reverse code forward mode lacks
         raise NotOverReverse(f"{type(exc).__name__}: {exc}") from exc
     finally:
-        tape._STACK.reset(token)
+        tape.REGION_STACK.reset(token)
     for arg, final in zip(args, finals):  # f may have updated an argument in place
         if final is not None:
             write_final(arg, final)

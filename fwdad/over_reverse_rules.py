@@ -3,7 +3,7 @@
 
     tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
                                             region of the pass (over_reverse.DualRegion)
-    reverse._rule_for(f), attributes.*      decided on plain values: constants
+    reverse.rule_for(f), attributes.*      decided on plain values: constants
     complexes.refuse_complex                always refused (its test needs the plain tape)
 """
 from __future__ import annotations
@@ -48,8 +48,8 @@ def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
 
 # Which rrule a call runs, and how an attribute is read, is decided on plain values and
 # types: the rule, hook or answer is a constant.
-def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
-            registry._layout, instances.user_method, source.python_function,
+def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
+            registry.layout_of, instances.user_method, source.python_function,
             source.is_foreign, attributes.getattribute_override,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
@@ -58,12 +58,12 @@ def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
 
 
 @frule(FreshDefault.dual)
-def _fresh_default(default: Dual) -> Dual:
+def fresh_default_rule(default: Dual) -> Dual:
     """A mutable default of a rule that is itself differentiated: a new constant."""
     return Dual(default.primal.dual(), NoTangent)
 
 
-@frule(rules_python._unpack)  # (lang.unpack itself stays what forward mode inlines)
+@frule(rules_python.unpack_rule)  # (lang.unpack itself stays what forward mode inlines)
 def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
     return duals.pack(duals.unpack(value, count, star))
 
@@ -75,7 +75,7 @@ def _blank(cls: type) -> Dual:
 
 @frule(attributes.read_field)
 def _read_field(obj: Dual, name: str) -> Dual:
-    return objects._get_attribute(obj, name)
+    return objects.get_attribute(obj, name)
 
 
 @frule(attributes.write_field)

@@ -22,7 +22,7 @@ from fwdad.tangents import NoTangent, Tangent
 
 
 def entered(manager: Dual) -> Entered:
-    return Entered(manager, _FORWARD)
+    return Entered(manager, FORWARD)
 
 
 def method_rule(method: Any, manager: Dual) -> Callable:
@@ -51,7 +51,7 @@ def primal_of(value: Dual) -> Any:
     return value.primal
 
 
-_FORWARD = Mode(method_rule, primal_of, _constant)
+FORWARD = Mode(method_rule, primal_of, _constant)
 
 
 def holds_values(primal: Any, tangent: Any) -> bool:

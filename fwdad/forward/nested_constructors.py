@@ -34,7 +34,7 @@ def class_rule_of_rule(cls: type) -> Callable:
     return rule
 
 
-def _new(cls: type) -> Dual:
+def new_rule(cls: type) -> Dual:
     """A new instance with empty inner and outer tangents."""
     return Dual(Dual(cls.__new__(cls), Tangent()), Tangent(primal=Tangent(), tangent=Tangent()))
 
@@ -43,7 +43,7 @@ def _instance(cls: type) -> Callable:
     init = cls.__init__
 
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        self = _new(cls)
+        self = new_rule(cls)
         if init is not object.__init__:
             rule_call(dispatch.derived_rule(init), self, *args, **kwargs)
         return self
@@ -54,7 +54,7 @@ def _dataclass(cls: type) -> Callable:
     post_init = getattr(cls, "__post_init__", None)
 
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        self = _new(cls)
+        self = new_rule(cls)
         for name, value in construction.dataclass_values(cls, args, kwargs, _constant):
             _set_field(self, name, value)
         if post_init is not None:

@@ -27,7 +27,7 @@ class _NestedEntered:
 
     def __init__(self, manager: Dual) -> None:
         self.manager = manager
-        self.entered = Entered(manager.primal, contexts._FORWARD)  # the level-1 rules
+        self.entered = Entered(manager.primal, contexts.FORWARD)  # the level-1 rules
 
     def __enter__(self) -> Any:
         raise AssertionError("entered through its rule only")

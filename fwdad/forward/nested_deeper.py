@@ -64,11 +64,11 @@ def _tangent(**fields: Dual) -> Dual:
                 Tangent(**{k: v.tangent for k, v in fields.items()}))
 
 
-@frule(nested_constructors._new)
+@frule(nested_constructors.new_rule)
 def _new_instance(cls: Dual) -> Dual:
     """A new instance one level deeper: the instance of the level below, and its
     tangent, empty structures where that one has them."""
-    return Dual(nested_constructors._new(cls.primal),
+    return Dual(nested_constructors.new_rule(cls.primal),
                 Tangent(primal=_empty_pair(), tangent=_empty_pair()))
 
 
@@ -121,7 +121,7 @@ def _deeper_default(default: Dual) -> _DeeperDefault:
     return _DeeperDefault(default.primal)
 
 
-@frule(over_reverse_rules._fresh_default)
+@frule(over_reverse_rules.fresh_default_rule)
 def _fresh_default_deeper(default: Dual) -> Dual:
     """A mutable default of a rule differentiated once more: a new constant of the
     level its Duals wrap it in (this is its own rule, for every level further)."""

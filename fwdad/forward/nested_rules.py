@@ -52,7 +52,7 @@ def _running_batch_size() -> Dual:
 def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
-def_nondiff(dispatch.derived_rule, classes._python_method_of)
+def_nondiff(dispatch.derived_rule, classes.python_method_of)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
 
@@ -186,14 +186,14 @@ def _at(container: Any, key: Any) -> Any:
 
 
 # ---- rules whose own code fwdad cannot transform (an import inside the function) -----
-@frule(operators._matmul)
+@frule(operators.matmul_rule)
 def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
-    return rule_call(linalg._matmul, x, y)  # the same rule as np.matmul's
+    return rule_call(linalg.np_matmul_rule, x, y)  # the same rule as np.matmul's
 
 
 # ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
 @frule(dispatch.call)
-def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+def call_rule(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
     rule as dispatch does, and call that rule's level-2 rule."""
     rule, first = _level2_rule_of_callee(f)

@@ -56,7 +56,7 @@ def _stream(duals: Dual) -> Dual:
                 Tangent(primal=split.view(1), tangent=split.view(2)))
 
 
-@frule(iteration._next)
+@frule(iteration.next_rule)
 def _next_of_rule(iterator: Dual, *default: Dual) -> Dual:
     """next(it) at level 2: the next inner item, with the next of each outer iterator
     (the level-1 rule reads the stream itself, whose outer tangents getattr cannot see)."""

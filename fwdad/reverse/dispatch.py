@@ -105,18 +105,18 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
     if t is Method:
         return static_rrule(f.fn)(f.obj, *args, **kwargs)
     if t is types.MethodType:
-        return _rule_for(f.__func__)(f.__self__, *args, **kwargs)
+        return rule_for(f.__func__)(f.__self__, *args, **kwargs)
     if _is_builtin_method(f):
-        return _rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
+        return rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
     if t is types.MethodWrapperType:  # e.g. super().__setattr__
-        return _rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
+        return rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
     if not callable(f):
         raise TypeError(f"'{t.__name__}' object is not callable")
     if not _is_function_like(f) and get_rrule(f) is None:
         caller = callables.caller_of(f)  # (not cached: one entry per partial made)
         if caller is not None:
             return caller(*args, **kwargs)
-    return _rule_for(f)(*args, **kwargs)
+    return rule_for(f)(*args, **kwargs)
 
 
 def _is_builtin_method(fn: Any) -> bool:
@@ -125,7 +125,7 @@ def _is_builtin_method(fn: Any) -> bool:
         fn.__self__, (types.ModuleType, type(None)))
 
 
-def _rule_for(fn: Any) -> Callable:
+def rule_for(fn: Any) -> Callable:
     try:
         rule = _RUNTIME.get(fn)
     except TypeError:

@@ -136,18 +136,11 @@ def get_rrule(fn: Any) -> Optional[Callable]:
         return None
     if entry is not None:
         return entry.callable
-    forward = _forward_entry(fn)
+    forward = forward_registry.entry_of(fn)
     if forward is not None and forward.kind == "nondiff":
         _RRULES[_key(fn)] = entry = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
         return entry.callable
     return None
-
-
-def _forward_entry(fn: Any):
-    try:
-        return forward_registry._RULES.get(forward_registry._key(fn))
-    except TypeError:
-        return None
 
 
 def rrule_entry(fn: Any) -> RRuleEntry:
@@ -280,7 +273,7 @@ class Pure:
                 _key(self.fn) not in COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
             return out  # (a constant: its derivative with respect to the arguments is 0)
-        result = wrap(out, _layout(self.fn, args, at))
+        result = wrap(out, layout_of(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
@@ -331,7 +324,7 @@ class Chain:
             accumulate(x, ct() if callable(ct) else ct)
 
 
-def _layout(fn: Any, args: tuple, at: list) -> str:
+def layout_of(fn: Any, args: tuple, at: list) -> str:
     kinds = {"varmat" if type(args[i]) is VarMat else "matvar" for i in at
              if type(args[i]) is not Var}
     if len(kinds) > 1:

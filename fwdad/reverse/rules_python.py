@@ -57,7 +57,7 @@ def set_values(items: Any, what: str) -> list:
 
 
 @raw_rrule(lang.unpack)
-def _unpack(value: Any, count: int, star: int = -1) -> tuple:
+def unpack_rule(value: Any, count: int, star: int = -1) -> tuple:
     return lang.unpack(value, count, star)  # a VarMat iterates by getitem
 
 

@@ -20,9 +20,9 @@ from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent
 
 # ---- np.linalg's array-API functions: the rules of their NumPy counterparts ---------------
-frule(np.linalg.matmul)(linalg._matmul)
-frule(np.linalg.outer)(linalg._outer)
-frule(np.linalg.tensordot)(linalg._tensordot)
+frule(np.linalg.matmul)(linalg.np_matmul_rule)
+frule(np.linalg.outer)(linalg.outer_rule)
+frule(np.linalg.tensordot)(linalg.tensordot_rule)
 frule(np.astype)(astype_rule)
 shapes.linear(np.linalg.trace, np.ndarray.compress)
 # views for a whole batch (of views, as the values are):
@@ -69,12 +69,12 @@ def _vector_norm(x: Dual, axis=None, keepdims=False, ord=2) -> Dual:
 
 @frule(np.linalg.matrix_norm)
 def _matrix_norm(x: Dual, keepdims=False, ord="fro") -> Dual:
-    return norms._norm(x, ord, (-2, -1), keepdims)
+    return norms.norm_rule(x, ord, (-2, -1), keepdims)
 
 
 @frule(np.linalg.svdvals)
 def _svdvals(x: Dual) -> Dual:
-    return dec._svd(x, compute_uv=False)
+    return dec.svd_rule(x, compute_uv=False)
 
 
 @frule(np.linalg.cond)
@@ -88,7 +88,7 @@ def _cond(x: Dual, p=None) -> Dual:
         ds = s.tangent
         return Dual(np.linalg.cond(x.primal, p), ratio * (ds[..., big] / s.primal[..., big]
                                                           - ds[..., small] / s.primal[..., small]))
-    left, right = norms._norm(x, p, (-2, -1)), norms._norm(dec._inv(x), p, (-2, -1))
+    left, right = norms.norm_rule(x, p, (-2, -1)), norms.norm_rule(dec.inv_rule(x), p, (-2, -1))
     return Dual(np.linalg.cond(x.primal, p), left.tangent * right.primal
                 + left.primal * right.tangent)
 

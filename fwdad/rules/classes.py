@@ -20,11 +20,11 @@ from fwdad.tangents import NoTangent, Tangent
 
 
 def _python_method(obj, name: Optional[str]):
-    return _python_method_of(type(obj), name)
+    return python_method_of(type(obj), name)
 
 
 @functools.lru_cache(maxsize=None)
-def _python_method_of(cls: type, name: Optional[str]):
+def python_method_of(cls: type, name: Optional[str]):
     method = getattr(cls, name, None) if name else None
     return method if python_function(method) is not None else None
 

@@ -97,7 +97,7 @@ def _iter(iterable: Dual) -> Dual:
 
 
 @frule(next)
-def _next(iterator: Dual, *default: Dual) -> Dual:
+def next_rule(iterator: Dual, *default: Dual) -> Dual:
     if type(iterator.tangent) is TangentStream:
         return next(iterator.tangent.source, *default)
     if iterator.tangent is NoTangent:

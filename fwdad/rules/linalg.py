@@ -34,7 +34,7 @@ def matmul_tangent(x: Dual, y: Dual, out):
 
 
 @frule(np.matmul)
-def _matmul(x: Dual, y: Dual) -> Dual:
+def np_matmul_rule(x: Dual, y: Dual) -> Dual:
     out = np.matmul(x.primal, y.primal)
     return Dual(out, matmul_tangent(x, y, out))
 
@@ -74,7 +74,7 @@ def _flat(d: Dual):
 
 
 @frule(np.outer)
-def _outer(a: Dual, b: Dual) -> Dual:
+def outer_rule(a: Dual, b: Dual) -> Dual:
     """outer(a, b)_ij = a_i b_j, on the raveled arguments."""
     (pa, da), (pb, db) = _flat(a), _flat(b)
     left = NoTangent if da is NoTangent else da[..., :, None] * pb
@@ -106,7 +106,7 @@ def _inner(a: Dual, b: Dual) -> Dual:
 
 
 @frule(np.tensordot)
-def _tensordot(a: Dual, b: Dual, axes=2) -> Dual:
+def tensordot_rule(a: Dual, b: Dual, axes=2) -> Dual:
     out = np.tensordot(a.primal, b.primal, axes)
     a_axes, b_axes = _contracted(np.ndim(a.primal), np.ndim(b.primal), axes)
     left = right = NoTangent

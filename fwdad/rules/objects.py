@@ -25,7 +25,7 @@ _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
 
 
 @frule(getattr)
-def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
+def getattr_rule(obj: Dual, name: str, *default: Dual) -> Dual:
     primal = obj.primal
     if default and not hasattr(primal, name):
         return default[0]  # the default, with its own tangent
@@ -36,7 +36,7 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
     method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
         return entry_points.derived_rule(method)(obj, const(name))
-    return _get_attribute(obj, name)
+    return get_attribute(obj, name)
 
 
 def _scalar_part(z: Dual, name: str) -> Dual:
@@ -54,7 +54,7 @@ def _scalar_part(z: Dual, name: str) -> Dual:
 
 
 @frule(object.__getattribute__)
-def _get_attribute(obj: Dual, name: str) -> Dual:
+def get_attribute(obj: Dual, name: str) -> Dual:
     """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.reader(obj.primal, name)
     if hook is not None:
@@ -107,16 +107,16 @@ def _flat_tangents(primal, tangent):
 
 
 @frule(setattr)
-def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
+def setattr_rule(obj: Dual, name: str, value: Dual) -> Dual:
     method = attributes.setattr_override(type(obj.primal))
     if method is not None:  # as setattr would, it calls its override
         entry_points.derived_rule(method)(obj, const(name), value)
         return Dual(None, NoTangent)
-    return _set_attribute(obj, name, value)
+    return set_attribute(obj, name, value)
 
 
 @frule(object.__setattr__)
-def _set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
+def set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
     """What object.__setattr__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.writer(obj.primal, name)
     if hook is not None:

@@ -178,7 +178,7 @@ def _mod(x: Dual, y: Dual) -> Dual:
 
 @frule(operator.matmul)
 @overloadable("__matmul__", "__rmatmul__")
-def _matmul(x: Dual, y: Dual) -> Dual:
+def matmul_rule(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent
     out = x.primal @ y.primal
     return Dual(out, matmul_tangent(x, y, out))
@@ -239,7 +239,7 @@ def _tangent_updates_in_place(x: Dual, y: Dual) -> bool:
 for _pure, _update in [(add_rule, operator.iadd), (_sub, operator.isub),
                        (mul_rule, operator.imul), (_truediv, operator.itruediv),
                        (pow_rule, operator.ipow), (_mod, operator.imod),
-                       (_matmul, operator.imatmul)]:
+                       (matmul_rule, operator.imatmul)]:
     frule(_update)(_in_place(_pure, _update))
 
 frule(operator.ifloordiv)(_in_place(lambda x, y: Dual(x.primal // y.primal, NoTangent),

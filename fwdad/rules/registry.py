@@ -57,6 +57,14 @@ def is_primitive(fn: Any) -> bool:
         return False
 
 
+def entry_of(fn: Any) -> Optional[RuleEntry]:
+    """The registered entry of `fn`, or None (an unhashable callable has none)."""
+    try:
+        return _RULES.get(_key(fn))
+    except TypeError:
+        return None
+
+
 def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
     """The callable that differentiates calls of `fn`, or None."""
     try:

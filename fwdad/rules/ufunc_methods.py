@@ -17,8 +17,8 @@ from fwdad.rules.registry import frule, get_frule
 from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
 
-_REDUCE = {np.add: red._sum, np.multiply: red._prod, np.maximum: red._extreme(
-    np.max, np.argmax), np.minimum: red._extreme(np.min, np.argmin)}
+_REDUCE = {np.add: red.sum_rule, np.multiply: red.prod_rule, np.maximum: red.extreme_rule(
+    np.max, np.argmax), np.minimum: red.extreme_rule(np.min, np.argmin)}
 
 
 def _running(ufunc):
@@ -38,7 +38,7 @@ def _running(ufunc):
     return rule
 
 
-_ACCUMULATE = {np.add: red._cumsum, np.multiply: red._cumprod,
+_ACCUMULATE = {np.add: red.cumsum_rule, np.multiply: red.cumprod_rule,
                np.maximum: _running(np.maximum), np.minimum: _running(np.minimum)}
 
 
