@@ -6,7 +6,6 @@ basis in batched passes; hessian, hvp (fwdad/higher.py) and linearize
 """
 from __future__ import annotations
 
-import inspect
 import types
 from concurrent.futures import Executor
 from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
@@ -14,8 +13,12 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import budget, chunked
+from fwdad.api_checks import argument_names as _argument_names
+from fwdad.api_checks import check_callable as _check_callable
+from fwdad.api_checks import check_sequences as _check_sequences
+from fwdad.api_checks import copied as _copy
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, describe, note_user_location
+from fwdad.errors import FwdadError, describe, note_user_location
 from fwdad.forward import dispatch
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
@@ -125,43 +128,6 @@ def call_with_constants(f: Callable[..., Any], duals: List[Dual],
             out: Dual = rule(*duals)
             return out
     return call(f, duals)
-
-
-def _check_callable(f: Any, api: str) -> None:
-    if not callable(f):
-        raise FwdadError(f"{api} needs a function to differentiate as its first "
-                         f"argument, but got {a_type(f)}: {f!r:.60}.")
-
-
-def _check_sequences(f: Callable[..., Any], primals: Any, tangents: Any) -> tuple[Any, ...]:
-    for what, value in (("primals", primals), ("tangents", tangents)):
-        if not isinstance(value, (tuple, list)):
-            raise FwdadError(
-                f"jvp({describe(f)}, primals, tangents) takes the arguments as a tuple: "
-                f"{what} is {a_type(value)}. For one argument write "
-                f"jvp(f, (x,), (dx,)).")
-    if len(primals) != len(tangents):
-        raise FwdadError(
-            f"jvp({describe(f)}, ...) got {len(primals)} primals but {len(tangents)} "
-            f"tangents: give one tangent per argument (None where there is none).")
-    return tuple(primals), tuple(tangents)
-
-
-def _argument_names(f: Callable[..., Any], count: int) -> List[str]:
-    try:
-        params = [p.name for p in inspect.signature(f).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        params = []
-    return [f"argument {params[i]!r}" if i < len(params) else f"argument {i}"
-            for i in range(count)]
-
-
-def _copy(tangent: Any) -> Any:
-    """Tangents are copied, so that a function that updates its inputs in place does
-    not write into the caller's tangent arrays."""
-    import copy
-    return copy.deepcopy(tangent)
 
 
 def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],

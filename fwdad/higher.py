@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api, chunked, jacobians
+from fwdad import api, api_checks, chunked, jacobians
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
@@ -34,15 +34,15 @@ from fwdad.transformed import Transformed
 def _jvp(f: Dual, primals: Dual, tangents: Dual) -> Dual:
     """jvp(f, primals, tangents) inside a differentiated function: returns
     (out, tangent_out), each with its outer tangent."""
-    return _jvp_with_keywords(f, primals, tangents, {})
+    return jvp_with_keywords(f, primals, tangents, {})
 
 
-def _jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any, Any]) -> Dual:
+def jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any, Any]) -> Dual:
     """_jvp, with `keywords` (plain values: constants of both levels) passed to f."""
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
     named = {k: nested.lift_outer(v) for k, v in keywords.items()}
-    out = nested_rules._call(nested.lift_outer(f), *args, **named)
+    out = nested_rules.call_rule(nested.lift_outer(f), *args, **named)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
@@ -55,9 +55,9 @@ def _level2_argument(fn: Any, i: int, primals: Dual, tangents: Dual) -> Dual:
     must be its own and batched alike to take the batched values written
     (fwdad/rules/widening.py)."""
     primal, tangent = primals.primal[i], tangents.primal[i]
-    inner = api._copy(check_tangent(primal, tangent, f"argument {i}", of=describe(fn)))
+    inner = api_checks.copied(check_tangent(primal, tangent, f"argument {i}", of=describe(fn)))
     outer_primal = _item(primals.tangent, i)
-    outer_inner = api._copy(_item(tangents.tangent, i))
+    outer_inner = api_checks.copied(_item(tangents.tangent, i))
     if _batched(primal, outer_primal) and not _batched(inner, outer_inner):
         size: Any = batching.running_batch_size()  # (an int: _batched says one runs)
         outer_inner = stack([outer_inner] * size)  # batched alike
@@ -95,7 +95,7 @@ class Directional:
 @frule(Directional.__call__)
 def _directional(self: Directional, *primals: Dual) -> Dual:
     packed = Dual(tuple(p.primal for p in primals), tuple(p.tangent for p in primals))
-    out = _jvp_with_keywords(Dual(self.f, NoTangent), packed,
+    out = jvp_with_keywords(Dual(self.f, NoTangent), packed,
                              Dual(self.tangents, NoTangent), self.keywords)
     return Dual(out.primal[1], out.tangent[1])
 
@@ -115,8 +115,8 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
         A tuple with one array per argument, shaped like it (for a non-scalar f, each
         has the output's shape in front).
     """
-    api._check_callable(f, "hvp")
-    args, directions = api._check_sequences(f, primals, tangents)
+    api_checks.check_callable(f, "hvp")
+    args, directions = api_checks.check_sequences(f, primals, tangents)
     check_call("hvp", f, args)
     argnums = tuple(range(len(args)))
     try:
@@ -146,7 +146,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
     scalar, or reverse mode refuses something f does: forward over forward, one batched
     pass (jacfwd) of a directional derivative per entry of x (f then runs again).
     """
-    api._check_callable(f, "hessian")
+    api_checks.check_callable(f, "hessian")
     check_argnums_type("hessian", f, argnums)
     options = chunked.Options(chunk_size, memory_budget, None, progress).check("hessian")
     if isinstance(argnums, (tuple, list)):

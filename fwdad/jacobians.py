@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, budget, chunked, seeds
+from fwdad import api, api_checks, budget, chunked, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
@@ -65,7 +65,7 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             executor is not one; NonDifferentiableError: the argument has no float
             values; ShippingError: f cannot be sent to the executor's workers.
     """
-    api._check_callable(f, "jacfwd")
+    api_checks.check_callable(f, "jacfwd")
     check_argnums_type("jacfwd", f, argnums)
     options = chunked.Options(chunk_size, memory_budget, executor, progress).check("jacfwd")
 
@@ -118,7 +118,7 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     tangents = dict(zip(wrt, seeded))
     try:
-        return _pass(f, args, kwargs or {}, tangents, size, api._copy)
+        return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied)
     except SharedTangentError:
         return _pass(f, args, kwargs or {}, tangents, size,
                      lambda zero: stack([zero] * size))
@@ -127,19 +127,19 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
 def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
           tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
           ) -> Tuple[Any, Any]:
-    duals = [Dual(_copy_argument(a), _fill(a, api._copy(tangents[i])) if i in tangents else
+    duals = [Dual(copy_argument(a), _fill(a, api_checks.copied(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
-    named = {k: Dual(_copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
+    named = {k: Dual(copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
     out = api.call_batched(f, duals, size, named)
     return out.primal, out.tangent
 
 
-def _copy_argument(primal: Any) -> Any:
+def copy_argument(primal: Any) -> Any:
     """A copy of an argument (a float array's is a plain copy, in the same memory
     order as deepcopy's)."""
     if type(primal) is np.ndarray and primal.dtype.kind in "fc":
         return primal.copy(order="K")
-    return api._copy(primal)
+    return api_checks.copied(primal)
 
 
 def _fill(primal: Any, tangent: Any) -> Any:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, jacobians, seeds
+from fwdad import api_checks, jacobians, seeds
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
@@ -53,7 +53,7 @@ def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             argument; f cannot take the arguments; an input or output is complex
             (use jacfwd). NonDifferentiableError: the arguments hold no floats.
     """
-    api._check_callable(f, "jacrev")
+    api_checks.check_callable(f, "jacrev")
     check_argnums_type("jacrev", f, argnums)
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
@@ -71,9 +71,9 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
-    copies = tuple(jacobians._copy_argument(a) for a in args)  # (f may update them in place)
+    copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
     try:
-        out, pullback = reverse_api._vjp(f, copies, set(wrt), kwargs, "jacrev")
+        out, pullback = reverse_api.vjp_with_wrt(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
         return jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
                                             options=Options(progress=progress))

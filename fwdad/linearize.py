@@ -19,7 +19,8 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import linear_program, seeds, transposition
-from fwdad.api import _argument_names, _check_callable, call, jvp
+from fwdad.api import call, jvp
+from fwdad.api_checks import argument_names, check_callable
 from fwdad.dual import Dual
 from fwdad.errors import (
     FwdadError,
@@ -58,7 +59,7 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
         FwdadError: as jvp raises it (errors of f itself, too, are raised as jvp
             raises them).
     """
-    _check_callable(f, "linearize")
+    check_callable(f, "linearize")
     check_call("linearize", f, primals)
     kept = copy.deepcopy(primals)
     tape = Tape()
@@ -166,7 +167,7 @@ class Linearization:
     def _checked(self, tangents: tuple[Any, ...]) -> tuple[Any, ...]:
         """(batch size or None, the tangents checked): None for a tangent is a zero
         of the primal's shape, with the batch axis when the others have one."""
-        names = _argument_names(self.f, len(tangents))
+        names = argument_names(self.f, len(tangents))
         try:
             return None, [check_tangent(p, t, n, of=describe(self.f))
                           for p, t, n in zip(self.primals, tangents, names)]

@@ -126,7 +126,7 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
             given = [over_reverse.copied(a) for a in args]  # f may write into them: each
             primals = Dual(tuple(a.primal for a in given),  # run starts from the call's
                            tuple(a.tangent for a in given))  # values
-            out = higher._jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
+            out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x))

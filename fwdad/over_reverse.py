@@ -18,10 +18,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from fwdad.core.closures import DerivedClosure
+from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
-from fwdad.forward.runtime import fresh
 from fwdad.reverse import boxing, tape
 from fwdad.reverse import dispatch as reverse
 from fwdad.reverse.api import check_real_scalar
@@ -38,7 +39,7 @@ def applies(f: Dual) -> bool:
     its own. A function defined inside differentiated code (a `DerivedClosure`: its
     rule is forward code closing over Duals) or a partial holding differentiated values
     is differentiated by the level-2 jvps of fwdad/nesting.py instead."""
-    return f.tangent is NoTangent and not isinstance(f.primal, forward.DerivedClosure)
+    return f.tangent is NoTangent and not isinstance(f.primal, DerivedClosure)
 
 
 class NotOverReverse(FwdadError):
@@ -55,7 +56,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     the arguments untouched, when the reverse pass cannot run on Duals."""
     kwargs = {k: copied(v) for k, v in (kwargs or {}).items()}
     region = DualRegion(tape.current_layout())
-    token = tape._STACK.set(tape.regions() + (region,))
+    token = tape.REGION_STACK.set(tape.regions() + (region,))
     try:
         boxed = tuple(_call(boxing.box, a, fresh(region)) if i in wrt else copied(a)
                       for i, a in enumerate(args))  # (f's writes reach these first)
@@ -80,7 +81,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     except Exception as exc:  # a construct of the reverse code forward mode lacks
         raise NotOverReverse(f"{type(exc).__name__}: {exc}") from exc
     finally:
-        tape._STACK.reset(token)
+        tape.REGION_STACK.reset(token)
     for arg, final in zip(args, finals):  # f may have updated an argument in place
         if final is not None:
             write_final(arg, final)

@@ -44,14 +44,14 @@ def _pure(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     at = [i for i, p in enumerate(primals) if type(p) is Var or type(p) is VarMat]
     if not at:
         return forward.call(Dual(pure.fn, NoTangent), *args, **kwargs)
-    values = [objects._get_attribute(a, "value") if i in at else a
+    values = [objects.get_attribute(a, "value") if i in at else a
               for i, a in enumerate(args)]
     pair = forward.call(Dual(pure.rule, NoTangent), *values, **kwargs)
     out, pullback = (Dual(pair.primal[k], _part(pair.tangent, k)) for k in (0, 1))
     if registry.holds_complex(out.primal):
         raise NonDifferentiableError(f"{describe(pure.fn)} made a complex value in a "
                                      f"reverse pass run on Dual values.")
-    result = _wrap(out, registry._layout(pure.fn, primals, at))
+    result = _wrap(out, registry.layout_of(pure.fn, primals, at))
     if result.primal is not out.primal:
         tape.current().chain.append((DualChain(pullback, [(i, args[i]) for i in at],
                                                result), result))
@@ -62,7 +62,7 @@ def _pure(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 def _reverse_call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """reverse.call of a plain function: its rrule, found on plain values, on Duals."""
     if type(f.primal) is types.FunctionType and f.tangent is NoTangent:
-        rule = reverse._rule_for(f.primal)
+        rule = reverse.rule_for(f.primal)
         return forward.call(Dual(rule, NoTangent), *args, **kwargs)
     return forward.derived_rule(reverse.call)(f, *args, **kwargs)
 
@@ -71,7 +71,7 @@ def _reverse_call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 def _value_of(x: Dual) -> Dual:
     kind = type(x.primal)
     if kind is Var or kind is VarMat:
-        return objects._get_attribute(x, "value")
+        return objects.get_attribute(x, "value")
     if not registry.is_tracked(x.primal):
         return x
     return forward.derived_rule(var.value_of)(x)
@@ -96,7 +96,7 @@ def _getitem(x: Dual, key: Dual) -> Dual:
     the adjoint, on both parts; other indexing takes the derived rule."""
     if type(x.primal) is VarMat and running_batch_size() is None and \
             isinstance(x.tangent, Tangent):
-        value = forward.call(_GETITEM, objects._get_attribute(x, "value"), key)
+        value = forward.call(_GETITEM, objects.get_attribute(x, "value"), key)
         if type(value.primal) is np.ndarray and np.may_share_memory(value.primal,
                                                                     x.primal.value):
             adjoint = forward.call(_GETITEM, _adjoint_made(x), key)
@@ -113,7 +113,7 @@ def _adjoint_made(x: Dual) -> Dual:
     if x.primal._adjoint is None:  # (VarMat.adjoint: laid out as the value)
         x.primal._adjoint = np.zeros_like(x.primal.value, dtype=float)
         x.tangent._adjoint = np.zeros_like(x.primal.value, dtype=float)
-    return objects._get_attribute(x, "_adjoint")
+    return objects.get_attribute(x, "_adjoint")
 
 
 def _common(pure: Any, primals: List[Any], kwargs: dict) -> bool:
@@ -179,9 +179,9 @@ def _is_plain(ct: Dual) -> bool:
 def _adjoint_of(out: Dual) -> Dual:
     kind = type(out.primal)
     if kind is VarMat:
-        return objects._get_attribute(out, "_adjoint")
+        return objects.get_attribute(out, "_adjoint")
     if kind is Var:
-        return objects._get_attribute(out, "adjoint")
+        return objects.get_attribute(out, "adjoint")
     return forward.call(Dual(registry.adjoint_of, NoTangent), out)  # (a tuple of them)
 
 

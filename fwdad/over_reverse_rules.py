@@ -3,15 +3,15 @@
 
     tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
                                             region of the pass (over_reverse.DualRegion)
-    reverse._rule_for(f), attributes.*      decided on plain values: constants
+    reverse.rule_for(f), attributes.*      decided on plain values: constants
     complexes.refuse_complex                always refused (its test needs the plain tape)
 """
 from __future__ import annotations
 
 from fwdad import attributes, construction, source
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe
-from fwdad.forward import runtime
 from fwdad.forward.defaults import FreshDefault
 from fwdad.reverse import complexes, instances, registry, rules_python, tape, var
 from fwdad.reverse import dispatch as reverse
@@ -22,13 +22,13 @@ from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 @frule(tape.regions)
 def _regions() -> Dual:
-    return runtime.fresh(tape.regions())
+    return duals.fresh(tape.regions())
 
 
 @frule(tape.Tape.push)
 def _push(region: Dual, callback: Dual, output: Dual = None) -> Dual:
     region.primal.chain.append((callback, output))
-    return runtime.NONE
+    return duals.NONE
 
 
 @frule(complexes.refuse_complex)
@@ -43,29 +43,29 @@ def _complex(fn: Dual, inputs: Dual) -> Dual:
 
 @frule(tape.Tape.keep)
 def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
-    return runtime.NONE
+    return duals.NONE
 
 
 # Which rrule a call runs, and how an attribute is read, is decided on plain values and
 # types: the rule, hook or answer is a constant.
-def_nondiff(reverse._rule_for, reverse.static_rrule, reverse.derived_rrule,
-            registry._layout, instances.user_method, source.python_function,
+def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
+            registry.layout_of, instances.user_method, source.python_function,
             source.is_foreign, attributes.getattribute_override,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
-            registry.is_tracked, registry.holds_complex, var.is_var, var.is_matvar,
+            registry.is_tracked, registry.holds_complex, var.is_matvar,
             tape.current, tape.current_layout, tape.recording)
 
 
 @frule(FreshDefault.dual)
-def _fresh_default(default: Dual) -> Dual:
+def fresh_default_rule(default: Dual) -> Dual:
     """A mutable default of a rule that is itself differentiated: a new constant."""
     return Dual(default.primal.dual(), NoTangent)
 
 
-@frule(rules_python._unpack)  # (lang.unpack itself stays what forward mode inlines)
+@frule(rules_python.unpack_rule)  # (lang.unpack itself stays what forward mode inlines)
 def _unpack(value: Dual, count: int, star: int = -1) -> Dual:
-    return runtime.pack(runtime.unpack(value, count, star))
+    return duals.pack(duals.unpack(value, count, star))
 
 
 @frule(construction.blank)
@@ -75,7 +75,7 @@ def _blank(cls: type) -> Dual:
 
 @frule(attributes.read_field)
 def _read_field(obj: Dual, name: str) -> Dual:
-    return objects._get_attribute(obj, name)
+    return objects.get_attribute(obj, name)
 
 
 @frule(attributes.write_field)
@@ -86,7 +86,7 @@ def _write_field(obj: Dual, name: str, value: Dual) -> Dual:
                          f"lost. Create the object inside the differentiated function.")
     attributes.write_field(obj.primal, name, value.primal)
     setattr(obj.tangent, name, value.tangent)
-    return runtime.NONE
+    return duals.NONE
 
 
 @frule(rebuild)

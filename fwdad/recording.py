@@ -57,7 +57,7 @@ class Tape:
         # np.errstate around a 0/0 that np.where then drops; the tape does not see that)
         with np.errstate(all="ignore"):
             for index, fn, args, kwargs in self.ops:
-                out = fn(*_resolve(args, env), **_resolve(kwargs, env))
+                out = fn(*resolved(args, env), **resolved(kwargs, env))
                 if index is not None:
                     env[index] = out
         return env
@@ -105,7 +105,7 @@ class Linear:
         if name.startswith("__") or self.shadow is None:
             raise AttributeError(name)
         if callable(getattr(self.shadow, name)):
-            return lambda *args, **kwargs: self.tape.record(_method(name), (self,) + args,
+            return lambda *args, **kwargs: self.tape.record(method_caller(name), (self,) + args,
                                                             kwargs)
         return self.tape.record(_attribute(name), (self,), {})
 
@@ -156,7 +156,9 @@ Linear.__pos__ = lambda self: self
 
 
 @functools.lru_cache(maxsize=None)
-def _method(name: str) -> Callable:
+def method_caller(name: str) -> Callable:
+    """A function that calls the method `name` of its first argument (a tape's record
+    of `x.sum()` is a call of method_caller("sum") on x)."""
     def call_method(obj, *args, **kwargs):
         return getattr(obj, name)(*args, **kwargs)
     call_method.__name__ = name
@@ -192,7 +194,8 @@ def _shadows(tree: Any) -> Any:
     return _map(lambda v: v.shadow if type(v) is Linear else v, tree)
 
 
-def _resolve(tree: Any, env: list) -> Any:
+def resolved(tree: Any, env: list) -> Any:
+    """`tree` with each recorded `Linear` replaced by its value in `env`."""
     return _map(lambda v: env[v.index] if type(v) is Linear else v, tree)
 
 

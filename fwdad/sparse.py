@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 
-from fwdad import api
+from fwdad import api_checks
 from fwdad import compressed_passes as passes
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.coloring import column_coloring, row_coloring, symmetric_coloring
@@ -145,7 +145,7 @@ class _Planner:
 
     def __init__(self, api_name: str, f: Callable[..., Any], argnums: Any, sparsity: Any,
                  coloring: Any, kind: str) -> None:
-        api._check_callable(f, api_name)
+        api_checks.check_callable(f, api_name)
         check_argnums_type(api_name, f, argnums)
         if isinstance(argnums, (tuple, list)):
             raise FwdadError(f"{api_name}({describe(f)}) takes one argument number "

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import NonDifferentiableError, TangentError, a_type
-from fwdad.tangents import NoTangent, Tangent, _fields, _map_pairs, stack, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, instance_fields, map_pairs, stack, zero_tangent
 
 
 def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None,
@@ -40,7 +40,7 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     if isinstance(primal, (tuple, list)):
         _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
                 _label(name, of), primal, tangent)
-        return _map_pairs(primal, tangent, _Checker(name, batch, of))
+        return map_pairs(primal, tangent, _Checker(name, batch, of))
     if isinstance(primal, dict):
         _expect(isinstance(tangent, dict) and tangent.keys() == primal.keys(),
                 _label(name, of), primal, tangent)
@@ -101,12 +101,12 @@ def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | Non
                           of: str) -> Any:
     fields = vars(tangent) if isinstance(tangent, (Tangent, type(primal))) else None
     _expect(fields is not None, _label(name, of), primal, tangent)
-    unknown = set(fields) - set(_fields(primal))
+    unknown = set(fields) - set(instance_fields(primal))
     if unknown:
         raise TangentError(f"the tangent of {_label(name, of)} has fields "
                            f"{sorted(unknown)} that {type(primal).__name__} does not have.")
     out = zero_tangent(primal) if batch is None else Tangent()
-    for key, value in _fields(primal).items():
+    for key, value in instance_fields(primal).items():
         given = fields.get(key, NoTangent)
         setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch, of)
                 if given is not NoTangent else zero_tangent(value))

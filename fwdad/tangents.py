@@ -147,7 +147,7 @@ def _zero_slow(x: Any, memo: Dict[int, Any]) -> Any:
         return {k: _zero_slow(v, memo) for k, v in x.items()}
     if _is_instance(x):
         memo[id(x)] = out = Tangent()
-        vars(out).update({k: _zero_slow(v, memo) for k, v in _fields(x).items()})
+        vars(out).update({k: _zero_slow(v, memo) for k, v in instance_fields(x).items()})
         return out
     return NoTangent
 
@@ -174,7 +174,7 @@ def _is_function(x: Any) -> bool:
     return isinstance(x, (type(_is_function), type(print), type(np.sin)))
 
 
-def _fields(x: Any) -> Dict[str, Any]:
+def instance_fields(x: Any) -> Dict[str, Any]:
     return dict(vars(x))
 
 
@@ -205,7 +205,7 @@ def random_tangent(x: Any, rng: np.random.Generator) -> Any:
         return {k: random_tangent(v, rng) for k, v in x.items()}
     zero = zero_tangent(x)
     if isinstance(zero, Tangent):
-        return Tangent(**{k: random_tangent(v, rng) for k, v in _fields(x).items()})
+        return Tangent(**{k: random_tangent(v, rng) for k, v in instance_fields(x).items()})
     return NoTangent
 
 
@@ -217,7 +217,7 @@ def add(a: Any, b: Any) -> Any:
     if b is NoTangent:
         return a
     if isinstance(a, (tuple, list)):
-        return _map_pairs(a, b, add)
+        return map_pairs(a, b, add)
     if isinstance(a, dict):
         return {k: add(a[k], b[k]) for k in a}
     if isinstance(a, Tangent):
@@ -251,7 +251,7 @@ def inner(a: Any, b: Any) -> float:
     return float(np.real(np.vdot(np.asarray(a), np.asarray(b))))
 
 
-def _map_pairs(a: Any, b: Any, fn: Callable[[Any, Any], Any]) -> Any:
+def map_pairs(a: Any, b: Any, fn: Callable[[Any, Any], Any]) -> Any:
     return rebuild(a, [fn(x, y) for x, y in zip(a, b)])
 
 
@@ -261,12 +261,12 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
     if tangent is NoTangent or tangent is None:
         return copy.deepcopy(primal)
     if isinstance(primal, (tuple, list)):
-        return _map_pairs(primal, tangent, lambda p, t: perturb(p, t, h))
+        return map_pairs(primal, tangent, lambda p, t: perturb(p, t, h))
     if isinstance(primal, dict):
         return {k: perturb(v, tangent[k], h) for k, v in primal.items()}
     if isinstance(tangent, Tangent) or type(tangent) is type(primal) and _is_instance(primal):
         out = copy.copy(primal)
-        for key, value in _fields(primal).items():  # (around a frozen dataclass's
+        for key, value in instance_fields(primal).items():  # (around a frozen dataclass's
             object.__setattr__(out, key,           # own __setattr__, as its __init__)
                                perturb(value, getattr(tangent, key, NoTangent), h))
         return out

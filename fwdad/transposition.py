@@ -27,7 +27,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad import transposition_rules
 from fwdad.cotangents import accumulate
-from fwdad.recording import Linear, Tape, _method, _resolve
+from fwdad.recording import Linear, Tape, method_caller, resolved
 from fwdad.transposition_rules import matmul
 
 
@@ -69,7 +69,7 @@ def _buffers(tape: Tape) -> list:
         if view is None:
             buffers[index] = _zeros(tape.nodes[index])
             continue
-        out = fn(*_resolve(args, buffers), **_resolve(kwargs, buffers))
+        out = fn(*resolved(args, buffers), **resolved(kwargs, buffers))
         if not (isinstance(out, np.ndarray) and np.may_share_memory(out, buffers[view])):
             raise NotTransposable("a view of a value is not a view of its cotangent")
         if not out.flags.writeable:  # (np.diagonal's views are read-only)
@@ -216,12 +216,14 @@ _PURE = {np.add: _add, np.subtract: _subtract, np.negative: _negative,
          np.real: _copied, np.conjugate: _copied, np.sum: _reduced(False),
          np.mean: _reduced(True), operator.getitem: _getitem, np.reshape: _reshaped,
          np.matmul: matmul, np.where: _where, np.take_along_axis: _take_along_axis,
-         _method("copy"): _copied, _method("astype"): _copied, _method("conj"): _copied,
-         _method("sum"): _reduced(False), _method("mean"): _reduced(True),
-         _method("reshape"): _reshaped, _method("ravel"): _flattened,
-         _method("flatten"): _flattened}
-_REDUCTIONS = {np.sum, np.mean, _method("sum"), _method("mean")}
-_REORDERING = {np.reshape, _method("reshape"), _method("ravel"), _method("flatten")}
+         method_caller("copy"): _copied, method_caller("astype"): _copied,
+         method_caller("conj"): _copied,
+         method_caller("sum"): _reduced(False), method_caller("mean"): _reduced(True),
+         method_caller("reshape"): _reshaped, method_caller("ravel"): _flattened,
+         method_caller("flatten"): _flattened}
+_REDUCTIONS = {np.sum, np.mean, method_caller("sum"), method_caller("mean")}
+_REORDERING = {np.reshape, method_caller("reshape"), method_caller("ravel"),
+               method_caller("flatten")}
 
 
 def _rule(fn: Any, args: tuple, kwargs: dict) -> Optional[Rule]:
@@ -275,7 +277,7 @@ def _linear_use(fn: Any, args: tuple, kwargs: dict) -> bool:
     if fn is np.take_along_axis:  # (axis=None picks from the raveled array)
         return recorded == [True, False] + [False] * (len(args) - 2) and \
             (args[2] if len(args) > 2 else kwargs.get("axis")) is not None
-    if fn in (_method("ravel"), _method("flatten")) and len(args) > 1:
+    if fn in (method_caller("ravel"), method_caller("flatten")) and len(args) > 1:
         return args[1] in ("C", "F")
     return recorded[0] and not _holds_linear(args[1:])
 

@@ -7,7 +7,7 @@ import pytest
 
 import fwdad
 from fwdad import seeds, testing
-from fwdad.rules.shapes import _roll
+from fwdad.rules.shapes import batched_roll
 
 X = np.array([0.3, -1.2, 0.5, 2.0, 0.7])
 GLOBAL = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
@@ -96,7 +96,7 @@ ROLLS = [((5,), 1, 0), ((5,), -7, 0), ((5,), 0, -1), ((3, 4), 2, 1), ((3, 4), -1
 def test_batched_roll_is_the_roll_of_each_tangent(shape, shift, axis):
     rng = np.random.default_rng(0)
     x, dx = rng.standard_normal(shape), rng.standard_normal((3,) + shape)
-    got = _roll(np.roll(x, shift, axis=axis), x, dx, shift, axis=axis)
+    got = batched_roll(np.roll(x, shift, axis=axis), x, dx, shift, axis=axis)
     assert np.array_equal(got, np.stack([np.roll(t, shift, axis=axis) for t in dx]))
 
 

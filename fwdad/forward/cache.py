@@ -1,4 +1,4 @@
-"""Derived-rule and runtime-rule caches, with hit and miss counters.
+"""Forward mode's derived-rule and runtime-rule caches.
 
 Derived rules are built once per Python function and kept while the function lives.
 The runtime cache maps what a dynamic call site meets (a function, a method of a type,
@@ -6,58 +6,9 @@ a class) to how to call it, so each callee is resolved once.
 """
 from __future__ import annotations
 
-import threading
-import weakref
-from dataclasses import dataclass
 from typing import Any, Callable, Dict
 
-from fwdad.buildlog import timed_build
-
-
-@dataclass
-class Counters:
-    hits: int = 0
-    misses: int = 0
-
-
-class RuleCache:
-    """A cache from keys to rules that counts hits and misses."""
-
-    def __init__(self, weak: bool) -> None:
-        self._rules = weakref.WeakKeyDictionary() if weak else {}
-        self.counters = Counters()
-        # One thread builds a missing rule while the others wait for it, so that each
-        # function gets one rule and the counters stay exact under threads (a
-        # re-entrant lock: building one rule may build the rules of its callees).
-        self._building = threading.RLock()
-
-    def get(self, key: Any, build: Callable[[Any], Any]) -> Any:
-        try:
-            rule = self._rules.get(key)
-        except TypeError:  # neither hashable nor weakly referenceable: do not cache
-            with self._building:
-                self.counters.misses += 1
-            return timed_build(build, key)
-        with self._building:
-            if rule is None:
-                rule = self._rules.get(key)  # built by another thread meanwhile?
-            if rule is None:
-                self.counters.misses += 1
-                rule = self._rules[key] = timed_build(build, key)
-            else:
-                self.counters.hits += 1
-        return rule
-
-    def clear(self) -> None:
-        self._rules.clear()
-        self.counters = Counters()
-
-    def __contains__(self, key: Any) -> bool:
-        try:
-            return key in self._rules
-        except TypeError:
-            return False
-
+from fwdad.core.rule_cache import RuleCache
 
 derived_rules = RuleCache(weak=True)  # Python function -> its derived rule
 runtime_rules: Dict[Any, Callable] = {}  # callee key -> how to call it (dispatch.py)

@@ -17,9 +17,8 @@ import operator
 from typing import Any, Callable, Dict, Optional
 
 from fwdad.callables import attrgetter_paths, itemgetter_keys, kind_of, methodcaller_parts
+from fwdad.core.duals import bound_arguments, const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const
-from fwdad.tangents import NoTangent
 
 Caller = Callable[[Dual, tuple, dict], Dual]
 
@@ -37,17 +36,6 @@ def static_caller(fn: Any, caller: Caller) -> Callable:
         return caller(f, args, kwargs)
     call_constant.__name__ = f"call_{type(fn).__name__}"
     return call_constant
-
-
-def bound_arguments(f: Dual, args: tuple, keywords: dict) -> tuple:
-    """The bound arguments of a partial or methodcaller as Duals, with the tangents the
-    rule that made it kept (none for one made outside a rule)."""
-    given = f.tangent if isinstance(f.tangent, tuple) else None
-    args_t, keywords_t = given if given is not None else (None, None)
-    bound = [Dual(a, args_t[i] if args_t else NoTangent) for i, a in enumerate(args)]
-    named = {k: Dual(v, keywords_t[k] if keywords_t else NoTangent)
-             for k, v in keywords.items()}
-    return bound, named
 
 
 def call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad import construction
+from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
-from fwdad.forward.runtime import const
 from fwdad.tangents import NoTangent, Tangent
 
 

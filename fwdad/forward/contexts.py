@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fwdad.core.closures import DerivedClosure
+from fwdad.core.duals import NONE, const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import NONE, const
 from fwdad.managers import Entered, Mode, runs_on_plain_values
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, Tangent
 
 
 def entered(manager: Dual) -> Entered:
-    return Entered(manager, _FORWARD)
+    return Entered(manager, FORWARD)
 
 
 def method_rule(method: Any, manager: Dual) -> Callable:
@@ -50,7 +51,7 @@ def primal_of(value: Dual) -> Any:
     return value.primal
 
 
-_FORWARD = Mode(method_rule, primal_of, _constant)
+FORWARD = Mode(method_rule, primal_of, _constant)
 
 
 def holds_values(primal: Any, tangent: Any) -> bool:
@@ -74,5 +75,4 @@ def _fields(primal: Any) -> dict:
 
 
 def _may_close_over_values(value: Any) -> bool:
-    from fwdad.forward.dispatch import DerivedClosure
     return isinstance(value, DerivedClosure)

@@ -20,9 +20,9 @@ import ast
 import copy
 from typing import Any, Dict, Tuple
 
+from fwdad.core.duals import const, fresh
 from fwdad.dual import Dual
 from fwdad.forward.astbuild import LOAD, STORE, locate
-from fwdad.forward.runtime import const, fresh
 
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
 

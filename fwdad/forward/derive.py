@@ -18,7 +18,7 @@ from fwdad.compile import compile_function
 from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.cleanup import free_temporaries
 from fwdad.forward.defaults import rule_defaults
-from fwdad.forward.dispatch import LazyRule
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.forward.optimize import optimize
 from fwdad.forward.routes import Key, Routes
 from fwdad.forward.transform import transform

@@ -6,50 +6,20 @@ at run time, per callee, for a callee held in a variable, and caches the decisio
 from __future__ import annotations
 
 import types
-import weakref
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from fwdad.dual import Dual
 from fwdad import construction
-from fwdad.errors import MissingRuleError, describe
 from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.routes import Specialized
-from fwdad.forward.runtime import fresh
+from fwdad.core import entry_points
+from fwdad.core.closures import DerivedClosure, closure  # noqa: F401  (re-exported)
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.missing_rules import missing_rule_error
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function, \
     required_python_function
-from fwdad.tangents import NoTangent
-
-
-class LazyRule:
-    """A static call's rule: derived on the first call (by `derive`: the derived
-    forward rule, or the reverse one), then reused."""
-
-    __slots__ = ("fn", "rule", "derive", "__weakref__")
-    made: "weakref.WeakSet[LazyRule]" = weakref.WeakSet()
-
-    def __init__(self, fn: Callable, derive: Optional[Callable] = None) -> None:
-        self.fn, self.rule, self.derive = fn, None, derive or derived_rule
-        LazyRule.made.add(self)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.rule is None:
-            self.rule = self.derive(self.fn)
-        return self.rule(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        """`.source` and the other attributes of the rule, building it if need be. Not
-        the dunders: `hasattr(lazy, "__dict__")` must not build the rule and answer with
-        its __dict__ (zero_tangent walked it, and all it reaches, as a field table)."""
-        if name.startswith("__"):
-            raise AttributeError(name)
-        if self.rule is None:
-            self.rule = self.derive(self.fn)
-        return getattr(self.rule, name)
-
-    def __repr__(self) -> str:
-        return f"<derived rule of {describe(self.fn)}>"
 
 
 class MissingRule:
@@ -65,26 +35,6 @@ class MissingRule:
         if rule is not None:
             return rule(*args, **kwargs)
         raise missing_rule_error(self.fn, args, self.location)
-
-
-def missing_rule_error(fn: Any, args: tuple, location: str = "") -> MissingRuleError:
-    types_ = ", ".join(type(a.primal).__name__ for a in args if isinstance(a, Dual))
-    at = f" at {location}" if location else ""
-    name = getattr(fn, "__name__", "f")
-    return MissingRuleError(
-        f"no rule to differentiate {describe(fn)}({types_}){at}: it has no Python "
-        f"source (or is library code) and no frule is registered for it. Register one:\n"
-        f"    @fwdad.frule({_spelling(fn)})\n"
-        f"    def _{name}(x: fwdad.Dual) -> fwdad.Dual:\n"
-        f"        return fwdad.Dual({name}(x.primal), <derivative> * x.tangent)\n"
-        f"or, if its output does not depend smoothly on its inputs, "
-        f"fwdad.def_nondiff({_spelling(fn)}).")
-
-
-def _spelling(fn: Any) -> str:
-    module = getattr(fn, "__module__", None)
-    name = getattr(fn, "__qualname__", getattr(fn, "__name__", "f"))
-    return f"{module}.{name}" if module and module != "builtins" else name
 
 
 def _forget_derived_rules(fn: Any) -> None:
@@ -241,27 +191,4 @@ def _not_callable(f: Dual, args: tuple, kwargs: dict) -> Dual:
     raise TypeError(f"'{type(f.primal).__name__}' object is not callable")
 
 
-class DerivedClosure:
-    """A function defined inside a differentiated function: its primal value.
-
-    Called on plain values it behaves like the user's function; dynamic calls use
-    `rule` (the transformed function) directly.
-    """
-
-    # (a __dict__: the user's code may set attributes on its function, as SciPy's event
-    # functions take `terminal` and `direction`)
-    __slots__ = ("rule", "__name__", "__qualname__", "user_module", "__dict__")
-
-    def __init__(self, rule: Callable) -> None:
-        self.rule = rule
-        self.__name__ = self.__qualname__ = rule.__name__
-        self.user_module = rule.__module__  # for errors: the user's module, not this one
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        out = self.rule(*map(fresh, args), **{k: fresh(v) for k, v in kwargs.items()})
-        return out.primal
-
-
-def closure(rule: Callable) -> Dual:
-    """The Dual a nested def binds its name to."""
-    return Dual(DerivedClosure(rule), NoTangent)
+entry_points.install(dynamic_call=call, derived=derived_rule)  # (for rules: core/entry_points)

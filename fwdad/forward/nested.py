@@ -17,9 +17,10 @@ from typing import Any, Callable, Tuple
 from fwdad import fence
 from fwdad.codegen import LazyText
 from fwdad.compile import compile_function, render
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import location_of
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.transform import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
@@ -76,8 +77,8 @@ def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:
         {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     normalized = normalize(src, _FreshNamer(taken))
     out, constants = transform(normalized, src)
-    defaults = [runtime.fresh(d) for d in (fn.__defaults__ or ())]
-    kwdefaults = {k: runtime.fresh(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    defaults = [duals.fresh(d) for d in (fn.__defaults__ or ())]
+    kwdefaults = {k: duals.fresh(v) for k, v in (fn.__kwdefaults__ or {}).items()}
     rule = compile_function(out, constants.values, cells, src.globals, defaults, kwdefaults,
                             src.filename, f"rule of {fn.__qualname__} ({location_of(fn)})")
     rule.primal, rule.normalized_source = fn, LazyText(render, normalized)
@@ -101,7 +102,7 @@ def lift_outer(value: Any) -> Dual:
     """A Dual of the enclosing (outer) computation, seen from inside a nested one: its
     tangent is the outer perturbation, and its inner tangent is zero."""
     if not isinstance(value, Dual):
-        return runtime.const(runtime.const(value))
+        return duals.const(duals.const(value))
     inner = Dual(value.primal, zero_tangent(value.primal))
     # an instance's inner tangent gets fields written into it: its outer tangent must
     # be a structure that can take their outer tangents (nested_attributes.py)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from fwdad import attributes
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.rules import objects
 from fwdad.rules.registry import frule
@@ -21,7 +22,7 @@ from fwdad.tangents import NoTangent, Tangent
 
 
 # ---- reading -------------------------------------------------------------------------
-@frule(objects._getattr)
+@frule(objects.getattr_rule)
 def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
     """getattr is structural: the outer tangent of `obj.name` is the same attribute of
     the outer tangents (a property runs its getter's level-2 rule)."""
@@ -30,10 +31,10 @@ def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
         return default[0]  # the default, with its own tangents
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
-    return _field(obj, name, objects._getattr(inner, name))
+    return _field(obj, name, objects.getattr_rule(inner, name))
 
 
-@frule(objects._get_attribute)
+@frule(objects.get_attribute)
 def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
     """object.__getattribute__: a property's getter (or a descriptor's __get__, or
     __getattr__) by its level-2 rule, else the field."""
@@ -42,7 +43,7 @@ def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
     if hook is not None:
         return rule_call(dispatch.derived_rule(hook.fn),
                          *hook.arguments(obj, constant=_constant))
-    return _field(obj, name, objects._get_attribute(inner, name))
+    return _field(obj, name, objects.get_attribute(inner, name))
 
 
 def _field(obj: Dual, name: str, value: Dual) -> Dual:
@@ -62,7 +63,7 @@ def _is_property(kind: type, name: str) -> bool:
 def _attribute_tangent(primal: Any, tangent: Any, name: str) -> Any:
     if tangent is NoTangent or primal is NoTangent:
         return NoTangent
-    return objects._getattr(Dual(primal, tangent), name).tangent
+    return objects.getattr_rule(Dual(primal, tangent), name).tangent
 
 
 def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str) -> Any:
@@ -79,7 +80,7 @@ def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str) -> An
 
 
 # ---- writing -------------------------------------------------------------------------
-@frule(objects._setattr)
+@frule(objects.setattr_rule)
 def _setattr_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
     """setattr: the class's own __setattr__ runs by its level-2 rule, as on level 1."""
     method = attributes.setattr_override(type(obj.primal.primal))
@@ -89,7 +90,7 @@ def _setattr_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
     return _constant(None)
 
 
-@frule(objects._set_attribute)
+@frule(objects.set_attribute)
 def _set_attribute_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
     """object.__setattr__: a property's setter (or a descriptor's __set__) by its
     level-2 rule, else the field, with its inner and both outer tangents."""
@@ -98,7 +99,7 @@ def _set_attribute_of_rule(obj: Dual, name: Dual, value: Dual) -> Dual:
     if hook is not None:
         rule_call(dispatch.derived_rule(hook.fn), *hook.arguments(obj, value, _constant))
         return _constant(None)
-    objects._set_attribute(inner, name, value.primal)
+    objects.set_attribute(inner, name, value.primal)
     if isinstance(inner.tangent, Tangent) or isinstance(inner.primal, Tangent):
         outer_p, outer_t = outer_of(obj)
         value_p, value_t = outer_of(value)
@@ -127,4 +128,4 @@ def _unsupported(owner: Any, name: str) -> FwdadError:
 
 def _constant(value: Any) -> Dual:
     """A plain value of level-1 code (a name, a constant), as a level-2 value."""
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

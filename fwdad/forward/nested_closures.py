@@ -2,7 +2,7 @@
 
 A closure keeps its captured Duals at the level of the code that made it: a def in
 level-1 code is a `DerivedClosure` whose rule reads level-1 values; a def in code
-running at level k >= 2 is a `NestedClosure` made by the rule of `dispatch.closure`
+running at level k >= 2 is a `NestedClosure` made by the rule of `closures.closure`
 (nested_rules._closure), and knows k. Called from code at a deeper level m, its rule is
 differentiated again m - k times (`build_rule_of_rule`, the captured Duals becoming
 keyword parameters) and the captured values are lifted as many times, each time by the
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Tuple
 
+from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
 from fwdad.errors import InternalError
 from fwdad.forward import dispatch
@@ -26,7 +27,7 @@ from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
-class NestedClosure(dispatch.DerivedClosure):
+class NestedClosure(DerivedClosure):
     """A function defined inside code that runs at `level` (2 or more): its rule reads
     and takes values of that level."""
 
@@ -58,7 +59,7 @@ def _closure_level_deeper(level: Dual) -> Dual:
 frule(_closure_level_deeper)(_closure_level_deeper)
 
 
-def call_closure(level: int, fn: dispatch.DerivedClosure, *args: Dual,
+def call_closure(level: int, fn: DerivedClosure, *args: Dual,
                  **kwargs: Dual) -> Dual:
     """Call `fn` from code running at `level` (its arguments are values of that level)."""
     made = fn.level if isinstance(fn, NestedClosure) else 1

@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad import construction
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.tangents import NoTangent, Tangent
 
@@ -33,7 +34,7 @@ def class_rule_of_rule(cls: type) -> Callable:
     return rule
 
 
-def _new(cls: type) -> Dual:
+def new_rule(cls: type) -> Dual:
     """A new instance with empty inner and outer tangents."""
     return Dual(Dual(cls.__new__(cls), Tangent()), Tangent(primal=Tangent(), tangent=Tangent()))
 
@@ -42,7 +43,7 @@ def _instance(cls: type) -> Callable:
     init = cls.__init__
 
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        self = _new(cls)
+        self = new_rule(cls)
         if init is not object.__init__:
             rule_call(dispatch.derived_rule(init), self, *args, **kwargs)
         return self
@@ -53,7 +54,7 @@ def _dataclass(cls: type) -> Callable:
     post_init = getattr(cls, "__post_init__", None)
 
     def construct(*args: Dual, **kwargs: Dual) -> Dual:
-        self = _new(cls)
+        self = new_rule(cls)
         for name, value in construction.dataclass_values(cls, args, kwargs, _constant):
             _set_field(self, name, value)
         if post_init is not None:
@@ -101,4 +102,4 @@ _BUILDERS = {"init": _instance, "dataclass": _dataclass, "namedtuple": _namedtup
 
 def _constant(value: Any) -> Dual:
     """A default value (a constant of level-1 code) as a level-2 value."""
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.forward import contexts, runtime
+from fwdad.forward import contexts
 from fwdad.forward.nested import rule_call
 from fwdad.managers import Entered
 from fwdad.rules.registry import frule
@@ -26,7 +27,7 @@ class _NestedEntered:
 
     def __init__(self, manager: Dual) -> None:
         self.manager = manager
-        self.entered = Entered(manager.primal, contexts._FORWARD)  # the level-1 rules
+        self.entered = Entered(manager.primal, contexts.FORWARD)  # the level-1 rules
 
     def __enter__(self) -> Any:
         raise AssertionError("entered through its rule only")
@@ -66,4 +67,4 @@ def _level2(rule: Callable, *args: Dual) -> Dual:
 
 
 def _constant(value: Any) -> Dual:
-    return runtime.const(runtime.const(value))
+    return duals.const(duals.const(value))

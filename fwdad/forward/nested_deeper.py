@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from fwdad import api, callables, construction, over_reverse_rules
+from fwdad import api_checks, callables, construction, over_reverse_rules
+from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import describe
-from fwdad.forward import contexts, dispatch, nested_constructors, records, runtime
+from fwdad.forward import contexts, dispatch, nested_constructors, records
 from fwdad.forward.nested import outer_of
 from fwdad.forward.nested_closures import unwrapped, wrapped
 from fwdad.rules import iteration
@@ -50,9 +51,9 @@ def _outer_of_nones(checked: Any, given: Any, outer: Any) -> Any:
     return outer
 
 
-@frule(api._copy)
+@frule(api_checks.copied)
 def _copy(tangent: Dual) -> Dual:
-    return Dual(api._copy(tangent.primal), api._copy(tangent.tangent))
+    return Dual(api_checks.copied(tangent.primal), api_checks.copied(tangent.tangent))
 
 
 @frule(Tangent)
@@ -63,11 +64,11 @@ def _tangent(**fields: Dual) -> Dual:
                 Tangent(**{k: v.tangent for k, v in fields.items()}))
 
 
-@frule(nested_constructors._new)
+@frule(nested_constructors.new_rule)
 def _new_instance(cls: Dual) -> Dual:
     """A new instance one level deeper: the instance of the level below, and its
     tangent, empty structures where that one has them."""
-    return Dual(nested_constructors._new(cls.primal),
+    return Dual(nested_constructors.new_rule(cls.primal),
                 Tangent(primal=_empty_pair(), tangent=_empty_pair()))
 
 
@@ -113,14 +114,14 @@ class _DeeperDefault:
         self.default = default
 
     def __call__(self, value: Any) -> Dual:
-        return runtime.const(self.default(value))
+        return duals.const(self.default(value))
 
 
 def _deeper_default(default: Dual) -> _DeeperDefault:
     return _DeeperDefault(default.primal)
 
 
-@frule(over_reverse_rules._fresh_default)
+@frule(over_reverse_rules.fresh_default_rule)
 def _fresh_default_deeper(default: Dual) -> Dual:
     """A mutable default of a rule differentiated once more: a new constant of the
     level its Duals wrap it in (this is its own rule, for every level further)."""

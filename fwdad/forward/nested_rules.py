@@ -15,10 +15,13 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad import callables, construction
-from fwdad.forward import dispatch, nested_constructors, records, runtime
+from fwdad.forward import dispatch, nested_constructors, records
+from fwdad.core import closures, duals
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.missing_rules import missing_rule_error
 from fwdad.forward.nested import outer_of, rule_call
 from fwdad.forward.nested_closures import NestedClosure, call_closure, closure_level
-from fwdad.rules import batching, classes, linalg, objects, operators, plain_params, widening
+from fwdad.rules import batching, classes, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -49,7 +52,7 @@ def _running_batch_size() -> Dual:
 def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
-def_nondiff(dispatch.derived_rule, objects._derived_rule, classes._python_method_of)
+def_nondiff(dispatch.derived_rule, classes.python_method_of)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
 
@@ -79,12 +82,12 @@ def _coefficient_tangent(x: Dual, out: Dual):
 # rules/iteration.py (one rule per function).
 
 
-@frule(runtime.const)
+@frule(duals.const)
 def _const(value: Dual) -> Dual:
-    return Dual(runtime.const(value.primal), NoTangent)
+    return Dual(duals.const(value.primal), NoTangent)
 
 
-@frule(dispatch.closure)
+@frule(closures.closure)
 def _closure(rule: Dual) -> Dual:
     """A def inside code running at level 2 (or deeper: closure_level counts): its rule,
     of that level, marked as such (fwdad/forward/nested_closures.py)."""
@@ -95,7 +98,7 @@ def _closure(rule: Dual) -> Dual:
 def _items(value: Dual) -> list:
     """The level-2 items of a level-2 container (what `for v in value` gives)."""
     inner = value.primal
-    items = list(runtime.iterate(inner))
+    items = list(duals.iterate(inner))
     outer_p, outer_t = outer_of(value)
     if outer_p is NoTangent and outer_t is NoTangent:
         return [Dual(item, NoTangent) for item in items]
@@ -117,21 +120,21 @@ def _as_container(items: list, kind: type) -> Dual:
     return Dual(kind(i.primal for i in items), kind(i.tangent for i in items))
 
 
-@frule(runtime.iterate)
+@frule(duals.iterate)
 def _iterate(value: Dual) -> Dual:
     return _as_container(_items(value), list)
 
 
-@frule(runtime.unbox)
+@frule(duals.unbox)
 def _unbox(value: Dual) -> Dual:
     return _as_container(_items(value), tuple)
 
 
-@frule(runtime.unpack)
+@frule(duals.unpack)
 def _unpack(value: Dual, count: Dual, star: Dual = None) -> Dual:
-    """`a, *b, c = value` at level 2 (runtime.unpack checks the count first)."""
+    """`a, *b, c = value` at level 2 (duals.unpack checks the count first)."""
     items, star = _items(value), -1 if star is None else star.primal
-    runtime.unpack(value.primal, count.primal, star)
+    duals.unpack(value.primal, count.primal, star)
     if star < 0:
         return _as_container(items, tuple)
     after = len(items) - (count.primal - star - 1)
@@ -153,26 +156,26 @@ def _outer_fields(outers: Any, kind: type) -> Tangent:
     return Tangent(primal=kind(p for p, _ in fields), tangent=kind(t for _, t in fields))
 
 
-@frule(runtime.pack)
+@frule(duals.pack)
 def _pack(items: Dual) -> Dual:
     outers = items.tangent if items.tangent is not NoTangent else [NoTangent] * len(
         items.primal)
-    return Dual(runtime.pack(items.primal), _outer_fields(outers, tuple))
+    return Dual(duals.pack(items.primal), _outer_fields(outers, tuple))
 
 
-@frule(runtime.pack_kw)
+@frule(duals.pack_kw)
 def _pack_kw(items: Dual) -> Dual:
     keys = list(items.primal)
     outers = [NoTangent if items.tangent is NoTangent else items.tangent[k] for k in keys]
     fields = _outer_fields(outers, list)
-    return Dual(runtime.pack_kw(items.primal),
+    return Dual(duals.pack_kw(items.primal),
                 Tangent(primal=dict(zip(keys, fields.primal)),
                         tangent=dict(zip(keys, fields.tangent))))
 
 
-@frule(runtime.unbox_kw)
+@frule(duals.unbox_kw)
 def _unbox_kw(value: Dual) -> Dual:
-    inner = runtime.unbox_kw(value.primal)
+    inner = duals.unbox_kw(value.primal)
     outer_p, outer_t = outer_of(value)
     return Dual(inner, {k: Tangent(primal=_at(outer_p, k), tangent=_at(outer_t, k))
                         for k in inner})
@@ -183,14 +186,14 @@ def _at(container: Any, key: Any) -> Any:
 
 
 # ---- rules whose own code fwdad cannot transform (an import inside the function) -----
-@frule(operators._matmul)
+@frule(operators.matmul_rule)
 def _matmul_of_rule(x: Dual, y: Dual) -> Dual:
-    return rule_call(linalg._matmul, x, y)  # the same rule as np.matmul's
+    return rule_call(linalg.np_matmul_rule, x, y)  # the same rule as np.matmul's
 
 
 # ---- calls: dynamic dispatch and the rule objects generated code holds ----------------
 @frule(dispatch.call)
-def _call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+def call_rule(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """`dispatch.call(f, ...)` of level-1 code, at level 2: find the callee's level-1
     rule as dispatch does, and call that rule's level-2 rule."""
     rule, first = _level2_rule_of_callee(f)
@@ -204,7 +207,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     level, where calling a partial would need a level-2 rule of its own."""
     callee = f.primal
     fn = callee.primal
-    if isinstance(fn, dispatch.DerivedClosure):  # a def inside differentiated code
+    if isinstance(fn, closures.DerivedClosure):  # a def inside differentiated code
         return call_closure, (2, fn)
     if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
         key = dispatch._callee_key(fn)
@@ -258,7 +261,7 @@ def _primal_field(value: Dual) -> Dual:
     return Dual(value.primal.primal, outer_of(value)[0])
 
 
-@frule(dispatch.LazyRule.__call__)
+@frule(LazyRule.__call__)
 def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """The forward rule of what the LazyRule runs: a forward rule differentiated again,
     or a reverse rule run on Dual values (fwdad/over_reverse.py)."""
@@ -272,7 +275,7 @@ def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     missing = missing.primal
     rule = get_frule(missing.fn)
     if rule is None:
-        raise dispatch.missing_rule_error(missing.fn, tuple(a.primal for a in args),
+        raise missing_rule_error(missing.fn, tuple(a.primal for a in args),
                                           missing.location)
     return rule_call(rule, *args, **kwargs)
 

@@ -1,4 +1,4 @@
-"""The level-2 rules (fwdad/forward/nested.py) of `runtime.stream`, which the rules of
+"""The level-2 rules (fwdad/forward/nested.py) of `core/duals.stream`, which the rules of
 lazy iterators (zip, map, enumerate, iter, the itertools: rules/iteration.py) return
 through, and of `next`, which reads such a stream.
 
@@ -16,9 +16,10 @@ from __future__ import annotations
 import collections
 from typing import Any, Iterator
 
+from fwdad.core.duals import TangentStream, const, iterate, stream
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.nested import outer_of
 from fwdad.rules import iteration
 from fwdad.rules.registry import frule
@@ -48,21 +49,21 @@ class _Split:
             yield queue.popleft()
 
 
-@frule(runtime.stream)
+@frule(stream)
 def _stream(duals: Dual) -> Dual:
-    split = _Split(runtime.iterate(duals))
-    return Dual(runtime.stream(split.view(0)),
+    split = _Split(iterate(duals))
+    return Dual(stream(split.view(0)),
                 Tangent(primal=split.view(1), tangent=split.view(2)))
 
 
-@frule(iteration._next)
+@frule(iteration.next_rule)
 def _next_of_rule(iterator: Dual, *default: Dual) -> Dual:
     """next(it) at level 2: the next inner item, with the next of each outer iterator
     (the level-1 rule reads the stream itself, whose outer tangents getattr cannot see)."""
     inner = iterator.primal
-    if type(inner.tangent) is not runtime.TangentStream:
+    if type(inner.tangent) is not TangentStream:
         if inner.tangent is NoTangent and iterator.tangent is NoTangent:
-            return runtime.const(runtime.const(next(inner.primal,
+            return const(const(next(inner.primal,
                                                     *(d.primal.primal for d in default))))
         raise FwdadError("second derivatives through next() of this iterator are not "
                          "supported: iterate it with a for loop, or make a list of it.")
@@ -91,7 +92,7 @@ def _stream_at_level_three(duals: Dual) -> Dual:
 def _listed(duals: Iterator[Dual]) -> Dual:
     """What `_stream(duals)` stands for, as a list made at once (this function is only
     ever differentiated: `_stream_at_level_three`)."""
-    items = list(runtime.iterate(duals))
+    items = list(iterate(duals))
     return Dual(Dual([i.primal.primal for i in items], [i.primal.tangent for i in items]),
                 Tangent(primal=[outer_of(i)[0] for i in items],
                         tangent=[outer_of(i)[1] for i in items]))

@@ -22,8 +22,10 @@ from typing import Any, Callable, Dict, List
 
 from fwdad import frontend
 from fwdad.compile import compile_function
+from fwdad.core import duals
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
-from fwdad.forward import dispatch, purity, runtime
+from fwdad.forward import dispatch, purity
 from fwdad.forward.transform import transform
 from fwdad.rules.registry import entries, get_frule
 from fwdad.source import python_function
@@ -97,13 +99,13 @@ class Recorder:
     def unpack(self, d: Dual, count: int, star: int = -1) -> tuple:
         if star >= 0:
             self.invalid("starred unpacking")
-        items = runtime.unpack(d, count, star)
-        self.add(Step(runtime.unpack, [self.ref(d), ("const", count)], {},
+        items = duals.unpack(d, count, star)
+        self.add(Step(duals.unpack, [self.ref(d), ("const", count)], {},
                       [self.fresh(i) for i in items], "unpack"))
         return items
 
     def iterate(self, d: Dual):
-        return iter(self.unpack(d, len(list(runtime.iterate(d)))))
+        return iter(self.unpack(d, len(list(duals.iterate(d)))))
 
     def test(self, d: Dual) -> Any:
         self.steps.append(Step(None, [self.ref(d)], {}, [], "test"))
@@ -112,7 +114,7 @@ class Recorder:
 
     def const(self, read: Callable[[], Any]) -> Dual:
         value = read()
-        out = runtime.const(value)
+        out = duals.const(value)
         self.steps.append(Step(read, [("const", value)], {}, [self.fresh(out)], "const"))
         return out
 
@@ -205,8 +207,8 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
     tree = _Instrument(constants).visit(copy.deepcopy(tree))
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_const=rec.const)
-    defaults = [runtime.const(d) for d in (fn.__defaults__ or ())]
-    kwdefaults = {k: runtime.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    defaults = [duals.const(d) for d in (fn.__defaults__ or ())]
+    kwdefaults = {k: duals.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
     for d in defaults + list(kwdefaults.values()):
         rec.name(d, ("const", d))
     return compile_function(tree, values, src.cells, src.globals, defaults, kwdefaults,
@@ -219,11 +221,11 @@ def _wrap(value: Any, rec: Recorder) -> Any:
         return value
     if value is dispatch.call:
         return rec.dynamic
-    if value is runtime.unpack:
+    if value is duals.unpack:
         return rec.unpack
-    if value is runtime.iterate:
+    if value is duals.iterate:
         return rec.iterate
-    if isinstance(value, dispatch.LazyRule):
+    if isinstance(value, LazyRule):
         return lambda *args, **kwargs: rec.rule_of(value.fn)(*args, **kwargs)
     if any(value is e.callable for e in entries()):
         return _Primitive(value, rec)
@@ -247,7 +249,7 @@ class _Instrument(ast.NodeTransformer):
     """`t.primal` -> `_fw_rec_test(t)`; `_fw_const(h)` -> `_fw_rec_const(lambda: h)`."""
 
     def __init__(self, constants: Any) -> None:
-        self.const_names = {n for n, v in constants.values.items() if v is runtime.const}
+        self.const_names = {n for n, v in constants.values.items() if v is duals.const}
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         if node.attr == "primal":

@@ -13,8 +13,9 @@ import types
 from typing import Any, Callable, Optional
 
 from fwdad.construction import namedtuple_method
+from fwdad.core.duals import const, iterate
+from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const, iterate
 
 
 def rule_for(fn: Any) -> Optional[Callable]:
@@ -33,7 +34,6 @@ def is_namedtuple_class(cls: Any) -> bool:
 def _make(cls: Dual, iterable: Dual) -> Dual:
     """`NT._make(items)`, and `tuple.__new__(NT, items)` that it is."""
     if not is_namedtuple_class(cls.primal):
-        from fwdad.forward.dispatch import missing_rule_error
         raise missing_rule_error(tuple.__new__, (cls, iterable))
     return _new(cls.primal, list(iterate(iterable)))
 

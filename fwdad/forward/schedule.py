@@ -14,11 +14,11 @@ import builtins
 from typing import Any, Callable, List, Optional
 
 from fwdad.compile import compile_function
+from fwdad.core import duals
+from fwdad.core.constants import Constants
 from fwdad.dual import Dual
-from fwdad.forward import runtime
 from fwdad.forward.optimize import optimize
 from fwdad.forward.record import Fallback, Recorder, Step
-from fwdad.forward.transform import Constants
 from fwdad.rules.registry import def_nondiff, get_frule
 from fwdad.tangents import NoTangent
 
@@ -114,7 +114,7 @@ class _Writer:
         elif step.kind == "unpack":
             count = step.args[1][1]
             self.checked(has_length, self.atom(step.args[0]), self.atom(("const", count)))
-            self.call(step.outputs, runtime.unpack, [self.atom(step.args[0]),
+            self.call(step.outputs, duals.unpack, [self.atom(step.args[0]),
                                                      ast.Constant(value=count)])
         else:
             self.call(step.outputs, step.callee, [self.atom(a) for a in step.args],

@@ -14,53 +14,17 @@ become closure constants, collected in `Constants`.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, Dict, List, Optional, Set
 
 from fwdad import lang
-from fwdad.dual import Dual
+from fwdad.core.constants import Constants  # (re-exported for the optimizer's modules)
+from fwdad.core.constants import short_name as _short_name
 from fwdad.errors import InternalError, where
 from fwdad.forward import contexts, dispatch, runtime
 from fwdad.forward.astbuild import LOAD, STORE, locate
 from fwdad.forward.scopes import scope_of
-from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.normalize.refs import is_ref
 from fwdad.source import FunctionSource
-from fwdad.tangents import zero_tangent
-
-
-class Constants:
-    """The values generated code reaches by name, each bound once, named readably."""
-
-    def __init__(self, taken: Set[str]) -> None:
-        self.values: Dict[str, Any] = {}
-        self._names: Dict[Any, str] = {}
-        self._taken = set(taken)  # names in the code already
-
-    def bind(self, value: Any, hint: str, key: Any = None) -> ast.Name:
-        key = ("id", id(value)) if key is None else key
-        name = self._names.get(key)
-        if name is None:
-            base = RESERVED_PREFIX + (re.sub(r"\W", "", hint) or "k")
-            name, count = base, 1
-            while name in self._taken:
-                count += 1
-                name = f"{base}_{count}"
-            self._taken.add(name)
-            self._names[key], self.values[name] = name, value
-        return ast.Name(name, LOAD)
-
-    def reserve(self, names: Set[str]) -> None:
-        """Keep `names` (locals another stage adds) from being given to constants."""
-        self._taken.update(names)
-
-    def literal(self, value: Any) -> ast.Name:
-        """A constant Dual for a literal (immutable, so one object serves every use)."""
-        key = ("literal", type(value), repr(value))
-        name = self._names.get(key)
-        if name is not None:
-            return ast.Name(name, LOAD)
-        return self.bind(Dual(value, zero_tangent(value)), _literal_hint(value), key=key)
 
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
@@ -277,19 +241,3 @@ class _Forward:
 
     def where(self, node: ast.AST) -> str:
         return where(self.src.filename, getattr(node, "lineno", None))
-
-
-def _literal_hint(value: Any) -> str:
-    """`1.0` -> `1_0`, `-2` -> `m2`, `'sum'` -> `s_sum`, None -> `None`."""
-    if isinstance(value, (bool, type(None))):
-        return repr(value)
-    if isinstance(value, (int, float)):
-        return repr(value).replace(".", "_").replace("-", "m").replace("+", "")
-    if isinstance(value, str) and value.isidentifier() and len(value) <= 20:
-        return f"s_{value}"
-    return type(value).__name__
-
-
-def _short_name(fn: Any) -> str:
-    name = getattr(fn, "__name__", None) or type(fn).__name__
-    return name.strip("_") or "fn"

@@ -66,25 +66,6 @@ def is_missing(value: Any) -> bool:
     return value is _MISSING
 
 
-def bound_here(fn: ast.FunctionDef) -> Set[str]:
-    """The names a function binds itself: its parameters and targets, and the names
-    of the defs it contains, but not what those nested defs bind."""
-    out = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-    out |= {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.add(node.name)
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            out.add(node.name)
-        stack.extend(child_nodes(node))
-    return out - declared_here(fn, ast.Global)
-
-
 def declared_here(fn: ast.FunctionDef, kind: type) -> Set[str]:
     """Names a function declares `global` (or `nonlocal`), not counting nested defs."""
     out: Set[str] = set()

@@ -40,7 +40,7 @@ def vjp(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Pullback"]:
             differentiate (the message says where, and what to do).
     """
     try:
-        return _vjp(f, primals, range(len(primals)))
+        return vjp_with_wrt(f, primals, range(len(primals)))
     except NestedTransformation as signal:
         raise FwdadError(
             f"vjp of {describe(f)}, which calls fwdad.{signal.inner} inside: reverse mode "
@@ -49,7 +49,7 @@ def vjp(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Pullback"]:
             f"fwdad.jacfwd / fwdad.jvp for the outer derivative.") from None
 
 
-def _vjp(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
+def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
          kwargs: Optional[dict[Any, Any]] = None, api: str = "vjp") -> Tuple[Any, "Pullback"]:
     """vjp with respect to the primals at positions `wrt` (the others, and `kwargs`,
     are constants); `api` names the transformation in errors."""
@@ -147,7 +147,7 @@ def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any,
             if holomorphic:
                 _check_complex_input(api, f, args[i], i)
         try:
-            out, pullback = _vjp(f, args, set(wrt), kwargs, api)
+            out, pullback = vjp_with_wrt(f, args, set(wrt), kwargs, api)
         except NestedTransformation:
             if holomorphic:
                 raise _holomorphic_nested(api, f) from None

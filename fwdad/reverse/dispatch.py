@@ -9,11 +9,11 @@ import types
 from typing import Any, Callable, Dict
 
 from fwdad import construction
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.rule_cache import RuleCache
 from fwdad.errors import MissingRuleError, describe
-from fwdad.forward.cache import RuleCache
-from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse import callables, constructors
-from fwdad.reverse.registry import get_rrule, is_tracked
+from fwdad.reverse.registry import get_rrule, holds_variable
 from fwdad.reverse.rules_python import Method
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign, python_function
@@ -40,19 +40,9 @@ class Unruled:
         rule = get_rrule(self.fn)  # registered since this call site was built?
         if rule is not None:
             return rule(*args, **kwargs)
-        if not any(_holds_variable(a) for a in (*args, *kwargs.values())):
+        if not any(holds_variable(a) for a in (*args, *kwargs.values())):
             return self.fn(*args, **kwargs)
         raise missing_rrule_error(self.fn, args, self.location)
-
-
-def _holds_variable(x: Any, depth: int = 3) -> bool:
-    if is_tracked(x):
-        return True
-    if depth and isinstance(x, (list, tuple)):
-        return any(_holds_variable(v, depth - 1) for v in x)
-    if depth and isinstance(x, dict):
-        return any(_holds_variable(v, depth - 1) for v in x.values())
-    return False
 
 
 def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError:
@@ -115,18 +105,18 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
     if t is Method:
         return static_rrule(f.fn)(f.obj, *args, **kwargs)
     if t is types.MethodType:
-        return _rule_for(f.__func__)(f.__self__, *args, **kwargs)
+        return rule_for(f.__func__)(f.__self__, *args, **kwargs)
     if _is_builtin_method(f):
-        return _rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
+        return rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
     if t is types.MethodWrapperType:  # e.g. super().__setattr__
-        return _rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
+        return rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
     if not callable(f):
         raise TypeError(f"'{t.__name__}' object is not callable")
     if not _is_function_like(f) and get_rrule(f) is None:
         caller = callables.caller_of(f)  # (not cached: one entry per partial made)
         if caller is not None:
             return caller(*args, **kwargs)
-    return _rule_for(f)(*args, **kwargs)
+    return rule_for(f)(*args, **kwargs)
 
 
 def _is_builtin_method(fn: Any) -> bool:
@@ -135,7 +125,7 @@ def _is_builtin_method(fn: Any) -> bool:
         fn.__self__, (types.ModuleType, type(None)))
 
 
-def _rule_for(fn: Any) -> Callable:
+def rule_for(fn: Any) -> Callable:
     try:
         rule = _RUNTIME.get(fn)
     except TypeError:

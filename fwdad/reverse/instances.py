@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse.var import Var, VarMat, compared_value
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -55,7 +56,7 @@ _PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, typ
 def _method(cls: type, name: str) -> Optional[Callable]:
     key = (cls, name)
     if key not in _METHODS:
-        from fwdad.reverse.dispatch import LazyRule, derived_rrule
+        from fwdad.reverse.dispatch import derived_rrule
         from fwdad.source import has_source, is_library, python_function
         fn = python_function(getattr(cls, name, None))
         if fn is None or is_library(fn):

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 import numpy as np
 
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
@@ -114,23 +115,16 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     plain NumPy that computes what fns[0] computes, from primitives with rrules. A call
     without variables runs fns[0] itself."""
     def register(impl: Callable) -> Callable:
-        from fwdad.forward.dispatch import LazyRule
         from fwdad.reverse.dispatch import derived_rrule
         derived = LazyRule(impl, derived_rrule)
 
         def rule(*args: Any, **kwargs: Any) -> Any:
-            if any(_holds_variable(a) for a in (*args, *kwargs.values())):
+            if any(holds_variable(a) for a in (*args, *kwargs.values())):
                 return derived(*args, **kwargs)
             return fns[0](*args, **kwargs)
         rule.__name__ = impl.__name__
         return raw_rrule(*fns)(rule)
     return register
-
-
-def _holds_variable(x: Any) -> bool:
-    if type(x) in (list, tuple):
-        return any(_holds_variable(v) for v in x)
-    return is_tracked(x)
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:
@@ -142,18 +136,17 @@ def get_rrule(fn: Any) -> Optional[Callable]:
         return None
     if entry is not None:
         return entry.callable
-    forward = _forward_entry(fn)
+    forward = forward_registry.entry_of(fn)
     if forward is not None and forward.kind == "nondiff":
         _RRULES[_key(fn)] = entry = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
         return entry.callable
     return None
 
 
-def _forward_entry(fn: Any):
-    try:
-        return forward_registry._RULES.get(forward_registry._key(fn))
-    except TypeError:
-        return None
+def rrule_entry(fn: Any) -> RRuleEntry:
+    """The registered entry of `fn` (a KeyError when there is none): rules that wrap
+    another's rule read and replace its `callable`."""
+    return _RRULES[_key(fn)]
 
 
 def entries() -> Iterator[RRuleEntry]:
@@ -172,6 +165,16 @@ def forward_primitives_without_rrule() -> list:
 def is_tracked(x: Any) -> bool:
     t = type(x)
     return t is Var or t is VarMat or (t is np.ndarray and x.dtype == object)
+
+
+def holds_variable(x: Any) -> bool:
+    """Whether `x` is a variable, or a list, tuple or dict holding one at any depth (a
+    call holding none runs on plain values)."""
+    if isinstance(x, (list, tuple)):
+        return any(holds_variable(v) for v in x)
+    if isinstance(x, dict):
+        return any(holds_variable(v) for v in x.values())
+    return is_tracked(x)
 
 
 # Types of values that hold no variable and have no operators of their own (an object
@@ -270,7 +273,7 @@ class Pure:
                 _key(self.fn) not in COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
             return out  # (a constant: its derivative with respect to the arguments is 0)
-        result = wrap(out, _layout(self.fn, args, at))
+        result = wrap(out, layout_of(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
@@ -321,7 +324,7 @@ class Chain:
             accumulate(x, ct() if callable(ct) else ct)
 
 
-def _layout(fn: Any, args: tuple, at: list) -> str:
+def layout_of(fn: Any, args: tuple, at: list) -> str:
     kinds = {"varmat" if type(args[i]) is VarMat else "matvar" for i in at
              if type(args[i]) is not Var}
     if len(kinds) > 1:

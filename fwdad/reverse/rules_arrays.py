@@ -137,7 +137,7 @@ def setitem(x: Any, key: Any, v: Any) -> None:
     if type(x) is VarMat:
         assign(x, key, v)
     elif type(x) is np.ndarray and x.dtype.kind in "fc":
-        _write_constant(x, key, v)
+        write_constant(x, key, v)
     elif type(x) is np.ndarray and x.dtype.kind in "iub":
         x[key] = value_of(v)  # NumPy truncates: no derivative, as in forward mode
     elif user_method(operator.setitem, (x, key, v)) is not None:
@@ -184,7 +184,7 @@ def _last_writes(shape: tuple, key: Any) -> Any:
     return landed.reshape(np.shape(written))
 
 
-def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
+def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     """A write into a plain float array: fine for constants (the old values are still
     restored on the way back, for the rules that read them), an error for variables."""
     if is_tracked(v):
@@ -207,7 +207,7 @@ def _write_constant(x: np.ndarray, key: Any, v: Any) -> None:
 
 
 # ---- views: the adjoint is the same view of the adjoint -------------------------------
-def _view_rule(fn):
+def view_rrule(fn):
     def rule(x, *args, **kwargs):
         if type(x) is not VarMat:
             return fn(x, *args, **kwargs)
@@ -225,11 +225,11 @@ def _view_rule(fn):
     return rule
 
 
-transpose = _view_rule(np.transpose)
+transpose = view_rrule(np.transpose)
 raw_rrule(np.transpose)(transpose)
 for _fn in (np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.ravel,
             np.ndarray.ravel):
-    raw_rrule(_fn)(_view_rule(_fn))
+    raw_rrule(_fn)(view_rrule(_fn))
 
 
 # ---- explicit conversions between the layouts -----------------------------------------

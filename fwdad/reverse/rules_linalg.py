@@ -15,7 +15,7 @@ import numpy as np
 
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
-from fwdad.reverse.rules_shapes import _selection
+from fwdad.reverse.rules_shapes import selection_rrule
 from fwdad.rules.linalg import explicit_subscripts, from_sublists
 
 
@@ -108,7 +108,7 @@ def _trace(x, offset=0, axis1=0, axis2=1, dtype=None):
         scatter(source, np.asarray(ct)[..., None], np.shape(x)),)
 
 
-rrule(np.diag)(_selection(np.diag))
+rrule(np.diag)(selection_rrule(np.diag))
 
 
 # ---- einsum: each operand's cotangent is an einsum of the others and the cotangent ----

@@ -119,14 +119,14 @@ def _gathered_sum(b, where, shape):
 
 
 # ---- np.random: draws are constants; shuffles move adjoints with values ------------------
-nondiff_rrule(*[getattr(cls, name) for cls in forward_random._SOURCES for name in dir(cls)
-                if not name.startswith("_") and name not in forward_random._NOT_DRAWS
+nondiff_rrule(*[getattr(cls, name) for cls in forward_random.SOURCES for name in dir(cls)
+                if not name.startswith("_") and name not in forward_random.NOT_DRAWS
                 and callable(getattr(cls, name))])
 
 
 def _shuffle_rule(in_place: bool):
     def rule(*args, axis=0):
-        source, rest = (args[0], args[1:]) if isinstance(args[0], forward_random._SOURCES) \
+        source, rest = (args[0], args[1:]) if isinstance(args[0], forward_random.SOURCES) \
             else (np.random.mtrand._rand, args)
         x, extra = rest[0], (() if isinstance(source, np.random.RandomState) else (axis,))
         if not is_tracked(x):
@@ -150,6 +150,6 @@ def _moved(x, source):
     return Pure(np.random.Generator.permutation, rule)(x)
 
 
-for _cls in forward_random._SOURCES:
+for _cls in forward_random.SOURCES:
     raw_rrule(_cls.shuffle)(_shuffle_rule(True))
     raw_rrule(_cls.permutation)(_shuffle_rule(False))

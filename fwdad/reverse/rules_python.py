@@ -14,9 +14,9 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
-from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
-from fwdad.reverse.rules_arrays import _write_constant, assign, transpose
-from fwdad.reverse.var import Var, VarMat, gather, is_matvar, is_var, value_of
+from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule
+from fwdad.reverse.rules_arrays import assign, transpose, write_constant
+from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
 
 # ---- displays, unpacking, list methods -------------------------------------------------
@@ -46,7 +46,7 @@ def set_values(items: Any, what: str) -> list:
     """The plain values of `items`, none of which may be a variable."""
     items = list(items)
     for item in items:
-        if is_var(item) or is_matvar(item):
+        if is_tracked(item):
             at = current_user_location()
             raise NonDifferentiableError(
                 f"{what}{' at ' + at if at else ''} holds a value that carries a derivative: "
@@ -57,7 +57,7 @@ def set_values(items: Any, what: str) -> list:
 
 
 @raw_rrule(lang.unpack)
-def _unpack(value: Any, count: int, star: int = -1) -> tuple:
+def unpack_rule(value: Any, count: int, star: int = -1) -> tuple:
     return lang.unpack(value, count, star)  # a VarMat iterates by getitem
 
 
@@ -223,7 +223,7 @@ def _in_place(pure: Any, update: Any):
             x[...] = get_rrule(pure)(x, y)
             return x
         if type(x) is np.ndarray and x.dtype.kind == "f":
-            _write_constant(x, Ellipsis, get_rrule(pure)(x, y))
+            write_constant(x, Ellipsis, get_rrule(pure)(x, y))
             return x
         if isinstance(x, (list, np.ndarray)):
             return update(x, value_of(y) if isinstance(x, np.ndarray) else y)

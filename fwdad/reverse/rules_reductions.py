@@ -1,7 +1,7 @@
 """Reverse rules for nonlinear reductions: products, extremes, moments, order statistics,
 cumulative sums and products, NaN-skipping reductions and np.linalg.norm.
 
-A reduction over `axis` moves the reduced axes to the end and merges them (`_merged`);
+A reduction over `axis` moves the reduced axes to the end and merges them (`merged_axes`);
 its pullback is written on that last axis and moved back. Ties follow forward mode:
 max-like reductions give the cotangent to the first extreme element (what argmax
 picks); sort and median are stable.
@@ -17,7 +17,7 @@ from fwdad.reverse.rules_arrays import assign
 from fwdad.reverse.var import VarMat, is_matvar, value_of
 
 
-def _merged(x, axis):
+def merged_axes(x, axis):
     """x with the axes `axis` moved to the end and merged into one, and the function
     that moves a cotangent of that shape back to x's shape."""
     x = np.asarray(x)
@@ -30,7 +30,7 @@ def _merged(x, axis):
 
 def _along(x, axis, out, grad):
     """out reduces x over `axis`; the pullback is ct * grad(xf) on the merged axis."""
-    xf, back = _merged(x, axis)
+    xf, back = merged_axes(x, axis)
     return out, lambda ct: (lambda: back(np.reshape(ct, xf.shape[:-1])[..., None]
                                          * grad(xf)),)
 

@@ -23,9 +23,9 @@ from typing import Any, List, Tuple
 import numpy as np
 import scipy.integrate as si
 
+from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
-from fwdad.forward.runtime import const
 from fwdad.reverse.dispatch import ReverseClosure
 from fwdad.reverse.registry import Chain, get_rrule, is_tracked, raw_rrule, wrap
 from fwdad.reverse.tape import current
@@ -44,7 +44,7 @@ def _solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False,
     named = dict(method=method, dense_output=dense_output, events=events,
                  vectorized=vectorized, **options)
     _refuse_closure("solve_ivp", fun)
-    if not _holds_variable(inputs):
+    if not _tracked_leaves(inputs):  # (the variables it seeds)
         span, y0, t_eval, args = _values(inputs)
         return si.solve_ivp(fun, span, y0, t_eval=t_eval, args=args, **named)
     refuse_options("solve_ivp", events, dense_output)
@@ -66,7 +66,7 @@ def _odeint(func, y0, t, args=(), Dfun=None, col_deriv=0, full_output=0, **optio
     inputs = (_array(y0), _array(t), args)
     named = dict(Dfun=Dfun, col_deriv=col_deriv, full_output=full_output, **options)
     _refuse_closure("odeint", func)
-    if not _holds_variable(inputs):
+    if not _tracked_leaves(inputs):  # (the variables it seeds)
         return si.odeint(func, *_values(inputs), **named)
     duals, count = _seeded(inputs)
     with batch(count):
@@ -129,15 +129,9 @@ def _split(flat: np.ndarray, leaves: list) -> List[Any]:
 # ---- walking the inputs ------------------------------------------------------------------------
 def _array(x: Any) -> Any:
     """A list or tuple holding variables as one matvar (as NumPy reads a list)."""
-    if type(x) in (list, tuple) and _holds_variable(x):
+    if type(x) in (list, tuple) and _tracked_leaves(x):
         return get_rrule(np.array)(x)
     return x
-
-
-def _holds_variable(x: Any) -> bool:
-    if type(x) in (list, tuple):
-        return any(_holds_variable(v) for v in x)
-    return is_tracked(x)
 
 
 def _tracked_leaves(x: Any) -> list:

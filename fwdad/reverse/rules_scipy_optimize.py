@@ -22,9 +22,9 @@ from typing import Any, Callable
 import numpy as np
 import scipy.optimize as so
 
+from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
-from fwdad.forward.runtime import fresh
 from fwdad.reverse.dispatch import ReverseClosure
 from fwdad.reverse.dispatch import call as reverse_call
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule

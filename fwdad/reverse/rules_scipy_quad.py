@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import scipy.integrate as si
 
+from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.forward.runtime import fresh
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule
 from fwdad.reverse.rules_scipy_optimize import arguments, plain
 from fwdad.rules.batching import batch, dense

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import _RRULES, Pure, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
@@ -97,18 +97,18 @@ def _without_where(ufunc, call):
 def _constant_first(fn, call: str, arg: str) -> None:
     """The rule of `fn` refuses a variable as its first argument, at the user's line
     (the pullbacks' own refusal would come only in the backward pass)."""
-    inner = _RRULES[fn].callable
+    inner = rrule_entry(fn).callable
 
     def rule(*args, **kwargs):
         if args and is_tracked(args[0]):
             refuse_tangent(1.0, call, arg)
         return inner(*args, **kwargs)
     rule.__name__ = getattr(inner, "__name__", "rule")
-    _RRULES[fn].callable = rule
+    rrule_entry(fn).callable = rule
 
 
 for _ufunc in [*UNARY, *BINARY]:
-    _RRULES[_ufunc].callable = _without_where(_ufunc, _RRULES[_ufunc].callable)
+    rrule_entry(_ufunc).callable = _without_where(_ufunc, rrule_entry(_ufunc).callable)
 
 
 @rrule(sc.polygamma)

@@ -16,7 +16,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule
-from fwdad.reverse.rules_arrays import _view_rule
+from fwdad.reverse.rules_arrays import view_rrule
 from fwdad.reverse.var import VarMat
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
@@ -30,7 +30,7 @@ SPLITTING = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unsta
 SPREADING = [np.broadcast_arrays, np.meshgrid, np.ix_]
 
 
-def _selection(fn: Callable) -> Callable:
+def selection_rrule(fn: Callable) -> Callable:
     def rule(x, *args, **kwargs):
         return fn(x, *args, **kwargs), lambda ct: (scatter(
             fn(positions(np.shape(x)), *args, **kwargs), ct, np.shape(x)),)
@@ -93,9 +93,9 @@ def _splitting(fn: Callable) -> Callable:
 
 
 for _fn in VIEWS:
-    raw_rrule(_fn)(_view_rule(_fn))
+    raw_rrule(_fn)(view_rrule(_fn))
 for _fn in SELECTIONS:
-    rrule(_fn)(_selection(_fn))
+    rrule(_fn)(selection_rrule(_fn))
 for _fn in JOINING:
     raw_rrule(_fn)(_joining(_fn))
 for _fn in SPLITTING:
@@ -105,7 +105,7 @@ for _fn in SPREADING:
 
 
 def _atleast_rule(fn: Callable) -> Callable:
-    view = _view_rule(fn)
+    view = view_rrule(fn)
 
     def call(*xs):
         return view(xs[0]) if len(xs) == 1 else tuple(view(x) for x in xs)

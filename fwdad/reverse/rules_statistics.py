@@ -13,7 +13,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError
 from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
-from fwdad.reverse.rules_reductions import _merged
+from fwdad.reverse.rules_reductions import merged_axes
 
 
 @composed_rrule(np.average)
@@ -43,7 +43,7 @@ def _quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
         raise FwdadError(f"fwdad differentiates np.quantile with method='linear' only, "
                          f"not {method!r}")
     result = np.quantile(a, q, axis=axis, method=method, keepdims=keepdims, **kwargs)
-    xf, back = _merged(np.asarray(a, dtype=float), axis)
+    xf, back = merged_axes(np.asarray(a, dtype=float), axis)
     order = np.argsort(xf, axis=-1, kind="stable")
     xs, n = np.take_along_axis(xf, order, axis=-1), xf.shape[-1]
     v = np.ravel(q) * (n - 1)

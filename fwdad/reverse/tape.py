@@ -90,16 +90,16 @@ def _zero(output: Any) -> None:
 # mutated, so a context that copies another's never shares a stack with it.
 # Note: a ContextVar rather than threading.local, as rules/batching.py's tangent
 # context; pinned by tests/reverse/test_threads.py.
-_STACK: ContextVar[Optional[Tuple[Tape, ...]]] = ContextVar("fwdad_tape_regions",
+REGION_STACK: ContextVar[Optional[Tuple[Tape, ...]]] = ContextVar("fwdad_tape_regions",
                                                             default=None)
 
 
 def regions() -> Tuple[Tape, ...]:
     """The regions open in this thread, the root first."""
-    stack = _STACK.get()
+    stack = REGION_STACK.get()
     if stack is None:
         stack = (Tape(),)
-        _STACK.set(stack)
+        REGION_STACK.set(stack)
     return stack
 
 
@@ -119,12 +119,12 @@ def nested(layout: str = None) -> Iterator[Tape]:
     caller owns the region afterwards and calls `recover()` when done with it."""
     stack = regions()
     region = Tape(layout or stack[-1].layout)
-    token = _STACK.set(stack + (region,))
+    token = REGION_STACK.set(stack + (region,))
     try:
         yield region
     finally:
-        assert _STACK.get()[-1] is region, "tape regions must be closed in the order opened"
-        _STACK.reset(token)
+        assert REGION_STACK.get()[-1] is region, "tape regions must be closed in the order opened"
+        REGION_STACK.reset(token)
 
 
 @contextlib.contextmanager
@@ -134,11 +134,11 @@ def layout(name: str) -> Iterator[None]:
     if name not in ("varmat", "matvar"):
         raise FwdadError(f"layout must be 'varmat' or 'matvar', not {name!r}.")
     stack = regions()
-    token = _STACK.set((Tape(name),) + stack[1:])  # a root of its own, in this thread
+    token = REGION_STACK.set((Tape(name),) + stack[1:])  # a root of its own, in this thread
     try:
         yield
     finally:
-        _STACK.reset(token)
+        REGION_STACK.reset(token)
 
 
 def current_layout() -> str:

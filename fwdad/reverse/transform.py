@@ -18,8 +18,9 @@ import copy
 from typing import Any, List
 
 from fwdad import lang
-from fwdad.errors import InternalError, where
-from fwdad.forward.transform import Constants, _short_name
+from fwdad.core.constants import Constants, short_name
+from fwdad.core.statements import StatementTransform
+from fwdad.errors import where
 from fwdad.normalize.refs import is_ref
 from fwdad.reverse import contexts, dispatch
 from fwdad.source import FunctionSource
@@ -32,7 +33,9 @@ def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     return out, constants
 
 
-class _Reverse:
+class _Reverse(StatementTransform):
+    mode = "reverse"
+
     def __init__(self, src: FunctionSource, constants: Constants) -> None:
         self.src, self.k = src, constants
 
@@ -46,15 +49,6 @@ class _Reverse:
         out = ast.FunctionDef(name=name, args=args, body=self.block(node.body),
                               decorator_list=[], returns=None, type_comment=None)
         return ast.copy_location(out, node)
-
-    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
-        out: List[ast.stmt] = []
-        for stmt in stmts:
-            method = getattr(self, "s_" + type(stmt).__name__, None)
-            if method is None:
-                raise InternalError(f"the reverse transform met a {type(stmt).__name__}")
-            out.extend(ast.copy_location(s, stmt) for s in method(stmt))
-        return out or [ast.Pass()]
 
     # ---- statements -----------------------------------------------------------------
     def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
@@ -71,27 +65,6 @@ class _Reverse:
     def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
         return [ast.Expr(value=self.call(node.value))]
 
-    def s_If(self, node: ast.If) -> List[ast.stmt]:
-        return [ast.If(test=self.atoms(node.test), body=self.block(node.body),
-                       orelse=self.block(node.orelse) if node.orelse else [])]
-
-    def s_While(self, node: ast.While) -> List[ast.stmt]:
-        return [ast.While(test=self.atoms(node.test), body=self.block(node.body),
-                          orelse=self.block(node.orelse) if node.orelse else [])]
-
-    def s_For(self, node: ast.For) -> List[ast.stmt]:
-        return [ast.For(target=node.target, iter=self.atoms(node.iter),
-                        body=self.block(node.body),
-                        orelse=self.block(node.orelse) if node.orelse else [])]
-
-    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
-        handlers = [ast.copy_location(ast.ExceptHandler(
-            type=None if h.type is None else self.atoms(h.type), name=h.name,
-            body=self.block(h.body)), h) for h in node.handlers]
-        return [ast.Try(body=self.block(node.body), handlers=handlers,
-                        orelse=self.block(node.orelse) if node.orelse else [],
-                        finalbody=self.block(node.finalbody) if node.finalbody else [])]
-
     def s_With(self, node: ast.With) -> List[ast.stmt]:
         """`with m as v:` enters `entered(m)`, which runs `type(m).__enter__` and
         `__exit__` through their reverse rules (reverse/contexts.py)."""
@@ -101,6 +74,11 @@ class _Reverse:
                                                     keywords=[]),
                               optional_vars=i.optional_vars) for i in node.items]
         return [ast.With(items=items, body=self.block(node.body))]
+
+    def test(self, node: ast.expr) -> ast.expr:  # (a Var is true when its value is)
+        return self.atoms(node)
+
+    items = kind = test  # a for loop iterates over reverse values, as Python does
 
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
         return [self.atoms(node)]
@@ -117,7 +95,7 @@ class _Reverse:
             if target is lang.foreigncall:
                 target, args = node.args[0].fw_value, args[1:]
             rule = dispatch.static_rrule(target, self.where(node))
-            return ast.Call(func=self.k.bind(rule, _short_name(target)), args=args,
+            return ast.Call(func=self.k.bind(rule, short_name(target)), args=args,
                             keywords=keywords)
         return ast.Call(func=self.k.bind(dispatch.call, "call"),
                         args=[self.atoms(node.func)] + args, keywords=keywords)
@@ -126,7 +104,7 @@ class _Reverse:
         """A copy of `node` in which every static reference is a bound constant (the
         value known when the rule was built); names and literals stay as they are."""
         if is_ref(node):
-            return self.k.bind(node.fw_value, _short_name(node.fw_value))
+            return self.k.bind(node.fw_value, short_name(node.fw_value))
         node = copy.copy(node)
         for field, value in ast.iter_fields(node):
             if isinstance(value, ast.AST):

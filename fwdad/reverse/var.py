@@ -141,11 +141,6 @@ def adjoint_dtype(value: np.ndarray) -> type:
     return complex if value.dtype.kind == "c" else float
 
 
-def is_var(x: Any) -> bool:
-    """A variable of either kind (a Var or a VarMat)."""
-    return type(x) is Var or type(x) is VarMat
-
-
 def is_matvar(x: Any) -> bool:
     return type(x) is np.ndarray and x.dtype == object
 

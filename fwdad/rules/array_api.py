@@ -13,17 +13,17 @@ from fwdad.dual import Dual
 from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import dense, fit, is_batched, lift, map_batch
-from fwdad.rules.creation import _astype, _linspace
+from fwdad.rules.creation import astype_rule, linspace_rule
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import KEYWORD_ONLY, def_nondiff, frule, takes_out
 from fwdad.rules.widening import assign
 from fwdad.tangents import NoTangent
 
 # ---- np.linalg's array-API functions: the rules of their NumPy counterparts ---------------
-frule(np.linalg.matmul)(linalg._matmul)
-frule(np.linalg.outer)(linalg._outer)
-frule(np.linalg.tensordot)(linalg._tensordot)
-frule(np.astype)(_astype)
+frule(np.linalg.matmul)(linalg.np_matmul_rule)
+frule(np.linalg.outer)(linalg.outer_rule)
+frule(np.linalg.tensordot)(linalg.tensordot_rule)
+frule(np.astype)(astype_rule)
 shapes.linear(np.linalg.trace, np.ndarray.compress)
 # views for a whole batch (of views, as the values are):
 shapes.linear(np.linalg.matrix_transpose, np.matrix_transpose,
@@ -41,9 +41,9 @@ def _compress(condition, a: Dual, axis=None) -> Dual:
 
 @frule(np.linalg.cross)
 def _cross(a: Dual, b: Dual, axis=-1) -> Dual:
-    from fwdad.rules.differences import _bilinear
+    from fwdad.rules.differences import bilinear
     return Dual(np.linalg.cross(a.primal, b.primal, axis=axis),
-                _bilinear(np.linalg.cross, a, b, axis=axis))
+                bilinear(np.linalg.cross, a, b, axis=axis))
 
 
 @frule(np.vecdot, np.linalg.vecdot)
@@ -69,12 +69,12 @@ def _vector_norm(x: Dual, axis=None, keepdims=False, ord=2) -> Dual:
 
 @frule(np.linalg.matrix_norm)
 def _matrix_norm(x: Dual, keepdims=False, ord="fro") -> Dual:
-    return norms._norm(x, ord, (-2, -1), keepdims)
+    return norms.norm_rule(x, ord, (-2, -1), keepdims)
 
 
 @frule(np.linalg.svdvals)
 def _svdvals(x: Dual) -> Dual:
-    return dec._svd(x, compute_uv=False)
+    return dec.svd_rule(x, compute_uv=False)
 
 
 @frule(np.linalg.cond)
@@ -88,7 +88,7 @@ def _cond(x: Dual, p=None) -> Dual:
         ds = s.tangent
         return Dual(np.linalg.cond(x.primal, p), ratio * (ds[..., big] / s.primal[..., big]
                                                           - ds[..., small] / s.primal[..., small]))
-    left, right = norms._norm(x, p, (-2, -1)), norms._norm(dec._inv(x), p, (-2, -1))
+    left, right = norms.norm_rule(x, p, (-2, -1)), norms.norm_rule(dec.inv_rule(x), p, (-2, -1))
     return Dual(np.linalg.cond(x.primal, p), left.tangent * right.primal
                 + left.primal * right.tangent)
 
@@ -99,7 +99,7 @@ def _logspace(start: Dual, stop: Dual, num=50, endpoint=True, base=10.0, dtype=N
               axis=0) -> Dual:
     """base ** linspace(start, stop): the tangent is out * ln(base) * the linspace's."""
     out = np.logspace(start.primal, stop.primal, num, endpoint, base, dtype, axis)
-    exponents = _linspace(start, stop, num, endpoint, axis=axis)
+    exponents = linspace_rule(start, stop, num, endpoint, axis=axis)
     return Dual(out, fit(out * math.log(base) * exponents.tangent, out))
 
 
@@ -110,7 +110,7 @@ def _geomspace(start: Dual, stop: Dual, num=50, endpoint=True, dtype=None, axis=
     out = np.geomspace(start.primal, stop.primal, num, endpoint, dtype, axis)
     rel = [Dual(np.log(np.abs(d.primal)), d.tangent / _inexact(d.primal)
                 if d.tangent is not NoTangent else NoTangent) for d in (start, stop)]
-    return Dual(out, fit(out * _linspace(*rel, num, endpoint, axis=axis).tangent, out))
+    return Dual(out, fit(out * linspace_rule(*rel, num, endpoint, axis=axis).tangent, out))
 
 
 def _inexact(x):

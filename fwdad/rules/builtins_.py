@@ -6,21 +6,21 @@ import builtins
 
 import numpy as np
 
+from fwdad.core.duals import const, iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const, iterate
 from fwdad.rules.batching import is_batched
-from fwdad.rules.operators import _abs, _add, _pow
+from fwdad.rules.operators import abs_rule, add_rule, pow_rule
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
-frule(builtins.abs, pure=True)(_abs)
+frule(builtins.abs, pure=True)(abs_rule)
 
 
 @frule(builtins.pow, pure=True)
 def _builtin_pow(x: Dual, y: Dual, mod=None) -> Dual:
     if mod is not None:
         return Dual(pow(x.primal, y.primal, mod), NoTangent)
-    return _pow(x, y)
+    return pow_rule(x, y)
 
 
 def _candidates(args: tuple) -> list:
@@ -69,7 +69,7 @@ def _min(*args: Dual, key: Dual = None, default: Dual = _NO_DEFAULT) -> Dual:
 def _sum(items: Dual, start: Dual = None) -> Dual:
     total = const(0) if start is None else start
     for item in iterate(items):
-        total = _add(total, item)
+        total = add_rule(total, item)
     return total
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Callable, Optional
 
+from fwdad.core import entry_points
 from fwdad.dual import Dual
-from fwdad.forward.dispatch import derived_rule
 from fwdad.rules.plain_params import with_plain_params
 from fwdad.rules.registry import frule
 from fwdad.source import python_function
@@ -21,11 +21,11 @@ from fwdad.tangents import NoTangent, Tangent
 
 
 def _python_method(obj, name: Optional[str]):
-    return _python_method_of(type(obj), name)
+    return python_method_of(type(obj), name)
 
 
 @functools.lru_cache(maxsize=None)
-def _python_method_of(cls: type, name: Optional[str]):
+def python_method_of(cls: type, name: Optional[str]):
     method = getattr(cls, name, None) if name else None
     return method if python_function(method) is not None else None
 
@@ -47,12 +47,12 @@ def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual) -> Du
     """`x.name(*rest)`, else `rest[0].reflected(x)`, through derived rules."""
     method = _python_method(x.primal, name)
     if method is not None:
-        out = derived_rule(method)(x, *rest)
+        out = entry_points.derived_rule(method)(x, *rest)
         if out.primal is not NotImplemented:
             return out
     other = _python_method(rest[0].primal, reflected) if rest else None
     if other is not None:
-        out = derived_rule(other)(rest[0], x)
+        out = entry_points.derived_rule(other)(rest[0], x)
         if out.primal is not NotImplemented:
             return out
     kinds = ", ".join(type(d.primal).__name__ for d in (x,) + rest)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad import lang
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
-from fwdad.forward.runtime import iterate
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent
 
@@ -204,8 +204,8 @@ def _values(table: Dual) -> Dual:
 
 @frule(dict.update)
 def _update(table: Dual, *other: Dual, **kwargs: Dual) -> Dual:
-    from fwdad.rules.iteration import _dict
-    new = _dict(*other, **kwargs)
+    from fwdad.rules.iteration import dict_rule
+    new = dict_rule(*other, **kwargs)
     table.primal.update(new.primal)
     table.tangent.update(new.tangent)
     return Dual(None, NoTangent)

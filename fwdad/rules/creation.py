@@ -17,7 +17,7 @@ from fwdad.tangents import NoTangent
 
 
 @frule(np.array, pure=True)
-def _array(x: Dual, dtype=None, **kwargs) -> Dual:
+def array_rule(x: Dual, dtype=None, **kwargs) -> Dual:
     return _converted(x, np.array(x.primal, dtype=dtype, **kwargs))
 
 
@@ -110,7 +110,7 @@ def _arange(*args: Dual, dtype=None, **kwargs) -> Dual:
 
 
 @frule(np.linspace)
-def _linspace(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dtype=None,
+def linspace_rule(start: Dual, stop: Dual, num=50, endpoint=True, retstep=False, dtype=None,
               axis=0, **kwargs) -> Dual:
     """Linear in start and stop: the tangent is the linspace of their tangents."""
     out = np.linspace(start.primal, stop.primal, num, endpoint, retstep, dtype, axis,
@@ -182,7 +182,7 @@ def _method_copy(x: Dual, order="C") -> Dual:
 
 
 @frule(np.ndarray.astype)
-def _astype(x: Dual, dtype, *args, **kwargs) -> Dual:
+def astype_rule(x: Dual, dtype, *args, **kwargs) -> Dual:
     """A float dtype keeps the tangent (cast); an integer or bool dtype drops it."""
     out = x.primal.astype(dtype, *args, **kwargs)
     if out is x.primal:  # copy=False, and no cast needed

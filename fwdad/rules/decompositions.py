@@ -60,7 +60,7 @@ def _solve(a: Dual, b: Dual) -> Dual:
 
 
 @frule(np.linalg.inv)
-def _inv(a: Dual) -> Dual:
+def inv_rule(a: Dual) -> Dual:
     """d inv(a) = -inv(a) da inv(a); a must be invertible."""
     out = np.linalg.inv(a.primal)
     return Dual(out, -out @ _da(a) @ out)
@@ -86,7 +86,7 @@ def _slogdet(a: Dual) -> Dual:
 @frule(np.linalg.matrix_power)
 def _matrix_power(a: Dual, n: int) -> Dual:
     """By repeated products (negative n: of the inverse)."""
-    base = _inv(a) if n < 0 else Dual(a.primal, _da(a))
+    base = inv_rule(a) if n < 0 else Dual(a.primal, _da(a))
     out = Dual(np.broadcast_to(np.eye(a.primal.shape[-1]), a.primal.shape), NoTangent)
     for _ in range(abs(n)):
         dout = NoTangent if out.tangent is NoTangent else out.tangent @ base.primal
@@ -175,7 +175,7 @@ def _eigvalsh(a: Dual, UPLO="L") -> Dual:
 
 
 @frule(np.linalg.svd)
-def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
+def svd_rule(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
     """With dP = U^H da V and F_ij = 1 / (s_j^2 - s_i^2): ds = Re diag(dP),
     dU = U (F * (dP S + S dP^H) + i Im diag(dP) / S) + (I - U U^H) da V S^-1, and dV
     alike (without the diagonal). Singular values must be distinct and nonzero;
@@ -196,7 +196,7 @@ def _svd(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
 
 
 def singular_vector_tangents(u, s, vh, da, dp):
-    """dU and dV (of V = Vh^H) for a = U S Vh, dP = U^H da V: see _svd."""
+    """dU and dV (of V = Vh^H) for a = U S Vh, dP = U^H da V: see svd_rule."""
     m, n = u.shape[-2], vh.shape[-1]
     f = _off_diagonal_inverse(s * s)
     du = u @ (f * (dp * s[..., None, :] + s[..., :, None] * _H(dp)))
@@ -254,7 +254,7 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     # residuals: shape (1,) for a vector b, (k,) for k columns: the sum over rows
     dres = 2.0 * np.sum(re_conj_times(r, change), axis=-2) if np.size(res) else \
         np.zeros_like(res)
-    return Dual(out, (dx, dres, NoTangent, _svd(a, False, False).tangent))
+    return Dual(out, (dx, dres, NoTangent, svd_rule(a, False, False).tangent))
 
 
 @frule(np.linalg.eigvals)

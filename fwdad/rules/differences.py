@@ -22,7 +22,7 @@ from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
-def _bilinear(fn, a: Dual, b: Dual, **kwargs):
+def bilinear(fn, a: Dual, b: Dual, **kwargs):
     """d fn(a, b) = fn(da, b) + fn(a, db), item by item for a batch."""
     left = map_batch(lambda t: fn(t, b.primal, **kwargs), a.primal, a.tangent)
     right = map_batch(lambda t: fn(a.primal, t, **kwargs), b.primal, b.tangent)
@@ -108,18 +108,18 @@ def _trapezoid(y: Dual, x: Dual = None, dx=1.0, axis=-1) -> Dual:
 # ---- products of sequences: bilinear -----------------------------------------------------------
 @frule(np.cross)
 def _cross(a: Dual, b: Dual, **kwargs) -> Dual:
-    return Dual(np.cross(a.primal, b.primal, **kwargs), _bilinear(np.cross, a, b, **kwargs))
+    return Dual(np.cross(a.primal, b.primal, **kwargs), bilinear(np.cross, a, b, **kwargs))
 
 
 @frule(np.convolve)
 def _convolve(a: Dual, v: Dual, mode="full") -> Dual:
-    return Dual(np.convolve(a.primal, v.primal, mode), _bilinear(np.convolve, a, v,
+    return Dual(np.convolve(a.primal, v.primal, mode), bilinear(np.convolve, a, v,
                                                                   mode=mode))
 
 
 @frule(np.correlate)
 def _correlate(a: Dual, v: Dual, mode="valid") -> Dual:
-    return Dual(np.correlate(a.primal, v.primal, mode), _bilinear(np.correlate, a, v,
+    return Dual(np.correlate(a.primal, v.primal, mode), bilinear(np.correlate, a, v,
                                                                    mode=mode))
 
 

@@ -17,10 +17,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from fwdad.core import entry_points
+from fwdad.core.closures import DerivedClosure
+from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, current_user_location
-from fwdad.forward import dispatch
-from fwdad.forward.runtime import fresh
 from fwdad.rules.batching import batch, dense, is_batched
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
@@ -81,12 +82,12 @@ class Residual:
         self.fn, self.args, self.before, self.pick = fn, args, before, pick
 
     def __call__(self, x: Dual) -> Dual:
-        return self.pick(dispatch.call(self.fn, *self.before, x, *self.args))
+        return self.pick(entry_points.call(self.fn, *self.before, x, *self.args))
 
     def captures_tangents(self) -> bool:
         """Whether F may hold tangents other than its arguments': a function defined
         inside differentiated code reads the Duals it captured, a partial its own."""
-        return any(_holds_tangents(f.tangent) or isinstance(f.primal, dispatch.DerivedClosure)
+        return any(_holds_tangents(f.tangent) or isinstance(f.primal, DerivedClosure)
                    for f in (self.fn,) + self.before)
 
     def constant(self) -> "Residual":

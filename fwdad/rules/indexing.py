@@ -23,7 +23,7 @@ from fwdad.tangents import NoTangent, zero_tangent
 
 @frule(operator.getitem, pure=True)
 @overloadable("__getitem__")
-def _getitem(x: Dual, index) -> Dual:
+def getitem_rule(x: Dual, index) -> Dual:
     primal, tangent = x.primal, x.tangent
     _no_flat(primal)
     out = primal[index]
@@ -41,7 +41,7 @@ def _getitem(x: Dual, index) -> Dual:
 
 @frule(operator.setitem)
 @overloadable("__setitem__")
-def _setitem(x: Dual, index, value: Dual) -> Dual:
+def setitem_rule(x: Dual, index, value: Dual) -> Dual:
     primal = x.primal  # (no local reference to x.tangent: assign may widen it)
     _no_flat(primal)
     primal[index] = value.primal

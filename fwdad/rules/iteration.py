@@ -14,12 +14,11 @@ import itertools
 import operator
 from typing import Any, Iterable, List
 
+from fwdad.core import entry_points
+from fwdad.core.duals import TangentStream, bound_arguments, const, iterate, stream
 from fwdad.dual import Dual
-from fwdad.forward.callables import bound_arguments
-from fwdad.forward.dispatch import call
-from fwdad.forward.runtime import TangentStream, const, iterate, stream
 from fwdad.rules.containers import plain_set_items, sort_order
-from fwdad.rules.operators import _add
+from fwdad.rules.operators import add_rule
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -76,12 +75,13 @@ def _sorted(iterable: Dual, key=None, reverse=False) -> Dual:
 
 @frule(map)
 def _map(fn: Dual, *iterables: Dual) -> Dual:
-    return lazy(call(fn, *args) for args in zip(*map(iterate, iterables)))
+    return lazy(entry_points.call(fn, *args) for args in zip(*map(iterate, iterables)))
 
 
 @frule(filter)
 def _filter(fn: Dual, iterable: Dual) -> Dual:
-    keep = (lambda d: d.primal) if fn.primal is None else (lambda d: call(fn, d).primal)
+    keep = (lambda d: d.primal) if fn.primal is None else \
+        (lambda d: entry_points.call(fn, d).primal)
     return lazy(d for d in iterate(iterable) if keep(d))
 
 
@@ -97,7 +97,7 @@ def _iter(iterable: Dual) -> Dual:
 
 
 @frule(next)
-def _next(iterator: Dual, *default: Dual) -> Dual:
+def next_rule(iterator: Dual, *default: Dual) -> Dual:
     if type(iterator.tangent) is TangentStream:
         return next(iterator.tangent.source, *default)
     if iterator.tangent is NoTangent:
@@ -116,7 +116,7 @@ def _tuple(iterable: Dual = None) -> Dual:
 
 
 @frule(dict)
-def _dict(*mapping: Dual, **kwargs: Dual) -> Dual:
+def dict_rule(*mapping: Dual, **kwargs: Dual) -> Dual:
     """dict(mapping or pairs, **kwargs)."""
     entries = {}
     if mapping:
@@ -159,7 +159,7 @@ def _set_items(iterable: Dual, what: str) -> Iterable[Any]:
 # ---- functools --------------------------------------------------------------------------
 @frule(functools.reduce)
 def _reduce(fn: Dual, iterable: Dual, *initial: Dual) -> Dual:
-    return functools.reduce(lambda a, b: call(fn, a, b), items(iterable), *initial)
+    return functools.reduce(lambda a, b: entry_points.call(fn, a, b), items(iterable), *initial)
 
 
 @frule(functools.partial)
@@ -233,10 +233,10 @@ def _repeat(value: Dual, times=None) -> Dual:
 
 @frule(itertools.accumulate)
 def _accumulate(iterable: Dual, func: Dual = None, *, initial: Dual = None) -> Dual:
-    step = _add if func is None else (lambda a, b: call(func, a, b))
+    step = add_rule if func is None else (lambda a, b: entry_points.call(func, a, b))
     return lazy(itertools.accumulate(iterate(iterable), step, initial=initial))
 
 
 @frule(itertools.starmap)
 def _starmap(fn: Dual, iterable: Dual) -> Dual:
-    return lazy(call(fn, *items(args)) for args in iterate(iterable))
+    return lazy(entry_points.call(fn, *items(args)) for args in iterate(iterable))

@@ -6,7 +6,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, is_batched, lift, map_batch
-from fwdad.rules.operators import _tangents
+from fwdad.rules.operators import broadcast_tangents
 from fwdad.rules.registry import KEYWORD_ONLY, frule, takes_out
 from fwdad.tangents import NoTangent
 
@@ -34,7 +34,7 @@ def matmul_tangent(x: Dual, y: Dual, out):
 
 
 @frule(np.matmul, pure=True)
-def _matmul(x: Dual, y: Dual) -> Dual:
+def np_matmul_rule(x: Dual, y: Dual) -> Dual:
     out = np.matmul(x.primal, y.primal)
     return Dual(out, matmul_tangent(x, y, out))
 
@@ -44,7 +44,7 @@ def _dot(x: Dual, y: Dual) -> Dual:
     """dot is matmul for vectors and matrices, and multiplication for scalars."""
     out = np.dot(x.primal, y.primal)
     if np.ndim(x.primal) == 0 or np.ndim(y.primal) == 0:
-        dx, dy = _tangents(x, y, out)  # (a float64 result of a float32 array: cast)
+        dx, dy = broadcast_tangents(x, y, out)  # (a float64 result of a float32 array: cast)
         return Dual(out, fit(dx * y.primal + x.primal * dy, out))
     if np.ndim(y.primal) > 2:
         return Dual(out, _dot_stacks_tangent(x, y))
@@ -74,7 +74,7 @@ def _flat(d: Dual):
 
 
 @frule(np.outer)
-def _outer(a: Dual, b: Dual) -> Dual:
+def outer_rule(a: Dual, b: Dual) -> Dual:
     """outer(a, b)_ij = a_i b_j, on the raveled arguments."""
     (pa, da), (pb, db) = _flat(a), _flat(b)
     left = NoTangent if da is NoTangent else da[..., :, None] * pb
@@ -96,7 +96,7 @@ def _inner(a: Dual, b: Dual) -> Dual:
     """inner sums over the last axes; with a scalar it multiplies."""
     out = np.inner(a.primal, b.primal)
     if np.ndim(a.primal) == 0 or np.ndim(b.primal) == 0:
-        dx, dy = _tangents(a, b, out)
+        dx, dy = broadcast_tangents(a, b, out)
         return Dual(out, fit(dx * b.primal + a.primal * dy, out))
     left = NoTangent if a.tangent is NoTangent else np.inner(a.tangent, b.primal)
     right = NoTangent if b.tangent is NoTangent else np.inner(a.primal, b.tangent)
@@ -106,7 +106,7 @@ def _inner(a: Dual, b: Dual) -> Dual:
 
 
 @frule(np.tensordot)
-def _tensordot(a: Dual, b: Dual, axes=2) -> Dual:
+def tensordot_rule(a: Dual, b: Dual, axes=2) -> Dual:
     out = np.tensordot(a.primal, b.primal, axes)
     a_axes, b_axes = _contracted(np.ndim(a.primal), np.ndim(b.primal), axes)
     left = right = NoTangent

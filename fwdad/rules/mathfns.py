@@ -10,11 +10,12 @@ import math
 
 import numpy as np
 
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import iterate
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import inline_template, math_frule
-from fwdad.rules.operators import _mul, pow_base_term, pow_exponent_term
+from fwdad.rules.operators import mul_rule as _mul
+from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent

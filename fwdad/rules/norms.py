@@ -22,7 +22,7 @@ from fwdad.tangents import NoTangent
 
 
 @frule(np.linalg.norm)
-def _norm(x: Dual, ord=None, axis=None, keepdims=False) -> Dual:
+def norm_rule(x: Dual, ord=None, axis=None, keepdims=False) -> Dual:
     """A vector norm over one axis (or all axes when ord is None), else a matrix norm
     over two."""
     x = as_array(x)

@@ -6,13 +6,14 @@ back to the method's rule as `self`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from fwdad import attributes
+from fwdad.core import entry_points
+from fwdad.core.duals import const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.rules.widening import FieldDual
@@ -24,7 +25,7 @@ _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
 
 
 @frule(getattr, pure=True)
-def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
+def getattr_rule(obj: Dual, name: str, *default: Dual) -> Dual:
     primal = obj.primal
     if default and not hasattr(primal, name):
         return default[0]  # the default, with its own tangent
@@ -34,8 +35,8 @@ def _getattr(obj: Dual, name: str, *default: Dual) -> Dual:
         return _scalar_part(obj, name)
     method = attributes.getattribute_override(type(primal))
     if method is not None:  # as object.__getattribute__ would, it calls its override
-        return _derived_rule(method)(obj, const(name))
-    return _get_attribute(obj, name)
+        return entry_points.derived_rule(method)(obj, const(name))
+    return get_attribute(obj, name)
 
 
 def _scalar_part(z: Dual, name: str) -> Dual:
@@ -53,11 +54,11 @@ def _scalar_part(z: Dual, name: str) -> Dual:
 
 
 @frule(object.__getattribute__)
-def _get_attribute(obj: Dual, name: str) -> Dual:
+def get_attribute(obj: Dual, name: str) -> Dual:
     """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.reader(obj.primal, name)
     if hook is not None:
-        return _derived_rule(hook.fn)(*hook.arguments(obj, constant=const))
+        return entry_points.derived_rule(hook.fn)(*hook.arguments(obj, constant=const))
     value = attributes.read_field(obj.primal, name)
     if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
@@ -106,20 +107,20 @@ def _flat_tangents(primal, tangent):
 
 
 @frule(setattr)
-def _setattr(obj: Dual, name: str, value: Dual) -> Dual:
+def setattr_rule(obj: Dual, name: str, value: Dual) -> Dual:
     method = attributes.setattr_override(type(obj.primal))
     if method is not None:  # as setattr would, it calls its override
-        _derived_rule(method)(obj, const(name), value)
+        entry_points.derived_rule(method)(obj, const(name), value)
         return Dual(None, NoTangent)
-    return _set_attribute(obj, name, value)
+    return set_attribute(obj, name, value)
 
 
 @frule(object.__setattr__)
-def _set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
+def set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
     """What object.__setattr__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.writer(obj.primal, name)
     if hook is not None:
-        _derived_rule(hook.fn)(*hook.arguments(obj, value, const))
+        entry_points.derived_rule(hook.fn)(*hook.arguments(obj, value, const))
         return Dual(None, NoTangent)
     attributes.write_field(obj.primal, name, value.primal)
     if isinstance(obj.tangent, Tangent):
@@ -136,11 +137,6 @@ def _write_view_tangent(obj: Dual, name: str, value: Dual) -> None:
     if view is not NoTangent:
         view[...] = 0.0 if value.tangent is NoTangent else \
             lift(value.primal, value.tangent, np.ndim(obj.primal))
-
-
-def _derived_rule(fn: Callable) -> Callable:
-    from fwdad.forward.dispatch import derived_rule  # dispatch imports the rules
-    return derived_rule(fn)
 
 
 @frule(delattr)

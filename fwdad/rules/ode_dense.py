@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
-from fwdad.forward.dispatch import DerivedClosure
 from fwdad.rules.batching import dense
 from fwdad.rules.ode_sensitivity import SensitivitySystem
 

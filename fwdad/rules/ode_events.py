@@ -17,6 +17,7 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
+from fwdad.core import entry_points
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location, describe
 from fwdad.rules.batching import dense
@@ -62,7 +63,6 @@ def crossing(event: Any, system: SensitivitySystem, t: float, y: np.ndarray,
 
 def _g_tangent(event: Any, system: SensitivitySystem, t: Dual, y: Dual) -> np.ndarray:
     """The tangent of g(t, y, *args) by fwdad's rule of g: () or (B,)."""
-    from fwdad.forward.dispatch import call  # (dispatch imports the rules)
-    out = call(Dual(event, NoTangent), t, y, *system.args)
+    out = entry_points.call(Dual(event, NoTangent), t, y, *system.args)
     return np.asarray(dense(out.primal, out.tangent, system.size), float).reshape(
         system.shape[:-1])

@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from fwdad.core import entry_points
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.rules.batching import dense
@@ -66,8 +67,8 @@ class SensitivitySystem:
     def call(self, t: Dual, y: Dual, fun: Optional[Dual] = None,
              args: Optional[list] = None) -> Dual:
         """fun's rule at (t, y) with the args, its output as one float array."""
-        from fwdad.forward.dispatch import call  # (dispatch imports the rules)
-        out = call(fun or self.fun, *self.order(t, y, self.args if args is None else args))
+        args = self.args if args is None else args
+        out = entry_points.call(fun or self.fun, *self.order(t, y, args))
         out = _numbers_as_array(out, self.size) or as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(

@@ -35,7 +35,7 @@ def summed(tangent, out, *terms):
     return _shaped(own(tangent, *terms), out)
 
 
-def _tangents(x: Dual, y: Dual, out) -> tuple:
+def broadcast_tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
     if type(out) is float:  # scalars broadcast as they are, batched or not
         return x.tangent, y.tangent
@@ -48,9 +48,9 @@ def _tangents(x: Dual, y: Dual, out) -> tuple:
 # ---- arithmetic -------------------------------------------------------------------
 @frule(operator.add, pure=True)
 @overloadable("__add__", "__radd__")
-def _add(x: Dual, y: Dual) -> Dual:
+def add_rule(x: Dual, y: Dual) -> Dual:
     out = x.primal + y.primal
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     return Dual(out, summed(dx + dy, out, dx, dy))
 
 
@@ -58,15 +58,15 @@ def _add(x: Dual, y: Dual) -> Dual:
 @overloadable("__sub__", "__rsub__")
 def _sub(x: Dual, y: Dual) -> Dual:
     out = x.primal - y.primal
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     return Dual(out, summed(dx - dy, out, dx, dy))
 
 
 @frule(operator.mul, pure=True)
 @overloadable("__mul__", "__rmul__")
-def _mul(x: Dual, y: Dual) -> Dual:
+def mul_rule(x: Dual, y: Dual) -> Dual:
     out = x.primal * y.primal
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dx):  # a constant factor (2.0 * x): one product, not two, and
         return Dual(out, _shaped(x.primal * dy, out))  # no inf * 0.0 = nan term
     if _is_float_zero(dy):
@@ -83,7 +83,7 @@ def _is_float_zero(tangent) -> bool:
 @overloadable("__truediv__", "__rtruediv__")
 def _truediv(x: Dual, y: Dual) -> Dual:
     out = x.primal / y.primal
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dy):  # a constant divisor: no out * dy term (inf * 0.0 is nan)
         return Dual(out, _shaped(dx / y.primal, out))
     return Dual(out, _shaped((dx - out * dy) / y.primal, out))
@@ -91,9 +91,9 @@ def _truediv(x: Dual, y: Dual) -> Dual:
 
 @frule(operator.pow, pure=True)
 @overloadable("__pow__", "__rpow__")
-def _pow(x: Dual, y: Dual) -> Dual:
+def pow_rule(x: Dual, y: Dual) -> Dual:
     out = x.primal ** y.primal
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dy):  # a constant exponent: no log(x) term (inf * 0.0 is nan)
         return Dual(out, pow_base_term(x.primal, y.primal, dx))
     return Dual(out, pow_base_term(x.primal, y.primal, dx) + pow_exponent_term(
@@ -155,7 +155,7 @@ def magnitude_tangent(x, y, dx):
 
 @frule(operator.abs, pure=True)
 @overloadable("__abs__")
-def _abs(x: Dual) -> Dual:
+def abs_rule(x: Dual) -> Dual:
     """|x|' = sign(x) for reals; for complex z, d|z| = Re(conj(z) dz) / |z|."""
     if np.iscomplexobj(x.primal):
         out = abs(x.primal)
@@ -172,13 +172,13 @@ def _mod(x: Dual, y: Dual) -> Dual:
     out = x.primal % y.primal
     if isinstance(out, (str, bytes)):  # "%.2f" % x formats: no derivative
         return Dual(out, NoTangent)
-    dx, dy = _tangents(x, y, out)
+    dx, dy = broadcast_tangents(x, y, out)
     return Dual(out, own(dx - (x.primal // y.primal) * dy, dx))  # (a % 2: da)
 
 
 @frule(operator.matmul, pure=True)
 @overloadable("__matmul__", "__rmatmul__")
-def _matmul(x: Dual, y: Dual) -> Dual:
+def matmul_rule(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent
     out = x.primal @ y.primal
     return Dual(out, matmul_tangent(x, y, out))
@@ -236,10 +236,10 @@ def _tangent_updates_in_place(x: Dual, y: Dual) -> bool:
                                        not is_batched(y.primal, dy))
 
 
-for _pure, _update in [(_add, operator.iadd), (_sub, operator.isub),
-                       (_mul, operator.imul), (_truediv, operator.itruediv),
-                       (_pow, operator.ipow), (_mod, operator.imod),
-                       (_matmul, operator.imatmul)]:
+for _pure, _update in [(add_rule, operator.iadd), (_sub, operator.isub),
+                       (mul_rule, operator.imul), (_truediv, operator.itruediv),
+                       (pow_rule, operator.ipow), (_mod, operator.imod),
+                       (matmul_rule, operator.imatmul)]:
     frule(_update)(_in_place(_pure, _update))
 
 frule(operator.ifloordiv)(_in_place(lambda x, y: Dual(x.primal // y.primal, NoTangent),

@@ -14,13 +14,13 @@ from fwdad.rules.batching import is_batched
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
-_SOURCES = (np.random.Generator, np.random.RandomState)
-_NOT_DRAWS = {"bit_generator", "spawn", "shuffle", "permutation", "permuted"}
+SOURCES = (np.random.Generator, np.random.RandomState)
+NOT_DRAWS = {"bit_generator", "spawn", "shuffle", "permutation", "permuted"}
 
 
 def _source_and_args(args: tuple):
     """(the generator, the remaining arguments) for a bound or a module-level call."""
-    if args and isinstance(args[0], _SOURCES):
+    if args and isinstance(args[0], SOURCES):
         return args[0], args[1:]
     return np.random.mtrand._rand, args
 
@@ -33,9 +33,9 @@ def _draw(cls: type, name: str) -> None:
     frule(getattr(cls, name))(rule)
 
 
-for _cls in _SOURCES:
+for _cls in SOURCES:
     for _name in dir(_cls):
-        if not _name.startswith("_") and _name not in _NOT_DRAWS and \
+        if not _name.startswith("_") and _name not in NOT_DRAWS and \
                 callable(getattr(_cls, _name)):
             _draw(_cls, _name)
 
@@ -69,7 +69,7 @@ def _shuffle_together(source, x: Dual, axis: int, in_place: bool) -> Dual:
 
 def _shuffle_rule(cls: type, in_place: bool):
     def rule(*args: Dual, axis=0) -> Dual:
-        source, rest = (args[0].primal, args[1:]) if isinstance(args[0].primal, _SOURCES) \
+        source, rest = (args[0].primal, args[1:]) if isinstance(args[0].primal, SOURCES) \
             else (np.random.mtrand._rand, args)
         x = rest[0]
         if not isinstance(x.primal, np.ndarray):  # permutation(n): a constant
@@ -79,6 +79,6 @@ def _shuffle_rule(cls: type, in_place: bool):
     return rule
 
 
-for _cls in _SOURCES:
+for _cls in SOURCES:
     frule(_cls.shuffle)(_shuffle_rule(_cls, True))
     frule(_cls.permutation)(_shuffle_rule(_cls, False))

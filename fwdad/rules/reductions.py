@@ -12,7 +12,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
-from fwdad.rules.creation import _array
+from fwdad.rules.creation import array_rule
 from fwdad.rules.registry import def_nondiff, frule, takes_out
 from fwdad.tangents import NoTangent
 
@@ -20,7 +20,7 @@ from fwdad.tangents import NoTangent
 def as_array(x: Dual) -> Dual:
     """Lists of values (and their Duals) become arrays; floats, 0-d arrays."""
     if isinstance(x.primal, (list, tuple)):
-        return _array(x)  # batched tangents of the items: the batch axis goes first
+        return array_rule(x)  # batched tangents of the items: the batch axis goes first
     if not isinstance(x.primal, np.ndarray):  # a new 0-d array, with a new tangent (a
         return Dual(np.asarray(x.primal), np.array(x.tangent))  # batch's is an array)
     return x
@@ -29,7 +29,7 @@ def as_array(x: Dual) -> Dual:
 def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
     """Linear reductions: the tangent is the same reduction of the tangent."""
     if isinstance(x.primal, (list, tuple)):
-        x = _array(x)
+        x = array_rule(x)
     out = fn(x.primal, axis=axis, **kwargs, **(primal_only or {}))
     if x.tangent is NoTangent:
         return Dual(out, NoTangent)
@@ -37,7 +37,7 @@ def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
 
 
 @frule(np.sum, np.ndarray.sum, pure=True)
-def _sum(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True, initial=0) -> Dual:
+def sum_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True, initial=0) -> Dual:
     """Linear (`initial` is a constant; `where` leaves entries out)."""
     return _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims,
                                                 where=where), dict(initial=initial))
@@ -94,7 +94,7 @@ def _gathered(x: Dual, axis, out, combine) -> Dual:
 
 # ---- products --------------------------------------------------------------------------
 @frule(np.prod, np.ndarray.prod)
-def _prod(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
+def prod_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
           initial=1) -> Dual:
     """d prod(x) = sum_i dx_i * prod_{j != i} x_j: exact when some x_j are 0. Entries
     left out by `where` count as 1; `initial` is a constant factor."""
@@ -120,7 +120,7 @@ def _others(xf):
 
 
 # ---- extremes: ties take the tangent of the first extreme element (what argmax picks) --
-def _extreme(fn, arg):
+def extreme_rule(fn, arg):
     """max-like reductions: the tangent of the element `arg` (argmax ...) points to; among
     equal extreme elements, the first in C order (over the reduced axes). Where
     `initial` wins (ties included), the tangent is 0."""
@@ -139,7 +139,7 @@ def _extreme(fn, arg):
             return _take_last(dxf, index) * won  # initial won: a constant
         return _gathered(x, axis, out, pick)
     rule.__name__ = f"_{fn.__name__}"
-    rule.__doc__ = _extreme.__doc__
+    rule.__doc__ = extreme_rule.__doc__
     return rule
 
 
@@ -150,10 +150,10 @@ def _take_last(dxf, index):
 
 # (made once, here: a rule made inside _ptp's would be made again at second order, inside
 # its level-2 rule, where setting its __doc__ fails)
-_MAX = frule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
-_MIN = frule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
-frule(np.nanmax)(_extreme(np.nanmax, np.nanargmax))
-frule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
+_MAX = frule(np.max, np.amax, np.ndarray.max)(extreme_rule(np.max, np.argmax))
+_MIN = frule(np.min, np.amin, np.ndarray.min)(extreme_rule(np.min, np.argmin))
+frule(np.nanmax)(extreme_rule(np.nanmax, np.nanargmax))
+frule(np.nanmin)(extreme_rule(np.nanmin, np.nanargmin))
 
 
 @frule(np.ptp)
@@ -268,7 +268,7 @@ def flattened(x: Dual) -> Dual:
 
 
 @frule(np.cumsum, np.ndarray.cumsum)
-def _cumsum(x: Dual, axis=None, dtype=None) -> Dual:
+def cumsum_rule(x: Dual, axis=None, dtype=None) -> Dual:
     x = as_array(x)
     out = np.cumsum(x.primal, axis=axis, dtype=dtype)
     x, axis = (flattened(x), 0) if axis is None else (x, axis)
@@ -277,7 +277,7 @@ def _cumsum(x: Dual, axis=None, dtype=None) -> Dual:
 
 
 @frule(np.cumprod, np.ndarray.cumprod)
-def _cumprod(x: Dual, axis=None, dtype=None) -> Dual:
+def cumprod_rule(x: Dual, axis=None, dtype=None) -> Dual:
     """c_k = c_{k-1} x_k, so dc_k = dc_{k-1} x_k + c_{k-1} dx_k (exact with zeros)."""
     x = as_array(x)
     out = np.cumprod(x.primal, axis=axis, dtype=dtype)

@@ -73,6 +73,14 @@ def is_primitive(fn: Any) -> bool:
         return False
 
 
+def entry_of(fn: Any) -> Optional[RuleEntry]:
+    """The registered entry of `fn`, or None (an unhashable callable has none)."""
+    try:
+        return _RULES.get(_key(fn))
+    except TypeError:
+        return None
+
+
 def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
     """The callable that differentiates calls of `fn`, or None."""
     try:
@@ -167,14 +175,6 @@ def def_nondiff(*fns: Callable[..., Any]) -> None:
     `np.argmax`, `len`): the primal runs, the tangent is zero."""
     for fn in fns:
         _register(fn, _nondiff_rule(fn), "nondiff", spec=(set(), False, set()))
-
-
-def entry_of(fn: Any) -> Optional[RuleEntry]:
-    """The registered entry of `fn`, or None."""
-    try:
-        return _RULES.get(_key(fn))
-    except TypeError:
-        return None
 
 
 def takes_out(position: Union[int, str], *fns: Any) -> None:

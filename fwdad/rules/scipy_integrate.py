@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import scipy.integrate as si
 
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, SolverError, current_user_location
-from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.implicit import first_order_only

@@ -14,8 +14,8 @@ from typing import Callable, Optional
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.forward.runtime import iterate
 from fwdad.rules.batching import (
     cast,
     common_batch,
@@ -135,7 +135,7 @@ def _along_axis(fn):
     return batched
 
 
-def _roll(out, x, dx, shift, axis=None):
+def batched_roll(out, x, dx, shift, axis=None):
     """An int shift along one axis (or of the flattened array) is two slices put back
     together: np.roll's own work, without its general setup."""
     if type(shift) is not int or not (axis is None or type(axis) is int):
@@ -161,7 +161,7 @@ linear(np.diagonal, np.ndarray.diagonal, batched=_diagonal)
 linear(np.flip, batched=_flip)
 linear(np.take, np.ndarray.take, batched=_along_axis(np.take))
 linear(np.repeat, np.ndarray.repeat, batched=_along_axis(np.repeat))
-linear(np.roll, batched=_roll)
+linear(np.roll, batched=batched_roll)
 linear(np.flipud, batched=lambda out, x, dx: np.flip(dx, 1))
 linear(np.fliplr, batched=lambda out, x, dx: np.flip(dx, 2))
 linear(np.rot90, batched=lambda out, x, dx, k=1, axes=(0, 1): np.rot90(

@@ -69,17 +69,17 @@ def _skipping_nans(x: Dual, neutral: float) -> Dual:
 
 @frule(np.nanprod)
 def _nanprod(a: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
-    return red._prod(_skipping_nans(a, 1.0), axis, dtype, keepdims)
+    return red.prod_rule(_skipping_nans(a, 1.0), axis, dtype, keepdims)
 
 
 @frule(np.nancumsum)
 def _nancumsum(a: Dual, axis=None, dtype=None) -> Dual:
-    return red._cumsum(_skipping_nans(a, 0.0), axis, dtype)
+    return red.cumsum_rule(_skipping_nans(a, 0.0), axis, dtype)
 
 
 @frule(np.nancumprod)
 def _nancumprod(a: Dual, axis=None, dtype=None) -> Dual:
-    return red._cumprod(_skipping_nans(a, 1.0), axis, dtype)
+    return red.cumprod_rule(_skipping_nans(a, 1.0), axis, dtype)
 
 
 @frule(np.nanvar)
@@ -122,8 +122,8 @@ def _cumulative(fn, rule, initial):
     frule(fn)(cumulative)
 
 
-_cumulative(np.cumulative_sum, red._cumsum, 0.0)
-_cumulative(np.cumulative_prod, red._cumprod, 1.0)
+_cumulative(np.cumulative_sum, red.cumsum_rule, 0.0)
+_cumulative(np.cumulative_prod, red.cumprod_rule, 1.0)
 
 
 # ---- covariance and correlation --------------------------------------------------------------

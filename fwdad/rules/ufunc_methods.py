@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
-from fwdad.forward.dispatch import missing_rule_error
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
-from fwdad.rules.indexing import _getitem, _setitem
+from fwdad.rules.indexing import getitem_rule, setitem_rule
 from fwdad.rules.registry import frule, get_frule
 from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent
 
-_REDUCE = {np.add: red._sum, np.multiply: red._prod, np.maximum: red._extreme(
-    np.max, np.argmax), np.minimum: red._extreme(np.min, np.argmin)}
+_REDUCE = {np.add: red.sum_rule, np.multiply: red.prod_rule, np.maximum: red.extreme_rule(
+    np.max, np.argmax), np.minimum: red.extreme_rule(np.min, np.argmin)}
 
 
 def _running(ufunc):
@@ -38,7 +38,7 @@ def _running(ufunc):
     return rule
 
 
-_ACCUMULATE = {np.add: red._cumsum, np.multiply: red._cumprod,
+_ACCUMULATE = {np.add: red.cumsum_rule, np.multiply: red.cumprod_rule,
                np.maximum: _running(np.maximum), np.minimum: _running(np.minimum)}
 
 
@@ -115,8 +115,8 @@ def _at_each(rule, a: Dual, positions, b) -> None:
     items = None if b is None else _flat_items(b, positions)
     for k, pos in enumerate(positions.reshape(-1)):
         where = Dual(np.unravel_index(pos, a.primal.shape), NoTangent)
-        args = (_getitem(a, where),) + (() if items is None else (items(k),))
-        _setitem(a, where, rule(*args))
+        args = (getitem_rule(a, where),) + (() if items is None else (items(k),))
+        setitem_rule(a, where, rule(*args))
 
 
 def _flat_items(b: Dual, positions):

@@ -21,11 +21,11 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
+from fwdad.core.duals import const, iterate
 from fwdad.dual import Dual
 from fwdad.errors import a_type, describe
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
-from fwdad.forward.runtime import const, iterate
 from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function

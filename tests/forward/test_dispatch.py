@@ -5,11 +5,12 @@ import math
 import numpy as np
 
 import fwdad
+from fwdad.core.duals import const
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.derive import build_rule
-from fwdad.forward.runtime import const
 from fwdad.rules import registry
 from fwdad.rules.registry import get_frule
 
@@ -45,7 +46,7 @@ def test_static_call_goes_through_the_derived_rule():
     rule = plain_rule(uses_all_three)
     assert "b = _fw_helper(a)" in rule.source
     lazy = bound_constants(rule)["_fw_helper"]
-    assert isinstance(lazy, dispatch.LazyRule) and lazy.fn is helper
+    assert isinstance(lazy, LazyRule) and lazy.fn is helper
     rule(Dual(0.3, 1.0), const(math.cos))
     assert lazy.rule is dispatch.derived_rule(helper)
 

@@ -165,3 +165,11 @@ OPERATORS = [_reported, _in_place, _compared, lambda x: (x * Box(x)).v,
 def test_operators_of_instances_with_a_variable_operand(f, x):
     h = 1e-6
     assert fwdad.grad(f)(x) == pytest.approx((f(x + h) - f(x - h)) / (2 * h), rel=1e-6)
+
+
+def test_holds_variable_looks_into_lists_tuples_and_dicts_at_any_depth():
+    from fwdad.reverse.registry import holds_variable
+    from fwdad.reverse.var import Var
+    x = Var(1.0)
+    assert holds_variable([1.0, (2.0, {"k": [x]})])
+    assert not holds_variable([1.0, (2.0, {"k": [3.0]})])

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.core.duals import const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const
 from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.tangents import random_tangent, stack

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.core.duals import const
 from fwdad.dual import Dual
-from fwdad.forward.runtime import const
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, random_tangent
 from tests.rules.random_cases import RANDOM_ROWS

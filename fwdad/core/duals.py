@@ -1,0 +1,139 @@
+"""The helpers on Duals that generated code calls besides rules, and rules call too.
+
+    const(v)          a value read from a global or closure: a Dual with a zero tangent
+    iterate(d)        `for x in d`: yields Duals
+    unpack(d, n, s)   `a, *b = d`: a tuple of Duals
+    unbox(d)          `f(*d)`: the items of d as Duals
+    unbox_kw(d)       `f(**d)`: a dict of Duals
+    stream(duals)     a lazy iterator of Duals as one Dual (map, zip, generators)
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, Tuple
+
+import numpy as np
+
+from fwdad import lang
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, InternalError, a_type
+from fwdad.rules.batching import iterate_tangent
+from fwdad.tangents import NoTangent, Tangent, zero_tangent
+
+
+def const(value: Any) -> Dual:
+    """A constant of the rule, or a global or closure value read live. An array's zero
+    tangent is read-only: each read makes a new one, so a derivative written into it
+    (`G[0] = G[0] * w`, G read again later) would be lost; rules/widening.assign
+    refuses it instead."""
+    tangent = zero_tangent(value)
+    if type(tangent) is np.ndarray:
+        tangent.flags.writeable = False
+    return Dual(value, tangent)
+
+
+def fresh(value: Any) -> Dual:
+    """A value that becomes the rule's own for the call (a mutable default, an argument
+    given on plain values): writes into its tangent last as long as the Dual does."""
+    return Dual(value, zero_tangent(value))
+
+
+NONE = Dual(None, NoTangent)
+
+
+class TangentStream:
+    """The tangent of a lazy iterator of Duals: the shared stream itself."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Iterator[Dual]) -> None:
+        self.source = source
+
+
+class PrimalStream:
+    """The primal of a lazy iterator of Duals: yields each item's primal. It pulls from
+    the same stream as `iterate`, so code that consumes the plain values (any, next on
+    the primal) and code that iterates the Dual can never get out of step."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Iterator[Dual]) -> None:
+        self.source = source
+
+    def __iter__(self) -> "PrimalStream":
+        return self
+
+    def __next__(self) -> Any:
+        return next(self.source).primal
+
+
+def stream(duals: Iterator[Dual]) -> Dual:
+    """A lazy iterator of Duals as one Dual."""
+    source = iter(duals)
+    return Dual(PrimalStream(source), TangentStream(source))
+
+
+def iterate(d: Dual) -> Iterator[Dual]:
+    primal, tangent = d.primal, d.tangent
+    if type(tangent) is TangentStream:
+        yield from tangent.source
+    elif tangent is NoTangent:
+        for item in primal:
+            yield Dual(item, zero_tangent(item))
+    elif isinstance(primal, dict):
+        for key in primal:
+            yield Dual(key, NoTangent)
+    elif isinstance(primal, np.ndarray):
+        yield from map(Dual, primal, iterate_tangent(primal, tangent))
+    elif isinstance(tangent, Tangent):  # an instance whose class defines __iter__
+        raise FwdadError(
+            f"fwdad cannot iterate over {a_type(primal)} instance that carries "
+            f"a derivative: its __iter__ is not differentiated yet. Iterate over the "
+            f"field that holds the items (e.g. `for v in obj.items`).")
+    else:
+        if isinstance(tangent, (list, tuple)) and len(tangent) != len(primal):
+            raise InternalError(f"a {type(primal).__name__} of {len(primal)} items has a "
+                                f"tangent of {len(tangent)}: its items would be lost.")
+        yield from map(Dual, primal, tangent)
+
+
+def unpack(d: Dual, count: int, star: int = -1) -> Tuple[Dual, ...]:
+    items = tuple(iterate(d))
+    values = lang.unpack([i.primal for i in items], count, star)
+    if star < 0:
+        return items
+    after = count - star - 1
+    rest = items[star:len(items) - after]
+    middle = Dual(list(values[star]), [i.tangent for i in rest])
+    return items[:star] + (middle,) + items[len(items) - after:]
+
+
+def unbox(d: Dual) -> Tuple[Dual, ...]:
+    return tuple(iterate(d))
+
+
+def unbox_kw(d: Dual) -> Dict[str, Dual]:
+    tangent = d.tangent
+    return {k: Dual(v, zero_tangent(v) if tangent is NoTangent else tangent[k])
+            for k, v in d.primal.items()}
+
+
+def pack(items: Tuple[Dual, ...]) -> Dual:
+    """`*args` of a rule: a tuple of Duals as one Dual."""
+    return Dual(tuple(d.primal for d in items), tuple(d.tangent for d in items))
+
+
+def pack_kw(items: Dict[str, Dual]) -> Dual:
+    """`**kwargs` of a rule: a dict of Duals as one Dual."""
+    return Dual({k: d.primal for k, d in items.items()},
+                {k: d.tangent for k, d in items.items()})
+
+
+def bound_arguments(f: Dual, args: tuple, keywords: dict) -> tuple:
+    """The bound arguments of a partial or methodcaller as Duals, with the tangents the
+    rule that made it kept (none for one made outside a rule)."""
+    given = f.tangent if isinstance(f.tangent, tuple) else None
+    args_t, keywords_t = given if given is not None else (None, None)
+    bound = [Dual(a, args_t[i] if args_t else NoTangent) for i, a in enumerate(args)]
+    named = {k: Dual(v, keywords_t[k] if keywords_t else NoTangent)
+             for k, v in keywords.items()}
+    return bound, named
