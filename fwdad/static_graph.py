@@ -21,6 +21,7 @@ from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
 from fwdad.forward.record import Fallback, Recorder
 from fwdad.forward.schedule import build_schedule
+from fwdad.reverse.static_schedule import add_reverse_schedules
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -50,6 +51,7 @@ def static_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
     graph = StaticGraph(fn)
     wrapper.static_graph = graph  # type: ignore[attr-defined]
     frule(wrapper)(graph)
+    add_reverse_schedules(wrapper, graph)
     return wrapper
 
 
