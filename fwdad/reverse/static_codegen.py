@@ -37,7 +37,7 @@ from fwdad.reverse.rules_arrays import _last_writes
 from fwdad.reverse.static_record import Const, ReverseRecorder, Step
 
 # Plain calls that neither mutate nor fail in a replay: dropped when nothing reads them.
-_NO_EFFECT = {operator.getitem, getattr, lang.build_tuple, lang.build_list, len}
+_NO_EFFECT = {operator.getitem, getattr, lang.build_tuple, lang.build_list, len, range}
 
 
 class Writer:
@@ -52,6 +52,7 @@ class Writer:
         self.prologue: List[str] = []   # adjoint buffers, in the order of the steps
         self.writes = 0
         self.reached: set = set()
+        self.used: set = set()
 
     def bind(self, value: Any, hint: str = "") -> str:
         name = self._names.get(id(value))
@@ -139,11 +140,13 @@ class _STEPS:
 
     @staticmethod
     def plain(w: Writer, step: Step, index: int) -> None:
-        targets = [t for t in step.outputs if t is not None]
+        targets = [t for t in step.outputs if t is not None and t in w.used]
         if not targets and step.callee in _NO_EFFECT:
             return
         text = templates.plain(w, step) or w.call(step.callee, step.args, step.kwargs)
         w.forward.append(f"{targets[0]} = {text}" if targets else text)
+
+    fresh = plain
 
     @staticmethod
     def unpack(w: Writer, step: Step, index: int) -> None:
@@ -210,6 +213,10 @@ class _STEPS:
         w.fail(f"{step.args[0]} is not {w.bind(step.info['value'], 'same')}")
 
     @staticmethod
+    def alias(w: Writer, step: Step, index: int) -> None:
+        w.fail(f"{step.args[0]} is not {step.args[1]}")
+
+    @staticmethod
     def read(w: Writer, step: Step, index: int) -> None:
         value = w.bind(step.info["value"], "value")
         w.forward.append(f"{step.outputs[0]} = {w.bind(read_global)}("
@@ -259,11 +266,27 @@ def reached_variables(rec: ReverseRecorder, outputs: List[Any]) -> set:
     return reached
 
 
+def used_refs(rec: ReverseRecorder, outputs: List[Any]) -> set:
+    """The refs some step, guard or output reads (a plain call without effects whose
+    outputs nothing reads is left out of the schedule)."""
+    used = {o for o in outputs if isinstance(o, str)}
+    for step in reversed(rec.steps):
+        dead = step.kind == "plain" and step.callee in _NO_EFFECT and not any(
+            o in used for o in step.outputs if o is not None)
+        if not dead:
+            used.update(a for a in step.args if isinstance(a, str))
+            used.update(v for v in step.kwargs.values() if isinstance(v, str))
+            if step.kind not in ("plain", "unpack", "read", "fresh"):
+                used.update(o for o in step.outputs if o is not None)
+    return used
+
+
 def build_source(rec: ReverseRecorder, leaves: List[str], containers: List[str],
                  outputs: List[Any], name: str) -> tuple:
     """The source of the schedule of a valid recording, and the constants it names."""
     w = Writer(rec)
     w.reached = reached_variables(rec, outputs)
+    w.used = used_refs(rec, outputs)
     for index, step in enumerate(rec.steps):
         write_step(w, step, index)
     variables = [r for r in leaves if rec.is_variable(r)]

@@ -44,6 +44,18 @@ from fwdad.source import python_function
 GUARDED_SCALARS = (int, bool, str, type(None), np.integer, np.bool_)
 VIEWS = {np.transpose, np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.ravel,
          np.ndarray.ravel}
+# Calls that place variables in a container by position alone (no comparison of values).
+STRUCTURAL = {lang.build_list, lang.build_tuple, lang.build_dict, operator.getitem,
+              operator.add, list, tuple, zip, enumerate, reversed, iter, lang.unpack}
+# Deterministic calls of constants, whose result is folded into the schedule.
+FOLDED = {lang.build_slice, slice, operator.add, operator.sub, operator.mul,
+          operator.floordiv, operator.mod, operator.neg, operator.lt, operator.le,
+          operator.gt, operator.ge, operator.eq, operator.ne, operator.not_,
+          lang.build_tuple, len, range, operator.getitem}
+# Raw rules that do on plain values what their primal does, and so replay as it.
+REPLAYED_AS_PRIMAL = {getattr, lang.build_tuple, lang.build_list, np.zeros, np.ones,
+                      np.empty, np.zeros_like, np.ones_like, np.empty_like, np.eye,
+                      np.identity}
 IN_PLACE = {operator.iadd: operator.add, operator.isub: operator.sub,
             operator.imul: operator.mul, operator.itruediv: operator.truediv,
             operator.ipow: operator.pow, operator.imatmul: operator.matmul}
@@ -75,6 +87,7 @@ class ReverseRecorder:
     shapes: Dict[str, Any] = field(default_factory=dict)     # variable ref -> shape
     producers: Dict[str, Step] = field(default_factory=dict)
     rules: Dict[Any, Callable] = field(default_factory=dict)
+    folded: Dict[int, Any] = field(default_factory=dict)  # id -> a value folded in
     reason: str = ""
     count: int = 0
 
@@ -96,8 +109,8 @@ class ReverseRecorder:
         return self.name(value, f"v{self.count}")
 
     def atom(self, value: Any) -> Any:
-        if isinstance(value, GUARDED_SCALARS):  # (equal on replay: guarded where made)
-            return Const(value)
+        if isinstance(value, GUARDED_SCALARS) or id(value) in self.folded:
+            return Const(value)  # (equal on replay: guarded where made, or folded)
         ref = self.refs.get(id(value))
         if ref is not None and self.values[ref] is value:
             return ref
@@ -122,10 +135,18 @@ class ReverseRecorder:
             if ref is None or self.values[ref] is not out:
                 self.invalid(f"{_name(step.callee)} made a variable the schedule cannot "
                              f"replay")
+            elif step.callee is not operator.getitem:  # max(xs) may pick another item
+                self.count += 1
+                step.outputs.append(f"v{self.count}")
+                self.steps.append(Step("alias", None, [f"v{self.count}", ref]))
             return ref
         if _holds_unknown_variable(self, out):
             self.invalid(f"{_name(step.callee)} made a container of variables the "
                          f"schedule cannot replay")
+        elif _holds_variable(out) and _RAW.get(id(step.callee), step.callee) not in \
+                STRUCTURAL:
+            self.invalid(f"{_name(step.callee)} returned variables in an order the "
+                         f"schedule cannot guard")
         made = self.fresh(out)
         step.outputs.append(made)
         self.producers[made] = step
@@ -144,14 +165,22 @@ class ReverseRecorder:
         """A call whose output has no adjoint; a rule that pushes on the tape, or makes
         variables of its own, makes the recording invalid."""
         region = current()
-        chain, writes = len(region.chain), len(region.writes)
+        chain, writes, kept = len(region.chain), len(region.writes), len(region.nochain)
         step = Step("plain", replay or callee, [self.atom(a) for a in args],
                     {k: self.atom(v) for k, v in kwargs.items()})
         out = callee(*args, **kwargs)
+        if step.callee in FOLDED and all(_immutable(a) for a in step.args) and \
+                all(_immutable(v) for v in step.kwargs.values()):
+            self.folded[id(out)] = out  # (the same on every replay: no step)
+            return out
         if len(region.chain) != chain or len(region.writes) != writes:
             self.invalid(f"the reverse rule of {_name(callee)} records on the tape itself")
         self.add(step)
-        if out is not None or not _returns_none(callee):
+        if type(out) is VarMat and len(region.nochain) == kept + 1 and \
+                region.nochain[-1] is out:  # a new array (np.zeros): a variable with no
+            step.kind = "fresh"             # inputs, that values may be written into
+            step.outputs.append(self.fresh(out))
+        elif out is not None or not _returns_none(callee):
             self.output(step, out)
         return out
 
@@ -256,6 +285,8 @@ class ReverseRecorder:
                 return lang.unpack(value, count, star)  # (raises as Python does)
             return items
         items = tuple(value) if count < 0 else lang.unpack(value, count, star)
+        if type(value) is range:  # (its items are ints, constants of the schedule: its
+            return items          # bounds are guarded where they were computed)
         step = Step("unpack", None, [self.atom(value)], info={"count": len(items),
                                                               "star": star,
                                                               "size": count})
@@ -311,6 +342,8 @@ class ReverseRecorder:
             return self.sum(*args)
         if isinstance(rule, LazyRule):
             return self.rule_of(rule.fn)(*args, **kwargs)
+        if primal is not None and primal in REPLAYED_AS_PRIMAL:
+            return self.plain(rule, args, kwargs, replay=primal)
         return self.plain(rule, args, kwargs)
 
     def dynamic(self, f: Any, *args: Any, **kwargs: Any) -> Any:
@@ -382,6 +415,17 @@ def _out_wrapped(rule: Any) -> Optional[Pure]:
         return None
     cell = rule.__closure__[rule.__code__.co_freevars.index("call")]
     return cell.cell_contents if type(cell.cell_contents) is Pure else None
+
+
+def _immutable(arg: Any) -> bool:
+    """A constant no code can change between calls (a number, a string, a slice, a
+    tuple of them)."""
+    if type(arg) is not Const:
+        return False
+    value = arg.value
+    if type(value) is tuple:
+        return all(_immutable(Const(v)) for v in value)
+    return isinstance(value, GUARDED_SCALARS + (float, slice, type(Ellipsis)))
 
 
 def _name(fn: Any) -> str:

@@ -130,12 +130,12 @@ def read_quotient(ct: Any, numerator: Any, y: Any) -> Any:
 
 
 def _plain_numbers(w: Any, step: Any) -> bool:
-    """Every argument a Python float or int, or a float64 array (the types the rows'
-    lines compute exactly as the rules do)."""
+    """Every argument a float (Python's or NumPy's), an int or a float64 array (the
+    types the rows' lines compute exactly as the rules do)."""
     for a in step.args:
         value = w.rec.values[a] if isinstance(a, str) else a.value
         value = getattr(value, "value", value)
-        if type(value) not in (float, int) and not (
+        if type(value) not in (float, int, np.float64) and not (
                 type(value) is np.ndarray and value.dtype == np.float64):
             return False
     return True
