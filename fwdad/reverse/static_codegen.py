@@ -23,7 +23,8 @@ import ast
 import builtins
 import math
 import operator
-from typing import Any, Callable, Dict, List, Optional
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class Writer:
         self.constants: Dict[str, Any] = {}
         self._names: Dict[int, str] = {}
         self.forward: List[str] = []
-        self.backward: List[str] = []   # in reverse order of the steps; reversed at the end
+        self.backward: List[Any] = []   # lines and Adds, last step first
         self.prologue: List[str] = []   # adjoint buffers, in the order of the steps
         self.writes = 0
         self.reached: set = set()
@@ -89,7 +90,7 @@ class Writer:
     # ---- adjoints -------------------------------------------------------------------
     def accumulate(self, ref: Any, expr: str, shape: Any) -> None:
         """`ct_ref += expr`, as registry.accumulate adds a cotangent of `shape` (None for
-        a Python number; 'any' when only the replay knows) into the variable `ref`."""
+        a number) into the variable `ref`."""
         if not self.rec.is_variable(ref):
             return
         own = self.rec.shapes[ref]
@@ -97,10 +98,48 @@ class Writer:
             self.backward.append(f"ct_{ref} += {expr}")
         elif own is None:
             self.backward.append(f"ct_{ref} = {self.bind(add_to_scalar)}(ct_{ref}, {expr})")
-        elif shape == own:
-            self.backward.append(f"ct_{ref} += {expr}")
         else:
-            self.backward.append(f"{self.bind(add_to_array)}(ct_{ref}, {expr})")
+            self.backward.append(Add(ref, expr, "same" if shape == own else "any"))
+
+    def lines(self, preallocated: set) -> List[str]:
+        """The backward lines in the order they run: the first cotangent an array
+        variable gets is its adjoint (as VarMat.add_adjoint makes it), unless the
+        adjoint must exist before (a view's base, an argument, a write's target)."""
+        made, out = set(preallocated), []
+        for item in reversed(self.backward):
+            if type(item) is not Add:
+                out.append(item)
+                continue
+            name = f"ct_{item.ref}"
+            if item.ref in made:
+                out.append(f"{name} += {item.expr}" if item.kind == "same" else
+                           f"{self.bind(add_to_array)}({name}, {item.expr})")
+                continue
+            made.add(item.ref)
+            if item.kind == "same" and item.expr.isidentifier():
+                out.append(f"{name} = {item.expr}.copy()")  # (another's adjoint: a copy)
+            elif item.kind == "same":
+                out.append(f"{name} = {item.expr}")  # (a new array of the same shape)
+            else:
+                shape = self.rec.shapes[item.ref]
+                out.append(f"{name} = {self.bind(first_array)}({item.expr}, {shape!r})")
+        return out
+
+
+@dataclass
+class Add:
+    """One cotangent added into an array variable's adjoint."""
+    ref: str
+    expr: str
+    kind: str  # "same": an array of the variable's shape; "any": a thunk, None, broadcast
+
+
+def first_array(ct: Any, shape: tuple) -> np.ndarray:
+    """The adjoint made by the first cotangent (VarMat.add_adjoint): zeros for None."""
+    ct = ct() if callable(ct) else ct
+    out = np.empty(shape)
+    out[...] = 0.0 if ct is None else unbroadcast(ct, shape)
+    return out
 
 
 def add_to_scalar(total: Any, ct: Any) -> Any:
@@ -223,23 +262,23 @@ class _STEPS:
                          f"{w.bind(step.callee, 'read')}, {value})")
 
 
-def _scalar_or_array(w: Writer, ref: str, ct: str) -> str:
+def _scalar_or_array(w: Writer, ref: str, ct: str) -> Any:
     """`ct_ref += ct` for a value written into a varmat (ct has the written part's
     shape; a scalar Var takes its sum)."""
     if w.rec.shapes[ref] is None:
         return f"ct_{ref} = {w.bind(add_to_scalar)}(ct_{ref}, {ct})"
-    return f"{w.bind(add_to_array)}(ct_{ref}, {ct})"
+    return Add(ref, ct, "any")
 
 
 def _backward_generic(w: Writer, step: Step, out: str, pullback: str, index: int) -> None:
     """The pullback recorded in the forward pass, called as registry.Chain calls it."""
-    lines = [f"_c{index} = {pullback}(ct_{out})"]
+    lines: List[Any] = [f"_c{index} = {pullback}(ct_{out})"]
     for i in step.info["at"]:
         ref = step.args[i]
         if w.rec.shapes[ref] is None:
             lines.append(f"ct_{ref} = {w.bind(add_to_scalar)}(ct_{ref}, _c{index}[{i}])")
         else:
-            lines.append(f"{w.bind(add_to_array)}(ct_{ref}, _c{index}[{i}])")
+            lines.append(Add(ref, f"_c{index}[{i}]", "any"))
     w.backward += lines[::-1]
 
 
@@ -300,14 +339,15 @@ def build_source(rec: ReverseRecorder, leaves: List[str], containers: List[str],
     backward = []
     if variables:
         backward.append(f"{', '.join('ct_' + r for r in variables)}, = _adjoints")
-    backward += _buffers(w, rec, variables)
+    preallocated = _preallocated(rec, variables, outputs)
+    backward += _buffers(w, rec, preallocated)
     for i, o in enumerate(outputs):
         if rec.is_variable(o) and rec.shapes[o] is None:
             backward.append(f"ct_{o} += _seed[{i}]")
         elif rec.is_variable(o):
             backward += [f"if _seed[{i}] is not None:",
                          f"    {w.bind(add_to_array)}(ct_{o}, _seed[{i}])"]
-    backward += w.backward[::-1]
+    backward += w.lines(preallocated)
     backward.append(f"_seed, _adjoints = yield ({''.join('ct_' + r + ', ' for r in variables)})")
     body += ["    " + line for line in backward]
     text = "\n".join("    " + line for line in body)
@@ -319,20 +359,32 @@ def undo(saved: list) -> None:
         target[key] = old
 
 
-def _buffers(w: Writer, rec: ReverseRecorder, arguments: List[str]) -> list:
-    """An adjoint for every variable made in the run: 0.0, zeros, or a view of another's
-    (in the order the variables were made, so that a view comes after its base)."""
+def _preallocated(rec: ReverseRecorder, arguments: List[str], outputs: List[Any]) -> set:
+    """The array variables whose adjoint must exist before the backward pass adds to
+    it: arguments (the caller's), outputs (seeded), views and their bases (which share
+    it), and arrays indexed by copy or written into (changed in place)."""
+    out = set(arguments) | {o for o in outputs if rec.is_variable(o)}
+    for step in rec.steps:
+        if step.kind in ("view", "write", "index"):
+            out.update(a for a in step.args if rec.is_variable(a))
+            out.update(o for o in step.outputs if o is not None)
+    return out
+
+
+def _buffers(w: Writer, rec: ReverseRecorder, preallocated: set) -> list:
+    """0.0 for every scalar variable; zeros, or a view of another's, for the arrays
+    `preallocated` (in the order the variables were made: a view after its base)."""
     out = []
     views = {line.split(" = ")[0]: line for line in w.prologue}
     for step in rec.steps:
         for ref in step.outputs:
-            if ref is None or not rec.is_variable(ref) or ref in arguments:
+            if ref is None or not rec.is_variable(ref) or ref.startswith("a"):
                 continue
             if f"ct_{ref}" in views:
                 out.append(views[f"ct_{ref}"])
             elif rec.shapes[ref] is None:
                 out.append(f"ct_{ref} = 0.0")
-            else:
+            elif ref in preallocated:
                 out.append(f"ct_{ref} = {w.bind(np.zeros, 'zeros')}({rec.shapes[ref]!r})")
     return out
 
