@@ -13,7 +13,6 @@ them when torch is installed. Run from the repository root:
 """
 from __future__ import annotations
 
-import math
 import os
 import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -25,6 +24,8 @@ try:
 except ImportError:  # not installed: run from a checkout
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import fwdad
+from bench import report  # noqa: E402
+from bench.report import Row  # noqa: E402
 from bench.small_ops import chain  # noqa: E402
 
 
@@ -173,21 +174,37 @@ def _flatten(x: Any) -> List[Any]:
     return [x]
 
 
-def main() -> None:
-    import statistics
-    import time
-    repeats = 3 if "--quick" in sys.argv else 21
-    for name, (group, base) in groups().items():
-        times: Dict[str, List[float]] = {k: [] for k, f in group.items() if f is not None}
-        for _ in range(repeats):
-            for key in times:
-                start = time.perf_counter()
-                group[key]()
-                times[key].append(time.perf_counter() - start)
-        medians = {k: statistics.median(v) for k, v in times.items()}
-        for key, t in medians.items():
-            print(f"{name:9s} {key:18s} {t * 1e3:9.3f} ms  {t / medians[base]:7.2f}x")
+TARGETS = {"chain": 3.0, "cofactor": 30.0, "lstm": 10.0}
+NAMES = {"chain": "reverse schedule, 200 small NumPy ops, grad",
+         "cofactor": "reverse schedule, cofactor determinant 5x5, grad",
+         "lstm": "reverse schedule, LSTM cell unrolled 100 steps, grad"}
 
+
+def rows(repeats: int, medians: Callable, seconds: Callable, verdict: Callable) -> List[Row]:
+    """The table rows of bench/run.py: medians and the ratios the targets are about."""
+    out: List[Row] = []
+    for key, (group, base) in groups().items():
+        times = medians(group, repeats)
+        for entry in group:
+            if entry not in times:
+                out.append(Row(NAMES[key], entry, "absent"))
+                continue
+            if key == "chain":  # (the full rule and torch against the replay)
+                ratio = times[entry] / times["replay"]
+                text = "" if entry == "replay" else f"{ratio:.2f}x replay"
+                target = verdict(ratio, 3.0, at_most=False) if entry == base else ""
+            else:
+                ratio = times[entry] / times[base]
+                text = f"{ratio:.2f}x" if entry != base else ""
+                target = verdict(ratio, TARGETS[key]) if entry == "replay" else ""
+            out.append(Row(NAMES[key], entry, seconds(times[entry]), text, target))
+    return out
+
+
+def main() -> None:
+    from bench import run
+    repeats = 3 if "--quick" in sys.argv else 21
+    print(report.table(rows(repeats, run.medians, run.seconds, run.verdict)))
 
 
 if __name__ == "__main__":
