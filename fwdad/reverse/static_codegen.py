@@ -101,6 +101,10 @@ class Writer:
         else:
             self.backward.append(Add(ref, expr, "same" if shape == own else "any"))
 
+    def fill(self, ref: str, expr: str) -> None:
+        """`ct_ref += expr` for a scalar expr spread over the array variable `ref`."""
+        self.backward.append(Add(ref, expr, "fill"))
+
     def lines(self, preallocated: set) -> List[str]:
         """The backward lines in the order they run: the first cotangent an array
         variable gets is its adjoint (as VarMat.add_adjoint makes it), unless the
@@ -112,11 +116,14 @@ class Writer:
                 continue
             name = f"ct_{item.ref}"
             if item.ref in made:
-                out.append(f"{name} += {item.expr}" if item.kind == "same" else
+                out.append(f"{name} += {item.expr}" if item.kind != "any" else
                            f"{self.bind(add_to_array)}({name}, {item.expr})")
                 continue
             made.add(item.ref)
-            if item.kind == "same" and item.expr.isidentifier():
+            if item.kind == "fill":
+                shape = self.rec.shapes[item.ref]
+                out.append(f"{name} = {self.bind(np.full, 'full')}({shape!r}, {item.expr})")
+            elif item.kind == "same" and item.expr.isidentifier():
                 out.append(f"{name} = {item.expr}.copy()")  # (another's adjoint: a copy)
             elif item.kind == "same":
                 out.append(f"{name} = {item.expr}")  # (a new array of the same shape)
@@ -131,7 +138,8 @@ class Add:
     """One cotangent added into an array variable's adjoint."""
     ref: str
     expr: str
-    kind: str  # "same": an array of the variable's shape; "any": a thunk, None, broadcast
+    kind: str  # "same": an array of the variable's shape; "fill": a number spread over
+    # it; "any": a thunk, None, or a cotangent to sum over broadcast axes
 
 
 def first_array(ct: Any, shape: tuple) -> np.ndarray:
@@ -242,8 +250,10 @@ class _STEPS:
     @staticmethod
     def value(w: Writer, step: Step, index: int) -> None:
         value = step.info["value"]
-        if value is None or type(value) is bool:
-            w.fail(f"{step.args[0]} is not {value!r}")
+        if isinstance(value, (bool, np.bool_)):
+            w.fail(f"not {step.args[0]}" if value else step.args[0])
+        elif value is None:
+            w.fail(f"{step.args[0]} is not None")
         else:
             w.fail(f"{step.args[0]} != {w.atom(Const(value))}")
 

@@ -82,6 +82,10 @@ def write(w: Any, step: Any, out: str) -> bool:
         form, cts = form, (ct,)
     elif fn in (operator.truediv, np.true_divide) and len(names) == 2:
         return _divide(w, step, out, names)
+    elif fn in (operator.matmul, np.matmul) and len(names) == 2:
+        return _matmul(w, step, out, names)
+    elif fn in _REDUCTIONS and len(names) == 1 and w.rec.is_variable(step.args[0]):
+        return _reduce(w, step, out, names[0])
     elif fn in (operator.pow, np.power) and len(names) == 2 and \
             not w.rec.is_variable(step.args[1]) and shape is None:
         form, cts = "{x} ** {y}", (f"{w.bind(_pow_base)}({{x}}, {{y}}, {{c}})", None)
@@ -95,6 +99,48 @@ def write(w: Any, step: Any, out: str) -> bool:
     for i in reversed(range(len(names))):
         if cts[i] is not None and w.rec.is_variable(step.args[i]):
             w.accumulate(step.args[i], _fill(cts[i], fields), shape)
+    return True
+
+
+_REDUCTIONS = {np.sum: "sum", np.ndarray.sum: "sum", np.mean: "mean", np.ndarray.mean: "mean"}
+
+
+def _reduce(w: Any, step: Any, out: str, x: str) -> bool:
+    """rules_arrays._sum and _mean over every axis: the cotangent, divided by the count
+    for a mean, spread over x (`np.full`, as add_adjoint copies the broadcast)."""
+    shape = w.rec.shapes[step.args[0]]
+    if shape is None:
+        return False
+    kind = _REDUCTIONS[step.callee.fn]
+    w.forward.append(f"{out} = {w.bind(getattr(np, kind), kind)}({x})")
+    count = float(np.prod(shape, dtype=int)) / 1.0
+    ct = f"ct_{out}" if kind == "sum" else f"ct_{out} / {count!r}"
+    w.fill(step.args[0], ct)
+    return True
+
+
+def _matmul(w: Any, step: Any, out: str, names: list) -> bool:
+    """rules_arrays.matmul_pullback for 1-d and 2-d operands, the same calls."""
+    x, y = names
+    dims = [np.ndim(w.rec.values[a].value if w.rec.is_variable(a) else
+                    w.rec.values[a] if isinstance(a, str) else a.value) for a in step.args]
+    forms = {(2, 1): ("{c}[..., :, None] * {y}", "{mm}({sw}({x}, -1, -2), {c}[..., None])"
+                                                 "[..., 0]"),
+             (1, 2): ("{mm}({y}, {c}[..., None])[..., 0]", "{x}[:, None] * {c}[..., None, :]"),
+             (2, 2): ("{mm}({c}, {sw}({y}, -1, -2))", "{mm}({sw}({x}, -1, -2), {c})")}
+    if tuple(dims) not in forms:
+        return False
+    shape = w.rec.shapes[out]
+    w.forward.append(f"{out} = {x} @ {y}")
+    if out not in w.reached:
+        return True
+    fields = dict(x=x, y=y, c=f"ct_{out}", mm=w.bind(np.matmul, "matmul"),
+                  sw=w.bind(np.swapaxes, "swapaxes"))
+    cts = forms[tuple(dims)]
+    for i in (1, 0):
+        if w.rec.is_variable(step.args[i]):
+            w.accumulate(step.args[i], _fill(cts[i], fields), w.rec.shapes[step.args[i]])
+    del shape
     return True
 
 
