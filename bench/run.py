@@ -5,7 +5,8 @@ docs/performance.md with the machine and the library versions.
     python bench/run.py --quick    # 3 repeats: a smoke test of the runner
 
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
-static_graph (bench/small_ops.py), reverse schedules (bench/reverse_schedule.py), and those of the other issues: jacfwd and linearize
+static_graph (bench/small_ops.py), reverse schedules (bench/reverse_schedule.py), and
+those of the other issues: jacfwd and linearize
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
 (bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py), sparse Jacobians by
 colouring (bench/sparse.py), memory budgets and Dask (bench/memory_budget.py,

@@ -33,7 +33,7 @@ from fwdad.compile import compile_function
 from fwdad.forward.record import Fallback
 from fwdad.forward.schedule import read_global
 from fwdad.reverse import static_templates as templates
-from fwdad.reverse.registry import accumulate, unbroadcast
+from fwdad.reverse.registry import unbroadcast
 from fwdad.reverse.rules_arrays import _last_writes
 from fwdad.reverse.static_record import Const, ReverseRecorder, Step
 
