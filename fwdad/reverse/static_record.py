@@ -179,6 +179,8 @@ class ReverseRecorder:
         if type(out) is VarMat and len(region.nochain) == kept + 1 and \
                 region.nochain[-1] is out:  # a new array (np.zeros): a variable with no
             step.kind = "fresh"             # inputs, that values may be written into
+            step.callee = _RAW.get(id(callee), step.callee)  # (the primal makes plain
+            # arrays: the rule would make a VarMat again, in the region of the replay)
             step.outputs.append(self.fresh(out))
         elif out is not None or not _returns_none(callee):
             self.output(step, out)
@@ -320,9 +322,10 @@ class ReverseRecorder:
         """A call of what reverse code binds for a primitive or a derived rule."""
         if type(rule) is Pure:
             return self.pure(rule, args, kwargs)
-        ufunc = _UFUNC_OUT.get(id(rule))
-        if ufunc is not None and len(args) == ufunc[1] and "out" not in kwargs:
-            return self.pure(ufunc[0], args, kwargs)
+        inner = _UFUNC_OUT.get(id(rule))  # (a ufunc without out=; a copy of a variable)
+        if inner is not None and len(args) == inner[1] and "out" not in kwargs and \
+                any(type(a) in (Var, VarMat) for a in args):
+            return self.pure(inner[0], args, kwargs)
         if type(rule) is NonDiff:
             return self.plain(rule, args, kwargs, replay=rule.fn)  # (on plain values)
         primal = _RAW.get(id(rule))
@@ -392,7 +395,7 @@ class ReverseRecorder:
 
 
 _RAW: Dict[int, Any] = {}  # id(a raw rule, or its wrapper) -> its primal
-_UFUNC_OUT: Dict[int, Any] = {}  # id(a ufunc's rule taking out=) -> (its Pure, nin)
+_UFUNC_OUT: Dict[int, Any] = {}  # id(a rule wrapping a Pure) -> (that Pure, its arity)
 
 
 def _raw_table() -> Dict[int, Any]:
@@ -403,18 +406,22 @@ def _raw_table() -> Dict[int, Any]:
                 _RAW[id(entry.callable)] = entry.primal
                 _RAW[id(entry.rule)] = entry.primal
             inner = _out_wrapped(entry.callable)
-            if inner is not None:
-                _UFUNC_OUT[id(entry.callable)] = inner, entry.primal.nin
+            if inner is not None:  # (a copy takes one argument, as a unary ufunc)
+                _UFUNC_OUT[id(entry.callable)] = inner, getattr(entry.primal, "nin", 1)
     return _RAW
 
 
 def _out_wrapped(rule: Any) -> Optional[Pure]:
-    """The Pure inside rules_ufuncs.with_out's wrapper, if `rule` is one."""
-    if not isinstance(rule, types.FunctionType) or rule.__code__.co_name != "rule" or \
-            "call" not in rule.__code__.co_freevars:
+    """The Pure inside rules_ufuncs.with_out's wrapper (`call`), or inside
+    rules_creation.copying's (`pure`), if `rule` is one of them."""
+    if not isinstance(rule, types.FunctionType) or rule.__code__.co_name not in (
+            "rule", "made"):
         return None
-    cell = rule.__closure__[rule.__code__.co_freevars.index("call")]
-    return cell.cell_contents if type(cell.cell_contents) is Pure else None
+    for name in ("call", "pure"):
+        if name in rule.__code__.co_freevars:
+            cell = rule.__closure__[rule.__code__.co_freevars.index(name)]
+            return cell.cell_contents if type(cell.cell_contents) is Pure else None
+    return None
 
 
 def _immutable(arg: Any) -> bool:

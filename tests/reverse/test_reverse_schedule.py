@@ -320,3 +320,24 @@ def test_second_order_falls_back_with_a_reason():
     assert math.isfinite(hessian.sum())
     graph = scheduled.static_graph.reverse
     assert "forward mode over the reverse rule" in graph.reasons["second order"]
+
+
+# ---- generated programs (the fuzzer's generator, seeds of this file's own) --------------
+@pytest.mark.parametrize("seed", range(99_850_000, 99_850_040))
+def test_generated_programs_replay_as_the_full_rule(seed):
+    from tests.fuzz.case import Case
+    from tests.fuzz.generate import generate
+    case = Case(generate(seed))
+    ct, after = case.cotangent(), copy.deepcopy(case.args)
+    try:
+        out, pullback = fwdad.vjp(case.f, *after)
+        want = pullback(ct)
+    except Exception:  # noqa: BLE001 (the full rule's own failures are the fuzzer's)
+        pytest.skip("the full reverse rule fails on this program")
+    scheduled = fwdad.static_graph(case.f)
+    for _ in range(3):
+        args = copy.deepcopy(case.args)
+        got_out, pullback = fwdad.vjp(scheduled, *args)
+        _same(got_out, out)
+        _same(list(args), list(after))  # (arguments end as the full rule leaves them)
+        _same(pullback(ct), want)
