@@ -61,6 +61,13 @@ IN_PLACE = {operator.iadd: operator.add, operator.isub: operator.sub,
             operator.ipow: operator.pow, operator.imatmul: operator.matmul}
 
 
+class RecordedThrough:
+    """A rule whose function the recorder records through, as a static call (the
+    reverse rule of another @static_graph function: one flat schedule for both)."""
+
+    fn: Callable[..., Any]
+
+
 @dataclass(frozen=True)
 class Const:
     """An argument that is the same object on every replay (a literal, a bound global)."""
@@ -343,7 +350,7 @@ class ReverseRecorder:
             return self.unpack(*args, **kwargs)
         if primal is sum and len(args) in (1, 2) and not kwargs:
             return self.sum(*args)
-        if isinstance(rule, LazyRule):
+        if isinstance(rule, (LazyRule, RecordedThrough)):
             return self.rule_of(rule.fn)(*args, **kwargs)
         if primal is not None and primal in REPLAYED_AS_PRIMAL:
             return self.plain(rule, args, kwargs, replay=primal)

@@ -25,7 +25,7 @@ from fwdad.forward.record import Fallback
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import complex_ready, raw_rrule
 from fwdad.reverse.static_codegen import build_source, compile_schedule
-from fwdad.reverse.static_record import Const, ReverseRecorder
+from fwdad.reverse.static_record import Const, RecordedThrough, ReverseRecorder
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.var import Var, VarMat
 from fwdad.rules.registry import frule
@@ -48,7 +48,7 @@ class Schedule:
         self.run, self.shape, self.container, self.source = run, shape, container, source
 
 
-class ReverseGraph:
+class ReverseGraph(RecordedThrough):
     """The raw rrule of a @static_graph function: one reverse schedule per signature.
 
     `counts` has records, replays, fallbacks (a guard failed) and full (no schedule for

@@ -129,6 +129,23 @@ def lambda_free_layer(w, x):
     return np.sum(np.tanh(w @ x) ** 2)
 
 
+def test_nested_static_graphs_make_one_schedule():
+    inner = fwdad.static_graph(lambda_free_layer)
+
+    def outer(w, x):
+        return inner(w, x) + inner(w, -x)
+    scheduled = fwdad.static_graph(outer)
+    rng = np.random.default_rng(4)
+    w, x = rng.standard_normal((3, 3)), rng.standard_normal(3)
+    want = fwdad.grad(lambda w, x: lambda_free_layer(w, x) + lambda_free_layer(w, -x),
+                      (0, 1))(w, x)
+    for _ in range(2):
+        got = fwdad.grad(scheduled, (0, 1))(w, x)
+        assert all(np.array_equal(g, v) for g, v in zip(got, want))
+    assert scheduled.static_graph.reverse.counts["replays"] == 1
+    assert sum(inner.static_graph.reverse.counts.values()) == 0  # (recorded through)
+
+
 def test_dot_product_of_a_replay():
     """<vjp(ct), t> == <ct, jvp(t)>, the replayed pullback against forward mode."""
     scheduled = fwdad.static_graph(layer)
