@@ -216,6 +216,34 @@ def test_shape_and_type_guards():
     assert scheduled.static_graph.reverse.counts["records"] == 3
 
 
+def test_dtype_guard_on_a_constant_array():
+    def weighted(x, c):
+        return (x * c).sum()
+    scheduled = fwdad.static_graph(weighted)
+    x = np.ones(2)
+    fwdad.grad(scheduled)(x, np.ones(2))
+    got = fwdad.grad(scheduled)(x, np.full(2, 0.1, dtype=np.float32))
+    np.testing.assert_array_equal(got, fwdad.grad(weighted)(x, np.full(2, 0.1,
+                                                                       dtype=np.float32)))
+    assert scheduled.static_graph.reverse.counts["records"] == 2
+
+
+def _scaled_by_cell(scale):
+    def scaled_cell(x):
+        return (x * scale).sum()
+    return scaled_cell
+
+
+def test_closure_variable_guard():
+    f = _scaled_by_cell(2.0)
+    scheduled = fwdad.static_graph(f)
+    x = np.ones(2)
+    fwdad.grad(scheduled)(x)
+    f.__closure__[0].cell_contents = 7.0
+    np.testing.assert_array_equal(fwdad.grad(scheduled)(x), [7.0, 7.0])
+    assert scheduled.static_graph.reverse.counts["fallbacks"] == 1
+
+
 def test_global_guard():
     global SCALE
     scheduled = fwdad.static_graph(scaled)
