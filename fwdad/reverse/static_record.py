@@ -378,8 +378,9 @@ class ReverseRecorder:
 
     def _guard_callee(self, f: Any) -> None:
         ref = self.atom(f)
-        if isinstance(ref, str):
-            self.add_guard("same", ref, f)
+        made = self.producers.get(ref) if isinstance(ref, str) else None
+        if isinstance(ref, str) and (made is None or made.kind != "read"):  # (a read
+            self.add_guard("same", ref, f)  # checks that it is the same object already)
 
     def _check_attribute(self, f: Any, owner: Any) -> None:
         """`x.name(...)`: the method must come from `getattr(x, name)` in this run, so
