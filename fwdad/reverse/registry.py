@@ -19,6 +19,7 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
@@ -131,6 +132,17 @@ def _holds_variable(x: Any) -> bool:
     if type(x) in (list, tuple):
         return any(_holds_variable(v) for v in x)
     return is_tracked(x)
+
+
+@contextlib.contextmanager
+def rrules_restored() -> Iterator[None]:
+    """Put the rrule table back as it was on exit (for tests that register rules)."""
+    saved = dict(_RRULES)
+    try:
+        yield
+    finally:
+        _RRULES.clear()
+        _RRULES.update(saved)
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:

@@ -32,7 +32,7 @@ from fwdad import frontend, lang
 from fwdad.compile import compile_function
 from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse import dispatch
-from fwdad.reverse.registry import _RRULES, NonDiff, Pure, entries, get_rrule, holds_complex
+from fwdad.reverse.registry import NonDiff, Pure, entries, get_rrule, holds_complex
 from fwdad.reverse.rules_python import Method
 from fwdad.reverse.tape import current
 from fwdad.reverse.transform import transform
@@ -97,6 +97,17 @@ class ReverseRecorder:
     folded: Dict[int, Any] = field(default_factory=dict)  # id -> a value folded in
     reason: str = ""
     count: int = 0
+    tables: tuple = field(default_factory=lambda: rule_tables())
+
+    def primal_of(self, rule: Any) -> Any:
+        """The primal of a raw rrule (None for anything else)."""
+        hit = self.tables[0].get(id(rule))
+        return hit[1] if hit is not None and hit[0] is rule else None
+
+    def wrapped_pure(self, rule: Any) -> Any:
+        """(the Pure, its arity) inside a ufunc's or a copy's rule, or None."""
+        hit = self.tables[1].get(id(rule))
+        return hit[1] if hit is not None and hit[0] is rule else None
 
     def invalid(self, reason: str) -> None:
         self.reason = self.reason or reason
@@ -150,7 +161,7 @@ class ReverseRecorder:
         if _holds_unknown_variable(self, out):
             self.invalid(f"{_name(step.callee)} made a container of variables the "
                          f"schedule cannot replay")
-        elif _holds_variable(out) and _RAW.get(id(step.callee), step.callee) not in \
+        elif _holds_variable(out) and (self.primal_of(step.callee) or step.callee) not in \
                 STRUCTURAL:
             self.invalid(f"{_name(step.callee)} returned variables in an order the "
                          f"schedule cannot guard")
@@ -186,10 +197,10 @@ class ReverseRecorder:
         if type(out) is VarMat and len(region.nochain) == kept + 1 and \
                 region.nochain[-1] is out:  # a new array (np.zeros): a variable with no
             step.kind = "fresh"             # inputs, that values may be written into
-            step.callee = _RAW.get(id(callee), step.callee)  # (the primal makes plain
+            step.callee = self.primal_of(callee) or step.callee  # (the primal makes plain
             # arrays: the rule would make a VarMat again, in the region of the replay)
             step.outputs.append(self.fresh(out))
-        elif out is not None or not _returns_none(callee):
+        elif out is not None or self.primal_of(callee) not in _RETURN_NONE:
             self.output(step, out)
         return out
 
@@ -329,13 +340,13 @@ class ReverseRecorder:
         """A call of what reverse code binds for a primitive or a derived rule."""
         if type(rule) is Pure:
             return self.pure(rule, args, kwargs)
-        inner = _UFUNC_OUT.get(id(rule))  # (a ufunc without out=; a copy of a variable)
+        inner = self.wrapped_pure(rule)  # (a ufunc without out=; a copy of a variable)
         if inner is not None and len(args) == inner[1] and "out" not in kwargs and \
                 any(type(a) in (Var, VarMat) for a in args):
             return self.pure(inner[0], args, kwargs)
         if type(rule) is NonDiff:
             return self.plain(rule, args, kwargs, replay=rule.fn)  # (on plain values)
-        primal = _RAW.get(id(rule))
+        primal = self.primal_of(rule)
         if primal is operator.getitem:
             return self.index(*args)
         if primal is operator.setitem:
@@ -402,21 +413,21 @@ class ReverseRecorder:
         return rule
 
 
-_RAW: Dict[int, Any] = {}  # id(a raw rule, or its wrapper) -> its primal
-_UFUNC_OUT: Dict[int, Any] = {}  # id(a rule wrapping a Pure) -> (that Pure, its arity)
-
-
-def _raw_table() -> Dict[int, Any]:
-    """Read the rrule table (again when rules were registered since)."""
-    if len(_RAW) < len(_RRULES):
-        for entry in entries():
-            if entry.kind == "raw":
-                _RAW[id(entry.callable)] = entry.primal
-                _RAW[id(entry.rule)] = entry.primal
-            inner = _out_wrapped(entry.callable)
-            if inner is not None:  # (a copy takes one argument, as a unary ufunc)
-                _UFUNC_OUT[id(entry.callable)] = inner, getattr(entry.primal, "nin", 1)
-    return _RAW
+def rule_tables() -> tuple:
+    """id -> (rule, primal) for the raw rrules (and their wrappers), and id -> (rule,
+    (Pure, arity)) for rules wrapping a Pure; read anew for each recording, holding the
+    rules so that their ids stay theirs."""
+    raw: Dict[int, Any] = {}
+    wrapping: Dict[int, Any] = {}
+    for entry in entries():
+        if entry.kind == "raw":
+            raw[id(entry.callable)] = entry.callable, entry.primal
+            raw[id(entry.rule)] = entry.rule, entry.primal
+        inner = _out_wrapped(entry.callable)
+        if inner is not None:  # (a copy takes one argument, as a unary ufunc)
+            wrapping[id(entry.callable)] = entry.callable, (
+                inner, getattr(entry.primal, "nin", 1))
+    return raw, wrapping
 
 
 def _out_wrapped(rule: Any) -> Optional[Pure]:
@@ -447,8 +458,7 @@ def _name(fn: Any) -> str:
     return getattr(fn, "__name__", None) or type(fn).__name__
 
 
-def _returns_none(callee: Any) -> bool:
-    return _RAW.get(id(callee)) in (list.append, operator.setitem, operator.delitem)
+_RETURN_NONE = (list.append, operator.setitem, operator.delitem)
 
 
 def _variables_at(args: tuple) -> List[int]:
@@ -502,7 +512,6 @@ def _recording_rule(fn: Callable, rec: ReverseRecorder) -> Callable:
             tree.args.vararg or tree.args.kwarg:
         rec.invalid(f"{fn.__qualname__} has nested functions, try, with, global or *args")
     tree = _Instrument(tree, set(constants.values)).visit(copy.deepcopy(tree))
-    _raw_table()
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_iter=rec.iterate, _fw_rec_read=rec.read)
     return compile_function(tree, values, src.cells, src.globals, fn.__defaults__ or (),
@@ -521,7 +530,7 @@ def _wrap(value: Any, rec: ReverseRecorder) -> Any:
         return rec.dynamic
     if value is dispatch.closure:
         return value  # (the recording is already invalid: nested defs)
-    if id(value) in _RAW or id(value) in _UFUNC_OUT or (
+    if rec.primal_of(value) is not None or rec.wrapped_pure(value) is not None or (
             callable(value) and not isinstance(value, _VALUES)):
         return _Wrapped(value, rec)
     return value
