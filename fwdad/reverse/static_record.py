@@ -537,14 +537,16 @@ def _wrap(value: Any, rec: ReverseRecorder) -> Any:
 
 
 class _Instrument(ast.NodeTransformer):
-    """`if t:` -> `if _fw_rec_test(t):` (and while); `for v in it` -> `for v in
+    """`if t:` -> `if _fw_rec_test(t):` (and while, assert); `for v in it` -> `for v in
     _fw_rec_iter(it)`; a global or closure name read -> `_fw_rec_read(lambda: name)`."""
 
     def __init__(self, tree: ast.FunctionDef, bound: set) -> None:
         args = tree.args
         self.local = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-            not isinstance(n.ctx, ast.Load)} | bound
+            not isinstance(n.ctx, ast.Load)} | {
+            (a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+            if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names} | bound
 
     def _test(self, node: Any) -> Any:
         node = self.generic_visit(node)
@@ -552,7 +554,8 @@ class _Instrument(ast.NodeTransformer):
                              args=[node.test], keywords=[])
         return node
 
-    visit_If = visit_While = _test
+    visit_If = visit_While = visit_Assert = _test  # (an assert that would fail falls
+    # back, and the full rule raises it)
 
     def visit_For(self, node: ast.For) -> Any:
         node = self.generic_visit(node)

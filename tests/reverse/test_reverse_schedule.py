@@ -320,6 +320,17 @@ def test_write_then_failing_guard_restores_the_argument():
     assert scheduled.static_graph.reverse.counts["fallbacks"] == 1
 
 
+def test_failing_assert_falls_back_and_raises():
+    def checked(x):
+        assert x > 0.0, "x must be positive"
+        return x * x
+    scheduled = fwdad.static_graph(checked)
+    assert fwdad.grad(scheduled)(2.0) == 4.0
+    with pytest.raises(AssertionError, match="positive"):
+        fwdad.grad(scheduled)(-2.0)
+    assert scheduled.static_graph.reverse.counts["fallbacks"] == 1
+
+
 # ---- what is never scheduled says why ----------------------------------------------------
 def test_reasons():
     def nested(x):
