@@ -19,8 +19,6 @@ unknown origin) makes the recording invalid with a reason; the call still runs.
 """
 from __future__ import annotations
 
-import ast
-import copy
 import operator
 import types
 from dataclasses import dataclass, field
@@ -28,60 +26,33 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from fwdad import frontend, lang
-from fwdad.compile import compile_function
+from fwdad import lang
 from fwdad.forward.dispatch import LazyRule
 from fwdad.reverse import dispatch
-from fwdad.reverse.registry import NonDiff, Pure, entries, get_rrule, holds_complex
+from fwdad.reverse.registry import NonDiff, Pure, get_rrule, holds_complex
+from fwdad.reverse.rules_arrays import last_writes
 from fwdad.reverse.rules_python import Method
+from fwdad.reverse.static_instrument import recording_rule, rule_tables
+from fwdad.reverse.static_model import (
+    FOLDED,
+    GUARDED_SCALARS,
+    IN_PLACE,
+    REPLAYED_AS_PRIMAL,
+    RETURN_NONE,
+    STRUCTURAL,
+    VIEWS,
+    Const,
+    RecordedThrough,
+    Step,
+    holds_unknown_variable,
+    holds_variable,
+    immutable,
+    name_of,
+    variables_at,
+)
 from fwdad.reverse.tape import current
-from fwdad.reverse.transform import transform
 from fwdad.reverse.var import Var, VarMat, is_matvar
 from fwdad.source import python_function
-
-# Plain scalars that a replay must see again with the same value: an int can be an
-# index, a loop count or a literal the interpreter shares (ids of small ints repeat).
-GUARDED_SCALARS = (int, bool, str, type(None), np.integer, np.bool_)
-VIEWS = {np.transpose, np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.ravel,
-         np.ndarray.ravel}
-# Calls that place variables in a container by position alone (no comparison of values).
-STRUCTURAL = {lang.build_list, lang.build_tuple, lang.build_dict, operator.getitem,
-              operator.add, list, tuple, zip, enumerate, reversed, iter, lang.unpack}
-# Deterministic calls of constants, whose result is folded into the schedule.
-FOLDED = {lang.build_slice, slice, operator.add, operator.sub, operator.mul,
-          operator.floordiv, operator.mod, operator.neg, operator.lt, operator.le,
-          operator.gt, operator.ge, operator.eq, operator.ne, operator.not_,
-          lang.build_tuple, len, range, operator.getitem}
-# Raw rules that do on plain values what their primal does, and so replay as it.
-REPLAYED_AS_PRIMAL = {getattr, lang.build_tuple, lang.build_list, np.zeros, np.ones,
-                      np.empty, np.zeros_like, np.ones_like, np.empty_like, np.eye,
-                      np.identity}
-IN_PLACE = {operator.iadd: operator.add, operator.isub: operator.sub,
-            operator.imul: operator.mul, operator.itruediv: operator.truediv,
-            operator.ipow: operator.pow, operator.imatmul: operator.matmul}
-
-
-class RecordedThrough:
-    """A rule whose function the recorder records through, as a static call (the
-    reverse rule of another @static_graph function: one flat schedule for both)."""
-
-    fn: Callable[..., Any]
-
-
-@dataclass(frozen=True)
-class Const:
-    """An argument that is the same object on every replay (a literal, a bound global)."""
-    value: Any
-
-
-@dataclass
-class Step:
-    kind: str                 # pure, plain, index, view, write, test, same, value, read
-    callee: Any               # what the replay calls (a pure rule, a plain callable)
-    args: List[Any]           # refs (str) or Const
-    kwargs: Dict[str, Any] = field(default_factory=dict)
-    outputs: List[Optional[str]] = field(default_factory=list)  # None: not kept
-    info: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -97,7 +68,7 @@ class ReverseRecorder:
     folded: Dict[int, Any] = field(default_factory=dict)  # id -> a value folded in
     reason: str = ""
     count: int = 0
-    tables: tuple = field(default_factory=lambda: rule_tables())
+    tables: tuple = field(default_factory=rule_tables)
 
     def primal_of(self, rule: Any) -> Any:
         """The primal of a raw rrule (None for anything else)."""
@@ -132,7 +103,7 @@ class ReverseRecorder:
         ref = self.refs.get(id(value))
         if ref is not None and self.values[ref] is value:
             return ref
-        if _holds_variable(value):
+        if holds_variable(value):
             self.invalid(f"a variable of unknown origin ({type(value).__name__}) reached a "
                          f"call (made by a rule that records on the tape itself)")
         return Const(value)
@@ -151,19 +122,19 @@ class ReverseRecorder:
         ref = self.refs.get(id(out))
         if type(out) in (Var, VarMat) or is_matvar(out):
             if ref is None or self.values[ref] is not out:
-                self.invalid(f"{_name(step.callee)} made a variable the schedule cannot "
+                self.invalid(f"{name_of(step.callee)} made a variable the schedule cannot "
                              f"replay")
             elif step.callee is not operator.getitem:  # max(xs) may pick another item
                 self.count += 1
                 step.outputs.append(f"v{self.count}")
                 self.steps.append(Step("alias", None, [f"v{self.count}", ref]))
             return ref
-        if _holds_unknown_variable(self, out):
-            self.invalid(f"{_name(step.callee)} made a container of variables the "
+        if holds_unknown_variable(self, out):
+            self.invalid(f"{name_of(step.callee)} made a container of variables the "
                          f"schedule cannot replay")
-        elif _holds_variable(out) and (self.primal_of(step.callee) or step.callee) not in \
+        elif holds_variable(out) and (self.primal_of(step.callee) or step.callee) not in \
                 STRUCTURAL:
-            self.invalid(f"{_name(step.callee)} returned variables in an order the "
+            self.invalid(f"{name_of(step.callee)} returned variables in an order the "
                          f"schedule cannot guard")
         made = self.fresh(out)
         step.outputs.append(made)
@@ -187,12 +158,12 @@ class ReverseRecorder:
         step = Step("plain", replay or callee, [self.atom(a) for a in args],
                     {k: self.atom(v) for k, v in kwargs.items()})
         out = callee(*args, **kwargs)
-        if step.callee in FOLDED and all(_immutable(a) for a in step.args) and \
-                all(_immutable(v) for v in step.kwargs.values()):
+        if step.callee in FOLDED and all(immutable(a) for a in step.args) and \
+                all(immutable(v) for v in step.kwargs.values()):
             self.folded[id(out)] = out  # (the same on every replay: no step)
             return out
         if len(region.chain) != chain or len(region.writes) != writes:
-            self.invalid(f"the reverse rule of {_name(callee)} records on the tape itself")
+            self.invalid(f"the reverse rule of {name_of(callee)} records on the tape itself")
         self.add(step)
         if type(out) is VarMat and len(region.nochain) == kept + 1 and \
                 region.nochain[-1] is out:  # a new array (np.zeros): a variable with no
@@ -200,18 +171,18 @@ class ReverseRecorder:
             step.callee = self.primal_of(callee) or step.callee  # (the primal makes plain
             # arrays: the rule would make a VarMat again, in the region of the replay)
             step.outputs.append(self.fresh(out))
-        elif out is not None or self.primal_of(callee) not in _RETURN_NONE:
+        elif out is not None or self.primal_of(callee) not in RETURN_NONE:
             self.output(step, out)
         return out
 
     def pure(self, rule: Pure, args: tuple, kwargs: dict) -> Any:
         """An rrule: a pure step when its arguments are variables and plain values."""
-        at = _variables_at(args)
-        if not at or any(_holds_variable(v) for v in kwargs.values()) or "out" in kwargs:
+        at = variables_at(args)
+        if not at or any(holds_variable(v) for v in kwargs.values()) or "out" in kwargs:
             return self.plain(rule, args, kwargs, replay=rule.fn)
         out = rule(*args, **kwargs)
         if type(out) not in (Var, VarMat):
-            self.invalid(f"{_name(rule.fn)} gave {type(out).__name__}, not one variable")
+            self.invalid(f"{name_of(rule.fn)} gave {type(out).__name__}, not one variable")
             return out
         if holds_complex(out.value) or any(holds_complex(getattr(args[i], "value", None))
                                            for i in at):
@@ -243,7 +214,7 @@ class ReverseRecorder:
         region, chain = current(), len(current().chain)
         out = rule(x, *args, **kwargs)
         if len(region.chain) != chain:  # (a copy: np.reshape of a transposed view)
-            self.invalid(f"{_name(fn)} copied a varmat instead of viewing it")
+            self.invalid(f"{name_of(fn)} copied a varmat instead of viewing it")
         step = Step("view", fn, [self.atom(x)] + [self.atom(a) for a in args],
                     {k: self.atom(v) for k, v in kwargs.items()})
         self.add(step)
@@ -256,9 +227,8 @@ class ReverseRecorder:
         if type(x) is not VarMat:
             self.plain(setitem, (x, key, v), {}, replay=operator.setitem)
             return None
-        from fwdad.reverse.rules_arrays import _last_writes
         step = Step("write", None, [self.atom(x), self.atom(key), self.atom(v)],
-                    info={"landed": _last_writes(x.shape, key)})
+                    info={"landed": last_writes(x.shape, key)})
         setitem(x, key, v)
         self.add(step)
         return None
@@ -328,7 +298,7 @@ class ReverseRecorder:
         """A global or closure variable, read live: the replay reads it again and falls
         back when it is no longer the same object."""
         value = reader()
-        if _holds_variable(value):
+        if holds_variable(value):
             self.invalid("a global or closure variable holds a variable")
             return value
         step = Step("read", reader, [], info={"value": value})
@@ -405,173 +375,9 @@ class ReverseRecorder:
     def rule_of(self, fn: Callable) -> Callable:
         plain = python_function(fn)
         if plain is None:
-            self.invalid(f"{_name(fn)} has no Python source")
+            self.invalid(f"{name_of(fn)} has no Python source")
             return dispatch.static_rrule(fn)
         rule = self.rules.get(plain)
         if rule is None:
-            rule = self.rules[plain] = _recording_rule(plain, self)
+            rule = self.rules[plain] = recording_rule(plain, self)
         return rule
-
-
-def rule_tables() -> tuple:
-    """id -> (rule, primal) for the raw rrules (and their wrappers), and id -> (rule,
-    (Pure, arity)) for rules wrapping a Pure; read anew for each recording, holding the
-    rules so that their ids stay theirs."""
-    raw: Dict[int, Any] = {}
-    wrapping: Dict[int, Any] = {}
-    for entry in entries():
-        if entry.kind == "raw":
-            raw[id(entry.callable)] = entry.callable, entry.primal
-            raw[id(entry.rule)] = entry.rule, entry.primal
-        inner = _out_wrapped(entry.callable)
-        if inner is not None:  # (a copy takes one argument, as a unary ufunc)
-            wrapping[id(entry.callable)] = entry.callable, (
-                inner, getattr(entry.primal, "nin", 1))
-    return raw, wrapping
-
-
-def _out_wrapped(rule: Any) -> Optional[Pure]:
-    """The Pure inside rules_ufuncs.with_out's wrapper (`call`), or inside
-    rules_creation.copying's (`pure`), if `rule` is one of them."""
-    if not isinstance(rule, types.FunctionType) or rule.__code__.co_name not in (
-            "rule", "made"):
-        return None
-    for name in ("call", "pure"):
-        if name in rule.__code__.co_freevars:
-            cell = rule.__closure__[rule.__code__.co_freevars.index(name)]
-            return cell.cell_contents if type(cell.cell_contents) is Pure else None
-    return None
-
-
-def _immutable(arg: Any) -> bool:
-    """A constant no code can change between calls (a number, a string, a slice, a
-    tuple of them)."""
-    if type(arg) is not Const:
-        return False
-    value = arg.value
-    if type(value) is tuple:
-        return all(_immutable(Const(v)) for v in value)
-    return isinstance(value, GUARDED_SCALARS + (float, slice, type(Ellipsis)))
-
-
-def _name(fn: Any) -> str:
-    return getattr(fn, "__name__", None) or type(fn).__name__
-
-
-_RETURN_NONE = (list.append, operator.setitem, operator.delitem)
-
-
-def _variables_at(args: tuple) -> List[int]:
-    """The positions of Vars and VarMats, or [] when another argument needs the general
-    path of the rule (a list, a matvar, an object)."""
-    from fwdad.reverse.registry import _simple_variables
-    at = _simple_variables(args)
-    return at or []
-
-
-def _holds_variable(x: Any, depth: int = 3) -> bool:
-    if type(x) in (Var, VarMat) or is_matvar(x):
-        return True
-    if depth and type(x) in (list, tuple):
-        return any(_holds_variable(v, depth - 1) for v in x)
-    if depth and type(x) is dict:
-        return any(_holds_variable(v, depth - 1) for v in x.values())
-    return False
-
-
-def _holds_unknown_variable(rec: ReverseRecorder, x: Any, depth: int = 3) -> bool:
-    if type(x) in (Var, VarMat) or is_matvar(x):
-        ref = rec.refs.get(id(x))
-        return ref is None or rec.values[ref] is not x
-    if depth and type(x) in (list, tuple):
-        return any(_holds_unknown_variable(rec, v, depth - 1) for v in x)
-    if depth and type(x) is dict:
-        return any(_holds_unknown_variable(rec, v, depth - 1) for v in x.values())
-    if depth and type(x) is Method:
-        return _holds_unknown_variable(rec, x.obj, 0)
-    return False
-
-
-# ---- the recording rule of one function ----------------------------------------------
-class _Wrapped:
-    """A callee of reverse code inside a recording rule."""
-
-    __slots__ = ("rule", "rec", "__name__")
-
-    def __init__(self, rule: Any, rec: ReverseRecorder) -> None:
-        self.rule, self.rec, self.__name__ = rule, rec, _name(rule)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.rec.call(self.rule, args, kwargs)
-
-
-def _recording_rule(fn: Callable, rec: ReverseRecorder) -> Callable:
-    src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
-    if any(isinstance(n, _REFUSED) for n in ast.walk(tree) if n is not tree) or \
-            tree.args.vararg or tree.args.kwarg:
-        rec.invalid(f"{fn.__qualname__} has nested functions, try, with, global or *args")
-    tree = _Instrument(tree, set(constants.values)).visit(copy.deepcopy(tree))
-    values = {name: _wrap(value, rec) for name, value in constants.values.items()}
-    values.update(_fw_rec_test=rec.test, _fw_rec_iter=rec.iterate, _fw_rec_read=rec.read)
-    return compile_function(tree, values, src.cells, src.globals, fn.__defaults__ or (),
-                            dict(fn.__kwdefaults__ or {}), src.filename,
-                            f"recording reverse rule of {fn.__qualname__}")
-
-
-_REFUSED = (ast.FunctionDef, ast.Lambda, ast.Try, ast.With, ast.Global, ast.Nonlocal)
-_VALUES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
-
-
-def _wrap(value: Any, rec: ReverseRecorder) -> Any:
-    """Rules (what reverse code calls) are wrapped; functions and classes bound as
-    values (`_apply(square, x)`) stay as they are, so a dynamic call sees them."""
-    if value is dispatch.call:
-        return rec.dynamic
-    if value is dispatch.closure:
-        return value  # (the recording is already invalid: nested defs)
-    if rec.primal_of(value) is not None or rec.wrapped_pure(value) is not None or (
-            callable(value) and not isinstance(value, _VALUES)):
-        return _Wrapped(value, rec)
-    return value
-
-
-class _Instrument(ast.NodeTransformer):
-    """`if t:` -> `if _fw_rec_test(t):` (and while, assert); `for v in it` -> `for v in
-    _fw_rec_iter(it)`; a global or closure name read -> `_fw_rec_read(lambda: name)`."""
-
-    def __init__(self, tree: ast.FunctionDef, bound: set) -> None:
-        args = tree.args
-        self.local = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | {
-            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
-            not isinstance(n.ctx, ast.Load)} | {
-            (a.asname or a.name).split(".")[0] for n in ast.walk(tree)
-            if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names} | bound
-
-    def _test(self, node: Any) -> Any:
-        node = self.generic_visit(node)
-        node.test = ast.Call(func=ast.Name(id="_fw_rec_test", ctx=ast.Load()),
-                             args=[node.test], keywords=[])
-        return node
-
-    visit_If = visit_While = visit_Assert = _test  # (an assert that would fail falls
-    # back, and the full rule raises it)
-
-    def visit_For(self, node: ast.For) -> Any:
-        node = self.generic_visit(node)
-        node.iter = ast.Call(func=ast.Name(id="_fw_rec_iter", ctx=ast.Load()),
-                             args=[node.iter], keywords=[])
-        return node
-
-    def visit_Name(self, node: ast.Name) -> Any:
-        if not isinstance(node.ctx, ast.Load) or node.id in self.local or \
-                node.id.startswith("_fw_") or node.id in _BUILTIN_NAMES:
-            return node
-        read = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                             kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                             defaults=[]), body=node)
-        return ast.copy_location(ast.Call(func=ast.Name(id="_fw_rec_read", ctx=ast.Load()),
-                                          args=[read], keywords=[]), node)
-
-
-_BUILTIN_NAMES = {"True", "False", "None"}

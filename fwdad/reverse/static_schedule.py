@@ -25,7 +25,8 @@ from fwdad.forward.record import Fallback
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import complex_ready, raw_rrule
 from fwdad.reverse.static_codegen import build_source, compile_schedule
-from fwdad.reverse.static_record import Const, RecordedThrough, ReverseRecorder
+from fwdad.reverse.static_model import Const, RecordedThrough
+from fwdad.reverse.static_record import ReverseRecorder
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.var import Var, VarMat
 from fwdad.rules.registry import frule

@@ -18,7 +18,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from fwdad.reverse.rules_scalar import _pow_base
+from fwdad.reverse.rules_scalar import pow_base
 from fwdad.rules.ieee import divide
 
 _ARITHMETIC: Dict[Any, Tuple[str, Tuple[Optional[str], ...]]] = {
@@ -88,7 +88,7 @@ def write(w: Any, step: Any, out: str) -> bool:
         return _reduce(w, step, out, names[0])
     elif fn in (operator.pow, np.power) and len(names) == 2 and \
             not w.rec.is_variable(step.args[1]) and shape is None:
-        form, cts = "{x} ** {y}", (f"{w.bind(_pow_base)}({{x}}, {{y}}, {{c}})", None)
+        form, cts = "{x} ** {y}", (f"{w.bind(pow_base)}({{x}}, {{y}}, {{c}})", None)
     else:
         return False
     fields = dict(zip("xy", names), o=out, c=f"ct_{out}",
