@@ -78,6 +78,10 @@ def name_of(fn: Any) -> str:
 
 
 RETURN_NONE = (list.append, operator.setitem, operator.delitem)
+# Plain calls that change their first argument in place.
+MUTATING = {list.append, list.extend, list.insert, list.pop, list.remove, list.clear,
+            list.sort, list.reverse, operator.setitem, operator.delitem, operator.iadd,
+            operator.imul, dict.update, dict.pop, dict.setdefault}
 
 
 def variables_at(args: tuple) -> List[int]:

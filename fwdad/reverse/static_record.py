@@ -37,6 +37,7 @@ from fwdad.reverse.static_model import (
     FOLDED,
     GUARDED_SCALARS,
     IN_PLACE,
+    MUTATING,
     REPLAYED_AS_PRIMAL,
     RETURN_NONE,
     STRUCTURAL,
@@ -164,6 +165,10 @@ class ReverseRecorder:
             return out
         if len(region.chain) != chain or len(region.writes) != writes:
             self.invalid(f"the reverse rule of {name_of(callee)} records on the tape itself")
+        if step.args and isinstance(step.args[0], str) and step.args[0].startswith("p") \
+                and (self.primal_of(callee) or step.callee) in MUTATING:  # (a replay
+            # rebuilds the lists passed as arguments: the caller's would stay as they are)
+            self.invalid("a write into a list passed as an argument")
         self.add(step)
         if type(out) is VarMat and len(region.nochain) == kept + 1 and \
                 region.nochain[-1] is out:  # a new array (np.zeros): a variable with no

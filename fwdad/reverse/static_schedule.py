@@ -21,7 +21,6 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
-from fwdad.forward.record import Fallback
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import complex_ready, raw_rrule
 from fwdad.reverse.static_codegen import build_source, compile_schedule
@@ -121,8 +120,8 @@ def replay(schedule: Schedule, args: tuple) -> Any:
     gen = schedule.run(*[x.value if type(x) in (Var, VarMat) else x for x in leaves])
     try:
         values, writes = next(gen)
-    except Fallback:
-        return _MISSING
+    except Exception:  # noqa: BLE001 (a guard, or an error the full rule will raise with
+        return _MISSING  # its own message, at the user's line)
     outputs = [(Var(v) if shape is None else VarMat(v)) if shape is not _MISSING else v
                for v, shape in zip(values, schedule.shape)]
     variables = [x for x in leaves if type(x) in (Var, VarMat)]
