@@ -64,9 +64,11 @@ class ReverseGraph(RecordedThrough):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key, why = (None, "keyword arguments") if kwargs else signature(args)
-        if key is None or not recording() or current_layout() != "varmat":
-            self.reasons[key] = why or "outside a gradient, or in the matvar layout"
+        if key is None:
+            self.reasons[None] = why
             return self.full(*args, **kwargs)
+        if not recording() or current_layout() != "varmat":  # (plain values, or matvars)
+            return self.full(*args)
         schedule = self.schedules.get(key, _MISSING)
         if schedule is _MISSING:
             return self.record(key, args)
@@ -128,7 +130,7 @@ def replay(schedule: Schedule, args: tuple) -> Any:
     boxed = [o for o, s in zip(outputs, schedule.shape) if s is not _MISSING]
 
     def backward() -> None:
-        seeds = [o.adjoint if type(o) is Var else o._adjoint for o in boxed]
+        seeds = [o.adjoint if type(o) is Var or o.has_adjoint else None for o in boxed]
         adjoints = [x.adjoint for x in variables]
         cts = gen.send((_by_position(seeds, schedule.shape), adjoints))
         for x, ct in zip(variables, cts):
@@ -174,8 +176,8 @@ def _describe(x: Any, out: List[Any]) -> str:
         if value.dtype.kind != "f":
             return f"an array of dtype {value.dtype}"
         out.append((t, value.shape, value.dtype.str))
-    elif t is float:
-        out.append(float)
+    elif t is float or t is np.float64:
+        out.append(t)
     elif t in _PLAIN:
         out.append((t, x))
     elif t in (list, tuple):
