@@ -41,7 +41,7 @@ def recording_rule(fn: Callable, rec: Any) -> Callable:
     tree, constants = transform(normalized, src)
     if any(isinstance(n, _REFUSED) for n in ast.walk(tree) if n is not tree) or \
             tree.args.vararg or tree.args.kwarg:
-        rec.invalid(f"{fn.__qualname__} has nested functions, try, with, global or *args")
+        rec.invalid(f"{fn.__qualname__} has try, with, global, nonlocal or *args")
     tree = _Instrument(tree, set(constants.values)).visit(copy.deepcopy(tree))
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_iter=rec.iterate, _fw_rec_read=rec.read)
@@ -50,7 +50,7 @@ def recording_rule(fn: Callable, rec: Any) -> Callable:
                             f"recording reverse rule of {fn.__qualname__}")
 
 
-_REFUSED = (ast.FunctionDef, ast.Lambda, ast.Try, ast.With, ast.Global, ast.Nonlocal)
+_REFUSED = (ast.Lambda, ast.Try, ast.With, ast.Global, ast.Nonlocal)
 _VALUES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
 
 
@@ -60,7 +60,7 @@ def _wrap(value: Any, rec: Any) -> Any:
     if value is dispatch.call:
         return rec.dynamic
     if value is dispatch.closure:
-        return value  # (the recording is already invalid: nested defs)
+        return rec.closure
     if rec.primal_of(value) is not None or rec.wrapped_pure(value) is not None or (
             callable(value) and not isinstance(value, _VALUES)):
         return _Wrapped(value, rec)
@@ -72,8 +72,7 @@ class _Instrument(ast.NodeTransformer):
     _fw_rec_iter(it)`; a global or closure name read -> `_fw_rec_read(lambda: name)`."""
 
     def __init__(self, tree: ast.FunctionDef, bound: set) -> None:
-        args = tree.args
-        self.local = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} | {
+        self.local = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
             not isinstance(n.ctx, ast.Load)} | {
             (a.asname or a.name).split(".")[0] for n in ast.walk(tree)

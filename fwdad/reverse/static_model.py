@@ -24,7 +24,10 @@ VIEWS = {np.transpose, np.ndarray.transpose, np.reshape, np.ndarray.reshape, np.
          np.ndarray.ravel}
 # Calls that place variables in a container by position alone (no comparison of values).
 STRUCTURAL = {lang.build_list, lang.build_tuple, lang.build_dict, operator.getitem,
-              operator.add, list, tuple, zip, enumerate, reversed, iter, lang.unpack}
+              operator.add, list, tuple, dict, zip, enumerate, reversed, iter, lang.unpack,
+              list.copy, dict.copy, dict.items, dict.values, dict.keys}
+# Calls that only place objects (a function defined in recorded code may go through).
+PLACING = STRUCTURAL | {list.append, list.extend, list.insert, operator.setitem}
 # Deterministic calls of constants, whose result is folded into the schedule.
 FOLDED = {lang.build_slice, slice, operator.add, operator.sub, operator.mul,
           operator.floordiv, operator.mod, operator.neg, operator.lt, operator.le,
@@ -103,6 +106,18 @@ def holds_variable(x: Any, depth: int = 3) -> bool:
         return any(holds_variable(v, depth - 1) for v in x)
     if depth and type(x) is dict:
         return any(holds_variable(v, depth - 1) for v in x.values())
+    return False
+
+
+def holds_closure(x: Any, depth: int = 3) -> bool:
+    """A function defined in recorded code (reverse code's ReverseClosure), in x."""
+    from fwdad.reverse.dispatch import ReverseClosure
+    if type(x) is ReverseClosure:
+        return True
+    if depth and type(x) in (list, tuple):
+        return any(holds_closure(v, depth - 1) for v in x)
+    if depth and type(x) is dict:
+        return any(holds_closure(v, depth - 1) for v in x.values())
     return False
 
 

@@ -38,6 +38,7 @@ from fwdad.reverse.static_model import (
     GUARDED_SCALARS,
     IN_PLACE,
     MUTATING,
+    PLACING,
     REPLAYED_AS_PRIMAL,
     RETURN_NONE,
     STRUCTURAL,
@@ -45,6 +46,7 @@ from fwdad.reverse.static_model import (
     Const,
     RecordedThrough,
     Step,
+    holds_closure,
     holds_unknown_variable,
     holds_variable,
     immutable,
@@ -165,6 +167,10 @@ class ReverseRecorder:
             return out
         if len(region.chain) != chain or len(region.writes) != writes:
             self.invalid(f"the reverse rule of {name_of(callee)} records on the tape itself")
+        if (self.primal_of(callee) or step.callee) not in PLACING and any(
+                holds_closure(a) for a in (*args, *kwargs.values())):
+            self.invalid(f"a function defined in the recorded code passed to "
+                         f"{name_of(callee)}")
         if step.args and isinstance(step.args[0], str) and step.args[0].startswith("p") \
                 and (self.primal_of(callee) or step.callee) in MUTATING:  # (a replay
             # rebuilds the lists passed as arguments: the caller's would stay as they are)
@@ -299,6 +305,16 @@ class ReverseRecorder:
                 self.add_guard("value", made, item)
         return items
 
+    def closure(self, rule: Callable[..., Any]) -> Any:
+        """`def inner(...)` in recorded code: its calls are recorded through, so the
+        replay needs only a token for it, that a call site's callee must be."""
+        made = dispatch.closure(rule)
+        step = Step("plain", object, [])
+        self.add(step)
+        step.outputs.append(self.fresh(made))
+        self.producers[step.outputs[0]] = step
+        return made
+
     def read(self, reader: Callable[[], Any]) -> Any:
         """A global or closure variable, read live: the replay reads it again and falls
         back when it is no longer the same object."""
@@ -356,7 +372,11 @@ class ReverseRecorder:
         if isinstance(f, types.FunctionType) and get_rrule(f) is None:
             self._guard_callee(f)
             return self.rule_of(f)(*args, **kwargs)
-        if isinstance(f, dispatch.ReverseClosure) or get_rrule(f) is None:
+        if type(f) is dispatch.ReverseClosure:  # (a function defined in the recorded
+            if not isinstance(self.atom(f), str):  # code: its body is recorded too)
+                self.invalid("a call of a function defined in another call")
+            return f.rule(*args, **kwargs)
+        if get_rrule(f) is None:
             self.invalid(f"a dynamic call of {type(f).__name__}")
             return dispatch.call(f, *args, **kwargs)
         self._guard_callee(f)

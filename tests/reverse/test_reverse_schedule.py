@@ -58,7 +58,8 @@ def test_replay_equals_the_full_rule(row):
 
 
 SCHEDULED = ["arithmetic", "math_calls", "branch", "scalar_loop", "while_loop",
-             "break_continue", "recursive_power", "three_calls_deep", "tuple_unpacking",
+             "break_continue", "recursive_power", "three_calls_deep", "closure_read",
+             "lambda_and_higher_order", "tuple_unpacking",
              "conditional_expression", "chained_compare", "keyword_arguments",
              "global_constant", "numpy_elementwise", "numpy_matmul", "numpy_inplace",
              "numpy_methods"]
@@ -333,21 +334,43 @@ def test_failing_assert_falls_back_and_raises():
 
 # ---- what is never scheduled says why ----------------------------------------------------
 def test_reasons():
-    def nested(x):
-        def inner(v):
-            return v * x
-        return inner(2.0)
-    scheduled = fwdad.static_graph(nested)
+    def guarded(x):
+        try:
+            return x * 2.0
+        except ValueError:
+            return x
+    scheduled = fwdad.static_graph(guarded)
     fwdad.grad(scheduled)(1.5)
     assert fwdad.grad(scheduled)(1.5) == 2.0
     graph = scheduled.static_graph.reverse
-    assert graph.counts["full"] == 1 and "nested functions" in next(iter(
-        graph.reasons.values()))
+    assert graph.counts["full"] == 1 and "try" in next(iter(graph.reasons.values()))
     assert graph.source() == ""
 
 
-def scaled_by(x, k=1.0):
-    return (x * k).sum()
+def test_functions_defined_inside_are_recorded_through():
+    def outer(x, w):
+        scale = w * 2.0
+
+        def inner(v):
+            return np.sin(v) * scale
+        table = [inner, lambda v: v * v]
+        return inner(x).sum() + table[1](x).sum()
+    scheduled = fwdad.static_graph(outer)
+    x, w = np.array([0.3, -1.2]), 0.7
+    want = fwdad.grad(outer, (0, 1))(x, w)
+    for _ in range(2):
+        got = fwdad.grad(scheduled, (0, 1))(x, w)
+        assert np.array_equal(got[0], want[0]) and got[1] == want[1]
+    assert scheduled.static_graph.reverse.counts["replays"] == 1
+
+
+def test_a_function_defined_inside_and_given_to_a_library_is_not_scheduled():
+    def ordered(x):
+        return sorted([x, 2.0 * x], key=lambda v: -v)[0] * 1.0
+    scheduled = fwdad.static_graph(ordered)
+    for _ in range(2):
+        assert fwdad.grad(scheduled)(1.5) == 2.0
+    assert scheduled.static_graph.reverse.counts["full"] == 1
 
 
 def test_a_write_into_a_list_argument_is_not_scheduled():
@@ -359,6 +382,10 @@ def test_a_write_into_a_list_argument_is_not_scheduled():
         assert fwdad.grad(scheduled)(1.5, [1.0]) == 2.0
     assert "list passed as an argument" in next(iter(
         scheduled.static_graph.reverse.reasons.values()))
+
+
+def scaled_by(x, k=1.0):
+    return (x * k).sum()
 
 
 def test_keyword_arguments_run_the_full_rule():
