@@ -282,7 +282,7 @@ class ReverseRecorder:
                 self.invalid("starred unpacking of a varmat")
                 return lang.unpack(value, count, star)
             items = tuple(self.index(value, i) for i in range(len(value)))
-            if len(items) != count:
+            if count >= 0 and len(items) != count:
                 return lang.unpack(value, count, star)  # (raises as Python does)
             return items
         items = tuple(value) if count < 0 else lang.unpack(value, count, star)
@@ -369,6 +369,9 @@ class ReverseRecorder:
             self._check_attribute(f, f.__self__)
             rule = dispatch.static_rrule(getattr(type(f.__self__), f.__name__))
             return self.call(rule, (f.__self__,) + args, kwargs)
+        if type(f) is types.MethodType and get_rrule(f.__func__) is not None:
+            self._check_attribute(f, f.__self__)  # (a C method bound to an object:
+            return self.call(get_rrule(f.__func__), (f.__self__,) + args, kwargs)  # rng.normal)
         if isinstance(f, types.FunctionType) and get_rrule(f) is None:
             self._guard_callee(f)
             return self.rule_of(f)(*args, **kwargs)

@@ -123,8 +123,13 @@ def first_array(ct: Any, shape: tuple) -> np.ndarray:
     """The adjoint made by the first cotangent (VarMat.add_adjoint): zeros for None."""
     ct = ct() if callable(ct) else ct
     out = np.empty(shape)
-    out[...] = 0.0 if ct is None else unbroadcast(ct, shape)
+    out[...] = 0.0 if ct is None else _real(unbroadcast(ct, shape))
     return out
+
+
+def _real(ct: Any) -> Any:
+    """The real part of a complex cotangent of a real array (registry.accumulate's)."""
+    return np.real(ct) if np.iscomplexobj(ct) else ct
 
 
 def add_to_scalar(total: Any, ct: Any) -> Any:
@@ -143,4 +148,4 @@ def add_to_array(buffer: np.ndarray, ct: Any) -> None:
     """What accumulate adds into a VarMat's adjoint, in place (a thunk called)."""
     ct = ct() if callable(ct) else ct
     if ct is not None:
-        buffer += unbroadcast(ct, buffer.shape)
+        buffer += _real(unbroadcast(ct, buffer.shape))
