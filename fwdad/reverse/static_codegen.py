@@ -123,7 +123,9 @@ def _buffers(w: Writer, rec: ReverseRecorder, preallocated: set) -> list:
             elif rec.shapes[ref] is None:
                 out.append(f"ct_{ref} = 0.0")
             elif ref in preallocated:
-                out.append(f"ct_{ref} = {w.bind(np.zeros, 'zeros')}({rec.shapes[ref]!r})")
+                out.append(f"ct_{ref} = {w.bind(np.zeros, 'zeros')}({rec.shapes[ref]!r})"
+                           if w.c_layout else f"ct_{ref} = "
+                           f"{w.bind(np.zeros_like, 'zeros_like')}({ref}, dtype=float)")
     return out
 
 

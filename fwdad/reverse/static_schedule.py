@@ -150,8 +150,9 @@ def _by_position(seeds: List[Any], shape: List[Any]) -> List[Any]:
 # ---- signatures --------------------------------------------------------------------------
 def signature(args: tuple) -> Tuple[Any, str]:
     """What a schedule is specialized on: the structure of the arguments (lists and
-    tuples), the kind, shape and dtype of each variable and array, and the value of each
-    int, bool, str or None; (None, why) for anything else."""
+    tuples), the kind, shape, dtype and layout (C order or not) of each variable and
+    array, and the value of each int, bool, str or None; (None, why) for anything
+    else."""
     out: List[Any] = []
     for a in args:
         why = _describe(a, out)
@@ -175,7 +176,7 @@ def _describe(x: Any, out: List[Any]) -> str:
         value = x.value if t is VarMat else x
         if value.dtype.kind != "f":
             return f"an array of dtype {value.dtype}"
-        out.append((t, value.shape, value.dtype.str))
+        out.append((t, value.shape, value.dtype.str, value.flags.c_contiguous))
     elif t is float or t is np.float64:
         out.append(t)
     elif t in _PLAIN:

@@ -30,6 +30,8 @@ class Writer:
         self.prologue: List[str] = []   # adjoint buffers, in the order of the steps
         self.writes = 0
         self.reached: set = set()
+        self.c_layout = all(rec.values[r].value.flags.c_contiguous for r, shape in
+                            rec.shapes.items() if shape is not None)
         self.used: set = set()
 
     def bind(self, value: Any, hint: str = "") -> str:
@@ -97,17 +99,22 @@ class Writer:
                            f"{self.bind(add_to_array)}({name}, {item.expr})")
                 continue
             made.add(item.ref)
-            if item.kind == "fill":
-                shape = self.rec.shapes[item.ref]
-                out.append(f"{name} = {self.bind(np.full, 'full')}({shape!r}, {item.expr})")
-            elif item.kind == "same" and item.expr.isidentifier():
-                out.append(f"{name} = {item.expr}.copy()")  # (another's adjoint: a copy)
-            elif item.kind == "same":
-                out.append(f"{name} = {item.expr}")  # (a new array of the same shape)
-            else:
-                shape = self.rec.shapes[item.ref]
-                out.append(f"{name} = {self.bind(first_array)}({item.expr}, {shape!r})")
+            out.append(f"{name} = {self.first(item)}")
         return out
+
+    def first(self, item: "Add") -> str:
+        """The expression of an array variable's adjoint made by its first cotangent.
+        Laid out as the value is (C order when every array of the run was, which the
+        signature fixes): a sum over an adjoint adds in the order the tape's does."""
+        value = item.ref
+        if self.c_layout and item.kind == "fill":
+            return f"{self.bind(np.full, 'full')}({self.rec.shapes[value]!r}, {item.expr})"
+        if self.c_layout and item.kind == "same":  # (another's adjoint is copied)
+            return f"{item.expr}.copy()" if item.expr.isidentifier() else item.expr
+        if item.kind == "fill":
+            return f"{self.bind(np.full_like, 'full_like')}({value}, {item.expr}, " \
+                   f"dtype=float)"
+        return f"{self.bind(first_array)}({item.expr}, {value})"
 
 
 @dataclass
@@ -119,11 +126,12 @@ class Add:
     # it; "any": a thunk, None, or a cotangent to sum over broadcast axes
 
 
-def first_array(ct: Any, shape: tuple) -> np.ndarray:
-    """The adjoint made by the first cotangent (VarMat.add_adjoint): zeros for None."""
+def first_array(ct: Any, value: np.ndarray) -> np.ndarray:
+    """The adjoint made by the first cotangent (VarMat.add_adjoint): laid out as the
+    value; zeros for None."""
     ct = ct() if callable(ct) else ct
-    out = np.empty(shape)
-    out[...] = 0.0 if ct is None else _real(unbroadcast(ct, shape))
+    out = np.empty_like(value, dtype=float)
+    out[...] = 0.0 if ct is None else _real(unbroadcast(ct, value.shape))
     return out
 
 

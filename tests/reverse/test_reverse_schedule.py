@@ -11,8 +11,8 @@ import pytest
 import fwdad
 from fwdad.tangents import random_tangent
 from tests.corpus import CORPUS
-from tests.reverse.dot_product import check_dot_product
 from tests.reverse.cases import CASES
+from tests.reverse.dot_product import check_dot_product
 from tests.reverse.examples import EXAMPLES
 
 pytestmark = pytest.mark.usefixtures("restore_rules")
