@@ -113,7 +113,7 @@ def _reduce(w: Any, step: Any, out: str, x: str) -> bool:
         return False
     kind = _REDUCTIONS[step.callee.fn]
     w.forward.append(f"{out} = {w.bind(getattr(np, kind), kind)}({x})")
-    count = float(np.prod(shape, dtype=int)) / 1.0
+    count = float(int(np.prod(shape, dtype=int)) / 1)  # (size(x) / size(out), as _mean)
     ct = f"ct_{out}" if kind == "sum" else f"ct_{out} / {count!r}"
     w.fill(step.args[0], ct)
     return True
@@ -130,7 +130,6 @@ def _matmul(w: Any, step: Any, out: str, names: list) -> bool:
              (2, 2): ("{mm}({c}, {sw}({y}, -1, -2))", "{mm}({sw}({x}, -1, -2), {c})")}
     if tuple(dims) not in forms:
         return False
-    shape = w.rec.shapes[out]
     w.forward.append(f"{out} = {x} @ {y}")
     if out not in w.reached:
         return True
@@ -140,7 +139,6 @@ def _matmul(w: Any, step: Any, out: str, names: list) -> bool:
     for i in (1, 0):
         if w.rec.is_variable(step.args[i]):
             w.accumulate(step.args[i], _fill(cts[i], fields), w.rec.shapes[step.args[i]])
-    del shape
     return True
 
 
