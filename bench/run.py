@@ -5,7 +5,8 @@ docs/performance.md with the machine and the library versions.
     python bench/run.py --quick    # 3 repeats: a smoke test of the runner
 
 Workloads: W1-W3 (bench/jvp_overhead.py), small calls, rule building, memory and
-static_graph (bench/small_ops.py), and those of the other issues: jacfwd and linearize
+static_graph (bench/small_ops.py), reverse schedules (bench/reverse_schedule.py), and
+those of the other issues: jacfwd and linearize
 (bench/jacobian.py), reverse mode (bench/reverse.py), hvp and hessian
 (bench/higher_order.py), solve_ivp's sensitivities (bench/ode.py), sparse Jacobians by
 colouring (bench/sparse.py), memory budgets and Dask (bench/memory_budget.py,
@@ -33,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
-from bench import arguments, dataclass_state, peers, report, small_ops  # noqa: E402
+from bench import arguments, dataclass_state, peers, report, reverse_schedule, small_ops  # noqa: E402
 from bench import jvp_overhead as jo  # noqa: E402
 from bench.companion_rows import (  # noqa: E402
     higher_order_rows,
@@ -270,7 +271,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             + arguments.rows(max(3, repeats // 2), medians, seconds, verdict)
             + dataclass_state.rows(max(3, repeats // 2), medians, seconds, verdict)
             + small_call_rows(repeats) + build_rows(repeats) + memory_rows()
-            + static_graph_rows(repeats) + jacobian_rows(repeats)
+            + static_graph_rows(repeats)
+            + reverse_schedule.rows(max(3, repeats // 3), medians, seconds, verdict)
+            + jacobian_rows(repeats)
             + reverse_rows(max(3, repeats // 3), with_peers=True,
                            size=60 if args.quick else 200)
             + higher_order_rows(max(3, repeats // 3),

@@ -7,7 +7,9 @@ replay the flat, optimized schedule (forward/schedule.py): no dispatch, no loops
 branches. Guards keep it exact: a branch that goes the other way, a loop of another
 length, a global rebound, or a different callee at a dynamic call makes that call fall
 back to the full derived rule. Functions the recorder cannot replay exactly (in-place
-updates, nested defs, `*args`) always run the full rule.
+updates, nested defs, `*args`) always run the full rule. Reverse mode has schedules of
+its own, forward and backward steps in one (`graph.reverse`:
+fwdad/reverse_schedules/schedule.py).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
 from fwdad.forward.record import Fallback, Recorder
 from fwdad.forward.schedule import build_schedule
+from fwdad.reverse_schedules.schedule import add_reverse_schedules
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -40,6 +43,7 @@ def static_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
         fwdad.jvp(step, (x, w), (dx, dw))   # records
         fwdad.jvp(step, (x, w), (dx, dw))   # replays
         step.static_graph.counts            # records, replays, fallbacks, full
+        step.static_graph.reverse           # the same, for grad, vjp, value_and_grad
 
     Returns:
         A wrapper of `fn` whose forward rule is a `StaticGraph`.
@@ -50,6 +54,7 @@ def static_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
     graph = StaticGraph(fn)
     wrapper.static_graph = graph  # type: ignore[attr-defined]
     frule(wrapper)(graph)
+    add_reverse_schedules(wrapper, graph)
     return wrapper
 
 

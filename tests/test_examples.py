@@ -22,6 +22,7 @@ CASES = [  # (script, text its output must contain)
     ("gmm_gradient.py", "gradient agrees with forward mode and finite differences"),
     ("structured_matrices.py", "generic rules agree with AD through each class's own code"),
     ("static_schedule.py", "replayed schedule matches the full rule"),
+    ("reverse_training.py", "replayed schedule matches the full reverse rule"),
     ("saddle_point.py", "saddle point found in"),
     ("newton_cg.py", "Newton-CG converged in"),
     ("ode_fit.py", "through solve_ivp agrees with finite differences"),

@@ -19,6 +19,7 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
@@ -125,6 +126,17 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
         rule.__name__ = impl.__name__
         return raw_rrule(*fns)(rule)
     return register
+
+
+@contextlib.contextmanager
+def rrules_restored() -> Iterator[None]:
+    """Put the rrule table back as it was on exit (for tests that register rules)."""
+    saved = dict(_RRULES)
+    try:
+        yield
+    finally:
+        _RRULES.clear()
+        _RRULES.update(saved)
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:

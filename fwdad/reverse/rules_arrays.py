@@ -184,6 +184,9 @@ def _last_writes(shape: tuple, key: Any) -> Any:
     return landed.reshape(np.shape(written))
 
 
+last_writes = _last_writes  # (public: reverse schedules replay it, reverse_schedules/codegen.py)
+
+
 def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     """A write into a plain float array: fine for constants (the old values are still
     restored on the way back, for the rules that read them), an error for variables."""

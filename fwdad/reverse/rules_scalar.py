@@ -71,6 +71,7 @@ def _pow_base(x, y, ct):
     return 2.0 * x * ct if type(y) in (int, float) and y == 2 else pow_base_term(x, y, ct)
 
 
+pow_base = _pow_base  # (public: a reverse schedule template, reverse_schedules/templates.py)
 rrule(operator.pow, np.power, builtins.pow)(_power(operator.pow))
 rrule(math.pow)(_power(math.pow))
 
