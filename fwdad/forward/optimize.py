@@ -26,7 +26,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.lines import Atom, Line
+from fwdad.forward.lines import Atom, Line, RuleLines
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
                                     fresh as _fresh, literal, load as _name, locate,
                                     store as _store, tangent_name as _tangent_name)
@@ -49,8 +49,9 @@ _NUMBERS = (int, float, complex, np.number, np.bool_)
 _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
 
-def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
-             without_tangent: Optional[Dict[str, str]] = None) -> Optional[ast.FunctionDef]:
+def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
+             unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None
+             ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
     numbers and arrays, so a rule that builds instances of user classes (whose operators
@@ -62,11 +63,11 @@ def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
     calls where those have none, with no guard: Routes calls it after checking."""
     templates = templates_by_rule()
     without_tangent = without_tangent or {}
-    analysis = activity.analyse(tree, constants.values, templates, set(without_tangent))
+    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants):
         return None
     rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
-    body = rewrite.entry(tree) + rewrite.block(tree.body)
+    body = rewrite.entry(tree) + rewrite.block(lines.body)
     if rewrite.inlined and not without_tangent:
         body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
@@ -96,13 +97,13 @@ class _Rewrite(OtherLines):
         self.taken = taken
         params = activity.params(tree)
         self.numbers, self.fresh = _defined_by_templates(
-            analysis.lines.values(), self.dnames, params,
+            analysis.lines, self.dnames, params,
             {name for name, number in without_tangent.items() if number})
         args = tree.args
         # parameters given as Python floats with no tangent: their zero is 0.0
         self.floats = {name for name, kind in without_tangent.items() if kind == FLOAT}
         self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
-            analysis.lines.values(), self.kinds, params, set(without_tangent),
+            analysis.lines, self.kinds, params, set(without_tangent),
             {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
@@ -163,12 +164,12 @@ class _Rewrite(OtherLines):
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
 
     # ---- statements -----------------------------------------------------------------
-    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+    def block(self, lines: List[Line]) -> List[ast.stmt]:
         out: List[ast.stmt] = []
         self.depth += 1
-        lines, methods = self.lines, _METHODS
-        for stmt in stmts:
-            line = lines[id(stmt)]
+        methods = _METHODS
+        for line in lines:
+            stmt = line.node
             for new in methods[line.kind](self, line):
                 out.append(locate(new, stmt))
         self.depth -= 1

@@ -74,8 +74,8 @@ class OtherLines:
 
     def s_for(self, line: Line) -> List[ast.stmt]:
         stmt, (atom, _), target = line.node, line.args[0], line.targets[0]
-        body = self.block(stmt.body)
-        orelse = self.block(stmt.orelse) if stmt.orelse else []
+        body = self.block(line.body)
+        orelse = self.block(line.orelse) if stmt.orelse else []
         if self.kinds[target] == PLAIN and not self.active(atom):
             items = self.primal(atom)
         else:
@@ -95,7 +95,7 @@ class OtherLines:
                 setattr(stmt, name, self.test(getattr(stmt, name)))
         for name in ("body", "orelse"):
             if getattr(stmt, name, None):
-                setattr(stmt, name, self.block(getattr(stmt, name)))
+                setattr(stmt, name, self.block(getattr(line, name)))
         return [stmt]
 
     def test(self, node: ast.expr) -> ast.expr:

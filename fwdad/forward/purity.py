@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Set
 import numpy as np
 
 from fwdad import lang
-from fwdad.rules.registry import RuleEntry, bound, entries, on_register
+from fwdad.rules.registry import RuleEntry, on_register
 
 _PURE_PRIMALS = (operator.add, operator.sub, operator.mul, operator.truediv,
                  operator.pow, operator.neg, operator.pos, operator.abs, operator.mod,
@@ -90,17 +90,4 @@ def plain_call_is_pure(entry: RuleEntry, positional: int) -> bool:
     return known[1]
 
 
-_TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
-
-
-def rule_tables() -> tuple:
-    """The registry as two maps, id(rule generated code binds) -> its entry and primal
-    -> that rule, made again after a registration."""
-    if not _TABLES:
-        listed = list(entries())
-        _TABLES.append(({id(bound(e)): e for e in listed},
-                        {e.primal: bound(e) for e in listed}))
-    return _TABLES[0]
-
-
-on_register(lambda fn: (_TABLES.clear(), _PLAIN_PURITY.clear()))
+on_register(lambda fn: _PLAIN_PURITY.clear())

@@ -66,6 +66,14 @@ def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
     return bound(entry) if entry is not None else None
 
 
+def entry_of(fn: Any) -> Optional[RuleEntry]:
+    """The registered entry of `fn` (what `get_frule(fn)` binds comes from it), or None."""
+    try:
+        return _RULES.get(_key(fn))
+    except TypeError:
+        return None
+
+
 def bound(entry: RuleEntry) -> Callable[..., Any]:
     """What generated code binds for the rule of `entry` (see `call_hook`)."""
     return entry.callable if _CALL_HOOK is None else _CALL_HOOK(entry)

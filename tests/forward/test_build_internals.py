@@ -16,7 +16,7 @@ from fwdad.forward import cleanup
 from fwdad.forward import optimize as optimize_module
 from fwdad.forward.derive import build_rule
 from fwdad.forward.scopes import scope_of
-from fwdad.forward.transform import transform
+from fwdad.forward.transform import transform_lines
 from tests.corpus import CORPUS
 from tests.forward.test_optimize import (
     alias_then_mutate,
@@ -68,8 +68,8 @@ def _rewritten(fn, monkeypatch):
     """The optimized tree of `fn` as the rewrite leaves it, before cleanup."""
     monkeypatch.setattr(optimize_module, "cleanup", lambda tree, small=(): tree)
     src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
-    return optimize_module.optimize(tree, constants, None)
+    tree, constants, lines = transform_lines(normalized, src)
+    return optimize_module.optimize(tree, constants, lines, None)
 
 
 def _check_noted_reads(tree) -> int:
