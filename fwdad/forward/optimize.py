@@ -27,6 +27,7 @@ from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line, RuleLines
+from fwdad.forward.notes import Notes
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
                                     fresh as _fresh, literal, load as _name, locate,
                                     store as _store, tangent_name as _tangent_name)
@@ -72,7 +73,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
-    return cleanup(ast.copy_location(out, tree), rewrite.small)
+    return cleanup(ast.copy_location(out, tree), rewrite.small, rewrite.notes)
 
 
 def _builds_instances(constants: Constants) -> bool:
@@ -108,6 +109,7 @@ class _Rewrite(OtherLines):
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
+        self.notes = Notes()  # what cleanup needs to know of the statements made
         constants.reserve(taken)
 
     def temp(self, name: str) -> str:
@@ -209,7 +211,7 @@ class _Rewrite(OtherLines):
                                                               ctx=ast.Load())
                                                 for a in ("primal", "tangent")],
                                           ctx=ast.Load()))
-        stmt.fw_split = name, self.dnames[name]
+        self.notes.of(stmt).split = name, self.dnames[name]
         return stmt
 
     def s_template(self, line: Line) -> List[ast.stmt]:
@@ -276,7 +278,7 @@ class _Rewrite(OtherLines):
         value = ast.Constant(value=tangent) if type(tangent) is float else \
             self.k.bind(NoTangent, "NoTangent")
         stmt = _assign(self.dnames[target], value)
-        stmt.fw_tangent = True
+        self.notes.of(stmt).tangent = True
         return stmt
 
 

@@ -34,7 +34,7 @@ class OtherLines:
                 out.append(self.zero(target, atom))
             elif not (isinstance(tangent, ast.Name) and tangent.id == self.dnames[target]):
                 out.insert(0, _assign(self.dnames[target], tangent))
-                out[0].fw_tangent = True
+                self.notes.of(out[0]).tangent = True
         return out
 
     def s_skip(self, line: Line) -> List[ast.stmt]:
