@@ -121,7 +121,7 @@ def _is_tuple_swap(built: Optional[Line], line: Line) -> bool:
     if built is None or line.kind != "unpack" or built.kind != "call" or \
             built.entry is None or built.entry.primal is not lang.build_tuple:
         return False
-    counts = [c.value for c in line.node.value.args[1:] if isinstance(c, ast.Constant)]
+    counts = [c.value for c in line.counts if isinstance(c, ast.Constant)]
     return len(built.targets) == 1 and line.args[0][0].name == built.targets[0] and \
         counts[:1] == [len(built.args)] and counts[1:] in ([], [-1]) and \
         not any(s for _, s in built.args)

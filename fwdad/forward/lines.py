@@ -40,7 +40,7 @@ class Line:
     `entry` are what a call line calls and that callee's registry entry."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
-                 "body", "orelse", "tested", "_operands")
+                 "func", "counts", "body", "orelse", "tests", "_operands")
 
     def __init__(self, kind: str, node: Optional[ast.stmt] = None,
                  targets: Optional[List[str]] = None,
@@ -55,9 +55,11 @@ class Line:
         self.keywords = keywords if keywords is not None else []
         self.callee, self.entry = callee, entry  # what it calls; the callee's registry entry
         self.pure = pure  # the call mutates none of its arguments
+        self.func: Optional[str] = None  # the constant a call, unpack or for line calls
+        self.counts: List[ast.expr] = []  # an unpacking's count (and starred position)
         self.body: List[Line] = []
         self.orelse: List[Line] = []
-        self.tested: List[Atom] = []  # the locals whose primals a `use` line tests
+        self.tests: List[Tuple[str, Test]] = []  # a `use` line's, by the field they fill
         self._operands: Optional[List[Atom]] = None
 
     @property
@@ -69,9 +71,25 @@ class Line:
         return known
 
     @property
+    def tested(self) -> List[Atom]:
+        """The locals whose primals a `use` line tests."""
+        return [test.atom for _, test in self.tests if test.atom is not None]
+
+    @property
     def source_line(self) -> Optional[int]:
         """The user's line the statement comes from (the `# line N` header above it)."""
         return None if self.node is None else self.node.__dict__.get("lineno")
+
+
+class Test:
+    """What a `use` line tests (or asserts, raises): the primal of a local, `not` it
+    when `negated`, or a literal of normalized code, kept as it is."""
+
+    __slots__ = ("atom", "negated", "literal")
+
+    def __init__(self, atom: Optional[Atom], negated: bool = False,
+                 literal: Optional[ast.expr] = None) -> None:
+        self.atom, self.negated, self.literal = atom, negated, literal
 
 
 class LineTable:

@@ -17,7 +17,6 @@ where that matters, to a variant specialized on it (forward/guard.py, routes.py)
 from __future__ import annotations
 
 import ast
-import copy
 import math
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
@@ -239,9 +238,7 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
-        node = copy.copy(line.node.value if target or isinstance(line.node, ast.Expr)
-                         else line.node)
-        call = _call(self.callee(line, node.func), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
+        call = _call(self.callee(line, self.name_node(line.func)), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
                                                           self.dual(a)), ctx=ast.Load())
                                   if starred else self.dual(a) for a, starred in line.args],
                      keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(

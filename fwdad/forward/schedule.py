@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from fwdad.compile import compile_function
 from fwdad.dual import Dual
 from fwdad.forward import runtime
-from fwdad.forward.lines import Atom, Line, LineTable, RuleLines
+from fwdad.forward.lines import Atom, Line, LineTable, RuleLines, Test
 from fwdad.forward.optimize import optimize
 from fwdad.forward.record import Fallback, Recorder, Step
 from fwdad.forward.transform import Constants
@@ -94,6 +94,7 @@ class _Writer:
                          keywords=[ast.keyword(arg=k, value=v) for k, (v, _) in keywords])
         line = self.lines.call(callee, entry, [(atom, False) for _, atom in args],
                                [(k, atom) for k, (_, atom) in keywords])
+        line.func = func.id
         if not targets:
             self.add(ast.Expr(value=value), line)
             return
@@ -106,8 +107,8 @@ class _Writer:
     def unpack(self, targets: List[str], ref: Any, count: int) -> None:
         """`targets = _fw_unpack(ref, count)`."""
         item, atom = self.operand(ref)
-        value = ast.Call(func=self.k.bind(runtime.unpack, "unpack"),
-                         args=[item, ast.Constant(value=count)], keywords=[])
+        unpack, counts = self.k.bind(runtime.unpack, "unpack"), [ast.Constant(value=count)]
+        value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
         if len(targets) == 1:
             self.body.append(ast.Assign(targets=[ast.Name(id=targets[0], ctx=ast.Store())],
                                         value=value))
@@ -115,8 +116,9 @@ class _Writer:
             return
         target = ast.Tuple(elts=[ast.Name(id=t, ctx=ast.Store()) for t in targets],
                            ctx=ast.Store())
-        self.add(ast.Assign(targets=[target], value=value),
-                 Line("unpack", targets=targets, args=[(atom, False)]))
+        line = Line("unpack", targets=targets, args=[(atom, False)])
+        line.func, line.counts = unpack.id, counts
+        self.add(ast.Assign(targets=[target], value=value), line)
 
     def add(self, stmt: ast.stmt, line: Line) -> None:
         self.body.append(stmt)
@@ -131,7 +133,8 @@ class _Writer:
         fail = ast.Raise(exc=self.k.bind(Fallback, "Fallback"), cause=None)
         stmt = ast.If(test=test, body=[fail], orelse=[])
         line = Line("use")
-        line.tested, line.body = [self.lines.local(ref)], [Line("unknown", fail, pure=False)]
+        line.tests = [("test", Test(self.lines.local(ref), outcome))]
+        line.body = [Line("unknown", fail, pure=False)]
         self.add(stmt, line)
 
     def checked(self, helper: Callable, *refs: Any) -> None:

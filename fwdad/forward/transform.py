@@ -92,7 +92,6 @@ class _Forward(ControlStatements):
         # the rule, its registry entry)
         self.lines = LineTable(constants.values)  # the Lines of the function emitted
         self.rule_lines: Optional[RuleLines] = None  # the top function's, once made
-        self.tested: List[Atom] = []  # the locals the statement being made tests
 
     def helper(self, fn: Any, hint: str) -> ast.Name:
         return self.k.bind(fn, hint)
@@ -142,7 +141,7 @@ class _Forward(ControlStatements):
                     targets=[ast.Name(param.arg, STORE)], value=call), node))
                 line = self.lines.call(packer, None, [(self.lines.local(param.arg), False)],
                                        [])
-                line.node, line.targets = out[-1], [param.arg]
+                line.node, line.targets, line.func = out[-1], [param.arg], call.func.id
                 self.lines.add(line)
         return out
 
@@ -174,8 +173,10 @@ class _Forward(ControlStatements):
                         args=[ast.Name(node.name, LOAD)], keywords=[])
         closure = ast.Assign(targets=[ast.Name(node.name, STORE)], value=wrap)
         self.lines.unknown(inner)
-        self.add_line(closure, [node.name], self.lines.call(
-            dispatch.closure, None, [(self.lines.local(node.name), False)], []))
+        line = self.lines.call(dispatch.closure, None,
+                               [(self.lines.local(node.name), False)], [])
+        line.func = wrap.func.id
+        self.add_line(closure, [node.name], line)
         return [inner, closure]
 
     def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
@@ -187,9 +188,10 @@ class _Forward(ControlStatements):
             if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
                 x, *counts = value.args
                 item, atom = self.operand(x)
-                value = ast.Call(func=self.helper(runtime.unpack, "unpack"),
-                                 args=[item] + counts, keywords=[])
+                unpack = self.helper(runtime.unpack, "unpack")
+                value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
                 line = Line("unpack", args=[(atom, False)])
+                line.func, line.counts = unpack.id, counts
             elif isinstance(value, ast.Call):
                 value, line = self.call(value)
             else:
@@ -262,12 +264,15 @@ class _Forward(ControlStatements):
                 if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
                     self.callees[id(target)] = known
             name, rule, entry = known
-            call = ast.Call(ast.Name(name, LOAD), args, keywords)
-            return call, self.lines.call(rule, entry, arg_atoms, keyword_atoms)
+            line = self.lines.call(rule, entry, arg_atoms, keyword_atoms)
+            line.func = name
+            return ast.Call(ast.Name(name, LOAD), args, keywords), line
         callee, atom = self.operand(func)
         call = ast.Call(self.helper(dispatch.call, "call"), [callee] + args, keywords)
-        return call, self.lines.call(dispatch.call, None, [(atom, False)] + arg_atoms,
-                                     keyword_atoms)
+        line = self.lines.call(dispatch.call, None, [(atom, False)] + arg_atoms,
+                               keyword_atoms)
+        line.func = call.func.id
+        return call, line
 
     def arg(self, node: ast.expr) -> Tuple[ast.expr, Atom]:
         if isinstance(node, ast.Starred):

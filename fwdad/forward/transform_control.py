@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import ast
 import contextlib
-from typing import Any, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from fwdad.forward import contexts, runtime
 from fwdad.forward.astbuild import LOAD, STORE
-from fwdad.forward.lines import Atom, Line, LineTable
+from fwdad.forward.lines import Line, LineTable, Test
 
 
 class ControlStatements:
     """if, while, for, assert, raise, try and with, for forward/transform.py."""
 
     lines: LineTable  # the Lines of the function being transformed
-    tested: List[Atom]  # the locals the statement being made tests (reads_primal)
 
     def s_If(self, node: ast.If) -> List[ast.stmt]:
         return self.branch(ast.If, node)
@@ -31,16 +30,17 @@ class ControlStatements:
         return self.branch(ast.While, node)
 
     def branch(self, kind: type, node: Any) -> List[ast.stmt]:
-        """`if`/`while` on the primal of the test."""
-        test, self.tested = node.test, []
-        known = self.reads_primal(test.operand if isinstance(test, ast.UnaryOp) else test,
-                                  False)
-        tested = self.tested
-        with self.unread(not known):
+        """`if`/`while` on the primal of the test (`if not t.primal:` for `if not t:`)."""
+        test = node.test
+        emitted = self.test(test)
+        negated = isinstance(test, ast.UnaryOp)
+        known = self.primal_test(test.operand if negated else test, emitted, negated, False)
+        with self.unread(known is None):
             body, body_lines = self.block_lines(node.body)
             orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
-        stmt = kind(test=self.test(test), body=body, orelse=orelse)
-        self.blocks_line(stmt, known, tested, body_lines, else_lines)
+        stmt = kind(test=emitted, body=body, orelse=orelse)
+        self.use_line(stmt, None if known is None else [("test", known)], body_lines,
+                      else_lines)
         return [stmt]
 
     @contextlib.contextmanager
@@ -55,60 +55,63 @@ class ControlStatements:
         finally:
             self.lines = saved
 
-    def blocks_line(self, stmt: ast.stmt, known: bool, tested: List[Atom],
-                    body: List[Line], orelse: List[Line]) -> None:
-        """The Line of a statement that tests primals: a `use` holding the Lines of its
-        blocks and the locals it tests (`tested`), or unknown."""
-        if not known:
+    def use_line(self, stmt: ast.stmt, tests: Optional[List[Tuple[str, Test]]],
+                 body: List[Line], orelse: List[Line]) -> None:
+        """The Line of a statement that tests primals: a `use` holding its tests and
+        the Lines of its blocks, or unknown (`tests` None: the optimizer does not know
+        one of them)."""
+        if tests is None:
             self.lines.unknown(stmt)
             return
         line = self.lines.add(Line("use", stmt))
-        line.body, line.orelse, line.tested = body, orelse, tested
+        line.body, line.orelse, line.tests = body, orelse, tests
 
     def s_For(self, node: ast.For) -> List[ast.stmt]:
         known = type(node.target) is ast.Name
         with self.unread(not known):
             item, atom = self.operand(node.iter)
-            items = ast.Call(func=self.helper(runtime.iterate, "iterate"),
-                             args=[item], keywords=[])
+            iterate = self.helper(runtime.iterate, "iterate")
+            items = ast.Call(func=iterate, args=[item], keywords=[])
             body, body_lines = self.block_lines(node.body)
             orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
         stmt = ast.For(target=node.target, iter=items, body=body, orelse=orelse)
         if known:
             line = self.lines.add(Line("for", stmt, [node.target.id], [(atom, False)]))
-            line.body, line.orelse = body_lines, else_lines
+            line.body, line.orelse, line.func = body_lines, else_lines, iterate.id
         else:
             self.lines.unknown(stmt)
         return [stmt]
 
     def s_Assert(self, node: ast.Assert) -> List[ast.stmt]:
-        msg = None if node.msg is None else self.primal(node.msg)
-        stmt = ast.Assert(test=self.primal(node.test), msg=msg)
-        known = self.reads_primals(node.test, node.msg)
-        self.blocks_line(stmt, known, self.tested, [], [])
-        return [stmt]
+        return self.asserted(ast.Assert, node, ("test", "msg"))
 
     def s_Raise(self, node: ast.Raise) -> List[ast.stmt]:
-        exc = None if node.exc is None else self.primal(node.exc)
-        cause = None if node.cause is None else self.primal(node.cause)
-        stmt = ast.Raise(exc=exc, cause=cause)
-        known = self.reads_primals(node.exc, node.cause)
-        self.blocks_line(stmt, known, self.tested, [], [])
+        return self.asserted(ast.Raise, node, ("exc", "cause"))
+
+    def asserted(self, kind: type, node: Any, fields: Tuple[str, ...]) -> List[ast.stmt]:
+        """`assert`/`raise` of primals: each field its atom's primal."""
+        emitted: Dict[str, Optional[ast.expr]] = {}
+        tests: Optional[List[Tuple[str, Test]]] = []
+        for name in fields:
+            atom = getattr(node, name)
+            emitted[name] = None if atom is None else self.primal(atom)
+            if atom is not None and tests is not None:
+                test = self.primal_test(atom, emitted[name], False, True)
+                tests = None if test is None else tests + [(name, test)]
+        stmt = kind(**emitted)
+        self.use_line(stmt, tests, [], [])
         return [stmt]
 
-    def reads_primals(self, *atoms: Optional[ast.expr]) -> bool:
-        self.tested = []
-        return all(self.reads_primal(a, True) for a in atoms if a is not None)
-
-    def reads_primal(self, atom: ast.expr, strip_not: bool) -> bool:
-        """Whether `self.primal(atom)` is what the optimizer reads: `t.primal` of a
-        local, or a literal (with `strip_not`, also `not` a literal)."""
+    def primal_test(self, atom: ast.expr, emitted: ast.expr, negated: bool,
+                    strip_not: bool) -> Optional[Test]:
+        """The Test of `emitted`, the primal of `atom` (`not` it when `negated`), if the
+        optimizer knows it: `t.primal` of a local, or a literal (with `strip_not`, also
+        `not` a literal), which it keeps as it is."""
         if type(atom) is ast.Name and atom.id in self.duals:
-            self.tested.append(self.lines.local(atom.id))
-            return True
+            return Test(self.lines.local(atom.id), negated)
         if strip_not and isinstance(atom, ast.UnaryOp) and isinstance(atom.op, ast.Not):
             atom = atom.operand
-        return isinstance(atom, ast.Constant)
+        return Test(None, False, emitted) if isinstance(atom, ast.Constant) else None
 
     def s_Try(self, node: ast.Try) -> List[ast.stmt]:
         with self.unread():
