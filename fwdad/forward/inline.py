@@ -127,7 +127,7 @@ _BUILDERS: Dict[tuple, tuple] = {}
 
 def _chosen(rw: Any, line: Line) -> tuple:
     """The template of the line and the operands it takes: `x ** 2` is pow_two of x."""
-    tpl: Template = rw.templates[id(line.callee)]
+    tpl: Template = line.template
     atoms = line.operands
     exponent = _literal_exponent(line)
     if exponent is not None:

@@ -40,7 +40,7 @@ class Line:
     `entry` are what a call line calls and that callee's registry entry."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
-                 "func", "counts", "body", "orelse", "tests", "_operands")
+                 "template", "func", "counts", "body", "orelse", "tests", "_operands")
 
     def __init__(self, kind: str, node: Optional[ast.stmt] = None,
                  targets: Optional[List[str]] = None,
@@ -55,6 +55,7 @@ class Line:
         self.keywords = keywords if keywords is not None else []
         self.callee, self.entry = callee, entry  # what it calls; the callee's registry entry
         self.pure = pure  # the call mutates none of its arguments
+        self.template: Any = None  # a template line's (forward/templates.Template)
         self.func: Optional[str] = None  # the constant a call, unpack or for line calls
         self.counts: List[ast.expr] = []  # an unpacking's count (and starred position)
         self.body: List[Line] = []
@@ -145,7 +146,7 @@ class LineTable:
         template = templates_by_rule().get(id(callee))
         if template is not None and not names and not starred and \
                 len(args) == len(template.params):
-            line.kind = "template"
+            line.kind, line.template = "template", template
         return line
 
 

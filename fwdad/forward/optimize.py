@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set
+from typing import Callable, Dict, Iterable, List, Optional, Set
 
 import numpy as np
 
@@ -37,7 +37,6 @@ from fwdad.forward.guard import guard
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.inline import instantiate, nondiff_call
 from fwdad.forward.zeros import ZERO
-from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.forward import constructors
@@ -61,12 +60,11 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
     `without_tangent` (parameter -> FLOAT, NUMBER or "", see routes.Key), it is the variant for
     calls where those have none, with no guard: Routes calls it after checking."""
-    templates = templates_by_rule()
     without_tangent = without_tangent or {}
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants):
         return None
-    rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
+    rewrite = _Rewrite(analysis, constants, tree, without_tangent)
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if rewrite.inlined and not without_tangent:
         body = guard(rewrite, tree, unoptimized) + body
@@ -84,11 +82,10 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 templates: Dict[int, Any], tree: ast.FunctionDef,
-                 without_tangent: Dict[str, str]) -> None:
+                 tree: ast.FunctionDef, without_tangent: Dict[str, str]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
-        self.k, self.templates, self.inlined = constants, templates, False
+        self.k, self.inlined = constants, False
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
