@@ -184,19 +184,20 @@ class _Forward(ControlStatements):
         named = type(target) is ast.Name
         known = target.id not in self.globals if named else \
             isinstance(target, ast.Tuple) and all(type(t) is ast.Name for t in target.elts)
-        with self.unread(not known):
-            if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
-                x, *counts = value.args
-                item, atom = self.operand(x)
-                unpack = self.helper(runtime.unpack, "unpack")
-                value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
-                line = Line("unpack", args=[(atom, False)])
-                line.func, line.counts = unpack.id, counts
-            elif isinstance(value, ast.Call):
-                value, line = self.call(value)
-            else:
-                value, atom = self.operand(value)
-                line = Line("copy", args=[(atom, False)])
+        saved = self.unread(not known)
+        if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
+            x, *counts = value.args
+            item, atom = self.operand(x)
+            unpack = self.helper(runtime.unpack, "unpack")
+            value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
+            line = Line("unpack", args=[(atom, False)])
+            line.func, line.counts = unpack.id, counts
+        elif isinstance(value, ast.Call):
+            value, line = self.call(value)
+        else:
+            value, atom = self.operand(value)
+            line = Line("copy", args=[(atom, False)])
+        self.lines = saved
         if named and target.id in self.globals:  # store the value
             value = ast.Attribute(value=value, attr="primal", ctx=ast.Load())
         stmt = ast.Assign([target], value)

@@ -10,8 +10,7 @@ go nowhere, nor do the names its blocks read.
 from __future__ import annotations
 
 import ast
-import contextlib
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from fwdad.forward import contexts, runtime
 from fwdad.forward.astbuild import LOAD, STORE
@@ -35,25 +34,24 @@ class ControlStatements:
         emitted = self.test(test)
         negated = isinstance(test, ast.UnaryOp)
         known = self.primal_test(test.operand if negated else test, emitted, negated, False)
-        with self.unread(known is None):
-            body, body_lines = self.block_lines(node.body)
-            orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        saved = self.unread(known is None)
+        body, body_lines = self.block_lines(node.body)
+        orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        self.lines = saved
         stmt = kind(test=emitted, body=body, orelse=orelse)
         self.use_line(stmt, None if known is None else [("test", known)], body_lines,
                       else_lines)
         return [stmt]
 
-    @contextlib.contextmanager
-    def unread(self, yes: bool = True) -> Iterator[None]:
-        """While the body runs (if `yes`), statements go to Lines the optimizer does not
-        read: those inside a statement it leaves as it is."""
+    def unread(self, yes: bool = True) -> LineTable:
+        """If `yes`, send the Lines of the statements made next where the optimizer does
+        not read them (those inside a statement it leaves as it is) until the caller
+        puts back the table this returns. (Not a context manager: one runs for most
+        statements, and an error drops the whole transform anyway.)"""
         saved = self.lines
         if yes:
             self.lines = LineTable(self.k.values)
-        try:
-            yield
-        finally:
-            self.lines = saved
+        return saved
 
     def use_line(self, stmt: ast.stmt, tests: Optional[List[Tuple[str, Test]]],
                  body: List[Line], orelse: List[Line]) -> None:
@@ -68,12 +66,13 @@ class ControlStatements:
 
     def s_For(self, node: ast.For) -> List[ast.stmt]:
         known = type(node.target) is ast.Name
-        with self.unread(not known):
-            item, atom = self.operand(node.iter)
-            iterate = self.helper(runtime.iterate, "iterate")
-            items = ast.Call(func=iterate, args=[item], keywords=[])
-            body, body_lines = self.block_lines(node.body)
-            orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        saved = self.unread(not known)
+        item, atom = self.operand(node.iter)
+        iterate = self.helper(runtime.iterate, "iterate")
+        items = ast.Call(func=iterate, args=[item], keywords=[])
+        body, body_lines = self.block_lines(node.body)
+        orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        self.lines = saved
         stmt = ast.For(target=node.target, iter=items, body=body, orelse=orelse)
         if known:
             line = self.lines.add(Line("for", stmt, [node.target.id], [(atom, False)]))
@@ -114,8 +113,9 @@ class ControlStatements:
         return Test(None, False, emitted) if isinstance(atom, ast.Constant) else None
 
     def s_Try(self, node: ast.Try) -> List[ast.stmt]:
-        with self.unread():
-            stmt = self.try_statement(node)
+        saved = self.unread()
+        stmt = self.try_statement(node)
+        self.lines = saved
         self.lines.unknown(stmt)
         return [stmt]
 
@@ -136,11 +136,12 @@ class ControlStatements:
         """`with m as v:` enters `_fw_entered(m)`, which runs m's `__enter__` and
         `__exit__` through their rules (forward/contexts.py): v is a Dual."""
         item = node.items[0]
-        with self.unread():
-            manager = ast.Call(func=self.helper(contexts.entered, "entered"),
-                               args=[self.value(item.context_expr)], keywords=[])
-            new = ast.withitem(context_expr=manager, optional_vars=item.optional_vars)
-            stmt = ast.With(items=[new], body=self.block(node.body))
+        saved = self.unread()
+        manager = ast.Call(func=self.helper(contexts.entered, "entered"),
+                           args=[self.value(item.context_expr)], keywords=[])
+        new = ast.withitem(context_expr=manager, optional_vars=item.optional_vars)
+        stmt = ast.With(items=[new], body=self.block(node.body))
+        self.lines = saved
         self.lines.unknown(stmt)
         return [stmt]
 
