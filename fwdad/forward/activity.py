@@ -1,9 +1,8 @@
 """Activity analysis of a derived rule: which locals stay boxed, split, or plain.
 
-It reads the Lines forward/transform.py made of its Dual code (one operation each,
-forward/lines.py) and gives each
-local of the rule one kind, for the whole rule (flow-insensitive, so loops need no
-special care):
+It reads the Lines that forward/transform.py recorded as it wrote the Dual code (one
+operation each, forward/lines.py) and gives each local of the rule one kind, for the
+whole rule (flow-insensitive, so loops need no special care):
   BOXED  holds a Dual, exactly as in the plain rule: a call may mutate it or
          something it aliases, a nested def reads it, or a statement the optimizer
          does not know mentions it;
