@@ -6,13 +6,15 @@
     if _fw_gt1.primal:                 ->  if _fw_gt1:
     t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
 
-Input: the Dual code and Constants of forward/transform.py. Output: a rule with the same
-signature and results. Locals are boxed, split or plain (forward/activity.py); Duals are
-built only where a split local meets a call that is not inlined, a return, or a
-container. Statements the optimizer does not know stay as they are, on boxed locals.
-Batched tangents go to the plain rule, bound as `_fw_unoptimized`: templates leave out
-the alignment of batch axes that rules do. So do arguments with no tangent (an int)
-where that matters, to a variant specialized on it (forward/guard.py, routes.py).
+Input: the Dual code, Constants and Lines of forward/transform.py (the optimizer reads
+the Lines, not the code). Output: a rule with the same signature and results, and a Note
+(forward/notes.py) on each statement cleanup needs to know more of. Locals are boxed,
+split or plain (forward/activity.py); Duals are built only where a split local meets a
+call that is not inlined, a return, or a container. Statements the optimizer does not
+know stay as they are, on boxed locals. Batched tangents go to the plain rule, bound as
+`_fw_unoptimized`: templates leave out the alignment of batch axes that rules do. So do
+arguments with no tangent (an int) where that matters, to a variant specialized on it
+(forward/guard.py, routes.py).
 """
 from __future__ import annotations
 
