@@ -202,13 +202,13 @@ def _stage_marks(fn: Callable) -> List[float]:
     from fwdad import frontend
     from fwdad.compile import compile_function
     from fwdad.forward.optimize import optimize
-    from fwdad.forward.transform import transform
+    from fwdad.forward.transform import transform_lines
     marks = [time.perf_counter()]
     src, normalized = frontend.normalized(fn)
     marks.append(time.perf_counter())
-    tree, constants = transform(normalized, src)
+    tree, constants, lines = transform_lines(normalized, src)
     marks.append(time.perf_counter())
-    better = optimize(tree, constants, None)
+    better = optimize(tree, constants, lines, None)
     marks.append(time.perf_counter())
     compile_function(better, constants.values, src.cells, src.globals, (), {},
                      src.filename, "rule")

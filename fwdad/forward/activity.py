@@ -1,8 +1,8 @@
 """Activity analysis of a derived rule: which locals stay boxed, split, or plain.
 
-It reads the Dual code of forward/transform.py (one operation per line) and gives each
-local of the rule one kind, for the whole rule (flow-insensitive, so loops need no
-special care):
+It reads the Lines that forward/transform.py recorded as it wrote the Dual code (one
+operation each, forward/lines.py) and gives each local of the rule one kind, for the
+whole rule (flow-insensitive, so loops need no special care):
   BOXED  holds a Dual, exactly as in the plain rule: a call may mutate it or
          something it aliases, a nested def reads it, or a statement the optimizer
          does not know mentions it;
@@ -15,12 +15,13 @@ do not show (results of derived and dynamic calls): templates on it call the rul
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import lang
 from fwdad import astwalk
-from fwdad.forward.lines import Line, Reader, bound_below
+from fwdad.forward.lines import Line, RuleLines, bound_below, walk_lines
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
 
@@ -32,23 +33,24 @@ class Analysis:
     names: Set[str]                # every name the rule mentions
     scoped: bool                   # it has `global` or `nonlocal` statements
     opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
-    lines: Dict[int, Line]         # id(statement) -> its Line
+    lines: List[Line]              # every Line of the rule, blocks' after their own
 
 
-def analyse(fn: ast.FunctionDef, constants: Dict[str, Any], templates: Dict[int, Any],
+def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any],
             inactive: Set[str] = frozenset()) -> Analysis:
-    """The kind of every local of the rule `fn` (see the module docstring); the
-    parameters `inactive` have no tangent (the rule is specialized for that)."""
-    reader = Reader(constants, templates)
-    reader.fn = fn
-    lines: List[Line] = []
+    """The kind of every local of the rule `fn`, whose Lines are `rule_lines` (see the
+    module docstring); the parameters `inactive` have no tangent (the rule is
+    specialized for that)."""
+    lines = walk_lines(rule_lines.body)
     bound = params(fn)
-    _read(fn.body, reader, lines, bound)
+    for line in lines:
+        bound.update(line.targets)
     unknown = [line.node for line in lines if line.kind == "unknown"]
-    present, names = _inside(unknown)
+    present, names, reads = _inside(unknown)
+    _join_tuple_swaps(rule_lines.body, lines, reads, [])
     scoped = ast.Global in present or ast.Nonlocal in present
-    locals_ = bound_below(unknown, bound | reader.locals())
-    names |= locals_ | reader.globals | set(constants)
+    locals_ = bound_below(unknown, bound | rule_lines.locals)
+    names |= locals_ | rule_lines.globals | set(constants)
     everything, lines = lines, _rows(lines)
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
@@ -61,7 +63,7 @@ def analyse(fn: ast.FunctionDef, constants: Dict[str, Any], templates: Dict[int,
                       None, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
-    return Analysis(kinds, names, scoped, opaque, {id(line.node): line for line in everything})
+    return Analysis(kinds, names, scoped, opaque, everything)
 
 
 def _rows(lines: List[Line]) -> List[Line]:
@@ -77,54 +79,51 @@ def _rows(lines: List[Line]) -> List[Line]:
 
 
 def _inside(stmts: List[ast.stmt]) -> tuple:
-    """The types of the nodes below `stmts` and the names they mention."""
-    present, names = set(), set()
+    """The types of the nodes below `stmts`, the names they mention, and how often
+    they read each."""
+    present, names, reads = set(), set(), Counter()
     for stmt in stmts:
         for node in astwalk.walk(stmt):
             present.add(type(node))
             if type(node) is ast.Name:
                 names.add(node.id)
-    return present, names
+                if type(node.ctx) is ast.Load:
+                    reads[node.id] += 1
+    return present, names, reads
 
 
-def _read(stmts: List[ast.stmt], reader: Reader, out: List[Line], bound: Set[str]) -> None:
-    """The Lines of `stmts` and the blocks inside them, in order, into `out`; the names
-    they assign into `bound`."""
-    previous: Optional[Line] = None
-    for stmt in stmts:
-        line = reader.line(stmt)
-        bound.update(line.targets)
-        if _is_tuple_swap(previous, line, reader):
-            previous.kind, previous.targets = "skip", []
-            line.kind, line.args = "copies", previous.args
-        out.append(line)
-        previous = line
-        if line.kind in ("for", "use"):
-            for block in ("body", "orelse"):
-                _read(getattr(stmt, block, []), reader, out, bound)
-
-
-def _is_tuple_swap(built: Optional[Line], line: Line, reader: Reader) -> bool:
+def _join_tuple_swaps(block: List[Line], lines: List[Line], reads: Counter,
+                      counted: List[bool]) -> None:
     """`t = build_tuple(a, b)` then `x, y = unpack(t, 2)`, t read nowhere else: the
-    user wrote `x, y = a, b`, which is two copies made at once."""
+    user wrote `x, y = a, b`, which is two copies made at once (`reads`: the reads of
+    the statements the optimizer does not know, to which those of `lines` are added
+    when first needed: `counted`)."""
+    previous: Optional[Line] = None
+    for line in block:
+        if _is_tuple_swap(previous, line):
+            if not counted:
+                counted.append(True)
+                for other in lines:  # (`operands` would be kept, and args change)
+                    reads.update(a.name for a, _ in other.args)
+                    reads.update(a.name for _, a in other.keywords)
+                    reads.update(a.name for a in other.tested)
+            if reads[previous.targets[0]] == 1:
+                previous.kind, previous.targets = "skip", []
+                line.kind, line.args = "copies", previous.args
+        if line.body or line.orelse:
+            _join_tuple_swaps(line.body, lines, reads, counted)
+            _join_tuple_swaps(line.orelse, lines, reads, counted)
+        previous = line
+
+
+def _is_tuple_swap(built: Optional[Line], line: Line) -> bool:
     if built is None or line.kind != "unpack" or built.kind != "call" or \
-            built.callee is not reader.rules_by_primal.get(lang.build_tuple):
+            built.entry is None or built.entry.primal is not lang.build_tuple:
         return False
-    counts = [c.value for c in line.node.value.args[1:] if isinstance(c, ast.Constant)]
+    counts = [c.value for c in line.counts if isinstance(c, ast.Constant)]
     return len(built.targets) == 1 and line.args[0][0].name == built.targets[0] and \
-        _reads(reader)[built.targets[0]] == 1 and counts[:1] == [len(built.args)] and \
-        counts[1:] in ([], [-1]) and not any(s for _, s in built.args)
-
-
-def _reads(reader: Reader) -> Dict[str, int]:
-    """How often the rule reads each name (counted when first needed: rarely)."""
-    reads = reader.reads
-    if reads is None:
-        reads = reader.reads = {}
-        for node in astwalk.walk(reader.fn):
-            if type(node) is ast.Name and type(node.ctx) is ast.Load:
-                reads[node.id] = reads.get(node.id, 0) + 1
-    return reads
+        counts[:1] == [len(built.args)] and counts[1:] in ([], [-1]) and \
+        not any(s for _, s in built.args)
 
 
 def params(fn: ast.FunctionDef) -> Set[str]:

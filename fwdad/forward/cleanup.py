@@ -13,26 +13,30 @@ import ast
 import copy
 from collections import Counter
 from itertools import chain
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.astwalk import node_fields
 from fwdad.forward.astbuild import DEL, STORE, locate
 from fwdad.forward.moves import substitute
+from fwdad.forward.notes import Notes
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 
-def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset()) -> ast.FunctionDef:
-    """Clean `fn`; temporaries in `small` that are bound once hold one number and get
-    no `del` (it would free no array)."""
-    reads = _Reads()
+def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset(),
+            notes: Optional[Notes] = None) -> ast.FunctionDef:
+    """Clean `fn`, whose statements the optimizer noted in `notes` (forward/notes.py);
+    temporaries in `small` that are bound once hold one number and get no `del` (it
+    would free no array)."""
+    reads = _Reads(notes if notes is not None else Notes())
     reads.scan(fn)
     reads.count()
     loads = reads.loads
     _drop_needless_copies(reads)
-    if any(_without_dead_tangent(stmt, loads) is not stmt for stmt in reads.marked):
+    if any(_without_dead_tangent(stmt, loads, reads.notes) is not stmt
+           for stmt in reads.marked):
         while _drop_dead_tangents(reads.blocks, reads):
             pass
     small = {name for name in small if reads.stores[name] == 1}
@@ -94,7 +98,8 @@ class _Reads:
     the rule (`loads`) and assigned (`stores`), and its blocks (`blocks`, each before
     the blocks inside it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, notes: Notes) -> None:
+        self.notes = notes  # what the optimizer noted of the statements it made
         self.own: Dict[int, list] = {}  # id -> [statement, names, has statements inside]
         self.loads: Counter = Counter()
         self.stores: Counter = Counter()
@@ -103,12 +108,12 @@ class _Reads:
 
     def scan(self, stmt: ast.stmt) -> List[str]:
         """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
-        extra = stmt.__dict__
-        known = extra.get("fw_reads")
+        note = self.notes.get(stmt)
+        known = None if note is None else note.reads
         if known is not None:  # noted when it was made (forward/inline.py)
             self.own[id(stmt)] = [stmt, known, False]
             self.stores[stmt.targets[0].id] += 1
-            if "fw_tangent" in extra:
+            if note.tangent:
                 self.marked.append(stmt)
             return known
         names: List[str] = []
@@ -116,7 +121,7 @@ class _Reads:
         entry = self.own[id(stmt)] = [stmt, names, False]
         kind = type(stmt)
         if kind is ast.Assign:
-            if "fw_tangent" in extra or "fw_split" in extra:
+            if note is not None and (note.tangent or note.split is not None):
                 self.marked.append(stmt)
             targets = stmt.targets
             if len(targets) == 1 and type(targets[0]) is ast.Name:
@@ -180,9 +185,9 @@ def _drop_needless_copies(reads: "_Reads") -> None:
     """`dy = +_fw_dx` -> `dy = _fw_dx` where nothing else reads or assigns `_fw_dx`: the
     optimizer copies a tangent that a template passes through, which only another
     holder of it needs (forward/inline.py marks the copies of new tangents)."""
-    loads, stores = reads.loads, reads.stores
+    loads, stores, notes = reads.loads, reads.stores, reads.notes
     for stmt in reads.marked:
-        name = stmt.__dict__.get("fw_copy_of")
+        name = notes.of(stmt).copy_of
         if name is not None and loads[name] == 1 and stores[name] == 1:
             stmt.value = stmt.value.operand
 
@@ -194,7 +199,7 @@ def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> boo
     for node, field in blocks:
         stmts, kept = getattr(node, field), []
         for stmt in stmts:
-            new = _without_dead_tangent(stmt, loads)
+            new = _without_dead_tangent(stmt, loads, reads.notes)
             if new is not stmt:
                 changed = True
                 for name in reads.of(stmt):
@@ -207,10 +212,15 @@ def _drop_dead_tangents(blocks: List[Tuple[ast.AST, str]], reads: _Reads) -> boo
     return changed
 
 
-def _without_dead_tangent(stmt: ast.stmt, loads: Counter):
-    if getattr(stmt, "fw_tangent", False) and loads[stmt.targets[0].id] <= 0:
+def _without_dead_tangent(stmt: ast.stmt, loads: Counter, notes: Notes):
+    """None for a tangent assignment nobody reads, `y = y.primal` for a split whose
+    tangent nobody reads, else `stmt`."""
+    note = notes.get(stmt)
+    if note is None:
+        return stmt
+    if note.tangent and loads[stmt.targets[0].id] <= 0:
         return None
-    split = getattr(stmt, "fw_split", None)
+    split = note.split
     if split is not None and loads[split[1]] <= 0:
         source = stmt.value.elts[0]
         new = ast.Assign([ast.Name(split[0], STORE)], source)
@@ -225,7 +235,7 @@ def free_temporaries(fn: ast.FunctionDef) -> ast.FunctionDef:
     A dead temporary that still held a value read from an argument (`x.tangent`) would
     count as one more holder of that array, and keep it from being widened
     (fwdad/rules/widening.py)."""
-    reads, below = _Reads(), {}
+    reads, below = _Reads(Notes()), {}
     reads.scan(fn)
     out = copy.copy(fn)  # (the statements are shared, not changed)
     out.body = _free_temporaries(fn.body, [reads.below(s, below) for s in fn.body], set())

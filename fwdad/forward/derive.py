@@ -21,7 +21,7 @@ from fwdad.forward.defaults import rule_defaults
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.forward.optimize import optimize
 from fwdad.forward.routes import Key, Routes
-from fwdad.forward.transform import transform
+from fwdad.forward.transform import transform, transform_lines
 from fwdad.source import FunctionSource
 
 
@@ -60,7 +60,7 @@ def collector_paused() -> Iterator[None]:
 
 def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[..., Any]:
     src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
+    tree, constants, lines = transform_lines(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     if not (OPTIMIZE if optimized is None else optimized):
@@ -73,7 +73,7 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), build, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize)
-        better = optimize(tree, constants, routes)
+        better = optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
@@ -134,8 +134,8 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
     with collector_paused():
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
-        tree, constants = transform(normalized, fresh)
-        better = optimize(tree, constants, plain, dict(key))
+        tree, constants, lines = transform_lines(normalized, fresh)
+        better = optimize(tree, constants, lines, plain, dict(key))
         if better is None:
             return plain
         names = ", ".join(name for name, _ in key)

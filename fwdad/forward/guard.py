@@ -43,7 +43,7 @@ def checked_params(rw: Any, args: ast.arguments) -> List[str]:
     """The named parameters whose having no tangent (an int) would leave a template
     line's tangent that of one operand alone (see forward/vanishing.py), in order."""
     causes: Set[str] = set()
-    for line in rw.lines.values():
+    for line in rw.lines:
         if line.kind == "template" and line.targets and rw.kinds[line.targets[0]] != PLAIN:
             for atom in passes_through(rw, line):
                 causes |= rw.vanish.get(atom.name, frozenset())

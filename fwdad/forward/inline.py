@@ -19,6 +19,7 @@ from fwdad.forward.activity import BOXED, PLAIN
 from fwdad.forward.astbuild import LOAD, STORE, literal
 from fwdad.forward.builders import builder
 from fwdad.forward.lines import Line
+from fwdad.forward.notes import Notes
 from fwdad.forward.templates import Template, pow_literal, pow_two
 from fwdad.forward.vanishing import ALWAYS
 from fwdad.forward.zeros import ZERO, is_zero, simplify, zeroed
@@ -34,8 +35,8 @@ _POW = (operator.pow, np.power)
 def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     """The statements computing `target` (primal, then tangent) from the template, or
     None where the template is not its rule's math (the caller calls the rule). Each
-    assignment notes the names it reads in `fw_reads` (forward/cleanup.py counts them
-    from there instead of walking the new expressions)."""
+    assignment's Note (forward/notes.py) holds the names it reads (forward/cleanup.py
+    counts them from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
         return None
@@ -52,9 +53,10 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     primal = _build(tpl, tpl.primal, (), subst, bind, bound)
     if target is None:
         return [ast.Expr(value=primal)]
+    notes = rw.notes
     if rw.kinds[target] == PLAIN:
-        plain = _assign(target, primal, bound)
-        plain.fw_pure = True
+        plain = _assign(notes, target, primal, bound)
+        notes.of(plain).pure = True
         return [plain]
     primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
@@ -72,15 +74,16 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         passed = _passed_through(tangent, rw)
         if passed:  # `x + 0.0` is a new value: it gets a tangent of its own
             tangent = ast.UnaryOp(op=ast.UAdd(), operand=tangent)
-        tangents = [_assign(rw.dnames[target], tangent, bound)]
-        tangents[0].fw_tangent = True
+        tangents = [_assign(notes, rw.dnames[target], tangent, bound)]
+        note = notes.of(tangents[0])
+        note.tangent = True
         if passed in rw.fresh:  # cleanup drops the copy if nothing else reads it
-            tangents[0].fw_copy_of = passed
+            note.copy_of = passed
     if out != target:
-        return [_assign(out, primal, primal_reads)] + tangents + [
-            _assign(target, ast.Name(out, LOAD), [out])]
-    first = _assign(target, primal, primal_reads)
-    first.fw_pure = True
+        return [_assign(notes, out, primal, primal_reads)] + tangents + [
+            _assign(notes, target, ast.Name(out, LOAD), [out])]
+    first = _assign(notes, target, primal, primal_reads)
+    notes.of(first).pure = True
     if self_update or (tpl.tangent_first and not uses_out):
         return tangents + [first]
     return [first] + tangents
@@ -124,7 +127,7 @@ _BUILDERS: Dict[tuple, tuple] = {}
 
 def _chosen(rw: Any, line: Line) -> tuple:
     """The template of the line and the operands it takes: `x ** 2` is pow_two of x."""
-    tpl: Template = rw.templates[id(line.callee)]
+    tpl: Template = line.template
     atoms = line.operands
     exponent = _literal_exponent(line)
     if exponent is not None:
@@ -257,7 +260,8 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
     return ast.Call(func=rw.k.bind(fn, _hint(fn)), args=args, keywords=keywords)
 
 
-def _assign(name: str, value: ast.expr, reads: List[str]) -> ast.Assign:
+def _assign(notes: Notes, name: str, value: ast.expr, reads: List[str]) -> ast.Assign:
+    """`name = value`, which reads `reads` (noted for forward/cleanup.py)."""
     stmt = ast.Assign([ast.Name(name, STORE)], value)
-    stmt.fw_reads = reads
+    notes.of(stmt).reads = reads
     return stmt

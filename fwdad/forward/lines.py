@@ -1,10 +1,13 @@
-"""Read the Dual code of forward/transform.py as Lines: one operation each, with its
-operands as Atoms (a local, a constant Dual, or a global read live).
+"""The typed line IR between the forward transform and the optimizer: one Line for each
+statement of Dual code, made by the code that emits the statement (forward/transform.py,
+forward/schedule.py) from what it knew then, with its operands as Atoms (a local, a
+constant Dual, or a global read live).
 
     y = _fw_mul(x, _fw_2_0)        ->  Line("template", targets=["y"], args=[x, 2.0])
     a, b = _fw_unpack(t, 2)        ->  Line("unpack", ...)
+    if t.primal: ...               ->  Line("use", body=[...the Lines of the block])
     try: ...                       ->  Line("unknown"): the optimizer leaves it as it is
-Which calls are pure is forward/purity.py's to say.
+Which calls are pure is forward/purity.py's to say; `LineTable.call` asks it.
 """
 from __future__ import annotations
 
@@ -12,9 +15,8 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import child_nodes
-from fwdad.forward import runtime
-from fwdad.forward.purity import (PURE_HELPERS, call_is_pure, plain_call_is_pure,
-                                  rule_tables)
+from fwdad.forward.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
+from fwdad.forward.templates import templates_by_rule
 from fwdad.rules.registry import RuleEntry
 
 
@@ -31,23 +33,34 @@ class Atom:
 
 
 class Line:
-    """One statement of Dual code, as the optimizer sees it."""
+    """One statement of Dual code, as the optimizer sees it: `kind` is template, call,
+    copy, unpack, for, use (a branch, loop, return, assert or raise on primals), keep
+    (break, continue, pass) or unknown; the analysis adds copies and skip. A line
+    with blocks (for, use) holds their Lines in `body` and `orelse`; `callee` and
+    `entry` are what a call line calls and that callee's registry entry."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
-                 "_operands")
+                 "template", "func", "counts", "body", "orelse", "tests", "_operands")
 
-    def __init__(self, kind: str, node: ast.stmt, targets: Optional[List[str]] = None,
+    def __init__(self, kind: str, node: Optional[ast.stmt] = None,
+                 targets: Optional[List[str]] = None,
                  args: Optional[List[Tuple[Atom, bool]]] = None,
                  keywords: Optional[List[Tuple[Optional[str], Atom]]] = None,
                  callee: Any = None, entry: Optional[RuleEntry] = None,
                  pure: bool = True) -> None:
-        self.kind = kind  # template, call, copy, unpack, for, use, keep, unknown
-        self.node = node
+        self.kind = kind
+        self.node = node  # the statement of Dual code the line stands for
         self.targets = targets if targets is not None else []
         self.args = args if args is not None else []  # (atom, starred)
         self.keywords = keywords if keywords is not None else []
-        self.callee, self.entry = callee, entry
+        self.callee, self.entry = callee, entry  # what it calls; the callee's registry entry
         self.pure = pure  # the call mutates none of its arguments
+        self.template: Any = None  # a template line's (forward/templates.Template)
+        self.func: Optional[str] = None  # the constant a call, unpack or for line calls
+        self.counts: List[ast.expr] = []  # an unpacking's count (and starred position)
+        self.body: List[Line] = []
+        self.orelse: List[Line] = []
+        self.tests: List[Tuple[str, Test]] = []  # a `use` line's, by the field they fill
         self._operands: Optional[List[Atom]] = None
 
     @property
@@ -58,143 +71,105 @@ class Line:
             known = self._operands = [a for a, _ in self.args] + [a for _, a in self.keywords]
         return known
 
+    @property
+    def tested(self) -> List[Atom]:
+        """The locals whose primals a `use` line tests."""
+        return [test.atom for _, test in self.tests if test.atom is not None]
 
-_NOT_BOUND = object()
+    @property
+    def source_line(self) -> Optional[int]:
+        """The user's line the statement comes from (the `# line N` header above it)."""
+        return None if self.node is None else self.node.__dict__.get("lineno")
 
 
-class Reader:
-    """Turns the statements of one rule into Lines."""
+class Test:
+    """What a `use` line tests (or asserts, raises): the primal of a local, `not` it
+    when `negated`, or a literal of normalized code, kept as it is."""
 
-    def __init__(self, constants: Dict[str, Any], templates: Dict[int, Any]) -> None:
-        self.k, self.templates = constants, templates
-        self.rules, self.rules_by_primal = rule_tables()
-        self.atoms: Dict[str, Atom] = {}  # one Atom per name (atoms are not changed)
+    __slots__ = ("atom", "negated", "literal")
+
+    def __init__(self, atom: Optional[Atom], negated: bool = False,
+                 literal: Optional[ast.expr] = None) -> None:
+        self.atom, self.negated, self.literal = atom, negated, literal
+
+
+class LineTable:
+    """The Lines of one rule as its statements are emitted: one Atom per name, the
+    names read as locals and as globals, and the Lines of the block being emitted."""
+
+    def __init__(self, constants: Dict[str, Any]) -> None:
+        self.k = constants  # name -> value, of the constants the rule binds
+        self.atoms: Dict[str, Atom] = {}
+        self.locals: Set[str] = set()  # the names read as locals
         self.globals: Set[str] = set()  # the globals read live
-        self.fn: Optional[ast.FunctionDef] = None  # the rule, and how often it reads
-        self.reads: Optional[Dict[str, int]] = None  # each name (when first needed)
+        self.block: List[Line] = []  # the Lines of the block being emitted
 
-    def atom(self, node: ast.expr) -> Optional[Atom]:
-        """A bare name of Dual code is a constant of the rule or a local (the transform
-        reads every other name as `_fw_const(name)`)."""
-        if type(node) is ast.Name:
-            name = node.id
-            atom = self.atoms.get(name)
-            if atom is None:
-                atom = self.atoms[name] = Atom("const", name, self.k[name]) \
-                    if name in self.k else Atom("local", name)
-            return atom
-        if isinstance(node, ast.Call) and self.helper(node) is runtime.const \
-                and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
-            self.globals.add(node.args[0].id)
-            return Atom("global", node.args[0].id)
-        return None
+    def local(self, name: str) -> Atom:
+        atom = self.atoms.get(name)
+        if atom is None:
+            atom = self.atoms[name] = Atom("local", name)
+            self.locals.add(name)
+        return atom
 
-    def locals(self) -> Set[str]:
-        """The names read as locals so far."""
-        return {name for name, atom in self.atoms.items() if atom.kind == "local"}
+    def const(self, name: str) -> Atom:
+        """A constant the rule binds (`Constants.bind`): a Dual, or a plain value."""
+        atom = self.atoms.get(name)
+        if atom is None:
+            atom = self.atoms[name] = Atom("const", name, self.k[name])
+        return atom
 
-    def helper(self, call: ast.Call) -> Any:
-        func = call.func
-        return self.k.get(func.id) if isinstance(func, ast.Name) else None
+    def glob(self, name: str) -> Atom:
+        """A global or closure value read live: `_fw_const(name)`."""
+        self.globals.add(name)
+        return Atom("global", name)
 
-    def line(self, stmt: ast.stmt) -> Line:
-        line = self._line(stmt)
-        return line if line is not None else Line("unknown", stmt, pure=False)
-
-    def _line(self, stmt: ast.stmt) -> Optional[Line]:
-        if type(stmt) is ast.Assign and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-            if type(target) is ast.Name:
-                if type(value) is ast.Call and (self.helper(value) is not runtime.const
-                                                or self.atom(value) is None):
-                    return self.call(stmt, value, [target.id])
-                item = self.atom(value)
-                return None if item is None else Line("copy", stmt, [target.id],
-                                                      [(item, False)])
-            if isinstance(target, ast.Tuple) and isinstance(value, ast.Call):
-                return self.unpack(stmt, target, value)
-            return None
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            return self.call(stmt, stmt.value, [])
-        if isinstance(stmt, ast.For):
-            return self.loop(stmt)
-        if isinstance(stmt, (ast.If, ast.While)):
-            return Line("use", stmt) if self.test_ok(stmt.test) else None
-        if isinstance(stmt, ast.Return):
-            item = self.atom(stmt.value)
-            return None if item is None else Line("use", stmt, args=[(item, False)])
-        if isinstance(stmt, (ast.Assert, ast.Raise)):
-            parts = [p for p in child_nodes(stmt) if isinstance(p, ast.expr)]
-            return Line("use", stmt) if all(map(self.test_ok, parts)) else None
-        if isinstance(stmt, (ast.Break, ast.Continue, ast.Pass)):
-            return Line("keep", stmt)
-        return None
-
-    def test_ok(self, node: ast.expr) -> bool:
-        """Tests read `t.primal` (or `not t.primal`, or a constant)."""
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            node = node.operand
-        if isinstance(node, ast.Constant):
-            return True
-        return isinstance(node, ast.Attribute) and node.attr == "primal" and \
-            isinstance(node.value, ast.Name) and self.atom(node.value) is not None
-
-    def call(self, stmt: ast.stmt, call: ast.Call, targets: List[str]) -> Optional[Line]:
-        func = call.func
-        callee = self.k.get(func.id, _NOT_BOUND) if type(func) is ast.Name else _NOT_BOUND
-        if callee is _NOT_BOUND:
-            return None
-        line = Line("call", stmt, targets, callee=callee, entry=self.rules.get(id(callee)))
-        starred_any, atoms, args = False, self.atoms, line.args
-        for arg in call.args:
-            if type(arg) is ast.Name:  # most arguments: an atom made already
-                item = atoms.get(arg.id) or self.atom(arg)
-                args.append((item, False))
-                continue
-            starred = type(arg) is ast.Starred
-            inner = arg.value.args[0] if starred and isinstance(arg.value, ast.Call) \
-                and arg.value.args else arg
-            item = self.atom(inner)
-            if item is None:
-                return None
-            line.args.append((item, starred))
-            starred_any = starred_any or starred
-        for kw in call.keywords:
-            inner = kw.value.args[0] if kw.arg is None and isinstance(kw.value, ast.Call) \
-                else kw.value
-            item = self.atom(inner)
-            if item is None:
-                return None
-            line.keywords.append((kw.arg, item))
-        names = [name for name, _ in line.keywords]
-        if line.entry is None:
-            line.pure = any(callee is h for h in PURE_HELPERS) and "out" not in names
-        elif names or starred_any:
-            line.pure = call_is_pure(line.entry, len(line.args), names, starred_any)
-        else:
-            line.pure = plain_call_is_pure(line.entry, len(line.args))
-        template = self.templates.get(id(callee))
-        if template is not None and not names and not starred_any and \
-                len(line.args) == len(template.params):
-            line.kind = "template"
+    def add(self, line: Line) -> Line:
+        self.block.append(line)
         return line
 
-    def unpack(self, stmt: ast.Assign, target: ast.Tuple, call: ast.Call) -> Optional[Line]:
-        if self.helper(call) is not runtime.unpack or not all(
-                isinstance(t, ast.Name) for t in target.elts):
-            return None
-        item = self.atom(call.args[0])
-        return None if item is None else Line(
-            "unpack", stmt, [t.id for t in target.elts], [(item, False)])
+    def unknown(self, stmt: ast.stmt) -> Line:
+        return self.add(Line("unknown", stmt, pure=False))
 
-    def loop(self, stmt: ast.For) -> Optional[Line]:
-        it = stmt.iter
-        if not isinstance(stmt.target, ast.Name) or not isinstance(it, ast.Call) or \
-                self.helper(it) is not runtime.iterate:
-            return None
-        item = self.atom(it.args[0])
-        return None if item is None else Line("for", stmt, [stmt.target.id],
-                                              [(item, False)])
+    def call(self, callee: Any, entry: Optional[RuleEntry], args: List[Tuple[Atom, bool]],
+             keywords: List[Tuple[Optional[str], Atom]]) -> Line:
+        """A call line (not yet added): a template where `callee` has one and the call
+        passes its operands alone."""
+        line = Line("call", None, callee=callee, entry=entry, args=args, keywords=keywords)
+        starred = any(s for _, s in args)
+        names = [name for name, _ in keywords]
+        if entry is None:
+            line.pure = any(callee is h for h in PURE_HELPERS) and "out" not in names
+        elif names or starred:
+            line.pure = call_is_pure(entry, len(args), names, starred)
+        else:
+            line.pure = plain_call_is_pure(entry, len(args))
+        template = templates_by_rule().get(id(callee))
+        if template is not None and not names and not starred and \
+                len(args) == len(template.params):
+            line.kind, line.template = "template", template
+        return line
+
+
+class RuleLines:
+    """The Lines of a rule's body, and the names they read as locals and globals."""
+
+    __slots__ = ("body", "locals", "globals")
+
+    def __init__(self, body: List[Line], table: LineTable) -> None:
+        self.body = body
+        self.locals, self.globals = table.locals, table.globals
+
+
+def walk_lines(lines: List[Line]) -> List[Line]:
+    """The Lines of `lines` and of the blocks inside them, in order."""
+    out: List[Line] = []
+    stack = list(reversed(lines))
+    while stack:
+        line = stack.pop()
+        out.append(line)
+        if line.body or line.orelse:
+            stack.extend(reversed(line.body + line.orelse))
+    return out
 
 
 def local_names(fn: ast.FunctionDef) -> Set[str]:

@@ -28,14 +28,14 @@ def substitute(body: List[ast.stmt], table: Any, below: Dict[int, tuple],
     A primal temporary read once moves only into the statement right after it (so
     that every operation still runs in the same order). Returns the new statements
     and the names each reads."""
-    loads = table.loads
+    loads, notes = table.loads, table.notes
     reads = [_below(stmt, table, below) for stmt in body]
     tangents, primals = [], []
     for i, stmt in enumerate(body):
         if type(stmt) is ast.Assign:
-            extra = stmt.__dict__
-            kind = tangents if "fw_tangent" in extra else \
-                primals if "fw_pure" in extra else None
+            note = notes.get(stmt)
+            kind = None if note is None else tangents if note.tangent else \
+                primals if note.pure else None
             if kind is not None and type(stmt.targets[0]) is ast.Name:
                 name = stmt.targets[0].id
                 if loads[name] == 1 and name.startswith(RESERVED_PREFIX):
@@ -65,7 +65,8 @@ class _Moves:
             for name in names & movable if len(names) > len(movable) else movable & names:
                 self.first.setdefault(name, []).append(k)
         self.last = {name: k for k, names in enumerate(reads) for name in names}
-        self.simple = [_simple(stmt) for stmt in body]
+        self.notes = table.notes
+        self.simple = [_simple(stmt, self.notes) for stmt in body]
         self.barrier = _barriers(self.simple)
         # what each simple statement assigns (None once it has moved, or if not simple)
         self.targets = [stmt.targets[0].id if simple else None
@@ -80,7 +81,7 @@ class _Moves:
             while j < len(out) and out[j] is None:
                 j += 1
             if j == len(out) or name not in reads[j] or not self.simple[j] or \
-                    "fw_pure" not in out[j].__dict__ or not _one_operation(out[j].value):
+                    not self.notes.pure(out[j]) or not _one_operation(out[j].value):
                 return
         else:
             j = None
@@ -158,12 +159,12 @@ def _can_move(targets: list, reads: list, last: Dict[str, int], i: int, j: int,
                if n.startswith(RESERVED_PREFIX) and n in stores and n not in small)
 
 
-def _simple(stmt: ast.stmt) -> bool:
+def _simple(stmt: ast.stmt, notes: Any) -> bool:
     """An assignment of a template, a copy or a tangent, with one Name target."""
     if type(stmt) is not ast.Assign or type(stmt.targets[0]) is not ast.Name:
         return False
-    extra = stmt.__dict__
-    return extra.get("fw_tangent", False) or extra.get("fw_pure", False)
+    note = notes.get(stmt)
+    return note is not None and (note.tangent or note.pure)
 
 
 def _put(node: ast.expr, name: str, value: ast.expr) -> ast.expr:

@@ -6,27 +6,29 @@
     if _fw_gt1.primal:                 ->  if _fw_gt1:
     t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
 
-Input: the Dual code and Constants of forward/transform.py. Output: a rule with the same
-signature and results. Locals are boxed, split or plain (forward/activity.py); Duals are
-built only where a split local meets a call that is not inlined, a return, or a
-container. Statements the optimizer does not know stay as they are, on boxed locals.
-Batched tangents go to the plain rule, bound as `_fw_unoptimized`: templates leave out
-the alignment of batch axes that rules do. So do arguments with no tangent (an int)
-where that matters, to a variant specialized on it (forward/guard.py, routes.py).
+Input: the Dual code, Constants and Lines of forward/transform.py (the optimizer reads
+the Lines, not the code). Output: a rule with the same signature and results, and a Note
+(forward/notes.py) on each statement cleanup needs to know more of. Locals are boxed,
+split or plain (forward/activity.py); Duals are built only where a split local meets a
+call that is not inlined, a return, or a container. Statements the optimizer does not
+know stay as they are, on boxed locals. Batched tangents go to the plain rule, bound as
+`_fw_unoptimized`: templates leave out the alignment of batch axes that rules do. So do
+arguments with no tangent (an int) where that matters, to a variant specialized on it
+(forward/guard.py, routes.py).
 """
 from __future__ import annotations
 
 import ast
-import copy
 import math
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set
+from typing import Callable, Dict, Iterable, List, Optional, Set
 
 import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward import activity, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.lines import Atom, Line
+from fwdad.forward.lines import Atom, Line, RuleLines
+from fwdad.forward.notes import Notes
 from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
                                     fresh as _fresh, literal, load as _name, locate,
                                     store as _store, tangent_name as _tangent_name)
@@ -37,7 +39,6 @@ from fwdad.forward.guard import guard
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.inline import instantiate, nondiff_call
 from fwdad.forward.zeros import ZERO
-from fwdad.forward.templates import templates_by_rule
 from fwdad.forward.transform import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.forward import constructors
@@ -49,8 +50,9 @@ _NUMBERS = (int, float, complex, np.number, np.bool_)
 _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.trunc})
 
 
-def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
-             without_tangent: Optional[Dict[str, str]] = None) -> Optional[ast.FunctionDef]:
+def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
+             unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None
+             ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
     numbers and arrays, so a rule that builds instances of user classes (whose operators
@@ -60,18 +62,17 @@ def optimize(tree: ast.FunctionDef, constants: Constants, unoptimized: Callable,
     calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
     `without_tangent` (parameter -> FLOAT, NUMBER or "", see routes.Key), it is the variant for
     calls where those have none, with no guard: Routes calls it after checking."""
-    templates = templates_by_rule()
     without_tangent = without_tangent or {}
-    analysis = activity.analyse(tree, constants.values, templates, set(without_tangent))
+    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants):
         return None
-    rewrite = _Rewrite(analysis, constants, templates, tree, without_tangent)
-    body = rewrite.entry(tree) + rewrite.block(tree.body)
+    rewrite = _Rewrite(analysis, constants, tree, without_tangent)
+    body = rewrite.entry(tree) + rewrite.block(lines.body)
     if rewrite.inlined and not without_tangent:
         body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
-    return cleanup(ast.copy_location(out, tree), rewrite.small)
+    return cleanup(ast.copy_location(out, tree), rewrite.small, rewrite.notes)
 
 
 def _builds_instances(constants: Constants) -> bool:
@@ -83,11 +84,10 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 templates: Dict[int, Any], tree: ast.FunctionDef,
-                 without_tangent: Dict[str, str]) -> None:
+                 tree: ast.FunctionDef, without_tangent: Dict[str, str]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
-        self.k, self.templates, self.inlined = constants, templates, False
+        self.k, self.inlined = constants, False
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
@@ -96,17 +96,18 @@ class _Rewrite(OtherLines):
         self.taken = taken
         params = activity.params(tree)
         self.numbers, self.fresh = _defined_by_templates(
-            analysis.lines.values(), self.dnames, params,
+            analysis.lines, self.dnames, params,
             {name for name, number in without_tangent.items() if number})
         args = tree.args
         # parameters given as Python floats with no tangent: their zero is 0.0
         self.floats = {name for name, kind in without_tangent.items() if kind == FLOAT}
         self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
-            analysis.lines.values(), self.kinds, params, set(without_tangent),
+            analysis.lines, self.kinds, params, set(without_tangent),
             {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
+        self.notes = Notes()  # what cleanup needs to know of the statements made
         constants.reserve(taken)
 
     def temp(self, name: str) -> str:
@@ -163,12 +164,12 @@ class _Rewrite(OtherLines):
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
 
     # ---- statements -----------------------------------------------------------------
-    def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+    def block(self, lines: List[Line]) -> List[ast.stmt]:
         out: List[ast.stmt] = []
         self.depth += 1
-        lines, methods = self.lines, _METHODS
-        for stmt in stmts:
-            line = lines[id(stmt)]
+        methods = _METHODS
+        for line in lines:
+            stmt = line.node
             for new in methods[line.kind](self, line):
                 out.append(locate(new, stmt))
         self.depth -= 1
@@ -208,7 +209,7 @@ class _Rewrite(OtherLines):
                                                               ctx=ast.Load())
                                                 for a in ("primal", "tangent")],
                                           ctx=ast.Load()))
-        stmt.fw_split = name, self.dnames[name]
+        self.notes.of(stmt).split = name, self.dnames[name]
         return stmt
 
     def s_template(self, line: Line) -> List[ast.stmt]:
@@ -236,9 +237,7 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
-        node = copy.copy(line.node.value if target or isinstance(line.node, ast.Expr)
-                         else line.node)
-        call = _call(self.callee(line, node.func), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
+        call = _call(self.callee(line, self.name_node(line.func)), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
                                                           self.dual(a)), ctx=ast.Load())
                                   if starred else self.dual(a) for a, starred in line.args],
                      keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(
@@ -275,7 +274,7 @@ class _Rewrite(OtherLines):
         value = ast.Constant(value=tangent) if type(tangent) is float else \
             self.k.bind(NoTangent, "NoTangent")
         stmt = _assign(self.dnames[target], value)
-        stmt.fw_tangent = True
+        self.notes.of(stmt).tangent = True
         return stmt
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import List
+from typing import Any, Dict, List
 
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.astbuild import assign as _assign, call as _call, store as _store
+from fwdad.forward.astbuild import (assign as _assign, call as _call, load as _name, locate,
+                                    store as _store)
 from fwdad.forward.zeros import ZERO
-from fwdad.forward.lines import Atom, Line
+from fwdad.forward.lines import Line, Test
 from fwdad.lang import unpack as unpack_values
 
 
@@ -34,7 +35,7 @@ class OtherLines:
                 out.append(self.zero(target, atom))
             elif not (isinstance(tangent, ast.Name) and tangent.id == self.dnames[target]):
                 out.insert(0, _assign(self.dnames[target], tangent))
-                out[0].fw_tangent = True
+                self.notes.of(out[0]).tangent = True
         return out
 
     def s_skip(self, line: Line) -> List[ast.stmt]:
@@ -61,57 +62,57 @@ class OtherLines:
                            value=ast.Tuple(elts=values, ctx=ast.Load()))]
 
     def s_unpack(self, line: Line) -> List[ast.stmt]:
-        stmt, (atom, _) = line.node, line.args[0]
+        atom = line.args[0][0]
         kinds = [self.kinds[t] for t in line.targets]
+        targets = [ast.Tuple(elts=[_store(t) for t in line.targets], ctx=ast.Store())]
         if all(k == PLAIN for k in kinds) and not self.active(atom):
             value = _call(self.k.bind(unpack_values, "unpack_values"), self.primal(atom),
-                          *stmt.value.args[1:])
-            return [ast.Assign(targets=stmt.targets, value=value)]
-        value = _call(stmt.value.func, self.dual(atom), *stmt.value.args[1:])
+                          *line.counts)
+            return [ast.Assign(targets=targets, value=value)]
+        value = _call(_name(line.func), self.dual(atom), *line.counts)
         # a name bound twice (`a, _, _ = ...`) holds its last value: split it once
-        return [ast.Assign(targets=stmt.targets, value=value)] + [
+        return [ast.Assign(targets=targets, value=value)] + [
             self.split(t) for t in dict.fromkeys(line.targets) if self.kinds[t] != BOXED]
 
     def s_for(self, line: Line) -> List[ast.stmt]:
-        stmt, (atom, _), target = line.node, line.args[0], line.targets[0]
-        body = self.block(stmt.body)
-        orelse = self.block(stmt.orelse) if stmt.orelse else []
+        atom, target = line.args[0][0], line.targets[0]
+        body = self.block(line.body)
+        orelse = self.block(line.orelse) if line.orelse else []
         if self.kinds[target] == PLAIN and not self.active(atom):
             items = self.primal(atom)
         else:
-            items = _call(stmt.iter.func, self.dual(atom))
+            items = _call(_name(line.func), self.dual(atom))
             if self.kinds[target] != BOXED:
-                body.insert(0, ast.copy_location(self.split(target), stmt))
-        return [ast.For(target=stmt.target, iter=items, body=body, orelse=orelse,
+                body.insert(0, locate(self.split(target), line.node))
+        return [ast.For(target=_store(target), iter=items, body=body, orelse=orelse,
                         type_comment=None)]
 
     def s_use(self, line: Line) -> List[ast.stmt]:
-        stmt = copy.copy(line.node)
-        if isinstance(stmt, ast.Return):
-            stmt.value = self.dual(line.args[0][0])
-            return [stmt]
-        for name in ("test", "msg", "exc", "cause"):
-            if getattr(stmt, name, None) is not None:
-                setattr(stmt, name, self.test(getattr(stmt, name)))
-        for name in ("body", "orelse"):
-            if getattr(stmt, name, None):
-                setattr(stmt, name, self.block(getattr(stmt, name)))
-        return [stmt]
+        """A branch, loop, assert, raise or return on primals: the same statement, on
+        the primals the optimizer keeps (a return gives back the Dual)."""
+        kind = type(line.node)
+        if kind is ast.Return:
+            return [ast.Return(value=self.dual(line.args[0][0]))]
+        fields: Dict[str, Any] = {name: None for name in _TESTED[kind]}
+        for name, test in line.tests:
+            fields[name] = self.tested(test)
+        if kind is not ast.Assert and kind is not ast.Raise:
+            fields["body"] = self.block(line.body)
+            fields["orelse"] = self.block(line.orelse) if line.orelse else []
+        return [kind(**fields)]
 
-    def test(self, node: ast.expr) -> ast.expr:
-        if isinstance(node, ast.UnaryOp):
-            return ast.UnaryOp(op=node.op, operand=self.test(node.operand))
-        if isinstance(node, ast.Attribute):
-            return self.primal(self.atom_of(node.value))
-        return node
-
-    def atom_of(self, node: ast.Name) -> Atom:
-        if node.id in self.kinds:
-            return Atom("local", node.id)
-        return Atom("const", node.id, self.k.values[node.id])
+    def tested(self, test: Test) -> ast.expr:
+        if test.atom is None:
+            return test.literal
+        primal = self.primal(test.atom)
+        return ast.UnaryOp(op=ast.Not(), operand=primal) if test.negated else primal
 
     def s_keep(self, line: Line) -> List[ast.stmt]:
         return [line.node]
 
     def s_unknown(self, line: Line) -> List[ast.stmt]:
         return [copy.deepcopy(line.node)]
+
+
+_TESTED = {ast.If: ("test",), ast.While: ("test",), ast.Assert: ("test", "msg"),
+           ast.Raise: ("exc", "cause")}  # the fields of each statement that `use` tests

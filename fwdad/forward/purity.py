@@ -7,11 +7,11 @@ functions that take `out` mutate only `out`, so a call that passes none is pure.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, Optional, Set
 
 import numpy as np
 
-from fwdad.rules.registry import KEYWORD_ONLY, RuleEntry, bound, entries, on_register
+from fwdad.rules.registry import KEYWORD_ONLY, RuleEntry, on_register
 
 PURE_HELPERS: Set[Any] = set()  # helpers of generated code that mutate nothing
 
@@ -54,17 +54,4 @@ def plain_call_is_pure(entry: RuleEntry, positional: int) -> bool:
     return known[1]
 
 
-_TABLES: List[tuple] = []  # (id(callable) -> entry, primal -> callable), while valid
-
-
-def rule_tables() -> tuple:
-    """The registry as two maps, id(rule generated code binds) -> its entry and primal
-    -> that rule, made again after a registration."""
-    if not _TABLES:
-        listed = list(entries())
-        _TABLES.append(({id(bound(e)): e for e in listed},
-                        {e.primal: bound(e) for e in listed}))
-    return _TABLES[0]
-
-
-on_register(lambda fn: (_TABLES.clear(), _PLAIN_PURITY.clear()))
+on_register(lambda fn: _PLAIN_PURITY.clear())

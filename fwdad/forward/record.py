@@ -27,7 +27,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import dispatch, purity
 from fwdad.forward.transform import transform
-from fwdad.rules.registry import entries, get_frule
+from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
 from fwdad.source import python_function
 
 
@@ -42,6 +42,7 @@ class Step:
     keywords: Dict[str, Any]
     outputs: List[str]     # one ref, or several for an unpacking
     kind: str = "call"     # call, unpack, test, const
+    entry: Any = None      # the callee's registry entry (a RuleEntry), for a primitive
 
 
 @dataclass
@@ -87,13 +88,14 @@ class Recorder:
         return ref
 
     # ---- what recording rules call ----------------------------------------------------
-    def call(self, callee: Any, args: tuple, kwargs: dict, pure: bool) -> Any:
-        if not pure:
+    def call(self, callee: Any, entry: Any, args: tuple, kwargs: dict) -> Any:
+        """A call of the rule `callee` of the registry entry `entry`."""
+        if not purity.call_is_pure(entry, len(args), kwargs):
             self.invalid(f"{getattr(callee, '__name__', callee)} may mutate its arguments")
         refs = [self.ref(a) for a in args]
         kw = {k: self.ref(v) for k, v in kwargs.items()}
         out = callee(*args, **kwargs)
-        self.add(Step(callee, refs, kw, [self.fresh(out)]))
+        self.add(Step(callee, refs, kw, [self.fresh(out)], entry=entry))
         return out
 
     def unpack(self, d: Dual, count: int, star: int = -1) -> tuple:
@@ -136,12 +138,12 @@ class Recorder:
         if isinstance(fn, types.FunctionType) and get_frule(fn) is None:
             self.steps.append(Step(None, [self.ref(f)], {"callee": fn}, [], "callee"))
             return self.rule_of(fn)(*args, **kwargs)
-        rule = get_frule(fn)
-        if rule is None:
+        entry = entry_of(fn)
+        if entry is None:
             self.invalid(f"a dynamic call of {type(fn).__name__}")
             return dispatch.call(f, *args, **kwargs)
         self.steps.append(Step(None, [self.ref(f)], {"callee": fn}, [], "callee"))
-        return self.call(rule, args, kwargs, _pure(rule, args, kwargs))
+        return self.call(get_frule(fn), entry, args, kwargs)
 
     def _method(self, f: Dual, fn: Any, args: tuple, kwargs: dict) -> Dual:
         function = getattr(fn, "__func__", None) or getattr(type(fn.__self__), fn.__name__)
@@ -154,9 +156,9 @@ class Recorder:
             key = (type(fn.__self__), fn.__name__)
             self.steps.append(Step(None, [self.ref(f)], {"method": key}, [], "callee"))
             self.steps.append(Step(_bound_self, [self.ref(f)], {}, [self.fresh(me)]))
-        rule = get_frule(function)
-        if rule is not None:
-            return self.call(rule, (me,) + args, kwargs, _pure(rule, (me,) + args, kwargs))
+        entry = entry_of(function)
+        if entry is not None:
+            return self.call(get_frule(function), entry, (me,) + args, kwargs)
         if python_function(function) is None:
             self.invalid(f"a call of {fn.__name__}, which has no rule")
             return dispatch.call(f, *args, **kwargs)
@@ -182,20 +184,15 @@ def _bound_self(f: Dual) -> Dual:
 purity.PURE_HELPERS.add(_bound_self)
 
 
-def _pure(rule: Callable, args: tuple, kwargs: dict) -> bool:
-    """Whether this call of `rule` mutates none of its arguments."""
-    return purity.call_is_pure(purity.rule_tables()[0].get(id(rule)), len(args), kwargs)
-
-
 class _Primitive:
     """A primitive's rule inside a recording rule."""
 
-    def __init__(self, rule: Callable, recorder: Recorder) -> None:
-        self.rule, self.recorder = rule, recorder
+    def __init__(self, rule: Callable, entry: RuleEntry, recorder: Recorder) -> None:
+        self.rule, self.entry, self.recorder = rule, entry, recorder
         self.__name__ = getattr(rule, "__name__", "rule")
 
     def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
-        return self.recorder.call(self.rule, args, kwargs, _pure(self.rule, args, kwargs))
+        return self.recorder.call(self.rule, self.entry, args, kwargs)
 
 
 def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
@@ -227,8 +224,9 @@ def _wrap(value: Any, rec: Recorder) -> Any:
         return rec.iterate
     if isinstance(value, LazyRule):
         return lambda *args, **kwargs: rec.rule_of(value.fn)(*args, **kwargs)
-    if any(value is e.callable for e in entries()):
-        return _Primitive(value, rec)
+    entry = next((e for e in entries() if value is e.callable), None)
+    if entry is not None:
+        return _Primitive(value, entry, rec)
     if callable(value):
         return _Poisoned(value, rec)
     return value

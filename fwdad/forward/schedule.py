@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from fwdad.compile import compile_function
 from fwdad.core import duals
 from fwdad.core.constants import Constants
 from fwdad.dual import Dual
+from fwdad.forward.lines import Atom, Line, LineTable, RuleLines, Test
 from fwdad.forward.optimize import optimize
 from fwdad.forward.record import Fallback, Recorder, Step
-from fwdad.rules.registry import def_nondiff, get_frule
+from fwdad.rules.registry import RuleEntry, def_nondiff, entry_of, get_frule
 from fwdad.tangents import NoTangent
 
 
@@ -63,62 +64,102 @@ def _raw(value: Any) -> Dual:
 
 
 class _Writer:
+    """Writes the schedule's statements, and their Lines (forward/lines.py) for the
+    optimizer."""
+
     def __init__(self, count: int) -> None:
         self.k = Constants(set())
         self.body: List[ast.stmt] = []
+        self.lines = LineTable(self.k.values)
         self.guards = 0
 
     def atom(self, ref: Any) -> ast.expr:
-        if isinstance(ref, str):
-            return ast.Name(id=ref, ctx=ast.Load())
-        value = ref[1]
-        return self.k.bind(value if isinstance(value, Dual) else _raw(value), "k")
+        return self.operand(ref)[0]
 
-    def call(self, targets: List[str], callee: Any, args: List[ast.expr], kw=None) -> None:
-        value = ast.Call(func=self.k.bind(callee, getattr(callee, "__name__", "rule")),
-                         args=args, keywords=[ast.keyword(arg=k, value=self.atom(v))
-                                              for k, v in (kw or {}).items()])
+    def operand(self, ref: Any) -> Tuple[ast.expr, Atom]:
+        if isinstance(ref, str):
+            return ast.Name(id=ref, ctx=ast.Load()), self.lines.local(ref)
+        value = ref[1]
+        name = self.k.bind(value if isinstance(value, Dual) else _raw(value), "k")
+        return name, self.lines.const(name.id)
+
+    def call(self, targets: List[str], callee: Any, entry: Optional[RuleEntry],
+             refs: List[Any], kw: Optional[Dict[str, Any]] = None) -> None:
+        """`targets = callee(*refs, **kw)`, a call of the rule of the registry entry
+        `entry` (of a helper of generated code when None)."""
+        args = [self.operand(r) for r in refs]
+        func = self.k.bind(callee, getattr(callee, "__name__", "rule"))
+        keywords = [(k, self.operand(v)) for k, v in (kw or {}).items()]
+        value = ast.Call(func=func, args=[a for a, _ in args],
+                         keywords=[ast.keyword(arg=k, value=v) for k, (v, _) in keywords])
+        line = self.lines.call(callee, entry, [(atom, False) for _, atom in args],
+                               [(k, atom) for k, (_, atom) in keywords])
+        line.func = func.id
         if not targets:
-            self.body.append(ast.Expr(value=value))
+            self.add(ast.Expr(value=value), line)
             return
         target = ast.Name(id=targets[0], ctx=ast.Store()) if len(targets) == 1 else \
             ast.Tuple(elts=[ast.Name(id=t, ctx=ast.Store()) for t in targets],
                       ctx=ast.Store())
-        self.body.append(ast.Assign(targets=[target], value=value))
+        line.targets = targets
+        self.add(ast.Assign(targets=[target], value=value), line)
 
-    def guard(self, test: ast.expr, outcome: bool = True) -> None:
+    def unpack(self, targets: List[str], ref: Any, count: int) -> None:
+        """`targets = _fw_unpack(ref, count)`."""
+        item, atom = self.operand(ref)
+        unpack, counts = self.k.bind(duals.unpack, "unpack"), [ast.Constant(value=count)]
+        value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
+        if len(targets) == 1:
+            self.body.append(ast.Assign(targets=[ast.Name(id=targets[0], ctx=ast.Store())],
+                                        value=value))
+            self.lines.unknown(self.body[-1])
+            return
+        target = ast.Tuple(elts=[ast.Name(id=t, ctx=ast.Store()) for t in targets],
+                           ctx=ast.Store())
+        line = Line("unpack", targets=targets, args=[(atom, False)])
+        line.func, line.counts = unpack.id, counts
+        self.add(ast.Assign(targets=[target], value=value), line)
+
+    def add(self, stmt: ast.stmt, line: Line) -> None:
+        self.body.append(stmt)
+        line.node = stmt
+        self.lines.add(line)
+
+    def guard(self, ref: str, outcome: bool = True) -> None:
         """`if not t.primal: raise Fallback` (or `if t.primal:` for a False outcome)."""
-        test = ast.Attribute(value=test, attr="primal", ctx=ast.Load())
+        test: ast.expr = ast.Attribute(value=self.atom(ref), attr="primal", ctx=ast.Load())
         if outcome:
             test = ast.UnaryOp(op=ast.Not(), operand=test)
         fail = ast.Raise(exc=self.k.bind(Fallback, "Fallback"), cause=None)
-        self.body.append(ast.If(test=test, body=[fail], orelse=[]))
+        stmt = ast.If(test=test, body=[fail], orelse=[])
+        line = Line("use")
+        line.tests = [("test", Test(self.lines.local(ref), outcome))]
+        line.body = [Line("unknown", fail, pure=False)]
+        self.add(stmt, line)
 
-    def checked(self, helper: Callable, *args: ast.expr) -> None:
+    def checked(self, helper: Callable, *refs: Any) -> None:
         self.guards += 1
         name = f"g{self.guards}"
-        self.call([name], get_frule(helper), list(args))
-        self.guard(ast.Name(id=name, ctx=ast.Load()))
+        self.call([name], get_frule(helper), entry_of(helper), list(refs))
+        self.guard(name)
 
     def step(self, step: Step) -> None:
         if step.kind == "test":
             if isinstance(step.args[0], str):
-                self.guard(self.atom(step.args[0]), step.keywords["outcome"])
+                self.guard(step.args[0], step.keywords["outcome"])
         elif step.kind == "callee":
             (what, key), = step.keywords.items()
             helper = {"callee": is_function, "method": is_method, "type": type_is}[what]
-            self.checked(helper, self.atom(step.args[0]), self.atom(("const", key)))
+            self.checked(helper, step.args[0], ("const", key))
         elif step.kind == "const":
-            self.call(step.outputs, get_frule(read_global), [self.atom(("const", step.callee)),
-                                                  self.atom(step.args[0])])
+            self.call(step.outputs, get_frule(read_global), entry_of(read_global),
+                      [("const", step.callee), step.args[0]])
         elif step.kind == "unpack":
             count = step.args[1][1]
-            self.checked(has_length, self.atom(step.args[0]), self.atom(("const", count)))
-            self.call(step.outputs, duals.unpack, [self.atom(step.args[0]),
-                                                     ast.Constant(value=count)])
+            self.checked(has_length, step.args[0], ("const", count))
+            self.unpack(step.outputs, step.args[0], count)
         else:
-            self.call(step.outputs, step.callee, [self.atom(a) for a in step.args],
-                      step.keywords)
+            self.call(step.outputs, step.callee, step.entry, step.args, step.keywords)
 
 
 def _live(steps: List[Step], result: Any) -> List[Step]:
@@ -142,7 +183,8 @@ def build_schedule(rec: Recorder, nargs: int, out: Dual, name: str) -> Optional[
     writer = _Writer(len(rec.steps))
     for step in _live(rec.steps, result):
         writer.step(step)
-    writer.body.append(ast.Return(value=writer.atom(result)))
+    value, atom = writer.operand(result)
+    writer.add(ast.Return(value=value), Line("use", args=[(atom, False)]))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=f"a{i}") for i in range(nargs)],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     tree = ast.FunctionDef(name=f"{name}_schedule", args=args, body=writer.body,
@@ -150,7 +192,7 @@ def build_schedule(rec: Recorder, nargs: int, out: Dual, name: str) -> Optional[
     scope = {"__builtins__": builtins}
     plain = compile_function(tree, writer.k.values, {}, scope, (), {}, "<schedule>",
                              f"static schedule of {name}")
-    better = optimize(tree, writer.k, plain)
+    better = optimize(tree, writer.k, RuleLines(writer.lines.block, writer.lines), plain)
     if better is None:
         return plain
     return compile_function(better, writer.k.values, {}, scope, (), {}, "<schedule>",

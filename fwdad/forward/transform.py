@@ -9,39 +9,53 @@
     for v in xs:                ->  for v in _fw_iterate(xs):
 
 Every local holds a Dual. Names the rule binds (bound rules, constant Duals, helpers)
-become closure constants, collected in `Constants`.
+become closure constants, collected in `Constants`. Each statement it emits for the rule's
+own body gets a Line (forward/lines.py) saying what the transform knew of it: the callee
+and its registry entry, the operands, whether the call is pure; the optimizer reads those.
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import lang
 from fwdad.core.constants import Constants  # (re-exported for the optimizer's modules)
 from fwdad.core.constants import short_name as _short_name
 from fwdad.errors import InternalError, where
-from fwdad.forward import contexts, dispatch, runtime
+from fwdad.forward import dispatch, runtime
 from fwdad.forward.astbuild import LOAD, STORE, locate
+from fwdad.forward.lines import Atom, Line, LineTable, RuleLines
 from fwdad.forward.scopes import scope_of
+from fwdad.forward.transform_control import ControlStatements
 from fwdad.normalize.refs import is_ref
+from fwdad.rules.registry import entry_of
 from fwdad.source import FunctionSource
 
 
 def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
     """The Dual version of a normalized function, and the constants it uses."""
+    rule, constants, _ = transform_lines(tree, src)
+    return rule, constants
+
+
+def transform_lines(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
+    """`transform`, and the Lines of the rule's body (a RuleLines) for the optimizer."""
     scope = scope_of(tree)
     constants = Constants(scope[2])
     forward = _Forward(src, constants)
     rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
-    return rule, constants
+    return rule, constants, forward.rule_lines
 
 
-class _Forward:
+class _Forward(ControlStatements):
     def __init__(self, src: FunctionSource, constants: Constants) -> None:
         self.src, self.k = src, constants
         self.duals: Set[str] = set()  # names holding Duals here
         self.globals: Set[str] = set()  # names this function declares global
-        self.callees: Dict[int, str] = {}  # id(static callee) -> the name of its rule
+        self.callees: Dict[int, tuple] = {}  # id(static callee) -> (its rule's name,
+        # the rule, its registry entry)
+        self.lines = LineTable(constants.values)  # the Lines of the function emitted
+        self.rule_lines: Optional[RuleLines] = None  # the top function's, once made
 
     def helper(self, fn: Any, hint: str) -> ast.Name:
         return self.k.bind(fn, hint)
@@ -49,7 +63,9 @@ class _Forward:
     # ---- functions ------------------------------------------------------------------
     def function(self, node: ast.FunctionDef, outer: Set[str], name: str,
                  top: bool = False, scope: Optional[tuple] = None) -> ast.FunctionDef:
-        saved = self.duals, self.globals
+        saved = self.duals, self.globals, self.lines
+        if not top:  # the optimizer leaves a nested def as it is: its Lines go nowhere
+            self.lines = LineTable(self.k.values)
         bound, self.globals, _ = scope or scope_of(node)
         self.duals = (outer - self.globals) | bound
         args = node.args
@@ -60,12 +76,18 @@ class _Forward:
             kwarg=args.kwarg, defaults=[] if top else [self.value(d) for d in args.defaults])
         if top:
             new_args.kw_defaults = [None] * len(args.kwonlyargs)
-        body = self.pack_star_params(node) + self.block(node.body)
+        packs = self.pack_star_params(node)  # (their Lines go first)
+        body, lines = self.block_lines(node.body)
+        body, lines = packs + body, self.lines.block + lines
         if not isinstance(node.body[-1], (ast.Return, ast.Raise)):
             # falling off the end returns None: a Dual, as every call's result is
-            end = ast.Return(value=self.helper(runtime.NONE, "None"))
-            body.append(ast.copy_location(end, node.body[-1]))
-        self.duals, self.globals = saved
+            none = self.helper(runtime.NONE, "None")
+            end = ast.copy_location(ast.Return(value=none), node.body[-1])
+            body.append(end)
+            lines.append(Line("use", end, args=[(self.lines.const(none.id), False)]))
+        if top:
+            self.rule_lines = RuleLines(lines, self.lines)
+        self.duals, self.globals, self.lines = saved
         out = ast.FunctionDef(name=name, args=new_args, body=body, decorator_list=[],
                               returns=None, type_comment=None)
         return ast.copy_location(out, node)
@@ -81,9 +103,20 @@ class _Forward:
                                 args=[ast.Name(param.arg, LOAD)], keywords=[])
                 out.append(ast.copy_location(ast.Assign(
                     targets=[ast.Name(param.arg, STORE)], value=call), node))
+                line = self.lines.call(packer, None, [(self.lines.local(param.arg), False)],
+                                       [])
+                line.node, line.targets, line.func = out[-1], [param.arg], call.func.id
+                self.lines.add(line)
         return out
 
     def block(self, stmts: List[ast.stmt]) -> List[ast.stmt]:
+        return self.block_lines(stmts)[0]
+
+    def block_lines(self, stmts: List[ast.stmt]) -> Tuple[List[ast.stmt], List[Line]]:
+        """The statements of a block, and their Lines (each method adds a Line for each
+        statement it emits)."""
+        table = self.lines
+        saved, table.block = table.block, []
         out: List[ast.stmt] = []
         for stmt in stmts:
             method = getattr(self, "s_" + type(stmt).__name__, None)
@@ -91,140 +124,155 @@ class _Forward:
                 raise InternalError(f"the forward transform met a {type(stmt).__name__}")
             for new in method(stmt):
                 out.append(locate(new, stmt))
-        return out or [ast.Pass()]
+        if not out:
+            out.append(ast.Pass())
+            table.add(Line("keep", out[0]))
+        lines, table.block = table.block, saved
+        return out, lines
 
     # ---- statements -----------------------------------------------------------------
     def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
         inner = self.function(node, self.duals, node.name)
         wrap = ast.Call(func=self.helper(dispatch.closure, "closure"),
                         args=[ast.Name(node.name, LOAD)], keywords=[])
-        return [inner, ast.Assign(targets=[ast.Name(node.name, STORE)],
-                                  value=wrap)]
+        closure = ast.Assign(targets=[ast.Name(node.name, STORE)], value=wrap)
+        self.lines.unknown(inner)
+        line = self.lines.call(dispatch.closure, None,
+                               [(self.lines.local(node.name), False)], [])
+        line.func = wrap.func.id
+        self.add_line(closure, [node.name], line)
+        return [inner, closure]
 
     def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
         target, value = node.targets[0], node.value
+        named = type(target) is ast.Name
+        known = target.id not in self.globals if named else \
+            isinstance(target, ast.Tuple) and all(type(t) is ast.Name for t in target.elts)
+        saved = self.unread(not known)
         if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
             x, *counts = value.args
-            value = ast.Call(func=self.helper(runtime.unpack, "unpack"),
-                             args=[self.value(x)] + counts, keywords=[])
+            item, atom = self.operand(x)
+            unpack = self.helper(runtime.unpack, "unpack")
+            value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
+            line = Line("unpack", args=[(atom, False)])
+            line.func, line.counts = unpack.id, counts
         elif isinstance(value, ast.Call):
-            value = self.call(value)
+            value, line = self.call(value)
         else:
-            value = self.value(value)
-        if isinstance(target, ast.Name) and target.id in self.globals:  # store the value
+            value, atom = self.operand(value)
+            line = Line("copy", args=[(atom, False)])
+        self.lines = saved
+        if named and target.id in self.globals:  # store the value
             value = ast.Attribute(value=value, attr="primal", ctx=ast.Load())
-        return [ast.Assign([target], value)]
+        stmt = ast.Assign([target], value)
+        if known:
+            self.add_line(stmt, [target.id] if named else [t.id for t in target.elts], line)
+        else:
+            self.lines.unknown(stmt)
+        return [stmt]
 
     def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
-        return [ast.Expr(value=self.call(node.value))]
+        value, line = self.call(node.value)
+        stmt = ast.Expr(value=value)
+        self.add_line(stmt, [], line)
+        return [stmt]
 
-    def s_If(self, node: ast.If) -> List[ast.stmt]:
-        return [ast.If(test=self.test(node.test), body=self.block(node.body),
-                       orelse=self.block(node.orelse) if node.orelse else [])]
-
-    def s_While(self, node: ast.While) -> List[ast.stmt]:
-        return [ast.While(test=self.test(node.test), body=self.block(node.body),
-                          orelse=self.block(node.orelse) if node.orelse else [])]
-
-    def s_For(self, node: ast.For) -> List[ast.stmt]:
-        items = ast.Call(func=self.helper(runtime.iterate, "iterate"),
-                         args=[self.value(node.iter)], keywords=[])
-        return [ast.For(target=node.target, iter=items, body=self.block(node.body),
-                        orelse=self.block(node.orelse) if node.orelse else [])]
+    def add_line(self, stmt: ast.stmt, targets: List[str], line: Line) -> None:
+        """Add the Line of `stmt`, which assigns `targets`."""
+        line.node, line.targets = stmt, targets
+        self.lines.add(line)
 
     def s_Return(self, node: ast.Return) -> List[ast.stmt]:
-        value = self.value(node.value) if node.value is not None else \
-            self.helper(runtime.NONE, "None")
-        return [ast.Return(value=value)]
-
-    def s_Assert(self, node: ast.Assert) -> List[ast.stmt]:
-        msg = None if node.msg is None else self.primal(node.msg)
-        return [ast.Assert(test=self.primal(node.test), msg=msg)]
-
-    def s_Raise(self, node: ast.Raise) -> List[ast.stmt]:
-        exc = None if node.exc is None else self.primal(node.exc)
-        cause = None if node.cause is None else self.primal(node.cause)
-        return [ast.Raise(exc=exc, cause=cause)]
-
-    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
-        handlers = []
-        for handler in node.handlers:
-            body = self.block(handler.body)
-            if handler.name:  # the exception itself is a plain value: make it a Dual
-                body.insert(0, self.rebind_const(handler.name, handler))
-            kind = None if handler.type is None else self.primal(handler.type)
-            handlers.append(ast.copy_location(
-                ast.ExceptHandler(type=kind, name=handler.name, body=body), handler))
-        return [ast.Try(body=self.block(node.body), handlers=handlers,
-                        orelse=self.block(node.orelse) if node.orelse else [],
-                        finalbody=self.block(node.finalbody) if node.finalbody else [])]
-
-    def s_With(self, node: ast.With) -> List[ast.stmt]:
-        """`with m as v:` enters `_fw_entered(m)`, which runs m's `__enter__` and
-        `__exit__` through their rules (forward/contexts.py): v is a Dual."""
-        item = node.items[0]
-        manager = ast.Call(func=self.helper(contexts.entered, "entered"),
-                           args=[self.value(item.context_expr)], keywords=[])
-        new = ast.withitem(context_expr=manager, optional_vars=item.optional_vars)
-        return [ast.With(items=[new], body=self.block(node.body))]
-
-    def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
-        """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
-        value = ast.Call(func=self.helper(runtime.const, "const"),
-                         args=[ast.Name(name, LOAD)], keywords=[])
-        return ast.copy_location(ast.Assign(targets=[ast.Name(name, STORE)],
-                                            value=value), like)
+        if node.value is not None:
+            value, atom = self.operand(node.value)
+        else:
+            value = self.helper(runtime.NONE, "None")
+            atom = self.lines.const(value.id)
+        stmt = ast.Return(value=value)
+        self.lines.add(Line("use", stmt, args=[(atom, False)]))
+        return [stmt]
 
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
+        self.lines.add(Line("keep", node))
         return [node]
 
-    s_Break = s_Continue = s_Pass = s_Delete = s_Global = s_Nonlocal = s_keep
-    s_Import = s_ImportFrom = s_keep  # imported names hold plain values, read as constants
+    def s_other(self, node: ast.stmt) -> List[ast.stmt]:
+        self.lines.unknown(node)
+        return [node]
+
+    s_Break = s_Continue = s_Pass = s_keep
+    s_Delete = s_Global = s_Nonlocal = s_other
+    s_Import = s_ImportFrom = s_other  # imported names hold plain values, read as constants
 
     # ---- expressions ----------------------------------------------------------------
-    def call(self, node: ast.Call) -> ast.Call:
-        args = [self.arg(a) for a in node.args]
-        keywords = [self.keyword(k) for k in node.keywords]
+    def call(self, node: ast.Call) -> Tuple[ast.Call, Line]:
+        """The Dual call, and its Line (its statement and targets not yet set)."""
+        args, arg_atoms = [], []
+        for a in node.args:
+            arg, atom = self.arg(a)
+            args.append(arg)
+            arg_atoms.append((atom, type(a) is ast.Starred))
+        keywords, keyword_atoms = [], []
+        for k in node.keywords:
+            keyword, atom = self.keyword(k)
+            keywords.append(keyword)
+            keyword_atoms.append((k.arg, atom))
         func = node.func
         if is_ref(func):
             target = func.fw_value
             if target is lang.foreigncall:
-                target, args = node.args[0].fw_value, args[1:]
-            name = self.callees.get(id(target))
-            if name is None:
+                target, args, arg_atoms = node.args[0].fw_value, args[1:], arg_atoms[1:]
+            known = self.callees.get(id(target))
+            if known is None:
                 rule = dispatch.static_rule(target, self.where(node))
-                name = self.helper(rule, _short_name(target)).id
+                known = self.helper(rule, _short_name(target)).id, rule, entry_of(target)
                 if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
-                    self.callees[id(target)] = name
-            return ast.Call(ast.Name(name, LOAD), args, keywords)
-        callee = self.value(func)
-        return ast.Call(self.helper(dispatch.call, "call"), [callee] + args, keywords)
+                    self.callees[id(target)] = known
+            name, rule, entry = known
+            line = self.lines.call(rule, entry, arg_atoms, keyword_atoms)
+            line.func = name
+            return ast.Call(ast.Name(name, LOAD), args, keywords), line
+        callee, atom = self.operand(func)
+        call = ast.Call(self.helper(dispatch.call, "call"), [callee] + args, keywords)
+        line = self.lines.call(dispatch.call, None, [(atom, False)] + arg_atoms,
+                               keyword_atoms)
+        line.func = call.func.id
+        return call, line
 
-    def arg(self, node: ast.expr) -> ast.expr:
+    def arg(self, node: ast.expr) -> Tuple[ast.expr, Atom]:
         if isinstance(node, ast.Starred):
+            value, atom = self.operand(node.value)
             items = ast.Call(func=self.helper(runtime.unbox, "unbox"),
-                             args=[self.value(node.value)], keywords=[])
-            return ast.Starred(value=items, ctx=ast.Load())
-        return self.value(node)
+                             args=[value], keywords=[])
+            return ast.Starred(value=items, ctx=ast.Load()), atom
+        return self.operand(node)
 
-    def keyword(self, node: ast.keyword) -> ast.keyword:
+    def keyword(self, node: ast.keyword) -> Tuple[ast.keyword, Atom]:
+        value, atom = self.operand(node.value)
         if node.arg is None:
             items = ast.Call(func=self.helper(runtime.unbox_kw, "unbox_kw"),
-                             args=[self.value(node.value)], keywords=[])
-            return ast.keyword(arg=None, value=items)
-        return ast.keyword(arg=node.arg, value=self.value(node.value))
+                             args=[value], keywords=[])
+            return ast.keyword(arg=None, value=items), atom
+        return ast.keyword(arg=node.arg, value=value), atom
 
     def value(self, atom: ast.expr) -> ast.expr:
         """The Dual expression for an atom of normalized code."""
+        return self.operand(atom)[0]
+
+    def operand(self, atom: ast.expr) -> Tuple[ast.expr, Atom]:
+        """The Dual expression for an atom of normalized code, and its Atom."""
         kind = type(atom)
         if kind is ast.Constant:
-            return self.k.literal(atom.value)
+            name = self.k.literal(atom.value)
+            return name, self.lines.const(name.id)
         if is_ref(atom):
-            return self.k.bind(runtime.const(atom.fw_value), _short_name(atom.fw_value))
+            name = self.k.bind(runtime.const(atom.fw_value), _short_name(atom.fw_value))
+            return name, self.lines.const(name.id)
         if kind is ast.Name:
             if atom.id in self.duals:
-                return ast.Name(atom.id, LOAD)
-            return ast.Call(self.helper(runtime.const, "const"), [ast.Name(atom.id, LOAD)], [])
+                return ast.Name(atom.id, LOAD), self.lines.local(atom.id)
+            return ast.Call(self.helper(runtime.const, "const"), [ast.Name(atom.id, LOAD)],
+                            []), self.lines.glob(atom.id)
         raise InternalError(f"the forward transform met a {type(atom).__name__} argument")
 
     def primal(self, atom: ast.expr) -> ast.expr:

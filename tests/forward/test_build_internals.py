@@ -16,7 +16,7 @@ from fwdad.forward import cleanup
 from fwdad.forward import optimize as optimize_module
 from fwdad.forward.derive import build_rule
 from fwdad.forward.scopes import scope_of
-from fwdad.forward.transform import transform
+from fwdad.forward.transform import transform_lines
 from tests.corpus import CORPUS
 from tests.forward.test_optimize import (
     alias_then_mutate,
@@ -66,16 +66,21 @@ def _statements(tree):
 
 def _rewritten(fn, monkeypatch):
     """The optimized tree of `fn` as the rewrite leaves it, before cleanup."""
-    monkeypatch.setattr(optimize_module, "cleanup", lambda tree, small=(): tree)
+    noted = []
+    monkeypatch.setattr(optimize_module, "cleanup",
+                        lambda tree, small=(), notes=None: noted.append(notes) or tree)
     src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
-    return optimize_module.optimize(tree, constants, None)
+    tree, constants, lines = transform_lines(normalized, src)
+    better = optimize_module.optimize(tree, constants, lines, None)
+    return better, (noted[0] if noted else None)
 
 
-def _check_noted_reads(tree) -> int:
+def _check_noted_reads(rewritten) -> int:
+    tree, notes = rewritten
     checked = 0
     for stmt in _statements(tree):
-        noted = stmt.__dict__.get("fw_reads")
+        note = notes.get(stmt)
+        noted = None if note is None else note.reads
         if noted is not None:
             names, stores, inside = [], collections.Counter(), []
             cleanup._reads_of(stmt.value, names, stores, inside)
@@ -87,7 +92,7 @@ def _check_noted_reads(tree) -> int:
 @pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
 def test_noted_reads_are_the_names_read(fn, monkeypatch):
     better = _rewritten(fn, monkeypatch)
-    if better is None:
+    if better[0] is None:
         pytest.skip("not optimized")
     _check_noted_reads(better)
 

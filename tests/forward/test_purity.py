@@ -11,9 +11,8 @@ from fwdad import frontend
 from fwdad.dual import Dual
 from fwdad.forward import activity, purity
 from fwdad.forward.derive import build_rule
-from fwdad.forward.templates import templates_by_rule
-from fwdad.forward.transform import transform
-from fwdad.rules.registry import get_frule
+from fwdad.forward.transform import transform_lines
+from fwdad.rules.registry import entry_of
 from fwdad.tangents import random_tangent
 from fwdad.testing import test_rule as check_rule
 from tests.util import assert_close, fd_jvp
@@ -73,18 +72,18 @@ CALL_SITES = [
 
 @pytest.mark.parametrize("fn, positional, keywords, starred, pure", CALL_SITES)
 def test_call_site_purity(fn, positional, keywords, starred, pure):
-    entry = purity.rule_tables()[0][id(get_frule(fn))]
+    entry = entry_of(fn)
     assert purity.call_is_pure(entry, positional, keywords, starred) is pure
 
 
 def _analysis(fn):
     src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
-    return activity.analyse(tree, constants.values, templates_by_rule())
+    tree, constants, lines = transform_lines(normalized, src)
+    return activity.analyse(tree, lines, constants.values)
 
 
 def _calls_of(analysis, primal):
-    return [line for line in analysis.lines.values()
+    return [line for line in analysis.lines
             if line.entry is not None and line.entry.primal is primal]
 
 

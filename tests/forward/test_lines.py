@@ -1,0 +1,139 @@
+"""The Lines the forward transform records for the optimizer (forward/lines.py): each
+statement of the rule's body has one, saying what the transform knew when it wrote it,
+and the optimizer's passes leave no flags on the syntax tree."""
+import ast
+import math
+import operator
+
+import numpy as np
+import pytest
+
+from fwdad import frontend
+from fwdad.astwalk import walk
+from fwdad.forward import dispatch
+from fwdad.forward import optimize as optimize_module
+from fwdad.forward.lines import walk_lines
+from fwdad.forward.transform import transform_lines
+from fwdad.rules.registry import entry_of
+from tests.corpus import CORPUS
+
+LIMIT = 2.0
+
+
+def branchy(x, k):
+    y = x * math.sin(k)
+    if y > 0.5:
+        y = y + 1.0
+    return y
+
+
+def with_try(x):
+    try:
+        z = x * 2.0
+    except ValueError:
+        z = x
+    return z + 1.0
+
+
+def swapped(a, b):
+    a, b = b, a
+    return a - b
+
+
+def calls(x, f):
+    buf = np.zeros(3)
+    np.sin(x, out=buf)
+    return f(buf) + np.sum(x)
+
+
+def asserted_loop(x):
+    assert x > 0, "positive"
+    while not x > LIMIT:
+        x = x * 2.0
+    return x
+
+
+def _lines(fn):
+    src, normalized = frontend.normalized(fn)
+    tree, constants, lines = transform_lines(normalized, src)
+    return tree, constants, lines
+
+
+def _calls_of(lines, primal):
+    return [line for line in walk_lines(lines.body)
+            if line.entry is not None and line.entry.primal is primal]
+
+
+def test_a_call_line_holds_its_callee_entry_and_operands():
+    _, constants, lines = _lines(branchy)
+    sin, = _calls_of(lines, math.sin)
+    assert sin.kind == "template" and sin.entry is entry_of(math.sin)
+    assert constants.values[sin.func] is sin.callee and sin.pure
+    assert [(a.kind, a.name) for a in sin.operands] == [("local", "k")]
+    add, = _calls_of(lines, operator.add)
+    assert add.targets == ["y"] and add.operands[1].kind == "const"
+    assert add.operands[1].value.primal == 1.0
+    assert add.source_line == branchy.__code__.co_firstlineno + 3
+
+
+def test_a_branch_holds_its_test_and_the_lines_of_its_block():
+    _, _, lines = _lines(branchy)
+    branch, = [line for line in lines.body if isinstance(line.node, ast.If)]
+    assert branch.kind == "use" and not branch.orelse
+    (field, test), = branch.tests
+    assert field == "test" and test.atom.kind == "local" and not test.negated
+    assert [line.kind for line in branch.body] == ["template"]
+    assert branch.body[0] in walk_lines(lines.body)
+
+
+def test_an_assert_tests_its_primal_and_keeps_its_message():
+    _, _, lines = _lines(asserted_loop)
+    guard, loop = [line for line in lines.body if line.kind == "use"][:2]
+    assert isinstance(guard.node, ast.If) and guard.tests[0][1].negated  # `if not t:`
+    check, = guard.body
+    assert isinstance(check.node, ast.Assert)
+    assert [name for name, _ in check.tests] == ["test", "msg"]
+    test, msg = check.tests[0][1], check.tests[1][1]
+    assert test.atom is guard.tests[0][1].atom and not test.negated
+    assert msg.atom is None and msg.literal.value == "positive"
+    assert isinstance(loop.node, ast.While) and len(loop.body) == 3
+
+
+def test_statements_the_optimizer_keeps_as_they_are_read_no_names():
+    _, _, lines = _lines(with_try)
+    kinds = [line.kind for line in lines.body]
+    assert kinds[0] == "unknown" and isinstance(lines.body[0].node, ast.Try)
+    assert "z" in lines.locals  # read by the line after the try
+    assert all(not line.body for line in lines.body)
+
+
+def test_a_tuple_swap_becomes_copies_made_at_once():
+    src, normalized = frontend.normalized(swapped)
+    tree, constants, lines = transform_lines(normalized, src)
+    rule = optimize_module.optimize(tree, constants, lines, None)
+    assert [line.kind for line in lines.body][:2] == ["skip", "copies"]
+    assert "build_tuple" not in ast.unparse(rule)
+
+
+def test_purity_and_dynamic_calls():
+    _, constants, lines = _lines(calls)
+    into_buf, = _calls_of(lines, np.sin)
+    total, = _calls_of(lines, np.sum)
+    assert not into_buf.pure and total.pure
+    dynamic, = [line for line in walk_lines(lines.body) if line.callee is dispatch.call]
+    assert dynamic.entry is None and not dynamic.pure
+    assert dynamic.operands[0].name == "f"  # the callee is the first operand
+
+
+_FLAGS = ("fw_tangent", "fw_split", "fw_pure", "fw_reads", "fw_copy_of")
+
+
+@pytest.mark.parametrize("example", CORPUS, ids=str)
+def test_the_optimizer_leaves_no_flags_on_the_tree(example):
+    src, normalized = frontend.normalized(example.fn)
+    tree, constants, lines = transform_lines(normalized, src)
+    rule = optimize_module.optimize(tree, constants, lines, None)
+    if rule is None:
+        pytest.skip("not optimized")
+    flagged = [type(n).__name__ for n in walk(rule) if any(f in n.__dict__ for f in _FLAGS)]
+    assert not flagged
