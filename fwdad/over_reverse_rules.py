@@ -3,8 +3,8 @@
 
     tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
                                             region of the pass (over_reverse.DualRegion)
-    reverse._rule_for(f), attributes.*,     decided on plain values: constants
-    specialize.rule_for(site, args, kw)
+    reverse._rule_for(f), attributes.*      decided on plain values: constants (and so
+    specialize.rule_for(site, args, kw)     is which specialized rule a call runs)
     complexes.refuse_complex                always refused (its test needs the plain tape)
 """
 from __future__ import annotations

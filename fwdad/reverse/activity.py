@@ -16,8 +16,10 @@ its callee is a primitive known when the rule is built, the call mutates none of
 operands (fwdad/forward/purity.py: a write keeps its rule, which saves what it
 overwrites for the backward pass), and its operands and targets are all inactive.
 Locals a nested def reads, and names bound by statements the analysis does not model
-(with, except, import, global), are active; so is everything a call that may mutate
-its operands touches once one of them is active, and whatever such a value aliases.
+(with, except, import, global), are active; so is what a call that may mutate its
+operands writes a variable into, and, back through the lines that made it, whatever
+such a value may alias or be computed from (`z = 0.5 * np.ones(3); z[1] = x` needs
+`np.ones` to make a variable, as its rule does), up to the arrays made from nothing.
 """
 from __future__ import annotations
 
@@ -66,6 +68,10 @@ _VIEWS = frozenset({operator.getitem, np.reshape, np.transpose, np.ravel, np.squ
                     np.ndarray.ravel})
 _MADE = frozenset({np.zeros, np.ones, np.empty, np.arange, np.linspace, np.logspace,
                    np.eye, np.identity})
+# Calls that write into their first operand alone.
+_WRITES_FIRST = frozenset({operator.setitem, operator.delitem, operator.iadd, operator.isub,
+                           operator.imul, operator.itruediv, operator.ifloordiv,
+                           operator.imod, operator.ipow, operator.imatmul})
 
 def analyse(fn: ast.FunctionDef, kinds: Dict[str, str]) -> Activity:
     """The activity of the normalized function `fn` when called with parameters of
@@ -87,9 +93,14 @@ def analyse(fn: ast.FunctionDef, kinds: Dict[str, str]) -> Activity:
             grown: Set[str] = set()
             if _makes_active(line, operands_active, leaves):
                 grown.update(t for t in line.targets if t not in active)
-            if (operands_active and line.call is not None and not line.pure) or (
-                    mutated.intersection(line.targets) and not _fresh(line, leaves)):
-                new = {a.id for a in line.operands if type(a) is ast.Name} - mutated
+            new = set()
+            if operands_active and line.call is not None and not line.pure:
+                new = _written(line, leaves)
+            if mutated.intersection(line.targets) and line.primal not in _MADE:
+                new |= _names(line.operands)  # (the targets may alias them, or be
+                # variables only when they are: `z = 0.5 * np.ones(3); z[1] = x`)
+            new -= mutated
+            if new:
                 mutated |= new
                 grown |= new
             if grown:
@@ -100,6 +111,20 @@ def analyse(fn: ast.FunctionDef, kinds: Dict[str, str]) -> Activity:
               and all(inactive(a) for a in line.operands) and not active.intersection(
                   line.targets)}
     return Activity(active, direct)
+
+
+def _written(line: _Line, leaves: Set[str]) -> Set[str]:
+    """The operands a call that may mutate them (with a variable among them) may write
+    a variable into, or store in a container that is: all of them, but only the target
+    of `x[k] = v` or `x += v` when x is a leaf (an array copies what is written)."""
+    if line.primal in _WRITES_FIRST and line.operands and _is_leaf(line.operands[0],
+                                                                    leaves):
+        return _names(line.operands[:1])
+    return _names(line.operands)
+
+
+def _names(atoms: List[ast.AST]) -> Set[str]:
+    return {a.id for a in atoms if type(a) is ast.Name}
 
 
 def _makes_active(line: _Line, operands_active: bool, leaves: Set[str]) -> bool:

@@ -1,8 +1,10 @@
 """derive_rrule: source -> fence -> normalize -> reverse transform -> compile.
 
 `build_rrule(fn)` makes the derived reverse rule of one Python function (the cache in
-dispatch.derived_rrule calls it once per function). The rule runs on reverse values
-and records on the tape; on plain values it computes what `fn` computes.
+dispatch.derived_rrule calls it once per function), and `build_rrule(fn, key)` the one
+for positional arguments of the kinds `key` (specialize.py, once per signature). The
+rule runs on reverse values and records on the tape; on plain values it computes what
+`fn` computes.
 """
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ mode transforms):
     z = helper(y)               ->  z = _fw_helper(y)          static call: derived rrule
     w = f(z)      (f local)     ->  w = _fw_call(f, z)         dynamic call: runtime cache
     def inner(v): ...           ->  def inner(v): ...; inner = _fw_closure(inner)
-    t = operator.truediv(a, m)  ->  t = _fw_plain_truediv(a, m)   no variable reaches it
-                                                               (fwdad/reverse/activity.py)
+    t = operator.truediv(a, m)  ->  t = _fw_plain_truediv(a, m)  plain values only: the
+                                                               primal (reverse/activity.py)
 
 Locals hold reverse values: Vars, VarMats, matvars, and plain values (ints, lists and
 objects that may hold variables), so constants, branches and loops stay as written;

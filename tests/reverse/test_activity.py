@@ -41,6 +41,13 @@ def written_into_zeros(w, data):
     return np.sum(z * data)
 
 
+def written_into_a_product_of_ones(w, data):
+    z = 0.5 * np.ones(len(data))  # a variable, as np.ones makes one: x is written in
+    z[1] = w[0] * data[1]
+    z += w[1]
+    return np.sum(z * z)
+
+
 def written_through_a_view(w, data):
     s = np.array(data * 2.0)    # made here (a product of constants is a constant)
     v = s[1:3]                  # a view of s: the write below makes s a variable too
@@ -100,7 +107,8 @@ def loop_with_constants(w, data):
     return out
 
 
-ROWS = [least_squares, built_from_linspace, written_into_zeros, written_through_a_view,
+ROWS = [least_squares, built_from_linspace, written_into_zeros,
+        written_into_a_product_of_ones, written_through_a_view,
         constant_written_after_it_was_read, appended_by_a_closure, through_a_list,
         through_a_helper, loop_with_constants]
 W = np.array([0.3, -0.7])
@@ -207,10 +215,12 @@ def test_shapes_of_variables_are_plain_but_attributes_of_others_are_not():
     assert "muls" in active and "t" not in active
 
 
-def test_mutable_globals_and_free_names_are_active():
+def test_mutable_globals_and_closure_cells_are_active():
+    cell = [1.0]
+
     def reads_a_global(w):
         a = STORE[0]
-        b = undefined_name  # noqa: F821
+        b = cell[0]
         return a + b + w
     active = _active(reads_a_global, w=PLAIN)
     assert {"a", "b"} <= active
