@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Dict, Tuple
 
+from fwdad.buildlog import timed_build
 from fwdad.forward.cache import RuleCache
 from fwdad.reverse.kinds import OTHER, PLAIN, kind_of, signature
 
@@ -62,7 +63,7 @@ def _new_table(fn: Callable) -> Dict[Tuple[str, ...], Callable]:
 
 def _build(fn: Callable, key: Tuple[str, ...]) -> Callable:
     from fwdad.reverse.derive import build_rrule
-    return build_rrule(fn, key)
+    return timed_build(lambda f: build_rrule(f, key), fn)  # (logged as the others)
 
 
 def parameter_kinds(args: ast.arguments, fn: Callable, key: Tuple[str, ...]
