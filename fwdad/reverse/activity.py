@@ -25,32 +25,20 @@ from __future__ import annotations
 
 import ast
 import operator
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Set
+from dataclasses import dataclass
+from typing import Any, Dict, List, Set
 
 import numpy as np
 
-from fwdad import lang
-from fwdad.forward.purity import call_is_pure, rule_tables
 from fwdad.normalize.refs import is_ref
 from fwdad.reverse.kinds import OTHER, PLAIN, PLAIN_TYPES, plain_constant
-from fwdad.reverse.registry import NonDiff, get_rrule
+from fwdad.reverse.lines import Line, Reader
 
 
 @dataclass
 class Activity:
     active: Set[str]            # locals that may hold a variable
     direct: Dict[int, Any]      # id(call node) -> the primal it runs itself
-
-
-@dataclass
-class _Line:
-    targets: List[str]
-    operands: List[ast.AST]          # the atoms it reads (a dynamic callee too)
-    call: Optional[ast.Call] = None  # None: a copy, or what a for loop binds
-    primal: Any = None               # the callee, when a primitive known at build time
-    nondiff: bool = False
-    pure: bool = False
 
 
 # Attributes of a Var, a VarMat or a plain array or number that are plain values.
@@ -76,7 +64,7 @@ _WRITES_FIRST = frozenset({operator.setitem, operator.delitem, operator.iadd, op
 def analyse(fn: ast.FunctionDef, kinds: Dict[str, str]) -> Activity:
     """The activity of the normalized function `fn` when called with parameters of
     `kinds` (name -> PLAIN, VARIABLE or OTHER; a missing name counts as OTHER)."""
-    reader = _Reader()
+    reader = Reader()
     reader.block(fn.body)
     params = _params(fn)
     known = reader.bound | params
@@ -113,7 +101,7 @@ def analyse(fn: ast.FunctionDef, kinds: Dict[str, str]) -> Activity:
     return Activity(active, direct)
 
 
-def _written(line: _Line, leaves: Set[str]) -> Set[str]:
+def _written(line: Line, leaves: Set[str]) -> Set[str]:
     """The operands a call that may mutate them (with a variable among them) may write
     a variable into, or store in a container that is: all of them, but only the target
     of `x[k] = v` or `x += v` when x is a leaf (an array copies what is written)."""
@@ -127,7 +115,7 @@ def _names(atoms: List[ast.AST]) -> Set[str]:
     return {a.id for a in atoms if type(a) is ast.Name}
 
 
-def _makes_active(line: _Line, operands_active: bool, leaves: Set[str]) -> bool:
+def _makes_active(line: Line, operands_active: bool, leaves: Set[str]) -> bool:
     """Whether `line` can give its targets a variable."""
     if line.call is not None and line.primal is None:
         return True  # a derived or dynamic call: what it returns is not known here
@@ -159,7 +147,7 @@ class _Inactive:
         return False
 
 
-def _leaves(reader: "_Reader", params: Set[str], kinds: Dict[str, str]) -> Set[str]:
+def _leaves(reader: Reader, params: Set[str], kinds: Dict[str, str]) -> Set[str]:
     """The names that only ever hold leaves: plain values, Vars and VarMats, never a
     container or an instance (whose `.shape` could be anything)."""
     leaves = {p for p in params if kinds.get(p, OTHER) != OTHER} | (
@@ -174,7 +162,7 @@ def _leaves(reader: "_Reader", params: Set[str], kinds: Dict[str, str]) -> Set[s
     return leaves
 
 
-def _fresh(line: _Line, leaves: Set[str]) -> bool:
+def _fresh(line: Line, leaves: Set[str]) -> bool:
     """Whether the targets of `line` are new values that alias none of its operands (a
     write into them reaches nothing else). Other targets may alias their operands: a
     view, an item, a copy of a name, what a call returns."""
@@ -182,7 +170,7 @@ def _fresh(line: _Line, leaves: Set[str]) -> bool:
         _is_leaf(a, leaves) for a in line.operands)))
 
 
-def _gives_leaves(line: _Line, leaves: Set[str]) -> bool:
+def _gives_leaves(line: Line, leaves: Set[str]) -> bool:
     if line.call is None:  # a copy, or what a for loop binds: the items of a leaf
         return all(_is_leaf(a, leaves) for a in line.operands)
     if line.primal in _VIEWS:  # a view or an item of its first operand
@@ -209,145 +197,3 @@ def _params(fn: ast.FunctionDef) -> Set[str]:
     args = fn.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     return names | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-
-
-@dataclass
-class _Reader:
-    """The lines of a normalized body, with the names it binds; `forced` names are
-    active whatever the lines say, `mutated` ones may also be changed in place by code
-    the lines do not show (a nested def)."""
-
-    lines: List[_Line] = field(default_factory=list)
-    bound: Set[str] = field(default_factory=set)
-    forced: Set[str] = field(default_factory=set)
-    mutated: Set[str] = field(default_factory=set)
-
-    def block(self, stmts: List[ast.stmt]) -> None:
-        for stmt in stmts:
-            self.statement(stmt)
-
-    def statement(self, node: ast.stmt) -> None:
-        t = type(node)
-        if t is ast.Assign:
-            self.assign(node)  # type: ignore[arg-type]
-        elif t is ast.Expr and type(node.value) is ast.Call:  # type: ignore[attr-defined]
-            self.call(node.value, [])  # type: ignore[attr-defined]
-        elif t is ast.For:
-            self.binds(node.target, [node.iter])  # type: ignore[attr-defined]
-            self.block(node.body + node.orelse)  # type: ignore[attr-defined]
-        elif t in (ast.If, ast.While):
-            self.block(node.body + node.orelse)  # type: ignore[attr-defined]
-        elif t is ast.Try:
-            for handler in node.handlers:  # type: ignore[attr-defined]
-                self.force({handler.name} if handler.name else set())
-                self.block(handler.body)
-            self.block(node.body + node.orelse + node.finalbody)  # type: ignore
-        elif t is ast.With:
-            self.force(_names_in(node))
-            self.block(node.body)  # type: ignore[attr-defined]
-        elif t in (ast.Return, ast.Assert, ast.Raise, ast.Break, ast.Continue, ast.Pass,
-                   ast.Delete, ast.Expr):
-            return
-        else:  # a nested def, global, import ...: everything it names may change
-            names = _names_in(node) | {getattr(node, "name", None) or ""}
-            names |= set(getattr(node, "names", ()) if t in (ast.Global, ast.Nonlocal)
-                         else ())
-            self.force(names, mutated=True)
-            if t in (ast.Import, ast.ImportFrom):
-                self.force({(a.asname or a.name).split(".")[0]
-                            for a in node.names})  # type: ignore[attr-defined]
-
-    def assign(self, node: ast.Assign) -> None:
-        targets: List[str] = []
-        for target in node.targets:
-            names = _plain_targets(target)
-            if names is None:
-                self.force(_names_in(target))
-                return
-            targets += names
-        if type(node.value) is ast.Call:
-            self.call(node.value, targets)
-        else:
-            self.binds(ast.Tuple([ast.Name(t) for t in targets]), [node.value])
-
-    def binds(self, target: ast.AST, operands: List[ast.AST]) -> None:
-        names = _plain_targets(target)
-        if names is None:
-            self.force(_names_in(target))
-            return
-        self.bound.update(names)
-        self.lines.append(_Line(names, operands))
-
-    def call(self, node: ast.Call, targets: List[str]) -> None:
-        self.bound.update(targets)
-        args, operands, primal = list(node.args), [], None
-        if is_ref(node.func):
-            primal = node.func.fw_value  # type: ignore[attr-defined]
-            if primal is lang.foreigncall and args and is_ref(args[0]):
-                primal, args = args[0].fw_value, args[1:]  # type: ignore[attr-defined]
-        else:
-            operands.append(node.func)
-        operands += [a.value if type(a) is ast.Starred else a for a in args]
-        operands += [k.value for k in node.keywords]
-        line = _Line(targets, operands, node)
-        rule = get_rrule(primal) if primal is not None else None
-        if rule is not None:
-            line.primal, line.nondiff = primal, type(rule) is NonDiff
-            line.pure = _is_pure(primal, args, node.keywords)
-        self.lines.append(line)
-
-    def force(self, names: Set[str], mutated: bool = False) -> None:
-        names = names - {""}
-        self.bound |= names
-        self.forced |= names
-        if mutated:
-            self.mutated |= names
-
-
-# Primitives without `out` that mutate none of their arguments, which the forward table
-# of pure calls (fwdad/forward/purity.py, kept for forward mode's needs) leaves out.
-_ALSO_PURE = frozenset({lang.build_slice, lang.unpack, np.arange, np.linspace,
-                        np.logspace, np.repeat, np.tile, np.reshape, np.transpose,
-                        np.expand_dims, np.squeeze, np.flip, np.broadcast_to, np.diag,
-                        np.eye, np.identity, np.meshgrid, np.atleast_1d, np.atleast_2d,
-                        np.ravel, np.copy, np.shape, np.ndarray.reshape,
-                        np.ndarray.transpose, np.ndarray.ravel, np.ndarray.flatten,
-                        np.ndarray.astype, np.ndarray.copy, len, range})
-
-
-def _is_pure(primal: Any, args: List[ast.expr], keywords: List[ast.keyword]) -> bool:
-    """Whether the call mutates none of its operands (fwdad/forward/purity.py)."""
-    starred = any(type(a) is ast.Starred for a in args)
-    if not starred and all(k.arg not in ("out", None) for k in keywords):
-        try:
-            if primal in _ALSO_PURE:
-                return True
-        except TypeError:  # (an unhashable callee)
-            return False
-    try:
-        by_id, by_primal = rule_tables()
-        entry = by_id.get(id(by_primal.get(primal)))
-    except TypeError:  # (an unhashable callee)
-        return False
-    return entry is not None and call_is_pure(
-        entry, len(args), [k.arg for k in keywords],
-        any(type(a) is ast.Starred for a in args))
-
-
-def _plain_targets(target: ast.AST) -> Optional[List[str]]:
-    """The names a target binds, when it is a name or a tuple or list of names."""
-    if type(target) is ast.Name:
-        return [target.id]
-    if type(target) in (ast.Tuple, ast.List):
-        names: List[str] = []
-        for item in target.elts:  # type: ignore[attr-defined]
-            inner = _plain_targets(item.value if type(item) is ast.Starred else item)
-            if inner is None:
-                return None
-            names += inner
-        return names
-    return None
-
-
-def _names_in(node: ast.AST) -> Set[str]:
-    return {n.id for n in ast.walk(node) if type(n) is ast.Name}
