@@ -41,6 +41,8 @@ def check_argnums(api: str, f: Callable, argnums: Any, count: int) -> Tuple[int,
     Raises:
         FwdadError: an argnum is not an int, or names no argument of the call.
     """
+    if type(argnums) is int and -count <= argnums < count:
+        return (argnums % count,)  # (the common case, before the general checks)
     wrt = (argnums,) if _is_int(argnums) else tuple(argnums) \
         if isinstance(argnums, (tuple, list)) else (argnums,)
     for i in wrt:

@@ -3,7 +3,8 @@
 
     tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
                                             region of the pass (over_reverse.DualRegion)
-    reverse.rule_for(f), attributes.*      decided on plain values: constants
+    reverse.rule_for(f), attributes.*      decided on plain values: constants (and so
+    specialize.rule_for(site, args, kw)     is which specialized rule a call runs)
     complexes.refuse_complex                always refused (its test needs the plain tape)
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe
 from fwdad.forward.defaults import FreshDefault
-from fwdad.reverse import complexes, instances, registry, rules_python, tape, var
+from fwdad.reverse import complexes, instances, registry, rules_python, specialize, tape, var
 from fwdad.reverse import dispatch as reverse
 from fwdad.rules import objects
 from fwdad.rules.registry import def_nondiff, frule
@@ -54,7 +55,7 @@ def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
             registry.is_tracked, registry.holds_complex, var.is_matvar,
-            tape.current, tape.current_layout, tape.recording)
+            tape.current, tape.current_layout, tape.recording, specialize.rule_for)
 
 
 @frule(FreshDefault.dual)

@@ -7,7 +7,7 @@ constant Dual, or a global read live).
     a, b = _fw_unpack(t, 2)        ->  Line("unpack", ...)
     if t.primal: ...               ->  Line("use", body=[...the Lines of the block])
     try: ...                       ->  Line("unknown"): the optimizer leaves it as it is
-Which calls are pure is forward/purity.py's to say; `LineTable.call` asks it.
+Which calls are pure is rules/purity.py's to say; `LineTable.call` asks it.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import child_nodes
-from fwdad.forward.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
+from fwdad.rules.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
 from fwdad.forward.templates import templates_by_rule
 from fwdad.rules.registry import RuleEntry
 

@@ -25,8 +25,9 @@ from fwdad.compile import compile_function
 from fwdad.core import duals
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
-from fwdad.forward import dispatch, purity
+from fwdad.forward import dispatch
 from fwdad.forward.transform import transform
+from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
 from fwdad.source import python_function
 

@@ -95,12 +95,18 @@ class Pullback:
                              f"vjp again.")
         ct = check_tangent(self.value, ct, f"the cotangent of the output of "
                                            f"{describe(self.f)}")
+        return self.run(ct, release)
+
+    def run(self, ct: Any, release: bool = False) -> tuple[Any, ...]:
+        """`self(ct, release)` for a cotangent already checked (grad's seed)."""
+        assert self.boxed is not None, "a released pullback"
         if self.region.used:
             self.region.zero_adjoints()
         seed(self.out, ct)
         self.out = None if release else self.out
         self.region.backward(release)
-        cts = tuple(cast(adjoints(b), d) for b, d in zip(self.boxed, self.dtypes))
+        cts = tuple(cast(adjoints(b, copy=not release), d)
+                    for b, d in zip(self.boxed, self.dtypes))
         if release:
             self.release()
         return cts
@@ -159,10 +165,10 @@ def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any,
             raise
         # An int or bool output (`return 0` on a flat branch) is piecewise constant:
         # nothing to seed, and the gradient is zero (tests/test_api_boundary.py).
-        kind = np.asarray(out).dtype.kind
+        kind = "f" if type(out) is float else np.asarray(out).dtype.kind
         unit = None if kind not in "fc" else one_like(out) if kind == "f" else \
             np.ones_like(out) if isinstance(out, np.ndarray) else 1.0 + 0.0j
-        cts = pullback(unit, release=True)
+        cts = pullback.run(unit, release=True)  # (a seed made here: nothing to check)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
     value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
@@ -198,6 +204,8 @@ def _check_not_opaque(f: Callable[..., Any], x: Any, i: int) -> None:
 def _check_differentiable(f: Callable[..., Any], x: Any, i: int) -> None:
     """JAX's rule: grad differentiates with respect to floats; an argument with none
     would get no gradient at all (a descent loop would silently never move)."""
+    if type(x) is float or (type(x) is np.ndarray and x.dtype.kind in "fc"):
+        return  # (the common case, without making a zero tangent to look at)
     if not _holds_floats(zero_tangent(x)):
         raise NonDifferentiableError(
             f"grad of {describe(f)} requires real-valued inputs (floats or float arrays), "
@@ -221,6 +229,8 @@ def one_like(out: Any) -> Any:
 
 
 def check_real_scalar(f: Callable[..., Any], out: Any) -> None:
+    if type(out) is float or type(out) is np.float64:
+        return
     array_like = isinstance(out, (bool, int, float, complex, np.generic, np.ndarray))
     # a float array of one entry (shape (1,), (1, 1) ...) is a scalar, as autograd takes it
     kind = np.asarray(out).dtype.kind if array_like and np.size(out) == 1 else None

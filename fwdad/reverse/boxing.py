@@ -56,6 +56,9 @@ def _with_fields(obj: Any, convert: Any) -> Any:
 
 
 def hold(x: Any) -> Any:
+    t = type(x)
+    if t is VarMat or t is Var or t is int or t is float:
+        return x  # (the common cases, without making a zero tangent to look at)
     if is_matvar(x):
         return x.copy()
     if isinstance(x, (list, tuple)):
@@ -102,6 +105,8 @@ def write_back(primal: Any, box: Any) -> None:
 def dtypes(x: Any) -> Any:
     """The dtypes of a primal's float leaves (None where float64 or not a float), in
     its structure: the cotangents are computed in float64 and cast at the end."""
+    if type(x) is int or type(x) is float:
+        return None
     if isinstance(x, (np.ndarray, np.floating, np.complexfloating)):
         return x.dtype if x.dtype.kind in ("f", "c") and x.dtype not in (
             np.float64, np.complex128) else None
@@ -142,20 +147,23 @@ def seed(out: Any, ct: Any) -> None:
         accumulate(out, ct)
 
 
-def adjoints(box: Any) -> Any:
+def adjoints(box: Any, copy: bool = True) -> Any:
+    """The adjoints of a boxed argument, in its structure; without `copy`, an array
+    adjoint itself (for a region about to be released: nothing writes into it again)."""
     if type(box) is Var:  # (complex for a complex argument: docs/complex.md)
         if isinstance(box.value, complex):
             return complex(box.adjoint)
         return float(box.adjoint)
     if type(box) is VarMat:
-        return box.adjoint.copy()  # (made if nothing reached it: a zero gradient)
+        return box.adjoint.copy() if copy else box.adjoint  # (made if nothing
+        # reached it: a zero gradient)
     if is_matvar(box):
         return gather(box, "adjoint")
     if isinstance(box, (list, tuple)):
-        items = [adjoints(v) for v in box]
+        items = [adjoints(v, copy) for v in box]
         return rebuild(box, items)
     if isinstance(box, dict):
-        return {k: adjoints(v) for k, v in box.items()}
+        return {k: adjoints(v, copy) for k, v in box.items()}
     if isinstance(box, Tangent):  # the fields of an instance, held by _hold
-        return Tangent(**{k: adjoints(v) for k, v in vars(box).items()})
+        return Tangent(**{k: adjoints(v, copy) for k, v in vars(box).items()})
     return NoTangent

@@ -15,6 +15,7 @@ from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse import callables, constructors
 from fwdad.reverse.registry import get_rrule, holds_variable
 from fwdad.reverse.rules_python import Method
+from fwdad.reverse.specialize import SpecializedRule
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign, python_function
 
@@ -82,15 +83,15 @@ def static_rrule(fn: Any, location: str = "") -> Callable:
     if is_foreign(fn):
         return Unruled(fn, location)
     if isinstance(fn, types.MethodType):  # e.g. a classmethod reached through its class
-        return functools.partial(LazyRule(fn.__func__, derived_rrule), fn.__self__)
-    return LazyRule(python_function(fn), derived_rrule)
+        return functools.partial(SpecializedRule(fn.__func__), fn.__self__)
+    return SpecializedRule(python_function(fn))
 
 
 def _is_function_like(fn: Any) -> bool:
     return isinstance(fn, (types.FunctionType, types.MethodType, types.BuiltinFunctionType,
                            types.BuiltinMethodType, types.MethodWrapperType,
                            types.WrapperDescriptorType, types.MethodDescriptorType,
-                           type, LazyRule, Unruled, ReverseClosure))
+                           type, LazyRule, SpecializedRule, Unruled, ReverseClosure))
 
 
 # ---- at run time: dynamic calls ------------------------------------------------------------

@@ -37,6 +37,7 @@ from fwdad.reverse.complex_values import (
     refuse_complex,
 )
 from fwdad.reverse.instances import user_method
+from fwdad.reverse.kinds import PLAIN_TYPES
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import (
     Var,
@@ -189,11 +190,7 @@ def holds_variable(x: Any) -> bool:
     return is_tracked(x)
 
 
-# Types of values that hold no variable and have no operators of their own (an object
-# array may hold Vars; a list, a tuple or an instance may hold anything).
-_UNTRACKED = frozenset({float, int, bool, str, type(None), slice, type(Ellipsis),
-                        np.float64, np.float32, np.int64, np.int32, np.bool_, complex,
-                        np.complex128})
+_UNTRACKED = PLAIN_TYPES  # (values that hold no variable: fwdad/reverse/kinds.py)
 
 
 def untracked(args: tuple, kwargs: dict) -> bool:

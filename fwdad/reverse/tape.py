@@ -113,18 +113,29 @@ def recording() -> bool:
     return len(regions()) > 1
 
 
-@contextlib.contextmanager
-def nested(layout: str = None) -> Iterator[Tape]:
+class nested:
     """Record into a fresh region for the duration of the block (start_nested); the
-    caller owns the region afterwards and calls `recover()` when done with it."""
-    stack = regions()
-    region = Tape(layout or stack[-1].layout)
-    token = REGION_STACK.set(stack + (region,))
-    try:
-        yield region
-    finally:
-        assert REGION_STACK.get()[-1] is region, "tape regions must be closed in the order opened"
-        REGION_STACK.reset(token)
+    caller owns the region afterwards and calls `recover()` when done with it.
+
+    Note: a class rather than a @contextmanager generator: every vjp and grad enters
+    one, and a generator's frame costs a microsecond a call.
+    """
+
+    __slots__ = ("layout", "region", "token")
+
+    def __init__(self, layout: Optional[str] = None) -> None:
+        self.layout = layout
+
+    def __enter__(self) -> Tape:
+        stack = regions()
+        self.region = Tape(self.layout or stack[-1].layout)
+        self.token = REGION_STACK.set(stack + (self.region,))
+        return self.region
+
+    def __exit__(self, *exc: Any) -> None:
+        assert REGION_STACK.get()[-1] is self.region, \
+            "tape regions must be closed in the order opened"
+        REGION_STACK.reset(self.token)
 
 
 @contextlib.contextmanager

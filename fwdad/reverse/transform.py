@@ -5,6 +5,8 @@ mode transforms):
     z = helper(y)               ->  z = _fw_helper(y)          static call: derived rrule
     w = f(z)      (f local)     ->  w = _fw_call(f, z)         dynamic call: runtime cache
     def inner(v): ...           ->  def inner(v): ...; inner = _fw_closure(inner)
+    t = operator.truediv(a, m)  ->  t = _fw_plain_truediv(a, m)  plain values only: the
+                                                               primal (reverse/activity.py)
 
 Locals hold reverse values: Vars, VarMats, matvars, and plain values (ints, lists and
 objects that may hold variables), so constants, branches and loops stay as written;
@@ -15,29 +17,35 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, List
+from typing import Any, Dict, List, Optional
 
 from fwdad import lang
 from fwdad.core.constants import Constants, short_name
 from fwdad.core.statements import StatementTransform
 from fwdad.errors import where
 from fwdad.normalize.refs import is_ref
-from fwdad.reverse import contexts, dispatch
+from fwdad.reverse import activity, contexts, dispatch
 from fwdad.source import FunctionSource
 
 
-def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
-    """The reverse version of a normalized function, and the constants it uses."""
+def transform(tree: ast.FunctionDef, src: FunctionSource,
+              kinds: Optional[Dict[str, str]] = None) -> tuple:
+    """The reverse version of a normalized function, and the constants it uses; with
+    `kinds` (parameter -> PLAIN, VARIABLE or OTHER: fwdad/reverse/kinds.py), specialized
+    for arguments of those kinds (a missing parameter may hold anything)."""
     constants = Constants({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
-    out = _Reverse(src, constants).function(tree, f"{src.name}_rrule", top=True)
+    direct = activity.analyse(tree, kinds or {}).direct
+    out = _Reverse(src, constants, direct).function(tree, f"{src.name}_rrule", top=True)
     return out, constants
 
 
 class _Reverse(StatementTransform):
     mode = "reverse"
 
-    def __init__(self, src: FunctionSource, constants: Constants) -> None:
+    def __init__(self, src: FunctionSource, constants: Constants,
+                 direct: Dict[int, Any]) -> None:
         self.src, self.k = src, constants
+        self.direct = direct  # id(call) -> the primal it runs: no variable reaches it
 
     def function(self, node: ast.FunctionDef, name: str, top: bool = False) -> ast.stmt:
         args = copy.copy(node.args)
@@ -90,6 +98,12 @@ class _Reverse(StatementTransform):
     def call(self, node: ast.Call) -> ast.Call:
         args = [self.atoms(a) for a in node.args]
         keywords = [self.atoms(k) for k in node.keywords]
+        primal = self.direct.get(id(node))
+        if primal is not None:  # plain values only: the primal itself, as NumPy runs it
+            if node.func.fw_value is lang.foreigncall:
+                args = args[1:]
+            return ast.Call(func=self.k.bind(primal, "plain_" + short_name(primal)),
+                            args=args, keywords=keywords)
         if is_ref(node.func):
             target = node.func.fw_value
             if target is lang.foreigncall:

@@ -27,11 +27,12 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad import lang
-from fwdad.forward.dispatch import LazyRule
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import NonDiff, Pure, get_rrule, holds_complex
 from fwdad.reverse.rules_arrays import last_writes
 from fwdad.reverse.rules_python import Method
+from fwdad.reverse.specialize import SpecializedRule
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import Var, VarMat, is_matvar
 from fwdad.reverse_schedules.instrument import recording_rule, rule_tables
@@ -352,7 +353,7 @@ class ReverseRecorder:
             return self.unpack(*args, **kwargs)
         if primal is sum and len(args) in (1, 2) and not kwargs:
             return self.sum(*args)
-        if isinstance(rule, (LazyRule, RecordedThrough)):
+        if isinstance(rule, (LazyRule, RecordedThrough, SpecializedRule)):
             return self.rule_of(rule.fn)(*args, **kwargs)
         if primal is not None and primal in REPLAYED_AS_PRIMAL:
             return self.plain(rule, args, kwargs, replay=primal)

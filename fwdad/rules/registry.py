@@ -245,6 +245,6 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
 
 def _pure_by_default(fn: Any, kind: str) -> bool:
     """Shorthands, ufuncs and `math` functions mutate no argument (a ufunc's `out` is
-    its own matter: forward/purity.py); other rules say so themselves."""
+    its own matter: rules/purity.py); other rules say so themselves."""
     return kind != "frule" or isinstance(fn, np.ufunc) or \
         getattr(fn, "__module__", None) == "math"

@@ -8,6 +8,7 @@ import numpy as np
 import fwdad
 from fwdad.forward import dispatch
 from fwdad.reverse import dispatch as reverse_dispatch
+from fwdad.reverse.specialize import specialized_rrules
 from tests.fuzz.compare import fresh, leaves, mismatch
 from tests.fuzz.generate import Program, load
 from tests.fuzz.reference import Reference, reference
@@ -79,4 +80,5 @@ def reset_caches() -> None:
     caches do not grow over a campaign)."""
     dispatch._forget_derived_rules(None)
     reverse_dispatch.derived_rrules.clear()
+    specialized_rrules.clear()
     reverse_dispatch._RUNTIME.clear()
