@@ -48,7 +48,7 @@ def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any]
     if out is None:  # no colours: an argument of size 0
         out = g(*copy.deepcopy(args))
         parts.append(np.zeros((0, np.size(out))))
-    return out, np.concatenate(parts)
+    return out, parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
