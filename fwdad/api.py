@@ -6,7 +6,6 @@ basis in batched passes; hessian, hvp (fwdad/higher.py) and linearize
 """
 from __future__ import annotations
 
-import inspect
 import types
 from concurrent.futures import Executor
 from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
@@ -18,7 +17,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe, note_user_location
 from fwdad.forward import dispatch
 from fwdad.rules.batching import batch
-from fwdad.signatures import check_call, explain_failed_call
+from fwdad.signatures import check_call, explain_failed_call, signature_of
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, zero_tangent
 
@@ -148,11 +147,10 @@ def _check_sequences(f: Callable[..., Any], primals: Any, tangents: Any) -> tupl
 
 
 def _argument_names(f: Callable[..., Any], count: int) -> List[str]:
-    try:
-        params = [p.name for p in inspect.signature(f).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        params = []
+    signature = signature_of(f)
+    params = [] if signature is None else [
+        p.name for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return [f"argument {params[i]!r}" if i < len(params) else f"argument {i}"
             for i in range(count)]
 

@@ -23,7 +23,7 @@ def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None
     Raises:
         FwdadError: naming f, its signature, the arguments given and what to do.
     """
-    signature = _signature(f)
+    signature = signature_of(f)
     if signature is None:  # a builtin without one: its rule decides
         return
     kwargs = kwargs or {}
@@ -43,7 +43,7 @@ def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None
 _SIGNATURES: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
 
 
-def _signature(f: Callable) -> Optional[inspect.Signature]:
+def signature_of(f: Callable) -> Optional[inspect.Signature]:
     """f's signature, or None when it has none; kept per f where f can be, and made
     again when f's code or defaults were replaced since."""
     parts = _parts(f)
