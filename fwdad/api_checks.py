@@ -7,10 +7,10 @@ their arguments, and the copy of the tangents they are given.
 """
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, List
 
 from fwdad.errors import FwdadError, a_type, describe
+from fwdad.signatures import signature_of
 
 
 def check_callable(f: Any, api: str) -> None:
@@ -37,11 +37,10 @@ def check_sequences(f: Callable[..., Any], primals: Any, tangents: Any) -> tuple
 
 def argument_names(f: Callable[..., Any], count: int) -> List[str]:
     """How errors name f's first `count` positional arguments: `argument 'x'`."""
-    try:
-        params = [p.name for p in inspect.signature(f).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        params = []
+    signature = signature_of(f)  # (cached per function)
+    params = [] if signature is None else [
+        p.name for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return [f"argument {params[i]!r}" if i < len(params) else f"argument {i}"
             for i in range(count)]
 

@@ -36,8 +36,10 @@ class JacobianChunk:
     stop: int
 
     def run(self, f: Any) -> Tuple[Any, Any]:
-        seeded = seeds.seed(self.leaves, self.start, self.stop)
-        out, tangent = jacobians.seeded_pass(f, self.args, self.wrt, seeded, self.kwargs)
+        def reseed() -> Any:
+            return seeds.seed(self.leaves, self.start, self.stop)
+        out, tangent = jacobians.seeded_pass(f, self.args, self.wrt, reseed(), self.kwargs,
+                                             reseed)
         return out, seeds.stacked_output(out, tangent, self.stop - self.start)
 
 

@@ -49,10 +49,15 @@ class Options:
                                  f"{self.chunk_size!r}.")
             self.chunk_size = int(self.chunk_size)  # (a NumPy int too)
         budget.resolve(self.memory_budget)
-        if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
-            raise FwdadError(f"{api}: executor is a concurrent.futures.Executor (for Dask, "
-                             f"client.get_executor()), not {a_type(self.executor)}.")
+        check_executor(api, self.executor)
         return self
+
+
+def check_executor(api: str, executor: Any) -> None:
+    """Nothing when `executor` is None or has `submit`; else a FwdadError naming `api`."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise FwdadError(f"{api}: executor is a concurrent.futures.Executor (for Dask, "
+                         f"client.get_executor()), not {a_type(executor)}.")
 
 
 def run_chunks(f: Any, total: int, make_task: Callable[[int, int], Task], key: Any,

@@ -31,12 +31,22 @@ def directions(plan: Compression, x: Any, probe: bool) -> np.ndarray:
 
 
 def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any], at: int,
-            seeds: np.ndarray, chunk_size: Optional[int]) -> Tuple[Any, np.ndarray]:
+            seeds: np.ndarray, chunk_size: Optional[int], executor: Any = None
+            ) -> Tuple[Any, np.ndarray]:
     """(f(*args), J @ seeds.T as (directions, output size)) by batched forward mode, on
-    copies of the arguments (f may update them in place)."""
+    copies of the arguments (f may update them in place); on `executor`'s workers, in
+    chunks of `chunk_size` (batched_jvp's), when one is given."""
     x, g = args[at], bound(f, kwargs)
     count = len(seeds)
     seeds = seeds.reshape((count,) + np.shape(x))
+    if executor is not None and count:
+        all_at_once: list[Any] = [None] * len(args)
+        all_at_once[at] = seeds
+        out, tangent = api.batched_jvp(
+            g, copy.deepcopy(args), all_at_once, executor=executor,
+            chunk_size=None if chunk_size is None else max(1, int(chunk_size)))
+        check_output(f, out)
+        return out, np.reshape(tangent, (count, -1))
     step = max(1, count if chunk_size is None else int(chunk_size))
     out, parts = None, []
     for start in range(0, count, step):
@@ -48,7 +58,7 @@ def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any]
     if out is None:  # no colours: an argument of size 0
         out = g(*copy.deepcopy(args))
         parts.append(np.zeros((0, np.size(out))))
-    return out, np.concatenate(parts)
+    return out, parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],

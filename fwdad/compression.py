@@ -12,6 +12,7 @@ pattern says a compressed entry is a sum of no nonzeros, it must be zero:
 """
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -77,11 +78,16 @@ class Compression:
         """(index, sparse's value, expected value) of the largest disagreement between
         the sparse derivative times `along` (rows: `along` times it) and `expected`,
         when one exceeds rounding; else None."""
-        magnitudes = self._with_data(np.abs(derivative.data))
-        if self.kind == "row":
-            product, bound = along @ derivative, abs(along) @ magnitudes
-        else:
-            product, bound = derivative @ along, magnitudes @ abs(along)
+        product = along @ derivative if self.kind == "row" else derivative @ along
+        # |derivative| @ |along| on the same matrix with its data swapped for a moment
+        # (a copy of the matrix, as abs() makes, costs more than the two products)
+        data = derivative.data
+        derivative.data = np.abs(data)
+        try:
+            bound = abs(along) @ derivative if self.kind == "row" else \
+                derivative @ abs(along)
+        finally:
+            derivative.data = data
         eps = np.finfo(np.result_type(expected, np.float32)).eps
         excess = np.abs(product - expected) - 256 * eps * (bound + np.abs(expected))
         if excess.size == 0 or not excess.max() > 0:
@@ -106,9 +112,12 @@ class Compression:
                                .take(self.flat_source))
 
     def _with_data(self, data: np.ndarray) -> Any:
-        """A csr_array of the pattern's structure holding `data` (a copy of a checked
-        template: building one from its arrays checks them again, at ten times the
-        cost)."""
-        matrix = self.template.copy()
+        """A csr_array of the pattern's structure holding `data`: a shallow copy of a
+        checked template with its own index arrays (building one from its arrays
+        checks them again, at ten times the cost; `template.copy()` would copy the
+        template's zeros too, a fresh array as large as `data`)."""
+        matrix = copy.copy(self.template)
+        matrix.indices, matrix.indptr = self.template.indices.copy(), \
+            self.template.indptr.copy()
         matrix.data = data
         return matrix

@@ -93,8 +93,10 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     def task(start: int, stop: int) -> Any:
         return chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, start, stop)
     key = ("jacfwd", wrt, budget.shapes_key(args), budget.shapes_key(kwargs))
-    results = chunked.run_chunks(f, total, task, key, options or chunked.Options(),
-                                 label or f"jacfwd of {describe(f)}")
+    options = options or chunked.Options()
+    if label is None:  # (shown only with progress; describe costs a few us a call)
+        label = f"jacfwd of {describe(f)}" if options.progress else "jacfwd"
+    results = chunked.run_chunks(f, total, task, key, options, label)
     out = results[-1][0]
     many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
     return out, seeds.jacobian_blocks(out, [c for _, c in results],
@@ -102,7 +104,8 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
 
 
 def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
-                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None
+                 seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None,
+                 reseed: Optional[Callable[[], tuple[Any, ...]]] = None
                  ) -> Tuple[Any, Any]:
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`.
@@ -114,24 +117,33 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
     again, on fresh copies, with batched zeros for them. (f runs twice then, as it does
     once per chunk.) Each pass has its own copy of the seeds too: f writing into a
     differentiated argument writes into its tangent, and the second pass needs the
-    seeds as they were."""
+    seeds as they were. A caller that made the seeds for this pass alone passes
+    `reseed`, which makes them again: the first pass takes them without a copy."""
     size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
     tangents = dict(zip(wrt, seeded))
     try:
-        return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied)
+        return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied,
+                     copy_seeds=reseed is None)
     except SharedTangentError:
+        if reseed is not None:
+            tangents = dict(zip(wrt, reseed()))
         return _pass(f, args, kwargs or {}, tangents, size,
-                     lambda zero: stack([zero] * size))
+                     lambda zero: stack([zero] * size), copy_seeds=reseed is None)
 
 
 def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
-          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any]
-          ) -> Tuple[Any, Any]:
-    duals = [Dual(copy_argument(a), _fill(a, api_checks.copied(tangents[i])) if i in tangents else
+          tangents: dict[Any, Any], size: int, inactive: Callable[..., Any],
+          copy_seeds: bool = True) -> Tuple[Any, Any]:
+    seed = api_checks.copied if copy_seeds else _same
+    duals = [Dual(copy_argument(a), _fill(a, seed(tangents[i])) if i in tangents else
                   inactive(zero_tangent(a))) for i, a in enumerate(args)]
     named = {k: Dual(copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
     out = api.call_batched(f, duals, size, named)
     return out.primal, out.tangent
+
+
+def _same(tangent: Any) -> Any:
+    return tangent
 
 
 def copy_argument(primal: Any) -> Any:

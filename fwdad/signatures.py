@@ -11,7 +11,8 @@ positional argument`). Hot paths (jvp, vjp, grad) check only once a call has fai
 from __future__ import annotations
 
 import inspect
-from typing import Callable, Optional
+import weakref
+from typing import Any, Callable, Optional
 
 from fwdad.errors import FwdadError, describe
 
@@ -22,9 +23,8 @@ def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None
     Raises:
         FwdadError: naming f, its signature, the arguments given and what to do.
     """
-    try:
-        signature = inspect.signature(f)
-    except (TypeError, ValueError):  # a builtin without one: its rule decides
+    signature = signature_of(f)
+    if signature is None:  # a builtin without one: its rule decides
         return
     kwargs = kwargs or {}
     try:
@@ -35,6 +35,39 @@ def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None
         raise FwdadError(
             f"{api} calls {describe(f)}{signature} with {given}: {exc}. Pass the "
             f"arguments f takes{_what_to_pass(api)}.") from None
+
+
+# f -> (what its signature is made of, its signature or None). Note: inspect.signature
+# costs 10-20 us a call, a tenth of jacfwd of the PDE residual (bench/jacobian.py). Kept
+# weakly, so that a function defined in a loop is not kept alive.
+_SIGNATURES: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+
+
+def signature_of(f: Callable) -> Optional[inspect.Signature]:
+    """f's signature, or None when it has none; kept per f where f can be, and made
+    again when f's code or defaults were replaced since."""
+    parts = _parts(f)
+    try:
+        known = _SIGNATURES.get(f)
+    except TypeError:  # not hashable, or not weakly referable
+        known = None
+    if known is not None and all(a is b for a, b in zip(known[0], parts)):
+        return known[1]
+    try:
+        signature: Optional[inspect.Signature] = inspect.signature(f)
+    except (TypeError, ValueError):
+        signature = None
+    try:
+        _SIGNATURES[f] = (parts, signature)
+    except TypeError:
+        pass
+    return signature
+
+
+def _parts(f: Callable) -> tuple:
+    """What a function's signature is read from (compared by identity)."""
+    return tuple(getattr(f, name, None) for name in (
+        "__code__", "__defaults__", "__kwdefaults__", "__signature__", "__wrapped__"))
 
 
 def explain_failed_call(api: str, f: Callable, args: tuple, exc: BaseException,

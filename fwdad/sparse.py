@@ -11,6 +11,7 @@ reverse. fwdad/compression.py makes the seeds and reads the nonzeros back.
 """
 from __future__ import annotations
 
+from concurrent.futures import Executor
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from fwdad import api_checks
 from fwdad import compressed_passes as passes
 from fwdad.argnums import check_argnums_type, positions
+from fwdad.chunked import check_executor
 from fwdad.coloring import column_coloring, row_coloring, symmetric_coloring
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, SparsityPatternError, a_type, describe
@@ -28,7 +30,8 @@ _COLORINGS = {"column": column_coloring, "row": row_coloring, "star": symmetric_
 
 def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "detect",
                   coloring: Any = None, chunk_size: Optional[int] = None,
-                  probe: bool = True, check: bool = False) -> Callable[..., Any]:
+                  probe: bool = True, check: bool = False,
+                  executor: Optional[Executor] = None) -> Callable[..., Any]:
     """The function that computes the sparse Jacobian of `f` by forward mode: the
     columns are coloured so that no two of one colour share a row, and one batched
     pass pushes one tangent per colour (the sum of its columns' unit vectors).
@@ -52,6 +55,10 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
         check: compare the pattern with a dense `fwdad.jacfwd` of this call and raise
             naming an entry it misses. That costs a dense Jacobian: for small problems
             and tests.
+        executor: a `concurrent.futures.Executor` (a `ProcessPoolExecutor`, or Dask's
+            `client.get_executor()`) to run the passes on, in chunks of `chunk_size`
+            directions (None: spread over at least 16 chunks), as `jacfwd` does; None
+            runs them here.
 
     Returns:
         `jac(*args, **kwargs)`: the Jacobian as a `scipy.sparse.csr_array` of shape
@@ -66,11 +73,12 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
             `fwdad.jacobian_sparsity`, or f's argument or output is not a float array.
     """
     planner = _Planner("sparse_jacfwd", f, argnums, sparsity, coloring, "column")
+    check_executor("sparse_jacfwd", executor)
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        out, compressed = passes.forward(f, args, kwargs, at, seeds, chunk_size)
+        out, compressed = passes.forward(f, args, kwargs, at, seeds, chunk_size, executor)
         planner.check_rows(plan, int(np.size(out)))
         return _finish(planner, plan, seeds, compressed, args, kwargs, check)
     jacobian.__name__ = f"sparse_jacfwd_{getattr(f, '__name__', 'f')}"

@@ -13,6 +13,7 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
 
 import fwdad  # noqa: E402
 from bench.sparse import (  # noqa: E402
+    HAND,
     colored_central_differences,
     five_point,
     residual_1d,
@@ -35,3 +36,13 @@ def test_bench_workloads_and_their_references(f, x, pattern):
     differences = colored_central_differences(f, pattern, column_coloring(pattern))(x)
     np.testing.assert_allclose(differences.toarray(), reference, rtol=1e-6,
                                atol=1e-7 * scale)
+
+
+@pytest.mark.parametrize("f, x, pattern", SMALL, ids=["1-D", "2-D"])
+def test_hand_written_batched_tangents(f, x, pattern):
+    """The bench's hand-written batched NumPy against central differences."""
+    directions = np.random.default_rng(1).standard_normal((3, x.size))
+    out, tangents = HAND[f](x.copy(), directions)
+    np.testing.assert_allclose(out, f(x.copy()), rtol=1e-14)
+    want = fd_jacobian(f, x) @ directions.T
+    np.testing.assert_allclose(tangents.T, want, rtol=1e-6, atol=1e-7 * np.abs(want).max())

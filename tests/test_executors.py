@@ -126,3 +126,28 @@ def test_progress_counts_directions_on_an_executor(pool, capsys, monkeypatch):
     jac = fwdad.jacfwd(f, chunk_size=4, executor=pool, progress=True)(X)
     np.testing.assert_allclose(jac, jacobian_of_f(X), rtol=1e-12, atol=1e-14)
     assert f"{X.size}/{X.size} directions" in capsys.readouterr().err
+
+
+def stencil(u):
+    out = np.sin(u) * 2.0
+    out[1:] += u[:-1] ** 2
+    out[:-1] -= u[1:]
+    return out
+
+
+def test_sparse_jacfwd_on_a_process_pool_equals_in_process(pool):
+    import scipy.sparse as sp
+    n = 12
+    ones = np.ones(n)
+    pattern = sp.diags_array([ones[1:], ones, ones[1:]], offsets=[-1, 0, 1]) != 0
+    u = np.linspace(0.1, 1.2, n)
+    want = fwdad.jacfwd(stencil)(u)
+    for chunk_size, probe in ((None, True), (2, False)):
+        jac = fwdad.sparse_jacfwd(stencil, sparsity=pattern, chunk_size=chunk_size,
+                                  probe=probe, executor=pool)(u)
+        np.testing.assert_allclose(jac.toarray(), want, rtol=1e-13)
+
+
+def test_sparse_jacfwd_refuses_what_is_not_an_executor():
+    with pytest.raises(fwdad.FwdadError, match="sparse_jacfwd: executor"):
+        fwdad.sparse_jacfwd(stencil, sparsity=np.eye(3, dtype=bool), executor=4)

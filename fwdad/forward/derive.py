@@ -20,7 +20,7 @@ from fwdad.forward.cleanup import free_temporaries
 from fwdad.forward.defaults import rule_defaults
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.forward.optimize import optimize
-from fwdad.forward.routes import Key, Routes
+from fwdad.forward.routes import BATCHED, Key, Routes
 from fwdad.forward.transform import transform, transform_lines
 from fwdad.source import FunctionSource
 
@@ -135,6 +135,10 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants, lines = transform_lines(normalized, fresh)
+        if key == BATCHED:
+            better = optimize(tree, constants, lines, plain, batched=True)
+            return plain if better is None else build(
+                better, constants.values, header=f"optimized {header}, for batched tangents")
         better = optimize(tree, constants, lines, plain, dict(key))
         if better is None:
             return plain

@@ -12,9 +12,11 @@ the Lines, not the code). Output: a rule with the same signature and results, an
 split or plain (forward/activity.py); Duals are built only where a split local meets a
 call that is not inlined, a return, or a container. Statements the optimizer does not
 know stay as they are, on boxed locals. Batched tangents go to the plain rule, bound as
-`_fw_unoptimized`: templates leave out the alignment of batch axes that rules do. So do
-arguments with no tangent (an int) where that matters, to a variant specialized on it
-(forward/guard.py, routes.py).
+`_fw_unoptimized` (a Routes), which sends them on to the variant for them
+(forward/batched_variant.py): templates leave out the alignment of batch axes that rules
+do, and that variant inlines only those right without it. So do arguments with no
+tangent (an int) where that matters, to a variant specialized on it (forward/guard.py,
+routes.py).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward import activity, runtime, vanishing
+from fwdad.forward import activity, batched_variant, runtime, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line, RuleLines
 from fwdad.forward.notes import Notes
@@ -51,7 +53,8 @@ _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.tru
 
 
 def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
-             unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None
+             unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None,
+             batched: bool = False
              ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
@@ -61,14 +64,23 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     The rule assumes that every named argument has a tangent; its guard sends other
     calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
     `without_tangent` (parameter -> FLOAT, NUMBER or "", see routes.Key), it is the variant for
-    calls where those have none, with no guard: Routes calls it after checking."""
+    calls where those have none, with no guard: Routes calls it after checking. With
+    `batched`, it is the variant for batched tangents (forward/batched_variant.py):
+    only the template lines that are right for them are inlined, and its guard sends
+    other calls to `unoptimized`; None when it would inline nothing."""
     without_tangent = without_tangent or {}
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
-    if analysis.scoped or _builds_instances(constants):
+    if analysis.scoped or _builds_instances(constants) or (
+            batched and batched_variant.may_widen(analysis.lines)):
         return None
     rewrite = _Rewrite(analysis, constants, tree, without_tangent)
+    rewrite.batched = batched
     body = rewrite.entry(tree) + rewrite.block(lines.body)
-    if rewrite.inlined and not without_tangent:
+    if batched:
+        if not rewrite.inlined:
+            return None
+        body = batched_variant.guard(rewrite, tree, unoptimized) + body
+    elif rewrite.inlined and not without_tangent:
         body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
@@ -88,6 +100,7 @@ class _Rewrite(OtherLines):
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
+        self.batched = False  # the variant for batched tangents (see optimize)
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
@@ -217,6 +230,9 @@ class _Rewrite(OtherLines):
         opaque = self.opaque
         if (target is not None and self.kinds[target] == BOXED) or opaque and any(
                 a.name in opaque and self.active(a) for a in line.operands):
+            return self.s_call(line)
+        if self.batched and not batched_variant.inlines(
+                self, line, line.template):
             return self.s_call(line)
         stmts = instantiate(self, line, target)
         if stmts is None:

@@ -3,7 +3,8 @@
     if _fw_batched(x, n) or n.tangent is _fw_NoTangent:
         return _fw_unoptimized(x, n)        # a Routes: the plain rule, or a variant
 
-Batched tangents go to the plain rule. Arguments with no tangent (an int, a string,
+Batched tangents go to the variant for them (key BATCHED, forward/batched_variant.py),
+or the plain rule where it inlines nothing. Arguments with no tangent (an int, a string,
 None) go to the optimized rule specialized on that, built on first use and cached by
 which parameters have none and whether each is a number: there they are constants, so
 `x + n * A` keeps the shape n * A gives (forward/vanishing.py says which parameters the
@@ -40,8 +41,10 @@ class Routes:
         self.lock = threading.Lock()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self.specialize is None or unboxed.batched(*args, **kwargs):
+        if self.specialize is None:
             return self.plain(*args, **kwargs)
+        if unboxed.batched(*args, **kwargs):
+            return self.variant(BATCHED)(*args, **kwargs)
         key = self.key(args, kwargs)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -50,8 +53,10 @@ class Routes:
                 kwargs: Dict[str, Any]) -> Any:
         """The call `self(*args, **kwargs)` where the arguments at the positions and
         names in `constants` have zero tangents: they count as having none."""
-        if self.specialize is None or unboxed.batched(*args, **kwargs):
+        if self.specialize is None:
             return self.plain(*args, **kwargs)
+        if unboxed.batched(*args, **kwargs):  # (zero tangents cost the rule little)
+            return self.variant(BATCHED)(*args, **kwargs)
         key = self.key(args, kwargs, constants)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -79,6 +84,7 @@ class Routes:
 
 
 FLOAT = "float"  # a Python float: its zero tangent is the float 0.0, never NoTangent
+BATCHED: Key = (("", "batched"),)  # the key of the variant for batched tangents
 NUMBER = "number"  # another number, which broadcasts to no new shape
 
 

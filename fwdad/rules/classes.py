@@ -68,8 +68,10 @@ def overloadable(name: str, reflected: Optional[str] = None,
         plain = with_plain_params(rule)  # the rule as registered on its own
 
         def checked(x: Dual, *rest: Dual) -> Dual:
+            # (NoTangent tested here first, as this runs for every operator; no local
+            # may hold x.tangent: widening counts its references, rules/widening.py)
             if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent) \
-                    or opaque_with_dunder(x, rest, name):
+                    or (x.tangent is NoTangent and opaque_with_dunder(x, rest, name)):
                 if fallback and _python_method(x.primal, name) is None:
                     return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
                 return call_dunder(name, reflected, x, *rest)

@@ -53,7 +53,7 @@ def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     for a in args:
         if carries_deps(a.tangent):
             union = a.tangent if union is None else union + a.tangent
-    result = Dual(primal, _shaped_like(primal, union))
+    result = Dual(primal, shaped_like(primal, union))
     if out is None or out.primal is None:
         return result
     return write_outputs((out,), result.primal, result.tangent, {})  # out= overwrites
@@ -76,7 +76,7 @@ def reduce_union(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     primal = entry.primal(*primals, **named)
     sets = np.asarray(args[0].tangent, dtype=object)
     union = np.sum(sets, axis=axis, keepdims=keepdims) if sets.size else None
-    return Dual(primal, _shaped_like(primal, union))
+    return Dual(primal, shaped_like(primal, union))
 
 
 def dense(every: Deps) -> SparsityRule:
@@ -126,7 +126,7 @@ def _numeric(value: Any) -> bool:
     return isinstance(value, (np.ndarray, np.generic, int, float, complex))
 
 
-def _shaped_like(primal: Any, union: Any) -> Any:
+def shaped_like(primal: Any, union: Any) -> Any:
     """The union broadcast to the output: an object array for an array, one Deps for
     a scalar, NoTangent for an output without a tangent (an int, a bool)."""
     kind = np.asarray(primal).dtype.kind

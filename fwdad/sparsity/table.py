@@ -14,6 +14,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.registry import RuleEntry
+from fwdad.sparsity import mixing
 from fwdad.sparsity.rules import (
     SparsityRule,
     elementwise,
@@ -105,8 +106,34 @@ _MOVER_MODULES = ("builtins", "_operator", "operator", "itertools", "functools",
 _CHOOSERS = {max, min, sorted, abs, pow}  # builtins that compare or compute
 
 
+def _optional(module: str, *names: str) -> list:
+    """The functions of an optional module (SciPy) by name: none when it is missing."""
+    try:
+        found = __import__(module, fromlist=["_"])
+    except ImportError:
+        return []
+    return [getattr(found, name) for name in names if hasattr(found, name)]
+
+
+# Mixers: each output item depends on whole matrices, or on the items along some axes
+# (fwdad/sparsity/mixing.py); elementwise functions that are not ufuncs; reductions.
+_MIXERS: Dict[Any, SparsityRule] = {
+    **dict.fromkeys(_numpy("linalg.inv", "linalg.det") + _optional(
+        "scipy.linalg", "inv", "det"), mixing.of_whole_matrices),
+    **dict.fromkeys(_numpy("linalg.solve") + _optional("scipy.linalg", "solve"),
+                    mixing.solve),
+    **dict.fromkeys(_optional("numpy.fft", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",
+                              "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn",
+                              "irfftn"), mixing.fft),
+    **dict.fromkeys(_optional("scipy.special", "softmax", "log_softmax"), mixing.softmax),
+    **dict.fromkeys(_numpy("sinc", "angle") + _optional("scipy.special", "polygamma",
+                                                        "zeta"), elementwise),
+    **dict.fromkeys(_optional("scipy.special", "logsumexp"), reduce_union),
+    **dict.fromkeys(_optional("numpy.fft", "fftshift", "ifftshift"), through_frule)}
+
+
 def _build_tables() -> tuple:
-    local: Dict[Any, SparsityRule] = {}
+    local: Dict[Any, SparsityRule] = dict(_MIXERS)
     for fn in _VALUE_FREE + _INDEXING + _EXTREMES + _SELECTIONS + _ORDERINGS:
         local[fn] = through_frule
     for fn in _SPREADS:
@@ -122,8 +149,8 @@ def _build_tables() -> tuple:
         globally[fn] = reduce_union
     for fn in _SELECTIONS + [max, min]:
         globally[fn] = elementwise
-    for fn in _ORDERINGS:
-        del globally[fn]  # (the dense fallback)
+    for fn in _ORDERINGS + _optional("scipy.special", "logsumexp"):
+        del globally[fn]  # (the dense fallback; logsumexp indexes by its values)
     return local, globally
 
 

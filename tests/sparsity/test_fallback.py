@@ -9,11 +9,12 @@ from fwdad import DenseFallbackWarning
 from tests.sparsity.reference import pattern_and_nonzeros
 
 M = np.eye(3) * 4.0 + 1.0
+STACK = M[None]  # a stack of one matrix: solve's sparsity rule takes a single matrix
 
 
 def two_solves(x):
-    a = np.linalg.solve(M, x[:3])
-    b = np.linalg.solve(M, x[3:] ** 2)
+    a = np.linalg.solve(STACK, x[None, :3, None])[0, :, 0]
+    b = np.linalg.solve(STACK, (x[3:] ** 2)[None, :, None])[0, :, 0]
     return np.concatenate([a, b, x[:1]])
 
 

@@ -1,0 +1,133 @@
+"""The optimized rule for batched tangents: which template lines it may inline, and its
+guard.
+
+    if not _fw_batch_ready(x, k) or k.tangent is _fw_NoTangent:
+        return _fw_plain(x, k)
+    _fw_sin1 = np.sin(x)                         # a unary template: inlined
+    _fw_dsin1 = np.cos(x) * dx                   # dx: (B, *x.shape), right as it is
+    _fw_mul1 = _fw_mul(_fw_Dual(x, dx), k)       # two arrays: the rule aligns them
+
+A template line is inlined when its template is elementwise (BATCH_SAFE) and the line's
+operands keep the batch axis where NumPy puts it: the tangent of an array of shape s
+has shape (B, *s) or s, and broadcasts against primals of shape s or numbers, never
+against a primal of another shape (`x * w` with x of shape (n,) and w of shape (m, n):
+dx * w would align B with m). So: a unary template; or a binary one whose other
+operands are numbers with no tangent (literals, constants of the caller). Every other
+line calls its frule, which aligns batch axes itself. A rule that updates values in
+place gets no variant (see may_widen). Routes (forward/routes.py) sends
+batched calls here under the key BATCHED, built on first use.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Iterable, List
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.forward.activity import PLAIN
+from fwdad.forward.astbuild import call, load
+from fwdad.forward.guard import checked_params
+from fwdad.forward.inline import passes_through
+from fwdad.forward.lines import Line
+from fwdad.forward.templates import Template
+from fwdad.forward.vanishing import ALWAYS
+from fwdad.tangents import NoTangent
+
+# Templates whose tangent expressions are elementwise in their operands: each is right
+# for a tangent with a leading batch axis when the operands are as the module docstring
+# says (tests/forward/test_batched_variant.py runs each one against its frule). Not the
+# reductions (np.sum(dx) would sum the batch axis too) nor the matrix products.
+BATCH_SAFE = frozenset({
+    "_add", "_sub", "_mul", "_truediv", "_np_add", "_np_sub", "_np_mul", "_np_truediv",
+    "_neg", "_pos", "_pow", "pow_literal", "pow_two",
+    # the derivative table's (rules/derivatives.py: a NumPy function and its math twin)
+    "_sin", "_cos", "_tan", "_exp", "_log", "_tanh", "_sqrt", "_log1p", "_sinh", "_cosh",
+    "_square"})
+
+
+def may_widen(lines: Iterable[Line]) -> bool:
+    """Whether the rule has a call that may update an argument in place, or a statement
+    the optimizer does not know: such an update may widen an unbatched tangent, which
+    counts the references to it (rules/widening.py), and the split locals of an
+    optimized rule hold references the plain rule does not. Those rules stay plain."""
+    return any(line.kind == "unknown" or (line.kind in ("call", "template") and not line.pure)
+               for line in lines)
+
+
+def is_batch_safe(template: Template) -> bool:
+    return template.name in BATCH_SAFE
+
+
+def inlines(rw: Any, line: Line, template: Template) -> bool:
+    """Whether the batched rule may inline `template` at `line` (see the docstring):
+    elementwise, with at most one operand that is not an inactive number, and no
+    operand whose tangent may be NoTangent at run time where the tangent would then be
+    another operand's alone (the rules' shaping, which templates leave out)."""
+    if not is_batch_safe(template):
+        return False
+    others = [atom for atom in line.operands if not (rw.is_number(atom) and not
+                                                      rw.active(atom))]
+    if len(others) > 1:
+        return False
+    target = line.targets[0] if line.targets else None
+    return target is None or rw.kinds[target] == PLAIN or not any(
+        ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
+
+
+def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[ast.stmt]:
+    """`if not batch_ready(...) or p.tangent is NoTangent: return plain(...)`, for the
+    parameters p whose having no tangent would change what a template line computes
+    (forward/guard.py)."""
+    args = tree.args
+    positional = [load(a.arg) for a in args.posonlyargs + args.args]
+    if args.vararg:
+        positional.append(ast.Starred(value=load(args.vararg.arg), ctx=ast.Load()))
+    keywords = [ast.keyword(arg=a.arg, value=load(a.arg)) for a in args.kwonlyargs]
+    if args.kwarg:
+        keywords.append(ast.keyword(arg=None, value=load(args.kwarg.arg)))
+    test: ast.expr = ast.UnaryOp(op=ast.Not(), operand=call(
+        rw.k.bind(batch_ready, "batch_ready"), *positional, keywords=keywords))
+    missing = [ast.Compare(left=ast.Attribute(value=load(name), attr="tangent",
+                                              ctx=ast.Load()),
+                           ops=[ast.Is()], comparators=[rw.k.bind(NoTangent, "NoTangent")])
+               for name in checked_params(rw, args)]
+    if missing:
+        test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
+    fallback = call(rw.k.bind(plain, "plain"), *positional, keywords=keywords)
+    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=fallback)],
+                                     orelse=[]), tree)]
+
+
+_SCALARS = (float, complex, np.number)
+_MAX_DEPTH = 8
+
+
+def batch_ready(*args: Dual, **kwargs: Dual) -> bool:
+    """Whether the batched rule may run: every tangent is an array with the primal's
+    axes, with or without a batch axis before them, a number's, or NoTangent for a
+    value that is not an array; no instance of a user class (its operators are its
+    own methods, which templates do not know)."""
+    return all(_ready(d.primal, d.tangent, 0) for d in args) and all(
+        _ready(d.primal, d.tangent, 0) for d in kwargs.values())
+
+
+def _ready(primal: Any, tangent: Any, depth: int) -> bool:
+    if tangent is NoTangent:  # an int array may give a result its shape, which
+        return not isinstance(primal, np.ndarray) or primal.ndim == 0  # rules keep
+    if isinstance(tangent, _SCALARS):
+        return True
+    if isinstance(tangent, np.ndarray):
+        if isinstance(primal, np.ndarray):
+            return tangent.shape[-primal.ndim:] == primal.shape if primal.ndim else \
+                tangent.ndim <= 1
+        return isinstance(primal, _SCALARS) and tangent.ndim <= 1
+    if depth >= _MAX_DEPTH:
+        return False
+    if isinstance(tangent, (list, tuple)) and isinstance(primal, (list, tuple)):
+        return len(primal) == len(tangent) and all(
+            _ready(p, t, depth + 1) for p, t in zip(primal, tangent))
+    if isinstance(tangent, dict) and isinstance(primal, dict):
+        return all(k in primal and _ready(primal[k], t, depth + 1)
+                   for k, t in tangent.items())
+    return False
