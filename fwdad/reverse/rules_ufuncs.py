@@ -19,6 +19,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import _RRULES, get_rrule, is_tracked, nondiff_rrule, rrule
 from fwdad.rules import ufuncs as forward_ufuncs
+from fwdad.rules.branch_cuts import cut_checked
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
 
@@ -34,7 +35,8 @@ UNARY = {
     np.cosh: lambda x, y: np.sinh(x),
     np.tanh: lambda x, y: 1.0 - y * y,
     np.arcsinh: lambda x, y: 1.0 / np.sqrt(x * x + 1.0),
-    np.arccosh: lambda x, y: 1.0 / np.sqrt(x * x - 1.0),
+    np.arccosh: lambda x, y: 1.0 / (np.sqrt(x - 1.0) * np.sqrt(x + 1.0)),  # (complex:
+    # sqrt(x * x - 1) has the wrong sign where Re x < 0)
     np.arctanh: lambda x, y: 1.0 / (1.0 - x * x),
     np.deg2rad: lambda x, y: math.pi / 180.0,
     np.rad2deg: lambda x, y: 180.0 / math.pi,
@@ -57,6 +59,12 @@ UNARY = {
 }
 
 
+def _log_base(a, y):
+    """log of float_power's base: of |a| on real values (a power of a negative base is
+    NaN there), the principal log of a complex one (as NumPy's power computes y)."""
+    return np.log(np.asarray(a, dtype=complex)) if np.iscomplexobj(y) else np.log(np.abs(a))
+
+
 def _picks(first: Callable) -> tuple:
     """maximum/minimum and kin: the input the output came from (ties: the first)."""
     return (lambda a, b, y: first(a, b), lambda a, b, y: ~first(a, b))
@@ -64,7 +72,7 @@ def _picks(first: Callable) -> tuple:
 
 BINARY = {
     np.float_power: (lambda a, b, y: b * np.float_power(a, b - 1.0),
-                     lambda a, b, y: np.where(y == 0.0, 0.0, y * np.log(np.abs(a)))),
+                     lambda a, b, y: np.where(y == 0.0, 0.0, y * _log_base(a, y))),
     np.remainder: (lambda a, b, y: 1.0, lambda a, b, y: -np.floor_divide(a, b)),
     np.fmod: (lambda a, b, y: 1.0, lambda a, b, y: -np.trunc(a / b)),
     np.arctan2: (lambda a, b, y: b / (a * a + b * b), lambda a, b, y: -a / (a * a + b * b)),
@@ -97,6 +105,7 @@ def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     rrule(ufunc)(rule)
 
 
+UNARY.update(cut_checked(UNARY))  # (complex arguments on a branch cut: refused)
 for _ufunc, _derivative in UNARY.items():
     unary_rrule(_ufunc, _derivative)
 for _ufunc, (_d1, _d2) in BINARY.items():
@@ -118,7 +127,7 @@ def _divmod(a, b):
 
 
 nondiff_rrule(*forward_ufuncs.NONDIFF)
-nondiff_rrule(np.sign)  # constant on real values, the only ones reverse mode carries
+# (np.sign: rules_complex_ufuncs, constant on real values but not on complex ones)
 
 
 # ---- elementwise selection: clip and where ----------------------------------------------

@@ -15,6 +15,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules import operators as ops
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.registry import def_linear, def_nondiff, frule
 from fwdad.rules.unshared import own
@@ -215,6 +216,7 @@ def _write(target: Dual, y, dy, kwargs) -> None:
     np.copyto(target.tangent, dy, where=where)
 
 
+UNARY.update(cut_checked(UNARY))  # (complex arguments on a branch cut: refused)
 for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
     _register(_ufunc, _tangent)
 for _ufunc in NONDIFF:

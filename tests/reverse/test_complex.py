@@ -134,7 +134,7 @@ def test_holomorphic_grad_needs_complex_arguments_and_output():
         fwdad.grad(lambda z: np.abs(z), holomorphic=True)(1.0 + 1.0j)
 
 
-@pytest.mark.parametrize("f", [lambda z: np.sum(np.arccosh(z)).real,
+@pytest.mark.parametrize("f", [lambda z: np.ptp(z).real,
                                lambda z: np.sum(np.sort(z)).real])
 def test_rules_not_written_for_complex_values_refuse_them(f):
     with pytest.raises(NonDifferentiableError, match="covers real values only"):
