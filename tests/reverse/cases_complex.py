@@ -92,9 +92,21 @@ def _reductions():
     return rows
 
 
+def _values_only(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+def _upper(a):
+    return np.linalg.eigvalsh(a, UPLO="U")
+
+
 def _linalg():
+    hermitian = M + M.conj().T  # (its eigenvalues are distinct)
     return [_row(np.linalg.solve, M, V), _row(np.linalg.solve, M, Z.T),
-            _row(np.linalg.inv, M), _row(np.linalg.det, M)]
+            _row(np.linalg.inv, M), _row(np.linalg.det, M), _row(np.linalg.slogdet, M),
+            _row(np.linalg.eigvalsh, hermitian), _row(_upper, hermitian),
+            _row(np.linalg.eigvalsh, M), _row(_values_only, Z), _row(_values_only, Z.T),
+            _row(_values_only, M)]
 
 
 def _take(x):

@@ -59,8 +59,16 @@ def _through_arrays(z):
     return np.real(np.einsum("i,i->", stacked, stacked)) + np.abs(np.array([z[0], 2.0]).sum())
 
 
+def _spectra(a):
+    """slogdet, eigvalsh (of the Hermitian matrix its lower triangle makes) and the
+    singular values of a complex matrix (rules_complex_linalg.py)."""
+    sign, log = np.linalg.slogdet(a)
+    return log + np.real(sign * (1.0 - 2.0j)) + np.sum(np.linalg.eigvalsh(a) ** 3) \
+        + np.sum(np.linalg.svd(a, compute_uv=False) ** 2.5)
+
+
 REAL_OF_COMPLEX = [(_power, Z), (_phases, Z), (_mixed, Z), (_moments, Z), (_parts, Z),
-                   (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j)]
+                   (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j), (_spectra, M)]
 
 
 @pytest.mark.parametrize("f, z", REAL_OF_COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
@@ -132,6 +140,15 @@ def test_holomorphic_grad_needs_complex_arguments_and_output():
         fwdad.grad(lambda x: x * x, holomorphic=True)(1.5)
     with pytest.raises(FwdadError, match="needs a complex scalar output"):
         fwdad.grad(lambda z: np.abs(z), holomorphic=True)(1.0 + 1.0j)
+
+
+def test_vectors_of_complex_decompositions_are_refused_with_the_phase_named():
+    """Each eigen- or singular vector is defined up to a phase: refused, with the values
+    alone (which do not depend on the phases) offered instead."""
+    for f in (lambda a: np.abs(np.linalg.eigh(a)[1][0, 0]),
+              lambda a: np.sum(np.abs(np.linalg.svd(a)[0]))):
+        with pytest.raises(NonDifferentiableError, match="up to a phase.*values alone"):
+            fwdad.grad(f)(M)
 
 
 @pytest.mark.parametrize("f", [lambda z: np.ptp(z).real,
