@@ -105,7 +105,8 @@ def _linalg():
     return [_row(np.linalg.solve, M, V), _row(np.linalg.solve, M, Z.T),
             _row(np.linalg.inv, M), _row(np.linalg.det, M), _row(np.linalg.slogdet, M),
             _row(np.linalg.eigvalsh, hermitian), _row(_upper, hermitian),
-            _row(np.linalg.eigvalsh, M), _row(_values_only, Z), _row(_values_only, Z.T),
+            _row(np.linalg.eigvalsh, M), _row(np.linalg.eigh, hermitian), _row(np.linalg.eigh, M),
+            _row(np.linalg.eigh, M, "U"), _row(_values_only, Z), _row(_values_only, Z.T),
             _row(_values_only, M)]
 
 
