@@ -96,6 +96,10 @@ def _values_only(a):
     return np.linalg.svd(a, compute_uv=False)
 
 
+def _thin(a):
+    return np.linalg.svd(a, full_matrices=False)
+
+
 def _upper(a):
     return np.linalg.eigvalsh(a, UPLO="U")
 
@@ -106,7 +110,8 @@ def _linalg():
             _row(np.linalg.inv, M), _row(np.linalg.det, M), _row(np.linalg.slogdet, M),
             _row(np.linalg.eigvalsh, hermitian), _row(_upper, hermitian),
             _row(np.linalg.eigvalsh, M), _row(np.linalg.eigh, hermitian), _row(np.linalg.eigh, M),
-            _row(np.linalg.eigh, M, "U"), _row(_values_only, Z), _row(_values_only, Z.T),
+            _row(np.linalg.eigh, M, "U"), _row(np.linalg.svd, M), _row(_thin, Z),
+            _row(_thin, Z.T), _row(_values_only, Z), _row(_values_only, Z.T),
             _row(_values_only, M)]
 
 

@@ -76,9 +76,18 @@ def _eigenvectors(a):
         + np.real(u[0, 2]) + np.sum(np.abs(u[:, 1]) ** 3)
 
 
+def _singular_vectors(a):
+    """A loss that depends on the singular vectors' phases (rules_complex_linalg._svd)."""
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return np.real(u[1, 0] * (1.0 - 0.5j)) + np.imag(vh[1, 2]) + np.sum(s ** 2) \
+        + np.real(u[0, 1] * vh[0, 1])
+
+
 REAL_OF_COMPLEX = [(_power, Z), (_phases, Z), (_mixed, Z), (_moments, Z), (_parts, Z),
                    (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j), (_spectra, M),
-                   (_eigenvectors, M)]
+                   (_eigenvectors, M), (_singular_vectors, M),
+                   (_singular_vectors, np.vstack([M, M[:1] * 0.5j])),
+                   (_singular_vectors, np.hstack([M, M[:, :1] * 0.5j]))]
 
 
 @pytest.mark.parametrize("f, z", REAL_OF_COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
@@ -152,11 +161,10 @@ def test_holomorphic_grad_needs_complex_arguments_and_output():
         fwdad.grad(lambda z: np.abs(z), holomorphic=True)(1.0 + 1.0j)
 
 
-def test_singular_vectors_of_complex_matrices_are_refused_with_the_phase_named():
-    """Each singular vector is defined up to a phase: refused, with the values alone
-    (which do not depend on the phases) offered instead."""
+def test_hermitian_svd_of_complex_matrices_is_refused_with_the_phase_named():
+    """svd(hermitian=True) takes its vectors from eigh, in another phase convention."""
     with pytest.raises(NonDifferentiableError, match="up to a phase.*values alone"):
-        fwdad.grad(lambda a: np.sum(np.abs(np.linalg.svd(a)[0])))(M)
+        fwdad.grad(lambda a: np.sum(np.abs(np.linalg.svd(a, hermitian=True)[0])))(M)
 
 
 @pytest.mark.parametrize("f", [lambda z: np.ptp(z).real,
