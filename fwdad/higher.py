@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import api, api_checks, chunked, jacobians
+from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
@@ -101,7 +102,8 @@ def _directional(self: Directional, *primals: Dual) -> Dual:
 
 
 # ---- the public functions ------------------------------------------------------------
-def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) -> Tuple[Any, ...]:
+def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+        holomorphic: bool = False) -> Tuple[Any, ...]:
     """The Hessian of a scalar function `f` at `primals`, times `tangents`.
 
     Forward over reverse: the jvp of f's gradient, one reverse pass run on Dual values
@@ -111,6 +113,10 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     refuses something f does; f then runs a second time (the first attempt leaves the
     arguments as they were: fwdad/over_reverse.py, nesting._level2_jacobians).
 
+    With `holomorphic=True` (complex arguments and output, f holomorphic in them): the
+    complex second derivative times `tangents`, forward over forward (docs/complex.md).
+    Without it a complex argument is refused.
+
     Returns:
         A tuple with one array per argument, shaped like it (for a non-scalar f, each
         has the output's shape in front).
@@ -119,6 +125,11 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     args, directions = api_checks.check_sequences(f, primals, tangents)
     check_call("hvp", f, args)
     argnums = tuple(range(len(args)))
+    complex_args.check_arguments("hvp", f, args, argnums, holomorphic)
+    if holomorphic:
+        _check_holomorphic_output("hvp", f, args, {})
+        return tuple(jacobians.jacfwd(Directional(f, directions), argnums=argnums,
+                                      holomorphic=True)(*args))
     try:
         return tuple(api.jvp(reverse_api.grad(f, argnums), args, directions)[1])
     except InternalError:
@@ -128,9 +139,17 @@ def hvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     return tuple(jacobians.jacfwd(Directional(f, directions), argnums=argnums)(*args))
 
 
+def _check_holomorphic_output(api_name: str, f: Callable[..., Any], args: Sequence[Any],
+                              kwargs: dict[Any, Any]) -> None:
+    """holomorphic=True needs a complex output: one call of f, on copies, to see it (the
+    forward-over-forward passes see only its derivatives)."""
+    copies = [jacobians.copy_argument(a) for a in args]
+    complex_args.check_outputs(api_name, f, f(*copies, **kwargs))
+
+
 def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
-            chunk_size: Optional[int] = None, memory_budget: Optional[float] = None
-            ) -> Transformed:
+            chunk_size: Optional[int] = None, memory_budget: Optional[float] = None,
+            holomorphic: bool = False) -> Transformed:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
     (a float or float array; negative counts from the end): shape
     `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
@@ -145,6 +164,10 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
     on Dual values that carry a tangent per entry of x. When f's output is not a real
     scalar, or reverse mode refuses something f does: forward over forward, one batched
     pass (jacfwd) of a directional derivative per entry of x (f then runs again).
+
+    With `holomorphic=True` (a complex x and output, f holomorphic in x): the complex
+    second derivative d2f/dz2, forward over forward (docs/complex.md). Without it a
+    complex x is refused.
     """
     api_checks.check_callable(f, "hessian")
     check_argnums_type("hessian", f, argnums)
@@ -157,13 +180,17 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         check_call("hessian", f, args, kwargs)
         (at,) = positions("hessian", f, argnums, args, kwargs)
         x = args[at]
-        if not isinstance(zero_tangent(x), (float, np.ndarray)):
+        if not isinstance(zero_tangent(x), (float, complex, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not {a_type(x)}.")
+        complex_args.check_arguments("hessian", f, args, (at,), holomorphic)
+        if holomorphic:
+            _check_holomorphic_output("hessian", f, args, kwargs)
         try:
-            gradient = reverse_api.grad(f, at)
-            return jacobians.value_and_jacobian(gradient, at, args, kwargs,
-                                                f"hessian of {describe(f)}", options)[1]
+            if not holomorphic:  # (a holomorphic gradient is not differentiated again)
+                gradient = reverse_api.grad(f, at)
+                return jacobians.value_and_jacobian(gradient, at, args, kwargs,
+                                                    f"hessian of {describe(f)}", options)[1]
         except InternalError:
             raise
         except FwdadError:
@@ -173,10 +200,12 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         with steps(f"hessian of {describe(f)}", len(eye), "column", progress) as done:
             for e in eye:
                 direction = [zero_tangent(a) for a in args]
-                direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else float(e[0])
+                e = e.astype(np.result_type(x, float))  # (a complex x: complex seeds)
+                direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else e[0].item()
                 column = jacobians.jacfwd(Directional(f, direction, kwargs), argnums=at,
                                           chunk_size=chunk_size,
-                                          memory_budget=memory_budget)(*args)
+                                          memory_budget=memory_budget,
+                                          holomorphic=holomorphic)(*args)
                 columns.append(np.asarray(column))
                 done()
         stacked = np.stack(columns, axis=-1)

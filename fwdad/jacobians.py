@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 import numpy as np
 
 from fwdad import api, api_checks, budget, chunked, seeds
+from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
@@ -22,8 +23,8 @@ from fwdad.transformed import Transformed
 
 def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
            chunk_size: Optional[int] = None, progress: bool = False,
-           memory_budget: Optional[float] = None, executor: Optional[Executor] = None
-           ) -> Transformed:
+           memory_budget: Optional[float] = None, executor: Optional[Executor] = None,
+           holomorphic: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by forward mode, in batched
     passes of tangents (one per input entry) whose memory stays under a budget.
 
@@ -52,6 +53,9 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             unless set by `fwdad.set_memory_budget`). The Jacobian itself is extra.
         executor: a `concurrent.futures.Executor` (a `ProcessPoolExecutor`, or Dask's
             `client.get_executor()`) to run the passes on; None runs them here.
+        holomorphic: f is holomorphic in its complex arguments and returns complex
+            values: the Jacobian is the complex derivative df/dz (as JAX's). Without
+            it a complex argument is refused (docs/complex.md).
 
     Returns:
         `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
@@ -62,8 +66,9 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     Raises:
         FwdadError: argnums is not an int or tuple of ints, or does not name an
             argument, or f cannot take the arguments, or chunk_size, memory_budget or
-            executor is not one; NonDifferentiableError: the argument has no float
-            values; ShippingError: f cannot be sent to the executor's workers.
+            executor is not one; an argument is complex without `holomorphic`, or
+            real (or an output real) with it; NonDifferentiableError: the argument has
+            no float values; ShippingError: f cannot be sent to the executor's workers.
     """
     api_checks.check_callable(f, "jacfwd")
     check_argnums_type("jacfwd", f, argnums)
@@ -71,7 +76,12 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacfwd", f, args, kwargs)
-        return value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)[1]
+        wrt = check_argnums("jacfwd", f, argnums, len(args))
+        complex_args.check_arguments("jacfwd", f, args, wrt, holomorphic)
+        out, jac = value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)
+        if holomorphic:
+            complex_args.check_outputs("jacfwd", f, out)
+        return jac
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 

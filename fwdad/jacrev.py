@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 import numpy as np
 
 from fwdad import api_checks, jacobians, seeds
+from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
@@ -30,7 +31,7 @@ from fwdad.transformed import NestedTransformation, Transformed
 
 
 def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
-           progress: bool = False) -> Transformed:
+           progress: bool = False, holomorphic: bool = False) -> Transformed:
     """The function that computes the Jacobian of `f` by reverse mode: one recorded
     pass of f, then one pullback per entry of the output.
 
@@ -40,6 +41,11 @@ def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
             negative numbers count from the end.
         progress: show the pullbacks as they run (a tqdm bar when tqdm is installed,
             else a line on stderr now and then).
+        holomorphic: f is holomorphic in its complex arguments and returns complex
+            values: the Jacobian is the complex derivative df/dz (as JAX's): row k is
+            the pullback of the unit cotangent of entry k, which for a holomorphic f is
+            that entry's complex derivative (docs/complex.md). Without it a complex
+            argument or output is refused.
 
     Returns:
         `jac(*args, **kwargs)`, shaped, typed and nested as `fwdad.jacfwd`'s: for each
@@ -51,33 +57,38 @@ def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     Raises:
         FwdadError: argnums is not an int or tuple of ints, or does not name an
             argument; f cannot take the arguments; an input or output is complex
-            (use jacfwd). NonDifferentiableError: the arguments hold no floats.
+            without `holomorphic`, or real with it. NonDifferentiableError: the
+            arguments hold no floats.
     """
     api_checks.check_callable(f, "jacrev")
     check_argnums_type("jacrev", f, argnums)
 
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacrev", f, args, kwargs)
-        return value_and_jacobian_by_rows(f, argnums, args, kwargs, progress)[1]
+        return value_and_jacobian_by_rows(f, argnums, args, kwargs, progress, holomorphic)[1]
     jacobian.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
     return Transformed("jacrev", f, argnums, jacobian)
 
 
 def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[Any, ...],
                                kwargs: Optional[Dict[str, Any]] = None,
-                               progress: bool = False) -> Tuple[Any, Any]:
+                               progress: bool = False, holomorphic: bool = False
+                               ) -> Tuple[Any, Any]:
     """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass (its
     pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     _check_inputs(f, argnums, leaves, total)
+    complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
     copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
     try:
         out, pullback = reverse_api.vjp_with_wrt(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
-        return jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
-                                            options=Options(progress=progress))
+        out, jac = jacobians.value_and_jacobian(f, argnums, args, kwargs=kwargs,
+                                                options=Options(progress=progress))
+        return out, _checked(f, out, holomorphic, jac)
     try:
+        _checked(f, out, holomorphic)
         with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
             rows = _rows(f, out, pullback, wrt, leaves, total, done)
     finally:
@@ -92,18 +103,21 @@ def _check_inputs(f: Callable[..., Any], argnums: Any, leaves: Any, total: int) 
         raise NonDifferentiableError(
             f"jacrev({describe(f)}, argnums={argnums}) differentiates with respect "
             f"to arguments that hold no floats: pass floats or float arrays.")
-    if any(leaf.dtype.kind == "c" for leaf in _input_leaves(leaves)):
+
+
+def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None) -> Any:
+    """With `holomorphic`, refuse a real output (fwdad/holomorphic.py); without it, a
+    complex one: a unit real cotangent pulls back the real part of a row only."""
+    if holomorphic:
+        complex_args.check_outputs("jacrev", f, out)
+    elif any(np.iscomplexobj(y) for _, y in _leaf_paths(out, ())
+             if zero_tangent(y) is not NoTangent):
         raise FwdadError(
-            f"jacrev({describe(f)}, argnums={argnums}) differentiates real inputs, and "
-            f"an argument is complex: use fwdad.jacfwd, whose columns are the "
-            f"derivatives along the given (complex) directions.")
-
-
-def _input_leaves(tree: Any) -> Iterator[seeds.Leaf]:
-    """The `Leaf`s of a tree that `seeds.leaves_of` made (None where not a float)."""
-    for _, leaf in _leaf_paths(tree, ()):
-        if leaf is not None:
-            yield leaf
+            f"jacrev of {describe(f)}: an output is complex, and jacrev takes real outputs "
+            f"unless f is holomorphic (pass holomorphic=True for df/dz, as JAX's). For a "
+            f"function that is not holomorphic, use fwdad.jacfwd (with real arguments) "
+            f"or fwdad.vjp with complex cotangents (docs/complex.md).")
+    return jac
 
 
 def _row_count(out: Any) -> int:
@@ -122,7 +136,7 @@ def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tu
         if kind == "constant":  # an int, a string: no derivative
             rows[path] = np.zeros((total,) + shape)
             continue
-        block = np.zeros((int(np.prod(shape)), total))
+        block = np.zeros((int(np.prod(shape)), total), dtype=np.result_type(primal, float))
         for k in range(block.shape[0]):
             cts = pullback(_unit_cotangent(out, path, k))
             _scatter(leaves, tuple(cts[i] for i in wrt), block[k])
@@ -137,13 +151,12 @@ def _kind(f: Callable[..., Any], primal: Any) -> str:
         return "constant"
     kind = np.asarray(zero).dtype.kind if isinstance(zero, (float, np.ndarray,
                                                             np.inexact)) else None
-    if kind == "f":
+    if kind == "f" or kind == "c":  # (complex: holomorphic, checked by _checked)
         return "float"
-    what = "a complex value" if kind == "c" else f"{a_type(primal)}"
     raise FwdadError(
-        f"jacrev of {describe(f)}: an output leaf is {what}; jacrev takes outputs that "
-        f"are floats, float arrays, or tuples, lists and dicts of them. Use fwdad.jacfwd "
-        f"(for a complex output, its columns are the derivatives along real directions).")
+        f"jacrev of {describe(f)}: an output leaf is {a_type(primal)}; jacrev takes outputs "
+        f"that are floats, float arrays, or tuples, lists and dicts of them. Use "
+        f"fwdad.jacfwd.")
 
 
 def _leaf_paths(tree: Any, path: Tuple[Any, ...]) -> Iterator[Tuple[Tuple[Any, ...], Any]]:

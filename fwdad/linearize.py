@@ -31,6 +31,7 @@ from fwdad.errors import (
     note_user_location,
     where,
 )
+from fwdad.linearize_complex import ComplexTranspose
 from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call
@@ -228,10 +229,10 @@ class Transpose:
     The recorded program run backwards (fwdad/transposition.py), at about the cost of
     `lin`; a program with an op that has no transpose rule multiplies by the Jacobian
     instead, which jacfwd builds in one batched pass the first time (re-running f once).
-    `method` says which ("transpose" or "jacobian"), or "refused" for complex values:
-    a function of complex values is real-linear only, which neither a transpose rule
-    here nor a complex Jacobian represents, and fwdad has no convention for complex
-    cotangents yet."""
+    `method` says which ("transpose" or "jacobian"), or "vjp" for complex values: a
+    function of complex values is real-linear only, which neither a transpose rule here
+    nor a complex Jacobian represents; reverse mode's pullback is lin's transpose under
+    docs/complex.md's convention (fwdad/linearize_complex.py)."""
 
     def __init__(self, lin: Linearization) -> None:
         self.lin = lin
@@ -239,7 +240,8 @@ class Transpose:
         self.why: Optional[str]  # (why lin.T does not transpose, when it does not)
         if any(np.iscomplexobj(leaf) for leaf in leaves((lin.primals, lin.out_primal))) \
                 or any(node.dtype.kind == "c" for node in lin.tape.nodes):
-            self.method, self.why = "refused", "complex values"
+            self.method, self.why = "vjp", "complex values: reverse mode's pullback"
+            self._complex = ComplexTranspose(lin.f, lin.primals)
             return
         try:
             transposition.check(lin.tape)
@@ -252,12 +254,10 @@ class Transpose:
         return self.lin
 
     def __call__(self, cotangent: Any) -> tuple[Any, ...]:
-        if self.method == "refused":
-            raise FwdadError(
-                f"lin.T of {describe(self.lin.f)}: its arguments, output or tangents are "
-                f"complex, and fwdad does not transpose functions of complex values yet "
-                f"(lin(t) works). For a real-valued loss of complex parameters, pass "
-                f"their real and imaginary parts as separate float arrays.")
+        if self.method == "vjp":
+            pairs = _output_pairs(self.lin.out_primal, self.lin.out_tangent, cotangent)
+            batch = next((np.shape(c)[:np.ndim(c) - np.ndim(p)] for p, _, c in pairs), ())
+            return self._complex(cotangent, batch)
         if self.method == "transpose":
             try:
                 return self._backward(cotangent)

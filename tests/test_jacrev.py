@@ -152,7 +152,10 @@ ERRORS = [  # (call, error class, words the message must contain)
      "argnums must name"),
     (lambda: fwdad.jacrev(two_arguments, argnums=0.5), FwdadError, "must be an int"),
     (lambda: fwdad.jacrev(lambda n: n * 2.0)(3), NonDifferentiableError, "no floats"),
-    (lambda: fwdad.jacrev(vector_map)(np.ones(3, complex)), FwdadError, "use fwdad.jacfwd"),
+    (lambda: fwdad.jacrev(vector_map)(np.ones(3, complex)), FwdadError,
+     "Pass holomorphic=True"),
+    (lambda: fwdad.jacrev(lambda x: np.exp(1j * x))(np.ones(3)), FwdadError,
+     "an output is complex"),
     (lambda: fwdad.jacrev(vector_map)(np.ones(3), 2.0), FwdadError, r"vector_map\(x\)"),
     (lambda: fwdad.jacrev(np.sin(1.0)), FwdadError, "jacrev needs a function"),
 ]

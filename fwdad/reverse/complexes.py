@@ -3,8 +3,8 @@
 when the variable's derivative with respect to the arguments is not zero (else it is a
 constant, as before), rather than give a cotangent that is wrong for complex values.
 
-    b = np.arccosh(z)     (z a complex argument)        ->  NonDifferentiableError
-    w = np.arccosh(np.exp(1j * np.arange(3.0)))  (made inside f)  ->  a constant
+    b = np.ptp(z)         (z a complex argument)        ->  NonDifferentiableError
+    w = np.ptp(np.exp(1j * np.arange(3.0)))  (made inside f)  ->  a constant
 """
 from __future__ import annotations
 

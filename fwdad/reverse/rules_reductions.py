@@ -196,7 +196,8 @@ def _cumprod(x, axis=None, dtype=None):
 
 def _cumprod_pullback(xs, c, ct):
     """Along the last axis: x_k gets ct_k c_{k-1}; c_{k-1} gets ct_k x_k."""
-    ct_c, ct_x = np.array(ct), np.zeros(xs.shape)
+    ct_c = np.array(ct, dtype=np.result_type(ct, xs))  # (complex x: complex cotangents)
+    ct_x = np.zeros(xs.shape, dtype=ct_c.dtype)
     for k in range(xs.shape[-1] - 1, 0, -1):
         ct_x[..., k] = ct_c[..., k] * c[..., k - 1]
         ct_c[..., k - 1] += ct_c[..., k] * xs[..., k]

@@ -17,7 +17,14 @@ from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import _RRULES, get_rrule, is_tracked, nondiff_rrule, rrule
 from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
+from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.derivative_code import rrule_of
+
+
+def _log_base(a, y):
+    """log of float_power's base: of |a| on real values (a power of a negative base is
+    NaN there), the principal log of a complex one (as NumPy's power computes y)."""
+    return np.log(np.asarray(a, dtype=complex)) if np.iscomplexobj(y) else np.log(np.abs(a))
 
 
 def _picks(first: Callable) -> tuple:
@@ -29,7 +36,7 @@ def _picks(first: Callable) -> tuple:
 # the derivative table, fwdad/rules/derivatives.py).
 BINARY = {
     np.float_power: (lambda a, b, y: b * np.float_power(a, b - 1.0),
-                     lambda a, b, y: np.where(y == 0.0, 0.0, y * np.log(np.abs(a)))),
+                     lambda a, b, y: np.where(y == 0.0, 0.0, y * _log_base(a, y))),
     np.maximum: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(a)),
     np.minimum: _picks(lambda a, b: np.asarray(a <= b) | np.isnan(a)),
     np.fmax: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(b)),
@@ -53,11 +60,14 @@ def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     rrule(ufunc)(rule)
 
 
+
 for _ufunc, (_d1, _d2) in BINARY.items():
     binary_rrule(_ufunc, _d1, _d2)
-for _row in derivatives.UNARY + derivatives.BINARY:
-    if _row.numpy is not None:
-        rrule(_row.numpy)(rrule_of(_row, _row.numpy))
+_RULES = {row.numpy: rrule_of(row, row.numpy)
+          for row in derivatives.UNARY + derivatives.BINARY if row.numpy is not None}
+_RULES.update(cut_checked(_RULES))  # (complex arguments on a branch cut: refused)
+for _ufunc, _rule in _RULES.items():
+    rrule(_ufunc)(_rule)
 
 
 @rrule(np.modf)
@@ -75,7 +85,7 @@ def _divmod(a, b):
 
 
 nondiff_rrule(*forward_ufuncs.NONDIFF)
-nondiff_rrule(np.sign)  # constant on real values, the only ones reverse mode carries
+# (np.sign: rules_complex_ufuncs, constant on real values but not on complex ones)
 
 
 # ---- elementwise selection: clip and where ----------------------------------------------

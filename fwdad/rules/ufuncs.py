@@ -18,6 +18,7 @@ from fwdad.dual import Dual
 from fwdad.rules import derivatives
 from fwdad.rules import operators as ops
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.derivative_code import inline_template, ufunc_tangent
 from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.registry import def_linear, def_nondiff, frule, takes_out
@@ -178,9 +179,11 @@ def _write(target: Dual, y, dy, kwargs) -> None:
 
 for _ufunc, _tangent in {**UNARY, **BINARY, **TWO_OUTPUTS}.items():
     _register(_ufunc, _tangent)
-for _row in derivatives.UNARY + derivatives.BINARY:
-    if _row.numpy is not None:
-        _register(_row.numpy, ufunc_tangent(_row), inline_template(_row, _row.numpy))
+_TABLE = {row.numpy: row for row in derivatives.UNARY + derivatives.BINARY if row.numpy}
+_TANGENTS = {ufunc: ufunc_tangent(row) for ufunc, row in _TABLE.items()}
+_TANGENTS.update(cut_checked(_TANGENTS))  # (complex arguments on a branch cut: refused)
+for _ufunc, _tangent in _TANGENTS.items():
+    _register(_ufunc, _tangent, inline_template(_TABLE[_ufunc], _ufunc))
 for _ufunc in NONDIFF:
     _register(_ufunc, None)
 

@@ -48,6 +48,21 @@ def _ufuncs():
     return [_row(f, Z) for f in anywhere] + [_row(f, ZP) for f in half_plane]
 
 
+def _off_the_cuts():
+    """The inverse functions off their branch cuts (fwdad/rules/branch_cuts.py), sign,
+    the selections (ordered by (re, im)), float_power and cumprod."""
+    inverse = [np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh, np.arctanh]
+    rows = [_row(f, Z) for f in inverse] + [_row(f, ZS) for f in inverse]
+    rows += [_row(np.arccosh, -Z), _row(np.arccosh, np.array([-0.5 + 1e-3j, 3.0 - 1e-3j]))]
+    rows += [_row(np.sign, Z), _row(np.sign, ZS), _row(np.sign, Z.real)]
+    rows += [_row(f, Z, Z[::-1]) for f in (np.maximum, np.minimum, np.fmax, np.fmin)]
+    rows += [_row(np.float_power, ZP, Z), _row(np.float_power, np.array([-2.0, -0.5]),
+                                                np.array([0.5 + 1j, 2.5 + 0.2j]))]
+    rows += [_row(np.cumprod, Z), _row(np.cumprod, Z, axis=1), _row(np.ndarray.cumprod, Z, 0),
+             _row(np.cumprod, Z * [1, 0, 1]), _row(np.multiply.accumulate, V)]
+    return rows
+
+
 def _parts():
     rows = [_row(f, Z) for f in (np.real, np.imag, np.conjugate, np.absolute,
                                  np.ndarray.conj, np.ndarray.conjugate, np.angle)]
@@ -77,9 +92,27 @@ def _reductions():
     return rows
 
 
+def _values_only(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+def _thin(a):
+    return np.linalg.svd(a, full_matrices=False)
+
+
+def _upper(a):
+    return np.linalg.eigvalsh(a, UPLO="U")
+
+
 def _linalg():
+    hermitian = M + M.conj().T  # (its eigenvalues are distinct)
     return [_row(np.linalg.solve, M, V), _row(np.linalg.solve, M, Z.T),
-            _row(np.linalg.inv, M), _row(np.linalg.det, M)]
+            _row(np.linalg.inv, M), _row(np.linalg.det, M), _row(np.linalg.slogdet, M),
+            _row(np.linalg.eigvalsh, hermitian), _row(_upper, hermitian),
+            _row(np.linalg.eigvalsh, M), _row(np.linalg.eigh, hermitian), _row(np.linalg.eigh, M),
+            _row(np.linalg.eigh, M, "U"), _row(np.linalg.svd, M), _row(_thin, Z),
+            _row(_thin, Z.T), _row(_values_only, Z), _row(_values_only, Z.T),
+            _row(_values_only, M)]
 
 
 def _take(x):
@@ -158,5 +191,5 @@ def _moving():
     return rows
 
 
-COMPLEX_CASES = (_arithmetic() + _ufuncs() + _parts() + _reductions() + _linalg() + _moving()
-                 + _delegating())
+COMPLEX_CASES = (_arithmetic() + _ufuncs() + _off_the_cuts() + _parts() + _reductions()
+                 + _linalg() + _moving() + _delegating())

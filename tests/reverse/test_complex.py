@@ -59,8 +59,35 @@ def _through_arrays(z):
     return np.real(np.einsum("i,i->", stacked, stacked)) + np.abs(np.array([z[0], 2.0]).sum())
 
 
+def _spectra(a):
+    """slogdet, eigvalsh (of the Hermitian matrix its lower triangle makes) and the
+    singular values of a complex matrix (rules_complex_linalg.py)."""
+    sign, log = np.linalg.slogdet(a)
+    return log + np.real(sign * (1.0 - 2.0j)) + np.sum(np.linalg.eigvalsh(a) ** 3) \
+        + np.sum(np.linalg.svd(a, compute_uv=False) ** 2.5)
+
+
+def _eigenvectors(a):
+    """A loss that depends on the eigenvectors' phases: differentiated as NumPy computes
+    it, in LAPACK's phase convention (rules_complex_linalg._eigh)."""
+    w, v = np.linalg.eigh(a)
+    _, u = np.linalg.eigh(a, UPLO="U")
+    return np.real(v[1, 0] * (1.0 - 0.5j)) + np.imag(v[2, 1]) + np.sum(w ** 2) \
+        + np.real(u[0, 2]) + np.sum(np.abs(u[:, 1]) ** 3)
+
+
+def _singular_vectors(a):
+    """A loss that depends on the singular vectors' phases (rules_complex_linalg._svd)."""
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    return np.real(u[1, 0] * (1.0 - 0.5j)) + np.imag(vh[1, 2]) + np.sum(s ** 2) \
+        + np.real(u[0, 1] * vh[0, 1])
+
+
 REAL_OF_COMPLEX = [(_power, Z), (_phases, Z), (_mixed, Z), (_moments, Z), (_parts, Z),
-                   (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j)]
+                   (_matrix, M), (_through_arrays, Z), (_power, 0.3 - 2.0j), (_spectra, M),
+                   (_eigenvectors, M), (_singular_vectors, M),
+                   (_singular_vectors, np.vstack([M, M[:1] * 0.5j])),
+                   (_singular_vectors, np.hstack([M, M[:, :1] * 0.5j]))]
 
 
 @pytest.mark.parametrize("f, z", REAL_OF_COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
@@ -134,7 +161,13 @@ def test_holomorphic_grad_needs_complex_arguments_and_output():
         fwdad.grad(lambda z: np.abs(z), holomorphic=True)(1.0 + 1.0j)
 
 
-@pytest.mark.parametrize("f", [lambda z: np.sum(np.arccosh(z)).real,
+def test_hermitian_svd_of_complex_matrices_is_refused_with_the_phase_named():
+    """svd(hermitian=True) takes its vectors from eigh, in another phase convention."""
+    with pytest.raises(NonDifferentiableError, match="up to a phase.*values alone"):
+        fwdad.grad(lambda a: np.sum(np.abs(np.linalg.svd(a, hermitian=True)[0])))(M)
+
+
+@pytest.mark.parametrize("f", [lambda z: np.ptp(z).real,
                                lambda z: np.sum(np.sort(z)).real])
 def test_rules_not_written_for_complex_values_refuse_them(f):
     with pytest.raises(NonDifferentiableError, match="covers real values only"):

@@ -59,15 +59,15 @@ def test_complex_values_made_from_variables_are_differentiated(fn, args):
 
 
 def _uncovered_complex(x):
-    return np.sum(np.arccosh(x * (1.0 + 1.0j)).real)  # arccosh: no complex rule
+    return np.ptp(x * (1.0 + 1.0j)).real  # ptp: no complex rule
 
 
 def _uncovered_complex_constant(x):
-    return x * np.sum(np.arccosh(np.ones(2) * (1.0 + 1.0j)).real)
+    return x * np.ptp(np.arange(2.0) * (1.0 + 1.0j)).real
 
 
 def test_complex_values_in_uncovered_rules_are_refused():
-    with pytest.raises(fwdad.NonDifferentiableError, match="numpy.arccosh got or made a "
+    with pytest.raises(fwdad.NonDifferentiableError, match="numpy.ptp got or made a "
                                                          "complex value that depends on"):
         fwdad.vjp(_uncovered_complex, np.array([0.5, 2.0]))
 
