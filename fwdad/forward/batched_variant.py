@@ -26,8 +26,8 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward.activity import PLAIN
-from fwdad.forward.astbuild import call, load
-from fwdad.forward.guard import checked_params
+from fwdad.forward.astbuild import call
+from fwdad.forward.guard import fallback, passed_on
 from fwdad.forward.inline import passes_through
 from fwdad.forward.lines import Line
 from fwdad.forward.templates import Template
@@ -79,24 +79,10 @@ def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[ast.stmt]:
     """`if not batch_ready(...) or p.tangent is NoTangent: return plain(...)`, for the
     parameters p whose having no tangent would change what a template line computes
     (forward/guard.py)."""
-    args = tree.args
-    positional = [load(a.arg) for a in args.posonlyargs + args.args]
-    if args.vararg:
-        positional.append(ast.Starred(value=load(args.vararg.arg), ctx=ast.Load()))
-    keywords = [ast.keyword(arg=a.arg, value=load(a.arg)) for a in args.kwonlyargs]
-    if args.kwarg:
-        keywords.append(ast.keyword(arg=None, value=load(args.kwarg.arg)))
-    test: ast.expr = ast.UnaryOp(op=ast.Not(), operand=call(
+    positional, keywords = passed_on(tree)
+    test = ast.UnaryOp(op=ast.Not(), operand=call(
         rw.k.bind(batch_ready, "batch_ready"), *positional, keywords=keywords))
-    missing = [ast.Compare(left=ast.Attribute(value=load(name), attr="tangent",
-                                              ctx=ast.Load()),
-                           ops=[ast.Is()], comparators=[rw.k.bind(NoTangent, "NoTangent")])
-               for name in checked_params(rw, args)]
-    if missing:
-        test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
-    fallback = call(rw.k.bind(plain, "plain"), *positional, keywords=keywords)
-    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=fallback)],
-                                     orelse=[]), tree)]
+    return fallback(rw, tree, test, plain, "plain")
 
 
 _SCALARS = (float, complex, np.number)

@@ -10,7 +10,7 @@ forward/routes.Routes, or the plain rule.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, List, Set
+from typing import Any, Callable, List, Set, Tuple
 
 from fwdad.forward import unboxed
 from fwdad.forward.activity import PLAIN
@@ -21,22 +21,36 @@ from fwdad.tangents import NoTangent
 
 def guard(rw: Any, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
     """The guard statement of the rule `tree`, as the rewrite `rw` made it."""
+    positional, keywords = passed_on(tree)
+    test = call(rw.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
+    return fallback(rw, tree, test, unoptimized, "unoptimized")
+
+
+def passed_on(tree: ast.FunctionDef) -> Tuple[List[ast.expr], List[ast.keyword]]:
+    """The rule's parameters, as a call that passes them on as they came."""
     args = tree.args
-    positional = [load(a.arg) for a in args.posonlyargs + args.args]
+    positional: List[ast.expr] = [load(a.arg) for a in args.posonlyargs + args.args]
     if args.vararg:
         positional.append(ast.Starred(value=load(args.vararg.arg), ctx=ast.Load()))
     keywords = [ast.keyword(arg=a.arg, value=load(a.arg)) for a in args.kwonlyargs]
     if args.kwarg:
         keywords.append(ast.keyword(arg=None, value=load(args.kwarg.arg)))
-    test = call(rw.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
+    return positional, keywords
+
+
+def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable,
+             hint: str) -> List[ast.stmt]:
+    """`if test or p.tangent is NoTangent ...: return elsewhere(...)`, for the parameters
+    p of checked_params."""
+    positional, keywords = passed_on(tree)
     missing = [ast.Compare(left=attr(name, "tangent"), ops=[ast.Is()],
                            comparators=[rw.k.bind(NoTangent, "NoTangent")])
-               for name in checked_params(rw, args)]
+               for name in checked_params(rw, tree.args)]
     if missing:
         test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
-    fallback = call(rw.k.bind(unoptimized, "unoptimized"), *positional, keywords=keywords)
-    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=fallback)],
-                                     orelse=[]), tree)]
+    away = call(rw.k.bind(elsewhere, hint), *positional, keywords=keywords)
+    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=away)], orelse=[]),
+                              tree)]
 
 
 def checked_params(rw: Any, args: ast.arguments) -> List[str]:

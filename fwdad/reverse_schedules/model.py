@@ -99,36 +99,39 @@ def variables_at(args: tuple) -> List[int]:
     return at
 
 
-def holds_variable(x: Any, depth: int = 3) -> bool:
-    if type(x) in (Var, VarMat) or is_matvar(x):
+def _holds(x: Any, found: Callable[[Any], bool], depth: int) -> bool:
+    """Whether `found` holds for x or for an item of the lists, tuples and dicts in x,
+    `depth` levels down."""
+    if found(x):
         return True
     if depth and type(x) in (list, tuple):
-        return any(holds_variable(v, depth - 1) for v in x)
+        return any(_holds(v, found, depth - 1) for v in x)
     if depth and type(x) is dict:
-        return any(holds_variable(v, depth - 1) for v in x.values())
+        return any(_holds(v, found, depth - 1) for v in x.values())
     return False
+
+
+def _is_variable(x: Any) -> bool:
+    return type(x) in (Var, VarMat) or is_matvar(x)
+
+
+def holds_variable(x: Any, depth: int = 3) -> bool:
+    return _holds(x, _is_variable, depth)
 
 
 def holds_closure(x: Any, depth: int = 3) -> bool:
     """A function defined in recorded code (reverse code's ReverseClosure), in x."""
     from fwdad.reverse.dispatch import ReverseClosure
-    if type(x) is ReverseClosure:
-        return True
-    if depth and type(x) in (list, tuple):
-        return any(holds_closure(v, depth - 1) for v in x)
-    if depth and type(x) is dict:
-        return any(holds_closure(v, depth - 1) for v in x.values())
-    return False
+    return _holds(x, lambda v: type(v) is ReverseClosure, depth)
 
 
 def holds_unknown_variable(rec: Any, x: Any, depth: int = 3) -> bool:
-    if type(x) in (Var, VarMat) or is_matvar(x):
-        ref = rec.refs.get(id(x))
-        return ref is None or rec.values[ref] is not x
-    if depth and type(x) in (list, tuple):
-        return any(holds_unknown_variable(rec, v, depth - 1) for v in x)
-    if depth and type(x) is dict:
-        return any(holds_unknown_variable(rec, v, depth - 1) for v in x.values())
-    if depth and type(x) is Method:
-        return holds_unknown_variable(rec, x.obj, 0)
-    return False
+    """A variable the recording `rec` has not named, in x (or bound to a method in x)."""
+    def unknown(v: Any) -> bool:
+        if type(v) is Method:
+            v = v.obj
+        if not _is_variable(v):
+            return False
+        ref = rec.refs.get(id(v))
+        return ref is None or rec.values[ref] is not v
+    return _holds(x, unknown, depth)

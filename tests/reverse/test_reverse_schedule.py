@@ -14,6 +14,7 @@ from tests.corpus import CORPUS
 from tests.reverse.cases import CASES
 from tests.reverse.dot_product import check_dot_product
 from tests.reverse.examples import EXAMPLES
+from tests.test_static_graph import branchy, looped  # (the forward schedules' guards)
 
 pytestmark = pytest.mark.usefixtures("restore_rules")
 
@@ -205,19 +206,6 @@ def _guarded(fn, first, second, reason=None):
     got = fwdad.grad(scheduled)(*second)
     np.testing.assert_allclose(got, fwdad.grad(fn)(*second), rtol=1e-12)
     return scheduled.static_graph.reverse
-
-
-def branchy(x):
-    if x.sum() > 0:
-        return np.sin(x).sum()
-    return np.cos(x).sum()
-
-
-def looped(x, n):
-    y = x
-    for _ in range(n):
-        y = y * 0.9 + np.sin(y)
-    return y.mean()
 
 
 def scaled(x):
