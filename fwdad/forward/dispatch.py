@@ -14,7 +14,7 @@ from fwdad.forward import callables, constructors, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.routes import Specialized
 from fwdad.core import entry_points
-from fwdad.core.closures import DerivedClosure, closure  # noqa: F401  (re-exported)
+from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.rules.registry import get_frule, on_register

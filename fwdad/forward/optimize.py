@@ -27,7 +27,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward import activity, batched_variant, runtime, vanishing
+from fwdad.core import duals
+from fwdad.forward import activity, batched_variant, vanishing
 from fwdad.forward.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.lines import Atom, Line, RuleLines
 from fwdad.forward.notes import Notes
@@ -36,12 +37,12 @@ from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _c
                                     store as _store, tangent_name as _tangent_name)
 from fwdad.forward.cleanup import cleanup
 from fwdad.forward.other_lines import OtherLines
-from fwdad.forward.dispatch import LazyRule
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.forward.guard import guard
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.inline import instantiate, nondiff_call
 from fwdad.forward.zeros import ZERO
-from fwdad.forward.transform import Constants
+from fwdad.core.constants import Constants
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.forward import constructors
 from fwdad.tangents import NoTangent
@@ -164,7 +165,7 @@ class _Rewrite(OtherLines):
             return _call(self.k.bind(Dual, "Dual"), _name(atom.name),
                          _name(self.dnames[atom.name]))
         if atom.kind == "global" or kind == PLAIN:
-            return _call(self.k.bind(runtime.const, "const"), _name(atom.name))
+            return _call(self.k.bind(duals.const, "const"), _name(atom.name))
         return _name(atom.name)
 
     def is_number(self, atom: Atom) -> bool:
@@ -253,11 +254,11 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
-        call = _call(self.callee(line, self.name_node(line.func)), *[ast.Starred(value=_call(self.k.bind(runtime.unbox, "unbox"),
+        call = _call(self.callee(line, self.name_node(line.func)), *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                           self.dual(a)), ctx=ast.Load())
                                   if starred else self.dual(a) for a, starred in line.args],
                      keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(
-                         self.k.bind(runtime.unbox_kw, "unbox_kw"), self.dual(a)))
+                         self.k.bind(duals.unbox_kw, "unbox_kw"), self.dual(a)))
                                for n, a in line.keywords])
         if target is None:
             return [ast.Expr(value=call)]

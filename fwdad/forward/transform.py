@@ -19,10 +19,10 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import lang
-from fwdad.core.constants import Constants  # (re-exported for the optimizer's modules)
-from fwdad.core.constants import short_name as _short_name
+from fwdad.core import closures, duals
+from fwdad.core.constants import Constants, short_name
 from fwdad.errors import InternalError, where
-from fwdad.forward import dispatch, runtime
+from fwdad.forward import dispatch
 from fwdad.forward.astbuild import LOAD, STORE, locate
 from fwdad.forward.lines import Atom, Line, LineTable, RuleLines
 from fwdad.forward.scopes import scope_of
@@ -81,7 +81,7 @@ class _Forward(ControlStatements):
         body, lines = packs + body, self.lines.block + lines
         if not isinstance(node.body[-1], (ast.Return, ast.Raise)):
             # falling off the end returns None: a Dual, as every call's result is
-            none = self.helper(runtime.NONE, "None")
+            none = self.helper(duals.NONE, "None")
             end = ast.copy_location(ast.Return(value=none), node.body[-1])
             body.append(end)
             lines.append(Line("use", end, args=[(self.lines.const(none.id), False)]))
@@ -96,8 +96,8 @@ class _Forward(ControlStatements):
         """`*args` arrives as a tuple of Duals and `**kw` as a dict of them: make each
         one Dual, as every other local is."""
         out = []
-        for param, packer in ((node.args.vararg, runtime.pack), (node.args.kwarg,
-                                                                runtime.pack_kw)):
+        for param, packer in ((node.args.vararg, duals.pack), (node.args.kwarg,
+                                                                duals.pack_kw)):
             if param is not None:
                 call = ast.Call(func=self.helper(packer, packer.__name__),
                                 args=[ast.Name(param.arg, LOAD)], keywords=[])
@@ -133,11 +133,11 @@ class _Forward(ControlStatements):
     # ---- statements -----------------------------------------------------------------
     def s_FunctionDef(self, node: ast.FunctionDef) -> List[ast.stmt]:
         inner = self.function(node, self.duals, node.name)
-        wrap = ast.Call(func=self.helper(dispatch.closure, "closure"),
+        wrap = ast.Call(func=self.helper(closures.closure, "closure"),
                         args=[ast.Name(node.name, LOAD)], keywords=[])
         closure = ast.Assign(targets=[ast.Name(node.name, STORE)], value=wrap)
         self.lines.unknown(inner)
-        line = self.lines.call(dispatch.closure, None,
+        line = self.lines.call(closures.closure, None,
                                [(self.lines.local(node.name), False)], [])
         line.func = wrap.func.id
         self.add_line(closure, [node.name], line)
@@ -152,7 +152,7 @@ class _Forward(ControlStatements):
         if isinstance(target, ast.Tuple):  # a, b = fwdad.unpack(t, n, star)
             x, *counts = value.args
             item, atom = self.operand(x)
-            unpack = self.helper(runtime.unpack, "unpack")
+            unpack = self.helper(duals.unpack, "unpack")
             value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
             line = Line("unpack", args=[(atom, False)])
             line.func, line.counts = unpack.id, counts
@@ -186,7 +186,7 @@ class _Forward(ControlStatements):
         if node.value is not None:
             value, atom = self.operand(node.value)
         else:
-            value = self.helper(runtime.NONE, "None")
+            value = self.helper(duals.NONE, "None")
             atom = self.lines.const(value.id)
         stmt = ast.Return(value=value)
         self.lines.add(Line("use", stmt, args=[(atom, False)]))
@@ -225,7 +225,7 @@ class _Forward(ControlStatements):
             known = self.callees.get(id(target))
             if known is None:
                 rule = dispatch.static_rule(target, self.where(node))
-                known = self.helper(rule, _short_name(target)).id, rule, entry_of(target)
+                known = self.helper(rule, short_name(target)).id, rule, entry_of(target)
                 if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
                     self.callees[id(target)] = known
             name, rule, entry = known
@@ -242,7 +242,7 @@ class _Forward(ControlStatements):
     def arg(self, node: ast.expr) -> Tuple[ast.expr, Atom]:
         if isinstance(node, ast.Starred):
             value, atom = self.operand(node.value)
-            items = ast.Call(func=self.helper(runtime.unbox, "unbox"),
+            items = ast.Call(func=self.helper(duals.unbox, "unbox"),
                              args=[value], keywords=[])
             return ast.Starred(value=items, ctx=ast.Load()), atom
         return self.operand(node)
@@ -250,7 +250,7 @@ class _Forward(ControlStatements):
     def keyword(self, node: ast.keyword) -> Tuple[ast.keyword, Atom]:
         value, atom = self.operand(node.value)
         if node.arg is None:
-            items = ast.Call(func=self.helper(runtime.unbox_kw, "unbox_kw"),
+            items = ast.Call(func=self.helper(duals.unbox_kw, "unbox_kw"),
                              args=[value], keywords=[])
             return ast.keyword(arg=None, value=items), atom
         return ast.keyword(arg=node.arg, value=value), atom
@@ -266,12 +266,12 @@ class _Forward(ControlStatements):
             name = self.k.literal(atom.value)
             return name, self.lines.const(name.id)
         if is_ref(atom):
-            name = self.k.bind(runtime.const(atom.fw_value), _short_name(atom.fw_value))
+            name = self.k.bind(duals.const(atom.fw_value), short_name(atom.fw_value))
             return name, self.lines.const(name.id)
         if kind is ast.Name:
             if atom.id in self.duals:
                 return ast.Name(atom.id, LOAD), self.lines.local(atom.id)
-            return ast.Call(self.helper(runtime.const, "const"), [ast.Name(atom.id, LOAD)],
+            return ast.Call(self.helper(duals.const, "const"), [ast.Name(atom.id, LOAD)],
                             []), self.lines.glob(atom.id)
         raise InternalError(f"the forward transform met a {type(atom).__name__} argument")
 

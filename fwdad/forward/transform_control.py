@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, List, Optional, Tuple
 
-from fwdad.forward import contexts, runtime
+from fwdad.core import duals
+from fwdad.forward import contexts
 from fwdad.forward.astbuild import LOAD, STORE
 from fwdad.forward.lines import Line, LineTable, Test
 
@@ -68,7 +69,7 @@ class ControlStatements:
         known = type(node.target) is ast.Name
         saved = self.unread(not known)
         item, atom = self.operand(node.iter)
-        iterate = self.helper(runtime.iterate, "iterate")
+        iterate = self.helper(duals.iterate, "iterate")
         items = ast.Call(func=iterate, args=[item], keywords=[])
         body, body_lines = self.block_lines(node.body)
         orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
@@ -147,7 +148,7 @@ class ControlStatements:
 
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
-        value = ast.Call(func=self.helper(runtime.const, "const"),
+        value = ast.Call(func=self.helper(duals.const, "const"),
                          args=[ast.Name(name, LOAD)], keywords=[])
         return ast.copy_location(ast.Assign(targets=[ast.Name(name, STORE)],
                                             value=value), like)
