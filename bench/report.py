@@ -89,14 +89,14 @@ Notes:
   of their `grad` (eager). The hessian rows are each library's `hessian` of the same
   function of 100 variables (JAX eager, not jitted).
 
-How the optimized rule gets there (fwdad/forward/optimize.py and its helpers): frules of
+How the optimized rule gets there (fwdad/forward/optimizer/optimize.py and its helpers): frules of
 operators, `math` and common NumPy functions are inlined as templates; each local is
 boxed, split into a primal and a tangent local, or plain (activity analysis: constants,
 loop counters and comparisons carry no tangent, and a constant operand drops its term);
 tangent statements read once move into their use and temporaries are deleted after
 their last use, so NumPy reuses buffers. Batched tangents (jacfwd, batched_jvp,
 sparse_jacfwd) run a variant of the optimized rule built for them
-(fwdad/forward/batched_variant.py): it inlines the elementwise templates whose other
+(fwdad/forward/optimizer/batched_variant.py): it inlines the elementwise templates whose other
 operands are numbers with no tangent (`np.cos(x) * dx` is right for dx of shape
 (B, *x.shape)), calls the frules elsewhere, and is not made for a rule that updates
 values in place (those run the plain rule). On the elementwise functions of

@@ -201,8 +201,8 @@ def _stage_marks(fn: Callable) -> List[float]:
     """The times between the stages of one build of the optimized rule of `fn`."""
     from fwdad import frontend
     from fwdad.compile import compile_function
-    from fwdad.forward.optimize import optimize
-    from fwdad.forward.transform import transform_lines
+    from fwdad.forward.optimizer.optimize import optimize
+    from fwdad.forward.transform.dual_code import transform_lines
     marks = [time.perf_counter()]
     src, normalized = frontend.normalized(fn)
     marks.append(time.perf_counter())

@@ -1,7 +1,7 @@
 """Higher order: jvp inside differentiated code, hvp and hessian.
 
 `jvp` has a registered frule: when the function being differentiated calls `jvp`, the
-inner derivative runs as a *level-2* computation (fwdad/forward/nested.py): the derived
+inner derivative runs as a *level-2* computation (fwdad/forward/nested/levels.py): the derived
 rule of the inner function's rule, whose values carry the outer perturbation in their
 tangents. The inner function's rule sees the outer computation's values only lifted
 (inner tangent zero, outer tangent kept), so perturbations cannot be confused: see
@@ -20,7 +20,8 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
-from fwdad.forward import nested, nested_rules
+from fwdad.forward.nested import levels as nested
+from fwdad.forward.nested import rules as nested_rules
 from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching

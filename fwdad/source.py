@@ -89,11 +89,11 @@ def is_library(fn: Any) -> bool:
     return module.split(".")[0] in LIBRARY_PACKAGES and module not in TRACED_MODULES
 
 
-# Higher order (fwdad/forward/nested.py): frules and their helpers are differentiated
+# Higher order (fwdad/forward/nested/): frules and their helpers are differentiated
 # again like user code, so fwdad's own rule modules are not library internals; so are
 # the level-2 rules and jvp's rule, for a third level of jvp and deeper.
 RULE_MODULES = ("fwdad.rules.", "fwdad.dual", "fwdad.reverse.",  # (over_reverse.py)
-                "fwdad.attributes", "fwdad.managers", "fwdad.forward.nested", "fwdad.higher")
+                "fwdad.attributes", "fwdad.managers", "fwdad.forward.nested.", "fwdad.higher")
 
 
 def is_foreign(fn: Any) -> bool:

@@ -2,8 +2,8 @@
 
 The first call with a given input signature (the types of the arguments, and the shapes
 and dtypes of arrays, for primals and tangents) runs the derived rule while recording
-the primitive calls it makes (forward/record.py). Later calls with that signature
-replay the flat, optimized schedule (forward/schedule.py): no dispatch, no loops, no
+the primitive calls it makes (forward/schedule/record.py). Later calls with that signature
+replay the flat, optimized schedule (forward/schedule/replay.py): no dispatch, no loops, no
 branches. Guards keep it exact: a branch that goes the other way, a loop of another
 length, a global rebound, or a different callee at a dynamic call makes that call fall
 back to the full derived rule. Functions the recorder cannot replay exactly (in-place
@@ -21,8 +21,8 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
-from fwdad.forward.record import Fallback, Recorder
-from fwdad.forward.schedule import build_schedule
+from fwdad.forward.schedule.record import Fallback, Recorder
+from fwdad.forward.schedule.replay import build_schedule
 from fwdad.reverse_schedules.schedule import add_reverse_schedules
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent

@@ -143,7 +143,7 @@ def _summed(f):
 
 
 def test_hessians_of_two_closures_of_one_function_are_their_own():
-    """Their rules share code but not the closures' callees (fwdad/forward/nested.py):
+    """Their rules share code but not the closures' callees (fwdad/forward/nested/levels.py):
     the second Hessian once came out as the first's."""
     x = np.array([0.3, -0.7])
     np.testing.assert_allclose(fwdad.hessian(_summed(lambda t: t ** 3))(x), np.diag(6 * x))

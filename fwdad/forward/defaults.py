@@ -22,7 +22,7 @@ from typing import Any, Dict, Tuple
 
 from fwdad.core.duals import const, fresh
 from fwdad.dual import Dual
-from fwdad.forward.astbuild import LOAD, STORE, locate
+from fwdad.forward.transform.astbuild import LOAD, STORE, locate
 
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
 

@@ -15,15 +15,14 @@ from typing import Any, Callable, Iterator, Optional
 
 from fwdad import frontend, source
 from fwdad.compile import compile_function
-from fwdad.errors import FwdadError, a_type, location_of
-from fwdad.forward.cleanup import free_temporaries
-from fwdad.forward.defaults import rule_defaults
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.forward.optimize import optimize
+from fwdad.errors import FwdadError, a_type, location_of
+from fwdad.forward.defaults import rule_defaults
+from fwdad.forward.optimizer.cleanup import free_temporaries
+from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, Key, Routes
-from fwdad.forward.transform import transform, transform_lines
+from fwdad.forward.transform.dual_code import transform, transform_lines
 from fwdad.source import FunctionSource
-
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
 # with the plain rule when debugging).
@@ -34,7 +33,7 @@ def build_rule(fn: Callable[..., Any], optimized: Optional[bool] = None) -> Call
     """The derived forward rule of the Python function `fn`.
 
     Optimized (the default, see OPTIMIZE), the rule is the output of
-    forward/optimize.py and `rule.unoptimized` is the plain rule, the reference it must
+    forward/optimizer/optimize.py and `rule.unoptimized` is the plain rule, the reference it must
     match; with `optimized=False`, the plain rule itself.
 
     Raises:

@@ -8,18 +8,17 @@ from __future__ import annotations
 import types
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
-from fwdad.dual import Dual
 from fwdad import construction
-from fwdad.forward import callables, constructors, records
-from fwdad.forward.cache import derived_rules
-from fwdad.forward.routes import Specialized
 from fwdad.core import entry_points
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
+from fwdad.dual import Dual
+from fwdad.forward import callables, constructors, records
+from fwdad.forward.cache import derived_rules
+from fwdad.forward.routes import Specialized
 from fwdad.rules.registry import get_frule, on_register
-from fwdad.source import is_foreign, is_generated, python_function, \
-    required_python_function
+from fwdad.source import is_foreign, is_generated, python_function, required_python_function
 
 
 class MissingRule:
@@ -53,7 +52,7 @@ on_register(_forget_derived_rules)
 def derived_rule(fn: Callable) -> Callable:
     """The derived rule of a Python function, built on first use and cached."""
     if is_generated(fn):  # higher order: the rule of a generated rule
-        from fwdad.forward.nested import build_rule_of_rule as build
+        from fwdad.forward.nested.levels import build_rule_of_rule as build
     else:
         from fwdad.forward.derive import build_rule as build
     return derived_rules.get(required_python_function(fn), build)
@@ -70,7 +69,7 @@ def static_rule(fn: Any, location: str) -> Callable:
         # np.linalg's results, which rules build, and second order builds again)
     creates = getattr(fn, "_fw_creates", None)
     if creates is not None:  # a constructor's rule, differentiated again (second order)
-        from fwdad.forward.nested_constructors import class_rule_of_rule  # (imports us)
+        from fwdad.forward.nested.constructors import class_rule_of_rule  # (imports us)
         return class_rule_of_rule(creates)
     caller = None if _is_function_like(fn) else callables.caller_of(fn)
     if caller is not None:  # a partial, an itemgetter, an object with __call__

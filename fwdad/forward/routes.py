@@ -3,11 +3,11 @@
     if _fw_batched(x, n) or n.tangent is _fw_NoTangent:
         return _fw_unoptimized(x, n)        # a Routes: the plain rule, or a variant
 
-Batched tangents go to the variant for them (key BATCHED, forward/batched_variant.py),
+Batched tangents go to the variant for them (key BATCHED, forward/optimizer/batched_variant.py),
 or the plain rule where it inlines nothing. Arguments with no tangent (an int, a string,
 None) go to the optimized rule specialized on that, built on first use and cached by
 which parameters have none and whether each is a number: there they are constants, so
-`x + n * A` keeps the shape n * A gives (forward/vanishing.py says which parameters the
+`x + n * A` keeps the shape n * A gives (forward/optimizer/vanishing.py says which parameters the
 guard must check). Only named parameters are keys; *args and **kwargs are not checked.
 
 A caller that knows some arguments are constants (its own plain locals, literals,
@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
 import numpy as np
 
-from fwdad.forward import unboxed
+from fwdad.forward.optimizer import unboxed
 from fwdad.tangents import NoTangent
 
 Key = Tuple[Tuple[str, str], ...]  # (parameter with no tangent, FLOAT, NUMBER or "")

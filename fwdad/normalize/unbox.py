@@ -20,7 +20,7 @@ block (or below): the local always holds an instance when it is used. Anything e
 value) leaves the local as it is.
 
 After this pass the unboxed locals are gone from the code but at their escapes, and
-every field is a local: the optimizer sees plain values (forward/optimize.py refuses
+every field is a local: the optimizer sees plain values (forward/optimizer/optimize.py refuses
 rules that make instances).
 """
 from __future__ import annotations

@@ -14,8 +14,16 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
-from fwdad.rules.scipy_linalg import (SYMMETRIC, blocks, check_assume_a, factor_of,
-                                      lu_parts, mirrored, row_order, triangle)
+from fwdad.rules.scipy_linalg import (
+    SYMMETRIC,
+    blocks,
+    check_assume_a,
+    factor_of,
+    lu_parts,
+    mirrored,
+    row_order,
+    triangle,
+)
 
 
 def _T(a):

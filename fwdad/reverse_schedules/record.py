@@ -1,7 +1,7 @@
 """Record what a derived reverse rule does, as one flat list of steps (issue 21).
 
 A recording rule is the derived reverse rule of a function with every callee it binds
-wrapped, as forward/record.py does for forward mode. It runs on Vars and records on the
+wrapped, as forward/schedule/record.py does for forward mode. It runs on Vars and records on the
 tape exactly as the full rule does (the first call's gradient is the tape's), and notes
 each call as a step:
 

@@ -14,8 +14,8 @@ from typing import Any, List
 import numpy as np
 
 from fwdad import lang
-from fwdad.forward.record import Fallback
-from fwdad.forward.schedule import read_global
+from fwdad.forward.schedule.record import Fallback
+from fwdad.forward.schedule.replay import read_global
 from fwdad.reverse.rules_arrays import last_writes
 from fwdad.reverse_schedules import templates as templates
 from fwdad.reverse_schedules.model import Const, Step

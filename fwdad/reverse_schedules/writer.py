@@ -13,7 +13,7 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from fwdad.forward.record import Fallback
+from fwdad.forward.schedule.record import Fallback
 from fwdad.reverse.registry import unbroadcast
 from fwdad.reverse_schedules.record import ReverseRecorder
 

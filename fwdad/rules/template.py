@@ -1,12 +1,12 @@
 """What an inlinable template is: a primitive's math as a primal and a tangent expression.
 
 A template's parameters come in pairs (`x, dx`); its tangent may name the primal
-result `out`. The optimizer (forward/inline.py) substitutes a call's operands into
+result `out`. The optimizer (forward/optimizer/inline.py) substitutes a call's operands into
 the two expressions and binds the names they read from `globals` as constants:
 
     Template("_sin", ["x"], ["dx"], <math.sin(x)>, <math.cos(x) * dx>, {"math": math})
 
-Templates are written as functions in forward/templates.py (the operators) and made
+Templates are written as functions in forward/optimizer/templates.py (the operators) and made
 from the derivative table for elementwise functions (rules/derivative_code.py); the
 registry keeps each on its primitive's entry.
 """

@@ -1,4 +1,4 @@
-"""The optimized rule for batched tangents (forward/batched_variant.py) gives what the
+"""The optimized rule for batched tangents (forward/optimizer/batched_variant.py) gives what the
 plain rule gives: each template it may inline against its frule with batched tangents,
 and whole programs of generated shapes against the plain rule, batch sizes equal to an
 axis included (where a misaligned batch axis would still broadcast)."""
@@ -10,9 +10,9 @@ import pytest
 
 import fwdad
 from fwdad.dual import Dual
-from fwdad.forward import templates
-from fwdad.forward.batched_variant import BATCH_SAFE, batch_ready
 from fwdad.forward.derive import build_rule
+from fwdad.forward.optimizer import templates
+from fwdad.forward.optimizer.batched_variant import BATCH_SAFE, batch_ready
 from fwdad.forward.routes import BATCHED
 from fwdad.rules import registry
 from fwdad.rules.registry import get_frule

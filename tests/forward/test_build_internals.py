@@ -12,11 +12,11 @@ import pytest
 from bench import small_ops
 from fwdad import frontend
 from fwdad.astwalk import walk
-from fwdad.forward import cleanup
-from fwdad.forward import optimize as optimize_module
 from fwdad.forward.derive import build_rule
-from fwdad.forward.scopes import scope_of
-from fwdad.forward.transform import transform_lines
+from fwdad.forward.optimizer import cleanup
+from fwdad.forward.optimizer import optimize as optimize_module
+from fwdad.forward.transform.dual_code import transform_lines
+from fwdad.forward.transform.scopes import scope_of
 from tests.corpus import CORPUS
 from tests.forward.test_optimize import (
     alias_then_mutate,

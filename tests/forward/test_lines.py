@@ -1,4 +1,4 @@
-"""The Lines the forward transform records for the optimizer (forward/lines.py): each
+"""The Lines the forward transform records for the optimizer (forward/optimizer/lines.py): each
 statement of the rule's body has one, saying what the transform knew when it wrote it,
 and the optimizer's passes leave no flags on the syntax tree."""
 import ast
@@ -11,9 +11,9 @@ import pytest
 from fwdad import frontend
 from fwdad.astwalk import walk
 from fwdad.forward import dispatch
-from fwdad.forward import optimize as optimize_module
-from fwdad.forward.lines import walk_lines
-from fwdad.forward.transform import transform_lines
+from fwdad.forward.optimizer import optimize as optimize_module
+from fwdad.forward.optimizer.lines import walk_lines
+from fwdad.forward.transform.dual_code import transform_lines
 from fwdad.rules.registry import entry_of
 from tests.corpus import CORPUS
 

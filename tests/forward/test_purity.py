@@ -9,9 +9,9 @@ import pytest
 import fwdad
 from fwdad import frontend
 from fwdad.dual import Dual
-from fwdad.forward import activity
 from fwdad.forward.derive import build_rule
-from fwdad.forward.transform import transform_lines
+from fwdad.forward.optimizer import activity
+from fwdad.forward.transform.dual_code import transform_lines
 from fwdad.rules import purity
 from fwdad.rules.registry import entry_of
 from fwdad.tangents import random_tangent

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from fwdad.forward.templates import array_mean, array_sum
+from fwdad.forward.optimizer.templates import array_mean, array_sum
 
 OPERANDS = [
     np.linspace(-1.0, 2.0, 7), np.random.default_rng(0).standard_normal((5, 3)),

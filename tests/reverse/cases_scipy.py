@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.reverse.case import A, POS, UNIT, V3, Case
+from tests.reverse.case import POS, UNIT, V3, A, Case
 from tests.rules import scipy_integrate_cases as ode
-from tests.rules.scipy_linalg_cases import (LOPSIDED_SPD, PIVOTED, SMALL, SPD, SPD_STACK,
-                                           SQUARE, SQUARE4, cho_solve_of,
-                                           cho_solve_of_a_rebuilt_pair, lu_solve_of,
-                                           lu_solve_of_a_rebuilt_pair)
+from tests.rules.scipy_linalg_cases import (
+    LOPSIDED_SPD,
+    PIVOTED,
+    SMALL,
+    SPD,
+    SPD_STACK,
+    SQUARE,
+    SQUARE4,
+    cho_solve_of,
+    cho_solve_of_a_rebuilt_pair,
+    lu_solve_of,
+    lu_solve_of_a_rebuilt_pair,
+)
 
 try:
     import scipy.integrate as si

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.testing.strategies import (ABOVE_MINUS_ONE, GAMMA_POSITIVE, NONZERO, POSITIVE,
-                                      REAL, UNIT_OPEN, Domain)
+from fwdad.testing.strategies import (
+    ABOVE_MINUS_ONE,
+    GAMMA_POSITIVE,
+    NONZERO,
+    POSITIVE,
+    REAL,
+    UNIT_OPEN,
+    Domain,
+)
 from tests.rules.case import M23, POS3, V3, W3, Z3, Case
 
 try:

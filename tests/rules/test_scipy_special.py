@@ -16,9 +16,17 @@ from hypothesis import strategies as st
 import fwdad
 from fwdad import testing
 from fwdad.errors import FwdadError, NonDifferentiableError
-from fwdad.testing.strategies import (ABOVE_MINUS_ONE, GAMMA_POSITIVE, NONZERO, POSITIVE,
-                                      REAL, UNIT_OPEN, broadcastable_shapes,
-                                      scalars_or_arrays, values_in)
+from fwdad.testing.strategies import (
+    ABOVE_MINUS_ONE,
+    GAMMA_POSITIVE,
+    NONZERO,
+    POSITIVE,
+    REAL,
+    UNIT_OPEN,
+    broadcastable_shapes,
+    scalars_or_arrays,
+    values_in,
+)
 from tests.rules.case import unwrap
 from tests.rules.scipy_cases import ERFC_RANGE, PROBABILITY, SCIPY_CASES
 from tests.rules.second_order import scalar_function

@@ -10,7 +10,7 @@ tangent may name the primal result `out`.
     def _mul(x, dx, y, dy):
         return x * y, dx * y + x * dy
 
-The optimizer (forward/optimize.py) substitutes the call's operands, drops the terms
+The optimizer (forward/optimizer/optimize.py) substitutes the call's operands, drops the terms
 of operands that have no tangent (a symbolic zero), and binds the names the template
 reads (`math.sin`, `np.cos`, `NoTangent`) as constants. A template is exactly its rule's
 math for unbatched tangents of any type, NoTangent included; rules only differ in how

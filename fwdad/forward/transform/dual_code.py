@@ -10,7 +10,7 @@
 
 Every local holds a Dual. Names the rule binds (bound rules, constant Duals, helpers)
 become closure constants, collected in `Constants`. Each statement it emits for the rule's
-own body gets a Line (forward/lines.py) saying what the transform knew of it: the callee
+own body gets a Line (forward/optimizer/lines.py) saying what the transform knew of it: the callee
 and its registry entry, the operands, whether the call is pure; the optimizer reads those.
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ from fwdad.core import closures, duals
 from fwdad.core.constants import Constants, short_name
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch
-from fwdad.forward.astbuild import LOAD, STORE, locate
-from fwdad.forward.lines import Atom, Line, LineTable, RuleLines
-from fwdad.forward.scopes import scope_of
-from fwdad.forward.transform_control import ControlStatements
+from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines
+from fwdad.forward.transform.astbuild import LOAD, STORE, locate
+from fwdad.forward.transform.control import ControlStatements
+from fwdad.forward.transform.scopes import scope_of
 from fwdad.normalize.refs import is_ref
 from fwdad.rules.registry import entry_of
 from fwdad.source import FunctionSource

@@ -10,10 +10,10 @@ call, a nondiff call, an unpacking, a loop, a statement the optimizer does not k
 give one whatever the arguments are (an int result). An argument's tangent is NoTangent
 when the caller passes an int (or a string, None, ...).
 
-Input: the Lines of forward/activity.py and the kinds of the locals. Output: for each
+Input: the Lines of forward/optimizer/activity.py and the kinds of the locals. Output: for each
 local, the set of its causes: the parameters whose having no tangent may make its tangent
 NoTangent, and ALWAYS when other values may. A least fixpoint over the lines (loops need
-no special care). forward/optimize.py specializes the rule on the parameters that
+no special care). forward/optimizer/optimize.py specializes the rule on the parameters that
 matter (forward/routes.py) and makes the lines that still need it keep the shape.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Dict, FrozenSet, Iterable, List, Set
 
 from fwdad import astwalk
-from fwdad.forward.activity import PLAIN
-from fwdad.forward.lines import Atom, Line
+from fwdad.forward.optimizer.activity import PLAIN
+from fwdad.forward.optimizer.lines import Atom, Line
 
 ALWAYS = ""  # the cause of a NoTangent that no argument explains
 _NONE: FrozenSet[str] = frozenset()

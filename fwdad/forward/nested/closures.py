@@ -21,7 +21,7 @@ from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
 from fwdad.errors import InternalError
 from fwdad.forward import dispatch
-from fwdad.forward.nested import build_rule_of_rule, lift_outer
+from fwdad.forward.nested.levels import build_rule_of_rule, lift_outer
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent

@@ -1,4 +1,4 @@
-"""The level-2 rule (fwdad/forward/nested.py) of `with` statements (forward/contexts.py).
+"""The level-2 rule (fwdad/forward/nested/levels.py) of `with` statements (forward/contexts.py).
 
 Level-1 code enters `contexts.entered(m)`, a `managers.Entered` that calls the level-1
 rules of `type(m).__enter__` and `__exit__`. At level 2 the same statement enters a
@@ -14,7 +14,7 @@ from typing import Any, Callable
 from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.forward import contexts
-from fwdad.forward.nested import rule_call
+from fwdad.forward.nested.levels import rule_call
 from fwdad.managers import Entered
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent

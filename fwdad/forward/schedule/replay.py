@@ -17,9 +17,9 @@ from fwdad.compile import compile_function
 from fwdad.core import duals
 from fwdad.core.constants import Constants
 from fwdad.dual import Dual
-from fwdad.forward.lines import Atom, Line, LineTable, RuleLines, Test
-from fwdad.forward.optimize import optimize
-from fwdad.forward.record import Fallback, Recorder, Step
+from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines, Test
+from fwdad.forward.optimizer.optimize import optimize
+from fwdad.forward.schedule.record import Fallback, Recorder, Step
 from fwdad.rules.registry import RuleEntry, def_nondiff, entry_of, get_frule
 from fwdad.tangents import NoTangent
 
@@ -64,7 +64,7 @@ def _raw(value: Any) -> Dual:
 
 
 class _Writer:
-    """Writes the schedule's statements, and their Lines (forward/lines.py) for the
+    """Writes the schedule's statements, and their Lines (forward/optimizer/lines.py) for the
     optimizer."""
 
     def __init__(self, count: int) -> None:

@@ -1,7 +1,7 @@
 """The symbolic zero of templates: the tangent of an operand that has none.
 
     dx * y + x * dy,  dy = ZERO    ->    dx * y
-`zeroed` puts it in place of names, `simplify` folds it away (forward/inline.py).
+`zeroed` puts it in place of names, `simplify` folds it away (forward/optimizer/inline.py).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import ast
 import copy
 
 from fwdad.astwalk import walk
-from fwdad.forward.astbuild import LOAD
+from fwdad.forward.transform.astbuild import LOAD
 
 ZERO = "\0zero"
 

@@ -1,4 +1,4 @@
-"""Move temporaries read once into the statement that reads them (for forward/cleanup.py).
+"""Move temporaries read once into the statement that reads them (for optimizer/cleanup.py).
 
     _fw_dsin1 = cos(x) * dx                 ->  _fw_dmul1 = cos(x) * dx * e + s * de
     _fw_dmul1 = _fw_dsin1 * e + s * de

@@ -1,4 +1,4 @@
-"""Level-2 rules (fwdad/forward/nested.py) of the constructor rules of
+"""Level-2 rules (fwdad/forward/nested/levels.py) of the constructor rules of
 fwdad/forward/constructors.py: creating an instance inside code differentiated twice.
 
 A level-2 instance is `Dual(Dual(obj, T), Tangent(primal=EO, tangent=ET))`, each of T,
@@ -19,7 +19,7 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
 from fwdad.forward import dispatch
-from fwdad.forward.nested import outer_of, rule_call
+from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.tangents import NoTangent, Tangent
 
 

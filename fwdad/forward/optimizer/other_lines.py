@@ -1,4 +1,4 @@
-"""The optimizer's rewrites of the lines that are not calls (forward/optimize.py):
+"""The optimizer's rewrites of the lines that are not calls (forward/optimizer/optimize.py):
 copies, unpacking, loops, branches and returns, and statements kept as they are.
 
     y = x              ->  y, dy = x, dx            (both split)
@@ -11,11 +11,14 @@ import ast
 import copy
 from typing import Any, Dict, List
 
-from fwdad.forward.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.astbuild import (assign as _assign, call as _call, load as _name, locate,
-                                    store as _store)
-from fwdad.forward.zeros import ZERO
-from fwdad.forward.lines import Line, Test
+from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
+from fwdad.forward.optimizer.lines import Line, Test
+from fwdad.forward.optimizer.zeros import ZERO
+from fwdad.forward.transform.astbuild import assign as _assign
+from fwdad.forward.transform.astbuild import call as _call
+from fwdad.forward.transform.astbuild import load as _name
+from fwdad.forward.transform.astbuild import locate
+from fwdad.forward.transform.astbuild import store as _store
 from fwdad.lang import unpack as unpack_values
 
 

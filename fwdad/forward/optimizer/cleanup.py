@@ -17,9 +17,9 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.astwalk import node_fields
-from fwdad.forward.astbuild import DEL, STORE, locate
-from fwdad.forward.moves import substitute
-from fwdad.forward.notes import Notes
+from fwdad.forward.optimizer.moves import substitute
+from fwdad.forward.optimizer.notes import Notes
+from fwdad.forward.transform.astbuild import DEL, STORE, locate
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
@@ -27,7 +27,7 @@ _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
 
 def cleanup(fn: ast.FunctionDef, small: Set[str] = frozenset(),
             notes: Optional[Notes] = None) -> ast.FunctionDef:
-    """Clean `fn`, whose statements the optimizer noted in `notes` (forward/notes.py);
+    """Clean `fn`, whose statements the optimizer noted in `notes` (forward/optimizer/notes.py);
     temporaries in `small` that are bound once hold one number and get no `del` (it
     would free no array)."""
     reads = _Reads(notes if notes is not None else Notes())
@@ -110,7 +110,7 @@ class _Reads:
         """Record `stmt` and the statements inside it; the names `stmt` reads itself."""
         note = self.notes.get(stmt)
         known = None if note is None else note.reads
-        if known is not None:  # noted when it was made (forward/inline.py)
+        if known is not None:  # noted when it was made (forward/optimizer/inline.py)
             self.own[id(stmt)] = [stmt, known, False]
             self.stores[stmt.targets[0].id] += 1
             if note.tangent:
@@ -184,7 +184,7 @@ class _Reads:
 def _drop_needless_copies(reads: "_Reads") -> None:
     """`dy = +_fw_dx` -> `dy = _fw_dx` where nothing else reads or assigns `_fw_dx`: the
     optimizer copies a tangent that a template passes through, which only another
-    holder of it needs (forward/inline.py marks the copies of new tangents)."""
+    holder of it needs (forward/optimizer/inline.py marks the copies of new tangents)."""
     loads, stores, notes = reads.loads, reads.stores, reads.notes
     for stmt in reads.marked:
         name = notes.of(stmt).copy_of
@@ -231,7 +231,7 @@ def _without_dead_tangent(stmt: ast.stmt, loads: Counter, notes: Notes):
 # ---- freeing temporaries ----------------------------------------------------------
 def free_temporaries(fn: ast.FunctionDef) -> ast.FunctionDef:
     """Only the last step of `cleanup`, for a rule that is not optimized (the rule of a
-    rule, fwdad/forward/nested.py): `del` each top-level temporary after its last use.
+    rule, fwdad/forward/nested/levels.py): `del` each top-level temporary after its last use.
     A dead temporary that still held a value read from an argument (`x.tangent`) would
     count as one more holder of that array, and keep it from being widened
     (fwdad/rules/widening.py)."""

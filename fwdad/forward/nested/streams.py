@@ -1,4 +1,4 @@
-"""The level-2 rules (fwdad/forward/nested.py) of `core/duals.stream`, which the rules of
+"""The level-2 rules (fwdad/forward/nested/levels.py) of `core/duals.stream`, which the rules of
 lazy iterators (zip, map, enumerate, iter, the itertools: rules/iteration.py) return
 through, and of `next`, which reads such a stream.
 
@@ -20,7 +20,7 @@ from fwdad.core.duals import TangentStream, const, iterate, stream
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward import dispatch
-from fwdad.forward.nested import outer_of
+from fwdad.forward.nested.levels import outer_of
 from fwdad.rules import iteration
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent

@@ -1,5 +1,5 @@
 """The forward transform's statements that test primals or hold blocks (a mixin of
-forward/transform.py's _Forward, whose operands, constants and blocks these use).
+forward/transform/dual_code.py's _Forward, whose operands, constants and blocks these use).
 
     if t:                       ->  if t.primal:                 Line("use", body=[...])
     for v in xs:                ->  for v in _fw_iterate(xs):    Line("for", ...)
@@ -14,12 +14,12 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from fwdad.core import duals
 from fwdad.forward import contexts
-from fwdad.forward.astbuild import LOAD, STORE
-from fwdad.forward.lines import Line, LineTable, Test
+from fwdad.forward.optimizer.lines import Line, LineTable, Test
+from fwdad.forward.transform.astbuild import LOAD, STORE
 
 
 class ControlStatements:
-    """if, while, for, assert, raise, try and with, for forward/transform.py."""
+    """if, while, for, assert, raise, try and with, for forward/transform/dual_code.py."""
 
     lines: LineTable  # the Lines of the function being transformed
 

@@ -4,7 +4,7 @@
         return _fw_unoptimized(x, n)
 
 Batched tangents, and arguments with no tangent (an int) where that would change what
-a template line computes (forward/vanishing.py), go to `unoptimized`: a
+a template line computes (forward/optimizer/vanishing.py), go to `unoptimized`: a
 forward/routes.Routes, or the plain rule.
 """
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, List, Set, Tuple
 
-from fwdad.forward import unboxed
-from fwdad.forward.activity import PLAIN
-from fwdad.forward.astbuild import attr, call, load
-from fwdad.forward.inline import passes_through
+from fwdad.forward.optimizer import unboxed
+from fwdad.forward.optimizer.activity import PLAIN
+from fwdad.forward.optimizer.inline import passes_through
+from fwdad.forward.transform.astbuild import attr, call, load
 from fwdad.tangents import NoTangent
 
 
@@ -55,7 +55,7 @@ def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable
 
 def checked_params(rw: Any, args: ast.arguments) -> List[str]:
     """The named parameters whose having no tangent (an int) would leave a template
-    line's tangent that of one operand alone (see forward/vanishing.py), in order."""
+    line's tangent that of one operand alone (see forward/optimizer/vanishing.py), in order."""
     causes: Set[str] = set()
     for line in rw.lines:
         if line.kind == "template" and line.targets and rw.kinds[line.targets[0]] != PLAIN:

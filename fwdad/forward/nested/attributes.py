@@ -1,4 +1,4 @@
-"""Level-2 rules (fwdad/forward/nested.py) of the attribute rules (rules/objects.py),
+"""Level-2 rules (fwdad/forward/nested/levels.py) of the attribute rules (rules/objects.py),
 whose own code reaches fwdad's attribute protocol (fwdad/attributes.py) and imports
 inside functions: attributes are structural, so each rule is written out here.
 
@@ -15,7 +15,7 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward import dispatch
-from fwdad.forward.nested import outer_of, rule_call
+from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.rules import objects
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent

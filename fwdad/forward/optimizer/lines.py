@@ -1,6 +1,6 @@
 """The typed line IR between the forward transform and the optimizer: one Line for each
-statement of Dual code, made by the code that emits the statement (forward/transform.py,
-forward/schedule.py) from what it knew then, with its operands as Atoms (a local, a
+statement of Dual code, made by the code that emits the statement (forward/transform/dual_code.py,
+forward/schedule/replay.py) from what it knew then, with its operands as Atoms (a local, a
 constant Dual, or a global read live).
 
     y = _fw_mul(x, _fw_2_0)        ->  Line("template", targets=["y"], args=[x, 2.0])
@@ -15,8 +15,8 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import child_nodes
+from fwdad.forward.optimizer.templates import templates_by_rule
 from fwdad.rules.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
-from fwdad.forward.templates import templates_by_rule
 from fwdad.rules.registry import RuleEntry
 
 

@@ -1,5 +1,5 @@
 """What the optimizer's rewrite knows of the statements it emits, for the passes after
-it (forward/cleanup.py, forward/moves.py): typed fields kept beside the syntax tree, in
+it (optimizer/cleanup.py, optimizer/moves.py): typed fields kept beside the syntax tree, in
 one table per rule, not attributes set on its nodes.
 
     _fw_dmul1 = dk * x + k * dx      tangent: dropped when nothing reads _fw_dmul1
@@ -23,7 +23,7 @@ class Note:
         self.split: Optional[Tuple[str, str]] = None  # `y, dy = y.primal, y.tangent`
         self.reads: Optional[List[str]] = None  # the names it reads, when noted as made
         self.copy_of: Optional[str] = None  # `dy = +dx`, a copy only another holder of
-        # dx needs (forward/inline.py)
+        # dx needs (forward/optimizer/inline.py)
 
 
 class Notes:

@@ -1,7 +1,7 @@
 """Activity analysis of a derived rule: which locals stay boxed, split, or plain.
 
-It reads the Lines that forward/transform.py recorded as it wrote the Dual code (one
-operation each, forward/lines.py) and gives each local of the rule one kind, for the
+It reads the Lines that forward/transform/dual_code.py recorded as it wrote the Dual code (one
+operation each, forward/optimizer/lines.py) and gives each local of the rule one kind, for the
 whole rule (flow-insensitive, so loops need no special care):
   BOXED  holds a Dual, exactly as in the plain rule: a call may mutate it or
          something it aliases, a nested def reads it, or a statement the optimizer
@@ -19,9 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
-from fwdad import lang
-from fwdad import astwalk
-from fwdad.forward.lines import Line, RuleLines, bound_below, walk_lines
+from fwdad import astwalk, lang
+from fwdad.forward.optimizer.lines import Line, RuleLines, bound_below, walk_lines
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
 

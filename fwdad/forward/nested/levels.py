@@ -6,7 +6,7 @@ The level-2 rule of a generated rule is its derived rule (`build_rule_of_rule`: 
 same pipeline, run on the generated source); frules are Python too, so they get derived
 rules the same way. The few pieces of fwdad that generated code calls and that are not
 plain differentiable code (dynamic dispatch, iteration, closures, rule objects) get
-hand-written level-2 rules in fwdad/forward/nested_rules.py.
+hand-written level-2 rules in fwdad/forward/nested/rules.py.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import location_of
 from fwdad.forward import dispatch
-from fwdad.forward.transform import transform
+from fwdad.forward.transform.dual_code import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
 from fwdad.source import get_source

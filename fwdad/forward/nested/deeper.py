@@ -1,10 +1,10 @@
 """Rules for differentiating the level-2 machinery itself: a jvp inside a jvp inside a
 differentiated function runs the derived rules of fwdad/higher.py and of the level-2
-rules (fwdad/forward/nested_*.py), a third level; their derived rules, a fourth; and so
+rules (fwdad/forward/nested/), a third level; their derived rules, a fourth; and so
 on. Most of that code is plain code over Duals; these are the pieces that are not:
 lookups whose results are rules or kinds (constants), user-facing checks and copies,
 structural tangents, new instances, and binding a record's arguments to its fields.
-Functions defined inside differentiated code are in fwdad/forward/nested_closures.py.
+Functions defined inside differentiated code are in fwdad/forward/nested/closures.py.
 """
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from fwdad import api_checks, callables, construction, over_reverse_rules
 from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import describe
-from fwdad.forward import contexts, dispatch, nested_constructors, records
-from fwdad.forward.nested import outer_of
-from fwdad.forward.nested_closures import unwrapped, wrapped
+from fwdad.forward import contexts, dispatch, records
+from fwdad.forward.nested import constructors as nested_constructors
+from fwdad.forward.nested.closures import unwrapped, wrapped
+from fwdad.forward.nested.levels import outer_of
 from fwdad.rules import iteration
 from fwdad.rules.batching import created_tangent
 from fwdad.rules.registry import def_nondiff, frule, get_frule

@@ -7,7 +7,7 @@ outcome as a guard; a global read records a live read guarded by identity. Whate
 recorder cannot replay exactly (mutation, nested defs, `*args`, callees it cannot
 resolve) marks the schedule invalid, and the call still runs normally.
 
-    v2 = _fw_sin(a0)                           a schedule, before forward/optimize.py
+    v2 = _fw_sin(a0)                           a schedule, before forward/optimizer/optimize.py
     v3 = _fw_mul(v2, _fw_2_0)
     if not v3.primal:
         raise _fw_Fallback
@@ -26,7 +26,7 @@ from fwdad.core import duals
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
-from fwdad.forward.transform import transform
+from fwdad.forward.transform.dual_code import transform
 from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
 from fwdad.source import python_function

@@ -25,13 +25,13 @@ from typing import Any, Callable, Iterable, List
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward.activity import PLAIN
-from fwdad.forward.astbuild import call
-from fwdad.forward.guard import fallback, passed_on
-from fwdad.forward.inline import passes_through
-from fwdad.forward.lines import Line
-from fwdad.forward.templates import Template
-from fwdad.forward.vanishing import ALWAYS
+from fwdad.forward.optimizer.activity import PLAIN
+from fwdad.forward.optimizer.guard import fallback, passed_on
+from fwdad.forward.optimizer.inline import passes_through
+from fwdad.forward.optimizer.lines import Line
+from fwdad.forward.optimizer.templates import Template
+from fwdad.forward.optimizer.vanishing import ALWAYS
+from fwdad.forward.transform.astbuild import call
 from fwdad.tangents import NoTangent
 
 # Templates whose tangent expressions are elementwise in their operands: each is right
@@ -78,7 +78,7 @@ def inlines(rw: Any, line: Line, template: Template) -> bool:
 def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[ast.stmt]:
     """`if not batch_ready(...) or p.tangent is NoTangent: return plain(...)`, for the
     parameters p whose having no tangent would change what a template line computes
-    (forward/guard.py)."""
+    (forward/optimizer/guard.py)."""
     positional, keywords = passed_on(tree)
     test = ast.UnaryOp(op=ast.Not(), operand=call(
         rw.k.bind(batch_ready, "batch_ready"), *positional, keywords=keywords))

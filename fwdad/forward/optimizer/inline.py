@@ -15,14 +15,14 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from fwdad.astwalk import walk
-from fwdad.forward.activity import BOXED, PLAIN
-from fwdad.forward.astbuild import LOAD, STORE, literal
-from fwdad.forward.builders import builder
-from fwdad.forward.lines import Line
-from fwdad.forward.notes import Notes
-from fwdad.forward.templates import Template, pow_literal, pow_two
-from fwdad.forward.vanishing import ALWAYS
-from fwdad.forward.zeros import ZERO, is_zero, simplify, zeroed
+from fwdad.forward.optimizer.activity import BOXED, PLAIN
+from fwdad.forward.optimizer.builders import builder
+from fwdad.forward.optimizer.lines import Line
+from fwdad.forward.optimizer.notes import Notes
+from fwdad.forward.optimizer.templates import Template, pow_literal, pow_two
+from fwdad.forward.optimizer.vanishing import ALWAYS
+from fwdad.forward.optimizer.zeros import ZERO, is_zero, simplify, zeroed
+from fwdad.forward.transform.astbuild import LOAD, STORE, literal
 from fwdad.rules.operators import summed
 from fwdad.tangents import NoTangent
 
@@ -35,7 +35,7 @@ _POW = (operator.pow, np.power)
 def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     """The statements computing `target` (primal, then tangent) from the template, or
     None where the template is not its rule's math (the caller calls the rule). Each
-    assignment's Note (forward/notes.py) holds the names it reads (forward/cleanup.py
+    assignment's Note (optimizer/notes.py) holds the names it reads (optimizer/cleanup.py
     counts them from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
@@ -261,7 +261,7 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
 
 
 def _assign(notes: Notes, name: str, value: ast.expr, reads: List[str]) -> ast.Assign:
-    """`name = value`, which reads `reads` (noted for forward/cleanup.py)."""
+    """`name = value`, which reads `reads` (noted for forward/optimizer/cleanup.py)."""
     stmt = ast.Assign([ast.Name(name, STORE)], value)
     notes.of(stmt).reads = reads
     return stmt

@@ -1,4 +1,4 @@
-"""Level-2 rules (see fwdad/forward/nested.py) of the parts of fwdad that generated code
+"""Level-2 rules (see fwdad/forward/nested/levels.py) of the parts of fwdad that generated code
 and frules call but that fwdad cannot, or should not, transform: dynamic dispatch, the
 rule objects generated code holds, iteration helpers, closures, and rule code with an
 import inside; plus rules for the builtins that rule code uses (tuple, list, zip,
@@ -12,15 +12,16 @@ from typing import Any, Callable, Tuple
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
 from fwdad import callables, construction
-from fwdad.forward import dispatch, nested_constructors, records
 from fwdad.core import closures, duals
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
-from fwdad.forward.nested import outer_of, rule_call
-from fwdad.forward.nested_closures import NestedClosure, call_closure, closure_level
+from fwdad.dual import Dual
+from fwdad.errors import FwdadError, describe
+from fwdad.forward import dispatch, records
+from fwdad.forward.nested import constructors as nested_constructors
+from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
+from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.rules import batching, classes, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -90,7 +91,7 @@ def _const(value: Dual) -> Dual:
 @frule(closures.closure)
 def _closure(rule: Dual) -> Dual:
     """A def inside code running at level 2 (or deeper: closure_level counts): its rule,
-    of that level, marked as such (fwdad/forward/nested_closures.py)."""
+    of that level, marked as such (fwdad/forward/nested/closures.py)."""
     return Dual(Dual(NestedClosure(rule.primal.rule, closure_level(2)), NoTangent),
                 NoTangent)
 
@@ -280,5 +281,4 @@ def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     return rule_call(rule, *args, **kwargs)
 
 
-from fwdad.forward import (nested_attributes, nested_contexts,  # noqa: E402,F401 (their
-                           nested_deeper, nested_streams)  # rules)
+from fwdad.forward.nested import attributes, contexts, deeper, streams  # noqa: E402,F401 (their rules)

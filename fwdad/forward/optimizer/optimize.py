@@ -6,16 +6,16 @@
     if _fw_gt1.primal:                 ->  if _fw_gt1:
     t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
 
-Input: the Dual code, Constants and Lines of forward/transform.py (the optimizer reads
+Input: the Dual code, Constants and Lines of forward/transform/dual_code.py (the optimizer reads
 the Lines, not the code). Output: a rule with the same signature and results, and a Note
-(forward/notes.py) on each statement cleanup needs to know more of. Locals are boxed,
-split or plain (forward/activity.py); Duals are built only where a split local meets a
+(forward/optimizer/notes.py) on each statement cleanup needs to know more of. Locals are boxed,
+split or plain (forward/optimizer/activity.py); Duals are built only where a split local meets a
 call that is not inlined, a return, or a container. Statements the optimizer does not
 know stay as they are, on boxed locals. Batched tangents go to the plain rule, bound as
 `_fw_unoptimized` (a Routes), which sends them on to the variant for them
-(forward/batched_variant.py): templates leave out the alignment of batch axes that rules
+(forward/optimizer/batched_variant.py): templates leave out the alignment of batch axes that rules
 do, and that variant inlines only those right without it. So do arguments with no
-tangent (an int) where that matters, to a variant specialized on it (forward/guard.py,
+tangent (an int) where that matters, to a variant specialized on it (forward/optimizer/guard.py,
 routes.py).
 """
 from __future__ import annotations
@@ -26,25 +26,30 @@ from typing import Callable, Dict, Iterable, List, Optional, Set
 
 import numpy as np
 
-from fwdad.dual import Dual
 from fwdad.core import duals
-from fwdad.forward import activity, batched_variant, vanishing
-from fwdad.forward.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.lines import Atom, Line, RuleLines
-from fwdad.forward.notes import Notes
-from fwdad.forward.astbuild import (assign as _assign, attr as _attr, call as _call,
-                                    fresh as _fresh, literal, load as _name, locate,
-                                    store as _store, tangent_name as _tangent_name)
-from fwdad.forward.cleanup import cleanup
-from fwdad.forward.other_lines import OtherLines
-from fwdad.core.lazy_rule import LazyRule
-from fwdad.forward.guard import guard
-from fwdad.forward.routes import FLOAT, Specialized
-from fwdad.forward.inline import instantiate, nondiff_call
-from fwdad.forward.zeros import ZERO
 from fwdad.core.constants import Constants
-from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.dual import Dual
 from fwdad.forward import constructors
+from fwdad.forward.optimizer import activity, batched_variant, vanishing
+from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
+from fwdad.forward.optimizer.cleanup import cleanup
+from fwdad.forward.optimizer.guard import guard
+from fwdad.forward.optimizer.inline import instantiate, nondiff_call
+from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
+from fwdad.forward.optimizer.notes import Notes
+from fwdad.forward.optimizer.other_lines import OtherLines
+from fwdad.forward.optimizer.zeros import ZERO
+from fwdad.forward.routes import FLOAT, Specialized
+from fwdad.forward.transform.astbuild import assign as _assign
+from fwdad.forward.transform.astbuild import attr as _attr
+from fwdad.forward.transform.astbuild import call as _call
+from fwdad.forward.transform.astbuild import fresh as _fresh
+from fwdad.forward.transform.astbuild import literal, locate
+from fwdad.forward.transform.astbuild import load as _name
+from fwdad.forward.transform.astbuild import store as _store
+from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
+from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.tangents import NoTangent
 
 _LITERALS = (int, float, bool, str, type(None))
@@ -66,7 +71,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     calls (and batched tangents) to `unoptimized` (a forward/routes.Routes). Given
     `without_tangent` (parameter -> FLOAT, NUMBER or "", see routes.Key), it is the variant for
     calls where those have none, with no guard: Routes calls it after checking. With
-    `batched`, it is the variant for batched tangents (forward/batched_variant.py):
+    `batched`, it is the variant for batched tangents (forward/optimizer/batched_variant.py):
     only the template lines that are right for them are inlined, and its guard sends
     other calls to `unoptimized`; None when it would inline nothing."""
     without_tangent = without_tangent or {}
@@ -138,7 +143,8 @@ class _Rewrite(OtherLines):
         if atom.kind == "const":
             value = getattr(atom.value, "primal", atom.value)
             if type(value) in _LITERALS:
-                return literal(value) or self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
+                hint = atom.name[len(RESERVED_PREFIX):] + "_value"
+                return literal(value) or self.k.bind(value, hint)
             return self.k.bind(value, atom.name[len(RESERVED_PREFIX):] + "_value")
         return _name(atom.name)
 
@@ -254,9 +260,10 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
-        call = _call(self.callee(line, self.name_node(line.func)), *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
-                                                          self.dual(a)), ctx=ast.Load())
-                                  if starred else self.dual(a) for a, starred in line.args],
+        callee = self.callee(line, self.name_node(line.func))
+        call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
+                                                       self.dual(a)), ctx=ast.Load())
+                               if starred else self.dual(a) for a, starred in line.args],
                      keywords=[ast.keyword(arg=n, value=self.dual(a) if n else _call(
                          self.k.bind(duals.unbox_kw, "unbox_kw"), self.dual(a)))
                                for n, a in line.keywords])
@@ -316,7 +323,7 @@ def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
             {dnames[name] for name, yes in fresh.items() if yes and name in dnames})
 
 
-# The rewrite of each kind of line (forward/lines.py); a table of the class's functions,
+# The rewrite of each kind of line (forward/optimizer/lines.py); a table of the class's functions,
 # not of bound methods, which would hold the rewrite in a reference cycle.
 _METHODS = {kind: getattr(_Rewrite, "s_" + kind) for kind in (
     "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}

@@ -1,0 +1,1 @@
+"""Forward mode: static schedules (record the primitive calls once, replay them)."""

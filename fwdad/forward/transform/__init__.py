@@ -1,0 +1,1 @@
+"""Forward mode: the code transform (normalized code -> Dual code, and its Lines)."""
