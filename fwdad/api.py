@@ -16,7 +16,7 @@ import numpy as np
 from fwdad import budget, chunked
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe, note_user_location
-from fwdad.forward import dispatch
+from fwdad.forward import dispatch, float_calls
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -48,6 +48,16 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
         MissingRuleError, UnsupportedSyntaxError: f calls code fwdad cannot
             differentiate (the message says where, and what to do).
     """
+    small = float_calls.pattern(f, primals, tangents)  # (the fast path of small calls)
+    if small is not None:
+        try:
+            out = float_calls.call(small, primals, tangents)
+        except Exception as exc:
+            explain_failed_call("jvp", f, tuple(primals), exc)
+            note_user_location(exc)
+            raise
+        if out is not None:
+            return out.primal, out.tangent
     _check_callable(f, "jvp")
     args, directions = _check_sequences(f, primals, tangents)
     duals = _float_duals(args, directions)
