@@ -23,9 +23,10 @@ def batched(*args: Dual, **kwargs: Dual) -> bool:
     tangent (`x + k` for an int array k: templates leave out the term of k, whose
     shape the plain rule gives the tangent)."""
     for d in args:
-        if not _unbatched(d.primal, d.tangent, 0):
-            return True
-    return any(not _unbatched(d.primal, d.tangent, 0) for d in kwargs.values())
+        if type(d.tangent) is not float and not _unbatched(d.primal, d.tangent, 0):
+            return True  # (a float tangent, the common case, asked without a call)
+    return bool(kwargs) and any(not _unbatched(d.primal, d.tangent, 0)
+                                for d in kwargs.values())
 
 
 def _unbatched(primal: Any, tangent: Any, depth: int) -> bool:
