@@ -13,6 +13,8 @@ value at an output time moved by dt gains f(t, y(t)) dt (`at_moved_times`).
 """
 from __future__ import annotations
 
+import functools
+import types
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -34,6 +36,7 @@ class SensitivitySystem:
         self.fun, self.args, self.n, self.size = fun, tuple(args), n, size
         self.order, self.name = order, name
         self.shape = (n,) if size is None else (size, n)  # of a tangent of y
+        self.rule = _rule_of(fun)  # (resolved once: rhs runs at every step)
 
     # ---- packing -------------------------------------------------------------------
     def split(self, z: np.ndarray):
@@ -52,8 +55,9 @@ class SensitivitySystem:
     # ---- the right-hand sides ---------------------------------------------------------
     def rhs(self, t: float, z: np.ndarray) -> np.ndarray:
         """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
-        y, dy = self.split(z)
-        out = self.call(Dual(t, NoTangent), Dual(y, np.array(dy)))
+        z = z.copy()  # (one copy, of the solver's state, for f's rule to read or write)
+        y, dy = z[:self.n], z[self.n:].reshape(self.shape)
+        out = self.call(Dual(t, 0.0 if type(t) is float else NoTangent), Dual(y, dy))
         tangent = dense(out.primal, out.tangent, self.size)
         return self.join(out.primal, np.reshape(tangent, self.shape))
 
@@ -66,8 +70,8 @@ class SensitivitySystem:
     def call(self, t: Dual, y: Dual, fun: Optional[Dual] = None,
              args: Optional[list] = None) -> Dual:
         """fun's rule at (t, y) with the args, its output as one float array."""
-        from fwdad.forward.dispatch import call  # (dispatch imports the rules)
-        out = call(fun or self.fun, *self.order(t, y, self.args if args is None else args))
+        rule = self.rule if fun is None else _rule_of(fun)
+        out = rule(*self.order(t, y, self.args if args is None else args))
         out = _numbers_as_array(out, self.size) or as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(
@@ -91,6 +95,15 @@ class SensitivitySystem:
             return dys
         slopes = np.stack([self.value(t, ys[:, i]) for i, t in enumerate(ts)], axis=-1)
         return dys + np.asarray(dts)[..., None, :] * slopes
+
+
+def _rule_of(fun: Dual) -> Callable:
+    """What a call of `fun` on Duals runs: for a Python function, its static rule (what
+    dispatch.call finds for it, found once); for anything else, a dynamic call."""
+    from fwdad.forward import dispatch  # (dispatch imports the rules)
+    if type(fun.primal) is types.FunctionType:
+        return dispatch.static_rule(fun.primal, "")
+    return functools.partial(dispatch.call, fun)
 
 
 def as_float_array(x: Dual) -> Dual:
