@@ -30,11 +30,11 @@ class _Resolved:
 
     __slots__ = ("lazy", "seen", "rule")
 
-    def __init__(self, lazy: Any, seen: Callable, rule: Callable) -> None:
+    def __init__(self, lazy: Any, seen: Any, rule: Any) -> None:
         self.lazy, self.seen, self.rule = lazy, seen, rule
 
 
-_UNSEEN: Any = _Resolved(None, None, None)  # type: ignore[arg-type]
+_UNSEEN = _Resolved(None, None, None)  # (no entry yet)
 _RESOLVED: Dict[Tuple[Any, int], Optional[_Resolved]] = {}
 on_register(lambda fn: _RESOLVED.clear())
 
