@@ -44,7 +44,7 @@ class SensitivitySystem:
         return z[:self.n].copy(), z[self.n:].reshape(self.shape)
 
     def join(self, y: np.ndarray, dy: np.ndarray) -> np.ndarray:
-        return np.concatenate([np.ravel(y), np.ravel(dy)])
+        return np.concatenate((np.asarray(y).ravel(), np.asarray(dy).ravel()))
 
     def split_outputs(self, zs: np.ndarray):
         """(y, dy) at every output time from the augmented solution's (N, m) array:
