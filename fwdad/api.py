@@ -13,13 +13,10 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import budget, chunked
-from fwdad.api_checks import argument_names as _argument_names
-from fwdad.api_checks import check_callable as _check_callable
-from fwdad.api_checks import check_sequences as _check_sequences
-from fwdad.api_checks import copied as _copy
+from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
-from fwdad.forward import dispatch
+from fwdad.forward import dispatch, float_calls
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -51,8 +48,18 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
         MissingRuleError, UnsupportedSyntaxError: f calls code fwdad cannot
             differentiate (the message says where, and what to do).
     """
-    _check_callable(f, "jvp")
-    args, directions = _check_sequences(f, primals, tangents)
+    small = float_calls.pattern(f, primals, tangents)  # (the fast path of small calls)
+    if small is not None:
+        try:
+            out = float_calls.call(small, primals, tangents)
+        except Exception as exc:
+            explain_failed_call("jvp", f, tuple(primals), exc)
+            note_user_location(exc)
+            raise
+        if out is not None:
+            return out.primal, out.tangent
+    check_callable(f, "jvp")
+    args, directions = check_sequences(f, primals, tangents)
     duals = _float_duals(args, directions)
     if duals is not None:  # (the fast path of small calls)
         constants = _NONE if 0.0 not in directions else frozenset(
@@ -81,11 +88,11 @@ def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tu
                    constants: FrozenSet[int] = frozenset()) -> List[Dual]:
     """Duals of the checked arguments, each with a copy of its tangent (an argument in
     `constants` gets a new zero, which costs no pass over memory for an array)."""
-    names = _argument_names(f, len(primals))
+    names = argument_names(f, len(primals))
     duals = []
     for i, (p, t, n) in enumerate(zip(primals, tangents, names)):
         if i not in constants:
-            duals.append(Dual(p, _copy(check_tangent(p, t, n, of=describe(f)))))
+            duals.append(Dual(p, copied(check_tangent(p, t, n, of=describe(f)))))
             continue
         if t is not None:
             check_tangent(p, t, n, of=describe(f))  # (a zero of the wrong shape, say)
@@ -157,12 +164,12 @@ def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequenc
         TangentError: a tangent does not match its primal plus the batch axis.
     """
     from fwdad import chunk_tasks  # (it imports this module)
-    _check_callable(f, "batched_jvp")
+    check_callable(f, "batched_jvp")
     options = chunked.Options(chunk_size, memory_budget, executor, progress).check(
         "batched_jvp")
-    args, directions = _check_sequences(f, primals, tangents)
+    args, directions = check_sequences(f, primals, tangents)
     size = _batch_size_of(f, directions)
-    names = _argument_names(f, len(args))
+    names = argument_names(f, len(args))
     checked = tuple(check_tangent(p, t, n, batch=size, of=describe(f))
                     for p, t, n in zip(args, directions, names))
     check_call("batched_jvp", f, args)

@@ -28,6 +28,7 @@ from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 _SCALARS = (float, int, bool, complex, str, type(None))
+_NUMPY_SCALARS = (np.number, np.bool_)  # (an item of an array: solve_ivp's args=(p[0], ...))
 _MISSING = object()
 
 
@@ -115,7 +116,7 @@ def signature(args: tuple[Any, ...]) -> Optional[tuple[Any, ...]]:
 
 
 def _leaf(value: Any) -> Any:
-    if value is NoTangent or type(value) in _SCALARS:
+    if value is NoTangent or type(value) in _SCALARS or isinstance(value, _NUMPY_SCALARS):
         return type(value)
     if type(value) is np.ndarray:
         return value.shape, value.dtype.str

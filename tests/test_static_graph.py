@@ -77,6 +77,7 @@ GUARDS = [
      "records"),
     ("type", poly, (np.ones(3) * 0.2,), (0.2,), "records"),
     ("dtype", poly, (np.ones(3) * 0.2,), (np.ones(3, np.float32) * 0.2,), "records"),
+    ("NumPy scalar type", poly, (np.float64(0.2),), (np.float32(0.2),), "records"),
     ("branch", branchy, (np.array([0.5, 0.2]),), (np.array([-0.5, 0.2]),), "fallbacks"),
     ("loop length", looped, (np.ones(3) * 0.2, 2), (np.ones(3) * 0.2, 4), "fallbacks"),
 ]
@@ -91,6 +92,44 @@ def test_guard_falls_back_and_stays_correct(what, fn, first, second, counter):
         _check(g, args, tangents)
     assert g.static_graph.counts[counter] >= 1, g.static_graph.counts
     assert g.static_graph.counts["replays"] >= 1, g.static_graph.counts
+
+
+def test_numpy_scalars_replay():
+    """Items of an array (np.float64) are scalars of a signature, not a reason for the
+    full rule (they were: solve_ivp's args=(p[0], ...) never replayed)."""
+    g, rng = fwdad.static_graph(layer), np.random.default_rng(3)
+    x, w, dx, dw = _pair(rng, (3,), (3, 3), (3,), (3, 3))
+    scale = np.float64(1.5)
+    for _ in range(3):
+        _check(g, (x * scale, w), (dx * scale, dw))
+        _check(fwdad.static_graph(poly), (scale,), (np.float64(0.7),))
+    assert g.static_graph.counts == {"records": 1, "replays": 2}
+
+
+def lotka_volterra(t, y, alpha, beta, delta, gamma):
+    prey, predator = y
+    return [alpha * prey - beta * prey * predator, delta * prey * predator - gamma * predator]
+
+
+def test_solve_ivp_replays_the_right_hand_side():
+    """The sensitivity system calls the rule of a @static_graph right-hand side at every
+    step, with the parameters as NumPy scalars: it replays, and agrees with the plain
+    right-hand side's sensitivities and with central differences."""
+    si = pytest.importorskip("scipy.integrate")
+    rhs = fwdad.static_graph(lotka_volterra)
+
+    def solve(fun, x):
+        return si.solve_ivp(fun, (0.0, 2.0), x[:2], t_eval=[1.0, 2.0], args=tuple(x[2:]),
+                            rtol=1e-10, atol=1e-12).y
+    x = np.array([1.0, 0.5, 1.1, 0.4, 0.1, 0.4])
+    dx = np.array([0.3, -0.2, 0.1, 0.0, 0.0, 0.05])
+    _, tangent = fwdad.jvp(lambda v: solve(rhs, v), (x,), (dx,))
+    _, plain = fwdad.jvp(lambda v: solve(lotka_volterra, v), (x,), (dx,))
+    assert rhs.static_graph.counts["replays"] > 10 * rhs.static_graph.counts["records"]
+    assert "full" not in rhs.static_graph.counts
+    assert_close(tangent, plain, rtol=1e-12)
+    assert_close(tangent, fd_jvp(lambda v: solve(lotka_volterra, v), (x,), (dx,)),
+                 rtol=1e-5, atol=1e-7)
 
 
 def test_rebound_global_falls_back():

@@ -190,4 +190,5 @@ def _not_callable(f: Dual, args: tuple, kwargs: dict) -> Dual:
     raise TypeError(f"'{type(f.primal).__name__}' object is not callable")
 
 
-entry_points.install(dynamic_call=call, derived=derived_rule)  # (for rules: core/entry_points)
+entry_points.install(dynamic_call=call, derived=derived_rule,  # (for rules: core/entry_points)
+                     static=static_rule)

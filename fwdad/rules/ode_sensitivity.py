@@ -13,6 +13,8 @@ value at an output time moved by dt gains f(t, y(t)) dt (`at_moved_times`).
 """
 from __future__ import annotations
 
+import functools
+import types
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -35,6 +37,7 @@ class SensitivitySystem:
         self.fun, self.args, self.n, self.size = fun, tuple(args), n, size
         self.order, self.name = order, name
         self.shape = (n,) if size is None else (size, n)  # of a tangent of y
+        self.rule = _rule_of(fun)  # (resolved once: rhs runs at every step)
 
     # ---- packing -------------------------------------------------------------------
     def split(self, z: np.ndarray):
@@ -42,7 +45,7 @@ class SensitivitySystem:
         return z[:self.n].copy(), z[self.n:].reshape(self.shape)
 
     def join(self, y: np.ndarray, dy: np.ndarray) -> np.ndarray:
-        return np.concatenate([np.ravel(y), np.ravel(dy)])
+        return np.concatenate((np.asarray(y).ravel(), np.asarray(dy).ravel()))
 
     def split_outputs(self, zs: np.ndarray):
         """(y, dy) at every output time from the augmented solution's (N, m) array:
@@ -53,8 +56,9 @@ class SensitivitySystem:
     # ---- the right-hand sides ---------------------------------------------------------
     def rhs(self, t: float, z: np.ndarray) -> np.ndarray:
         """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
-        y, dy = self.split(z)
-        out = self.call(Dual(t, NoTangent), Dual(y, np.array(dy)))
+        z = z.copy()  # (one copy, of the solver's state, for f's rule to read or write)
+        y, dy = z[:self.n], z[self.n:].reshape(self.shape)
+        out = self.call(Dual(t, 0.0 if type(t) is float else NoTangent), Dual(y, dy))
         tangent = dense(out.primal, out.tangent, self.size)
         return self.join(out.primal, np.reshape(tangent, self.shape))
 
@@ -67,8 +71,8 @@ class SensitivitySystem:
     def call(self, t: Dual, y: Dual, fun: Optional[Dual] = None,
              args: Optional[list] = None) -> Dual:
         """fun's rule at (t, y) with the args, its output as one float array."""
-        args = self.args if args is None else args
-        out = entry_points.call(fun or self.fun, *self.order(t, y, args))
+        rule = self.rule if fun is None else _rule_of(fun)
+        out = rule(*self.order(t, y, self.args if args is None else args))
         out = _numbers_as_array(out, self.size) or as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(
@@ -92,6 +96,14 @@ class SensitivitySystem:
             return dys
         slopes = np.stack([self.value(t, ys[:, i]) for i, t in enumerate(ts)], axis=-1)
         return dys + np.asarray(dts)[..., None, :] * slopes
+
+
+def _rule_of(fun: Dual) -> Callable:
+    """What a call of `fun` on Duals runs: for a Python function, its static rule (what
+    a dynamic call finds for it, found once); for anything else, a dynamic call."""
+    if type(fun.primal) is types.FunctionType:
+        return entry_points.static_rule(fun.primal, "")
+    return functools.partial(entry_points.call, fun)
 
 
 def as_float_array(x: Dual) -> Dual:

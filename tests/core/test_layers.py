@@ -65,3 +65,4 @@ def test_rules_call_forward_mode_through_its_own_functions():
     entry points rules call must be those very functions, not wrappers."""
     assert entry_points.call is dispatch.call
     assert entry_points.derived_rule is dispatch.derived_rule
+    assert entry_points.static_rule is dispatch.static_rule

@@ -14,6 +14,7 @@ from fwdad.dual import Dual
 from fwdad.tangents import NoTangent, Tangent
 
 _SCALARS = (float, complex, np.number)
+_SCALAR_TYPES = frozenset((float, complex, np.float64, np.float32))  # (never batched)
 _MAX_DEPTH = 8
 
 
@@ -23,9 +24,10 @@ def batched(*args: Dual, **kwargs: Dual) -> bool:
     tangent (`x + k` for an int array k: templates leave out the term of k, whose
     shape the plain rule gives the tangent)."""
     for d in args:
-        if not _unbatched(d.primal, d.tangent, 0):
-            return True
-    return any(not _unbatched(d.primal, d.tangent, 0) for d in kwargs.values())
+        if type(d.tangent) not in _SCALAR_TYPES and not _unbatched(d.primal, d.tangent, 0):
+            return True  # (a scalar tangent, the common case, asked without a call)
+    return bool(kwargs) and any(not _unbatched(d.primal, d.tangent, 0)
+                                for d in kwargs.values())
 
 
 def _unbatched(primal: Any, tangent: Any, depth: int) -> bool:
