@@ -15,7 +15,6 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import child_nodes
-from fwdad.forward.optimizer.templates import templates_by_rule
 from fwdad.rules.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
 from fwdad.rules.registry import RuleEntry
 
@@ -143,7 +142,7 @@ class LineTable:
             line.pure = call_is_pure(entry, len(args), names, starred)
         else:
             line.pure = plain_call_is_pure(entry, len(args))
-        template = templates_by_rule().get(id(callee))
+        template = entry.template if entry is not None else None  # (entry: callee's)
         if template is not None and not names and not starred and \
                 len(args) == len(template.params):
             line.kind, line.template = "template", template

@@ -22,18 +22,18 @@ import ast
 import inspect
 import operator
 import textwrap
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable
 
 import numpy as np
 
 from fwdad.rules import all as _all_rules  # noqa: F401  (templates go on their entries)
 from fwdad.rules.ieee import divide, power
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
-from fwdad.rules.registry import attach_template, bound, entries, on_register
+from fwdad.rules.registry import attach_template
 from fwdad.rules.template import Template, reads_out
 from fwdad.tangents import NoTangent
 
-__all__ = ["Template", "template", "templates_by_rule", "array_sum", "array_mean"]
+__all__ = ["Template", "template", "array_sum", "array_mean"]
 
 
 def template(*primals: Any) -> Callable[[Callable], Callable]:
@@ -53,19 +53,6 @@ def template(*primals: Any) -> Callable[[Callable], Callable]:
     return register
 
 
-_BY_RULE: List[Dict[int, Template]] = []  # the map below, while valid
-
-
-def templates_by_rule() -> Dict[int, Template]:
-    """id(rule that generated code binds) -> template, for the registered rules (made
-    again after a registration or a new template)."""
-    if not _BY_RULE:
-        _BY_RULE.append({id(bound(e)): e.template for e in entries()
-                         if e.template is not None})
-    return _BY_RULE[0]
-
-
-on_register(lambda fn: _BY_RULE.clear())
 
 
 # ---- arithmetic --------------------------------------------------------------------
