@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterator, Tuple
 import numpy as np
 
 from fwdad import lang
+from fwdad.core.read_only import read_only
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type
 from fwdad.rules.batching import iterate_tangent
@@ -21,14 +22,21 @@ from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
 def const(value: Any) -> Dual:
-    """A constant of the rule, or a global or closure value read live. An array's zero
-    tangent is read-only: each read makes a new one, so a derivative written into it
-    (`G[0] = G[0] * w`, G read again later) would be lost; rules/widening.assign
-    refuses it instead."""
+    """A constant of the rule, or a value bound outside the differentiated code. An
+    array's zero tangent is read-only: each read makes a new one, so a derivative
+    written into it (`G[0] = G[0] * w`, G read again later) would be lost;
+    rules/widening.assign refuses it instead."""
     tangent = zero_tangent(value)
     if type(tangent) is np.ndarray:
         tangent.flags.writeable = False
     return Dual(value, tangent)
+
+
+def read_global(value: Any) -> Dual:
+    """A global or closure variable read live (`_fw_global(G)`): as `const`, and the
+    lists and dicts of its zero tangent refuse a non-zero tangent written into them
+    (`STORE.append(w)`, STORE read again later: core/read_only.py)."""
+    return Dual(value, read_only(zero_tangent(value)))
 
 
 def fresh(value: Any) -> Dual:

@@ -7,10 +7,11 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.core.duals import iterate
+from fwdad.core.read_only import is_zero
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.rules.registry import def_nondiff, frule
-from fwdad.tangents import NoTangent, Tangent
+from fwdad.tangents import NoTangent
 
 
 @frule(lang.build_list, pure=True)
@@ -62,19 +63,6 @@ def plain_set_items(items, what: str) -> list:
                 f"(sorted(...) of a list, or list(dict.fromkeys(...)) to drop "
                 f"duplicates).")
     return items
-
-
-def is_zero(tangent) -> bool:
-    """Whether a tangent is zero in every leaf (NoTangent is)."""
-    if tangent is NoTangent:
-        return True
-    if isinstance(tangent, Tangent):
-        return all(map(is_zero, vars(tangent).values()))
-    if isinstance(tangent, (tuple, list)):
-        return all(map(is_zero, tangent))
-    if isinstance(tangent, dict):
-        return all(map(is_zero, tangent.values()))
-    return not np.any(tangent)
 
 
 @frule(list.append)

@@ -127,8 +127,8 @@ def test_gradient_with_a_data_argument_matches_forward_mode(fn):
 
 
 def test_a_variable_kept_in_a_global_list():
-    """Checked against finite differences alone: forward mode reads the global list as
-    a constant (it loses the tangent of what the function appends to it)."""
+    """Checked against finite differences alone: forward mode refuses a derivative
+    written into a global list (tests/forward/test_global_containers.py)."""
     gradient = fwdad.grad(through_a_global)(W.copy(), DATA.copy())
     assert_close(gradient, _finite_gradient(through_a_global), rtol=1e-6)
 

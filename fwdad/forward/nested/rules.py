@@ -88,6 +88,11 @@ def _const(value: Dual) -> Dual:
     return Dual(duals.const(value.primal), NoTangent)
 
 
+@frule(duals.read_global)
+def _read_global(value: Dual) -> Dual:
+    return Dual(duals.read_global(value.primal), NoTangent)
+
+
 @frule(closures.closure)
 def _closure(rule: Dual) -> Dual:
     """A def inside code running at level 2 (or deeper: closure_level counts): its rule,

@@ -170,7 +170,9 @@ class _Rewrite(OtherLines):
         if kind == SPLIT:
             return _call(self.k.bind(Dual, "Dual"), _name(atom.name),
                          _name(self.dnames[atom.name]))
-        if atom.kind == "global" or kind == PLAIN:
+        if atom.kind == "global":
+            return _call(self.k.bind(duals.read_global, "global"), _name(atom.name))
+        if kind == PLAIN:
             return _call(self.k.bind(duals.const, "const"), _name(atom.name))
         return _name(atom.name)
 

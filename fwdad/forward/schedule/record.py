@@ -117,7 +117,7 @@ class Recorder:
 
     def const(self, read: Callable[[], Any]) -> Dual:
         value = read()
-        out = duals.const(value)
+        out = duals.read_global(value)
         self.steps.append(Step(read, [("const", value)], {}, [self.fresh(out)], "const"))
         return out
 
@@ -245,10 +245,12 @@ class _Poisoned:
 
 
 class _Instrument(ast.NodeTransformer):
-    """`t.primal` -> `_fw_rec_test(t)`; `_fw_const(h)` -> `_fw_rec_const(lambda: h)`."""
+    """`t.primal` -> `_fw_rec_test(t)`; `_fw_global(h)` (or `_fw_const(h)`) ->
+    `_fw_rec_const(lambda: h)`."""
 
     def __init__(self, constants: Any) -> None:
-        self.const_names = {n for n, v in constants.values.items() if v is duals.const}
+        self.const_names = {n for n, v in constants.values.items()
+                            if v is duals.const or v is duals.read_global}
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         if node.attr == "primal":

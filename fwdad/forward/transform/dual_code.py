@@ -271,8 +271,8 @@ class _Forward(ControlStatements):
         if kind is ast.Name:
             if atom.id in self.duals:
                 return ast.Name(atom.id, LOAD), self.lines.local(atom.id)
-            return ast.Call(self.helper(duals.const, "const"), [ast.Name(atom.id, LOAD)],
-                            []), self.lines.glob(atom.id)
+            return ast.Call(self.helper(duals.read_global, "global"),
+                            [ast.Name(atom.id, LOAD)], []), self.lines.glob(atom.id)
         raise InternalError(f"the forward transform met a {type(atom).__name__} argument")
 
     def primal(self, atom: ast.expr) -> ast.expr:
