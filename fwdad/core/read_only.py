@@ -30,7 +30,7 @@ def is_zero(tangent: Any) -> bool:
     return not np.any(tangent)
 
 
-def _refuse_unless_zero(tangents: Iterable[Any]) -> None:
+def refuse_unless_zero(tangents: Iterable[Any]) -> None:
     if all(map(is_zero, tangents)):
         return
     line = current_user_location()
@@ -46,16 +46,16 @@ class ReadOnlyList(list):
     """A constant list's tangent: writes of non-zero tangents are refused."""
 
     def append(self, item: Any) -> None:
-        _refuse_unless_zero((item,))
+        refuse_unless_zero((item,))
         super().append(item)
 
     def insert(self, index: Any, item: Any) -> None:
-        _refuse_unless_zero((item,))
+        refuse_unless_zero((item,))
         super().insert(index, item)
 
     def extend(self, items: Iterable[Any]) -> None:
         items = list(items)
-        _refuse_unless_zero(items)
+        refuse_unless_zero(items)
         super().extend(items)
 
     def __iadd__(self, items: Iterable[Any]) -> "ReadOnlyList":  # type: ignore[override]
@@ -63,7 +63,7 @@ class ReadOnlyList(list):
         return self
 
     def __setitem__(self, index: Any, item: Any) -> None:
-        _refuse_unless_zero(item if isinstance(index, slice) else (item,))
+        refuse_unless_zero(item if isinstance(index, slice) else (item,))
         super().__setitem__(index, item)
 
 
@@ -71,17 +71,17 @@ class ReadOnlyDict(dict):
     """A constant dict's tangent: writes of non-zero tangents are refused."""
 
     def __setitem__(self, key: Any, item: Any) -> None:
-        _refuse_unless_zero((item,))
+        refuse_unless_zero((item,))
         super().__setitem__(key, item)
 
     def setdefault(self, key: Any, item: Any = None) -> Any:
         if key not in self:
-            _refuse_unless_zero((item,))
+            refuse_unless_zero((item,))
         return super().setdefault(key, item)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         new = dict(*args, **kwargs)
-        _refuse_unless_zero(new.values())
+        refuse_unless_zero(new.values())
         super().update(new)
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.core.duals import iterate
-from fwdad.core.read_only import is_zero
+from fwdad.core.read_only import ReadOnlyDict, ReadOnlyList, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.rules.registry import def_nondiff, frule
@@ -212,3 +212,34 @@ def _dict_copy(table: Dual) -> Dual:
 
 
 def_nondiff(list.index, list.count, tuple.index, tuple.count, dict.keys)
+
+
+# ---- the read-only tangents of globals (core/read_only.py), differentiated again -------
+# A rule that writes into the tangent of a list or dict read from a global runs these
+# when it is itself differentiated (second order): what goes in, and its derivative,
+# must be zero, as at the first level.
+def _read_only_method(rule, at: int, key: bool = False):
+    """`rule` of a method whose argument `at` goes in (after an index or key, `key`,
+    which the rule takes plain)."""
+    def checked(xs: Dual, *args: Dual) -> Dual:
+        if len(args) > at:
+            refuse_unless_zero((args[at].primal, args[at].tangent))
+        if key:
+            return rule(xs, args[0].primal, *args[1:])
+        return rule(xs, *args)
+    checked.__name__ = f"read_only_{rule.__name__.strip('_')}"
+    return checked
+
+
+frule(ReadOnlyList.append)(_read_only_method(_append, 0))
+frule(ReadOnlyList.insert)(_read_only_method(_insert, 1, key=True))
+frule(ReadOnlyList.extend)(_read_only_method(_extend, 0))
+frule(ReadOnlyDict.setdefault)(_read_only_method(_setdefault, 1, key=True))
+
+
+@frule(ReadOnlyDict.update)
+def _read_only_update(table: Dual, *other: Dual, **kwargs: Dual) -> Dual:
+    from fwdad.rules.iteration import dict_rule
+    new = dict_rule(*other, **kwargs)
+    refuse_unless_zero((new.primal, new.tangent))
+    return _update(table, new)

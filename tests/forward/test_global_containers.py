@@ -113,3 +113,27 @@ def test_reverse_mode_keeps_the_derivative_of_a_global_list():
     want = [(appended_then_read(w + step * e) - appended_then_read(w - step * e)) / (2 * step)
             for e in np.eye(2)]
     assert_close(fwdad.grad(appended_then_read)(w), np.array(want), rtol=1e-6)
+
+
+def constants_kept_in_globals(x):
+    LOG.append(1.0)
+    LOG.insert(0, 0.5)
+    LOG.extend([1.0, 2.0])
+    TABLE.setdefault("k", 2.0)
+    TABLE.update({"z": 3.0})
+    return x[0] ** 3 * x[1]
+
+
+def test_second_order_with_constants_written_into_globals():
+    """The rules of the read-only tangents' methods, differentiated again (forward over
+    forward), against the closed form of the Hessian of x0^3 x1."""
+    x = np.array([0.3, 0.8])
+    hess = fwdad.jacfwd(fwdad.jacfwd(constants_kept_in_globals))(x)
+    want = np.array([[6 * x[0] * x[1], 3 * x[0] ** 2], [3 * x[0] ** 2, 0.0]])
+    assert_close(hess, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", [appended_then_read, item_written], ids=lambda f: f.__name__)
+def test_second_order_refuses_a_derivative_written_into_a_global(fn):
+    with pytest.raises(FwdadError, match="read from a global or closure"):
+        fwdad.jacfwd(fwdad.jacfwd(fn))(np.array([0.3, -0.7]))
