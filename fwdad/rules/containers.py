@@ -72,7 +72,7 @@ def _append(xs: Dual, item: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(lang.truth, str.format, str.split, str.replace, str.join)
+def_nondiff(lang.truth, str.format, str.split, str.replace, str.join, is_zero)
 
 
 @frule(lang.build_slice, slice)

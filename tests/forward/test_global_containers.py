@@ -137,3 +137,16 @@ def test_second_order_with_constants_written_into_globals():
 def test_second_order_refuses_a_derivative_written_into_a_global(fn):
     with pytest.raises(FwdadError, match="read from a global or closure"):
         fwdad.jacfwd(fwdad.jacfwd(fn))(np.array([0.3, -0.7]))
+
+
+def with_a_set_of_constants(x):
+    kinds = {1.0, 2.0}
+    return x[0] ** 3 * x[1] + len(kinds)
+
+
+def test_second_order_through_the_zero_test_of_a_set():
+    """is_zero (core/read_only.py), which the set rules ask, is a test: no derivative."""
+    x = np.array([0.3, 0.8])
+    hess = fwdad.jacfwd(fwdad.jacfwd(with_a_set_of_constants))(x)
+    want = np.array([[6 * x[0] * x[1], 3 * x[0] ** 2], [3 * x[0] ** 2, 0.0]])
+    assert_close(hess, want, rtol=1e-12)
