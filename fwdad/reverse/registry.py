@@ -190,18 +190,15 @@ def holds_variable(x: Any) -> bool:
     return is_tracked(x)
 
 
-_UNTRACKED = PLAIN_TYPES  # (values that hold no variable: fwdad/reverse/kinds.py)
-
-
 def untracked(args: tuple, kwargs: dict) -> bool:
     """Whether a primitive call sees no variable (the fast path of constants)."""
     for a in args:
         t = type(a)
-        if t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+        if t not in PLAIN_TYPES and (t is not np.ndarray or a.dtype.hasobject):
             return False
     for a in kwargs.values():
         t = type(a)
-        if t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+        if t not in PLAIN_TYPES and (t is not np.ndarray or a.dtype.hasobject):
             return False
     return True
 
@@ -215,7 +212,7 @@ def _simple_variables(args: tuple) -> Optional[list]:
         t = type(a)
         if t is Var or t is VarMat:
             at.append(i)
-        elif t not in _UNTRACKED and (t is not np.ndarray or a.dtype.hasobject):
+        elif t not in PLAIN_TYPES and (t is not np.ndarray or a.dtype.hasobject):
             return None
     return at
 

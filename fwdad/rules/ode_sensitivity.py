@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from fwdad.core import entry_points
+from fwdad.core.read_only import is_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.rules.batching import dense
@@ -84,7 +85,7 @@ class SensitivitySystem:
     # ---- moved times --------------------------------------------------------------------
     def start(self, t0: float, y0: np.ndarray, dy0: np.ndarray, dt0: Any) -> np.ndarray:
         """The sensitivity's initial value: dy0 - f(t0, y0) dt0 (dt0: () or (B,))."""
-        if _is_zero(dt0):
+        if is_zero(dt0):
             return dy0
         return dy0 - np.multiply.outer(dt0, self.value(t0, y0))
 
@@ -92,7 +93,7 @@ class SensitivitySystem:
                        dts: Any) -> np.ndarray:
         """The tangents of y (n, m) at output times ts moved by dts ((m,) or (B, m)):
         dy(t) + f(t, y(t)) dt."""
-        if _is_zero(dts):
+        if is_zero(dts):
             return dys
         slopes = np.stack([self.value(t, ys[:, i]) for i, t in enumerate(ts)], axis=-1)
         return dys + np.asarray(dts)[..., None, :] * slopes
@@ -123,7 +124,3 @@ def _numbers_as_array(x: Dual, size: Optional[int]) -> Optional[Dual]:
 
 
 _NUMBER_TYPES = (float, int, np.float64)
-
-
-def _is_zero(tangent: Any) -> bool:
-    return tangent is NoTangent or not np.any(tangent)
