@@ -24,7 +24,7 @@ import numpy as np
 from fwdad import api, higher, jacobians, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, describe
+from fwdad.errors import FwdadError, InternalError, a_type, describe
 from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
@@ -187,9 +187,22 @@ def _stacked(columns: list, x: Any) -> Any:
     linearize (`Linear`) are stacked by their own NumPy functions, never made arrays."""
     if np.ndim(x) == 0:
         return columns[0]
-    stacked = np.stack([c if hasattr(c, "shape") else np.asarray(c) for c in columns],
-                       axis=-1)
+    arrays = [c if hasattr(c, "shape") else np.asarray(c) for c in columns]
+    if len({a.shape for a in arrays}) > 1:  # a column whose tangent is a plain zero
+        arrays = _zeros_widened(arrays)  # (`float(max(x))`), beside batched ones
+    stacked = np.stack(arrays, axis=-1)
     return stacked.reshape(stacked.shape[:-1] + np.shape(x))
+
+
+def _zeros_widened(arrays: list) -> list:
+    """The columns at one shape: a zero column takes the others' (broadcast) shape; a
+    non-zero one of another shape cannot be placed, and is an internal error."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    if any(a.shape != shape and np.any(a) for a in arrays):
+        raise InternalError(f"columns of shapes {[a.shape for a in arrays]} met in one "
+                            f"Jacobian block")
+    return [a if a.shape == shape else np.zeros(shape, np.result_type(a, float))
+            for a in arrays]
 
 
 # ---- refused: a third level, a pullback as a value, batched inner tangents ------------

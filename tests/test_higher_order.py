@@ -265,3 +265,14 @@ def test_a_second_order_refusal_names_the_users_line():
         fwdad.jvp(inner, (np.array([0.3, 0.5]),), (np.ones(2),))
     line = _calls_a_partial.__code__.co_firstlineno + 2
     assert f"test_higher_order.py:{line}" in " ".join(caught.value.__notes__)
+
+
+def _scaled_max(x):
+    return float(max(x.ravel())) * 3.0
+
+
+def test_hessian_where_a_column_has_a_plain_zero_tangent():
+    """hessian of a piecewise-linear function: its closed form is 0. Columns whose outer
+    tangent is a plain zero sit beside batched ones (found by the fuzzer, seed 99920176)."""
+    x = np.array([0.3, 0.8, 0.1])
+    np.testing.assert_array_equal(fwdad.hessian(_scaled_max)(x), np.zeros((3, 3)))
