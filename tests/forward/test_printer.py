@@ -7,12 +7,15 @@ from fwdad import codegen
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.printer import statements
 from fwdad.forward.optimizer.records import (
+    CALL,
     PRIMAL,
     TANGENT,
+    UNPACK,
     Assign,
     Block,
     Del,
     Expr,
+    Guard,
     Raw,
     Return,
     Split,
@@ -35,24 +38,27 @@ def no_args():
 def test_each_record_prints_as_its_statement():
     loop = Block(ast.For, {"target": ast.Name("i", ast.Store()), "iter": expr("xs")},
                  [Split("i", "di")], [])
-    records = [Split("x", "dx"), Split("k", None), Assign(["a", "b"], expr("f(x)")),
-               Assign(["c"], expr("g(x)"), unpack=True), Expr(expr("h(x)")),
-               Del(["_fw_t1", "_fw_t2"]), loop, Raw(ast.Pass()), Return(expr("y"))]
+    records = [Guard(expr("batched(x)"), expr("plain(x)")), Split("x", "dx"),
+               Split("k", None), Assign(["a", "b"], expr("f(x)"), UNPACK),
+               Assign(["c"], expr("g(x)"), UNPACK), Assign(["d"], expr("g(x)"), CALL),
+               Expr(expr("h(x)")), Del(["_fw_t1", "_fw_t2"]), loop, Raw(ast.Pass()),
+               Return(expr("y"))]
     assert printed(records) == [
-        "x, dx = x.primal, x.tangent", "k = k.primal", "a, b = f(x)", "c, = g(x)",
+        "if batched(x):", "    return plain(x)", "x, dx = x.primal, x.tangent",
+        "k = k.primal", "a, b = f(x)", "c, = g(x)", "d = g(x)",
         "h(x)", "del _fw_t1, _fw_t2", "for i in xs:", "    i, di = i.primal, i.tangent",
         "pass", "return y"]
 
 
 def test_a_record_prints_at_its_users_line():
-    record = Assign(["y"], expr("x * 2"))
+    record = Assign(["y"], expr("x * 2"), PRIMAL)
     record.lineno = 7
     assert statements([record, Expr(expr("f()"))])[0].lineno == 7
 
 
 def test_cleanup_drops_dead_tangents_and_splits_moves_and_frees():
     records = [Split("x", "dx"),
-               Assign(["_fw_s"], expr("f(x)")), Split("_fw_s", "_fw_ds"),
+               Assign(["_fw_s"], expr("f(x)"), CALL), Split("_fw_s", "_fw_ds"),
                Assign(["_fw_dead"], expr("dx * 2.0"), TANGENT),
                Assign(["_fw_m"], expr("x * _fw_s"), PRIMAL),
                Assign(["_fw_d1"], expr("cos(x) * dx"), TANGENT),

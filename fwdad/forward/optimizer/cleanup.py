@@ -21,7 +21,17 @@ from fwdad import astwalk
 from fwdad.astwalk import node_fields
 from fwdad.forward.optimizer.moves import substitute
 from fwdad.forward.optimizer.printer import statements
-from fwdad.forward.optimizer.records import TANGENT, Assign, Block, Del, Raw, Record, Return, Split
+from fwdad.forward.optimizer.records import (
+    TANGENT,
+    Assign,
+    Block,
+    Del,
+    Guard,
+    Raw,
+    Record,
+    Return,
+    Split,
+)
 from fwdad.normalize.names import RESERVED_PREFIX
 
 _BLOCKS = (ast.FunctionDef, ast.For, ast.While, ast.If)
@@ -163,6 +173,9 @@ class _Reads:
                     self.scan(inner)
         elif kind is Raw:
             _all_reads(record.stmt, names, stores)
+        elif kind is Guard:
+            _reads_of(record.test, names, stores, [])
+            _reads_of(record.away, names, stores, [])
         elif kind is Del:
             for name in record.names:
                 stores[name] += 1

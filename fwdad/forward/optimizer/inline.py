@@ -18,7 +18,7 @@ from fwdad.astwalk import walk
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.builders import builder
 from fwdad.forward.optimizer.lines import Line
-from fwdad.forward.optimizer.records import PRIMAL, TANGENT, Assign, Expr
+from fwdad.forward.optimizer.records import MOVE, PRIMAL, TANGENT, Assign, Expr
 from fwdad.forward.optimizer.templates import Template, pow_literal, pow_two
 from fwdad.forward.optimizer.vanishing import ALWAYS
 from fwdad.forward.optimizer.zeros import ZERO, is_zero, simplify, zeroed
@@ -76,8 +76,8 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         if passed in rw.fresh:  # cleanup drops the copy if nothing else reads it
             record.copy_of = passed
     if out != target:
-        return [Assign([out], primal, None, primal_reads)] + tangents + [
-            Assign([target], ast.Name(out, LOAD), None, [out])]
+        return [Assign([out], primal, MOVE, primal_reads)] + tangents + [
+            Assign([target], ast.Name(out, LOAD), MOVE, [out])]
     first = Assign([target], primal, PRIMAL, primal_reads)
     if self_update or (tpl.tangent_first and not uses_out):
         return tangents + [first]

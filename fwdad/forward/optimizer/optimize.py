@@ -40,7 +40,16 @@ from fwdad.forward.optimizer.inline import instantiate, nondiff_call
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
 from fwdad.forward.optimizer.other_lines import OtherLines
 from fwdad.forward.optimizer.printer import statements
-from fwdad.forward.optimizer.records import TANGENT, Assign, Expr, Raw, Record, Split, located
+from fwdad.forward.optimizer.records import (
+    CALL,
+    TANGENT,
+    Assign,
+    Expr,
+    Raw,
+    Record,
+    Split,
+    located,
+)
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.transform.astbuild import attr as _attr
@@ -85,9 +94,9 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     if batched:
         if not rewrite.inlined:
             return None
-        body = [Raw(s) for s in batched_variant.guard(rewrite, tree, unoptimized)] + body
+        body = batched_variant.guard(rewrite, tree, unoptimized) + body
     elif rewrite.inlined and not without_tangent:
-        body = [Raw(s) for s in guard(rewrite, tree, unoptimized)] + body
+        body = guard(rewrite, tree, unoptimized) + body
     body = cleanup(body, tree.args, rewrite.small)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
@@ -191,7 +200,7 @@ class _Rewrite(OtherLines):
         self.depth += 1
         methods = _METHODS
         for line in lines:
-            lineno = line.node.__dict__.get("lineno")
+            lineno = line.source_line
             for new in methods[line.kind](self, line):
                 if lineno is not None:
                     new.lineno = lineno
@@ -250,7 +259,7 @@ class _Rewrite(OtherLines):
             self.note_small(line, target)
             if target is None:
                 return [Expr(value)]
-            out: List[Record] = [Assign([target], value)]
+            out: List[Record] = [Assign([target], value, CALL)]
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
@@ -265,8 +274,9 @@ class _Rewrite(OtherLines):
             return [Expr(call)]
         if kind == PLAIN:
             return [Assign([target], ast.Attribute(value=call, attr="primal",
-                                                   ctx=ast.Load()))]
-        return [Assign([target], call)] + ([self.split(target)] if kind == SPLIT else [])
+                                                   ctx=ast.Load()), CALL)]
+        return [Assign([target], call, CALL)] + (
+            [self.split(target)] if kind == SPLIT else [])
 
     def callee(self, line: Line, func: ast.expr) -> ast.expr:
         """What a call line calls: for a derived rule given constants (plain locals,

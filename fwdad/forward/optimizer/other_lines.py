@@ -14,7 +14,17 @@ from typing import Any, Dict, List
 
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.lines import Line, Test
-from fwdad.forward.optimizer.records import TANGENT, Assign, Block, Raw, Record, Return, located
+from fwdad.forward.optimizer.records import (
+    COPY,
+    TANGENT,
+    UNPACK,
+    Assign,
+    Block,
+    Raw,
+    Record,
+    Return,
+    located,
+)
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.transform.astbuild import call as _call
 from fwdad.forward.transform.astbuild import load as _name
@@ -30,8 +40,8 @@ class OtherLines:
         target, (atom, _) = line.targets[0], line.args[0]
         kind = self.kinds[target]
         if kind == BOXED:
-            return [Assign([target], self.dual(atom))]
-        out: List[Record] = [Assign([target], self.primal(atom))]
+            return [Assign([target], self.dual(atom), COPY)]
+        out: List[Record] = [Assign([target], self.primal(atom), COPY)]
         if kind == SPLIT:
             tangent = self.tangent(atom)
             if isinstance(tangent, ast.Name) and tangent.id == ZERO:
@@ -59,8 +69,8 @@ class OtherLines:
                 values.append(self.zero(target, atom).value if isinstance(tangent, ast.Name)
                               and tangent.id == ZERO else tangent)
         if len(targets) == 1:
-            return [Assign(targets, values[0])]
-        return [Assign(targets, ast.Tuple(elts=values, ctx=ast.Load()))]
+            return [Assign(targets, values[0], COPY)]
+        return [Assign(targets, ast.Tuple(elts=values, ctx=ast.Load()), COPY)]
 
     def s_unpack(self, line: Line) -> List[Record]:
         atom = line.args[0][0]
@@ -68,10 +78,10 @@ class OtherLines:
         if all(k == PLAIN for k in kinds) and not self.active(atom):
             value = _call(self.k.bind(unpack_values, "unpack_values"), self.primal(atom),
                           *line.counts)
-            return [Assign(list(line.targets), value, unpack=True)]
+            return [Assign(list(line.targets), value, UNPACK)]
         value = _call(_name(line.func), self.dual(atom), *line.counts)
         # a name bound twice (`a, _, _ = ...`) holds its last value: split it once
-        return [Assign(list(line.targets), value, unpack=True)] + [
+        return [Assign(list(line.targets), value, UNPACK)] + [
             self.split(t) for t in dict.fromkeys(line.targets) if self.kinds[t] != BOXED]
 
     def s_for(self, line: Line) -> List[Record]:

@@ -10,7 +10,17 @@ from __future__ import annotations
 import ast
 from typing import List
 
-from fwdad.forward.optimizer.records import Assign, Block, Del, Expr, Raw, Record, Return, Split
+from fwdad.forward.optimizer.records import (
+    Assign,
+    Block,
+    Del,
+    Expr,
+    Guard,
+    Raw,
+    Record,
+    Return,
+    Split,
+)
 from fwdad.forward.transform.astbuild import DEL, LOAD, STORE
 
 
@@ -55,6 +65,7 @@ def _block(record: Block) -> ast.stmt:
 
 _PRINT = {
     Assign: _assign, Split: _split, Block: _block,
+    Guard: lambda record: ast.If(record.test, [ast.Return(record.away)], []),
     Expr: lambda record: ast.Expr(record.value),
     Return: lambda record: ast.Return(record.value),
     Del: lambda record: ast.Delete([ast.Name(n, DEL) for n in record.names]),

@@ -5,7 +5,8 @@ read and change, and optimizer/printer.py turns into the syntax tree at the end.
     _fw_mul1 = k * x                 Assign(role=PRIMAL): may move into its one reader
     _fw_dmul1 = dk * x + k * dx      Assign(role=TANGENT): dropped when nobody reads it
     y, dy = y.primal, y.tangent      Split: becomes `y = y.primal` when dy is dead
-    _fw_f1 = _fw_f(x, y)             Assign (a call of a rule, an unpacking, a copy)
+    _fw_f1 = _fw_f(x, y)             Assign(role=CALL), and COPY, UNPACK, MOVE
+    if _fw_batched(x): return ...    Guard: the calls the rule does not take go elsewhere
     if t: ...                        Block, with the records of its bodies
     del _fw_t                        Del (cleanup frees temporaries)
 Expressions stay syntax trees (templates are written as Python); statements the
@@ -18,6 +19,11 @@ from typing import Any, Dict, List, Optional
 
 PRIMAL = "primal"  # a template's primal (operators, `math` calls): it calls nothing impure
 TANGENT = "tangent"  # one tangent local, from a template or a copy: calls nothing impure
+CALL = "call"  # a call of a rule (its Dual or its primal alone), or of a nondiff function
+COPY = "copy"  # `y = x` (with its tangent: `y, dy = x, dx`), or a Dual for a boxed local
+UNPACK = "unpack"  # `a, b = _fw_unpack(t, 2)`
+MOVE = "move"  # a template's new value kept aside while its tangent reads the old one
+# (`_fw_y_new = y * 2.0`), and put back (`y = _fw_y_new`)
 
 
 class Record:
@@ -30,25 +36,26 @@ class Record:
 
 
 class Assign(Record):
-    """`target = value`, or `a, b = value` for `unpack` or several targets. `reads` are
-    the names `value` reads when the rewrite knew them as it built it (cleanup counts
-    them from there instead of walking the expression); `copy_of` names the tangent a
-    TANGENT copies (`dy = +dx`), which only another holder of it needs."""
+    """`target = value`, or `a, b = value` for an UNPACK or several targets; `role` says
+    what it assigns (above). `reads` are the names `value` reads when the rewrite knew
+    them as it built it (cleanup counts them from there instead of walking the
+    expression); `copy_of` names the tangent a TANGENT copies (`dy = +dx`), which only
+    another holder of it needs."""
 
     __slots__ = ("targets", "value", "role", "unpack", "reads", "copy_of")
 
-    def __init__(self, targets: List[str], value: ast.expr, role: Optional[str] = None,
-                 reads: Optional[List[str]] = None, unpack: bool = False) -> None:
+    def __init__(self, targets: List[str], value: ast.expr, role: str,
+                 reads: Optional[List[str]] = None) -> None:
         super().__init__()
         self.targets, self.value, self.role = targets, value, role
-        self.unpack = unpack or len(targets) > 1  # the targets as a tuple
+        self.unpack = role is UNPACK or len(targets) > 1  # the targets as a tuple
         self.reads = reads
         self.copy_of: Optional[str] = None
 
     @property
     def simple(self) -> bool:
         """A template's primal or a tangent, with one target: a value that may move."""
-        return self.role is not None and not self.unpack
+        return (self.role is PRIMAL or self.role is TANGENT) and not self.unpack
 
 
 class Split(Record):
@@ -93,6 +100,17 @@ class Block(Record):
         self.kind, self.fields, self.body, self.orelse = kind, fields, body, orelse
 
 
+class Guard(Record):
+    """`if test: return away`: on entry, the calls the optimized rule does not take go
+    to `away` (forward/optimizer/guard.py)."""
+
+    __slots__ = ("test", "away")
+
+    def __init__(self, test: ast.expr, away: ast.expr) -> None:
+        super().__init__()
+        self.test, self.away = test, away
+
+
 class Del(Record):
     """`del a, b`: temporaries freed after their last use."""
 
@@ -104,8 +122,7 @@ class Del(Record):
 
 
 class Raw(Record):
-    """A statement the optimizer keeps as it is (unknown code, break, pass) or built
-    whole (the guard on entry)."""
+    """A statement the optimizer keeps as it is (unknown code, break, pass)."""
 
     __slots__ = ("stmt",)
 
