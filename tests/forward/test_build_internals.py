@@ -13,8 +13,8 @@ from bench import small_ops
 from fwdad import frontend
 from fwdad.astwalk import walk
 from fwdad.forward.derive import build_rule
-from fwdad.forward.optimizer import cleanup
 from fwdad.forward.optimizer import optimize as optimize_module
+from fwdad.forward.optimizer import reads
 from fwdad.forward.optimizer.records import Assign, Block
 from fwdad.forward.transform.dual_code import transform_lines
 from fwdad.forward.transform.scopes import scope_of
@@ -94,7 +94,7 @@ def _check_noted_reads(records) -> int:
         noted = record.reads if type(record) is Assign else None
         if noted is not None:
             names, stores, inside = [], collections.Counter(), []
-            cleanup._reads_of(record.value, names, stores, inside)
+            reads.reads_of(record.value, names, stores, inside)
             assert collections.Counter(noted) == collections.Counter(names), \
                 ast.dump(record.value)
             checked += 1
