@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Any, Dict, List, Set
+from typing import Dict, List, Set
 
 from fwdad.astwalk import node_fields
+from fwdad.forward.optimizer.reads import Reads
 from fwdad.forward.optimizer.records import PRIMAL, TANGENT, Assign, Record
 from fwdad.normalize.names import RESERVED_PREFIX
 
 
-def substitute(body: List[Record], table: Any, below: Dict[int, tuple],
+def substitute(body: List[Record], table: Reads, below: Dict[int, tuple],
                 small: Set[str]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
     keeps every temporary alive no longer than it was (but those `small`, which hold
@@ -53,7 +54,7 @@ def substitute(body: List[Record], table: Any, below: Dict[int, tuple],
 class _Moves:
     """The records of one block as temporaries move into their one use."""
 
-    def __init__(self, body: List[Record], reads: List[Set[str]], table: Any,
+    def __init__(self, body: List[Record], reads: List[Set[str]], table: Reads,
                  below: Dict[int, tuple], small: Set[str], movable: Set[str]) -> None:
         self.out: List = list(body)
         self.reads, self.table, self.below, self.small = reads, table, below, small
@@ -124,8 +125,8 @@ def _atomic(node: ast.expr) -> bool:
     return kind is ast.Name or kind is ast.Constant
 
 
-def _below(stmt: Record, table: Any, below: Dict[int, tuple]) -> Set[str]:
-    """table.below, quicker for a statement without statements inside."""
+def _below(stmt: Record, table: Reads, below: Dict[int, tuple]) -> Set[str]:
+    """table.below, quicker for a record without records inside."""
     known = table.own.get(id(stmt))
     if known is not None and known[0] is stmt and not known[2]:
         return set(known[1])
