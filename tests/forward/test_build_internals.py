@@ -13,8 +13,9 @@ from bench import small_ops
 from fwdad import frontend
 from fwdad.astwalk import walk
 from fwdad.forward.derive import build_rule
-from fwdad.forward.optimizer import cleanup
 from fwdad.forward.optimizer import optimize as optimize_module
+from fwdad.forward.optimizer import reads
+from fwdad.forward.optimizer.records import Assign, Block
 from fwdad.forward.transform.dual_code import transform_lines
 from fwdad.forward.transform.scopes import scope_of
 from tests.corpus import CORPUS
@@ -60,41 +61,51 @@ def test_scope_of_matches_a_walk(fn):
     assert scope_of(normalized) == want
 
 
-def _statements(tree):
-    return [n for n in walk(tree) if isinstance(n, ast.stmt)]
+def _records(records):
+    """The records of a rule and of the blocks inside them."""
+    out = []
+    for record in records:
+        out.append(record)
+        if type(record) is Block:
+            out.extend(_records(record.body + record.orelse))
+    return out
 
 
 def _rewritten(fn, monkeypatch):
-    """The optimized tree of `fn` as the rewrite leaves it, before cleanup."""
-    noted = []
-    monkeypatch.setattr(optimize_module, "cleanup",
-                        lambda tree, small=(), notes=None: noted.append(notes) or tree)
+    """The optimized rule of `fn`, and how many of the assignments the rewrite made
+    (before cleanup, which moves expressions and keeps its own account) have the reads
+    they noted checked against a walk."""
+    checked = []
+    clean = optimize_module.cleanup
+
+    def checking(body, args, small=()):
+        checked.append(_check_noted_reads(body))
+        return clean(body, args, small)
+    monkeypatch.setattr(optimize_module, "cleanup", checking)
     src, normalized = frontend.normalized(fn)
     tree, constants, lines = transform_lines(normalized, src)
     better = optimize_module.optimize(tree, constants, lines, None)
-    return better, (noted[0] if noted else None)
+    return better, (checked[0] if checked else 0)
 
 
-def _check_noted_reads(rewritten) -> int:
-    tree, notes = rewritten
+def _check_noted_reads(records) -> int:
     checked = 0
-    for stmt in _statements(tree):
-        note = notes.get(stmt)
-        noted = None if note is None else note.reads
+    for record in _records(records):
+        noted = record.reads if type(record) is Assign else None
         if noted is not None:
             names, stores, inside = [], collections.Counter(), []
-            cleanup._reads_of(stmt.value, names, stores, inside)
-            assert collections.Counter(noted) == collections.Counter(names), ast.dump(stmt)
+            reads.reads_of(record.value, names, stores, inside)
+            assert collections.Counter(noted) == collections.Counter(names), \
+                ast.dump(record.value)
             checked += 1
     return checked
 
 
 @pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
 def test_noted_reads_are_the_names_read(fn, monkeypatch):
-    better = _rewritten(fn, monkeypatch)
-    if better[0] is None:
+    better, _ = _rewritten(fn, monkeypatch)
+    if better is None:
         pytest.skip("not optimized")
-    _check_noted_reads(better)
 
 
 def test_noted_reads_on_the_long_benchmark_body(monkeypatch, tmp_path):
@@ -102,7 +113,7 @@ def test_noted_reads_on_the_long_benchmark_body(monkeypatch, tmp_path):
     path.write_text("import math\n" + small_ops.long_body_source(20))
     namespace = {}
     exec(compile(path.read_text(), str(path), "exec"), namespace)
-    assert _check_noted_reads(_rewritten(namespace["long_body"], monkeypatch)) > 50
+    assert _rewritten(namespace["long_body"], monkeypatch)[1] > 50
 
 
 def test_a_dropped_optimized_rule_goes_without_the_collector():

@@ -29,6 +29,7 @@ from fwdad.forward.optimizer.activity import PLAIN
 from fwdad.forward.optimizer.guard import fallback, passed_on
 from fwdad.forward.optimizer.inline import passes_through
 from fwdad.forward.optimizer.lines import Line
+from fwdad.forward.optimizer.records import Record
 from fwdad.forward.optimizer.templates import Template
 from fwdad.forward.optimizer.vanishing import ALWAYS
 from fwdad.forward.transform.astbuild import call
@@ -75,7 +76,7 @@ def inlines(rw: Any, line: Line, template: Template) -> bool:
         ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
 
 
-def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[ast.stmt]:
+def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[Record]:
     """`if not batch_ready(...) or p.tangent is NoTangent: return plain(...)`, for the
     parameters p whose having no tangent would change what a template line computes
     (forward/optimizer/guard.py)."""

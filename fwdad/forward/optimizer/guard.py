@@ -15,12 +15,13 @@ from typing import Any, Callable, List, Set, Tuple
 from fwdad.forward.optimizer import unboxed
 from fwdad.forward.optimizer.activity import PLAIN
 from fwdad.forward.optimizer.inline import passes_through
+from fwdad.forward.optimizer.records import Guard, Record, located
 from fwdad.forward.transform.astbuild import attr, call, load
 from fwdad.tangents import NoTangent
 
 
-def guard(rw: Any, tree: ast.FunctionDef, unoptimized: Callable) -> List[ast.stmt]:
-    """The guard statement of the rule `tree`, as the rewrite `rw` made it."""
+def guard(rw: Any, tree: ast.FunctionDef, unoptimized: Callable) -> List[Record]:
+    """The guard of the rule `tree`, as the rewrite `rw` made it."""
     positional, keywords = passed_on(tree)
     test = call(rw.k.bind(unboxed.batched, "batched"), *positional, keywords=keywords)
     return fallback(rw, tree, test, unoptimized, "unoptimized")
@@ -39,7 +40,7 @@ def passed_on(tree: ast.FunctionDef) -> Tuple[List[ast.expr], List[ast.keyword]]
 
 
 def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable,
-             hint: str) -> List[ast.stmt]:
+             hint: str) -> List[Record]:
     """`if test or p.tangent is NoTangent ...: return elsewhere(...)`, for the parameters
     p of checked_params."""
     positional, keywords = passed_on(tree)
@@ -49,8 +50,7 @@ def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable
     if missing:
         test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
     away = call(rw.k.bind(elsewhere, hint), *positional, keywords=keywords)
-    return [ast.copy_location(ast.If(test=test, body=[ast.Return(value=away)], orelse=[]),
-                              tree)]
+    return [located(Guard(test, away), tree)]
 
 
 def checked_params(rw: Any, args: ast.arguments) -> List[str]:

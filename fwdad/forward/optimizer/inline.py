@@ -18,11 +18,11 @@ from fwdad.astwalk import walk
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.builders import builder
 from fwdad.forward.optimizer.lines import Line
-from fwdad.forward.optimizer.notes import Notes
+from fwdad.forward.optimizer.records import MOVE, PRIMAL, TANGENT, Assign, Expr
 from fwdad.forward.optimizer.templates import Template, pow_literal, pow_two
 from fwdad.forward.optimizer.vanishing import ALWAYS
 from fwdad.forward.optimizer.zeros import ZERO, is_zero, simplify, zeroed
-from fwdad.forward.transform.astbuild import LOAD, STORE, literal
+from fwdad.forward.transform.astbuild import LOAD, literal
 from fwdad.rules.operators import summed
 from fwdad.tangents import NoTangent
 
@@ -33,9 +33,9 @@ _POW = (operator.pow, np.power)
 
 
 def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
-    """The statements computing `target` (primal, then tangent) from the template, or
+    """The records computing `target` (primal, then tangent) from the template, or
     None where the template is not its rule's math (the caller calls the rule). Each
-    assignment's Note (optimizer/notes.py) holds the names it reads (optimizer/cleanup.py
+    assignment (optimizer/records.py) holds the names it reads (optimizer/cleanup.py
     counts them from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
@@ -52,12 +52,9 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         return name
     primal = _build(tpl, tpl.primal, (), subst, bind, bound)
     if target is None:
-        return [ast.Expr(value=primal)]
-    notes = rw.notes
+        return [Expr(primal)]
     if rw.kinds[target] == PLAIN:
-        plain = _assign(notes, target, primal, bound)
-        notes.of(plain).pure = True
-        return [plain]
+        return [Assign([target], primal, PRIMAL, bound)]
     primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
     out = rw.temp(target) if self_update and uses_out else target
@@ -74,16 +71,14 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         passed = _passed_through(tangent, rw)
         if passed:  # `x + 0.0` is a new value: it gets a tangent of its own
             tangent = ast.UnaryOp(op=ast.UAdd(), operand=tangent)
-        tangents = [_assign(notes, rw.dnames[target], tangent, bound)]
-        note = notes.of(tangents[0])
-        note.tangent = True
+        record = Assign([rw.dnames[target]], tangent, TANGENT, bound)
+        tangents = [record]
         if passed in rw.fresh:  # cleanup drops the copy if nothing else reads it
-            note.copy_of = passed
+            record.copy_of = passed
     if out != target:
-        return [_assign(notes, out, primal, primal_reads)] + tangents + [
-            _assign(notes, target, ast.Name(out, LOAD), [out])]
-    first = _assign(notes, target, primal, primal_reads)
-    notes.of(first).pure = True
+        return [Assign([out], primal, MOVE, primal_reads)] + tangents + [
+            Assign([target], ast.Name(out, LOAD), MOVE, [out])]
+    first = Assign([target], primal, PRIMAL, primal_reads)
     if self_update or (tpl.tangent_first and not uses_out):
         return tangents + [first]
     return [first] + tangents
@@ -259,9 +254,3 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
         return ast.UnaryOp(op=ast.Not(), operand=args[0])
     return ast.Call(func=rw.k.bind(fn, _hint(fn)), args=args, keywords=keywords)
 
-
-def _assign(notes: Notes, name: str, value: ast.expr, reads: List[str]) -> ast.Assign:
-    """`name = value`, which reads `reads` (noted for forward/optimizer/cleanup.py)."""
-    stmt = ast.Assign([ast.Name(name, STORE)], value)
-    notes.of(stmt).reads = reads
-    return stmt

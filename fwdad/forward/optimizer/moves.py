@@ -1,4 +1,5 @@
-"""Move temporaries read once into the statement that reads them (for optimizer/cleanup.py).
+"""Move temporaries read once into the statement that reads them (for optimizer/cleanup.py,
+on the records of optimizer/records.py).
 
     _fw_dsin1 = cos(x) * dx                 ->  _fw_dmul1 = cos(x) * dx * e + s * de
     _fw_dmul1 = _fw_dsin1 * e + s * de
@@ -12,13 +13,15 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Any, Dict, List, Set
+from typing import Dict, List, Set
 
 from fwdad.astwalk import node_fields
+from fwdad.forward.optimizer.reads import Reads
+from fwdad.forward.optimizer.records import PRIMAL, TANGENT, Assign, Record
 from fwdad.normalize.names import RESERVED_PREFIX
 
 
-def substitute(body: List[ast.stmt], table: Any, below: Dict[int, tuple],
+def substitute(body: List[Record], table: Reads, below: Dict[int, tuple],
                 small: Set[str]) -> tuple:
     """Move a tangent temporary read once into the statement that reads it, when that
     keeps every temporary alive no longer than it was (but those `small`, which hold
@@ -26,20 +29,16 @@ def substitute(body: List[ast.stmt], table: Any, below: Dict[int, tuple],
     `_fw_dmul1 = _fw_dsin1 * e + s * de` becomes `_fw_dmul1 = cos(x) * dx * e + ...`.
     NumPy then reuses the temporaries of one expression, so fewer arrays are alive.
     A primal temporary read once moves only into the statement right after it (so
-    that every operation still runs in the same order). Returns the new statements
-    and the names each reads."""
-    loads, notes = table.loads, table.notes
-    reads = [_below(stmt, table, below) for stmt in body]
+    that every operation still runs in the same order). Returns the new records and
+    the names each reads."""
+    loads = table.loads
+    reads = [_below(record, table, below) for record in body]
     tangents, primals = [], []
-    for i, stmt in enumerate(body):
-        if type(stmt) is ast.Assign:
-            note = notes.get(stmt)
-            kind = None if note is None else tangents if note.tangent else \
-                primals if note.pure else None
-            if kind is not None and type(stmt.targets[0]) is ast.Name:
-                name = stmt.targets[0].id
-                if loads[name] == 1 and name.startswith(RESERVED_PREFIX):
-                    kind.append((i, name))
+    for i, record in enumerate(body):
+        if type(record) is Assign and record.simple:
+            name = record.targets[0]
+            if loads[name] == 1 and name.startswith(RESERVED_PREFIX):
+                (tangents if record.role is TANGENT else primals).append((i, name))
     if not tangents and not primals:
         return body, reads
     moves = _Moves(body, reads, table, below, small, {n for _, n in tangents})
@@ -53,9 +52,9 @@ def substitute(body: List[ast.stmt], table: Any, below: Dict[int, tuple],
 
 
 class _Moves:
-    """The statements of one block as temporaries move into their one use."""
+    """The records of one block as temporaries move into their one use."""
 
-    def __init__(self, body: List[ast.stmt], reads: List[Set[str]], table: Any,
+    def __init__(self, body: List[Record], reads: List[Set[str]], table: Reads,
                  below: Dict[int, tuple], small: Set[str], movable: Set[str]) -> None:
         self.out: List = list(body)
         self.reads, self.table, self.below, self.small = reads, table, below, small
@@ -65,12 +64,11 @@ class _Moves:
             for name in names & movable if len(names) > len(movable) else movable & names:
                 self.first.setdefault(name, []).append(k)
         self.last = {name: k for k, names in enumerate(reads) for name in names}
-        self.notes = table.notes
-        self.simple = [_simple(stmt, self.notes) for stmt in body]
+        self.simple = [type(record) is Assign and record.simple for record in body]
         self.barrier = _barriers(self.simple)
-        # what each simple statement assigns (None once it has moved, or if not simple)
-        self.targets = [stmt.targets[0].id if simple else None
-                        for stmt, simple in zip(body, self.simple)]
+        # what each simple record assigns (None once it has moved, or if not simple)
+        self.targets = [record.targets[0] if simple else None
+                        for record, simple in zip(body, self.simple)]
 
     def move(self, i: int, name: str, adjacent: bool) -> None:
         """Move statement i into the one that reads `name` if it may (with `adjacent`,
@@ -81,7 +79,7 @@ class _Moves:
             while j < len(out) and out[j] is None:
                 j += 1
             if j == len(out) or name not in reads[j] or not self.simple[j] or \
-                    not self.notes.pure(out[j]) or not _one_operation(out[j].value):
+                    out[j].role is not PRIMAL or not _one_operation(out[j].value):
                 return
         else:
             j = None
@@ -127,8 +125,8 @@ def _atomic(node: ast.expr) -> bool:
     return kind is ast.Name or kind is ast.Constant
 
 
-def _below(stmt: ast.stmt, table: Any, below: Dict[int, tuple]) -> Set[str]:
-    """table.below, quicker for a statement without statements inside."""
+def _below(stmt: Record, table: Reads, below: Dict[int, tuple]) -> Set[str]:
+    """table.below, quicker for a record without records inside."""
     known = table.own.get(id(stmt))
     if known is not None and known[0] is stmt and not known[2]:
         return set(known[1])
@@ -157,14 +155,6 @@ def _can_move(targets: list, reads: list, last: Dict[str, int], i: int, j: int,
             return False
     return all(last.get(n, -1) >= j for n in moved
                if n.startswith(RESERVED_PREFIX) and n in stores and n not in small)
-
-
-def _simple(stmt: ast.stmt, notes: Any) -> bool:
-    """An assignment of a template, a copy or a tangent, with one Name target."""
-    if type(stmt) is not ast.Assign or type(stmt.targets[0]) is not ast.Name:
-        return False
-    note = notes.get(stmt)
-    return note is not None and (note.tangent or note.pure)
 
 
 def _put(node: ast.expr, name: str, value: ast.expr) -> ast.expr:

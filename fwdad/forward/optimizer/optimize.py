@@ -7,8 +7,9 @@
     t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
 
 Input: the Dual code, Constants and Lines of forward/transform/dual_code.py (the optimizer reads
-the Lines, not the code). Output: a rule with the same signature and results, and a Note
-(forward/optimizer/notes.py) on each statement cleanup needs to know more of. Locals are boxed,
+the Lines, not the code). The rewrite emits typed records (forward/optimizer/records.py),
+which cleanup changes and forward/optimizer/printer.py prints at the end. Output: a rule
+with the same signature and results. Locals are boxed,
 split or plain (forward/optimizer/activity.py); Duals are built only where a split local meets a
 call that is not inlined, a return, or a container. Statements the optimizer does not
 know stay as they are, on boxed locals. Batched tangents go to the plain rule, bound as
@@ -37,17 +38,25 @@ from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
 from fwdad.forward.optimizer.inline import instantiate, nondiff_call
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
-from fwdad.forward.optimizer.notes import Notes
 from fwdad.forward.optimizer.other_lines import OtherLines
+from fwdad.forward.optimizer.printer import statements
+from fwdad.forward.optimizer.records import (
+    CALL,
+    TANGENT,
+    Assign,
+    Expr,
+    Raw,
+    Record,
+    Split,
+    located,
+)
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.routes import FLOAT, Specialized
-from fwdad.forward.transform.astbuild import assign as _assign
 from fwdad.forward.transform.astbuild import attr as _attr
 from fwdad.forward.transform.astbuild import call as _call
 from fwdad.forward.transform.astbuild import fresh as _fresh
-from fwdad.forward.transform.astbuild import literal, locate
+from fwdad.forward.transform.astbuild import literal
 from fwdad.forward.transform.astbuild import load as _name
-from fwdad.forward.transform.astbuild import store as _store
 from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.tangents import NoTangent
@@ -88,9 +97,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
     elif rewrite.inlined and not without_tangent:
         body = guard(rewrite, tree, unoptimized) + body
-    out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
-                          returns=None, type_comment=None)
-    return cleanup(ast.copy_location(out, tree), rewrite.small, rewrite.notes)
+    body = cleanup(body, tree.args, rewrite.small)
+    out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
+                          decorator_list=[], returns=None, type_comment=None)
+    return ast.copy_location(out, tree)
 
 
 def _builds_instances(constants: Constants) -> bool:
@@ -126,7 +136,6 @@ class _Rewrite(OtherLines):
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
-        self.notes = Notes()  # what cleanup needs to know of the statements made
         constants.reserve(taken)
 
     def temp(self, name: str) -> str:
@@ -186,16 +195,18 @@ class _Rewrite(OtherLines):
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
 
     # ---- statements -----------------------------------------------------------------
-    def block(self, lines: List[Line]) -> List[ast.stmt]:
-        out: List[ast.stmt] = []
+    def block(self, lines: List[Line]) -> List[Record]:
+        out: List[Record] = []
         self.depth += 1
         methods = _METHODS
         for line in lines:
-            stmt = line.node
+            lineno = line.source_line
             for new in methods[line.kind](self, line):
-                out.append(locate(new, stmt))
+                if lineno is not None:
+                    new.lineno = lineno
+                out.append(new)
         self.depth -= 1
-        return out or [ast.Pass()]
+        return out or [Raw(ast.Pass())]
 
     def note_small(self, line: Line, target: Optional[str]) -> None:
         """Most `math` functions return a Python number and take only values of one
@@ -213,28 +224,18 @@ class _Rewrite(OtherLines):
             self.small.add(name)
             self.small.add(self.dnames.get(name, name))
 
-    def entry(self, tree: ast.FunctionDef) -> List[ast.stmt]:
+    def entry(self, tree: ast.FunctionDef) -> List[Record]:
         """Split parameters: `x, dx = x.primal, x.tangent`."""
         args = tree.args
-        return [ast.copy_location(self.split(a.arg), tree)
+        return [located(self.split(a.arg), tree)
                 for a in args.posonlyargs + args.args + args.kwonlyargs
                 if self.kinds[a.arg] != BOXED]
 
-    def split(self, name: str, source: Optional[ast.expr] = None) -> ast.stmt:
+    def split(self, name: str) -> Split:
         """`y, dy = y.primal, y.tangent`, or `y = y.primal` for a plain local."""
-        source = source if source is not None else _name(name)
-        if self.kinds[name] == PLAIN:
-            return _assign(name, ast.Attribute(value=source, attr="primal", ctx=ast.Load()))
-        stmt = ast.Assign(targets=[ast.Tuple(elts=[_store(name), _store(self.dnames[name])],
-                                             ctx=ast.Store())],
-                          value=ast.Tuple(elts=[ast.Attribute(value=source, attr=a,
-                                                              ctx=ast.Load())
-                                                for a in ("primal", "tangent")],
-                                          ctx=ast.Load()))
-        self.notes.of(stmt).split = name, self.dnames[name]
-        return stmt
+        return Split(name, None if self.kinds[name] == PLAIN else self.dnames[name])
 
-    def s_template(self, line: Line) -> List[ast.stmt]:
+    def s_template(self, line: Line) -> List[Record]:
         target = line.targets[0] if line.targets else None
         opaque = self.opaque
         if (target is not None and self.kinds[target] == BOXED) or opaque and any(
@@ -250,15 +251,15 @@ class _Rewrite(OtherLines):
         self.note_small(line, target)
         return stmts
 
-    def s_call(self, line: Line) -> List[ast.stmt]:
+    def s_call(self, line: Line) -> List[Record]:
         target = line.targets[0] if line.targets else None
         kind = self.kinds.get(target) if target else None
         if line.entry is not None and line.entry.kind == "nondiff" and kind != BOXED:
             value = nondiff_call(self, line)
             self.note_small(line, target)
             if target is None:
-                return [ast.Expr(value=value)]
-            out = [_assign(target, value)]
+                return [Expr(value)]
+            out: List[Record] = [Assign([target], value, CALL)]
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
@@ -270,10 +271,12 @@ class _Rewrite(OtherLines):
                          self.k.bind(duals.unbox_kw, "unbox_kw"), self.dual(a)))
                                for n, a in line.keywords])
         if target is None:
-            return [ast.Expr(value=call)]
+            return [Expr(call)]
         if kind == PLAIN:
-            return [_assign(target, ast.Attribute(value=call, attr="primal", ctx=ast.Load()))]
-        return [_assign(target, call)] + ([self.split(target)] if kind == SPLIT else [])
+            return [Assign([target], ast.Attribute(value=call, attr="primal",
+                                                   ctx=ast.Load()), CALL)]
+        return [Assign([target], call, CALL)] + (
+            [self.split(target)] if kind == SPLIT else [])
 
     def callee(self, line: Line, func: ast.expr) -> ast.expr:
         """What a call line calls: for a derived rule given constants (plain locals,
@@ -293,15 +296,13 @@ class _Rewrite(OtherLines):
         return self.k.bind(Specialized(line.callee, key), func.id[len(RESERVED_PREFIX):]
                            + "_for_constants", key=("specialized", id(line.callee), key))
 
-    def zero(self, target: str, atom: Optional[Atom] = None) -> ast.stmt:
+    def zero(self, target: str, atom: Optional[Atom] = None) -> Assign:
         """`dy = NoTangent` (or the literal's own zero, `dy = 0.0`)."""
         tangent = getattr(atom.value, "tangent", None) if atom and atom.kind == "const" \
             else 0.0 if atom and atom.name in self.floats else None
         value = ast.Constant(value=tangent) if type(tangent) is float else \
             self.k.bind(NoTangent, "NoTangent")
-        stmt = _assign(self.dnames[target], value)
-        self.notes.of(stmt).tangent = True
-        return stmt
+        return Assign([self.dnames[target]], value, TANGENT)
 
 
 def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],

@@ -1,5 +1,6 @@
 """The optimizer's rewrites of the lines that are not calls (forward/optimizer/optimize.py):
-copies, unpacking, loops, branches and returns, and statements kept as they are.
+copies, unpacking, loops, branches and returns, and statements kept as they are, each
+into records (forward/optimizer/records.py).
 
     y = x              ->  y, dy = x, dx            (both split)
     for v in _fw_iterate(xs):  ->  for v in xs:     (nothing in it is active)
@@ -13,11 +14,20 @@ from typing import Any, Dict, List
 
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.lines import Line, Test
+from fwdad.forward.optimizer.records import (
+    COPY,
+    TANGENT,
+    UNPACK,
+    Assign,
+    Block,
+    Raw,
+    Record,
+    Return,
+    located,
+)
 from fwdad.forward.optimizer.zeros import ZERO
-from fwdad.forward.transform.astbuild import assign as _assign
 from fwdad.forward.transform.astbuild import call as _call
 from fwdad.forward.transform.astbuild import load as _name
-from fwdad.forward.transform.astbuild import locate
 from fwdad.forward.transform.astbuild import store as _store
 from fwdad.lang import unpack as unpack_values
 
@@ -26,58 +36,55 @@ class OtherLines:
     """Mixed into the optimizer's rewrite, whose operands (primal, tangent, dual),
     kinds, constants and `block` these use."""
 
-    def s_copy(self, line: Line) -> List[ast.stmt]:
+    def s_copy(self, line: Line) -> List[Record]:
         target, (atom, _) = line.targets[0], line.args[0]
         kind = self.kinds[target]
         if kind == BOXED:
-            return [_assign(target, self.dual(atom))]
-        out = [_assign(target, self.primal(atom))]
+            return [Assign([target], self.dual(atom), COPY)]
+        out: List[Record] = [Assign([target], self.primal(atom), COPY)]
         if kind == SPLIT:
             tangent = self.tangent(atom)
             if isinstance(tangent, ast.Name) and tangent.id == ZERO:
                 out.append(self.zero(target, atom))
             elif not (isinstance(tangent, ast.Name) and tangent.id == self.dnames[target]):
-                out.insert(0, _assign(self.dnames[target], tangent))
-                self.notes.of(out[0]).tangent = True
+                out.insert(0, Assign([self.dnames[target]], tangent, TANGENT))
         return out
 
-    def s_skip(self, line: Line) -> List[ast.stmt]:
+    def s_skip(self, line: Line) -> List[Record]:
         return []
 
-    def s_copies(self, line: Line) -> List[ast.stmt]:
+    def s_copies(self, line: Line) -> List[Record]:
         """`x, y = a, b` at once: `x, dx, y = a, da, b`."""
         targets, values = [], []
         for target, (atom, _) in zip(line.targets, line.args):
             kind = self.kinds[target]
-            targets.append(_store(target))
+            targets.append(target)
             if kind == BOXED:
                 values.append(self.dual(atom))
                 continue
             values.append(self.primal(atom))
             if kind == SPLIT:
-                targets.append(_store(self.dnames[target]))
+                targets.append(self.dnames[target])
                 tangent = self.tangent(atom)
                 values.append(self.zero(target, atom).value if isinstance(tangent, ast.Name)
                               and tangent.id == ZERO else tangent)
         if len(targets) == 1:
-            return [ast.Assign(targets=targets, value=values[0])]
-        return [ast.Assign(targets=[ast.Tuple(elts=targets, ctx=ast.Store())],
-                           value=ast.Tuple(elts=values, ctx=ast.Load()))]
+            return [Assign(targets, values[0], COPY)]
+        return [Assign(targets, ast.Tuple(elts=values, ctx=ast.Load()), COPY)]
 
-    def s_unpack(self, line: Line) -> List[ast.stmt]:
+    def s_unpack(self, line: Line) -> List[Record]:
         atom = line.args[0][0]
         kinds = [self.kinds[t] for t in line.targets]
-        targets = [ast.Tuple(elts=[_store(t) for t in line.targets], ctx=ast.Store())]
         if all(k == PLAIN for k in kinds) and not self.active(atom):
             value = _call(self.k.bind(unpack_values, "unpack_values"), self.primal(atom),
                           *line.counts)
-            return [ast.Assign(targets=targets, value=value)]
+            return [Assign(list(line.targets), value, UNPACK)]
         value = _call(_name(line.func), self.dual(atom), *line.counts)
         # a name bound twice (`a, _, _ = ...`) holds its last value: split it once
-        return [ast.Assign(targets=targets, value=value)] + [
+        return [Assign(list(line.targets), value, UNPACK)] + [
             self.split(t) for t in dict.fromkeys(line.targets) if self.kinds[t] != BOXED]
 
-    def s_for(self, line: Line) -> List[ast.stmt]:
+    def s_for(self, line: Line) -> List[Record]:
         atom, target = line.args[0][0], line.targets[0]
         body = self.block(line.body)
         orelse = self.block(line.orelse) if line.orelse else []
@@ -86,23 +93,22 @@ class OtherLines:
         else:
             items = _call(_name(line.func), self.dual(atom))
             if self.kinds[target] != BOXED:
-                body.insert(0, locate(self.split(target), line.node))
-        return [ast.For(target=_store(target), iter=items, body=body, orelse=orelse,
-                        type_comment=None)]
+                body.insert(0, located(self.split(target), line.node))
+        return [Block(ast.For, {"target": _store(target), "iter": items}, body, orelse)]
 
-    def s_use(self, line: Line) -> List[ast.stmt]:
+    def s_use(self, line: Line) -> List[Record]:
         """A branch, loop, assert, raise or return on primals: the same statement, on
         the primals the optimizer keeps (a return gives back the Dual)."""
         kind = type(line.node)
         if kind is ast.Return:
-            return [ast.Return(value=self.dual(line.args[0][0]))]
+            return [Return(self.dual(line.args[0][0]))]
         fields: Dict[str, Any] = {name: None for name in _TESTED[kind]}
         for name, test in line.tests:
             fields[name] = self.tested(test)
-        if kind is not ast.Assert and kind is not ast.Raise:
-            fields["body"] = self.block(line.body)
-            fields["orelse"] = self.block(line.orelse) if line.orelse else []
-        return [kind(**fields)]
+        if kind is ast.Assert or kind is ast.Raise:
+            return [Block(kind, fields, [], [])]
+        return [Block(kind, fields, self.block(line.body),
+                      self.block(line.orelse) if line.orelse else [])]
 
     def tested(self, test: Test) -> ast.expr:
         if test.atom is None:
@@ -110,11 +116,11 @@ class OtherLines:
         primal = self.primal(test.atom)
         return ast.UnaryOp(op=ast.Not(), operand=primal) if test.negated else primal
 
-    def s_keep(self, line: Line) -> List[ast.stmt]:
-        return [line.node]
+    def s_keep(self, line: Line) -> List[Record]:
+        return [Raw(line.node)]
 
-    def s_unknown(self, line: Line) -> List[ast.stmt]:
-        return [copy.deepcopy(line.node)]
+    def s_unknown(self, line: Line) -> List[Record]:
+        return [Raw(copy.deepcopy(line.node))]
 
 
 _TESTED = {ast.If: ("test",), ast.While: ("test",), ast.Assert: ("test", "msg"),
