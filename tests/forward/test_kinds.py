@@ -20,14 +20,18 @@ from fwdad.tangents import NoTangent
 from tests.util import assert_same, run_rule
 
 
+F64, F32 = np.dtype("float64"), np.dtype("float32")
+A2, A1, A2_32 = ("array", 2, F64), ("array", 1, F64), ("array", 2, F32)
+
+
 class Sub(np.ndarray):
     """A subclass of ndarray: its operators may be its own, so its kind is OTHER."""
 
 
 @pytest.mark.parametrize("value, kind", [
-    (1.5, FLOAT), (3, INT), (True, BOOL), (np.float32(1.5), ("npfloat", "float32")),
-    (np.float64(2.0), ("npfloat", "float64")), (np.ones((2, 3)), ("array", 2, "float64")),
-    (np.ones(3, np.float32), ("array", 1, "float32")), (np.zeros(()), ("array", 0, "float64")),
+    (1.5, FLOAT), (3, INT), (True, BOOL), (np.float32(1.5), ("npfloat", F32)),
+    (np.float64(2.0), ("npfloat", F64)), (np.ones((2, 3)), A2),
+    (np.ones(3, np.float32), ("array", 1, F32)), (np.zeros(()), ("array", 0, F64)),
     (np.arange(3), OTHER), (np.ones(2).view(Sub), OTHER), ([1.0], OTHER), (None, OTHER),
     (np.int64(2), OTHER), (1j, OTHER)], ids=repr)
 def test_kind_of(value, kind):
@@ -35,16 +39,15 @@ def test_kind_of(value, kind):
 
 
 def test_join_is_a_flat_lattice():
-    a2 = ("array", 2, "float64")
-    assert join(None, a2) == join(a2, None) == join(a2, a2) == a2
-    assert join(a2, ("array", 1, "float64")) == join(a2, FLOAT) == join(OTHER, a2) == OTHER
-    assert [ndim(k) for k in (a2, FLOAT, ("npfloat", "float32"), OTHER, None)] == \
+    assert join(None, A2) == join(A2, None) == join(A2, A2) == A2
+    assert join(A2, A1) == join(A2, FLOAT) == join(OTHER, A2) == OTHER
+    assert [ndim(k) for k in (A2, FLOAT, ("npfloat", F32), OTHER, None)] == \
         [2, 0, 0, None, None]
 
 
 def test_signature_reads_the_primals():
     args = (Dual(np.ones((2, 2)), np.zeros((2, 2))), Dual(2, NoTangent), Dual(0.5, 1.0))
-    assert signature(args) == (("array", 2, "float64"), INT, FLOAT)
+    assert signature(args) == (A2, INT, FLOAT)
 
 
 # ---- propagation ------------------------------------------------------------------------
@@ -57,8 +60,6 @@ def _kinds(fn, *params):
     return propagate(analysis.lines, dict(zip(names, params)))
 
 
-A2, A1 = ("array", 2, "float64"), ("array", 1, "float64")
-F32 = ("array", 2, "float32")
 SCALE = np.ones(3)  # a global read live: its kind may change between calls
 
 
@@ -75,11 +76,11 @@ def straight(x, w, s):
 def test_kinds_follow_numpy():
     kinds = _kinds(straight, A2, A2, FLOAT)
     assert (kinds["y"], kinds["z"], kinds["t"], kinds["u"], kinds["c"]) == \
-        (A2, A2, ("npfloat", "float64"), FLOAT, A2)
+        (A2, A2, ("npfloat", F64), FLOAT, A2)
     assert kinds["v"] == OTHER  # np.ones(2): a call whose result is not known by kinds
-    kinds = _kinds(straight, F32, A2, FLOAT)
-    assert (kinds["y"], kinds["z"], kinds["t"]) == (F32, A2, ("npfloat", "float32"))
-    assert _kinds(straight, A1, A1, FLOAT)["z"] == ("npfloat", "float64")  # (a dot product)
+    kinds = _kinds(straight, A2_32, A2, FLOAT)
+    assert (kinds["y"], kinds["z"], kinds["t"]) == (A2_32, A2, ("npfloat", F32))
+    assert _kinds(straight, A1, A1, FLOAT)["z"] == ("npfloat", F64)  # (a dot product)
 
 
 def branches(x, n):

@@ -2,10 +2,10 @@
 
     kind_of(1.5)                        ->  ("float",)
     kind_of(3), kind_of(True)           ->  ("int",), ("bool",)
-    kind_of(np.float32(1.5))            ->  ("npfloat", "float32")
-    kind_of(np.ones((2, 3)))            ->  ("array", 2, "float64")
+    kind_of(np.float32(1.5))            ->  ("npfloat", dtype("float32"))
+    kind_of(np.ones((2, 3)))            ->  ("array", 2, dtype("float64"))
     kind_of(np.arange(3)), kind_of([])  ->  OTHER    (an int array, a subclass, anything else)
-    signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, "float64"), ("int",))
+    signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, dtype("float64")), ("int",))
 
 Kinds form a flat lattice: None (nothing known yet, the bottom) below every kind, each
 kind below OTHER (anything: the top); `join` of two different kinds is OTHER. Only
@@ -13,7 +13,8 @@ the exact types above have a kind of their own: a subclass of ndarray or of floa
 override its operators, so it is OTHER. Rules keyed by a signature
 (forward/routes.py) compute it from each call's arguments, so a rule never sees
 arguments of other kinds (forward/optimizer/kind_flow.py propagates kinds through
-its lines). Reverse mode's kinds (fwdad/reverse/kinds.py) say only whether a value
+its lines). A kind holds the dtype itself, not its name (which NumPy computes on each
+read, some 10 us). Reverse mode's kinds (fwdad/reverse/kinds.py) say only whether a value
 holds a variable; these say what the value is.
 """
 from __future__ import annotations
@@ -41,9 +42,9 @@ def kind_of(value: Any) -> Kind:
         return known
     if t is np.ndarray:
         dtype = value.dtype
-        return ("array", value.ndim, dtype.name) if dtype.kind == "f" else OTHER
+        return ("array", value.ndim, dtype) if dtype.kind == "f" else OTHER
     if t in _FLOAT_SCALARS:
-        return ("npfloat", value.dtype.name)
+        return ("npfloat", value.dtype)
     return OTHER
 
 
@@ -81,5 +82,5 @@ def sample(kind: Kind) -> Any:
     if kind[0] == "array":
         return np.full((1,) * int(kind[1]), 0.5, dtype=kind[2])
     if kind[0] == "npfloat":
-        return np.dtype(kind[1]).type(0.5)
+        return kind[1].type(0.5)
     return {FLOAT: 0.5, INT: 1, BOOL: True}[kind]
