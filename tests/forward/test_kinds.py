@@ -19,7 +19,6 @@ from fwdad.forward.transform.dual_code import transform_lines
 from fwdad.tangents import NoTangent
 from tests.util import assert_same, run_rule
 
-
 F64, F32 = np.dtype("float64"), np.dtype("float32")
 A2, A1, A2_32 = ("array", 2, F64), ("array", 1, F64), ("array", 2, F32)
 
