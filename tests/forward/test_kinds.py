@@ -12,7 +12,7 @@ from fwdad import frontend
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
 from fwdad.forward.optimizer import activity
-from fwdad.forward.optimizer.kind_flow import propagate
+from fwdad.forward.optimizer.kind_flow import parameter_kinds, propagate
 from fwdad.forward.optimizer.kinds import BOOL, FLOAT, INT, OTHER, join, kind_of, ndim, signature
 from fwdad.forward.routes import BATCHED, KINDS
 from fwdad.forward.transform.dual_code import transform_lines
@@ -55,8 +55,7 @@ def _kinds(fn, *params):
     src, normalized = frontend.normalized(fn)
     tree, constants, lines = transform_lines(normalized, src)
     analysis = activity.analyse(tree, lines, constants.values)
-    names = [a.arg for a in tree.args.args]
-    return propagate(analysis.lines, dict(zip(names, params)))
+    return propagate(analysis.lines, parameter_kinds(tree, params))
 
 
 SCALE = np.ones(3)  # a global read live: its kind may change between calls
@@ -109,6 +108,33 @@ def with_ints(x, n):
 
 def test_int_operands_give_other():
     assert _kinds(with_ints, FLOAT, INT)["a"] == OTHER
+
+
+def with_default(x, w=None):
+    if w is None:
+        w = x * 2.0
+    return x * w
+
+
+def test_parameters_not_passed_by_position_are_other():
+    """w, passed by keyword, may be anything, though the body assigns it an array."""
+    assert _kinds(with_default, A2)["w"] == OTHER
+    assert _kinds(with_default, A2, A2)["w"] == A2
+
+
+def test_keyword_argument_of_another_rank_is_right():
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0.5, 1.5, (3, 3))
+    optimized = build_rule(with_default)
+    _check(optimized, with_default, (x,), [_batched(x, rng)])  # (w from x)
+    plain = build_rule(with_default, optimized=False)
+    w = rng.uniform(0.5, 1.5, 3)
+    tangents = (_batched(x, rng), _batched(w, rng))
+    got = optimized(Dual(x, tangents[0]), w=Dual(w, tangents[1]))
+    want = plain(Dual(x, tangents[0]), w=Dual(w, tangents[1]))
+    assert_same((got.primal, got.tangent), (want.primal, want.tangent))
+    np.testing.assert_allclose(got.tangent, tangents[0] * w + x * tangents[1][:, None, :],
+                               rtol=1e-13)
 
 
 # ---- variants keyed by kinds: each call runs the one for its own kinds -----------------

@@ -13,10 +13,12 @@ function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean.
 That kind is NumPy's own answer, asked of small values of the operands' kinds
 (kinds.sample), so it follows NumPy's promotion rules exactly. Operands that are
-globals read live, or parameters passed by keyword or left to defaults, are OTHER.
+globals read live, parameters passed by keyword or left to defaults, and names that
+statements the optimizer does not know may assign, are OTHER.
 """
 from __future__ import annotations
 
+import ast
 import math
 import operator
 import warnings
@@ -24,7 +26,9 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from fwdad.forward.optimizer.kinds import BOOL, INT, OTHER, Kind, join, kind_of, sample
+from fwdad import astwalk
+from fwdad.forward.optimizer import activity
+from fwdad.forward.optimizer.kinds import BOOL, INT, OTHER, Kind, Signature, join, kind_of, sample
 from fwdad.forward.optimizer.lines import Atom, Line
 
 # Functions whose result's kind (type, dtype, number of axes) follows from the kinds of
@@ -39,11 +43,24 @@ _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.isinf, math.isfinite, math.isclose})
 
 
+def parameter_kinds(fn: ast.FunctionDef, key: Signature) -> Dict[str, Kind]:
+    """parameter -> kind, for calls of the rule `fn` whose positional arguments have
+    the kinds `key`: the others (passed by keyword, left to their defaults, *args,
+    **kwargs) may be anything, whatever the body assigns to them later."""
+    kinds = dict.fromkeys(activity.params(fn), OTHER)
+    kinds.update(zip([a.arg for a in fn.args.posonlyargs + fn.args.args], key))
+    return kinds
+
+
 def propagate(lines: Iterable[Line], params: Dict[str, Kind]) -> Dict[str, Kind]:
     """local -> its kind, for the Lines `lines` (every Line, blocks' included) of a
     rule whose parameters have the kinds `params` (see the module docstring)."""
+    lines = list(lines)
     rows = [line for line in lines if line.targets]
     kinds: Dict[str, Optional[Kind]] = dict(params)
+    for line in lines:  # (names a statement the optimizer does not know may assign)
+        if line.kind == "unknown":
+            kinds.update((n.id, OTHER) for n in astwalk.names(line.node))
     changed = True
     while changed:  # (kinds only go up a lattice of height 2: a few rounds)
         changed = False

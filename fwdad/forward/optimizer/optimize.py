@@ -86,8 +86,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     rewrite = _Rewrite(analysis, constants, tree, without_tangent)
     rewrite.batched = batched
     if kinds is not None:
-        rewrite.value_kinds = kind_flow.propagate(analysis.lines, dict(zip(
-            [a.arg for a in tree.args.posonlyargs + tree.args.args], kinds)))
+        rewrite.value_kinds = kind_flow.propagate(analysis.lines, kind_flow.parameter_kinds(
+            tree, kinds))
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
         if not rewrite.inlined:
