@@ -1,8 +1,8 @@
 """Propagate kinds (forward/optimizer/kinds.py) through the Lines of a rule.
 
-    def f(x, w):                 # signature (("array", 2, "float64"), ("float",))
-        y = np.sin(x) * w        ->  y: ("array", 2, "float64")
-        s = np.sum(y)            ->  s: ("npfloat", "float64")
+    def f(x, w):                 # signature (("array", 2, float64), ("float",))
+        y = np.sin(x) * w        ->  y: ("array", 2, float64)
+        s = np.sum(y)            ->  s: ("npfloat", float64)
         z = x @ x.T              ->  z: OTHER  (an attribute read: not followed)
 
 Each local gets one kind for the whole rule: the join of the kinds of everything
