@@ -20,7 +20,7 @@ from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
-from fwdad.forward.routes import BATCHED, Key, Routes
+from fwdad.forward.routes import BATCHED, KINDS, Key, Routes
 from fwdad.forward.transform.dual_code import transform, transform_lines
 from fwdad.source import FunctionSource
 
@@ -134,8 +134,9 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants, lines = transform_lines(normalized, fresh)
-        if key == BATCHED:
-            better = optimize(tree, constants, lines, plain, batched=True)
+        if key[:1] == BATCHED:  # (and the arguments' kinds, when known)
+            better = optimize(tree, constants, lines, plain, batched=True,
+                              kinds=dict(key[1:]).get(KINDS))
             return plain if better is None else build(
                 better, constants.values, header=f"optimized {header}, for batched tangents")
         better = optimize(tree, constants, lines, plain, dict(key))

@@ -3,8 +3,10 @@
     if _fw_batched(x, n) or n.tangent is _fw_NoTangent:
         return _fw_unoptimized(x, n)        # a Routes: the plain rule, or a variant
 
-Batched tangents go to the variant for them (key BATCHED, forward/optimizer/batched_variant.py),
-or the plain rule where it inlines nothing. Arguments with no tangent (an int, a string,
+Batched tangents go to the variant for them (forward/optimizer/batched_variant.py), built
+for the kinds of the positional arguments (forward/optimizer/kinds.py: the key is
+BATCHED and that signature, computed on each batched call), or the plain rule where it
+inlines nothing. Arguments with no tangent (an int, a string,
 None) go to the optimized rule specialized on that, built on first use and cached by
 which parameters have none and whether each is a number: there they are constants, so
 `x + n * A` keeps the shape n * A gives (forward/optimizer/vanishing.py says which parameters the
@@ -21,10 +23,10 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
 import numpy as np
 
-from fwdad.forward.optimizer import unboxed
+from fwdad.forward.optimizer import kinds, unboxed
 from fwdad.tangents import NoTangent
 
-Key = Tuple[Tuple[str, str], ...]  # (parameter with no tangent, FLOAT, NUMBER or "")
+Key = Tuple[Tuple[str, Any], ...]  # (parameter with no tangent, FLOAT, NUMBER or "")
 _NUMBERS = (int, float, complex, np.number, np.bool_)
 _NONE: FrozenSet[Any] = frozenset()
 
@@ -44,7 +46,7 @@ class Routes:
         if self.specialize is None:
             return self.plain(*args, **kwargs)
         if unboxed.batched(*args, **kwargs):
-            return self.variant(BATCHED)(*args, **kwargs)
+            return self.variant(self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -56,7 +58,7 @@ class Routes:
         if self.specialize is None:
             return self.plain(*args, **kwargs)
         if unboxed.batched(*args, **kwargs):  # (zero tangents cost the rule little)
-            return self.variant(BATCHED)(*args, **kwargs)
+            return self.variant(self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs, constants)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -73,6 +75,13 @@ class Routes:
                                              or name in constants)]
         return tuple(found)
 
+    def batched_key(self, args: tuple) -> Key:
+        """The key of the variant for batched tangents and arguments of these kinds:
+        BATCHED alone (no kinds known) once a rule has met many signatures."""
+        if len(self.variants) >= _MAX_VARIANTS:
+            return BATCHED
+        return BATCHED + ((KINDS, kinds.signature(args)),)
+
     def variant(self, key: Key) -> Callable:
         rule = self.variants.get(key)
         if rule is None:
@@ -86,6 +95,8 @@ class Routes:
 FLOAT = "float"  # a Python float: its zero tangent is the float 0.0, never NoTangent
 BATCHED: Key = (("", "batched"),)  # the key of the variant for batched tangents
 NUMBER = "number"  # another number, which broadcasts to no new shape
+KINDS = "kinds"  # after BATCHED in a key: (KINDS, the arguments' kinds.signature)
+_MAX_VARIANTS = 32  # (a rule called with ever new kinds of arguments)
 
 
 def _is_number(value: Any) -> str:

@@ -12,7 +12,12 @@ import fwdad
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
 from fwdad.forward.optimizer import templates
-from fwdad.forward.optimizer.batched_variant import BATCH_SAFE, batch_ready
+from fwdad.forward.optimizer.batched_variant import (
+    BATCH_SAFE,
+    MIN_SAME_RANK,
+    SAME_RANK_SAFE,
+    batch_ready,
+)
 from fwdad.forward.routes import BATCHED
 from fwdad.rules import registry
 from fwdad.rules.registry import get_frule
@@ -21,7 +26,8 @@ from tests.util import assert_same, run_rule
 
 # The templates left out, and why: a new template must be put in one list or the other.
 NOT_BATCH_SAFE = {"_np_sum": "sums the batch axis too", "_np_mean": "means it too",
-                  "_matmul": "dx @ y misaligns a batched 1-d dx",
+                  "_matmul": "x @ dy contracts the batch axis of dy for a 1-d x (right "
+                             "when both have the same rank, at least 2: SAME_RANK_SAFE)",
                   "_np_matmul": "as _matmul"}
 
 
@@ -41,6 +47,7 @@ def test_every_template_is_classified():
     names = set(_all_templates())
     assert BATCH_SAFE <= names, BATCH_SAFE - names
     assert names == BATCH_SAFE | set(NOT_BATCH_SAFE), names ^ (BATCH_SAFE | set(NOT_BATCH_SAFE))
+    assert SAME_RANK_SAFE <= names, SAME_RANK_SAFE - names
 
 
 # ---- each template, batched, against its frule ----------------------------------------
@@ -83,6 +90,46 @@ def test_batch_safe_template_matches_its_rule(name, primal, batch):
         got = _evaluate(tpl, values, zeros, want.primal)
         np.testing.assert_allclose(got, want.tangent, rtol=1e-13, atol=1e-13)
         assert np.shape(got) == (batch,) + np.shape(want.primal)
+
+
+# ---- templates with every operand active, all of one rank (the variant for kinds) -------
+SAME_RANK_PRIMALS = [(name, primal) for name, pairs in sorted(_all_templates().items())
+                     if name in SAME_RANK_SAFE for _, primal in pairs
+                     if primal is not None and getattr(primal, "__module__", None) != "math"]
+
+
+def _same_rank_operands(tpl, rng, batch, rank):
+    """(values, tangents): every operand an array of `rank` axes (a float for rank 0),
+    shapes that broadcast (one of them has 1 on the first axis) or multiply; every
+    tangent batched but the first one's, unbatched."""
+    shapes = [(2, 3, 3)[:rank], (1, 3, 3)[:rank]] if tpl.name not in MIN_SAME_RANK \
+        else [(2, 3, 4)[3 - rank:], (2, 4, 3)[3 - rank:]]
+    values = [rng.uniform(0.5, 1.5, s) if rank else float(rng.uniform(0.5, 1.5))
+              for s in shapes[:len(tpl.params)]]
+    tangents = [rng.standard_normal(((batch,) if i else ()) + np.shape(v))
+                for i, v in enumerate(values)]
+    return values, tangents
+
+
+@pytest.mark.parametrize("name, primal", SAME_RANK_PRIMALS,
+                         ids=lambda v: getattr(v, "__name__", v))
+@pytest.mark.parametrize("rank", [0, 1, 2, 3])
+@pytest.mark.parametrize("batch", [1, 3])  # 3: the size of an axis
+def test_same_rank_template_matches_its_rule(name, primal, rank, batch):
+    tpl = next(tpl for tpl, its in _all_templates()[name] if its is primal)
+    if rank < MIN_SAME_RANK.get(name, 0):
+        pytest.skip("not inlined for this rank")
+    values, tangents = _same_rank_operands(tpl, np.random.default_rng(rank + 7 * batch),
+                                           batch, rank)
+    rule = get_frule(primal)
+    want = rule(*[Dual(v, t) for v, t in zip(values, tangents)])
+    got = _evaluate(tpl, values, tangents, want.primal)
+    np.testing.assert_allclose(got, want.tangent, rtol=1e-13, atol=1e-13)
+    assert np.shape(got) == (batch,) + np.shape(want.primal)
+    for b in range(batch):  # and one tangent at a time (the unbatched math)
+        one = rule(*[Dual(v, t[b] if i else t) for i, (v, t) in
+                     enumerate(zip(values, tangents))]).tangent
+        np.testing.assert_allclose(got[b], one, rtol=1e-13, atol=1e-13)
 
 
 @pytest.mark.parametrize("name", ["pow_two", "pow_literal"])

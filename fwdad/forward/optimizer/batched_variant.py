@@ -12,10 +12,13 @@ operands keep the batch axis where NumPy puts it: the tangent of an array of sha
 has shape (B, *s) or s, and broadcasts against primals of shape s or numbers, never
 against a primal of another shape (`x * w` with x of shape (n,) and w of shape (m, n):
 dx * w would align B with m). So: a unary template; or a binary one whose other
-operands are numbers with no tangent (literals, constants of the caller). Every other
-line calls its frule, which aligns batch axes itself. A rule that updates values in
+operands are numbers with no tangent (literals, constants of the caller); or, in the
+variant built for the arguments' kinds (forward/optimizer/kinds.py), a template whose
+operands all have the same known number of axes (SAME_RANK_SAFE: then every batch
+axis comes first, before axes that NumPy aligns from the last). Every other line calls
+its frule, which aligns batch axes itself. A rule that updates values in
 place gets no variant (see may_widen). Routes (forward/routes.py) sends
-batched calls here under the key BATCHED, built on first use.
+batched calls here under the key BATCHED and the arguments' kinds, built on first use.
 """
 from __future__ import annotations
 
@@ -25,9 +28,11 @@ from typing import Any, Callable, Iterable, List
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.forward.optimizer import kinds
 from fwdad.forward.optimizer.activity import PLAIN
 from fwdad.forward.optimizer.guard import fallback, passed_on
 from fwdad.forward.optimizer.inline import passes_through
+from fwdad.forward.optimizer.kind_flow import operand_kind
 from fwdad.forward.optimizer.lines import Line
 from fwdad.forward.optimizer.records import Record
 from fwdad.forward.optimizer.templates import Template
@@ -47,6 +52,17 @@ BATCH_SAFE = frozenset({
     "_square"})
 
 
+# Templates right for batched tangents of any of their operands when all have the same
+# number of axes (at least MIN_SAME_RANK of them): the elementwise binary ones, whose
+# tangents broadcast (B, *s) against (B, *t) or s as the primals do; and the matrix
+# products, whose stacks of matrices take a batch axis as one more leading axis (not
+# for vectors: x @ dy with x of shape (k,) and dy of shape (B, k) contracts B).
+SAME_RANK_SAFE = frozenset({
+    "_add", "_sub", "_mul", "_truediv", "_np_add", "_np_sub", "_np_mul", "_np_truediv",
+    "_pow", "_matmul", "_np_matmul"})
+MIN_SAME_RANK = {"_matmul": 2, "_np_matmul": 2}
+
+
 def may_widen(lines: Iterable[Line]) -> bool:
     """Whether the rule has a call that may update an argument in place, or a statement
     the optimizer does not know: such an update may widen an unbatched tangent, which
@@ -62,18 +78,27 @@ def is_batch_safe(template: Template) -> bool:
 
 def inlines(rw: Any, line: Line, template: Template) -> bool:
     """Whether the batched rule may inline `template` at `line` (see the docstring):
-    elementwise, with at most one operand that is not an inactive number, and no
-    operand whose tangent may be NoTangent at run time where the tangent would then be
-    another operand's alone (the rules' shaping, which templates leave out)."""
-    if not is_batch_safe(template):
-        return False
-    others = [atom for atom in line.operands if not (rw.is_number(atom) and not
-                                                      rw.active(atom))]
-    if len(others) > 1:
+    elementwise, with at most one operand that is not an inactive number (or all of
+    the same rank, see same_rank), and no operand whose tangent may be NoTangent at run
+    time where the tangent would then be another operand's alone (the rules' shaping,
+    which templates leave out)."""
+    if not same_rank(rw, line, template) and (not is_batch_safe(template) or len(
+            [atom for atom in line.operands
+             if not (rw.is_number(atom) and not rw.active(atom))]) > 1):
         return False
     target = line.targets[0] if line.targets else None
     return target is None or rw.kinds[target] == PLAIN or not any(
         ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
+
+
+def same_rank(rw: Any, line: Line, template: Template) -> bool:
+    """Whether `template` is SAME_RANK_SAFE and the operands of `line` all have the
+    same known number of axes (the kinds of the variant's locals: rw.value_kinds)."""
+    if not rw.value_kinds or template.name not in SAME_RANK_SAFE:
+        return False
+    ranks = {kinds.ndim(operand_kind(atom, rw.value_kinds)) for atom in line.operands}
+    rank = ranks.pop() if len(ranks) == 1 else None
+    return rank is not None and rank >= MIN_SAME_RANK.get(template.name, 0)
 
 
 def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[Record]:

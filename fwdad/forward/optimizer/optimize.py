@@ -32,11 +32,12 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, vanishing
+from fwdad.forward.optimizer import activity, batched_variant, kind_flow, vanishing
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
 from fwdad.forward.optimizer.inline import instantiate, nondiff_call
+from fwdad.forward.optimizer.kinds import Kind, Signature
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
 from fwdad.forward.optimizer.other_lines import OtherLines
 from fwdad.forward.optimizer.printer import statements
@@ -69,7 +70,7 @@ _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.tru
 
 def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
              unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None,
-             batched: bool = False
+             batched: bool = False, kinds: Optional[Signature] = None
              ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
@@ -82,7 +83,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     calls where those have none, with no guard: Routes calls it after checking. With
     `batched`, it is the variant for batched tangents (forward/optimizer/batched_variant.py):
     only the template lines that are right for them are inlined, and its guard sends
-    other calls to `unoptimized`; None when it would inline nothing."""
+    other calls to `unoptimized`; None when it would inline nothing. Given `kinds`
+    too (of the positional arguments, which Routes checked), it is the variant for
+    arguments of those kinds: the kinds of its locals (kind_flow.py) tell it more
+    lines are right."""
     without_tangent = without_tangent or {}
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants) or (
@@ -90,6 +94,9 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         return None
     rewrite = _Rewrite(analysis, constants, tree, without_tangent)
     rewrite.batched = batched
+    if kinds is not None:
+        rewrite.value_kinds = kind_flow.propagate(analysis.lines, kind_flow.parameter_kinds(
+            tree, kinds))
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
         if not rewrite.inlined:
@@ -117,6 +124,7 @@ class _Rewrite(OtherLines):
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
         self.batched = False  # the variant for batched tangents (see optimize)
+        self.value_kinds: Dict[str, Kind] = {}  # local -> its kind, when kinds are known
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):

@@ -1,0 +1,86 @@
+"""What a value is to a forward rule: its abstract kind, and the signature of a call.
+
+    kind_of(1.5)                        ->  ("float",)
+    kind_of(3), kind_of(True)           ->  ("int",), ("bool",)
+    kind_of(np.float32(1.5))            ->  ("npfloat", dtype("float32"))
+    kind_of(np.ones((2, 3)))            ->  ("array", 2, dtype("float64"))
+    kind_of(np.arange(3)), kind_of([])  ->  OTHER    (an int array, a subclass, anything else)
+    signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, dtype("float64")), ("int",))
+
+Kinds form a flat lattice: None (nothing known yet, the bottom) below every kind, each
+kind below OTHER (anything: the top); `join` of two different kinds is OTHER. Only
+the exact types above have a kind of their own: a subclass of ndarray or of float may
+override its operators, so it is OTHER. Rules keyed by a signature
+(forward/routes.py) compute it from each call's arguments, so a rule never sees
+arguments of other kinds (forward/optimizer/kind_flow.py propagates kinds through
+its lines). A kind holds the dtype itself, not its name (which NumPy computes on each
+read, some 10 us). Reverse mode's kinds (fwdad/reverse/kinds.py) say only whether a value
+holds a variable; these say what the value is.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+Kind = Tuple[Any, ...]
+Signature = Tuple[Kind, ...]
+
+FLOAT: Kind = ("float",)
+INT: Kind = ("int",)
+BOOL: Kind = ("bool",)
+OTHER: Kind = ("other",)
+_PYTHON = {float: FLOAT, int: INT, bool: BOOL}
+_FLOAT_SCALARS = (np.float16, np.float32, np.float64, np.longdouble)
+
+
+def kind_of(value: Any) -> Kind:
+    """The kind of a value (see the module docstring)."""
+    t = type(value)
+    known = _PYTHON.get(t)
+    if known is not None:
+        return known
+    if t is np.ndarray:
+        dtype = value.dtype
+        return ("array", value.ndim, dtype) if dtype.kind == "f" else OTHER
+    if t in _FLOAT_SCALARS:
+        return ("npfloat", value.dtype)
+    return OTHER
+
+
+def signature(args: tuple) -> Signature:
+    """The kinds of the primals of the Duals `args` (a loop: it runs per call)."""
+    out = []
+    for d in args:
+        out.append(kind_of(d.primal))
+    return tuple(out)
+
+
+def join(a: Optional[Kind], b: Optional[Kind]) -> Optional[Kind]:
+    """The least kind above both (None: nothing known yet)."""
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    return OTHER
+
+
+def ndim(kind: Optional[Kind]) -> Optional[int]:
+    """The number of axes of a value of this kind: 0 for a number, None when unknown."""
+    if kind is None or kind == OTHER:
+        return None
+    if kind[0] == "array":
+        return int(kind[1])
+    return 0
+
+
+def sample(kind: Kind) -> Any:
+    """A small value of this kind (every axis of length 1), to ask NumPy what kind an
+    operation on such values gives; None for OTHER."""
+    if kind == OTHER:
+        return None
+    if kind[0] == "array":
+        return np.full((1,) * int(kind[1]), 0.5, dtype=kind[2])
+    if kind[0] == "npfloat":
+        return kind[1].type(0.5)
+    return {FLOAT: 0.5, INT: 1, BOOL: True}[kind]
