@@ -174,7 +174,10 @@ def _readers(lines: List[Line]) -> Dict[str, List[Line]]:
     readers: Dict[str, List[Line]] = {}
     for line in lines:
         if line.targets:
-            for atom in line.operands:
+            # an update's index (forward/optimizer/inplace.py) passes on no tangent
+            operands = [line.args[0][0], line.args[-1][0]] if line.kind == "update" \
+                else line.operands
+            for atom in operands:
                 known = readers.get(atom.name)
                 if known is None:
                     readers[atom.name] = [line]

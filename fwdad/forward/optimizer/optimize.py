@@ -31,7 +31,7 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, vanishing
+from fwdad.forward.optimizer import activity, batched_variant, inplace, vanishing
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
@@ -75,6 +75,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     only the template lines that are right for them are inlined, and its guard sends
     other calls to `unoptimized`; None when it would inline nothing."""
     without_tangent = without_tangent or {}
+    inplace.join_updates(lines.body, activity.params(tree))
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
@@ -329,3 +330,4 @@ def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
 # not of bound methods, which would hold the rewrite in a reference cycle.
 _METHODS = {kind: getattr(_Rewrite, "s_" + kind) for kind in (
     "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}
+_METHODS["update"] = inplace.rewrite  # r[k] op= v on a local no other name holds
