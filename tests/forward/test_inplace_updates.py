@@ -98,7 +98,27 @@ def no_derivative_written(x):
     return r
 
 
-SPLIT = [slice_update, element_updates, fancy_updates, mask_update, whole_updates,
+def copies_in_a_loop(x):
+    """s's tangent is a copy of r's (`+dr`): the next update of r must not reach it."""
+    r = x * 1.0
+    out = x * 0.0
+    for i in range(3):
+        r[0] += x[1]
+        s = r + 0.0
+        out = out + s * x
+        r = r * 1.5
+    return out + r
+
+
+def update_then_rebind(x):
+    r = x * 2.0
+    r[1:3] -= x[:2]
+    r = r * r
+    r[0] = x[4]
+    return r
+
+
+SPLIT = [copies_in_a_loop, update_then_rebind, slice_update, element_updates, fancy_updates, mask_update, whole_updates,
          loop_updates, branch_updates, constant_then_update, two_dimensional,
          value_is_another_update, no_derivative_written]
 

@@ -1,10 +1,11 @@
 """Helpers that optimized rules call at run time: in-place updates of array locals.
 
-    r[1:-1] += v        ->    r = _fw_update_owned(_fw_upd1, _fw_Dual(r, dr), key, v)
+    r[1:-1] += v        ->    r = _fw_update_owned(_fw_update, _fw_Dual(r, dr), key, v)
                               r, dr = r.primal, r.tangent
-The update runs the plain rule's own frules (getitem, the in-place operator, setitem)
-on a Dual of the split local, so the primal and the tangent change exactly as in the
-plain rule. forward/optimizer/inplace.py splits only locals whose arrays nothing else
+With ints and slices for the index and `=`, `+=` or `-=`, the update writes the primal
+and the tangent itself (`dr[:, 1:-1] += dv` for a batch); otherwise it runs the plain
+rule's own frules (getitem, the in-place operator, setitem) on a Dual of the split
+local. Either way the primal and the tangent change exactly as in the plain rule. forward/optimizer/inplace.py splits only locals whose arrays nothing else
 holds, so their tangent is private: a zero tangent (NoTangent, the templates' symbolic
 zero) becomes an array first, and a batched value widens it, with no count of its
 references (rules/widening.py counts them because a boxed Dual's tangent may be shared;
@@ -48,8 +49,9 @@ def update_owned(update: Update, x: Dual, key: Any, value: Dual) -> Dual:
     """update_boxed for the Dual of a split local whose tangent nothing else holds."""
     primal = x.primal
     tangent = _writable(primal, x.tangent, value)
-    if update.primal_op in _LINEAR and _direct(primal, tangent, key, value.tangent):
-        _update_directly(update.primal_op, primal, tangent, key, value)
+    index = key.primal if type(key) is Dual else key  # (the frules take it boxed)
+    if update.primal_op in _LINEAR and _direct(primal, tangent, index, value.tangent):
+        _update_directly(update.primal_op, primal, tangent, index, value)
         return Dual(primal, tangent)
     return update_boxed(update, x if tangent is x.tangent else Dual(primal, tangent),
                         key, value)
@@ -99,7 +101,7 @@ def _writable(primal: Any, tangent: Any, value: Dual) -> Any:
     zero array for no tangent (a float array's), widened when `value` is batched."""
     if not isinstance(primal, np.ndarray) or not np.issubdtype(primal.dtype, np.inexact):
         return tangent
-    if tangent is NoTangent or type(tangent) is float:
+    if tangent is NoTangent or (type(tangent) is float and tangent == 0.0):
         tangent = created_tangent(primal)
     if type(tangent) is np.ndarray and not is_batched(primal, tangent):
         context = running_context()
