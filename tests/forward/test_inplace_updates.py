@@ -118,9 +118,46 @@ def update_then_rebind(x):
     return r
 
 
-SPLIT = [copies_in_a_loop, update_then_rebind, slice_update, element_updates, fancy_updates, mask_update, whole_updates,
-         loop_updates, branch_updates, constant_then_update, two_dimensional,
+SPLIT = [copies_in_a_loop, update_then_rebind, slice_update, element_updates,
+         fancy_updates, mask_update, whole_updates, loop_updates, branch_updates, constant_then_update, two_dimensional,
          value_is_another_update, no_derivative_written]
+
+
+# ---- a local with no tangent, and one boxed for another reason, updated in place ------
+def constant_updated(x):
+    """c never depends on x: its updates run on primals alone."""
+    c = C * 2.0
+    c[1:3] += 1.0
+    c *= 0.5
+    c[0] = 4.0
+    return x * c
+
+
+def boxed_by_a_method_call(x):
+    """(r * 1.0).copy() is a dynamic call, which may mutate what it is called on, and
+    so, for the analysis, what that was made from: r stays boxed, and its updates call
+    the plain rule's frules."""
+    r = x * 2.0
+    r[1:] += x[:-1]
+    r[0] = x[4] * x[4]
+    return (r * 1.0).copy()
+
+
+def updated_number(x):
+    s = np.sum(x) * 1.0
+    s += x[0]
+    s *= x[1]
+    return s
+
+
+OTHERS = [constant_updated, boxed_by_a_method_call, updated_number]
+
+
+@pytest.mark.parametrize("fn, helper", [(constant_updated, "_fw_update_primal"),
+                                        (boxed_by_a_method_call, "_fw_update_boxed"),
+                                        (updated_number, "_fw_update_owned")], ids=str)
+def test_other_kinds_of_local_are_updated(fn, helper):
+    assert helper in build_rule(fn).source
 
 
 # ---- a second name for the memory: left as it was (boxed, the plain rule's calls) -------
@@ -179,7 +216,7 @@ def test_shared_memory_keeps_the_plain_calls(fn):
     assert "_fw_update_owned" not in build_rule(fn).source
 
 
-@pytest.mark.parametrize("fn", SPLIT + BOXED, ids=_ids)
+@pytest.mark.parametrize("fn", SPLIT + OTHERS + BOXED, ids=_ids)
 def test_optimized_rule_matches_plain_rule(fn):
     optimized, plain = build_rule(fn), build_rule(fn, optimized=False)
     rng = np.random.default_rng(0)
@@ -192,7 +229,7 @@ def test_optimized_rule_matches_plain_rule(fn):
     assert_same(run_rule(optimized, args, batch), run_rule(plain, args, batch))
 
 
-@pytest.mark.parametrize("fn", SPLIT + BOXED, ids=_ids)
+@pytest.mark.parametrize("fn", SPLIT + OTHERS + BOXED, ids=_ids)
 def test_jvp_and_jacfwd_match_finite_differences(fn):
     x = _point()
     tangent = np.random.default_rng(2).normal(size=x.shape)

@@ -5,11 +5,12 @@
 With ints and slices for the index and `=`, `+=` or `-=`, the update writes the primal
 and the tangent itself (`dr[:, 1:-1] += dv` for a batch); otherwise it runs the plain
 rule's own frules (getitem, the in-place operator, setitem) on a Dual of the split
-local. Either way the primal and the tangent change exactly as in the plain rule. forward/optimizer/inplace.py splits only locals whose arrays nothing else
-holds, so their tangent is private: a zero tangent (NoTangent, the templates' symbolic
-zero) becomes an array first, and a batched value widens it, with no count of its
-references (rules/widening.py counts them because a boxed Dual's tangent may be shared;
-the split local `dr` is one more holder, known to be the only one).
+local. Either way the primal and the tangent change exactly as in the plain rule.
+forward/optimizer/inplace.py splits only locals whose arrays nothing else holds, so
+their tangent is private: a zero tangent (NoTangent, the templates' symbolic zero)
+becomes an array first, and a batched value widens it, with no count of its references
+(rules/widening.py counts them because a boxed Dual's tangent may be shared; the split
+local `dr` is one more holder, known to be the only one).
 """
 from __future__ import annotations
 
@@ -55,6 +56,16 @@ def update_owned(update: Update, x: Dual, key: Any, value: Dual) -> Dual:
         return Dual(primal, tangent)
     return update_boxed(update, x if tangent is x.tangent else Dual(primal, tangent),
                         key, value)
+
+
+def update_primal(update: Update, x: Any, key: Any, value: Any) -> Any:
+    """The update on primals alone (a local with no tangent, written a value with
+    none); what x holds after it."""
+    op = update.primal_op
+    if update.whole:
+        return op(x, value)
+    x[key] = value if op is None else op(x[key], value)
+    return x
 
 
 _LINEAR = (None, operator.iadd, operator.isub)  # (None: `r[k] = v`)
