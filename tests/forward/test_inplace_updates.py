@@ -119,8 +119,9 @@ def update_then_rebind(x):
 
 
 SPLIT = [copies_in_a_loop, update_then_rebind, slice_update, element_updates,
-         fancy_updates, mask_update, whole_updates, loop_updates, branch_updates, constant_then_update, two_dimensional,
-         value_is_another_update, no_derivative_written]
+         fancy_updates, mask_update, whole_updates, loop_updates, branch_updates,
+         constant_then_update, two_dimensional, value_is_another_update,
+         no_derivative_written]
 
 
 # ---- a local with no tangent, and one boxed for another reason, updated in place ------
