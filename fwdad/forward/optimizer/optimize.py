@@ -76,7 +76,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     other calls to `unoptimized`; None when it would inline nothing."""
     without_tangent = without_tangent or {}
     inplace.join_updates(lines.body, activity.params(tree))
-    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
+    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
+                                guarded=not without_tangent)
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
@@ -87,8 +88,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif rewrite.inlined and not without_tangent:
-        body = guard(rewrite, tree, unoptimized) + body
+    elif (rewrite.inlined or analysis.quiet) and not without_tangent:
+        body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
     return cleanup(ast.copy_location(out, tree), rewrite.small, rewrite.notes)
