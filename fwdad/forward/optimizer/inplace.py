@@ -153,7 +153,8 @@ def _private(name: str, lines: List[Line], grouped: Dict[int, str]) -> bool:
         reads = [a for a in line.operands if a.kind == "local" and a.name == name]
         if not reads or line.kind in ("template", "use") or mine:
             continue
-        if not (id(line) in grouped and _only_value(line, name)):
+        if not ((id(line) in grouped or line.kind == "update") and
+                _only_value(line, name)):
             return False
     return True
 
