@@ -75,7 +75,7 @@ def _append(xs: Dual, item: Dual) -> Dual:
 def_nondiff(lang.truth, str.format, str.split, str.replace, str.join, is_zero)
 
 
-@frule(lang.build_slice, slice)
+@frule(lang.build_slice, slice, pure=True)  # (a new slice: mutates nothing)
 def _build_slice(*bounds: Dual) -> Dual:
     """A slice carries no tangent: bounds that move (`np.mgrid[0:x:5j]`, `np.r_[0:x:5j]`
     are linspace(0, x, 5)) would lose their derivative, so they are refused."""

@@ -31,10 +31,11 @@ from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
 
 
-def linear(*fns: Callable, batched: Optional[Callable] = None) -> None:
-    """Register functions linear in their first argument (an array)."""
+def linear(*fns: Callable, batched: Optional[Callable] = None, pure: bool = False) -> None:
+    """Register functions linear in their first argument (an array); `pure` when they
+    mutate none of their arguments (rules/purity.py)."""
     for fn in fns:
-        frule(fn)(_linear_rule(fn, batched))
+        frule(fn, pure=pure or None)(_linear_rule(fn, batched))
 
 
 def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
@@ -161,7 +162,7 @@ linear(np.diagonal, np.ndarray.diagonal, batched=_diagonal)
 linear(np.flip, batched=_flip)
 linear(np.take, np.ndarray.take, batched=_along_axis(np.take))
 linear(np.repeat, np.ndarray.repeat, batched=_along_axis(np.repeat))
-linear(np.roll, batched=batched_roll)
+linear(np.roll, batched=batched_roll, pure=True)  # (a new array; no `out`)
 linear(np.flipud, batched=lambda out, x, dx: np.flip(dx, 1))
 linear(np.fliplr, batched=lambda out, x, dx: np.flip(dx, 2))
 linear(np.rot90, batched=lambda out, x, dx, k=1, axes=(0, 1): np.rot90(

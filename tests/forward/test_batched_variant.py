@@ -215,8 +215,25 @@ def inplace(x):
     return y * 2.0
 
 
-def test_rule_that_updates_in_place_gets_no_variant():
+def updates_argument(x):
+    x[0] += 1.0
+    return x * 2.0
+
+
+def test_rule_that_updates_a_private_local_in_place_gets_a_variant():
+    """y is made by a template and read by nothing else: its update runs on the split
+    tangent (forward/optimizer/inplace.py), and the variant equals the plain rule."""
     routes = build_rule(inplace).routes
+    assert routes.variant(BATCHED) is not routes.plain
+    x, dx = np.linspace(0.1, 0.9, 4), np.random.default_rng(3).normal(size=(3, 4))
+    got = routes.variant(BATCHED)(Dual(x, dx))
+    want = routes.plain(Dual(x, dx.copy()))
+    np.testing.assert_array_equal(got.primal, want.primal)
+    np.testing.assert_array_equal(got.tangent, want.tangent)
+
+
+def test_rule_that_updates_an_argument_in_place_gets_no_variant():
+    routes = build_rule(updates_argument).routes
     assert routes.variant(BATCHED) is routes.plain
 
 

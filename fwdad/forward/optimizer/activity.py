@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import astwalk, lang
+from fwdad.forward.optimizer import metadata
 from fwdad.forward.optimizer.lines import Line, RuleLines, bound_below, walk_lines
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
@@ -33,13 +34,15 @@ class Analysis:
     scoped: bool                   # it has `global` or `nonlocal` statements
     opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
     lines: List[Line]              # every Line of the rule, blocks' after their own
+    quiet: Set[int]                # ids of lines reading metadata (optimizer/metadata.py)
 
 
 def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any],
-            inactive: Set[str] = frozenset()) -> Analysis:
+            inactive: Set[str] = frozenset(), guarded: bool = False) -> Analysis:
     """The kind of every local of the rule `fn`, whose Lines are `rule_lines` (see the
     module docstring); the parameters `inactive` have no tangent (the rule is
-    specialized for that)."""
+    specialized for that). A `guarded` rule turns away instances of user classes, so
+    its parameters' metadata carry no tangent (forward/optimizer/metadata.py)."""
     lines = walk_lines(rule_lines.body)
     bound = params(fn)
     for line in lines:
@@ -54,15 +57,17 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
     args = fn.args
     forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
     readers = _readers(lines)
+    quiet = metadata.quiet_reads(lines, params(fn)) if guarded else set()
     active = _closure(readers, (params(fn) - inactive) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
-        and not _is_nondiff(line) for t in line.targets}, _passes_activity)
+        and not _is_nondiff(line) for t in line.targets},
+        lambda line: _passes_activity(line) and id(line) not in quiet)
     opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
                                 and not line.pure for t in _defined(line, locals_)},
                       None, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
-    return Analysis(kinds, names, scoped, opaque, everything)
+    return Analysis(kinds, names, scoped, opaque, everything, quiet)
 
 
 def _rows(lines: List[Line]) -> List[Line]:
@@ -174,7 +179,10 @@ def _readers(lines: List[Line]) -> Dict[str, List[Line]]:
     readers: Dict[str, List[Line]] = {}
     for line in lines:
         if line.targets:
-            for atom in line.operands:
+            # an update's index (forward/optimizer/inplace.py) passes on no tangent
+            operands = [line.args[0][0], line.args[-1][0]] if line.kind == "update" \
+                else line.operands
+            for atom in operands:
                 known = readers.get(atom.name)
                 if known is None:
                     readers[atom.name] = [line]

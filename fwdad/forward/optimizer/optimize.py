@@ -32,7 +32,7 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, kind_flow, vanishing
+from fwdad.forward.optimizer import activity, batched_variant, inplace, kind_flow, vanishing
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
@@ -88,7 +88,9 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     arguments of those kinds: the kinds of its locals (kind_flow.py) tell it more
     lines are right."""
     without_tangent = without_tangent or {}
-    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
+    inplace.join_updates(lines.body, activity.params(tree))
+    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
+                                guarded=not without_tangent)
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
@@ -102,8 +104,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif rewrite.inlined and not without_tangent:
-        body = guard(rewrite, tree, unoptimized) + body
+    elif (rewrite.inlined or analysis.quiet) and not without_tangent:
+        body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     body = cleanup(body, tree.args, rewrite.small)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
@@ -338,3 +340,4 @@ def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
 # not of bound methods, which would hold the rewrite in a reference cycle.
 _METHODS = {kind: getattr(_Rewrite, "s_" + kind) for kind in (
     "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}
+_METHODS["update"] = inplace.rewrite  # r[k] op= v on a local no other name holds
