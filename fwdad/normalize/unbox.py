@@ -6,6 +6,8 @@
     setattr(s, 't', _fw_iadd1)       ->  s_t = _fw_iadd1
     return s                         ->  s = State(t=s_t, pos=s_pos)
                                          return s
+    step(s, h)                       ->  _fw_step1 = step__s_fields(s_t, s_pos, h)
+                                         _fw_result1, s_t, s_pos = fwdad.unpack(_fw_step1, 3)
 
 Runs on flattened code (one operation a line). A local is unboxed when every value it
 holds is made in the function by a call of a plain class (normalize/plain_classes.py,
@@ -19,20 +21,27 @@ block (or below): the local always holds an instance when it is used. Anything e
 (`is`, `id`, `type`, methods, other attributes, closures, `del`, a test of it, another
 value) leaves the local as it is.
 
+A call that gives the instance, once, to a Python function that only reads and writes
+its fields is no escape: it calls the variant of that function that takes the fields and
+gives them back with its result (normalize/field_calls.py), anywhere in the function but
+in a try (whose handlers would see the instance as the call left it when it raised).
+
 After this pass the unboxed locals are gone from the code but at their escapes, and
-every field is a local: the optimizer sees plain values (forward/optimizer/optimize.py refuses
-rules that make instances).
+every field is a local: the optimizer sees plain values (forward/optimizer/optimize.py leaves
+rules that make instances of other classes).
 """
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
+from fwdad import lang
 from fwdad.astwalk import copy_location, copy_locations, walk
-from fwdad.normalize import uses
+from fwdad.normalize import field_calls, refs, uses
 from fwdad.normalize.names import Namer, is_generated
 from fwdad.normalize.plain_classes import Layout
+from fwdad.normalize.refs import is_ref
 from fwdad.normalize.uses import Use
 
 Path = Tuple[Tuple[List[ast.stmt], int], ...]
@@ -51,7 +60,7 @@ def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     edits: Dict[int, _Edit] = {}
     for plan in plans:
         plan.locals = _field_locals(plan, taken, names)
-        _edit(plan, edits, found)
+        _edit(plan, edits, found, names)
     tree.body = _apply(tree.body, edits)
     return tree
 
@@ -82,6 +91,9 @@ class _Plan:
     uses: List[Use]
     dotted: ast.expr  # the callee of a making, to make the instance again
     locals: Dict[str, str] = field(default_factory=dict)  # field -> its local
+    # statement -> the variant of the function it passes the instance to, which takes
+    # and gives back the fields (normalize/field_calls.py)
+    passes: Dict[int, Any] = field(default_factory=dict)
 
 
 def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
@@ -101,9 +113,50 @@ def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
             return None
         if use.kind == "write" and layout.frozen:
             return None
-        if use.kind == "escape" and not _last_use(use, name, len(home)):
+    passes = {}
+    for use in its:
+        if use.kind != "escape":
+            continue
+        variant = _passed_to(use, name, layout, len(home))
+        if variant is not None:
+            passes[id(use.stmt)] = variant
+        elif not _last_use(use, name, len(home)):
             return None
-    return _Plan(name, layout, its, first.stmt.value.func)
+    return _Plan(name, layout, its, first.stmt.value.func, passes=passes)
+
+
+def _passed_to(use: Use, name: str, layout: Layout, depth: int) -> Any:
+    """The variant of the Python function that the escape `use` passes the instance to,
+    once, which takes and gives back its fields (normalize/field_calls.py); None where
+    there is none, or the call is in a try (whose handlers could see the instance
+    half-updated)."""
+    stmt = use.stmt
+    value = stmt.value
+    if type(value) is not ast.Call or not is_ref(value.func) or \
+            any(type(block[i]) is ast.Try for block, i in use.path[depth:-1]) or \
+            (type(stmt) is ast.Assign and type(stmt.targets[0]) is not ast.Name):
+        return None
+    param = _parameter(value, name, value.func.fw_value)
+    return None if param is None else field_calls.fields_variant(
+        value.func.fw_value, param, layout)
+
+
+def _parameter(call: ast.Call, name: str, fn: Any) -> Optional[str]:
+    """The parameter of `fn` that `call` gives the local `name` to, when it gives it
+    once, as a plain argument, and binds it by position or by name."""
+    given = [i for i, a in enumerate(call.args) if type(a) is ast.Name and a.id == name]
+    named = [k.arg for k in call.keywords if type(k.value) is ast.Name and k.value.id == name]
+    mentions = sum(1 for n in walk(call) if type(n) is ast.Name and n.id == name)
+    code = getattr(fn, "__code__", None)
+    if code is None or mentions != 1 or len(given) + len(named) != 1 or any(
+            type(a) is ast.Starred for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return None
+    params = code.co_varnames[:code.co_argcount]
+    if named:
+        return named[0] if named[0] in params[code.co_posonlyargcount:] else None
+    i = given[0]
+    return params[i] if code.co_posonlyargcount <= i < len(params) else None
 
 
 def _inside(path: Path, home: Path, block: List[ast.stmt], start: int) -> bool:
@@ -156,7 +209,8 @@ class _Edit:
     instead: Optional[List[ast.stmt]] = None
 
 
-def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]]) -> None:
+def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]],
+          names: Namer) -> None:
     for use in plan.uses:
         stmt = use.stmt
         edit = edits.setdefault(id(stmt), _Edit())
@@ -168,8 +222,32 @@ def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]]) -> 
                 else [_assign(stmt.targets[0].id, _load(plan.locals[use.attr], stmt), stmt)]
         elif use.kind == "write":
             edit.instead = [_assign(plan.locals[use.attr], stmt.value.args[2], stmt)]
+        elif id(stmt) in plan.passes:
+            edit.instead = _pass_fields(plan, plan.passes[id(stmt)], stmt, names)
         else:
             edit.before.append(_remake(plan, stmt))
+
+
+def _pass_fields(plan: _Plan, variant: Any, stmt: ast.stmt, names: Namer
+                 ) -> List[ast.stmt]:
+    """`y = step(s, h)` -> `_fw_r = step__s_fields(s_t, s_pos, h)`
+                          `y, s_t, s_pos = fwdad.unpack(_fw_r, 3)`"""
+    call = stmt.value
+    fields = [_load(plan.locals[f], stmt) for f in plan.layout.fields]
+    args = [a for a in call.args if not (type(a) is ast.Name and a.id == plan.name)]
+    keywords = [k for k in call.keywords
+                if not (type(k.value) is ast.Name and k.value.id == plan.name)]
+    result = names.fresh(variant.__name__.split("__")[0])
+    new = refs.call(variant, variant.__name__, fields + args, stmt, keywords)
+    target = stmt.targets[0].id if type(stmt) is ast.Assign else names.fresh("result")
+    stores = [copy_location(ast.Name(id=n, ctx=ast.Store()), stmt)
+              for n in [target] + [plan.locals[f] for f in plan.layout.fields]]
+    unpacked = refs.call(lang.unpack, "fwdad.unpack",
+                         [_load(result, stmt), copy_location(ast.Constant(len(stores)), stmt)],
+                         stmt)
+    return [_assign(result, new, stmt),
+            copy_location(ast.Assign(targets=[copy_location(
+                ast.Tuple(elts=stores, ctx=ast.Store()), stmt)], value=unpacked), stmt)]
 
 
 def _forwarded(plan: _Plan, read: Use, found: Dict[str, List[Use]]) -> bool:
@@ -186,8 +264,8 @@ def _forwarded(plan: _Plan, read: Use, found: Dict[str, List[Use]]) -> bool:
     if len(use.path) != len(read.path) or not _inside(use.path, read.path[:-1], block, i):
         return False
     makings = {id(u.stmt) for u in plan.uses if u.kind == "make"}
-    changes = makings | {id(u.stmt) for u in plan.uses
-                         if u.kind == "write" and u.attr == read.attr}
+    changes = makings | set(plan.passes) | {id(u.stmt) for u in plan.uses
+                                            if u.kind == "write" and u.attr == read.attr}
     between = block[i + 1:use.path[-1][1]]
     if id(use.stmt) in makings or \
             any(id(node) in changes for stmt in between for node in walk(stmt)):

@@ -49,6 +49,7 @@ from fwdad.forward.transform.astbuild import literal, locate
 from fwdad.forward.transform.astbuild import load as _name
 from fwdad.forward.transform.astbuild import store as _store
 from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
+from fwdad.normalize import plain_classes
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.tangents import NoTangent
 
@@ -94,9 +95,14 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
 
 
 def _builds_instances(constants: Constants) -> bool:
-    """Whether the rule calls a class constructor of a user class (forward/constructors)."""
+    """Whether the rule calls a class constructor of a user class (forward/constructors)
+    other than a plain class's (normalize/plain_classes.py): making one runs nothing but
+    its field stores, and the unbox pass makes them again where they escape (into a
+    call, a container, a return); the instance is the result of a call, so no template
+    applies to it or to its fields (activity.py: opaque)."""
     return any(getattr(v, "__module__", None) == constructors.__name__
                and getattr(v, "__name__", "").startswith("new_")
+               and plain_classes.layout(getattr(v, "_fw_creates", None)) is None
                for v in constants.values.values())
 
 
