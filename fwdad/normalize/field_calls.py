@@ -112,11 +112,11 @@ def _field_params(param: str, layout: Layout, taken: Set[str]) -> List[str]:
 def _rewritten(tree: ast.FunctionDef, param: str, layout: Layout, fields: List[str]
                ) -> Optional[ast.FunctionDef]:
     """The variant's def, or None when `param` is not a plain positional parameter
-    without a default."""
+    without a default, or positional-only parameters come first (the fields go first)."""
     args = tree.args
     position = [a.arg for a in args.args].index(param) if param in \
         [a.arg for a in args.args] else -1
-    if position < 0 or position >= len(args.args) - len(args.defaults):
+    if position < 0 or position >= len(args.args) - len(args.defaults) or args.posonlyargs:
         return None
     for arg in ast.walk(args):
         if type(arg) is ast.arg:
