@@ -20,8 +20,9 @@ from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
-from fwdad.forward.routes import BATCHED, Key, Routes
+from fwdad.forward.routes import BATCHED, INSTANCE, Key, Routes
 from fwdad.forward.transform.dual_code import transform, transform_lines
+from fwdad.normalize.instance_params import instance_params
 from fwdad.source import FunctionSource
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
@@ -59,6 +60,7 @@ def collector_paused() -> Iterator[None]:
 
 def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[..., Any]:
     src, normalized = frontend.normalized(fn)
+    instances = instance_params(normalized)
     tree, constants, lines = transform_lines(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
@@ -71,7 +73,7 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
         specialize = None if src.text is None else functools.partial(
             _variant, frontend.without_tree(src), build, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
-                        tuple(a.arg for a in args.kwonlyargs), specialize)
+                        tuple(a.arg for a in args.kwonlyargs), specialize, instances)
         better = optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
@@ -138,12 +140,18 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
             better = optimize(tree, constants, lines, plain, batched=True)
             return plain if better is None else build(
                 better, constants.values, header=f"optimized {header}, for batched tangents")
-        better = optimize(tree, constants, lines, plain, dict(key))
+        without = {name: kind for name, kind in key if kind != INSTANCE}
+        better = optimize(tree, constants, lines, plain, without,
+                          checked=len(without) < len(key))
         if better is None:
             return plain
-        names = ", ".join(name for name, _ in key)
-        return build(better, constants.values,
-                     header=f"optimized {header}, for {names} with no tangent")
+        return build(better, constants.values, header=f"optimized {header}, for " + "; ".join(
+            f"{', '.join(names)} {what}" for what, names in _described(key) if names))
+
+
+def _described(key: Key) -> list:
+    return [("with no tangent", [name for name, kind in key if kind != INSTANCE]),
+            ("given as instances", [name for name, kind in key if kind == INSTANCE])]
 
 
 class PlainRule:

@@ -61,7 +61,7 @@ _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.tru
 
 def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
              unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None,
-             batched: bool = False
+             batched: bool = False, checked: bool = False
              ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
@@ -74,7 +74,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     calls where those have none, with no guard: Routes calls it after checking. With
     `batched`, it is the variant for batched tangents (forward/optimizer/batched_variant.py):
     only the template lines that are right for them are inlined, and its guard sends
-    other calls to `unoptimized`; None when it would inline nothing."""
+    other calls to `unoptimized`; None when it would inline nothing. With `checked`,
+    Routes checked the call (instance arguments of plain classes): no guard."""
     without_tangent = without_tangent or {}
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent))
     if analysis.scoped or _builds_instances(constants) or (
@@ -87,7 +88,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif rewrite.inlined and not without_tangent:
+    elif rewrite.inlined and not without_tangent and not checked:
         body = guard(rewrite, tree, unoptimized) + body
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=body, decorator_list=[],
                           returns=None, type_comment=None)
