@@ -52,8 +52,9 @@ def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     if found is None:
         return tree
     params = {a.arg for a in walk(tree.args) if type(a) is ast.arg}
-    plans = [plan for name, its in found.items() if name not in params
-             for plan in [_plan(name, its)] if plan is not None]
+    made = {name for name, its in found.items() if its[0].kind == "make"} - params
+    plans = [plan for name in made for plan in [_plan(name, found[name], made)]
+             if plan is not None]
     if not plans:
         return tree
     taken = _bound_or_read(tree)
@@ -96,8 +97,9 @@ class _Plan:
     passes: Dict[int, Any] = field(default_factory=dict)
 
 
-def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
-    """The plan to unbox `name`, or None when it must stay (see the module docstring)."""
+def _plan(name: str, its: List[Use], made: Set[str]) -> Optional[_Plan]:
+    """The plan to unbox `name`, or None when it must stay (see the module docstring).
+    `made`: the locals that may be unboxed too."""
     first = its[0]
     if first.kind != "make" or any(u.kind == "refuse" for u in its):
         return None
@@ -117,7 +119,7 @@ def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
     for use in its:
         if use.kind != "escape":
             continue
-        variant = _passed_to(use, name, layout, len(home))
+        variant = _passed_to(use, name, layout, len(home), made)
         if variant is not None:
             passes[id(use.stmt)] = variant
         elif not _last_use(use, name, len(home)):
@@ -125,16 +127,20 @@ def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
     return _Plan(name, layout, its, first.stmt.value.func, passes=passes)
 
 
-def _passed_to(use: Use, name: str, layout: Layout, depth: int) -> Any:
+def _passed_to(use: Use, name: str, layout: Layout, depth: int, made: Set[str]) -> Any:
     """The variant of the Python function that the escape `use` passes the instance to,
     once, which takes and gives back its fields (normalize/field_calls.py); None where
-    there is none, or the call is in a try (whose handlers could see the instance
-    half-updated)."""
+    there is none, the call is in a try (whose handlers could see the instance
+    half-updated), or it passes another local that may be unboxed (the statement is
+    rewritten for one instance only)."""
     stmt = use.stmt
     value = stmt.value
-    if type(value) is not ast.Call or not is_ref(value.func) or \
+    if type(stmt) not in (ast.Expr, ast.Assign) or type(value) is not ast.Call or \
+            not is_ref(value.func) or \
             any(type(block[i]) is ast.Try for block, i in use.path[depth:-1]) or \
-            (type(stmt) is ast.Assign and type(stmt.targets[0]) is not ast.Name):
+            (type(stmt) is ast.Assign and type(stmt.targets[0]) is not ast.Name) or \
+            any(type(n) is ast.Name and n.id != name and n.id in made
+                for n in walk(value)):
         return None
     param = _parameter(value, name, value.func.fw_value)
     return None if param is None else field_calls.fields_variant(

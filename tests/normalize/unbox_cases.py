@@ -308,6 +308,18 @@ def recursive_helper(a):
     return p.left * p.right
 
 
+def combine(p, q):
+    p.left = p.left + q.left * q.right
+    q.right = q.right * 0.5
+
+
+def two_instances_to_one_helper(a, b):
+    p = Pair(a, b)
+    q = Pair(b * b, a)
+    combine(p, q)
+    return p.left * q.right
+
+
 def helper_in_a_try(k, pos0, vel0):
     s = State(k, pos0, vel0)
     try:
@@ -481,6 +493,7 @@ KEPT = [
     Row(helper_stores_it, (0.7,)),
     Row(recursive_helper, (0.7,)),
     Row(helper_in_a_try, (0.7, V, W)),
+    Row(two_instances_to_one_helper, (0.7, 1.3)),
     Row(escapes_in_a_loop, (0.4,)),
     Row(made_in_branches, (0.4,)),
     Row(rebound_by_a_call, (0.4,)),
