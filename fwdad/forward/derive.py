@@ -11,7 +11,7 @@ import contextlib
 import functools
 import gc
 import os
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from fwdad import frontend, source
 from fwdad.compile import compile_function
@@ -130,8 +130,9 @@ def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], h
 def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,
              plain: "PlainRule", key: Key) -> Callable[..., Any]:
     """The optimized rule for calls where the parameters of `key` have no tangent (an
-    int argument), made from the def's text again as the plain rule is (a lambda, with
-    no text of its own, uses the plain rule)."""
+    int argument) or are instances of plain classes (INSTANCE: Routes checked them, so
+    it has no guard), made from the def's text again as the plain rule is (a lambda,
+    with no text of its own, uses the plain rule)."""
     with collector_paused():
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
@@ -149,7 +150,7 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
             f"{', '.join(names)} {what}" for what, names in _described(key) if names))
 
 
-def _described(key: Key) -> list:
+def _described(key: Key) -> List[Tuple[str, List[str]]]:
     return [("with no tangent", [name for name, kind in key if kind != INSTANCE]),
             ("given as instances", [name for name, kind in key if kind == INSTANCE])]
 
