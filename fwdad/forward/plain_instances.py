@@ -21,6 +21,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.forward.optimizer import unboxed
 from fwdad.normalize.plain_classes import layout
+from fwdad.rules.registry import on_register
 from fwdad.tangents import Tangent
 
 _LEAVES = (int, float, complex, bool, str, type(None), np.number, np.bool_)
@@ -72,6 +73,15 @@ def _unbatched(value: Any, dvalue: Any) -> bool:
     if type(dvalue) is np.ndarray and type(value) is np.ndarray:
         return dvalue.ndim == value.ndim  # (the common case, asked without a Dual)
     return not unboxed.batched(Dual(value, dvalue))
+
+
+def _forget(fn: Any) -> None:
+    """A rule registered for a class makes it no plain class (plain_classes.layout)."""
+    with _lock:
+        _known.clear()
+
+
+on_register(_forget)
 
 
 def _fields(cls: type) -> Optional[FrozenSet[str]]:

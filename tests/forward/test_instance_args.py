@@ -12,11 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+import fwdad
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
 from fwdad.forward.routes import INSTANCE
 from fwdad.frontend import normalized
 from fwdad.normalize.instance_params import instance_params
+from fwdad.rules.registry import rules_restored
 from fwdad.tangents import Tangent, random_tangent
 from fwdad.testing import test_rule as check_rule
 
@@ -220,3 +222,22 @@ PARAMS = [
 @pytest.mark.parametrize("fn, want", PARAMS, ids=lambda x: getattr(x, "__name__", ""))
 def test_parameters_read_only_through_their_fields(fn, want):
     assert instance_params(normalized(fn)[1]) == want
+
+
+class LatePair:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+def test_a_rule_registered_for_the_class_later_sends_its_instances_elsewhere():
+    args = (LatePair(0.4, 1.3), 0.7)
+    assert variant_keys(product, args)[2]
+    with rules_restored():
+        @fwdad.frule(LatePair)
+        def _made(x: Dual, y: Dual) -> Dual:
+            return Dual(LatePair(x.primal, y.primal), Tangent(x=x.tangent, y=y.tangent))
+        rule, out, keys = variant_keys(product, args)
+        assert not keys  # a class with a rule is no plain class
+        want = rule.unoptimized(*duals(args))
+        np.testing.assert_allclose(out.tangent, want.tangent, rtol=1e-12)
