@@ -1,4 +1,5 @@
-"""A function given an unboxed instance: the same function, taking and giving back fields.
+"""A function given an unboxed instance: the same function, taking and giving back fields,
+and the call of it.
 
     def step(s, h):                      def step__s_fields(s_t, s_pos, h):
         s.pos = s.pos + h * s.t      ->      s = State(t=s_t, pos=s_pos)
@@ -15,9 +16,13 @@ fields can see it; whatever `step` returns comes first.
 
 The variant is a Python function with source (registered with linecache, as
 fwdad/compile.py registers rules), so that every mode derives its rule as for any other
-function; it shares `step`'s globals. Functions with closure cells, defaults on the
-instance's parameter, generators, or a class name that `step`'s globals do not hold, get
-no variant (None): the call passes the instance as it is.
+function; it shares `step`'s globals. Functions with closure cells, positional-only
+parameters, a default on the instance's parameter, generators, or a class name that
+`step`'s globals do not hold, get no variant (None): the call passes the instance as it
+is (and the instance is made again there, as at any escape).
+
+Note: the variant's text is `ast.unparse` of the rewritten def, so its tracebacks and
+fwdad's errors cite that text's lines, not the user's file.
 """
 from __future__ import annotations
 
@@ -30,8 +35,14 @@ import types
 import weakref
 from typing import Any, Dict, List, Optional, Set, Tuple
 
+from fwdad import lang
+from fwdad.astwalk import copy_location, walk
 from fwdad.errors import FwdadError
+from fwdad.normalize import refs
+from fwdad.normalize.names import Namer
 from fwdad.normalize.plain_classes import Layout
+from fwdad.normalize.refs import is_ref
+from fwdad.normalize.uses import Use
 from fwdad.rules.registry import is_primitive
 
 _VARIANTS: "weakref.WeakKeyDictionary[Any, Dict[Tuple[str, type], Any]]" = \
@@ -41,6 +52,71 @@ _serial = itertools.count(1)
 _GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
+# ---- the call -----------------------------------------------------------------------
+def passed_to(use: Use, name: str, layout: Layout, depth: int, made: Set[str]) -> Any:
+    """The variant of the Python function that the escape `use` (of the unbox pass, whose
+    home block is `depth` deep) passes the instance `name` to, once; None where there is
+    none, the call is in a try (whose handlers could see the instance half-updated), or
+    it passes another local that may be unboxed, of `made` (the statement is rewritten
+    for one instance only)."""
+    stmt = use.stmt
+    value = stmt.value
+    if type(stmt) not in (ast.Expr, ast.Assign) or type(value) is not ast.Call or \
+            not is_ref(value.func) or \
+            any(type(block[i]) is ast.Try for block, i in use.path[depth:-1]) or \
+            (type(stmt) is ast.Assign and type(stmt.targets[0]) is not ast.Name) or \
+            any(type(n) is ast.Name and n.id != name and n.id in made
+                for n in walk(value)):
+        return None
+    param = _parameter(value, name, value.func.fw_value)
+    return None if param is None else fields_variant(value.func.fw_value, param, layout)
+
+
+def _parameter(call: ast.Call, name: str, fn: Any) -> Optional[str]:
+    """The parameter of `fn` that `call` gives the local `name` to, when it gives it
+    once, as a plain argument, and binds it by position or by name."""
+    given = [i for i, a in enumerate(call.args) if type(a) is ast.Name and a.id == name]
+    named = [k.arg for k in call.keywords if type(k.value) is ast.Name and k.value.id == name]
+    mentions = sum(1 for n in walk(call) if type(n) is ast.Name and n.id == name)
+    code = getattr(fn, "__code__", None)
+    if code is None or mentions != 1 or len(given) + len(named) != 1 or any(
+            type(a) is ast.Starred for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return None
+    params = code.co_varnames[:code.co_argcount]
+    if named:
+        return named[0] if named[0] in params[code.co_posonlyargcount:] else None
+    i = given[0]
+    return params[i] if code.co_posonlyargcount <= i < len(params) else None
+
+
+def call_with_fields(variant: Any, name: str, fields: List[str], stmt: ast.stmt,
+                     names: Namer) -> List[ast.stmt]:
+    """`y = step(s, h)` -> `_fw_step1 = step__s_fields(s_t, s_pos, h)`
+                          `y, s_t, s_pos = fwdad.unpack(_fw_step1, 3)`
+    where `fields` are the locals of the fields of the instance `name`."""
+    call = stmt.value
+    args = [a for a in call.args if not (type(a) is ast.Name and a.id == name)]
+    keywords = [k for k in call.keywords
+                if not (type(k.value) is ast.Name and k.value.id == name)]
+    result = names.fresh(variant.__name__.split("__")[0])
+    new = refs.call(variant, variant.__name__, [_at(ast.Name(f, ast.Load()), stmt)
+                                                for f in fields] + args, stmt, keywords)
+    target = stmt.targets[0].id if type(stmt) is ast.Assign else names.fresh("result")
+    stores = [_at(ast.Name(n, ast.Store()), stmt) for n in [target] + fields]
+    unpacked = refs.call(lang.unpack, "fwdad.unpack", [
+        _at(ast.Name(result, ast.Load()), stmt), _at(ast.Constant(len(stores)), stmt)], stmt)
+    return [_at(ast.Assign(targets=[_at(ast.Name(result, ast.Store()), stmt)], value=new),
+                stmt),
+            _at(ast.Assign(targets=[_at(ast.Tuple(elts=stores, ctx=ast.Store()), stmt)],
+                           value=unpacked), stmt)]
+
+
+def _at(node: Any, like: ast.AST) -> Any:
+    return copy_location(node, like)
+
+
+# ---- the variant --------------------------------------------------------------------
 def fields_variant(fn: Any, param: str, layout: Layout) -> Optional[types.FunctionType]:
     """The variant of `fn` whose parameter `param`, given an instance of `layout.cls`,
     is replaced by one parameter per field (see the module docstring); None when there

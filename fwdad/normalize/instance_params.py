@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 import types
-from typing import Dict, FrozenSet, List
+from typing import Dict, FrozenSet
 
 from fwdad.normalize import uses
 from fwdad.normalize.refs import is_ref
@@ -77,6 +77,4 @@ def _user_function(func: ast.expr) -> bool:
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
-    found: List[ast.AST] = [n for n in ast.walk(node)
-                            if type(n) is ast.Name and n.id == name]
-    return bool(found)
+    return any(type(n) is ast.Name and n.id == name for n in ast.walk(node))

@@ -36,12 +36,10 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from fwdad import lang
 from fwdad.astwalk import copy_location, copy_locations, walk
-from fwdad.normalize import field_calls, refs, uses
+from fwdad.normalize import field_calls, uses
 from fwdad.normalize.names import Namer, is_generated
 from fwdad.normalize.plain_classes import Layout
-from fwdad.normalize.refs import is_ref
 from fwdad.normalize.uses import Use
 
 Path = Tuple[Tuple[List[ast.stmt], int], ...]
@@ -119,50 +117,12 @@ def _plan(name: str, its: List[Use], made: Set[str]) -> Optional[_Plan]:
     for use in its:
         if use.kind != "escape":
             continue
-        variant = _passed_to(use, name, layout, len(home), made)
+        variant = field_calls.passed_to(use, name, layout, len(home), made)
         if variant is not None:
             passes[id(use.stmt)] = variant
         elif not _last_use(use, name, len(home)):
             return None
     return _Plan(name, layout, its, first.stmt.value.func, passes=passes)
-
-
-def _passed_to(use: Use, name: str, layout: Layout, depth: int, made: Set[str]) -> Any:
-    """The variant of the Python function that the escape `use` passes the instance to,
-    once, which takes and gives back its fields (normalize/field_calls.py); None where
-    there is none, the call is in a try (whose handlers could see the instance
-    half-updated), or it passes another local that may be unboxed (the statement is
-    rewritten for one instance only)."""
-    stmt = use.stmt
-    value = stmt.value
-    if type(stmt) not in (ast.Expr, ast.Assign) or type(value) is not ast.Call or \
-            not is_ref(value.func) or \
-            any(type(block[i]) is ast.Try for block, i in use.path[depth:-1]) or \
-            (type(stmt) is ast.Assign and type(stmt.targets[0]) is not ast.Name) or \
-            any(type(n) is ast.Name and n.id != name and n.id in made
-                for n in walk(value)):
-        return None
-    param = _parameter(value, name, value.func.fw_value)
-    return None if param is None else field_calls.fields_variant(
-        value.func.fw_value, param, layout)
-
-
-def _parameter(call: ast.Call, name: str, fn: Any) -> Optional[str]:
-    """The parameter of `fn` that `call` gives the local `name` to, when it gives it
-    once, as a plain argument, and binds it by position or by name."""
-    given = [i for i, a in enumerate(call.args) if type(a) is ast.Name and a.id == name]
-    named = [k.arg for k in call.keywords if type(k.value) is ast.Name and k.value.id == name]
-    mentions = sum(1 for n in walk(call) if type(n) is ast.Name and n.id == name)
-    code = getattr(fn, "__code__", None)
-    if code is None or mentions != 1 or len(given) + len(named) != 1 or any(
-            type(a) is ast.Starred for a in call.args) or \
-            any(k.arg is None for k in call.keywords):
-        return None
-    params = code.co_varnames[:code.co_argcount]
-    if named:
-        return named[0] if named[0] in params[code.co_posonlyargcount:] else None
-    i = given[0]
-    return params[i] if code.co_posonlyargcount <= i < len(params) else None
 
 
 def _inside(path: Path, home: Path, block: List[ast.stmt], start: int) -> bool:
@@ -229,31 +189,11 @@ def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]],
         elif use.kind == "write":
             edit.instead = [_assign(plan.locals[use.attr], stmt.value.args[2], stmt)]
         elif id(stmt) in plan.passes:
-            edit.instead = _pass_fields(plan, plan.passes[id(stmt)], stmt, names)
+            edit.instead = field_calls.call_with_fields(
+                plan.passes[id(stmt)], plan.name,
+                [plan.locals[f] for f in plan.layout.fields], stmt, names)
         else:
             edit.before.append(_remake(plan, stmt))
-
-
-def _pass_fields(plan: _Plan, variant: Any, stmt: ast.stmt, names: Namer
-                 ) -> List[ast.stmt]:
-    """`y = step(s, h)` -> `_fw_r = step__s_fields(s_t, s_pos, h)`
-                          `y, s_t, s_pos = fwdad.unpack(_fw_r, 3)`"""
-    call = stmt.value
-    fields = [_load(plan.locals[f], stmt) for f in plan.layout.fields]
-    args = [a for a in call.args if not (type(a) is ast.Name and a.id == plan.name)]
-    keywords = [k for k in call.keywords
-                if not (type(k.value) is ast.Name and k.value.id == plan.name)]
-    result = names.fresh(variant.__name__.split("__")[0])
-    new = refs.call(variant, variant.__name__, fields + args, stmt, keywords)
-    target = stmt.targets[0].id if type(stmt) is ast.Assign else names.fresh("result")
-    stores = [copy_location(ast.Name(id=n, ctx=ast.Store()), stmt)
-              for n in [target] + [plan.locals[f] for f in plan.layout.fields]]
-    unpacked = refs.call(lang.unpack, "fwdad.unpack",
-                         [_load(result, stmt), copy_location(ast.Constant(len(stores)), stmt)],
-                         stmt)
-    return [_assign(result, new, stmt),
-            copy_location(ast.Assign(targets=[copy_location(
-                ast.Tuple(elts=stores, ctx=ast.Store()), stmt)], value=unpacked), stmt)]
 
 
 def _forwarded(plan: _Plan, read: Use, found: Dict[str, List[Use]]) -> bool:
