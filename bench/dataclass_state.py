@@ -4,11 +4,15 @@
                                   arrays, updated field by field; jvp along k and the
                                   initial arrays
   leapfrog_plain(...)             the same code on three locals
+  leapfrog_stepper(...)           the same steps in a helper step(s, k, h) that takes the
+                                  instance and writes its fields, called each step
+  leapfrog_stepper_plain(...)     the same helper on three values, which it returns
 
 The unbox pass (fwdad/normalize/unbox.py) turns the instance into one local per field,
-so the rule is optimized like the plain one. Target (the specialization issue's): the
-class's jvp within 1.3x of the plain code's. The row "instances kept" is the same jvp
-with the pass off (FWDAD_UNBOX=0), for scale.
+so the rule is optimized like the plain one; the helper gets the fields and gives them
+back (normalize/field_calls.py). Target (the specialization issue's): the class's jvp
+within 1.3x of the plain code's. The row "instances kept" is the same jvp with the
+pass off (FWDAD_UNBOX=0), for scale.
 """
 from __future__ import annotations
 
@@ -52,6 +56,35 @@ def leapfrog_plain(k, pos0, vel0, steps, h):
     return np.sum(pos * vel) + t
 
 
+def step(s, k, h):
+    s.vel = s.vel - 0.5 * h * k * np.sin(s.pos)
+    s.pos = s.pos + h * s.vel
+    s.vel = s.vel - 0.5 * h * k * np.sin(s.pos)
+    s.t += h
+
+
+def leapfrog_stepper(k, pos0, vel0, steps, h):
+    s = State(0.0, pos0, vel0)
+    for _ in range(steps):
+        step(s, k, h)
+    return np.sum(s.pos * s.vel) + s.t
+
+
+def step_plain(t, pos, vel, k, h):
+    vel = vel - 0.5 * h * k * np.sin(pos)
+    pos = pos + h * vel
+    vel = vel - 0.5 * h * k * np.sin(pos)
+    t += h
+    return t, pos, vel
+
+
+def leapfrog_stepper_plain(k, pos0, vel0, steps, h):
+    t, pos, vel = 0.0, pos0, vel0
+    for _ in range(steps):
+        t, pos, vel = step_plain(t, pos, vel, k, h)
+    return np.sum(pos * vel) + t
+
+
 def kept_boxed(fn: Callable) -> Callable:
     """A copy of `fn` whose rule is built with the unbox pass off."""
     copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__)
@@ -72,19 +105,26 @@ def _point() -> tuple:
 def rows(repeats: int, medians: Callable, seconds: Callable, verdict: Callable
          ) -> List[Row]:
     """The table rows (bench/run.py passes its own timer and formatting)."""
-    args, tangents = _point()
-    boxed = kept_boxed(leapfrog)
-    jvps = {name: (lambda f=f: fwdad.jvp(f, args, tangents))
-            for name, f in (("class", leapfrog), ("plain", leapfrog_plain),
-                            ("kept", boxed))}
-    want = jvps["plain"]()
-    for name in ("class", "kept"):
-        if not np.allclose(jvps[name]()[1], want[1], rtol=1e-10):
-            raise SystemExit(f"dataclass state ({name}): fwdad's derivative is wrong")
-    times: Dict[str, float] = medians(
-        {"primal": lambda: leapfrog(*args), "plain primal": lambda: leapfrog_plain(*args),
-         **jvps}, repeats)
     name = f"leapfrog on a dataclass State(t, pos, vel), {STEPS} steps, n={SIZE}"
+    helper = f"leapfrog with a helper step(state, k, h), {STEPS} steps, n={SIZE}"
+    return _rows(name, leapfrog, leapfrog_plain, repeats, medians, seconds, verdict) + \
+        _rows(helper, leapfrog_stepper, leapfrog_stepper_plain, repeats, medians,
+              seconds, verdict)
+
+
+def _rows(name: str, with_class: Callable, plain: Callable, repeats: int,
+          medians: Callable, seconds: Callable, verdict: Callable) -> List[Row]:
+    args, tangents = _point()
+    boxed = kept_boxed(with_class)
+    jvps = {kind: (lambda f=f: fwdad.jvp(f, args, tangents))
+            for kind, f in (("class", with_class), ("plain", plain), ("kept", boxed))}
+    want = jvps["plain"]()
+    for kind in ("class", "kept"):
+        if not np.allclose(jvps[kind]()[1], want[1], rtol=1e-10):
+            raise SystemExit(f"{name} ({kind}): fwdad's derivative is wrong")
+    times: Dict[str, float] = medians(
+        {"primal": lambda: with_class(*args), "plain primal": lambda: plain(*args),
+         **jvps}, repeats)
     ratio = times["class"] / times["plain"]
     return [
         Row(name, "primal", seconds(times["primal"])),

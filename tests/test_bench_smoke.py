@@ -97,20 +97,25 @@ def test_least_squares_gradient_matches_differences():
     np.testing.assert_allclose(fwdad.grad(least_squares)(x, m), fd, rtol=1e-6)
 
 
-def test_dataclass_state_matches_the_plain_code_and_differences():
-    from bench.dataclass_state import leapfrog, leapfrog_plain
+@pytest.mark.parametrize("pair, shown", [
+    (("leapfrog", "leapfrog_plain"), "s_pos = "),
+    (("leapfrog_stepper", "leapfrog_stepper_plain"), "step__s_fields("),
+], ids=lambda x: x[0] if isinstance(x, tuple) else "")
+def test_dataclass_state_matches_the_plain_code_and_differences(pair, shown):
+    from bench import dataclass_state
     from fwdad.forward.derive import build_rule
+    with_class, plain_code = (getattr(dataclass_state, name) for name in pair)
     rng = np.random.default_rng(2)
     pos, vel, dpos, dvel = (rng.standard_normal(6) for _ in range(4))
     args, tangents, h = (0.8, pos, vel, 30, 0.05), (1.0, dpos, dvel, None, None), 1e-6
-    _, tangent = fwdad.jvp(leapfrog, args, tangents)
-    _, plain = fwdad.jvp(leapfrog_plain, args, tangents)
-    fd = (leapfrog(0.8 + h, pos + h * dpos, vel + h * dvel, 30, 0.05)
-          - leapfrog(0.8 - h, pos - h * dpos, vel - h * dvel, 30, 0.05)) / (2 * h)
+    _, tangent = fwdad.jvp(with_class, args, tangents)
+    _, plain = fwdad.jvp(plain_code, args, tangents)
+    fd = (with_class(0.8 + h, pos + h * dpos, vel + h * dvel, 30, 0.05)
+          - with_class(0.8 - h, pos - h * dpos, vel - h * dvel, 30, 0.05)) / (2 * h)
     assert tangent == pytest.approx(plain, rel=1e-12)
     assert tangent == pytest.approx(fd, rel=1e-6)
-    source = build_rule(leapfrog).source
-    assert source.startswith("# optimized") and "s_pos = " in source
+    source = build_rule(with_class).source
+    assert source.startswith("# optimized") and shown in source
 
 
 @pytest.mark.parametrize("workload", ["solve_all", "solve_line"])

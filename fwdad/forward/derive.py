@@ -11,7 +11,7 @@ import contextlib
 import functools
 import gc
 import os
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from fwdad import frontend, source
 from fwdad.compile import compile_function
@@ -20,8 +20,9 @@ from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
-from fwdad.forward.routes import BATCHED, KINDS, Key, Routes
+from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes
 from fwdad.forward.transform.dual_code import transform, transform_lines
+from fwdad.normalize.instance_params import instance_params
 from fwdad.source import FunctionSource
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
@@ -59,6 +60,7 @@ def collector_paused() -> Iterator[None]:
 
 def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[..., Any]:
     src, normalized = frontend.normalized(fn)
+    instances = instance_params(normalized)
     tree, constants, lines = transform_lines(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
@@ -71,7 +73,7 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
         specialize = None if src.text is None else functools.partial(
             _variant, frontend.without_tree(src), build, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
-                        tuple(a.arg for a in args.kwonlyargs), specialize)
+                        tuple(a.arg for a in args.kwonlyargs), specialize, instances)
         better = optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
@@ -128,8 +130,9 @@ def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], h
 def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,
              plain: "PlainRule", key: Key) -> Callable[..., Any]:
     """The optimized rule for calls where the parameters of `key` have no tangent (an
-    int argument), made from the def's text again as the plain rule is (a lambda, with
-    no text of its own, uses the plain rule)."""
+    int argument) or are instances of plain classes (INSTANCE: Routes checked them, so
+    it has no guard), made from the def's text again as the plain rule is (a lambda,
+    with no text of its own, uses the plain rule)."""
     with collector_paused():
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
@@ -139,12 +142,18 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
                               kinds=dict(key[1:]).get(KINDS))
             return plain if better is None else build(
                 better, constants.values, header=f"optimized {header}, for batched tangents")
-        better = optimize(tree, constants, lines, plain, dict(key))
+        without = {name: kind for name, kind in key if kind != INSTANCE}
+        better = optimize(tree, constants, lines, plain, without,
+                          checked=len(without) < len(key))
         if better is None:
             return plain
-        names = ", ".join(name for name, _ in key)
-        return build(better, constants.values,
-                     header=f"optimized {header}, for {names} with no tangent")
+        return build(better, constants.values, header=f"optimized {header}, for " + "; ".join(
+            f"{', '.join(names)} {what}" for what, names in _described(key) if names))
+
+
+def _described(key: Key) -> List[Tuple[str, List[str]]]:
+    return [("with no tangent", [name for name, kind in key if kind != INSTANCE]),
+            ("given as instances", [name for name, kind in key if kind == INSTANCE])]
 
 
 class PlainRule:

@@ -12,6 +12,10 @@ which parameters have none and whether each is a number: there they are constant
 `x + n * A` keeps the shape n * A gives (forward/optimizer/vanishing.py says which parameters the
 guard must check). Only named parameters are keys; *args and **kwargs are not checked.
 
+Instances of plain classes, given for parameters the rule uses only through their
+fields (normalize/instance_params.py, checked by forward/plain_instances.py), go to the
+optimized variant for them (key INSTANCE): the same code without the guard.
+
 A caller that knows some arguments are constants (its own plain locals, literals,
 globals; jvp given a None or zero tangent) calls `Specialized`: the same variants, with
 those parameters in the key too, so that the callee does no tangent work for them.
@@ -24,9 +28,11 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 import numpy as np
 
 from fwdad.forward.optimizer import kinds, unboxed
-from fwdad.tangents import NoTangent
+from fwdad.forward.plain_instances import plain_instance
+from fwdad.tangents import NoTangent, Tangent
 
-Key = Tuple[Tuple[str, Any], ...]  # (parameter with no tangent, FLOAT, NUMBER or "")
+Key = Tuple[Tuple[str, Any], ...]  # (parameter with no tangent, FLOAT, NUMBER or ""),
+#                                     (parameter, INSTANCE), or BATCHED and the kinds
 _NUMBERS = (int, float, complex, np.number, np.bool_)
 _NONE: FrozenSet[Any] = frozenset()
 
@@ -36,9 +42,12 @@ class Routes:
 
     def __init__(self, plain: Callable, positional: Tuple[str, ...],
                  keywords: Tuple[str, ...],
-                 specialize: Optional[Callable[[Key], Callable]] = None) -> None:
+                 specialize: Optional[Callable[[Key], Callable]] = None,
+                 instances: Optional[Dict[str, FrozenSet[str]]] = None) -> None:
         self.plain, self.specialize = plain, specialize
         self.positional, self.keywords = positional, keywords
+        # parameter -> the fields the rule uses, for those it may take as instances
+        self.instances = instances or {}
         self.variants: Dict[Key, Callable] = {}
         self.lock = threading.Lock()
 
@@ -46,7 +55,8 @@ class Routes:
         if self.specialize is None:
             return self.plain(*args, **kwargs)
         if unboxed.batched(*args, **kwargs):
-            return self.variant(self.batched_key(args))(*args, **kwargs)
+            key = self.with_instances(args, kwargs) if self.instances else None
+            return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -58,7 +68,8 @@ class Routes:
         if self.specialize is None:
             return self.plain(*args, **kwargs)
         if unboxed.batched(*args, **kwargs):  # (zero tangents cost the rule little)
-            return self.variant(self.batched_key(args))(*args, **kwargs)
+            key = self.with_instances(args, kwargs, constants) if self.instances else None
+            return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs, constants)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
@@ -82,6 +93,30 @@ class Routes:
             return BATCHED
         return BATCHED + ((KINDS, kinds.signature(args)),)
 
+    def with_instances(self, args: tuple, kwargs: Dict[str, Any],
+                       constants: FrozenSet[Any] = _NONE) -> Optional[Key]:
+        """The key of a call whose tangents are unbatched but for instances of plain
+        classes given for parameters the rule may take so (forward/plain_instances.py):
+        those parameters marked INSTANCE, then what `key` says; None for other calls."""
+        found = []
+        named = list(zip(self.positional, args)) + list(kwargs.items())
+        if len(args) > len(self.positional) and unboxed.batched(
+                *args[len(self.positional):]):
+            return None
+        for name, d in named:
+            fields = self.instances.get(name)
+            if fields is not None and type(d.tangent) is Tangent:
+                if not plain_instance(d, fields):
+                    return None
+                found.append((name, INSTANCE))
+            elif unboxed.batched(d):
+                return None
+        if not found:
+            return None
+        marked = {name for name, _ in found}
+        return tuple(found) + tuple(entry for entry in self.key(args, kwargs, constants)
+                                    if entry[0] not in marked)
+
     def variant(self, key: Key) -> Callable:
         rule = self.variants.get(key)
         if rule is None:
@@ -97,6 +132,7 @@ BATCHED: Key = (("", "batched"),)  # the key of the variant for batched tangents
 NUMBER = "number"  # another number, which broadcasts to no new shape
 KINDS = "kinds"  # after BATCHED in a key: (KINDS, the arguments' kinds.signature)
 _MAX_VARIANTS = 32  # (a rule called with ever new kinds of arguments)
+INSTANCE = "instance"  # (in a key) an instance of a plain class, with a tangent
 
 
 def _is_number(value: Any) -> str:

@@ -9,6 +9,7 @@ Each pass is a function from a tree to a tree with the same behaviour:
     flatten        f(g(x))              ->  _fw_g1 = g(x); f(_fw_g1)
     unbox          s = State(t, p)      ->  s_t = t; s_pos = p   (a plain class's instance
                                             made and used here: one local per field)
+                   f(s)                 ->  _, s_t, s_pos = f__s_fields(s_t, s_pos)
 
 intrinsics and constructors run in one walk of the tree (see _OperatorsAndDisplays).
 """

@@ -6,6 +6,8 @@
     setattr(s, 't', _fw_iadd1)       ->  s_t = _fw_iadd1
     return s                         ->  s = State(t=s_t, pos=s_pos)
                                          return s
+    step(s, h)                       ->  _fw_step1 = step__s_fields(s_t, s_pos, h)
+                                         _fw_result1, s_t, s_pos = fwdad.unpack(_fw_step1, 3)
 
 Runs on flattened code (one operation a line). A local is unboxed when every value it
 holds is made in the function by a call of a plain class (normalize/plain_classes.py,
@@ -19,18 +21,23 @@ block (or below): the local always holds an instance when it is used. Anything e
 (`is`, `id`, `type`, methods, other attributes, closures, `del`, a test of it, another
 value) leaves the local as it is.
 
+A call that gives the instance, once, to a Python function that only reads and writes
+its fields is no escape: it calls the variant of that function that takes the fields and
+gives them back with its result (normalize/field_calls.py), anywhere in the function but
+in a try (whose handlers would see the instance as the call left it when it raised).
+
 After this pass the unboxed locals are gone from the code but at their escapes, and
-every field is a local: the optimizer sees plain values (forward/optimizer/optimize.py refuses
-rules that make instances).
+every field is a local: the optimizer sees plain values (forward/optimizer/optimize.py leaves
+rules that make instances of other classes).
 """
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad.astwalk import copy_location, copy_locations, walk
-from fwdad.normalize import uses
+from fwdad.normalize import field_calls, uses
 from fwdad.normalize.names import Namer, is_generated
 from fwdad.normalize.plain_classes import Layout
 from fwdad.normalize.uses import Use
@@ -43,15 +50,16 @@ def run(tree: ast.FunctionDef, names: Namer) -> ast.FunctionDef:
     if found is None:
         return tree
     params = {a.arg for a in walk(tree.args) if type(a) is ast.arg}
-    plans = [plan for name, its in found.items() if name not in params
-             for plan in [_plan(name, its)] if plan is not None]
+    made = {name for name, its in found.items() if its[0].kind == "make"} - params
+    plans = [plan for name in made for plan in [_plan(name, found[name], made)]
+             if plan is not None]
     if not plans:
         return tree
     taken = _bound_or_read(tree)
     edits: Dict[int, _Edit] = {}
     for plan in plans:
         plan.locals = _field_locals(plan, taken, names)
-        _edit(plan, edits, found)
+        _edit(plan, edits, found, names)
     tree.body = _apply(tree.body, edits)
     return tree
 
@@ -82,10 +90,14 @@ class _Plan:
     uses: List[Use]
     dotted: ast.expr  # the callee of a making, to make the instance again
     locals: Dict[str, str] = field(default_factory=dict)  # field -> its local
+    # statement -> the variant of the function it passes the instance to, which takes
+    # and gives back the fields (normalize/field_calls.py)
+    passes: Dict[int, Any] = field(default_factory=dict)
 
 
-def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
-    """The plan to unbox `name`, or None when it must stay (see the module docstring)."""
+def _plan(name: str, its: List[Use], made: Set[str]) -> Optional[_Plan]:
+    """The plan to unbox `name`, or None when it must stay (see the module docstring).
+    `made`: the locals that may be unboxed too."""
     first = its[0]
     if first.kind != "make" or any(u.kind == "refuse" for u in its):
         return None
@@ -101,9 +113,16 @@ def _plan(name: str, its: List[Use]) -> Optional[_Plan]:
             return None
         if use.kind == "write" and layout.frozen:
             return None
-        if use.kind == "escape" and not _last_use(use, name, len(home)):
+    passes = {}
+    for use in its:
+        if use.kind != "escape":
+            continue
+        variant = field_calls.passed_to(use, name, layout, len(home), made)
+        if variant is not None:
+            passes[id(use.stmt)] = variant
+        elif not _last_use(use, name, len(home)):
             return None
-    return _Plan(name, layout, its, first.stmt.value.func)
+    return _Plan(name, layout, its, first.stmt.value.func, passes=passes)
 
 
 def _inside(path: Path, home: Path, block: List[ast.stmt], start: int) -> bool:
@@ -156,7 +175,8 @@ class _Edit:
     instead: Optional[List[ast.stmt]] = None
 
 
-def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]]) -> None:
+def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]],
+          names: Namer) -> None:
     for use in plan.uses:
         stmt = use.stmt
         edit = edits.setdefault(id(stmt), _Edit())
@@ -168,6 +188,10 @@ def _edit(plan: _Plan, edits: Dict[int, _Edit], found: Dict[str, List[Use]]) -> 
                 else [_assign(stmt.targets[0].id, _load(plan.locals[use.attr], stmt), stmt)]
         elif use.kind == "write":
             edit.instead = [_assign(plan.locals[use.attr], stmt.value.args[2], stmt)]
+        elif id(stmt) in plan.passes:
+            edit.instead = field_calls.call_with_fields(
+                plan.passes[id(stmt)], plan.name,
+                [plan.locals[f] for f in plan.layout.fields], stmt, names)
         else:
             edit.before.append(_remake(plan, stmt))
 
@@ -186,8 +210,8 @@ def _forwarded(plan: _Plan, read: Use, found: Dict[str, List[Use]]) -> bool:
     if len(use.path) != len(read.path) or not _inside(use.path, read.path[:-1], block, i):
         return False
     makings = {id(u.stmt) for u in plan.uses if u.kind == "make"}
-    changes = makings | {id(u.stmt) for u in plan.uses
-                         if u.kind == "write" and u.attr == read.attr}
+    changes = makings | set(plan.passes) | {id(u.stmt) for u in plan.uses
+                                            if u.kind == "write" and u.attr == read.attr}
     between = block[i + 1:use.path[-1][1]]
     if id(use.stmt) in makings or \
             any(id(node) in changes for stmt in between for node in walk(stmt)):

@@ -43,6 +43,12 @@ class Record:
 
 def measure(r):
     return 0.25 * np.sum(r.v) + 0.1 * r.a
+
+
+def nudge(r, c):
+    r.v = r.v * c + 0.5 * np.sin(r.v)
+    r.a = r.a * c
+    return 0.1 * np.sum(r.v)
 """
 SCALED = """class Scaled:
     def __init__(self, factor):
@@ -148,20 +154,30 @@ def box(g, top: bool) -> list:
     b, v = g.fresh("box"), g.fresh()
     number = int(b[len("box"):])
     if number % 2:
-        return _record(g, b, v, escapes=bool(number // 2 % 2))
+        held = len(g.vars)  # (what the program holds so far: varies, and draws nothing)
+        return _record(g, b, v, escapes=bool(number // 2 % 2), nudged=bool(held % 2),
+                       boxed=bool(held // 2 % 2))
     lines = [f"{b} = Box({scalar(g, 1)})", f"{b}.value = {b}.value * 0.5 + {scalar(g, 1)}",
              f"{v} = {b}.scaled({scalar(g, 1)}) + {b}.value"]
     g.vars[v] = ()
     return lines
 
 
-def _record(g, b: str, v: str, escapes: bool) -> list:
+def _record(g, b: str, v: str, escapes: bool, nudged: bool, boxed: bool) -> list:
+    """The Record's lines: given to `measure` at its last use (escapes), to `nudge`,
+    which writes its fields, in the middle (nudged: normalize/field_calls.py), and kept
+    an instance by an identity test (boxed: `measure` then takes it as an argument,
+    forward/routes.py). The flags come from what the program holds: no new draws."""
     if RECORD not in g.module:
         g.module.append(RECORD)
     lines = [f"{b} = Record({scalar(g, 1)}, np.linspace(0.5, 1.5, 3))",
              f"{b}.a = {b}.a * 0.5 + {scalar(g, 1)}", f"{b}.v = {b}.v * {b}.a",
              f"{b}.a += 0.25"]
+    if nudged:
+        lines.append(f"{b}.a = {b}.a + nudge({b}, 0.75)")
     last = f"measure({b})" if escapes else f"0.25 * np.sum({b}.v) + 0.1 * {b}.a"
+    if boxed:
+        last = f"({last} if {b} is not None else 0.0)"
     lines.append(f"{v} = {b}.a * {scalar(g, 1)} + {last}")
     g.vars[v] = ()
     return lines

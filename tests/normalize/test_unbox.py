@@ -65,6 +65,7 @@ def test_unboxed_code_has_the_fields_as_locals(row):
         assert f"getattr({instance}, " not in text, text
         remade = re.search(rf"^ *{instance} = ", text, re.MULTILINE) is not None
         assert remade == row.escapes, text  # made again where it escapes
+    assert (re.search(r"__\w+_fields\(", text) is not None) == row.passes, text
     assert text != normalized_text(row.fn, unboxed=False)
 
 
@@ -73,7 +74,7 @@ def test_kept_code_is_left_as_it_was(row):
     assert normalized_text(row.fn) == normalized_text(row.fn, unboxed=False)
 
 
-@pytest.mark.parametrize("row", [r for r in UNBOXED if not r.escapes], ids=str)
+@pytest.mark.parametrize("row", UNBOXED, ids=str)
 def test_unboxed_rules_are_optimized(row):
     rule = build_rule(row.fn)
     assert rule.source.startswith("# optimized forward rule"), rule.source

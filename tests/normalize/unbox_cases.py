@@ -231,6 +231,104 @@ def escapes_into_a_list(k, pos0, vel0):
     return energy(states[0]) + np.sum(states[0].pos)
 
 
+# ---- passed to helpers as fields (normalize/field_calls.py) ---------------------------
+def kick(s, k, h=0.1):
+    s.vel = s.vel - h * k * np.sin(s.pos)
+    s.pos = s.pos + h * s.vel
+    s.t += h
+    return np.sum(s.vel ** 2)
+
+
+def helper_in_a_loop(k, pos0, vel0):
+    s = State(0.0, pos0, vel0)
+    for _ in range(4):
+        kick(s, k)
+    return np.sum(s.pos * s.vel) + s.t
+
+
+def helper_gives_a_value(k, pos0, vel0):
+    s = State(k, pos0, vel0)
+    e = kick(s, k, h=0.2)
+    return e * s.t + np.sum(s.pos)
+
+
+def passed_by_keyword(k, pos0, vel0):
+    s = State(0.5, pos0 * k, vel0)
+    kick(k=k, s=s)
+    return np.sum(s.vel) * s.t
+
+
+def swap_fields(p):
+    p.left, p.right = p.right * 2.0, p.left
+
+
+def plain_class_helper(a, b):
+    p = Pair(a, b)
+    swap_fields(p)
+    swap_fields(p)
+    return p.left * math.sin(p.right)
+
+
+# ---- helpers that keep the instance: passed as it is --------------------------------
+def same(s):
+    s.t = s.t * 2.0
+    return s
+
+
+def helper_returns_it(k, pos0, vel0):
+    s = State(k, pos0, vel0)
+    q = same(s)
+    q.t = q.t + k
+    return s.t * np.sum(s.pos)
+
+
+def remember(p, box):
+    p.left = p.left * 1.5
+    box.append(p)
+
+
+def helper_stores_it(a):
+    p = Pair(a, a * a)
+    box = []
+    remember(p, box)
+    p.right = p.right + 1.0
+    return box[0].right * box[0].left + p.left
+
+
+def shrink(p, n):
+    if n > 0:
+        p.left = p.left * 0.5
+        shrink(p, n - 1)
+    p.right = p.right + p.left
+
+
+def recursive_helper(a):
+    p = Pair(a, 1.0)
+    shrink(p, 3)
+    return p.left * p.right
+
+
+def combine(p, q):
+    p.left = p.left + q.left * q.right
+    q.right = q.right * 0.5
+
+
+def two_instances_to_one_helper(a, b):
+    p = Pair(a, b)
+    q = Pair(b * b, a)
+    combine(p, q)
+    return p.left * q.right
+
+
+def helper_in_a_try(k, pos0, vel0):
+    s = State(k, pos0, vel0)
+    try:
+        kick(s, k)
+    except ValueError:
+        pass
+    return np.sum(s.vel) * s.t
+
+
 # ---- kept ---------------------------------------------------------------------------
 def post_init(a):
     s = PostInit(a)
@@ -351,7 +449,8 @@ class Row:
     args: Tuple[Any, ...]
     kwargs: Dict[str, Any] = dataclasses.field(default_factory=dict)
     fields: Tuple[str, ...] = ()  # locals the unboxed code must have
-    escapes: bool = False  # made again at an escape (the optimizer leaves such rules)
+    escapes: bool = False  # made again at an escape
+    passes: bool = False  # given to a helper as its fields (normalize/field_calls.py)
 
     def __str__(self) -> str:
         return self.fn.__name__
@@ -360,9 +459,14 @@ class Row:
 UNBOXED = [
     Row(integrate, (0.7, V, W, 0.05), {"steps": 20}, ("s_t", "s_pos", "s_vel")),
     Row(functional_update, (0.7, V, W), fields=("s_t", "s_pos", "s_vel")),
-    Row(escapes_at_the_end, (0.7, V, W), fields=("s_t", "s_vel"), escapes=True),
-    Row(returns_from_a_branch, (0.7, V, W), fields=("s_t",), escapes=True),
-    Row(returns_from_a_branch, (0.3, V, W), fields=("s_t",), escapes=True),
+    Row(escapes_at_the_end, (0.7, V, W), fields=("s_t", "s_vel"), passes=True),
+    Row(returns_from_a_branch, (0.7, V, W), fields=("s_t",), passes=True),
+    Row(returns_from_a_branch, (0.3, V, W), fields=("s_t",), passes=True),
+    Row(used_after_escape, (0.7, V, W), fields=("s_t",), passes=True),
+    Row(helper_in_a_loop, (0.7, V, W), fields=("s_t", "s_pos"), passes=True),
+    Row(helper_gives_a_value, (0.7, V, W), fields=("s_t", "s_pos"), passes=True),
+    Row(passed_by_keyword, (0.7, V, W), fields=("s_t", "s_vel"), passes=True),
+    Row(plain_class_helper, (0.7, 1.3), fields=("p_left", "p_right"), passes=True),
     Row(defaults_and_keywords, (0.4, 1.3), fields=("p_x", "p_w", "q_y")),
     Row(made_in_each_iteration, (V, W), fields=("p_x", "p_y", "p_w")),
     Row(branch_writes, (0.9, 0.4), fields=("p_left", "p_right")),
@@ -385,7 +489,11 @@ KEPT = [
     Row(own_setattr, (0.4,)),
     Row(method_call, (0.4,)),
     Row(identity_check, (0.4,)),
-    Row(used_after_escape, (0.7, V, W)),
+    Row(helper_returns_it, (0.7, V, W)),
+    Row(helper_stores_it, (0.7,)),
+    Row(recursive_helper, (0.7,)),
+    Row(helper_in_a_try, (0.7, V, W)),
+    Row(two_instances_to_one_helper, (0.7, 1.3)),
     Row(escapes_in_a_loop, (0.4,)),
     Row(made_in_branches, (0.4,)),
     Row(rebound_by_a_call, (0.4,)),

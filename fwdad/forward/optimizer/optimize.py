@@ -59,6 +59,7 @@ from fwdad.forward.transform.astbuild import fresh as _fresh
 from fwdad.forward.transform.astbuild import literal
 from fwdad.forward.transform.astbuild import load as _name
 from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
+from fwdad.normalize import plain_classes
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.tangents import NoTangent
 
@@ -70,7 +71,8 @@ _MATH_ON_MANY = frozenset({math.prod, math.fsum, math.ceil, math.floor, math.tru
 
 def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
              unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None,
-             batched: bool = False, kinds: Optional[Signature] = None
+             batched: bool = False, kinds: Optional[Signature] = None,
+             checked: bool = False
              ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
@@ -86,11 +88,12 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     other calls to `unoptimized`; None when it would inline nothing. Given `kinds`
     too (of the positional arguments, which Routes checked), it is the variant for
     arguments of those kinds: the kinds of its locals (kind_flow.py) tell it more
-    lines are right."""
+    lines are right. With `checked`, Routes checked the call (instance arguments of
+    plain classes): no guard."""
     without_tangent = without_tangent or {}
     inplace.join_updates(lines.body, activity.params(tree))
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
-                                guarded=not without_tangent)
+                                guarded=not (without_tangent or checked))
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
@@ -104,7 +107,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif (rewrite.inlined or analysis.quiet) and not without_tangent:
+    elif (rewrite.inlined or analysis.quiet) and not without_tangent and not checked:
         body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     body = cleanup(body, tree.args, rewrite.small)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
@@ -113,9 +116,14 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
 
 
 def _builds_instances(constants: Constants) -> bool:
-    """Whether the rule calls a class constructor of a user class (forward/constructors)."""
+    """Whether the rule calls a class constructor of a user class (forward/constructors)
+    other than a plain class's (normalize/plain_classes.py): making one runs nothing but
+    its field stores, and the unbox pass makes them again where they escape (into a
+    call, a container, a return); the instance is the result of a call, so no template
+    applies to it or to its fields (activity.py: opaque)."""
     return any(getattr(v, "__module__", None) == constructors.__name__
                and getattr(v, "__name__", "").startswith("new_")
+               and plain_classes.layout(getattr(v, "_fw_creates", None)) is None
                for v in constants.values.values())
 
 
