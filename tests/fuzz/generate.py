@@ -35,6 +35,7 @@ STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
               "class": constructs.box, "early_return": constructs.early_return,
               "loop_exit": flow.loop_exit, "calls": flow.calls, "records": flow.records,
               "selection": numerics.selection, "mask": numerics.mask,
+              "scatter": numerics.scatter,
               "scan_solve": numerics.scan_solve, "int_index": numerics.int_index,
               "comprehension": numerics.comprehension, "special": numerics.special}
 # how often a statement kind is drawn, when its feature is in the program (aliasing and
@@ -42,8 +43,8 @@ STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
 # numerics.py and flow.py are drawn less, so that each program stays mostly the old kinds
 # and the new ones meet them)
 WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "records": 1,
-           "selection": 1, "mask": 1, "scan_solve": 1, "int_index": 1, "comprehension": 1,
-           "special": 1}
+           "selection": 1, "mask": 1, "scatter": 1, "scan_solve": 1, "int_index": 1,
+           "comprehension": 1, "special": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]

@@ -1,8 +1,8 @@
 """Random statements for the array idioms of numerical code: selections (np.where,
 np.clip, ties in np.maximum, np.sort, argmax-based indexing, boolean masks read and
-written), scans (np.cumsum, np.cumprod), linear solves and norms, reshapes, integer
-indices computed from floats, comprehensions over an array's rows, and SciPy's special
-functions.
+written, writes through repeated integer indices), scans (np.cumsum, np.cumprod), linear
+solves and norms, reshapes, integer indices computed from floats, comprehensions over an
+array's rows, and SciPy's special functions.
 
 Each top-level generator binds one new variable; inside a block they only rebind a
 scalar (as constructs.py does), so that every name keeps one shape on every path.
@@ -13,6 +13,7 @@ import importlib.util
 
 from tests.fuzz.constructs import _rebind
 from tests.fuzz.exprs import scalar, value
+from tests.fuzz.statements import _factor
 
 HAS_SCIPY = importlib.util.find_spec("scipy") is not None
 # (function, bounded argument): SciPy special functions with forward rules, each on a
@@ -80,6 +81,26 @@ def mask(g, top: bool) -> list:
         g.vars[s] = ()
         lines.append(f"{s} = float(np.sum({w}[{w} > {c}])) + 0.5 * float(np.sum({u}[{u} <= {c}]))")
     return lines
+
+
+def scatter(g, top: bool) -> list:
+    """Writes through integer-array indices that repeat a position (NumPy keeps the
+    last write of `=` and of `+=`; np.add.at adds every one)."""
+    if not top:
+        return [_rebind(g, scalar(g))]
+    g.pre, w = [], g.fresh("scattered")
+    u = _named(g, g.rng.choice([(3,), (2, 3)]))
+    a, b = scalar(g, 1), scalar(g, 1)
+    if g.vars[u] == (3,):
+        rows = [f"{w}[[0, 0, 2]] = {value(g, (3,), 1)}", f"{w}[[1, 1]] += {value(g, (2,), 1)}",
+                f"{w}[[2, 0, 2]] *= {_factor(g)}", f"np.add.at({w}, [0, 0, 2], {a})",
+                f"np.put({w}, [0, 0], [{a}, {b}])"]
+    else:
+        rows = [f"{w}[[0, 0], [1, 1]] = np.array([{a}, {b}])",
+                f"{w}[[1, 1]] += {value(g, (3,), 1)}",
+                f"np.add.at({w}, ([0, 1, 1], [2, 0, 0]), {a})"]
+    g.vars[w] = g.vars[u]
+    return g.pre + [f"{w} = {u} + 0.0", g.rng.choice(rows)]
 
 
 def scan_solve(g, top: bool) -> list:
