@@ -85,11 +85,17 @@ def mask(g, top: bool) -> list:
 
 def scatter(g, top: bool) -> list:
     """Writes through integer-array indices that repeat a position (NumPy keeps the
-    last write of `=` and of `+=`; np.add.at adds every one)."""
-    if not top:
+    last write of `=` and of `+=`; np.add.at adds every one), into a copy, or (inside
+    blocks, or on every other draw) into an array that exists: an argument or a view."""
+    existing = [n for n, s in g.vars.items() if s in ((3,), (2, 3))]
+    in_place = existing and (not top or g.rng.random() < 0.5)
+    if not top and not in_place:
         return [_rebind(g, scalar(g))]
-    g.pre, w = [], g.fresh("scattered")
-    u = _named(g, g.rng.choice([(3,), (2, 3)]))
+    g.pre = []
+    if in_place:
+        u = w = g.rng.choice(existing)
+    else:
+        w, u = g.fresh("scattered"), _named(g, g.rng.choice([(3,), (2, 3)]))
     a, b = scalar(g, 1), scalar(g, 1)
     if g.vars[u] == (3,):
         rows = [f"{w}[[0, 0, 2]] = {value(g, (3,), 1)}", f"{w}[[1, 1]] += {value(g, (2,), 1)}",
@@ -99,6 +105,8 @@ def scatter(g, top: bool) -> list:
         rows = [f"{w}[[0, 0], [1, 1]] = np.array([{a}, {b}])",
                 f"{w}[[1, 1]] += {value(g, (3,), 1)}",
                 f"np.add.at({w}, ([0, 1, 1], [2, 0, 0]), {a})"]
+    if in_place:
+        return [g.rng.choice(rows)]
     g.vars[w] = g.vars[u]
     return g.pre + [f"{w} = {u} + 0.0", g.rng.choice(rows)]
 
