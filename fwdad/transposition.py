@@ -7,7 +7,8 @@ cotangent of its result and adds what each recorded argument contributed:
     t4 = add(t3, t2)        ->   ct3 += ct4;  ct2 += ct4
     t5 = getitem(t4, idx)   ->   add.at(ct4, idx, ct5)          (a copy: fancy indexing)
     t6 = sum(t5, axis)      ->   ct5 += ct6, broadcast back over axis
-    setitem(t7, idx, t8)    ->   ct8 += ct7[idx];  ct7[idx] = 0  (overwritten values)
+    setitem(t7, idx, t8)    ->   ct8 += ct7[idx];  ct7[idx] = 0  (overwritten values;
+                                 a repeated index: only the last write's value)
     add(t7, t9, out=t7)     ->   c = ct7; ct7 = 0; ct7 += c; ct9 += c
 
 Views need no rule. Before the backward pass, each node gets a cotangent buffer laid out
@@ -28,6 +29,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad import transposition_rules
 from fwdad.cotangents import accumulate
 from fwdad.recording import Linear, Tape, method_caller, resolved
+from fwdad.reverse.rules_arrays import last_writes
 from fwdad.transposition_rules import matmul
 
 
@@ -163,12 +165,15 @@ def _getitem(buffers, ct, args, kwargs):
 
 def _setitem(buffers, index, args, kwargs):
     """The written entries' cotangent goes to the value, and theirs is zeroed first: the
-    value may be a view of those very entries (`c[0] *= 2` writes c[0] into c[0])."""
+    value may be a view of those very entries (`c[0] *= 2` writes c[0] into c[0]). An
+    integer-array index that repeats a position keeps NumPy's last write: only the
+    values that landed get a cotangent (`c[[0, 0]] = v` loses v[0])."""
     target, where, value = args
     ct = buffers[target.index]
     written = ct[where].copy()
+    landed = last_writes(ct.shape, where)
     ct[where] = 0.0
-    accumulate(buffers, value, written)
+    accumulate(buffers, value, written if landed is None else written * landed)
 
 
 def _copyto(buffers, index, args, kwargs):

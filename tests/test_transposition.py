@@ -58,7 +58,16 @@ def picks_and_reductions(x):
     return np.mean(s * s, axis=0) + np.where(m[0] > 0.3, m[1], -m[0]) + m.ravel("F")[:3]
 
 
-@pytest.mark.parametrize("f", [views_and_writes, picks_and_reductions])
+def repeated_index_writes(x):
+    """NumPy keeps the last of repeated writes: b[0] is x[4] * 2, and x[3] is lost."""
+    b = x * 1.0
+    b[[0, 0, 1]] = x[3:] * 2.0
+    b[[2, 2]] += x[:2] * x[5]
+    return b
+
+
+@pytest.mark.parametrize("f", [views_and_writes, picks_and_reductions,
+                               repeated_index_writes])
 def test_dot_product_through_views_writes_and_picks(f):
     x = np.linspace(0.1, 1.2, 6)
     rng = np.random.default_rng(9)

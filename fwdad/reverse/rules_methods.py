@@ -115,6 +115,8 @@ def _gathered_sum(b, where, shape):
         np.add.at(total, where, b)
         return total.reshape(shape), lambda ct: (np.ravel(ct)[where],)
     rule.__name__ = "_add_at"
+    if not is_tracked(b):  # a constant added to a variable: nothing to record
+        return rule(b)[0]
     return Pure(np.ufunc.at, rule)(b)
 
 

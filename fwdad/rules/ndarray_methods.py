@@ -10,6 +10,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import dense, is_batched, map_batch
+from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
 from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import assign
@@ -39,6 +40,7 @@ def _put(a: Dual, ind, v: Dual, mode="raise") -> Dual:
     np.put(a.primal, ind, v.primal, mode)
     if a.tangent is NoTangent:
         return _NONE
+    v = as_array(v)  # (a list of values: its items' batched tangents, stacked)
     flat_index = np.unravel_index(np.ravel(ind) % max(a.primal.size, 1), a.primal.shape) \
         if mode != "clip" else np.unravel_index(np.clip(ind, 0, a.primal.size - 1),
                                                 a.primal.shape)
@@ -53,6 +55,7 @@ def _put(a: Dual, ind, v: Dual, mode="raise") -> Dual:
 def _fill_diagonal(a: Dual, val: Dual, wrap=False) -> Dual:
     np.fill_diagonal(a.primal, val.primal, wrap)
     if a.tangent is not NoTangent:
+        val = as_array(val)
         index = np.nonzero(_diagonal_mask(a.primal, wrap))
         count = len(index[0])
         values = np.resize(np.asarray(val.primal, dtype=float), count)

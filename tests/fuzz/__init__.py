@@ -1,6 +1,8 @@
 """A differential fuzzer for fwdad: random programs, several independent oracles.
 
-    generate.py     seeded random programs (exprs.py, statements.py, constructs.py)
+    generate.py     seeded random programs (exprs.py, statements.py, constructs.py;
+                    flow.py: loop exits and calls between helpers; numerics.py: array
+                    idioms, masks, scans, solves, scipy.special)
     reference.py    the plain run and central differences, or why the program is discarded
     case.py         one loaded program and the jvp the oracles share
     oracles.py      the oracles a-c; more_oracles.py d-g; outcome.py their verdicts

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tests.fuzz import constructs, statements
+from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.exprs import scalar, value
 
 # feature -> statement generator; each program draws a random subset of FEATURES.
@@ -32,13 +32,23 @@ STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
               "for": statements.for_loop, "while": statements.while_loop,
               "closure": constructs.closure, "lambdas": constructs.lambdas,
               "containers": constructs.containers, "with": constructs.with_block,
-              "class": constructs.box, "early_return": constructs.early_return}
+              "class": constructs.box, "early_return": constructs.early_return,
+              "loop_exit": flow.loop_exit, "calls": flow.calls, "records": flow.records,
+              "selection": numerics.selection, "mask": numerics.mask,
+              "scatter": numerics.scatter,
+              "scan_solve": numerics.scan_solve, "int_index": numerics.int_index,
+              "comprehension": numerics.comprehension, "special": numerics.special}
 # how often a statement kind is drawn, when its feature is in the program (aliasing and
-# in-place patterns come in many variants, so they are drawn more often)
-WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2}
+# in-place patterns come in many variants, so they are drawn more often; the idioms of
+# numerics.py and flow.py are drawn less, so that each program stays mostly the old kinds
+# and the new ones meet them)
+WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "records": 1,
+           "selection": 1, "mask": 1, "scatter": 1, "scan_solve": 1, "int_index": 1,
+           "comprehension": 1, "special": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
+BLOCKS = ("if", "for", "while", "with", "loop_exit")
 HEADER = "import contextlib\nimport math\n\nimport numpy as np\n\n\n"
 
 
@@ -78,7 +88,7 @@ class Generator:
     def statement(self, top: bool) -> list:
         kinds = [f for f in STATEMENTS if f in self.features]
         if not top:  # one-line kinds only inside blocks, to keep nesting shallow
-            kinds = [k for k in kinds if k not in ("if", "for", "while", "with")] or ["assign"]
+            kinds = [k for k in kinds if k not in BLOCKS] or ["assign"]
         kind = self.rng.choices(kinds, [WEIGHTS.get(k, 1) for k in kinds])[0]
         return STATEMENTS[kind](self, top)
 

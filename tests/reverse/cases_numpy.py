@@ -208,6 +208,8 @@ def add_at(a, b):
     np.subtract.at(c, 1, b[3])
     np.multiply.at(c, [3, 3, 1], b[1:])
     np.negative.at(c, [2])
+    np.add.at(c, [1, 1], 0.5)  # a constant added to a variable
+    np.subtract.at(c, 0, 2.0)
     return c * a
 
 
