@@ -13,6 +13,7 @@ import numpy as np
 from fwdad import attributes
 from fwdad.core import entry_points
 from fwdad.core.duals import const
+from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent
 from fwdad.dual import Dual
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
@@ -64,6 +65,8 @@ def get_attribute(obj: Dual, name: str) -> Dual:
         return Dual(value, obj.tangent)
     if name == "__self__" and attributes.is_bound_to(obj.primal, value):
         return Dual(value, obj.tangent)  # a bound method's tangent is its object's
+    if name == "__dict__" and isinstance(obj.tangent, ReadOnlyTangent):
+        return Dual(value, ReadOnlyDict(vars(obj.tangent)))  # (a global's: writes checked)
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
         tangent = getattr(obj.tangent, name, NoTangent)
         if tangent is NoTangent:
