@@ -33,16 +33,20 @@ def is_zero(tangent: Any) -> bool:
     return not np.any(tangent)
 
 
-def refuse_unless_zero(tangents: Iterable[Any]) -> None:
+def refuse_unless_zero(tangents: Iterable[Any], stored: bool = False) -> None:
+    """Refuse a value with a derivative written into a global's container or field, or
+    (`stored`) assigned to a variable declared global or nonlocal."""
     if all(map(is_zero, tangents)):
         return
     line = current_user_location()
+    into = ("assigned to a variable declared global or nonlocal (outside the "
+            "differentiated code)" if stored else
+            "written into a list, dict or object read from a global or closure variable")
     raise FwdadError(
-        f"a value that depends on the inputs is written into a list, dict or object read "
-        f"from a global or closure variable{' at ' + line if line else ''}: fwdad reads such a "
-        f"value afresh (with a zero derivative) each time, so the derivative written "
-        f"into it would be lost when it is read again. Pass the container to the function "
-        f"as an argument, or return the value, instead of keeping it in a global.")
+        f"a value that depends on the inputs is {into}{' at ' + line if line else ''}: "
+        f"fwdad reads such a value afresh (with a zero derivative) each time, so its "
+        f"derivative would be lost when it is read again. Pass the value to the "
+        f"function as an argument, or return it, instead of keeping it in a global.")
 
 
 class ReadOnlyList(list):

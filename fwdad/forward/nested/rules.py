@@ -16,6 +16,7 @@ from fwdad import callables, construction
 from fwdad.core import closures, duals
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
+from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import dispatch, records
@@ -91,6 +92,13 @@ def _const(value: Dual) -> Dual:
 @frule(duals.read_global)
 def _read_global(value: Dual) -> Dual:
     return Dual(duals.read_global(value.primal), NoTangent)
+
+
+@frule(duals.store_global)
+def _store_global(value: Dual) -> Dual:
+    """What goes into a global must be a constant at this level too."""
+    refuse_unless_zero(outer_of(value), stored=True)
+    return Dual(duals.store_global(value.primal), NoTangent)
 
 
 @frule(closures.closure)
