@@ -1,7 +1,11 @@
 """A value assigned to a variable declared `global`, or `nonlocal` to a def outside the
 differentiated code, is stored plain, and a later read makes a zero tangent: a
 derivative assigned that way would be lost, so it is refused (core/duals.store_global).
-Constants may be stored; nonlocals of an enclosing differentiated def keep Duals."""
+So is one written into an attribute of a module, a class or a function, which carry no
+tangent (rules/objects.py). Constants may be stored; nonlocals of an enclosing
+differentiated def keep Duals."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -64,14 +68,39 @@ def nonlocal_inside_the_differentiated_code(w):
     return acc * w[0]
 
 
+THIS_MODULE = sys.modules[__name__]
+
+
+class Settings:
+    shared = 1.0
+
+
+def module_attribute(w):
+    THIS_MODULE.SCALE = w[0] * 2.0
+    return _scaled() * w[1]
+
+
+def class_attribute(w):
+    Settings.shared = w[0] * 2.0
+    return Settings.shared * w[1]
+
+
+def function_attribute(w):
+    function_attribute.cache = w[0] * 2.0
+    return function_attribute.cache * w[1]
+
+
 @pytest.mark.parametrize("fn", [rebinds_a_global, _closure_rebinding(),
-                                _nonlocal_from_a_nested_def()],
-                         ids=["global", "nonlocal", "nonlocal_in_nested_def"])
+                                _nonlocal_from_a_nested_def(), module_attribute,
+                                class_attribute, function_attribute],
+                         ids=["global", "nonlocal", "nonlocal_in_nested_def", "module",
+                              "class", "function"])
 def test_a_derivative_stored_outside_the_differentiated_code_is_refused(fn):
     """These gave a partial derivative (the stored value's part lost), or a bare
     TypeError when a Dual was left in the user's closure cell."""
     w = np.array([0.3, -0.7])
-    with pytest.raises(FwdadError, match="declared global or nonlocal") as info:
+    with pytest.raises(FwdadError, match="declared global or nonlocal|carries no deriv"
+                       ) as info:
         fwdad.jvp(fn, (w,), (np.array([1.0, 0.5]),))
     assert "test_global_stores.py" in str(info.value)
     assert not isinstance(SCALE, fwdad.Dual)
