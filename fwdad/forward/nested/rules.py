@@ -13,7 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad import callables, construction
-from fwdad.core import closures, duals
+from fwdad.core import closures, duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.core.read_only import refuse_unless_zero
@@ -92,6 +92,9 @@ def _const(value: Dual) -> Dual:
 @frule(duals.read_global)
 def _read_global(value: Dual) -> Dual:
     return Dual(duals.read_global(value.primal), NoTangent)
+
+
+def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
 
 
 @frule(duals.store_global)
