@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 _FORGETTERS: List[Callable[[], None]] = []  # each mode's caches (forward, reverse)
 
@@ -59,6 +59,31 @@ def checked(tree: ast.FunctionDef, constants: Dict[str, Any], bound: Dict[str, A
     out = copy.copy(tree)  # (the tree itself may be compiled again, as it is)
     out.body = [check] + tree.body
     return out
+
+
+Binding = Tuple[Dict[str, Any], str, Any]  # (a module's globals, a name, its value)
+
+
+def rebound(bindings: List[Binding]) -> bool:
+    """Whether a global of `bindings` no longer holds its value."""
+    return any(scope.get(name, _GONE) is not value for scope, name, value in bindings)
+
+
+_GONE = object()
+
+
+def read_live(tree: ast.FunctionDef, bound: Dict[str, Any], reader: str) -> None:
+    """Start `tree` (a recording rule's) with `reader(lambda: name)` for each name in
+    `bound`: the static schedule recorded reads them live, so a replay falls back when
+    one has been rebound (forward/schedule, reverse_schedules), and the graph, seeing
+    its bindings rebound (`rebound`), drops its schedules to record them again."""
+    no_arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                 kw_defaults=[], kwarg=None, defaults=[])
+    reads = [ast.Expr(ast.Call(_load(reader), [ast.Lambda(no_arguments, _load(name))], []))
+             for name in sorted(bound)]
+    for stmt in reads:
+        stmt.lineno = tree.lineno
+    tree.body[:0] = reads
 
 
 def _bind(constants: Dict[str, Any], hint: str, value: Any) -> str:

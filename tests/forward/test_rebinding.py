@@ -72,6 +72,27 @@ def test_a_rebound_global_is_called_as_it_now_is(monkeypatch, f, name, new):
         monkeypatch.setattr(THIS, name, new)
 
 
+@fwdad.static_graph
+def scheduled(w):
+    return helper(w[0]) * np.sin(w[1])
+
+
+def test_a_static_schedule_records_again_after_a_rebinding(monkeypatch):
+    """The recorded schedules read the globals their rules resolved live: a replay
+    after the rebinding falls back, and the next call records anew."""
+    w = np.array([0.3, -0.7])
+    for _ in range(2):
+        for _ in range(3):  # recorded, then replayed
+            _, tangent = fwdad.jvp(scheduled, (w,), (np.array([1.0, 0.5]),))
+            gradient = fwdad.grad(scheduled)(w)
+        want = _differences(scheduled, w)
+        assert_close(tangent, want @ np.array([1.0, 0.5]), rtol=1e-6)
+        assert_close(gradient, want, rtol=1e-6)
+        monkeypatch.setattr(THIS, "helper", _cubed)
+    assert scheduled.static_graph.counts["records"] == 2
+    assert scheduled.static_graph.reverse.counts["records"] == 2
+
+
 def test_the_rule_shows_its_check():
     source = fwdad.derive_frule(calls_a_helper).frule.source
     assert "if helper is not _fw_was_helper" in source
