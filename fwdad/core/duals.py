@@ -91,7 +91,8 @@ def stream(duals: Iterator[Dual]) -> Dual:
 def iterate(d: Dual) -> Iterator[Dual]:
     primal, tangent = d.primal, d.tangent
     if type(tangent) is TangentStream:
-        yield from tangent.source
+        for item in tangent.source:  # (not `yield from`: a loop's break closes this
+            yield item  # generator, and must not close the stream others still read)
     elif tangent is NoTangent:
         for item in primal:
             yield Dual(item, zero_tangent(item))
