@@ -278,6 +278,10 @@ class ReverseRecorder:
         if is_matvar(it):
             self.invalid("a loop over a matvar")
             return iter(it)
+        if iter(it) is it:  # an iterator (zip, enumerate, iter, a generator): unpacking
+            # it would use it up, and a loop may stop early and leave the rest to another
+            self.invalid("a loop over an iterator (zip, enumerate, map, iter)")
+            return it
         return iter(self.unpack(it, -1))
 
     def unpack(self, value: Any, count: int, star: int = -1) -> tuple:

@@ -111,6 +111,11 @@ class Recorder:
         return items
 
     def iterate(self, d: Dual):
+        if type(d.tangent) is duals.TangentStream:  # a lazy iterator (zip, enumerate,
+            # iter): counting its items would use it up; and a loop may stop early and
+            # leave the rest to another. It runs as it is, and is not replayed.
+            self.invalid("a loop over a lazy iterator (zip, enumerate, map, iter)")
+            return duals.iterate(d)
         return iter(self.unpack(d, len(list(duals.iterate(d)))))
 
     def test(self, d: Dual) -> Any:
