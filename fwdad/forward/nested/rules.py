@@ -7,7 +7,7 @@ enumerate, dict).
 from __future__ import annotations
 
 import types
-from typing import Any, Callable, Iterator, Tuple
+from typing import Any, Callable, Tuple
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -23,6 +23,7 @@ from fwdad.forward import dispatch, records
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
 from fwdad.forward.nested.levels import outer_of, rule_call
+from fwdad.forward.nested.streams import stream_items
 from fwdad.rules import batching, classes, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -140,24 +141,9 @@ def _as_container(items: list, kind: type) -> Dual:
 @frule(duals.iterate)
 def _iterate(value: Dual) -> Dual:
     if type(getattr(value.primal, "tangent", None)) is duals.TangentStream:
-        return duals.stream(_stream_items(value))  # lazy, as on level 1: a list would
+        return duals.stream(stream_items(value))  # lazy, as on level 1: a list would
         # consume the iterator at once (zip(it, it) would pair it with nothing left)
     return _as_container(_items(value), list)
-
-
-def _stream_items(value: Dual) -> Iterator[Dual]:
-    """The level-2 items of a level-2 lazy iterator, each read when asked for."""
-    outer_p, outer_t = outer_of(value)
-    for item in duals.iterate(value.primal):
-        if outer_p is NoTangent and outer_t is NoTangent:
-            yield Dual(item, NoTangent)
-        else:
-            yield Dual(item, Tangent(primal=_next_outer(outer_p),
-                                     tangent=_next_outer(outer_t)))
-
-
-def _next_outer(outer: Any) -> Any:
-    return NoTangent if outer is NoTangent else next(outer)
 
 
 @frule(duals.unbox)
