@@ -14,11 +14,13 @@ fwdad/reverse_schedules/schedule.py).
 from __future__ import annotations
 
 import functools
+import weakref
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
+from fwdad.core import rebinding
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
 from fwdad.forward.schedule.record import Fallback, Recorder
@@ -62,12 +64,16 @@ def static_graph(fn: Callable[..., Any]) -> Callable[..., Any]:
 class StaticGraph:
     """The forward rule of a @static_graph function: one schedule per signature."""
 
+    made: "weakref.WeakSet[StaticGraph]" = weakref.WeakSet()
+
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
         self.schedules: Dict[Any, Optional[Callable[..., Any]]] = {}
         self.counts: Counter[Any] = Counter()
         self.reasons: Dict[Any, str] = {}
+        self.bound: Dict[Any, List[rebinding.Binding]] = {}  # the globals each resolved
         self.__name__ = f"static_graph_{fn.__name__}"
+        StaticGraph.made.add(self)
 
     def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
         key = None if kwargs else signature(args)
@@ -79,6 +85,8 @@ class StaticGraph:
                 out: Dual = schedule(*args)
             except Fallback:
                 self.counts["fallbacks"] += 1
+                if rebinding.rebound(self.bound.get(key, [])):
+                    rebinding.forget_rules()  # (this graph's schedules with the rest)
             else:
                 self.counts["replays"] += 1
                 return out
@@ -93,6 +101,7 @@ class StaticGraph:
             rec.name(d, f"a{i}")
         out: Dual = rec.rule_of(self.fn)(*args)
         self.schedules[key] = build_schedule(rec, len(args), out, self.fn.__name__)
+        self.bound[key] = rec.bound
         self.reasons[key] = rec.reason
         self.counts["records"] += 1
         return out
@@ -101,6 +110,15 @@ class StaticGraph:
         """The source of the last schedule recorded (for reading)."""
         ready: List[Any] = [s for s in self.schedules.values() if s is not None]
         return str(ready[-1].source) if ready else ""
+
+
+def _forget_schedules() -> None:
+    """A global a schedule's rules resolved was rebound: record them again."""
+    for graph in list(StaticGraph.made):
+        graph.schedules.clear()
+
+
+rebinding.on_forget(_forget_schedules)
 
 
 def signature(args: tuple[Any, ...]) -> Optional[tuple[Any, ...]]:

@@ -235,7 +235,7 @@ def view_of_nondiff_output_then_update(x):
 
 
 def two_names_for_a_field(x):
-    box = BOX  # a global: its fields' tangents are unbatched zeros
+    box = Box(np.floor(x))  # its field's tangent: unbatched zeros
     first, second = box.field, box.field
     first[0] = x[0]  # `second` would keep the old tangent
     return second
@@ -255,7 +255,6 @@ def out_into_array_with_a_view(x):
     return t
 
 
-BOX = Box(np.zeros(2))
 SHARED = [view_of_nondiff_output_then_update, two_names_for_a_field, list_holding_the_array,
           out_into_array_with_a_view]
 

@@ -202,3 +202,41 @@ def test_random_programs_replay_like_the_plain_rule(random_programs, name):
         got = graph(*[Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in zip(args, tangents)])
         assert_close(got.primal, want.primal, rtol=1e-12)
         assert_close(got.tangent, want.tangent, rtol=1e-12, atol=1e-12)
+
+
+# ---- loops over iterators: a loop may stop early and leave the rest to another ---------
+def pairs_of_two_slices(x):
+    total = 0.0
+    for a, b in zip(x[:2], x[2:]):
+        total = total + a * b
+    return total
+
+
+def numbered(x):
+    total = 0.0
+    for i, a in enumerate(x):
+        total = total + i * a * a
+    return total
+
+
+def resumed_after_break(x):
+    it = iter(x)
+    total = 0.0
+    for a in it:
+        total = total + a * a
+        if a > 0.4:
+            break
+    for b in it:
+        total = total + b * total
+    return total
+
+
+@pytest.mark.parametrize("fn", [pairs_of_two_slices, numbered, resumed_after_break],
+                         ids=lambda f: f.__name__)
+def test_loops_over_iterators_record_and_run_again_correctly(fn):
+    g = fwdad.static_graph(fn)
+    x, t = np.array([0.3, 0.5, 0.7, 1.1]), np.array([1.0, -2.0, 0.5, 0.3])
+    want = fd_jvp(fn, (x,), (t,))
+    for _ in range(2):  # the recording run, then the next call
+        assert_close(fwdad.jvp(g, (x.copy(),), (t,))[1], want, rtol=1e-6)
+        assert_close(fwdad.grad(g)(x.copy()) @ t, want, rtol=1e-6)

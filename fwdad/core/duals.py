@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, Tuple
 import numpy as np
 
 from fwdad import lang
-from fwdad.core.read_only import read_only
+from fwdad.core.read_only import read_only, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type
 from fwdad.rules.batching import iterate_tangent
@@ -37,6 +37,14 @@ def read_global(value: Any) -> Dual:
     lists and dicts of its zero tangent refuse a non-zero tangent written into them
     (`STORE.append(w)`, STORE read again later: core/read_only.py)."""
     return Dual(value, read_only(zero_tangent(value)))
+
+
+def store_global(value: Dual) -> Any:
+    """`G = v` for G declared global, or nonlocal to code that is not differentiated
+    (`_fw_store_global(v)`): the value goes into the variable, and a later read of it
+    makes a zero tangent (read_global), so a derivative it carries is refused."""
+    refuse_unless_zero((value.tangent,), stored=True)
+    return value.primal
 
 
 def fresh(value: Any) -> Dual:
@@ -83,7 +91,8 @@ def stream(duals: Iterator[Dual]) -> Dual:
 def iterate(d: Dual) -> Iterator[Dual]:
     primal, tangent = d.primal, d.tangent
     if type(tangent) is TangentStream:
-        yield from tangent.source
+        for item in tangent.source:  # (not `yield from`: a loop's break closes this
+            yield item  # generator, and must not close the stream others still read)
     elif tangent is NoTangent:
         for item in primal:
             yield Dual(item, zero_tangent(item))

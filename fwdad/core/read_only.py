@@ -1,11 +1,14 @@
-"""The tangents of lists and dicts read live from a global or closure (core/duals.const).
+"""The tangents of values read live from a global or closure (core/duals.read_global).
 
 Each read of a global makes a new zero tangent, so a derivative written into one
-(`STORE.append(w * x)`, read back later as `STORE[0]`) would be lost: the next read
-makes zeros again. Writing a zero tangent loses nothing (a value that does not depend
-on the inputs: a log of plain numbers); writing any other is refused, naming the line.
+(`STORE.append(w * x)`, `BOX.v = w[0]`, `G[0][1] = w[0]`, read back later) would be lost:
+the next read makes zeros again. Writing a zero tangent loses nothing (a value that does
+not depend on the inputs: a log of plain numbers); writing any other is refused, naming
+the line.
 
     ReadOnlyList / ReadOnlyDict    lists and dicts whose writes check what goes in
+    ReadOnlyTangent                an instance's fields, whose writes check the same
+    (arrays)                       not writeable: the array rules refuse the write
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from fwdad.errors import FwdadError, current_user_location
-from fwdad.tangents import NoTangent, Tangent
+from fwdad.tangents import NoTangent, Tangent, rebuild
 
 
 def is_zero(tangent: Any) -> bool:
@@ -30,16 +33,20 @@ def is_zero(tangent: Any) -> bool:
     return not np.any(tangent)
 
 
-def refuse_unless_zero(tangents: Iterable[Any]) -> None:
+def refuse_unless_zero(tangents: Iterable[Any], stored: bool = False) -> None:
+    """Refuse a value with a derivative written into a global's container or field, or
+    (`stored`) assigned to a variable declared global or nonlocal."""
     if all(map(is_zero, tangents)):
         return
     line = current_user_location()
+    into = ("assigned to a variable declared global or nonlocal (outside the "
+            "differentiated code)" if stored else
+            "written into a list, dict or object read from a global or closure variable")
     raise FwdadError(
-        f"a value that depends on the inputs is written into a list or dict read from a "
-        f"global or closure variable{' at ' + line if line else ''}: fwdad reads such a "
-        f"container afresh (with a zero derivative) each time, so the derivative written "
-        f"into it would be lost when it is read again. Pass the container to the function "
-        f"as an argument, or return the value, instead of keeping it in a global.")
+        f"a value that depends on the inputs is {into}{' at ' + line if line else ''}: "
+        f"fwdad reads such a value afresh (with a zero derivative) each time, so its "
+        f"derivative would be lost when it is read again. Pass the value to the "
+        f"function as an argument, or return it, instead of keeping it in a global.")
 
 
 class ReadOnlyList(list):
@@ -85,24 +92,37 @@ class ReadOnlyDict(dict):
         super().update(new)
 
 
+class ReadOnlyTangent(Tangent):
+    """A global instance's tangent: writes of non-zero field tangents are refused."""
+
+    def __setattr__(self, name: str, item: Any) -> None:
+        refuse_unless_zero((item,))
+        super().__setattr__(name, item)
+
+
 def read_only(tangent: Any) -> Any:
-    """The tangent of a global, with its lists and dicts (at any depth, through lists,
-    dicts and tuples) read-only, and a top-level array too. Instances' tangents and the
-    arrays inside containers stay as `const` leaves them: values bound outside the
-    differentiated code and read back through the same Dual pass through them."""
+    """The zero tangent of a global (fresh from zero_tangent), made read-only at every
+    depth: its arrays unwriteable, its lists, dicts and instances' fields checked."""
+    return _read_only(tangent, {})
+
+
+def _read_only(tangent: Any, seen: dict[int, Any]) -> Any:
     kind = type(tangent)
     if kind is np.ndarray:
         tangent.flags.writeable = False
         return tangent
-    return _read_only(tangent)
-
-
-def _read_only(tangent: Any) -> Any:
-    kind = type(tangent)
+    if id(tangent) in seen:  # an instance reachable twice, or from itself
+        return seen[id(tangent)]
     if kind is list:
-        return ReadOnlyList(_read_only(t) for t in tangent)
+        return ReadOnlyList(_read_only(t, seen) for t in tangent)
     if kind is dict:
-        return ReadOnlyDict((k, _read_only(t)) for k, t in tangent.items())
-    if kind is tuple:
-        return tuple(_read_only(t) for t in tangent)
+        return ReadOnlyDict((k, _read_only(t, seen)) for k, t in tangent.items())
+    if isinstance(tangent, tuple):
+        return rebuild(tangent, [_read_only(t, seen) for t in tangent])
+    if kind is Tangent:
+        seen[id(tangent)] = tangent
+        fields = vars(tangent)
+        for name, field in fields.items():
+            fields[name] = _read_only(field, seen)
+        tangent.__class__ = ReadOnlyTangent
     return tangent

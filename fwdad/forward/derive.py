@@ -15,7 +15,9 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from fwdad import frontend, source
 from fwdad.compile import compile_function
+from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.rebinding import bound_names
 from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
@@ -63,15 +65,17 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     instances = instance_params(normalized)
     tree, constants, lines = transform_lines(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
-    build = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
+    compile_with = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
+    build = functools.partial(compile_with, bound=bound_names(normalized))
     if not (OPTIMIZE if optimized is None else optimized):
         rule: Any = build(_plain_tree(tree, src), constants.values, header=header)
         rule.unoptimized = rule
     else:
-        plain = PlainRule(_plain_maker(src, tree, constants.values, build, header))
+        plain = PlainRule(_plain_maker(src, tree, constants.values, compile_with, header,
+                                       bound_names(normalized)))
         args = tree.args
         specialize = None if src.text is None else functools.partial(
-            _variant, frontend.without_tree(src), build, header, plain)
+            _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
         better = optimize(tree, constants, lines, routes)
@@ -96,23 +100,27 @@ def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:
 
 
 def _compile(fn: Callable[..., Any], cells: dict[Any, Any], globals_: dict[Any, Any],
-             filename: str, tree: ast.FunctionDef, constants: dict[Any, Any], header: str
-             ) -> Callable[..., Any]:
-    """The rule function of `tree`, with the defaults of `fn` (forward/defaults.py)."""
+             filename: str, tree: ast.FunctionDef, constants: dict[Any, Any], header: str,
+             bound: dict[str, Any]) -> Callable[..., Any]:
+    """The rule function of `tree`, with the defaults of `fn` (forward/defaults.py),
+    checking first that the globals in `bound` hold what they held when it was built
+    (core/rebinding.py)."""
+    tree = rebinding.checked(tree, constants, bound, LazyRule(fn))
     tree, defaults, kwdefaults = rule_defaults(fn, tree, constants)
     return compile_function(tree, constants, cells, globals_, defaults, kwdefaults,
                             filename, header)
 
 
 def _plain_maker(src: FunctionSource, tree: Any, constants: dict[Any, Any],
-                 build: Callable[..., Any], header: str) -> Callable[[], Callable[..., Any]]:
+                 build: Callable[..., Any], header: str, bound: dict[str, Any]
+                 ) -> Callable[[], Callable[..., Any]]:
     """How to make the plain rule when it is first needed: from the def's own text
     again, so that a rule keeps no syntax tree alive (some 10^4 objects for the
     collector to trace, and megabytes); a lambda, with no text of its own, keeps its
     tree and a copy of the constants as they are now (the optimizer binds the plain
     rule among its own: sharing that table would make a reference cycle)."""
     if src.text is None:
-        return functools.partial(build, tree, dict(constants), header=header)
+        return functools.partial(build, tree, dict(constants), header=header, bound=bound)
     return functools.partial(_plain_rule, frontend.without_tree(src), build, header)
 
 
@@ -124,7 +132,8 @@ def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], h
         fresh, normalized = frontend.normalized_source(
             source.again(src), unboxed=False)  # type: ignore[arg-type]  # (a def)
         tree, constants = transform(normalized, fresh)
-        return build(_plain_tree(tree, fresh), constants.values, header=header)
+        return build(_plain_tree(tree, fresh), constants.values, header=header,
+                     bound=bound_names(normalized))
 
 
 def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,
@@ -137,6 +146,7 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants, lines = transform_lines(normalized, fresh)
+        build = functools.partial(build, bound=bound_names(normalized))
         if key[:1] == BATCHED:  # (and the arguments' kinds, when known)
             better = optimize(tree, constants, lines, plain, batched=True,
                               kinds=dict(key[1:]).get(KINDS))

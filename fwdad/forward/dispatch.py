@@ -9,7 +9,7 @@ import types
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from fwdad import construction
-from fwdad.core import entry_points
+from fwdad.core import entry_points, rebinding
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
@@ -47,6 +47,7 @@ def _forget_derived_rules(fn: Any) -> None:
 
 
 on_register(_forget_derived_rules)
+rebinding.on_forget(lambda: _forget_derived_rules(None))  # (a global rebound)
 
 
 def derived_rule(fn: Callable) -> Callable:

@@ -51,6 +51,7 @@ def normalize(src: FunctionSource, names: Namer = None,
     tree = flatten.run(tree, names)
     if unboxed and UNBOX:
         tree = unbox.run(tree, names)
+    tree.fw_bound = scope.bound  # type: ignore[attr-defined]  # (core/rebinding.py)
     return tree
 
 

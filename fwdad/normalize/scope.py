@@ -38,6 +38,8 @@ class Scope:
     def __init__(self, globals_: Dict[str, Any], cells: Dict[str, Any],
                  locals_: Set[str]) -> None:
         self.globals, self.cells, self.locals = globals_, cells, locals_
+        self.bound: Dict[str, Any] = {}  # global name -> its value, for each resolved
+        # through a global (the rule checks they still hold it: core/rebinding.py)
 
     def resolve(self, node: ast.expr) -> Tuple[Any, Optional[str]]:
         """The value of a dotted name (`np.linalg.solve`) and its text, when it is a
@@ -50,7 +52,7 @@ class Scope:
         if not isinstance(node, ast.Name) or node.id in self.locals \
                 or node.id in self.cells:
             return _MISSING, None
-        value = self.globals.get(node.id, _MISSING)
+        value = root = self.globals.get(node.id, _MISSING)
         if value is _MISSING:
             value = getattr(builtins, node.id, _MISSING)
         for attr in reversed(parts):
@@ -59,6 +61,8 @@ class Scope:
             value = getattr(value, attr, _MISSING)
         if value is _MISSING:
             return _MISSING, None
+        if root is not _MISSING and not isinstance(root, types.ModuleType):
+            self.bound[node.id] = root  # (a module bound to another name: not checked)
         return value, ".".join([node.id] + list(reversed(parts)))
 
 

@@ -12,6 +12,9 @@ from typing import Callable, Optional, Tuple
 
 from fwdad import frontend
 from fwdad.compile import compile_function
+from fwdad.core import rebinding
+from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.rebinding import bound_names
 from fwdad.errors import location_of
 from fwdad.reverse.specialize import parameter_kinds
 from fwdad.reverse.transform import transform
@@ -30,6 +33,9 @@ def build_rrule(fn: Callable, key: Optional[Tuple[str, ...]] = None) -> Callable
     header = f"reverse rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     if kinds:
         header += " for " + ", ".join(f"{k} {v}" for k, v in kinds.items())
+    from fwdad.reverse.dispatch import derived_rrule
+    tree = rebinding.checked(tree, constants.values, bound_names(normalized),
+                             LazyRule(src.fn, derived_rrule))
     rule = compile_function(tree, constants.values, src.cells, src.globals,
                             src.fn.__defaults__ or (), dict(src.fn.__kwdefaults__ or {}),
                             src.filename, header)

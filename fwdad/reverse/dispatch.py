@@ -9,13 +9,14 @@ import types
 from typing import Any, Callable, Dict
 
 from fwdad import construction
+from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rule_cache import RuleCache
 from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse import callables, constructors
 from fwdad.reverse.registry import get_rrule, holds_variable
 from fwdad.reverse.rules_python import Method
-from fwdad.reverse.specialize import SpecializedRule
+from fwdad.reverse.specialize import SpecializedRule, specialized_rrules
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign, python_function
 
@@ -25,6 +26,21 @@ derived_rrules = RuleCache(weak=True)  # Python function -> its derived reverse 
 def derived_rrule(fn: Callable) -> Callable:
     from fwdad.reverse.derive import build_rrule
     return derived_rrules.get(python_function(fn), build_rrule)
+
+
+def _forget_derived_rrules() -> None:
+    """A global that a rule resolved was rebound (core/rebinding.py): every reverse
+    rule is built again on use."""
+    derived_rrules.clear()
+    specialized_rrules.clear()
+    _RUNTIME.clear()
+    for site in list(SpecializedRule.made):
+        site.rules.clear()
+    for lazy in list(LazyRule.made):
+        lazy.rule = None
+
+
+rebinding.on_forget(_forget_derived_rrules)
 
 
 class Unruled:

@@ -25,9 +25,14 @@ _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
             operator.getitem: "getitem", operator.setitem: "setitem",
             operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
             operator.eq: "eq", operator.ne: "ne"}
+_IN_PLACE = {operator.iadd: "iadd", operator.isub: "isub", operator.imul: "imul",
+             operator.itruediv: "itruediv", operator.ipow: "ipow", operator.imod: "imod",
+             operator.imatmul: "imatmul", operator.ifloordiv: "ifloordiv"}
+_DUNDERS.update(_IN_PLACE)  # (`a += b` runs a's __iadd__; without one, a = a + b)
 # the method Python tries on the right operand: __radd__ for +, __gt__ for <, ...
 _REFLECTED = {"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__",
-              "eq": "__eq__", "ne": "__ne__", "getitem": None, "setitem": None}
+              "eq": "__eq__", "ne": "__ne__", "getitem": None, "setitem": None,
+              **{name: None for name in _IN_PLACE.values()}}
 _METHODS: Dict[tuple, Any] = {}
 
 

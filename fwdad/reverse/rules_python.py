@@ -14,7 +14,7 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
-from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule
+from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule, user_method
 from fwdad.reverse.rules_arrays import assign, transpose, write_constant
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
@@ -227,6 +227,11 @@ def _in_place(pure: Any, update: Any):
             return x
         if isinstance(x, (list, np.ndarray)):
             return update(x, value_of(y) if isinstance(x, np.ndarray) else y)
+        method = user_method(update, (x, y))  # an instance's own __iadd__, as Python
+        if method is not None:  # runs it (it may differ from __add__, and update x)
+            out = method(x, y)
+            if out is not NotImplemented:
+                return out
         return get_rrule(pure)(x, y)
     rule.__name__ = f"_{update.__name__}"
     return rule

@@ -16,6 +16,7 @@ arguments runs the general rule, `dispatch.derived_rrule`.
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import Any, Callable, Dict, Tuple
 
 from fwdad.buildlog import timed_build
@@ -29,10 +30,12 @@ class SpecializedRule:
     """What reverse code calls for a Python function: the rule for each signature."""
 
     __slots__ = ("fn", "rules", "__weakref__")
+    made: "weakref.WeakSet[SpecializedRule]" = weakref.WeakSet()  # (to forget their rules)
 
     def __init__(self, fn: Callable) -> None:
         self.fn = fn
         self.rules: Dict[Tuple[str, ...], Callable] = {}  # (a copy of the shared table)
+        SpecializedRule.made.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return rule_for(self, args, kwargs)(*args, **kwargs)

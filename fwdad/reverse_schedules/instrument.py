@@ -17,6 +17,8 @@ from typing import Any, Callable, Dict, Optional
 
 from fwdad import frontend
 from fwdad.compile import compile_function
+from fwdad.core import rebinding
+from fwdad.core.rebinding import bound_names
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import Pure, entries
 from fwdad.reverse.transform import transform
@@ -43,6 +45,8 @@ def recording_rule(fn: Callable, rec: Any) -> Callable:
             tree.args.vararg or tree.args.kwarg:
         rec.invalid(f"{fn.__qualname__} has try, with, global, nonlocal or *args")
     tree = _Instrument(tree, set(constants.values)).visit(copy.deepcopy(tree))
+    rebinding.read_live(tree, bound_names(normalized), "_fw_rec_read")
+    rec.bound += [(src.globals, n, v) for n, v in bound_names(normalized).items()]
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_iter=rec.iterate, _fw_rec_read=rec.read)
     return compile_function(tree, values, src.cells, src.globals, fn.__defaults__ or (),

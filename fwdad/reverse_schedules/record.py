@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad import lang
+from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import NonDiff, Pure, get_rrule, holds_complex
@@ -73,6 +74,8 @@ class ReverseRecorder:
     reason: str = ""
     count: int = 0
     tables: tuple = field(default_factory=rule_tables)
+    bound: List[rebinding.Binding] = field(default_factory=list)  # globals the rules
+    # recorded through resolved (core/rebinding.py)
 
     def primal_of(self, rule: Any) -> Any:
         """The primal of a raw rrule (None for anything else)."""
@@ -275,6 +278,10 @@ class ReverseRecorder:
         if is_matvar(it):
             self.invalid("a loop over a matvar")
             return iter(it)
+        if iter(it) is it:  # an iterator (zip, enumerate, iter, a generator): unpacking
+            # it would use it up, and a loop may stop early and leave the rest to another
+            self.invalid("a loop over an iterator (zip, enumerate, map, iter)")
+            return it
         return iter(self.unpack(it, -1))
 
     def unpack(self, value: Any, count: int, star: int = -1) -> tuple:

@@ -14,11 +14,13 @@ global, callee), or a signature the schedule cannot take, runs the full reverse 
 """
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from fwdad.core import rebinding
 from fwdad.dual import Dual
 from fwdad.forward.dispatch import derived_rule
 from fwdad.reverse import dispatch
@@ -55,12 +57,16 @@ class ReverseGraph(RecordedThrough):
     the signature); `reasons[key]` says why a signature has no schedule.
     """
 
+    made: "weakref.WeakSet[ReverseGraph]" = weakref.WeakSet()
+
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
         self.schedules: Dict[Any, Optional[Schedule]] = {}
         self.counts: Counter[str] = Counter()
         self.reasons: Dict[Any, str] = {}
+        self.bound: Dict[Any, List[rebinding.Binding]] = {}  # the globals each resolved
         self.__name__ = f"reverse_static_graph_{fn.__name__}"
+        ReverseGraph.made.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         key, why = (None, "keyword arguments") if kwargs else signature(args)
@@ -78,6 +84,8 @@ class ReverseGraph(RecordedThrough):
                 self.counts["replays"] += 1
                 return out
             self.counts["fallbacks"] += 1
+            if rebinding.rebound(self.bound.get(key, [])):
+                rebinding.forget_rules()  # (this graph's schedules with the rest)
         return self.full(*args)
 
     def full(self, *args: Any, **kwargs: Any) -> Any:
@@ -106,12 +114,22 @@ class ReverseGraph(RecordedThrough):
                                          self.fn.__name__)
         run = compile_schedule(source, constants, self.fn.__name__)
         self.schedules[key] = Schedule(run, shape, container, source)
+        self.bound[key] = rec.bound
         return out
 
     def source(self) -> str:
         """The source of the last schedule recorded (for reading)."""
         ready = [s for s in self.schedules.values() if s is not None]
         return ready[-1].source if ready else ""
+
+
+def _forget_schedules() -> None:
+    """A global a schedule's rules resolved was rebound: record them again."""
+    for graph in list(ReverseGraph.made):
+        graph.schedules.clear()
+
+
+rebinding.on_forget(_forget_schedules)
 
 
 def replay(schedule: Schedule, args: tuple) -> Any:

@@ -19,6 +19,7 @@ from fwdad.rules.batching import (
 )
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
+from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
 
 
@@ -234,6 +235,6 @@ def _nan_to_num(x: Dual, copy=True, **kwargs) -> Dual:
     dx = np.isfinite(x.primal) * dense(x.primal, x.tangent)
     out = np.nan_to_num(x.primal, copy=copy, **kwargs)
     if out is x.primal:  # copy=False: in place
-        x.tangent[...] = dx
+        overwrite(x, dx, "np.nan_to_num(x, copy=False)")
         return x
     return Dual(out, fit(dx, out))

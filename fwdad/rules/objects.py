@@ -13,7 +13,9 @@ import numpy as np
 from fwdad import attributes
 from fwdad.core import entry_points
 from fwdad.core.duals import const
+from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError, a_type, current_user_location
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.rules.widening import FieldDual
@@ -64,6 +66,8 @@ def get_attribute(obj: Dual, name: str) -> Dual:
         return Dual(value, obj.tangent)
     if name == "__self__" and attributes.is_bound_to(obj.primal, value):
         return Dual(value, obj.tangent)  # a bound method's tangent is its object's
+    if name == "__dict__" and isinstance(obj.tangent, ReadOnlyTangent):
+        return Dual(value, ReadOnlyDict(vars(obj.tangent)))  # (a global's: writes checked)
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
         tangent = getattr(obj.tangent, name, NoTangent)
         if tangent is NoTangent:
@@ -122,12 +126,27 @@ def set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
     if hook is not None:
         entry_points.derived_rule(hook.fn)(*hook.arguments(obj, value, const))
         return Dual(None, NoTangent)
+    view = isinstance(obj.primal, np.ndarray) and name in _ARRAY_LINEAR
+    if not (view or isinstance(obj.tangent, Tangent) or is_zero(value.tangent)):
+        _refuse_lost_attribute(obj.primal, name)
     attributes.write_field(obj.primal, name, value.primal)
     if isinstance(obj.tangent, Tangent):
         setattr(obj.tangent, name, value.tangent)
-    elif isinstance(obj.primal, np.ndarray) and name in _ARRAY_LINEAR:
+    elif view:
         _write_view_tangent(obj, name, value)
     return Dual(None, NoTangent)
+
+
+def _refuse_lost_attribute(owner: Any, name: str) -> None:
+    """A derivative written into an attribute of something that has no tangent to keep
+    it in (a module, a class, a function): the next read would see a zero."""
+    line = current_user_location()
+    raise FwdadError(
+        f"a value that depends on the inputs is written into the attribute `{name}` of "
+        f"{a_type(owner)}{' at ' + line if line else ''}, which carries no derivative "
+        f"(a module, a class, a function): the derivative would be lost when it is read "
+        f"again. Keep the value in a local variable or an instance, pass it as an "
+        f"argument, or return it.")
 
 
 def _write_view_tangent(obj: Dual, name: str, value: Dual) -> None:

@@ -15,7 +15,7 @@ from fwdad.rules.classes import overloadable
 from fwdad.rules.ieee import power
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
-from fwdad.rules.widening import widen_for
+from fwdad.rules.widening import refused_as_constant, widen_for
 from fwdad.tangents import NoTangent
 
 
@@ -204,6 +204,9 @@ def _in_place(pure, update):
             return x
         if not isinstance(x.primal, np.ndarray):
             return pure(x, y)
+        if refused_as_constant(x.tangent, y.tangent, where):
+            update(x.primal, y.primal)  # zero tangents stay zero
+            return x
         if update in _LINEAR_UPDATES and _tangent_updates_in_place(x, y):
             update(x.primal, y.primal)  # d(a += b) = da += db: no new tangent array
             if y.tangent is not NoTangent:

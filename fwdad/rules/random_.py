@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.batching import is_batched
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
 
 SOURCES = (np.random.Generator, np.random.RandomState)
@@ -63,7 +64,8 @@ def _shuffle_together(source, x: Dual, axis: int, in_place: bool) -> Dual:
     tangent = np.moveaxis(tangent, -1, 0) if is_batched(x.primal, x.tangent) else tangent[..., 0]
     if not in_place:
         return Dual(values, tangent)
-    x.primal[...], x.tangent[...] = values, tangent
+    x.primal[...] = values
+    overwrite(x, tangent, "shuffle(x)")
     return Dual(None, NoTangent)
 
 

@@ -14,6 +14,7 @@ from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.creation import array_rule
 from fwdad.rules.registry import def_nondiff, frule, takes_out
+from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
 
 
@@ -241,7 +242,7 @@ def _sort_in_place(x: Dual, axis=-1, kind=None, order=None) -> Dual:
     dx = _permuted(x, axis)
     x.primal.sort(axis=axis, kind=kind, order=order)
     if x.tangent is not NoTangent:
-        x.tangent[...] = dx
+        overwrite(x, dx, "x.sort()")
     return Dual(None, NoTangent)
 
 

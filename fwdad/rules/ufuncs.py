@@ -23,7 +23,7 @@ from fwdad.rules.derivative_code import inline_template, ufunc_tangent
 from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.registry import def_linear, def_nondiff, frule, takes_out
 from fwdad.rules.unshared import own
-from fwdad.rules.widening import widen_for
+from fwdad.rules.widening import refused_as_constant, widen_for
 from fwdad.tangents import NoTangent
 
 
@@ -171,6 +171,8 @@ def _write(target: Dual, y, dy, kwargs) -> None:
     np.copyto(target.primal, y, casting=kwargs.get("casting", "same_kind"), where=where)
     if target.tangent is NoTangent:  # an integer output
         return
+    if refused_as_constant(target.tangent, dy, "out="):
+        return  # zeros into a constant's zeros
     if dy is not NoTangent:  # a batched or recorded dy needs a tangent that can hold it
         widen_for(target, Dual(y, dy), "out=")
     dy = 0.0 if dy is NoTangent else lift(y, dy, np.ndim(target.primal))

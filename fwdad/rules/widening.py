@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, SharedTangentError
+from fwdad.errors import FwdadError, SharedTangentError, current_user_location
 from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
 from fwdad.tangents import NoTangent
 
@@ -105,6 +105,33 @@ def _carries(tangent: Any) -> bool:
         return True
 
 
+def refused_as_constant(target_tangent: Any, tangent: Any, where: str) -> bool:
+    """Whether `target_tangent` is the read-only zero tangent of a constant array (a
+    global, a closure variable, a value bound outside the differentiated code: see
+    core/duals.const); then writing a zero `tangent` into it changes nothing, and any
+    other is refused: the next read of the array would not see the derivative."""
+    if not isinstance(target_tangent, np.ndarray) or target_tangent.flags.writeable:
+        return False
+    if not _carries(tangent):
+        return True
+    line = current_user_location()
+    raise FwdadError(
+        f"{where}{' at ' + line if line else ''}: a value with a derivative was written "
+        f"into an array that fwdad "
+        f"reads as a constant (a global or closure variable, or a value bound "
+        f"outside the differentiated code): the next read of it would not see the "
+        f"derivative. Pass the array as an argument, or write into a copy "
+        f"(`a = A.copy()`).")
+
+
+def overwrite(x: Any, tangent: Any, where: str) -> None:
+    """`x.tangent[...] = tangent` after an in-place update of the array in the Dual x
+    (sort, shuffle, nan_to_num(copy=False)); into a constant's zero tangent only zeros
+    go (refused_as_constant)."""
+    if not refused_as_constant(x.tangent, tangent, where):
+        x.tangent[...] = tangent
+
+
 def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i] = v"
            ) -> None:
     """`target.tangent[index] = tangent` for a Dual `target` holding an array, where
@@ -118,15 +145,8 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
                 f"whose items fwdad gives no tangents: the derivative would be lost. "
                 f"Keep such values in a list, or in a float array.")
         return  # (an int array truncates: no derivative)
-    if isinstance(target.tangent, np.ndarray) and not target.tangent.flags.writeable:
-        if not _carries(tangent):
-            return  # a constant written into a constant
-        raise FwdadError(
-            f"{where}: a value with a derivative was written into an array that fwdad "
-            f"reads as a constant (a global or closure variable, or a value bound "
-            f"outside the differentiated code): the next read of it would not see the "
-            f"derivative. Pass the array as an argument, or write into a copy "
-            f"(`a = A.copy()`).")
+    if refused_as_constant(target.tangent, tangent, where):
+        return  # a constant written into a constant
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent
     value = target.primal[index]

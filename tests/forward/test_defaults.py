@@ -54,3 +54,24 @@ def test_only_mutable_defaults_are_made_again(optimized):
     assert "buf = buf.dual()" in rule.source
     assert isinstance(rule.__defaults__[0], FreshDefault)
     assert rule.__defaults__[0].value is write_into_array.__defaults__[0]
+
+
+def _remember(v, store=[]):  # noqa: B006 (the mutable default is the point)
+    store.append(v)
+    return store[0]
+
+
+def remembered_across_two_calls(x):
+    _remember.__defaults__[0].clear()
+    first = _remember(x[0] * 2.0)
+    return _remember(x[1]) * first + first
+
+
+@pytest.mark.xfail(strict=True, reason="open: each call of a function with a mutable "
+                   "default gets a new zero tangent for it, so a derivative one call "
+                   "writes into the default and a later call in the same derivative reads "
+                   "is lost (forward/defaults.py: FreshDefault); reverse mode is right")
+def test_a_default_written_by_one_call_and_read_by_the_next():
+    x = np.array([0.3, -0.7])
+    assert_close(fwdad.jvp(remembered_across_two_calls, (x,), (np.array([1.0, 0.0]),))[1],
+                 _central(remembered_across_two_calls, x)[0], rtol=1e-6)

@@ -127,7 +127,8 @@ CONSTRUCTS = [
     Construct("module constants and arrays (read as constants)", F,
               functions.globals_read, (0.3,)),
     Construct("global writes", F, functions.globals_written, (0.3,),
-              note="the global holds the plain value"),
+              note="the global holds the plain value; a value with a derivative is "
+                   "refused (its derivative would be lost at the next read)"),
     Construct("recursion and mutual recursion", F, functions.recursion, (0.9,)),
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),
@@ -251,9 +252,13 @@ def catalogue() -> str:
 NOTES = [
     "## Semantics worth knowing", "",
     "- A callee named by a global (or a module attribute) is looked up once, when the "
-    "rule is built; assigning a different function to that global afterwards is not "
-    "seen by rules already built. Registering an frule drops every derived rule, so "
-    "new rules always take effect.",
+    "rule is built, and the rule starts by checking that the global still holds the "
+    "same object (`if helper is not _fw_was_helper ...` in its `.source`). Assigning a "
+    "different function or class to it afterwards (a notebook cell run again, a "
+    "monkeypatch) makes every derived rule be built again on its next call. A name "
+    "bound to a module (`np`), and an attribute replaced inside a module that stays "
+    "bound (`np.sin = ...`), are not checked. Registering an frule drops every derived "
+    "rule too, so new rules always take effect.",
     "- Closure variables of the differentiated function are read live, as constants.",
     "- Generator expressions are evaluated eagerly, into a list; zip, map, filter, "
     "enumerate, reversed and the itertools stay lazy, as in Python.",

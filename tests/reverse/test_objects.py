@@ -173,3 +173,47 @@ def test_holds_variable_looks_into_lists_tuples_and_dicts_at_any_depth():
     x = Var(1.0)
     assert holds_variable([1.0, (2.0, {"k": [x]})])
     assert not holds_variable([1.0, (2.0, {"k": [3.0]})])
+
+
+class Accumulator:
+    """`+=` and `*=` differ from `+` and `*` (and `+=` updates the instance in place,
+    seen through an alias): reverse mode must run them, as Python does."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, o):
+        return Accumulator(self.v + o.v)
+
+    def __iadd__(self, o):
+        self.v = self.v + 2.0 * o.v
+        return self
+
+    def __imul__(self, k):
+        self.v = self.v * k * k
+        return self
+
+    def __isub__(self, o):
+        return NotImplemented  # Python then runs a = a - o: __sub__
+
+
+def _updated_through_an_alias(x):
+    a = Accumulator(x[:2])
+    alias = a
+    alias += Accumulator(x[2:])
+    alias *= x[0]
+    return np.sum(a.v * a.v) + np.sum((a + Accumulator(x[2:])).v)
+
+
+def _update_without_a_plain_operator(x):
+    a = Accumulator(x[0])
+    a *= x[1]
+    return a.v * x[2]
+
+
+@pytest.mark.parametrize("f", [_updated_through_an_alias, _update_without_a_plain_operator])
+def test_in_place_operators_run_the_instances_own_method(f):
+    x, h = np.array([0.3, 0.5, 0.7, 1.1]), 1e-6
+    want = np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(4)])
+    np.testing.assert_allclose(fwdad.grad(f)(x), want, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(fwdad.jacfwd(f)(x), want, rtol=1e-6, atol=1e-9)

@@ -117,8 +117,8 @@ def scalar_function(fn: Callable, args: tuple, kwargs: Dict[str, Any],
     plan = layout(tuple(args), entries)
     x = np.array(entries, dtype=float)
 
-    def run(x):
-        args = rebuild(x, plan)
+    def run(x, plan=plan):  # (a default: the row's constant objects, which the rule
+        args = rebuild(x, plan)  # may write into, are the call's own, not a closure's)
         out = fn(*args, **kwargs)
         return out, args
 

@@ -13,15 +13,17 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad import callables, construction
-from fwdad.core import closures, duals
+from fwdad.core import closures, duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
+from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.forward import dispatch, records
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
 from fwdad.forward.nested.levels import outer_of, rule_call
+from fwdad.forward.nested.streams import stream_items
 from fwdad.rules import batching, classes, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
@@ -93,6 +95,16 @@ def _read_global(value: Dual) -> Dual:
     return Dual(duals.read_global(value.primal), NoTangent)
 
 
+def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
+
+
+@frule(duals.store_global)
+def _store_global(value: Dual) -> Dual:
+    """What goes into a global must be a constant at this level too."""
+    refuse_unless_zero(outer_of(value), stored=True)
+    return Dual(duals.store_global(value.primal), NoTangent)
+
+
 @frule(closures.closure)
 def _closure(rule: Dual) -> Dual:
     """A def inside code running at level 2 (or deeper: closure_level counts): its rule,
@@ -128,6 +140,9 @@ def _as_container(items: list, kind: type) -> Dual:
 
 @frule(duals.iterate)
 def _iterate(value: Dual) -> Dual:
+    if type(getattr(value.primal, "tangent", None)) is duals.TangentStream:
+        return duals.stream(stream_items(value))  # lazy, as on level 1: a list would
+        # consume the iterator at once (zip(it, it) would pair it with nothing left)
     return _as_container(_items(value), list)
 
 

@@ -81,6 +81,18 @@ def _next_outer(outer: Any) -> Any:
     return NoTangent if outer is NoTangent else next(outer)
 
 
+def stream_items(value: Dual) -> Iterator[Dual]:
+    """The level-2 items of a level-2 lazy iterator, each read when asked for (what
+    `iterate` gives for one at level 2: a list of them would use it up at once)."""
+    outer_p, outer_t = outer_of(value)
+    for item in iterate(value.primal):
+        if outer_p is NoTangent and outer_t is NoTangent:
+            yield Dual(item, NoTangent)
+        else:
+            yield Dual(item, Tangent(primal=_next_outer(outer_p),
+                                     tangent=_next_outer(outer_t)))
+
+
 @frule(_stream)
 def _stream_at_level_three(duals: Dual) -> Dual:
     """A lazy iterator at a third level or deeper is a list of its items, made at once:

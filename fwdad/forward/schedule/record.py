@@ -22,8 +22,9 @@ from typing import Any, Callable, Dict, List
 
 from fwdad import frontend
 from fwdad.compile import compile_function
-from fwdad.core import duals
+from fwdad.core import duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.rebinding import bound_names
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.transform.dual_code import transform
@@ -58,6 +59,8 @@ class Recorder:
     reason: str = ""
     rules: Dict[Any, Callable] = field(default_factory=dict)
     count: int = 0
+    bound: List[rebinding.Binding] = field(default_factory=list)  # globals the rules
+    # recorded through resolved (core/rebinding.py)
 
     @property
     def valid(self) -> bool:
@@ -108,6 +111,11 @@ class Recorder:
         return items
 
     def iterate(self, d: Dual):
+        if type(d.tangent) is duals.TangentStream:  # a lazy iterator (zip, enumerate,
+            # iter): counting its items would use it up; and a loop may stop early and
+            # leave the rest to another. It runs as it is, and is not replayed.
+            self.invalid("a loop over a lazy iterator (zip, enumerate, map, iter)")
+            return duals.iterate(d)
         return iter(self.unpack(d, len(list(duals.iterate(d)))))
 
     def test(self, d: Dual) -> Any:
@@ -203,6 +211,8 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
            if n is not tree) or tree.args.vararg or tree.args.kwarg:
         rec.invalid(f"{fn.__qualname__} has nested functions or *args/**kwargs")
     tree = _Instrument(constants).visit(copy.deepcopy(tree))
+    rebinding.read_live(tree, bound_names(normalized), "_fw_rec_const")
+    rec.bound += [(src.globals, n, v) for n, v in bound_names(normalized).items()]
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_const=rec.const)
     defaults = [duals.const(d) for d in (fn.__defaults__ or ())]

@@ -51,7 +51,8 @@ class _Forward(ControlStatements):
     def __init__(self, src: FunctionSource, constants: Constants) -> None:
         self.src, self.k = src, constants
         self.duals: Set[str] = set()  # names holding Duals here
-        self.globals: Set[str] = set()  # names this function declares global
+        self.globals: Set[str] = set()  # names stored plain: declared global, or
+        # nonlocal to a def that is not differentiated
         self.callees: Dict[int, tuple] = {}  # id(static callee) -> (its rule's name,
         # the rule, its registry entry)
         self.lines = LineTable(constants.values)  # the Lines of the function emitted
@@ -66,8 +67,11 @@ class _Forward(ControlStatements):
         saved = self.duals, self.globals, self.lines
         if not top:  # the optimizer leaves a nested def as it is: its Lines go nowhere
             self.lines = LineTable(self.k.values)
-        bound, self.globals, _ = scope or scope_of(node)
-        self.duals = (outer - self.globals) | bound
+        bound, declared, _, nonlocals = scope or scope_of(node)
+        # a nonlocal of a def outside the differentiated code holds a plain value: as
+        # a global's, it is read live and stored without its tangent
+        self.globals = declared | (nonlocals - outer)
+        self.duals = (outer - self.globals) | (bound - self.globals)
         args = node.args
         new_args = ast.arguments(
             posonlyargs=args.posonlyargs, args=args.args, vararg=args.vararg,
@@ -163,7 +167,7 @@ class _Forward(ControlStatements):
             line = Line("copy", args=[(atom, False)])
         self.lines = saved
         if named and target.id in self.globals:  # store the value
-            value = ast.Attribute(value=value, attr="primal", ctx=ast.Load())
+            value = ast.Call(self.helper(duals.store_global, "store_global"), [value], [])
         stmt = ast.Assign([target], value)
         if known:
             self.add_line(stmt, [target.id] if named else [t.id for t in target.elts], line)

@@ -1,8 +1,9 @@
-"""The names a def binds, declares `global` and mentions, found in one fast walk.
+"""The names a def binds, declares `global` or `nonlocal` and mentions, in one fast walk.
 
 The forward transform needs, for each def, which names hold Duals there (what it binds
-itself, not what defs inside it bind, less what it declares global), and every name
-the code mentions (constants must not take one).
+itself, not what defs inside it bind, less what it declares global), which it declares
+nonlocal (Duals when an enclosing differentiated def binds them, plain otherwise), and
+every name the code mentions (constants must not take one).
 """
 from __future__ import annotations
 
@@ -11,13 +12,16 @@ from typing import Set, Tuple
 
 from fwdad.astwalk import child_nodes, walk
 
+Scope = Tuple[Set[str], Set[str], Set[str], Set[str]]
 
-def scope_of(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
+
+def scope_of(fn: ast.FunctionDef) -> Scope:
     """The names `fn` binds itself (parameters, targets, the names of the defs inside,
-    not what those bind), those it declares `global`, and every name the def mentions
-    (nested defs included)."""
+    not what those bind), those it declares `global`, every name the def mentions
+    (nested defs included), and those it declares `nonlocal`."""
     bound = _params(fn)
     declared: Set[str] = set()
+    nonlocals: Set[str] = set()
     mentioned: Set[str] = set()
     stack: list = list(fn.body)
     todo: list = [fn.args] + fn.decorator_list + ([fn.returns] if fn.returns else [])
@@ -36,13 +40,15 @@ def scope_of(fn: ast.FunctionDef) -> Tuple[Set[str], Set[str], Set[str]]:
             continue
         if kind is ast.Global:
             declared.update(node.names)
+        elif kind is ast.Nonlocal:
+            nonlocals.update(node.names)
         elif kind is ast.ExceptHandler and node.name:
             bound.add(node.name)
         elif kind in _DEFS:  # what nested defs bind is theirs
             return _nested_scope(fn, {n.id for n in walk(fn) if type(n) is ast.Name})
         for child in child_nodes(node):
             (stack if isinstance(child, ast.stmt) else todo).append(child)
-    return bound - declared, declared, mentioned
+    return bound - declared, declared, mentioned, nonlocals
 
 
 def _one_call(node: ast.Assign, bound: Set[str], mentioned: Set[str]) -> bool:
@@ -76,10 +82,12 @@ def _params(fn: ast.FunctionDef) -> Set[str]:
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> tuple:
+def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> Scope:
     """scope_of for a def with defs inside: a walk that does not enter them."""
     bound = _params(fn)
-    declared, stack = set(), list(fn.body)
+    declared: Set[str] = set()
+    nonlocals: Set[str] = set()
+    stack = list(fn.body)
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -90,7 +98,9 @@ def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> tuple:
             continue
         elif kind is ast.Global:
             declared.update(node.names)
+        elif kind is ast.Nonlocal:
+            nonlocals.update(node.names)
         elif kind is ast.ExceptHandler and node.name:
             bound.add(node.name)
         stack.extend(child_nodes(node))
-    return bound - declared, declared, mentioned
+    return bound - declared, declared, mentioned, nonlocals
