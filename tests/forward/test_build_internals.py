@@ -36,7 +36,7 @@ def walked_scope(fn: ast.FunctionDef):
     args = fn.args
     bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    declared, mentioned = set(), set()
+    declared, mentioned, nonlocals = set(), set(), set()
     for node in walk(fn):
         if isinstance(node, ast.Name):
             mentioned.add(node.id)
@@ -44,12 +44,14 @@ def walked_scope(fn: ast.FunctionDef):
                 bound.add(node.id)
         elif isinstance(node, ast.Global):
             declared.update(node.names)
+        elif isinstance(node, ast.Nonlocal):
+            nonlocals.update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) \
                 and node is not fn:
             return None
-    return bound - declared, declared, mentioned
+    return bound - declared, declared, mentioned, nonlocals
 
 
 @pytest.mark.parametrize("fn", FUNCTIONS, ids=lambda f: f.__name__)
