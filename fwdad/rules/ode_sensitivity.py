@@ -82,7 +82,9 @@ class SensitivitySystem:
 
     def checked(self, out: Dual) -> Dual:
         """What fun returned, as one float array of n values."""
-        out = _numbers_as_array(out, self.size) or as_float_array(out)
+        if type(out.primal) is not np.ndarray or out.primal.dtype != np.float64 or \
+                type(out.tangent) is not np.ndarray:  # (a float array is one already)
+            out = _numbers_as_array(out, self.size) or as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(
                 f"{self.name}: the right-hand side {describe(self.fun.primal)} returned "
