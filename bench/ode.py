@@ -10,6 +10,12 @@ plain solve? Lotka-Volterra (2 states, 4 parameters) by DOP853 at rtol 1e-8 to t
   with respect to A's n^2 entries, for n = 2, 3, 4: how its cost grows with the number of
   parameters P (the adjoint method's would not grow with P).
 
+The jvp and jacfwd rows also give the sensitivity solve alone, (jvp - plain) / plain
+(the rule runs one plain solve for SciPy's own primal, then the augmented one), and how
+many right-hand side calls each solve makes: the sensitivities share the error control
+(the issue asks for the same tolerances on the augmented state), so the augmented solve
+may take more steps than the plain one, which no cost per call can make up for.
+
     python bench/ode.py           # a few seconds
 """
 from __future__ import annotations
@@ -106,6 +112,38 @@ def lotka_volterra_times(repeats: int) -> Dict[str, float]:
                 lambda: fwdad.grad(loss, argnums=(0, 1))(Y0, PARAMETERS), repeats)}
 
 
+def right_hand_side_calls() -> Dict[str, tuple]:
+    """(plain solve's, augmented solve's) right-hand side calls, per workload."""
+    from fwdad.rules.ode_sensitivity import SensitivitySystem
+    x, line_x = np.concatenate([Y0, PARAMETERS]), np.array([0.3, 1.0, 1.0, 0.0])
+    plain = {"Lotka-Volterra": si.solve_ivp(
+        lotka_volterra, (0.0, 10.0), Y0, method="DOP853", t_eval=T_EVAL,
+        args=tuple(PARAMETERS), **TOLERANCES).nfev, "reaction-diffusion": si.solve_ivp(
+        reaction_diffusion, (0.0, 3.0), LINE_Y0, method="RK45", t_eval=[1.0, 2.0, 3.0],
+        args=(0.3, 1.0), **TOLERANCES).nfev}
+    runs = {"Lotka-Volterra jvp, 1 direction": lambda: fwdad.jvp(
+                solve_all, (x,), (np.array([0.3, -0.2, 0.1, 0.0, 0.0, 0.05]),)),
+            "Lotka-Volterra jacfwd, 6 directions": lambda: fwdad.jacfwd(solve_all)(x),
+            "reaction-diffusion jvp, 1 direction": lambda: fwdad.jvp(
+                solve_line, (line_x,), (np.array([1.0, 0.5, 0.0, 0.1]),)),
+            "reaction-diffusion jacfwd, 4 directions": lambda: fwdad.jacfwd(solve_line)(line_x)}
+    calls, rhs = [0], SensitivitySystem.rhs
+
+    def counted(self, t, z):
+        calls[0] += 1
+        return rhs(self, t, z)
+    out = {}
+    SensitivitySystem.rhs = counted  # (for the count only: put back below)
+    try:
+        for name, run in runs.items():
+            calls[0] = 0
+            run()
+            out[name] = (plain[name.split(" ")[0]], calls[0])
+    finally:
+        SensitivitySystem.rhs = rhs
+    return out
+
+
 def linear_times(repeats: int, sizes=(2, 3, 4)) -> Dict[int, Dict[str, float]]:
     rng = np.random.default_rng(0)
     out = {}
@@ -118,14 +156,16 @@ def linear_times(repeats: int, sizes=(2, 3, 4)) -> Dict[int, Dict[str, float]]:
 
 def main(repeats: int = 5) -> List[str]:
     lines = []
-    times = lotka_volterra_times(repeats)
-    for name, t in times.items():
-        lines.append(f"Lotka-Volterra {name:22s} {t * 1e3:8.2f} ms  "
-                     f"{t / times['primal']:5.1f}x")
-    times = line_times(repeats)
-    for name, t in times.items():
-        lines.append(f"reaction-diffusion N={N_CELLS} {name:22s} {t * 1e3:8.2f} ms  "
-                     f"{t / times['primal']:5.1f}x")
+    for label, times in (("Lotka-Volterra", lotka_volterra_times(repeats)),
+                         (f"reaction-diffusion N={N_CELLS}", line_times(repeats))):
+        for name, t in times.items():
+            alone = f"  sensitivity solve {(t - times['primal']) / times['primal']:5.1f}x" \
+                if name.startswith(("jvp", "jacfwd")) else ""
+            lines.append(f"{label} {name:22s} {t * 1e3:8.2f} ms  "
+                         f"{t / times['primal']:5.1f}x{alone}")
+    for name, (plain, augmented) in right_hand_side_calls().items():
+        lines.append(f"{name}: right-hand side calls {plain} plain, {augmented} augmented "
+                     f"({augmented / plain:.2f}x)")
     for n, entry in linear_times(repeats).items():
         lines.append(f"y' = A y, n={n}, grad by A (P={n * n:2d}) {entry['grad'] * 1e3:8.2f} ms  "
                      f"{entry['grad'] / entry['primal']:5.1f}x")

@@ -114,6 +114,10 @@ def iterate(d: Dual) -> Iterator[Dual]:
 
 
 def unpack(d: Dual, count: int, star: int = -1) -> Tuple[Dual, ...]:
+    primal, tangent = d.primal, d.tangent
+    if type(primal) is np.ndarray and type(tangent) is np.ndarray and star < 0 and \
+            primal.ndim and len(primal) == count:  # (`a, b = y`, y an array: as iterate)
+        return tuple(map(Dual, primal, iterate_tangent(primal, tangent)))
     items = tuple(iterate(d))
     values = lang.unpack([i.primal for i in items], count, star)
     if star < 0:

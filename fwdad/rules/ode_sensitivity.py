@@ -59,7 +59,12 @@ class SensitivitySystem:
         """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
         z = z.copy()  # (one copy, of the solver's state, for f's rule to read or write)
         y, dy = z[:self.n], z[self.n:].reshape(self.shape)
-        out = self.call(Dual(t, 0.0 if type(t) is float else NoTangent), Dual(y, dy))
+        t_dual = Dual(t, 0.0 if type(t) is float else NoTangent)
+        out = self.rule(*self.order(t_dual, Dual(y, dy), self.args))
+        joined = None if self.size is not None else _joined_numbers(out, self.n)
+        if joined is not None:  # (`return [a, b]` with one direction: the common case)
+            return joined
+        out = self.checked(out)
         tangent = dense(out.primal, out.tangent, self.size)
         return self.join(out.primal, np.reshape(tangent, self.shape))
 
@@ -73,8 +78,13 @@ class SensitivitySystem:
              args: Optional[list] = None) -> Dual:
         """fun's rule at (t, y) with the args, its output as one float array."""
         rule = self.rule if fun is None else _rule_of(fun)
-        out = rule(*self.order(t, y, self.args if args is None else args))
-        out = _numbers_as_array(out, self.size) or as_float_array(out)
+        return self.checked(rule(*self.order(t, y, self.args if args is None else args)))
+
+    def checked(self, out: Dual) -> Dual:
+        """What fun returned, as one float array of n values."""
+        if type(out.primal) is not np.ndarray or out.primal.dtype != np.float64 or \
+                type(out.tangent) is not np.ndarray:  # (a float array is one already)
+            out = _numbers_as_array(out, self.size) or as_float_array(out)
         if np.size(out.primal) != self.n:
             raise FwdadError(
                 f"{self.name}: the right-hand side {describe(self.fun.primal)} returned "
@@ -121,6 +131,20 @@ def _numbers_as_array(x: Dual, size: Optional[int]) -> Optional[Dual]:
         return None
     tangents = np.array([dense(p, t, size) for p, t in zip(x.primal, x.tangent)], float)
     return Dual(np.array(x.primal, float), tangents.T)  # ((B,) + (n,): np.stack is slower)
+
+
+def _joined_numbers(x: Dual, n: int) -> Optional[np.ndarray]:
+    """z' = [f, df] at once when fun returned n numbers with (unbatched) number
+    tangents: what `checked` and `join` make of them, without their steps; None for
+    anything else (which takes those steps, and their checks)."""
+    primal, tangent = x.primal, x.tangent
+    if type(primal) not in (list, tuple) or type(tangent) not in (list, tuple) or \
+            len(primal) != n or len(tangent) != n:
+        return None
+    for value in (*primal, *tangent):
+        if type(value) not in _NUMBER_TYPES:
+            return None
+    return np.array((*primal, *tangent), float)
 
 
 _NUMBER_TYPES = (float, int, np.float64)

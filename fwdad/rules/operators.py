@@ -37,12 +37,15 @@ def summed(tangent, out, *terms):
 
 def broadcast_tangents(x: Dual, y: Dual, out) -> tuple:
     """The tangents of x and y, lifted to broadcast against `out`."""
-    if type(out) is float:  # scalars broadcast as they are, batched or not
-        return x.tangent, y.tangent
+    if type(out) in _SCALAR_RESULTS:  # scalars broadcast as they are, batched or not
+        return x.tangent, y.tangent  # (as lift gives them for a result of no axes)
     if isinstance(out, (list, tuple)):  # concatenated (or repeated), never broadcast:
         return x.tangent, y.tangent  # (np.ndim of [gen, array] raises)
     out_ndim = ndim(out)
     return lift(x.primal, x.tangent, out_ndim), lift(y.primal, y.tangent, out_ndim)
+
+
+_SCALAR_RESULTS = frozenset({float, np.float64, complex, np.complex128})
 
 
 # ---- arithmetic -------------------------------------------------------------------
