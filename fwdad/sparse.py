@@ -229,7 +229,7 @@ def _finish(planner: _Planner, plan: Compression, seeds: np.ndarray, compressed:
         _report_missed(planner, plan, missed, compressed)
     jac = plan.decompress(compressed[:plan.ncolors])
     if len(seeds) > plan.ncolors:
-        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed[-1])
+        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed)
         if mismatch is not None:
             _report_probe(planner, plan, mismatch)
     if check:
