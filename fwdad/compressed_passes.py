@@ -63,11 +63,13 @@ def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any]
 
 def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
                           kwargs: dict[str, Any], at: int, seeds: np.ndarray,
-                          chunk_size: Optional[int]) -> np.ndarray:
-    """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed."""
+                          chunk_size: Optional[int], executor: Any = None) -> np.ndarray:
+    """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed (on
+    `executor`'s workers when one is given)."""
     from fwdad.reverse.api import grad
     try:
-        return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size)[1]
+        return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size,
+                       executor)[1]
     except InternalError:
         raise
     except FwdadError:  # reverse mode refuses something f does: hvp goes forward twice
