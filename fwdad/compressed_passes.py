@@ -16,7 +16,7 @@ import numpy as np
 
 from fwdad import api
 from fwdad.compression import Compression
-from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.errors import FwdadError, InternalError, ShippingError, a_type, describe
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -70,7 +70,7 @@ def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
     try:
         return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size,
                        executor)[1]
-    except InternalError:
+    except (InternalError, ShippingError):  # (f cannot reach the workers: say so)
         raise
     except FwdadError:  # reverse mode refuses something f does: hvp goes forward twice
         pass

@@ -192,3 +192,12 @@ def test_sparse_hessian_on_a_process_pool_equals_the_closed_form(pool):
     assert counting.submitted >= 2  # (the passes ran on the pool's workers)
     with pytest.raises(fwdad.FwdadError, match="sparse_hessian: executor"):
         fwdad.sparse_hessian(chain_energy, sparsity=pattern, executor="a pool")
+
+
+def test_sparse_hessian_says_when_f_cannot_reach_the_workers(monkeypatch, pool):
+    # (not a quiet fall back to Hessian-vector products in this process)
+    monkeypatch.setitem(sys.modules, "cloudpickle", None)  # (import fails)
+    hess = fwdad.sparse_hessian(lambda x: chain_energy(x), sparsity=np.ones((4, 4), bool),
+                                chunk_size=1, executor=pool)
+    with pytest.raises(fwdad.ShippingError, match="cloudpickle is not installed"):
+        hess(np.linspace(0.0, 1.0, 4))
