@@ -16,7 +16,7 @@ import numpy as np
 
 from fwdad import api
 from fwdad.compression import Compression
-from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.errors import FwdadError, InternalError, ShippingError, a_type, describe
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -63,12 +63,14 @@ def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any]
 
 def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
                           kwargs: dict[str, Any], at: int, seeds: np.ndarray,
-                          chunk_size: Optional[int]) -> np.ndarray:
-    """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed."""
+                          chunk_size: Optional[int], executor: Any = None) -> np.ndarray:
+    """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed (on
+    `executor`'s workers when one is given)."""
     from fwdad.reverse.api import grad
     try:
-        return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size)[1]
-    except InternalError:
+        return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size,
+                       executor)[1]
+    except (InternalError, ShippingError):  # (f cannot reach the workers: say so)
         raise
     except FwdadError:  # reverse mode refuses something f does: hvp goes forward twice
         pass

@@ -9,11 +9,14 @@
 compresses a symmetric matrix by a star colouring (fwdad/coloring.py). Where the
 pattern says a compressed entry is a sum of no nonzeros, it must be zero:
 `misses_at` finds one that is not, a cheap sign that the pattern misses a nonzero.
+`probe_mismatch` checks the probe direction (the last one) against the rest.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
-from typing import Any, Dict, Optional, Tuple
+import threading
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -47,6 +50,8 @@ class Compression:
         covered[self.colors[seeded], other] = True
         self.uncovered = np.flatnonzero(~covered)
         self._directions: Dict[Any, np.ndarray] = {}
+        self._weights: Dict[Any, np.ndarray] = {}
+        self._scratch = _Scratch()
 
     @property
     def seeded_size(self) -> int:
@@ -71,13 +76,66 @@ class Compression:
                 seeds = np.vstack([seeds, random.astype(dtype)])
             seeds.flags.writeable = False
             self._directions[key] = seeds
+            if probe and self.kind != "star":
+                self._weights[seeds.dtype] = self._probe_weights(seeds[-1])
         return self._directions[key]
 
-    def probe_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray
+    def _probe_weights(self, along: np.ndarray) -> np.ndarray:
+        """(ncolors + 1, width): along[j] where compressed entry (c, i) is read as
+        entry (i, j) (rows: (j, i)), 0 where it holds no entry, and -1 in the last row.
+        Then (weights * compressed).sum(0) is the sparse derivative times `along`
+        minus the derivative along it (the probe's row), read in the compressed layout
+        (each compressed entry holds one entry of the pattern, by the colouring)."""
+        weights = np.zeros((self.ncolors + 1, self.width), dtype=along.dtype)
+        rows, cols = coordinates(self.pattern)
+        weights[self.source] = along[rows if self.kind == "row" else cols]
+        weights[-1] = -1
+        weights.flags.writeable = False
+        return weights
+
+    def probe_mismatch(self, derivative: Any, along: np.ndarray, compressed: np.ndarray
                        ) -> Optional[Tuple[int, Any, Any]]:
         """(index, sparse's value, expected value) of the largest disagreement between
-        the sparse derivative times `along` (rows: `along` times it) and `expected`,
-        when one exceeds rounding; else None."""
+        the sparse derivative times `along` (rows: `along` times it) and the derivative
+        along it, `compressed[-1]`, when one exceeds rounding; else None.
+
+        Note: the sparse product and its bound are read from `compressed` (dense, the
+        size of the passes' output) rather than from `derivative` (two sparse products,
+        each gathering `along`): the same sums (the order of their terms aside), at
+        about two thirds of the cost (bench/sparse.py's residuals). Only a disagreement
+        found there is located by the products. A complex derivative, and "star" (an
+        entry is read from its row or its column), take the products."""
+        weights = self._weights.get(along.dtype)
+        if weights is not None and compressed.dtype.kind == "f" and \
+                compressed.shape == weights.shape and \
+                not self._exceeds_rounding(compressed, weights):
+            return None
+        return self._located_mismatch(derivative, along, compressed[-1])
+
+    def _exceeds_rounding(self, compressed: np.ndarray, weights: np.ndarray) -> bool:
+        """Whether some |sparse product - expected| > 256 eps (|derivative| @ |along|
+        + |expected|), each side summed over the compressed column.
+
+        The bound is summed only where a smaller one, |sparse product| + |expected|
+        (the triangle inequality), does not already hold the difference: in the
+        columns where the product cancels."""
+        eps = np.finfo(np.result_type(compressed, np.float32)).eps
+        with self._scratch.lend(weights.shape, np.result_type(compressed, weights)) as terms:
+            np.multiply(compressed, weights, out=terms)
+            difference = terms.sum(axis=0)
+            expected = np.abs(compressed[-1])
+            smaller = np.add(difference, compressed[-1])
+            np.abs(smaller, out=smaller)
+            smaller += expected
+            np.abs(difference, out=difference)
+            doubtful = np.flatnonzero(np.greater(difference, smaller * (256 * eps)))
+            if doubtful.size == 0:
+                return False
+            bound = np.abs(terms[:, doubtful]).sum(axis=0)
+        return bool(np.greater(difference[doubtful], bound * (256 * eps)).any())
+
+    def _located_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray
+                          ) -> Optional[Tuple[int, Any, Any]]:
         product = along @ derivative if self.kind == "row" else derivative @ along
         # |derivative| @ |along| on the same matrix with its data swapped for a moment
         # (a copy of the matrix, as abs() makes, costs more than the two products)
@@ -90,18 +148,19 @@ class Compression:
             derivative.data = data
         eps = np.finfo(np.result_type(expected, np.float32)).eps
         excess = np.abs(product - expected) - 256 * eps * (bound + np.abs(expected))
-        if excess.size == 0 or not excess.max() > 0:
+        # (NaN where the derivative is NaN: skipped, so that it hides no other row)
+        if not np.nanmax(excess, initial=-np.inf) > 0:
             return None
-        index = int(np.argmax(excess))
+        index = int(np.nanargmax(excess))
         return index, product[index].item(), expected[index].item()
 
     def misses_at(self, compressed: np.ndarray) -> Optional[Tuple[int, int]]:
         """(colour, index) of a compressed entry that the pattern says is a sum of no
         nonzeros but is not zero; None when there is none."""
-        flat = compressed.reshape(-1)[self.uncovered]
-        bad = np.flatnonzero(flat != 0)
-        if bad.size == 0:
+        flat = compressed.reshape(-1).take(self.uncovered)
+        if not flat.any():  # (NaN counts as nonzero, as below)
             return None
+        bad = np.flatnonzero(flat != 0)
         colour, index = divmod(int(self.uncovered[bad[0]]), self.width)
         return colour, index
 
@@ -121,3 +180,27 @@ class Compression:
             self.template.indptr.copy()
         matrix.data = data
         return matrix
+
+
+class _Scratch:
+    """A work array kept between calls (a fresh one past malloc's mmap threshold is
+    mapped anew, page by page, at every call), lent to one borrower at a time: a call
+    on another thread while it is lent gets a fresh array instead. It never leaves the
+    method that borrows it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._array: Optional[np.ndarray] = None
+
+    @contextlib.contextmanager
+    def lend(self, shape: Tuple[int, ...], dtype: Any) -> Iterator[np.ndarray]:
+        if not self._lock.acquire(blocking=False):
+            yield np.empty(shape, dtype)
+            return
+        try:
+            array = self._array
+            if array is None or array.shape != shape or array.dtype != dtype:
+                array = self._array = np.empty(shape, dtype)
+            yield array
+        finally:
+            self._lock.release()

@@ -108,7 +108,8 @@ def sparse_jacrev(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
 
 def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None,
                    coloring: Any = None, chunk_size: Optional[int] = None,
-                   probe: bool = True, check: bool = False) -> Callable[..., Any]:
+                   probe: bool = True, check: bool = False,
+                   executor: Optional[Executor] = None) -> Callable[..., Any]:
     """The function that computes the sparse Hessian of a real scalar `f`: a star
     colouring of the pattern (neighbours differ, no path on four vertices has two
     colours) and one batched forward-over-reverse pass, a Hessian-vector product per
@@ -123,6 +124,9 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
         chunk_size: as `sparse_jacfwd`'s.
         probe: as `sparse_jacfwd`'s: one more direction, random, to check the pattern.
         check: compare the pattern with a dense `fwdad.hessian` (small problems).
+        executor: as `sparse_jacfwd`'s: the forward-over-reverse passes run on its
+            workers. (Where reverse mode refuses f, the Hessian-vector products by
+            forward over forward run here.)
 
     Returns:
         `hess(*args, **kwargs)`: a symmetric `scipy.sparse.csr_array` of shape (n, n)
@@ -136,11 +140,13 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
             f"sparse_hessian({describe(f)}) needs the Hessian's pattern: pass "
             f"sparsity=, a square scipy.sparse matrix or dense bool array (n, n).")
     planner = _Planner("sparse_hessian", f, argnums, sparsity, coloring, "star")
+    check_executor("sparse_hessian", executor)
 
     def hessian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size)
+        compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size,
+                                                 executor)
         return _finish(planner, plan, seeds, compressed, args, kwargs, check)
     hessian.__name__ = f"sparse_hessian_{getattr(f, '__name__', 'f')}"
     return hessian
@@ -229,7 +235,7 @@ def _finish(planner: _Planner, plan: Compression, seeds: np.ndarray, compressed:
         _report_missed(planner, plan, missed, compressed)
     jac = plan.decompress(compressed[:plan.ncolors])
     if len(seeds) > plan.ncolors:
-        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed[-1])
+        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed)
         if mismatch is not None:
             _report_probe(planner, plan, mismatch)
     if check:

@@ -181,3 +181,65 @@ def test_a_compressed_entry_the_pattern_cannot_explain_is_found():
     pattern[1, 2] = False  # row 1 has no column of colour 2 now
     plan = Compression(pattern, np.arange(6) % 3, "column")
     assert plan.misses_at(plan.seeds(np.float64) @ matrix.T) == (2, 1)
+
+
+# ---- the probe ------------------------------------------------------------------------
+def probe_reference(derivative, along, expected):
+    """Whether the sparse derivative times `along` misses `expected` by more than
+    rounding: dense products, independent of the compressed layout."""
+    dense = derivative.toarray()
+    eps = np.finfo(np.float64).eps
+    excess = np.abs(dense @ along - expected) - 256 * eps * (np.abs(dense) @ along
+                                                              + np.abs(expected))
+    return bool((excess > 0).any())
+
+
+@pytest.mark.parametrize("kind", ["column", "row"])
+@settings(max_examples=60)
+@given(dense=patterns(), seed=st.integers(0, 100), drop=st.booleans())
+def test_the_probe_finds_a_dropped_entry_as_the_dense_products_do(kind, dense, seed, drop):
+    matrix = random_matrix(dense, seed)
+    pattern = dense.copy()
+    if drop and dense.any():
+        i, j = np.argwhere(dense)[seed % int(dense.sum())]
+        pattern[i, j] = False  # the Jacobian has a nonzero the pattern misses
+    coloring = column_coloring if kind == "column" else row_coloring
+    plan = Compression(pattern, coloring(pattern), kind)
+    directions = plan.directions(np.float64, probe=True)
+    compressed = directions @ (matrix.T if kind == "column" else matrix)
+    derivative = plan.decompress(compressed[:plan.ncolors])
+    flagged = plan.probe_mismatch(derivative, directions[-1], compressed)
+    transposed = derivative.T.tocsr() if kind == "row" else derivative
+    assert (flagged is not None) == probe_reference(transposed, directions[-1],
+                                                    compressed[-1])
+    assert (flagged is not None) == (drop and dense.any())
+
+
+def test_the_probe_holds_rows_whose_product_cancels():
+    # the rows of J @ v are ~0 (rounding) for the fixed random probe direction v: the
+    # check needs the full bound |J| @ |v| there, not |J @ v| + |expected|
+    plan = Compression(banded(6, 1), np.arange(6) % 3, "column")
+    directions = plan.directions(np.float64, probe=True)
+    v = directions[-1]
+    matrix = np.zeros((6, 6))
+    for i in range(5):
+        matrix[i, i], matrix[i, i + 1] = 1e8 * v[i + 1], -1e8 * v[i]
+    matrix[5, 5] = 1.0
+    compressed = directions @ matrix.T
+    assert np.abs(compressed[-1, :5]).max() < 1e-6
+    derivative = plan.decompress(compressed[:plan.ncolors])
+    assert plan.probe_mismatch(derivative, v, compressed) is None
+    compressed[-1, 2] += 1e-3  # a nonzero the pattern misses, tiny beside 1e8
+    assert plan.probe_mismatch(derivative, v, compressed)[0] == 2
+
+
+def test_a_nan_row_hides_no_missed_entry_from_the_probe():
+    plan = Compression(banded(6, 1), np.arange(6) % 3, "column")
+    directions = plan.directions(np.float64, probe=True)
+    matrix = random_matrix(banded(6, 1), 3)
+    matrix[0, 0] = np.nan  # a NaN derivative: stored, not a miss
+    compressed = directions @ matrix.T
+    derivative = plan.decompress(compressed[:plan.ncolors])
+    assert plan.probe_mismatch(derivative, directions[-1], compressed) is None
+    compressed[-1, 4] += 1.0  # a nonzero the pattern misses, in another row
+    assert plan.probe_mismatch(derivative, directions[-1], compressed)[0] == 4

@@ -151,3 +151,53 @@ def test_sparse_jacfwd_on_a_process_pool_equals_in_process(pool):
 def test_sparse_jacfwd_refuses_what_is_not_an_executor():
     with pytest.raises(fwdad.FwdadError, match="sparse_jacfwd: executor"):
         fwdad.sparse_jacfwd(stencil, sparsity=np.eye(3, dtype=bool), executor=4)
+
+
+def chain_energy(x):
+    return np.sum((x[1:] - x[:-1]) ** 2) + np.sum(np.cos(x))
+
+
+def hessian_of_chain_energy(x):  # closed form: a tridiagonal Laplacian, minus cos on it
+    n = x.size
+    hess = np.diag(np.r_[2.0, np.full(n - 2, 4.0), 2.0] - np.cos(x))
+    hess[np.arange(n - 1), np.arange(1, n)] = hess[np.arange(1, n), np.arange(n - 1)] = -2.0
+    return hess
+
+
+class Counting(concurrent.futures.Executor):
+    """An executor that hands its tasks to another and counts them."""
+
+    def __init__(self, inner):
+        self.inner, self.submitted = inner, 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.submitted += 1
+        return self.inner.submit(fn, *args, **kwargs)
+
+
+def test_sparse_hessian_on_a_process_pool_equals_the_closed_form(pool):
+    import scipy.sparse as sp
+    n = 12
+    ones = np.ones(n)
+    pattern = sp.diags_array([ones[1:], ones, ones[1:]], offsets=[-1, 0, 1]) != 0
+    x = np.linspace(-0.4, 1.1, n)
+    here = fwdad.sparse_hessian(chain_energy, sparsity=pattern)(x)
+    counting = Counting(pool)
+    for chunk_size in (None, 2):
+        hess = fwdad.sparse_hessian(chain_energy, sparsity=pattern, chunk_size=chunk_size,
+                                    executor=counting)(x)
+        np.testing.assert_allclose(hess.toarray(), hessian_of_chain_energy(x), rtol=1e-13,
+                                   atol=1e-13)
+        np.testing.assert_allclose(hess.toarray(), here.toarray(), rtol=1e-14, atol=1e-14)
+    assert counting.submitted >= 2  # (the passes ran on the pool's workers)
+    with pytest.raises(fwdad.FwdadError, match="sparse_hessian: executor"):
+        fwdad.sparse_hessian(chain_energy, sparsity=pattern, executor="a pool")
+
+
+def test_sparse_hessian_says_when_f_cannot_reach_the_workers(monkeypatch, pool):
+    # (not a quiet fall back to Hessian-vector products in this process)
+    monkeypatch.setitem(sys.modules, "cloudpickle", None)  # (import fails)
+    hess = fwdad.sparse_hessian(lambda x: chain_energy(x), sparsity=np.ones((4, 4), bool),
+                                chunk_size=1, executor=pool)
+    with pytest.raises(fwdad.ShippingError, match="cloudpickle is not installed"):
+        hess(np.linspace(0.0, 1.0, 4))

@@ -97,6 +97,18 @@ def test_sparse_jacfwd_of_random_sparse_linear_maps(rows, cols, density, seed):
     np.testing.assert_array_equal(jac.toarray(), fwdad.jacfwd(linear_map)(x))
 
 
+def test_sparse_jacfwd_called_from_several_threads_at_once():
+    # the probe's work array is kept between calls and lent to one call at a time
+    from concurrent.futures import ThreadPoolExecutor
+    jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12))
+    points = [U1 * (1.0 + 0.1 * k) for k in range(24)]
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(jac, points))
+    for u, got in zip(points, results):
+        np.testing.assert_allclose(got.toarray(), fd_jacobian(reaction_diffusion_1d, u),
+                                   rtol=1e-6, atol=1e-8)
+
+
 def test_sparse_jacfwd_takes_dense_patterns_other_arguments_and_keywords():
     def scaled(k, u, power=2):
         return k * reaction_diffusion_1d(u) ** power

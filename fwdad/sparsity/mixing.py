@@ -3,11 +3,12 @@ linear solves, inverses and determinants, the FFTs, softmax.
 
     np.linalg.solve(A, b)[i, j]       depends on every item of A and on b[:, j]
     np.linalg.inv(A)[i, j]            depends on every item of A
+    np.linalg.qr(A[k]) (stacked)      each of Q[k], R[k] on every item of A[k]
     np.fft.fft(x, axis=a)[..., k]     depends on the items of x along a (others fixed)
     scipy.special.softmax(x, axis=a)  the same, along a
 
 Each returns None (the caller falls back to the dense rule, with its warning) for a
-call it does not cover: stacked matrices, `out=`, arguments it does not know.
+call it does not cover: `out=`, arguments it does not know.
 """
 from __future__ import annotations
 
@@ -32,12 +33,6 @@ def _sets(tangent: Any) -> Optional[np.ndarray]:
     return np.asarray(tangent, dtype=object)
 
 
-def _union(tangent: Any) -> Optional[Deps]:
-    """One set: every item's of the tangent (None when it has none)."""
-    sets = _sets(tangent)
-    return None if sets is None or sets.size == 0 else np.sum(sets)
-
-
 def _join(*unions: Any) -> Any:
     present = [u for u in unions if u is not None]
     if not present:
@@ -49,27 +44,70 @@ def _join(*unions: Any) -> Any:
 
 
 # ---- linear algebra ------------------------------------------------------------------
-def of_whole_matrices(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
-    """inv(A), det(A), slogdet's log: each output item depends on every item of A
-    (a 2-d A; a stack of matrices falls back)."""
-    if kwargs or len(args) != 1 or np.ndim(args[0].primal) != 2:
+def of_each_matrix(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
+    """inv, det, slogdet and the decompositions (cholesky, qr, eigh, eigvalsh, svd,
+    svdvals) of a matrix or a stack of them (..., m, n): each item of each output (of
+    a tuple of outputs, each) depends on every item of its own matrix, the one at the
+    same stack index. The other arguments are options (mode, UPLO, full_matrices, ...):
+    one that carries dependencies falls back."""
+    if not args or not isinstance(args[0].primal, np.ndarray) or args[0].primal.ndim < 2 \
+            or any(carries_deps(a.tangent) for a in list(args[1:]) + list(kwargs.values())):
         return None
-    primal = entry.primal(args[0].primal)
-    return Dual(primal, shaped_like(primal, _union(args[0].tangent)))
+    a = args[0]
+    primal = entry.primal(a.primal, *(x.primal for x in args[1:]),
+                          **{k: v.primal for k, v in kwargs.items()})
+    sets = _sets(a.tangent)
+    union = None if sets is None or sets.size == 0 else np.sum(sets, axis=(-2, -1))
+    return _per_matrix(primal, union, a.primal.shape[:-2])
+
+
+def _per_matrix(primal: Any, union: Any, stack: Tuple[int, ...]) -> Optional[Dual]:
+    """The Dual of `primal` (an array, or a tuple of them, each led by the `stack`
+    axes) whose items hold the `union` (shape `stack`) of their stack index."""
+    leaves = list(primal) if isinstance(primal, tuple) else [primal]
+    if any(np.shape(leaf)[:len(stack)] != stack for leaf in leaves):
+        return None
+    tangents = [shaped_like(leaf, None if union is None else np.reshape(
+        union, stack + (1,) * (np.ndim(leaf) - len(stack)))) for leaf in leaves]
+    if not isinstance(primal, tuple):
+        return Dual(primal, tangents[0])
+    rebuilt = primal._make(tangents) if hasattr(primal, "_make") else tuple(tangents)
+    return Dual(primal, rebuilt)
 
 
 def solve(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
-    """solve(A, b) for a 2-d A: x[..., j] depends on all of A and on column j of b."""
+    """solve(A, b), A a matrix or a stack of them: x[..., :, j] depends on all of its
+    own A and on b[..., :, j] (b a vector: on all of b)."""
     if kwargs or len(args) != 2:
         return None
     a, b = args
-    if np.ndim(a.primal) != 2 or np.ndim(b.primal) not in (1, 2):
-        return None
+    if np.ndim(a.primal) < 2 or np.ndim(b.primal) < 1 or (
+            _LEGACY_SOLVE and np.ndim(b.primal) == np.ndim(a.primal) - 1 > 1):
+        return None  # (NumPy 1 reads such a b as a stack of vectors)
     primal = entry.primal(a.primal, b.primal)
+    of_a = _union_of_matrices(a.tangent)
     sets = _sets(b.tangent)
-    columns = None if sets is None else np.sum(sets, axis=0)  # one set per column
-    union = _join(columns, _union(a.tangent))
-    return Dual(primal, shaped_like(primal, union))
+    if sets is None or sets.size == 0:
+        of_b = None
+    elif np.ndim(b.primal) == 1:
+        of_b = np.sum(sets)
+    else:
+        of_b = np.sum(sets, axis=-2, keepdims=True)  # one set per column
+    if of_a is not None and np.ndim(b.primal) == 1:
+        of_a = of_a[..., 0]  # (x is a vector per matrix)
+    return Dual(primal, shaped_like(primal, _join(of_a, of_b)))
+
+
+def _union_of_matrices(tangent: Any) -> Optional[np.ndarray]:
+    """Per matrix of a stack, the union of its items' sets, shape (..., 1, 1)."""
+    sets = _sets(tangent)
+    if sets is None or sets.size == 0:
+        return None
+    union: np.ndarray = np.sum(sets, axis=(-2, -1), keepdims=True)
+    return union
+
+
+_LEGACY_SOLVE = int(np.__version__.split(".")[0]) < 2
 
 
 # ---- along axes: FFTs, softmax --------------------------------------------------------

@@ -118,8 +118,10 @@ def _optional(module: str, *names: str) -> list:
 # Mixers: each output item depends on whole matrices, or on the items along some axes
 # (fwdad/sparsity/mixing.py); elementwise functions that are not ufuncs; reductions.
 _MIXERS: Dict[Any, SparsityRule] = {
-    **dict.fromkeys(_numpy("linalg.inv", "linalg.det") + _optional(
-        "scipy.linalg", "inv", "det"), mixing.of_whole_matrices),
+    **dict.fromkeys(_numpy("linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky",
+                           "linalg.qr", "linalg.eigh", "linalg.eigvalsh", "linalg.svd",
+                           "linalg.svdvals") + _optional(
+        "scipy.linalg", "inv", "det", "cholesky"), mixing.of_each_matrix),
     **dict.fromkeys(_numpy("linalg.solve") + _optional("scipy.linalg", "solve"),
                     mixing.solve),
     **dict.fromkeys(_optional("numpy.fft", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",

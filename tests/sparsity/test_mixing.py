@@ -8,9 +8,11 @@ import pytest
 import scipy.linalg
 import scipy.special
 
+import fwdad
 from fwdad import DenseFallbackWarning
 from tests.sparsity.reference import pattern_and_nonzeros
 from tests.sparsity.test_patterns import Case
+from tests.util import fd_jvp
 
 RNG = np.random.default_rng(3)
 M = RNG.standard_normal((3, 3)) + 3.0 * np.eye(3)
@@ -66,9 +68,110 @@ def test_pattern_equals_the_nonzeros_of_jacfwd(case, mode):
     np.testing.assert_array_equal(pattern, nonzeros)
 
 
-def test_stacked_matrices_fall_back_to_dense():
-    x = _random_input((8,))
-    with pytest.warns(DenseFallbackWarning, match="inv"):
+def test_a_solve_with_options_falls_back_to_dense():
+    x = _random_input((12,))
+    with pytest.warns(DenseFallbackWarning, match="solve"):
         pattern, nonzeros = pattern_and_nonzeros(
-            lambda x: np.linalg.inv(x.reshape(2, 2, 2) + 3.0 * np.eye(2)).ravel(), x)
+            lambda x: scipy.linalg.solve(x[:9].reshape(3, 3) + EYE, x[9:], assume_a="gen"),
+            x)
     assert pattern.all() and not (nonzeros & ~pattern).any()
+
+
+# ---- stacks of matrices and decompositions: one dense block per matrix -----------------
+def _stack(x, k, m, n):
+    """k matrices m x n from x, each made well conditioned (and the same for all)."""
+    return x.reshape(k, m, n) + 3.0 * np.eye(m, n)
+
+
+def _symmetric(x, k, n):
+    a = x.reshape(k, n, n)
+    return a + np.swapaxes(a, -1, -2) + 6.0 * np.eye(n)
+
+
+def _flat(*parts):
+    return np.concatenate([np.ravel(p) for p in parts])
+
+
+def _blocks(k, outs, size):
+    """The pattern of k independent matrices of `size` items each, read into outputs of
+    `outs` items per matrix (one after another, output by output): block diagonal."""
+    return np.vstack([np.kron(np.eye(k, dtype=bool), np.ones((out, size), dtype=bool))
+                      for out in outs])
+
+
+# (name, fn, input size, matrices, items of each output per matrix, exact): the pattern
+# is the blocks; `exact`: the Jacobian fills them (cholesky and qr leave triangles of
+# zeros, cholesky reads one triangle of its matrix, the slogdet's sign is constant)
+STACKED = [
+    ("inv", lambda x: np.linalg.inv(_stack(x, 3, 2, 2)).ravel(), 12, 3, [4], True),
+    ("det", lambda x: np.linalg.det(_stack(x, 3, 2, 2)), 12, 3, [1], True),
+    ("slogdet", lambda x: _flat(*np.linalg.slogdet(_stack(x, 3, 2, 2))), 12, 3, [1, 1],
+     False),
+    ("cholesky", lambda x: np.linalg.cholesky(_symmetric(x, 2, 3)).ravel(), 18, 2, [9],
+     False),
+    ("scipy_cholesky", lambda x: scipy.linalg.cholesky(_symmetric(x, 1, 3)[0]).ravel(),
+     9, 1, [9], False),
+    ("qr", lambda x: _flat(*np.linalg.qr(_stack(x, 2, 3, 2))), 12, 2, [6, 4], False),
+    ("qr_r", lambda x: np.linalg.qr(_stack(x, 2, 3, 2), mode="r").ravel(), 12, 2, [4],
+     False),
+    ("eigh", lambda x: _flat(*np.linalg.eigh(_symmetric(x, 2, 3))), 18, 2, [3, 9], True),
+    ("eigvalsh_upper", lambda x: np.linalg.eigvalsh(_symmetric(x, 2, 3), UPLO="U"), 18, 2,
+     [3], True),
+    ("svd", lambda x: _flat(*np.linalg.svd(_stack(x, 2, 3, 2), full_matrices=False)), 12,
+     2, [6, 2, 4], True),
+    ("svd_values", lambda x: np.linalg.svd(_stack(x, 2, 3, 2), compute_uv=False), 12, 2,
+     [2], True),
+    ("one_matrix_qr", lambda x: _flat(*np.linalg.qr(_stack(x, 1, 3, 3)[0])), 9, 1, [9, 9],
+     False),
+]
+if hasattr(np.linalg, "svdvals"):
+    STACKED.append(("svdvals", lambda x: np.linalg.svdvals(_stack(x, 2, 3, 2)), 12, 2, [2],
+                    True))
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+@pytest.mark.parametrize("name, fn, size, k, outs, exact", STACKED,
+                         ids=[c[0] for c in STACKED])
+def test_each_matrix_of_a_stack_is_its_own_dense_block(name, fn, size, k, outs, exact,
+                                                        mode):
+    x = _random_input((size,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DenseFallbackWarning)
+        pattern, nonzeros = pattern_and_nonzeros(fn, x, mode=mode)
+    assert not (nonzeros & ~pattern).any(), "a nonzero of the Jacobian is missing"
+    np.testing.assert_array_equal(pattern, _blocks(k, outs, size // k))
+    if exact:
+        np.testing.assert_array_equal(pattern, nonzeros)
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+@pytest.mark.parametrize("b_shape", [(3, 2, 1), (3, 2, 2)])
+def test_a_stack_of_solves_reads_its_own_matrix_and_right_hand_side(b_shape, mode):
+    def solve(x):
+        return np.linalg.solve(_stack(x[:12], 3, 2, 2), x[12:].reshape(b_shape)).ravel()
+    x = _random_input((12 + int(np.prod(b_shape)),))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DenseFallbackWarning)
+        pattern, nonzeros = pattern_and_nonzeros(solve, x, mode=mode)
+    assert not (nonzeros & ~pattern).any(), "a nonzero of the Jacobian is missing"
+    np.testing.assert_array_equal(pattern, nonzeros)
+    # x[k, i, j] reads all of A[k] and b[k, :, j]
+    k, i, j = np.indices(b_shape).reshape(3, -1)
+    reads_a = k[:, None] == np.repeat(np.arange(3), 4)[None, :]
+    reads_b = (k[:, None] == k[None, :]) & (j[:, None] == j[None, :])
+    np.testing.assert_array_equal(pattern, np.hstack([reads_a, reads_b]))
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+def test_a_stack_of_solves_of_one_vector_reads_its_own_matrix_and_all_of_it(mode):
+    # (the reference is central differences: batched jacfwd of a stack of solves with a
+    # vector b is not available)
+    def solve(x):
+        return np.linalg.solve(_stack(x[:12], 3, 2, 2), x[12:]).ravel()
+    x = _random_input((14,))
+    pattern = fwdad.jacobian_sparsity(solve, x, mode=mode).toarray()
+    nonzeros = np.stack([fd_jvp(solve, (x,), (e,)) for e in np.eye(14)], axis=1) != 0
+    assert not (nonzeros & ~pattern).any(), "a nonzero of the Jacobian is missing"
+    reads_a = np.kron(np.eye(3, dtype=bool), np.ones((2, 4), dtype=bool))
+    np.testing.assert_array_equal(pattern, np.hstack([reads_a, np.ones((6, 2), bool)]))
+    np.testing.assert_array_equal(pattern, nonzeros)
