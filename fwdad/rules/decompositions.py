@@ -52,8 +52,11 @@ def _off_diagonal_inverse(w):
 def _solve(a: Dual, b: Dual) -> Dual:
     """x = a^-1 b, dx = a^-1 (db - da x); a must be invertible. A 1-d b is a vector."""
     x = np.linalg.solve(a.primal, b.primal)
-    if np.ndim(b.primal) == 1:
-        rhs = dense(b.primal, b.tangent) - (_da(a) @ x[..., None])[..., 0]
+    if np.ndim(b.primal) == 1:  # (one vector for every matrix of a stack: db too)
+        db = dense(b.primal, b.tangent)
+        stacked = np.ndim(a.primal) - 2
+        db = np.expand_dims(db, tuple(range(-1 - stacked, -1))) if stacked else db
+        rhs = db - (_da(a) @ x[..., None])[..., 0]
         return Dual(x, fit(np.linalg.solve(a.primal, rhs[..., None])[..., 0], x))
     rhs = dense(b.primal, b.tangent) - _da(a) @ x
     return Dual(x, fit(np.linalg.solve(a.primal, rhs), x))

@@ -156,7 +156,9 @@ OTHERS = [constant_updated, boxed_by_a_method_call, updated_number]
 
 @pytest.mark.parametrize("fn, helper", [(constant_updated, "_fw_update_primal"),
                                         (boxed_by_a_method_call, "_fw_update_boxed"),
-                                        (updated_number, "_fw_update_owned")], ids=str)
+                                        (updated_number, "_fw_update_owned")],
+                         ids=lambda v: getattr(v, "__name__", v))  # (names, not addresses:
+# every xdist worker must collect the same ids)
 def test_other_kinds_of_local_are_updated(fn, helper):
     assert helper in build_rule(fn).source
 

@@ -89,6 +89,7 @@ STACK = np.stack([SQ, SPD / 3.0])
 DECOMPOSITION_CASES = [
     Case(np.linalg.solve, SQ, V3), Case(np.linalg.solve, SQ, M34[:, :2].copy()),
     Case(np.linalg.solve, STACK, np.stack([M32, M32])),
+    Case(np.linalg.solve, STACK, V3),  # one vector for every matrix of the stack
     Case(np.linalg.inv, SQ), Case(np.linalg.inv, STACK), Case(np.linalg.det, SQ),
     Case(np.linalg.det, STACK), Case(np.linalg.slogdet, SQ), Case(np.linalg.slogdet, SYM),
     Case(np.linalg.matrix_power, SQ, 3), Case(np.linalg.matrix_power, SQ, -2),
