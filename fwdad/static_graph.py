@@ -71,7 +71,7 @@ class StaticGraph:
         self.schedules: Dict[Any, Optional[Callable[..., Any]]] = {}
         self.counts: Counter[Any] = Counter()
         self.reasons: Dict[Any, str] = {}
-        self.bound: Dict[Any, List[rebinding.Binding]] = {}  # the globals each resolved
+        self.bound: Dict[Any, rebinding.Bindings] = {}  # the globals each resolved
         self.__name__ = f"static_graph_{fn.__name__}"
         StaticGraph.made.add(self)
 
@@ -85,7 +85,7 @@ class StaticGraph:
                 out: Dual = schedule(*args)
             except Fallback:
                 self.counts["fallbacks"] += 1
-                if rebinding.rebound(self.bound.get(key, [])):
+                if key in self.bound and self.bound[key].rebound():
                     rebinding.forget_rules()  # (this graph's schedules with the rest)
             else:
                 self.counts["replays"] += 1

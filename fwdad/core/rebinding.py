@@ -61,12 +61,23 @@ def checked(tree: ast.FunctionDef, constants: Dict[str, Any], bound: Dict[str, A
     return out
 
 
-Binding = Tuple[Dict[str, Any], str, Any]  # (a module's globals, a name, its value)
+class Bindings:
+    """The globals the rules a static schedule records through resolved: (a module's
+    globals, a name, its value) triples. Slots, no fields: zero_tangent, which walks
+    the fields of what a global holds (a graph in a registry), must not walk into
+    module dicts."""
 
+    __slots__ = ("items",)
 
-def rebound(bindings: List[Binding]) -> bool:
-    """Whether a global of `bindings` no longer holds its value."""
-    return any(scope.get(name, _GONE) is not value for scope, name, value in bindings)
+    def __init__(self) -> None:
+        self.items: List[Tuple[Dict[str, Any], str, Any]] = []
+
+    def add(self, scope: Dict[str, Any], bound: Dict[str, Any]) -> None:
+        self.items += [(scope, name, value) for name, value in bound.items()]
+
+    def rebound(self) -> bool:
+        """Whether one of the globals no longer holds its value."""
+        return any(scope.get(name, _GONE) is not value for scope, name, value in self.items)
 
 
 _GONE = object()
@@ -76,7 +87,7 @@ def read_live(tree: ast.FunctionDef, bound: Dict[str, Any], reader: str) -> None
     """Start `tree` (a recording rule's) with `reader(lambda: name)` for each name in
     `bound`: the static schedule recorded reads them live, so a replay falls back when
     one has been rebound (forward/schedule, reverse_schedules), and the graph, seeing
-    its bindings rebound (`rebound`), drops its schedules to record them again."""
+    its Bindings rebound, drops its schedules to record them again."""
     no_arguments = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                                  kw_defaults=[], kwarg=None, defaults=[])
     reads = [ast.Expr(ast.Call(_load(reader), [ast.Lambda(no_arguments, _load(name))], []))

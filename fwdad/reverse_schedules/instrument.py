@@ -46,7 +46,7 @@ def recording_rule(fn: Callable, rec: Any) -> Callable:
         rec.invalid(f"{fn.__qualname__} has try, with, global, nonlocal or *args")
     tree = _Instrument(tree, set(constants.values)).visit(copy.deepcopy(tree))
     rebinding.read_live(tree, bound_names(normalized), "_fw_rec_read")
-    rec.bound += [(src.globals, n, v) for n, v in bound_names(normalized).items()]
+    rec.bound.add(src.globals, bound_names(normalized))
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_iter=rec.iterate, _fw_rec_read=rec.read)
     return compile_function(tree, values, src.cells, src.globals, fn.__defaults__ or (),

@@ -74,7 +74,7 @@ class ReverseRecorder:
     reason: str = ""
     count: int = 0
     tables: tuple = field(default_factory=rule_tables)
-    bound: List[rebinding.Binding] = field(default_factory=list)  # globals the rules
+    bound: rebinding.Bindings = field(default_factory=rebinding.Bindings)  # globals the rules
     # recorded through resolved (core/rebinding.py)
 
     def primal_of(self, rule: Any) -> Any:

@@ -64,7 +64,7 @@ class ReverseGraph(RecordedThrough):
         self.schedules: Dict[Any, Optional[Schedule]] = {}
         self.counts: Counter[str] = Counter()
         self.reasons: Dict[Any, str] = {}
-        self.bound: Dict[Any, List[rebinding.Binding]] = {}  # the globals each resolved
+        self.bound: Dict[Any, rebinding.Bindings] = {}  # the globals each resolved
         self.__name__ = f"reverse_static_graph_{fn.__name__}"
         ReverseGraph.made.add(self)
 
@@ -84,7 +84,7 @@ class ReverseGraph(RecordedThrough):
                 self.counts["replays"] += 1
                 return out
             self.counts["fallbacks"] += 1
-            if rebinding.rebound(self.bound.get(key, [])):
+            if key in self.bound and self.bound[key].rebound():
                 rebinding.forget_rules()  # (this graph's schedules with the rest)
         return self.full(*args)
 

@@ -59,7 +59,7 @@ class Recorder:
     reason: str = ""
     rules: Dict[Any, Callable] = field(default_factory=dict)
     count: int = 0
-    bound: List[rebinding.Binding] = field(default_factory=list)  # globals the rules
+    bound: rebinding.Bindings = field(default_factory=rebinding.Bindings)  # globals the rules
     # recorded through resolved (core/rebinding.py)
 
     @property
@@ -212,7 +212,7 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
         rec.invalid(f"{fn.__qualname__} has nested functions or *args/**kwargs")
     tree = _Instrument(constants).visit(copy.deepcopy(tree))
     rebinding.read_live(tree, bound_names(normalized), "_fw_rec_const")
-    rec.bound += [(src.globals, n, v) for n, v in bound_names(normalized).items()]
+    rec.bound.add(src.globals, bound_names(normalized))
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
     values.update(_fw_rec_test=rec.test, _fw_rec_const=rec.const)
     defaults = [duals.const(d) for d in (fn.__defaults__ or ())]
