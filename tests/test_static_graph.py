@@ -10,6 +10,7 @@ import fwdad
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
 from fwdad.tangents import random_tangent, stack
+from tests.test_higher_order_iterators import resumed_after_break
 from tests.util import assert_close, fd_jvp
 
 # Each static_graph registers its wrapper as a primitive: put the rule table back after
@@ -216,18 +217,6 @@ def numbered(x):
     total = 0.0
     for i, a in enumerate(x):
         total = total + i * a * a
-    return total
-
-
-def resumed_after_break(x):
-    it = iter(x)
-    total = 0.0
-    for a in it:
-        total = total + a * a
-        if a > 0.4:
-            break
-    for b in it:
-        total = total + b * total
     return total
 
 

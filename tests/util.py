@@ -78,6 +78,20 @@ def run_rule(rule: Callable, args: Sequence[Any], tangents: Sequence[Any]) -> An
     return (out.primal, out.tangent), [(d.primal, d.tangent) for d in duals]
 
 
+def assert_optimized_matches_plain(optimized: Callable, plain: Callable,
+                                   args: Sequence[Any], rng: Any) -> list:
+    """The optimized rule gives what the plain rule gives on random tangents of `args`,
+    single and batched (three directions); the single tangents, for more checks."""
+    from fwdad.tangents import random_tangent, stack
+    tangents = [random_tangent(a, rng) for a in args]
+    want = run_rule(plain, args, tangents)
+    assert not isinstance(want, type), f"the plain rule raised {want.__name__}"
+    assert_same(run_rule(optimized, args, tangents), want)
+    batch = [stack([random_tangent(a, rng) for _ in range(3)]) for a in args]
+    assert_same(run_rule(optimized, args, batch), run_rule(plain, args, batch))
+    return tangents
+
+
 def assert_same(got: Any, want: Any, where: str = "output") -> None:
     """Two results of rules are equal to rounding, shapes included (NoTangent is zero)."""
     if isinstance(want, type) or isinstance(got, type):

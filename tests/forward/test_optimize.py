@@ -13,7 +13,7 @@ from fwdad.forward.derive import build_rule
 from fwdad.tangents import NoTangent, random_tangent, stack
 from tests.corpus import CORPUS
 from tests.forward import operand_programs as operand_programs_module
-from tests.util import assert_close, assert_same, fd_jvp, run_rule
+from tests.util import assert_close, assert_optimized_matches_plain, assert_same, fd_jvp, run_rule
 
 
 # ---- cases chosen to break the optimizer --------------------------------------------
@@ -266,13 +266,8 @@ def test_operands_of_every_kind(operand_programs, seed):
     fn = getattr(operand_programs, f"op_{seed}")
     args = operand_programs_module.arguments(fn, seed)
     optimized, plain = build_rule(fn), build_rule(fn, optimized=False)
-    rng = np.random.default_rng(seed)
-    tangents = [random_tangent(a, rng) for a in args]
-    want = run_rule(plain, args, tangents)
-    assert not isinstance(want, type), f"the plain rule raised {want.__name__}"
-    assert_same(run_rule(optimized, args, tangents), want)
-    batch = [stack([random_tangent(a, rng) for _ in range(3)]) for a in args]
-    assert_same(run_rule(optimized, args, batch), run_rule(plain, args, batch))
+    tangents = assert_optimized_matches_plain(optimized, plain, args,
+                                              np.random.default_rng(seed))
     _, tangent = fwdad.jvp(fn, copy.deepcopy(args), tangents)
     want = fd_jvp(fn, copy.deepcopy(args), tangents)
     tangent = [np.zeros_like(w) if t is NoTangent else t for t, w in zip(tangent, want)]
