@@ -13,7 +13,7 @@ import numpy as np
 from fwdad import attributes
 from fwdad.core import entry_points
 from fwdad.core.duals import const
-from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero
+from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location
 from fwdad.rules.batching import is_batched, lift
@@ -129,6 +129,8 @@ def set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
     view = isinstance(obj.primal, np.ndarray) and name in _ARRAY_LINEAR
     if not (view or isinstance(obj.tangent, Tangent) or is_zero(value.tangent)):
         _refuse_lost_attribute(obj.primal, name)
+    if isinstance(obj.tangent, ReadOnlyTangent):  # (before the write, as above)
+        refuse_unless_zero((value.tangent,))
     attributes.write_field(obj.primal, name, value.primal)
     if isinstance(obj.tangent, Tangent):
         setattr(obj.tangent, name, value.tangent)

@@ -156,6 +156,14 @@ def test_a_derivative_written_into_a_global_object_or_array_is_refused(fn):
     assert "test_global_containers.py" in str(info.value)
 
 
+def test_a_refused_field_write_leaves_the_global_as_it_was():
+    BOX.v = 0.0
+    with pytest.raises(FwdadError, match="read from a global or closure"):
+        fwdad.jvp(field_written_and_read_here, (np.array([0.3, -0.7]),),
+                  (np.array([1.0, 0.5]),))
+    assert BOX.v == 0.0
+
+
 def sorted_in_place(w):
     BOX.a.sort()
     return BOX.a[0] * w[1]
