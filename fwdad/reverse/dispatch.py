@@ -137,9 +137,10 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _is_builtin_method(fn: Any) -> bool:
-    """A C method bound to an object (`np.add.at`, `rng.normal`), not a module."""
+    """A C method bound to an object (`np.add.at`, `rng.normal`), not a module, nor a
+    class (`object.__new__`, `dict.fromkeys`: its type's attribute is the metaclass's)."""
     return isinstance(fn, types.BuiltinMethodType) and not isinstance(
-        fn.__self__, (types.ModuleType, type(None)))
+        fn.__self__, (types.ModuleType, type(None), type))
 
 
 def rule_for(fn: Any) -> Callable:

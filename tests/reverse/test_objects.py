@@ -1,6 +1,8 @@
 """Instances of user classes: fields are differentiated, and operators and subscripts on
 instances run the reverse rule of the class's own method (checked against central
 finite differences, since forward mode does not dispatch operators to methods)."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -217,3 +219,25 @@ def test_in_place_operators_run_the_instances_own_method(f):
     want = np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(4)])
     np.testing.assert_allclose(fwdad.grad(f)(x), want, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(fwdad.jacfwd(f)(x), want, rtol=1e-6, atol=1e-9)
+
+
+class _Pair:
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+
+
+def _copied_then_changed(x):
+    p = _Pair(x[0], x[1])
+    q = copy.copy(p)  # (copyreg reaches object.__new__, a C method bound to a class)
+    q.a = q.a * 3.0
+    return p.a * q.a + q.b
+
+
+def test_a_shallow_copy_of_an_instance():
+    """grad through copy.copy gave a bare TypeError: `object.__new__` was taken for a
+    method of an instance and looked up on its type (type.__new__)."""
+    x, h = np.array([0.3, -0.7]), 1e-6
+    want = np.array([(_copied_then_changed(x + h * e) - _copied_then_changed(x - h * e))
+                     / (2 * h) for e in np.eye(2)])
+    np.testing.assert_allclose(fwdad.grad(_copied_then_changed)(x), want, rtol=1e-6)
