@@ -36,9 +36,9 @@ from fwdad.forward.optimizer.kind_flow import operand_kind
 from fwdad.forward.optimizer.lines import Line
 from fwdad.forward.optimizer.records import Record
 from fwdad.forward.optimizer.templates import Template
+from fwdad.forward.optimizer.unboxed import every_leaf
 from fwdad.forward.optimizer.vanishing import ALWAYS
 from fwdad.forward.transform.astbuild import call
-from fwdad.tangents import NoTangent
 
 # Templates whose tangent expressions are elementwise in their operands: each is right
 # for a tangent with a leading batch axis when the operands are as the module docstring
@@ -111,35 +111,18 @@ def guard(rw: Any, tree: ast.FunctionDef, plain: Callable) -> List[Record]:
     return fallback(rw, tree, test, plain, "plain")
 
 
-_SCALARS = (float, complex, np.number)
-_MAX_DEPTH = 8
-
-
 def batch_ready(*args: Dual, **kwargs: Dual) -> bool:
     """Whether the batched rule may run: every tangent is an array with the primal's
     axes, with or without a batch axis before them, a number's, or NoTangent for a
     value that is not an array; no instance of a user class (its operators are its
     own methods, which templates do not know)."""
-    return all(_ready(d.primal, d.tangent, 0) for d in args) and all(
-        _ready(d.primal, d.tangent, 0) for d in kwargs.values())
+    return all(every_leaf(d.primal, d.tangent, _with_axes) for d in args) and all(
+        every_leaf(d.primal, d.tangent, _with_axes) for d in kwargs.values())
 
 
-def _ready(primal: Any, tangent: Any, depth: int) -> bool:
-    if tangent is NoTangent:  # an int array may give a result its shape, which
-        return not isinstance(primal, np.ndarray) or primal.ndim == 0  # rules keep
-    if isinstance(tangent, _SCALARS):
-        return True
-    if isinstance(tangent, np.ndarray):
-        if isinstance(primal, np.ndarray):
-            return tangent.shape[-primal.ndim:] == primal.shape if primal.ndim else \
-                tangent.ndim <= 1
-        return isinstance(primal, _SCALARS) and tangent.ndim <= 1
-    if depth >= _MAX_DEPTH:
-        return False
-    if isinstance(tangent, (list, tuple)) and isinstance(primal, (list, tuple)):
-        return len(primal) == len(tangent) and all(
-            _ready(p, t, depth + 1) for p, t in zip(primal, tangent))
-    if isinstance(tangent, dict) and isinstance(primal, dict):
-        return all(k in primal and _ready(primal[k], t, depth + 1)
-                   for k, t in tangent.items())
-    return False
+def _with_axes(primal: Any, tangent: np.ndarray) -> bool:
+    """An array tangent with the primal's axes, a batch axis before them or not."""
+    if isinstance(primal, np.ndarray):
+        return tangent.shape[-primal.ndim:] == primal.shape if primal.ndim else \
+            tangent.ndim <= 1
+    return isinstance(primal, (float, complex, np.number)) and tangent.ndim <= 1

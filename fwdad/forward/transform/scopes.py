@@ -38,12 +38,8 @@ def scope_of(fn: ast.FunctionDef) -> Scope:
             if type(node.ctx) is not ast.Load:
                 bound.add(node.id)
             continue
-        if kind is ast.Global:
-            declared.update(node.names)
-        elif kind is ast.Nonlocal:
-            nonlocals.update(node.names)
-        elif kind is ast.ExceptHandler and node.name:
-            bound.add(node.name)
+        if kind in _DECLARING:
+            _declares(node, kind, bound, declared, nonlocals)
         elif kind in _DEFS:  # what nested defs bind is theirs
             return _nested_scope(fn, {n.id for n in walk(fn) if type(n) is ast.Name})
         for child in child_nodes(node):
@@ -80,6 +76,18 @@ def _params(fn: ast.FunctionDef) -> Set[str]:
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_DECLARING = (ast.Global, ast.Nonlocal, ast.ExceptHandler)
+
+
+def _declares(node: ast.AST, kind: type, bound: Set[str], declared: Set[str],
+              nonlocals: Set[str]) -> None:
+    """What a `global`, a `nonlocal` or an `except ... as name` adds to the scope."""
+    if kind is ast.Global:
+        declared.update(node.names)  # type: ignore[attr-defined]
+    elif kind is ast.Nonlocal:
+        nonlocals.update(node.names)  # type: ignore[attr-defined]
+    elif node.name:  # type: ignore[attr-defined]  # (an ExceptHandler)
+        bound.add(node.name)  # type: ignore[attr-defined]
 
 
 def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> Scope:
@@ -96,11 +104,7 @@ def _nested_scope(fn: ast.FunctionDef, mentioned: Set[str]) -> Scope:
         elif kind in _DEFS:
             bound.update([node.name] if kind is not ast.Lambda else [])
             continue
-        elif kind is ast.Global:
-            declared.update(node.names)
-        elif kind is ast.Nonlocal:
-            nonlocals.update(node.names)
-        elif kind is ast.ExceptHandler and node.name:
-            bound.add(node.name)
+        elif kind in _DECLARING:
+            _declares(node, kind, bound, declared, nonlocals)
         stack.extend(child_nodes(node))
     return bound - declared, declared, mentioned, nonlocals
