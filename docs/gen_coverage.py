@@ -138,6 +138,13 @@ Rules may still refuse some inputs, with an error that says why (complex input t
 rule for real values only, a repeated eigenvalue, ...): the tables show the functions,
 not every input.
 
+A list or tuple of numbers (differentiated or not) given where NumPy reads an array,
+`np.sin([x[0], x[1]])` or `x * [a, b, c]`, is read as the array NumPy makes of it, in
+both modes (fwdad/rules/array_like.py; tests/rules/test_list_operands.py runs every
+rule case again with a list). Functions that take sequences of arrays
+(`np.concatenate`, `np.stack`, ...) or write into an argument (`np.copyto`, `np.put`,
+...) take their arguments as they are.
+
 Covered: {forward} of {total} functions have a forward rule or are constants, {reverse}
 a reverse rule or are constants; {refused} are refused on purpose; {missing} have no rule
 yet.

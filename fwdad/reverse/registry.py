@@ -20,6 +20,7 @@ non-differentiable (`def_nondiff`) need no row here: they run on plain values.
 from __future__ import annotations
 
 import contextlib
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
@@ -50,6 +51,7 @@ from fwdad.reverse.var import (
     value_of,
 )
 from fwdad.rules import registry as forward_registry
+from fwdad.rules.array_like import reads_lists_as_arrays
 from fwdad.tangents import rebuild
 
 
@@ -243,9 +245,8 @@ class Pure:
 
     def __init__(self, fn: Callable, rule: Callable) -> None:
         self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
-        self.numpy = isinstance(fn, np.ufunc) or getattr(fn, "__objclass__", None) is \
-            np.ndarray or (getattr(fn, "__module__", None) or "").startswith(
-            ("numpy", "scipy.special"))
+        self.numpy = getattr(fn, "__objclass__", None) is np.ndarray or \
+            reads_lists_as_arrays(fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         at = _simple_variables(args)
@@ -256,7 +257,10 @@ class Pure:
         if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(
                 is_tracked(a) for a in args)):
             return _into_out(self, args, kwargs)
-        if self.numpy:  # NumPy reads a list of variables as an array: so do we
+        if self.numpy or self.fn in _ARITHMETIC and any(
+                isinstance(a, _NUMPY_VALUES) for a in args):
+            # NumPy reads a list of variables as an array (an operator does when the
+            # other operand is an array): so do we
             args = tuple(_as_array(a) for a in args)
         at = [i for i, a in enumerate(args) if is_tracked(a)]
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
@@ -297,11 +301,21 @@ def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:
     return out
 
 
+_ARITHMETIC = frozenset({operator.add, operator.sub, operator.mul, operator.truediv,
+                         operator.pow, operator.mod, operator.matmul, operator.floordiv})
+_NUMPY_VALUES = (np.ndarray, np.generic, VarMat)
+
+
 def _as_array(x: Any) -> Any:
-    if type(x) in (list, tuple) and any(is_tracked(v) or type(v) in (list, tuple)
-                                        for v in x):
+    if type(x) not in (list, tuple):
+        return x
+    if any(is_tracked(v) or type(v) in (list, tuple) for v in x):
         return get_rrule(np.array)(x)
-    return x
+    try:  # floats: the array NumPy makes of them (a rule may compute with it); ints
+        array = np.asarray(x)  # stay as they are (an axis, a shape, indices)
+    except (ValueError, TypeError):
+        return x
+    return array if array.dtype.kind in "fc" else x
 
 
 def _snapshot(x: Any) -> Any:

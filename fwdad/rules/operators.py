@@ -10,6 +10,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.array_like import array_of
 from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.classes import overloadable
 from fwdad.rules.ieee import power
@@ -42,6 +43,7 @@ def broadcast_tangents(x: Dual, y: Dual, out) -> tuple:
     if isinstance(out, (list, tuple)):  # concatenated (or repeated), never broadcast:
         return x.tangent, y.tangent  # (np.ndim of [gen, array] raises)
     out_ndim = ndim(out)
+    x, y = array_of(x), array_of(y)  # (an array and a list: NumPy read the list as one)
     return lift(x.primal, x.tangent, out_ndim), lift(y.primal, y.tangent, out_ndim)
 
 
@@ -184,7 +186,7 @@ def _mod(x: Dual, y: Dual) -> Dual:
 def matmul_rule(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent
     out = x.primal @ y.primal
-    return Dual(out, matmul_tangent(x, y, out))
+    return Dual(out, matmul_tangent(array_of(x), array_of(y), out))
 
 
 def_nondiff(operator.floordiv)  # piecewise constant

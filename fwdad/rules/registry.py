@@ -23,6 +23,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
+from fwdad.rules.array_like import lists_as_arrays
 from fwdad.rules.plain_params import Spec, with_plain_params
 from fwdad.tangents import NoTangent
 
@@ -238,8 +239,9 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
                          f"hashable. Register the function it calls instead.") from err
     if pure is None:
         pure = _pure_by_default(fn, kind)
-    _RULES[key] = RuleEntry(fn, rule, with_plain_params(rule, spec), kind, pure, out_at,
-                            template)
+    callable_ = lists_as_arrays(fn, with_plain_params(rule, spec),
+                                out_at if isinstance(out_at, int) else None)
+    _RULES[key] = RuleEntry(fn, rule, callable_, kind, pure, out_at, template)
     _notify(fn)
 
 

@@ -37,14 +37,15 @@ STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
               "selection": numerics.selection, "mask": numerics.mask,
               "scatter": numerics.scatter,
               "scan_solve": numerics.scan_solve, "int_index": numerics.int_index,
-              "comprehension": numerics.comprehension, "special": numerics.special}
+              "comprehension": numerics.comprehension, "special": numerics.special,
+              "listed": numerics.listed}
 # how often a statement kind is drawn, when its feature is in the program (aliasing and
 # in-place patterns come in many variants, so they are drawn more often; the idioms of
 # numerics.py and flow.py are drawn less, so that each program stays mostly the old kinds
 # and the new ones meet them)
 WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "records": 1,
            "selection": 1, "mask": 1, "scatter": 1, "scan_solve": 1, "int_index": 1,
-           "comprehension": 1, "special": 1}
+           "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]

@@ -2,7 +2,7 @@
 np.clip, ties in np.maximum, np.sort, argmax-based indexing, boolean masks read and
 written, writes through repeated integer indices), scans (np.cumsum, np.cumprod), linear
 solves and norms, reshapes, integer indices computed from floats, comprehensions over an
-array's rows, and SciPy's special functions.
+array's rows, lists and tuples where NumPy reads arrays, and SciPy's special functions.
 
 Each top-level generator binds one new variable; inside a block they only rebind a
 scalar (as constructs.py does), so that every name keeps one shape on every path.
@@ -164,6 +164,26 @@ def comprehension(g, top: bool) -> list:
         m = _named(g, (2, 3))
         rows += [(f"np.stack([np.tanh(row) * {s} for row in {m}])", (2, 3)),
                  (f"sum(float(np.sum(row * row)) for row in {m})", ())]
+    expr, shape = g.rng.choice(rows)
+    g.vars[v] = shape
+    return g.pre + [f"{v} = {expr}"]
+
+
+def listed(g, top: bool) -> list:
+    """Lists and tuples of values where NumPy reads an array: NumPy functions and
+    operators with an array on the other side (two lists would concatenate)."""
+    if not top:
+        return [_rebind(g, scalar(g))]
+    g.pre, v = [], g.fresh()
+    u = _named(g, (3,))
+    a, b, c = scalar(g, 1), scalar(g, 1), scalar(g, 1)
+    rows = [(f"np.sin([{a}, {b}, {c}])", (3,)), (f"np.multiply([{a}, 1.0, {b}], {u})", (3,)),
+            (f"np.add([{a}, {b}, 0.5], [1.0, {c}, {a}])", (3,)),
+            (f"{u} * [{a}, 2.0, {b}]", (3,)), (f"({a}, {b}, 0.5) - {u}", (3,)),
+            (f"np.dot({u}, [{a}, {b}, 1.0])", ()), (f"np.outer({u}, [1.0, {a}])[:, 1]", (3,)),
+            (f"np.linalg.solve([[2.0 + {a} * {a}, 0.1], [0.2, 3.0]], [{b}, {c}])", (2,)),
+            (f"np.exp(({a}, {b}, {c})) @ {u}", ()),
+            (f"np.maximum([[{a}, 0.1, {b}], [{c}, {a}, 0.2]], {u})", (2, 3))]
     expr, shape = g.rng.choice(rows)
     g.vars[v] = shape
     return g.pre + [f"{v} = {expr}"]

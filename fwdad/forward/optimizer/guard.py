@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, List, Set, Tuple
 
-from fwdad.forward.optimizer import unboxed
+from fwdad.forward.optimizer import sequences, unboxed
 from fwdad.forward.optimizer.activity import PLAIN
 from fwdad.forward.optimizer.inline import passes_through
 from fwdad.forward.optimizer.records import Guard, Record, located
@@ -41,12 +41,18 @@ def passed_on(tree: ast.FunctionDef) -> Tuple[List[ast.expr], List[ast.keyword]]
 
 def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable,
              hint: str) -> List[Record]:
-    """`if test or p.tangent is NoTangent ...: return elsewhere(...)`, for the parameters
-    p of checked_params."""
+    """`if test or p.tangent is NoTangent ... or type(q.primal) in sequences: return
+    elsewhere(...)`, for the parameters p of checked_params and q of
+    sequences.checked_params (a list where a NumPy template reads an array)."""
     positional, keywords = passed_on(tree)
     missing = [ast.Compare(left=attr(name, "tangent"), ops=[ast.Is()],
                            comparators=[rw.k.bind(NoTangent, "NoTangent")])
                for name in checked_params(rw, tree.args)]
+    named = [a.arg for a in tree.args.posonlyargs + tree.args.args + tree.args.kwonlyargs]
+    missing += [ast.Compare(left=call(rw.k.bind(type, "type"), attr(name, "primal")),
+                            ops=[ast.In()],
+                            comparators=[rw.k.bind(sequences.SEQUENCES, "sequences")])
+                for name in sequences.checked_params(rw.lines, named)]
     if missing:
         test = ast.BoolOp(op=ast.Or(), values=[test] + missing)
     away = call(rw.k.bind(elsewhere, hint), *positional, keywords=keywords)

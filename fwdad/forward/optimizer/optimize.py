@@ -32,7 +32,14 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, inplace, kind_flow, vanishing
+from fwdad.forward.optimizer import (
+    activity,
+    batched_variant,
+    inplace,
+    kind_flow,
+    sequences,
+    vanishing,
+)
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
@@ -99,6 +106,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         return None
     rewrite = _Rewrite(analysis, constants, tree, without_tangent)
     rewrite.batched = batched
+    guarded = batched or not (without_tangent or checked)  # (see below)
+    rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | (
+        set() if guarded else activity.params(tree)))
+    rewrite.built = sequences.built(analysis.lines)
     if kinds is not None:
         rewrite.value_kinds = kind_flow.propagate(analysis.lines, kind_flow.parameter_kinds(
             tree, kinds))
@@ -113,6 +124,11 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
     return ast.copy_location(out, tree)
+
+
+def _starred(tree: ast.FunctionDef) -> Set[str]:
+    """The names of `*args` and `**kwargs`."""
+    return {a.arg for a in (tree.args.vararg, tree.args.kwarg) if a is not None}
 
 
 def _builds_instances(constants: Constants) -> bool:
@@ -135,6 +151,8 @@ class _Rewrite(OtherLines):
         self.k, self.inlined = constants, False
         self.batched = False  # the variant for batched tangents (see optimize)
         self.value_kinds: Dict[str, Kind] = {}  # local -> its kind, when kinds are known
+        self.unfree: Set[str] = set()  # locals that may hold a list (optimizer/sequences.py)
+        self.built: Set[str] = set()  # locals that hold a list the rule builds (the same)
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
@@ -259,6 +277,10 @@ class _Rewrite(OtherLines):
         if (target is not None and self.kinds[target] == BOXED) or opaque and any(
                 a.name in opaque and self.active(a) for a in line.operands):
             return self.s_call(line)
+        if any(a.name in self.built for a in line.operands) or \
+                sequences.reads_arrays(line) and not all(
+                    sequences.free(a, self.unfree) for a in line.operands):
+            return self.s_call(line)  # (a list operand: the rule makes it an array)
         if self.batched and not batched_variant.inlines(
                 self, line, line.template):
             return self.s_call(line)

@@ -1,0 +1,164 @@
+"""NumPy reads a list or tuple of numbers (or of Duals of numbers) as an array: so do the
+rules of NumPy's functions. A rule is written for arrays; a list argument reaches it as
+Dual([a, b], [da, db]), whose tangent is a list too (with NoTangent for a constant item,
+and a leading batch axis on each item's tangent under jacfwd), which array arithmetic
+would read wrongly. `reads_lists_as_arrays(fn)` says which functions get their list
+arguments made arrays first, by np.array's own rule (rules/creation.py), as NumPy
+itself would make them.
+
+Left as they are: functions whose arguments are sequences of arrays (`np.concatenate`,
+`np.stack`, `np.block`, ...), which write into an argument (`np.copyto`, `np.put`, ...:
+an array made from a list would take the write, not the list), the creation functions
+(their rules read lists themselves), methods, np.random, and `out=`.
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from typing import Any, Callable, FrozenSet, Optional
+
+import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.plain_params import Adapter
+
+_SEQUENCES = (list, tuple)
+_MODULES = ("numpy", "scipy.special", "scipy.linalg", "scipy.fft")
+
+
+def _named(*names: str) -> FrozenSet[Any]:
+    """The callables of `names` ("np.x", "np.linalg.x", "scipy.linalg.x") that exist
+    here (SciPy is optional; NumPy versions differ)."""
+    found = set()
+    for name in names:
+        module, _, attr = name.rpartition(".")
+        try:
+            owner: Any = __import__(module.replace("np", "numpy", 1)
+                                    if module.startswith("np") else module,
+                                    fromlist=["_"])
+        except ImportError:
+            continue
+        if hasattr(owner, attr):
+            found.add(getattr(owner, attr))
+    return frozenset(found)
+
+
+# Sequences of arrays (items of different shapes are allowed), creation functions, and
+# functions that write into an argument.
+_LEFT_AS_THEY_ARE = _named(
+    "np.concatenate", "np.stack", "np.vstack", "np.hstack", "np.dstack",
+    "np.column_stack", "np.row_stack", "np.block", "np.linalg.multi_dot", "np.array",
+    "np.asarray", "np.asanyarray", "np.ascontiguousarray", "np.asfortranarray",
+    "np.asarray_chkfinite", "np.copyto", "np.put", "np.place", "np.putmask",
+    "np.fill_diagonal", "np.put_along_axis")
+# Functions with a sequence (or a pair that is not an array) at some positions only.
+_LEFT_AT = {fn: positions for names, positions in (
+    (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}),
+    (("scipy.linalg.cho_solve", "scipy.linalg.lu_solve", "scipy.linalg.cho_solve_banded"),
+     {0})) for fn in _named(*names)}
+
+
+def reads_lists_as_arrays(fn: Any) -> bool:
+    """Whether `fn` is a NumPy (or SciPy special/linalg/fft) function whose rule should
+    see its list arguments as the arrays NumPy makes of them."""
+    if isinstance(fn, np.ufunc):
+        return True
+    if isinstance(fn, (type, types.MethodType)) or hasattr(fn, "__objclass__") or \
+            getattr(fn, "__self__", None) is not None and \
+            not isinstance(fn.__self__, types.ModuleType):
+        return False
+    module = getattr(fn, "__module__", None) or ""
+    if not module.startswith(_MODULES) or module.startswith("numpy.random"):
+        return False
+    try:
+        return fn not in _LEFT_AS_THEY_ARE
+    except TypeError:
+        return False
+
+
+def array_of(d: Any) -> Any:
+    """d with its list made an array, when NumPy makes a numeric array of it."""
+    if type(d) is not Dual or type(d.primal) not in _SEQUENCES:
+        return d
+    try:
+        kind = np.asarray(d.primal).dtype.kind
+    except (ValueError, TypeError):  # ragged, or items NumPy does not take as numbers
+        return d
+    if kind not in "biufc":
+        return d
+    from fwdad.rules.creation import array_rule  # (creation registers through here)
+    return array_rule(d)
+
+
+class ListsAsArrays:
+    """Calls `rule` with the list and tuple Duals among its array parameters made
+    arrays: the positions `at` (all from `first_star` on when `star`) and the keywords
+    `keywords` (None: all but `out`)."""
+
+    __slots__ = ("rule", "at", "first_star", "star", "stop", "keywords", "__name__",
+                 "__wrapped__")
+
+    def __init__(self, rule: Callable[..., Any], at: FrozenSet[int], first_star: int,
+                 star: bool, stop: int, keywords: Optional[FrozenSet[str]]) -> None:
+        self.rule, self.at, self.first_star, self.star = rule, at, first_star, star
+        self.stop, self.keywords = stop, keywords  # (stop: where `out` is, if positional)
+        self.__name__ = getattr(rule, "__name__", "rule")
+        self.__wrapped__ = rule
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for a in args:
+            if type(getattr(a, "primal", None)) in _SEQUENCES:
+                break
+        else:
+            if not kwargs or not any(type(getattr(v, "primal", None)) in _SEQUENCES
+                                     for v in kwargs.values()):
+                return self.rule(*args, **kwargs)
+        reads = self.reads
+        args = tuple(array_of(a) if reads(i) else a for i, a in enumerate(args))
+        if kwargs:
+            names = self.keywords
+            kwargs = {k: array_of(v) if k != "out" and (names is None or k in names)
+                      else v for k, v in kwargs.items()}
+        return self.rule(*args, **kwargs)
+
+    def reads(self, i: int) -> bool:
+        """Whether the argument at position i is read as an array."""
+        return i < self.stop and (i in self.at if i < self.first_star else self.star)
+
+
+def lists_as_arrays(fn: Any, rule: Callable[..., Any], out_position: Optional[int] = None
+                    ) -> Callable[..., Any]:
+    """`rule` (as with_plain_params made it), wrapped in ListsAsArrays where `fn` reads
+    lists as arrays; `out_position`: where it takes `out=` among its positional
+    parameters, if it does (a ufunc's outputs follow its inputs)."""
+    if not reads_lists_as_arrays(fn) or isinstance(rule, ListsAsArrays):
+        return rule
+    stop = fn.nin if isinstance(fn, np.ufunc) else out_position
+    left = _LEFT_AT.get(fn, frozenset())
+    if isinstance(rule, Adapter):  # only its Dual parameters
+        first = rule.first_star
+        at = frozenset(i for i in rule.dual_at if i < first)
+        star, keywords = rule.dual_star, frozenset(rule.dual_kw)
+    else:  # every parameter takes a Dual
+        first, star, keywords = _positional_count(rule), _has_star(rule), None
+        at = frozenset(range(first))
+    at, star = at - left, star and not left
+    if not at and not star and keywords == frozenset():
+        return rule
+    return ListsAsArrays(rule, at, first, star, sys.maxsize if stop is None else stop,
+                         keywords)
+
+
+def _positional_count(rule: Callable[..., Any]) -> int:
+    """How many parameters come before `*args` (all of them when there is none)."""
+    params = list(inspect.signature(rule).parameters.values())
+    for i, p in enumerate(params):
+        if p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD):
+            return i
+    return len(params)
+
+
+def _has_star(rule: Callable[..., Any]) -> bool:
+    return any(p.kind == p.VAR_POSITIONAL
+               for p in inspect.signature(rule).parameters.values())
