@@ -87,7 +87,8 @@ def dense(every: Deps) -> SparsityRule:
         plain_args = [_without_sets(a) for a in args]
         plain_kwargs = {k: _without_sets(v) for k, v in kwargs.items()}
         out: Dual = entry.callable(*plain_args, **plain_kwargs)
-        written = [kwargs.get("out")] + ([args[0]] if entry.primal in _MUTATING else [])
+        written = [kwargs.get("out")] + ([args[0]] if entry.primal in _MUTATING else []) \
+            + ([args[1]] if entry.primal is np.ufunc.at and len(args) > 1 else [])
         for target in written:
             if isinstance(target, Dual) and isinstance(target.primal, np.ndarray):
                 _depend_on_all(target, every)
@@ -184,6 +185,18 @@ def in_place(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     if np.ndim(args[0].primal) > 0:
         return through_frule(entry, args, kwargs)
     return elementwise(entry, args, kwargs)
+
+
+def ufunc_at(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
+    """`np.add.at(a, indices, b)`: through the frule, which adds b's sets into a's at
+    each index (a repeated index takes them again), where a's tangent holds sets. None
+    (the dense fallback, which takes a as written: every input) for other ufuncs, and
+    where a has no sets yet (a constant array: the frule would leave b's out)."""
+    ufunc, a = args[0].primal, args[1] if len(args) > 1 else None
+    if ufunc not in (np.add, np.subtract) or a is None or kwargs or \
+            not isinstance(a.primal, np.ndarray) or not carries_deps(a.tangent):
+        return None
+    return through_frule(entry, args, kwargs)
 
 
 def full_rule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:

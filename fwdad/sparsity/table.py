@@ -22,6 +22,7 @@ from fwdad.sparsity.rules import (
     in_place,
     reduce_union,
     through_frule,
+    ufunc_at,
 )
 from fwdad.static_graph import StaticGraph
 
@@ -146,6 +147,7 @@ def _build_tables() -> tuple:
         local[fn] = through_frule
     for fn in _IN_PLACE:
         local[fn] = in_place
+    local[np.ufunc.at] = ufunc_at
     globally = dict(local)
     for fn in _EXTREMES:
         globally[fn] = reduce_union

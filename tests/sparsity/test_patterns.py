@@ -60,6 +60,23 @@ def overwritten(x):
     return y * x
 
 
+def add_at_an_argument(x):
+    """np.add.at into the argument, a repeated index, a value read from x."""
+    np.add.at(x, [0, 0, 2], np.cos(x[-1]))
+    return x * 1.0
+
+
+def add_at_a_constant(x):
+    z = np.zeros(3)
+    np.add.at(z, [0, 0, 2], x[1])  # (the constant has no sets yet: the dense fallback)
+    return z * x
+
+
+def multiply_at(x):
+    np.multiply.at(x, [0, 2], x[1])  # (no rule of its own: the dense fallback)
+    return x * 1.0
+
+
 CASES = [
     # elementwise: the union, broadcast
     Case("sin_times_x", lambda x: np.sin(x) * x + np.exp(-x ** 2), (5,)),
@@ -101,6 +118,8 @@ CASES = [
     Case("in_place", overwritten, (5,)),
     Case("tridiagonal", tridiagonal, (7,)),
     Case("five_point", five_point, (20,)),
+    Case("add_at", add_at_an_argument, (4,)),
+    Case("add_at_a_constant", add_at_a_constant, (3,), exact=False, exact_globally=False),
     # superset by design
     Case("cancels", lambda x: x - x + 0.0 * x[::-1], (4,), exact=False,
          exact_globally=False),
@@ -122,6 +141,14 @@ def test_pattern_contains_the_nonzeros_of_jacfwd(case, mode):
     assert not (nonzeros & ~pattern).any(), "a nonzero of the Jacobian is missing"
     if case.exact and (mode == "local" or case.exact_globally):
         np.testing.assert_array_equal(pattern, nonzeros)
+
+
+def test_other_ufuncs_at_depend_on_every_input():
+    """np.multiply.at has no rule of its own: the array it writes takes every input
+    (global mode refuses it: its fallback reads values)."""
+    x = _random_input((3,))
+    pattern, nonzeros = pattern_and_nonzeros(multiply_at, x, mode="local")
+    assert not (nonzeros & ~pattern).any()
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.exact_globally], ids=str)
