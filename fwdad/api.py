@@ -16,7 +16,7 @@ from fwdad import budget, chunked
 from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
-from fwdad.forward import dispatch, float_calls
+from fwdad.forward import defaults, dispatch, float_calls
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -50,12 +50,15 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     """
     small = float_calls.pattern(f, primals, tangents)  # (the fast path of small calls)
     if small is not None:
+        token = defaults.begin_derivative()  # (two calls, not a `with`: the fast path)
         try:
             out = float_calls.call(small, primals, tangents)
         except Exception as exc:
             explain_failed_call("jvp", f, tuple(primals), exc)
             note_user_location(exc)
             raise
+        finally:
+            defaults.end_derivative(token)
         if out is not None:
             return out.primal, out.tangent
     check_callable(f, "jvp")
@@ -113,7 +116,11 @@ def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, 
     """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
     (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
-    return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
+    token = defaults.begin_derivative()
+    try:
+        return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
+    finally:
+        defaults.end_derivative(token)
 
 
 def constant_positions(tangents: tuple[Any, ...]) -> FrozenSet[int]:
@@ -132,7 +139,11 @@ def call_with_constants(f: Callable[..., Any], duals: List[Dual],
     if constants and type(f) is types.FunctionType:
         rule = dispatch.specialized_rule(f, constants)
         if rule is not None:
-            out: Dual = rule(*duals)
+            token = defaults.begin_derivative()
+            try:
+                out: Dual = rule(*duals)
+            finally:
+                defaults.end_derivative(token)
             return out
     return call(f, duals)
 

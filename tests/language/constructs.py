@@ -137,8 +137,8 @@ CONSTRUCTS = [
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),
     Construct("a mutable default written into", F, functions.mutable_default, (0.5,),
-              note="the same object across calls, as in Python; its tangent starts from "
-                   "zero at every call",
+              note="the same object across calls, as in Python; the calls of one "
+                   "derivative share its tangent, which starts from zero in each derivative",
               reverse_error=fwdad.FwdadError,
               reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
               reverse_note="a default array is a constant: create the array inside the "
