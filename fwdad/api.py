@@ -13,6 +13,7 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import budget, chunked
+from fwdad.aliased_arguments import separated, share_tangents
 from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
@@ -69,7 +70,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             i for i, t in enumerate(directions) if t == 0.0)
     else:
         constants = constant_positions(directions)
-        duals = _checked_duals(f, args, directions, constants)
+        duals = share_tangents(args, directions, _checked_duals(f, args, directions, constants))
     try:
         out = call_with_constants(f, duals, constants) if constants else call(f, duals)
     except Exception as exc:
@@ -184,6 +185,7 @@ def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequenc
     checked = tuple(check_tangent(p, t, n, batch=size, of=describe(f))
                     for p, t, n in zip(args, directions, names))
     check_call("batched_jvp", f, args)
+    args = separated(args)  # (each chunk's tangents are copied per argument)
 
     def task(start: int, stop: int) -> Any:
         return chunk_tasks.BatchedChunk(
