@@ -134,3 +134,27 @@ def test_a_failed_pass_leaves_plain_values():
     with pytest.raises(ValueError, match="stop"):
         fwdad.grad(f)(np.array([1.0, 2.0]))
     assert not _holds_variable(f.__defaults__)
+
+
+# ---- ndarray subclasses: a variable of one was left a constant (a zero gradient) -------
+class Tagged(np.ndarray):
+    pass
+
+
+def test_an_array_subclass_is_refused_not_left_constant():
+    from fwdad.errors import FwdadError
+
+    def f(x):
+        return (x * x).sum()
+
+    tagged = np.array([0.3, -0.7]).view(Tagged)
+    with pytest.raises(FwdadError, match="Tagged \\(a subclass of numpy.ndarray\\)"):
+        fwdad.grad(f)(tagged)
+    masked = np.ma.masked_array([1.0, 2.0], mask=[0, 1])
+
+    def g(x):
+        return (x * masked).sum()
+
+    with pytest.raises(FwdadError, match="MaskedArray .*test_user_state.py:\\d+"):
+        fwdad.grad(g)(np.ones(2))
+    assert_close(fwdad.jacfwd(f)(tagged), 2 * np.asarray(tagged))  # forward mode works
