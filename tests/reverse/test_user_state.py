@@ -158,3 +158,22 @@ def test_an_array_subclass_is_refused_not_left_constant():
     with pytest.raises(FwdadError, match="MaskedArray .*test_user_state.py:\\d+"):
         fwdad.grad(g)(np.ones(2))
     assert_close(fwdad.jacfwd(f)(tagged), 2 * np.asarray(tagged))  # forward mode works
+
+
+LOG = []
+
+
+def written_into_a_global_list(x):
+    LOG.clear()
+    LOG.append(x[0] ** 2)
+    return LOG[0] * x[1]
+
+
+def test_a_refused_global_write_names_the_users_line():
+    """Forward over reverse runs fwdad's own reverse rules as generated code: the error
+    named the line of fwdad's rule that did the write (errors._fwdads_own)."""
+    from fwdad.errors import FwdadError
+    x = np.array([0.3, -0.7])
+    assert_close(fwdad.grad(written_into_a_global_list)(x), [2 * x[0] * x[1], x[0] ** 2])
+    with pytest.raises(FwdadError, match=r"read from a global .* at .*test_user_state.py:\d+"):
+        fwdad.jacfwd(fwdad.grad(written_into_a_global_list))(x)
