@@ -22,7 +22,8 @@ import numpy as np
 
 from fwdad.dual import Dual
 
-_Leaf = Tuple[int, bool, np.ndarray]  # (argument position, the whole argument, the array)
+_strided_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds  # (2.0
+# moved it)
 
 
 def share_tangents(primals: Sequence[Any], tangents: Sequence[Any],
@@ -51,12 +52,40 @@ def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[int, int, bool]]:
     """(i, j, whole) for arguments i < j holding arrays that share memory; `whole`
     when both arguments are that one array."""
     leaves = [(i, whole, leaf) for i, p in enumerate(primals) for whole, leaf in _leaves(p)]
-    if len(leaves) < 2:
+    for first, second in _overlapping(leaves):
+        i, whole_i, a = leaves[first]
+        j, whole_j, b = leaves[second]
+        if i != j and (a is b or np.shares_memory(a, b)):
+            yield i, j, a is b and whole_i and whole_j
+
+
+def _overlapping(leaves: List[Tuple[int, bool, np.ndarray]]) -> Iterator[Tuple[int, int]]:
+    """The pairs (in argument order) of arrays whose bytes may overlap: each pair of a
+    few; of many, those met when sweeping them in order of their first byte (n log n,
+    not n squared, for a list of many arrays)."""
+    if len(leaves) <= 16:
+        for k, (_, _, a) in enumerate(leaves):
+            for m in range(k + 1, len(leaves)):
+                if np.may_share_memory(a, leaves[m][2]):
+                    yield k, m
         return
-    for k, (i, whole_i, a) in enumerate(leaves):
-        for j, whole_j, b in leaves[k + 1:]:
-            if i != j and np.may_share_memory(a, b) and (a is b or np.shares_memory(a, b)):
-                yield i, j, a is b and whole_i and whole_j
+    spans = sorted((_byte_bounds(leaf), k) for k, (_, _, leaf) in enumerate(leaves))
+    swept: List[Tuple[int, int]] = []  # (end, k) of the arrays that may still overlap
+    for (start, end), k in spans:
+        swept = [(e, m) for e, m in swept if e > start]
+        for _, m in swept:
+            yield min(m, k), max(m, k)
+        swept.append((end, k))
+
+
+def _byte_bounds(a: np.ndarray) -> Tuple[int, int]:
+    """The first byte of `a` and the one after its last (np.byte_bounds, which is slow
+    Python, only for a strided array)."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        start = a.__array_interface__["data"][0]
+        return start, start + a.nbytes
+    low, high = _strided_bounds(a)
+    return low, high
 
 
 def _leaves(x: Any, whole: bool = True) -> Iterator[Tuple[bool, np.ndarray]]:
