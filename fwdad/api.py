@@ -13,10 +13,11 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import budget, chunked
+from fwdad.aliased_arguments import separated, share_tangents
 from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
-from fwdad.forward import dispatch, float_calls
+from fwdad.forward import defaults, dispatch, float_calls
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -50,12 +51,15 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     """
     small = float_calls.pattern(f, primals, tangents)  # (the fast path of small calls)
     if small is not None:
+        token = defaults.begin_derivative()  # (two calls, not a `with`: the fast path)
         try:
             out = float_calls.call(small, primals, tangents)
         except Exception as exc:
             explain_failed_call("jvp", f, tuple(primals), exc)
             note_user_location(exc)
             raise
+        finally:
+            defaults.end_derivative(token)
         if out is not None:
             return out.primal, out.tangent
     check_callable(f, "jvp")
@@ -66,7 +70,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             i for i, t in enumerate(directions) if t == 0.0)
     else:
         constants = constant_positions(directions)
-        duals = _checked_duals(f, args, directions, constants)
+        duals = share_tangents(args, directions, _checked_duals(f, args, directions, constants))
     try:
         out = call_with_constants(f, duals, constants) if constants else call(f, duals)
     except Exception as exc:
@@ -113,7 +117,11 @@ def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, 
     """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
     (Duals too) passed by name."""
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
-    return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
+    token = defaults.begin_derivative()
+    try:
+        return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
+    finally:
+        defaults.end_derivative(token)
 
 
 def constant_positions(tangents: tuple[Any, ...]) -> FrozenSet[int]:
@@ -132,7 +140,11 @@ def call_with_constants(f: Callable[..., Any], duals: List[Dual],
     if constants and type(f) is types.FunctionType:
         rule = dispatch.specialized_rule(f, constants)
         if rule is not None:
-            out: Dual = rule(*duals)
+            token = defaults.begin_derivative()
+            try:
+                out: Dual = rule(*duals)
+            finally:
+                defaults.end_derivative(token)
             return out
     return call(f, duals)
 
@@ -173,6 +185,7 @@ def batched_jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequenc
     checked = tuple(check_tangent(p, t, n, batch=size, of=describe(f))
                     for p, t, n in zip(args, directions, names))
     check_call("batched_jvp", f, args)
+    args = separated(args)  # (each chunk's tangents are copied per argument)
 
     def task(start: int, stop: int) -> Any:
         return chunk_tasks.BatchedChunk(

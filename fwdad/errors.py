@@ -141,12 +141,22 @@ def current_user_location() -> str:
 
     from fwdad.compile import user_location
     frame: Optional[types.FrameType] = sys._getframe(1)
+    own = None
     while frame is not None:
         hit = _through_rules(user_location, frame.f_code.co_filename, frame.f_lineno)
-        if hit is not None:
+        if hit is not None and not _fwdads_own(hit[0]):
             return where(*hit)
+        own = own or hit
         frame = frame.f_back
-    return ""
+    return where(*own) if own else ""
+
+
+def _fwdads_own(filename: str) -> bool:
+    """A line of fwdad's own code (a reverse rule differentiated in forward mode, a rule
+    of a rule): errors name the user's line that reached it instead
+    (tests/reverse/test_user_state.py::test_a_refused_global_write_names_the_users_line)."""
+    import os
+    return filename.startswith(os.path.dirname(__file__) + os.sep)
 
 
 def _through_rules(user_location: Callable[[str, int], Optional[Tuple[Any, ...]]],
@@ -166,11 +176,14 @@ def note_user_location(exc: BaseException) -> None:
     """Add a note to an exception raised inside generated code, naming the user's file
     and line it comes from (Python 3.11 and later show notes in tracebacks)."""
     from fwdad.compile import user_location
-    tb, found = exc.__traceback__, None
-    while tb is not None:  # the innermost generated frame wins
+    tb, found, own = exc.__traceback__, None, None
+    while tb is not None:  # the innermost generated frame of the user's code wins
         hit = _through_rules(user_location, tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        if hit is not None and _fwdads_own(hit[0]):
+            own, hit = hit, None
         found = hit or found
         tb = tb.tb_next
+    found = found or own
     if found is None or not hasattr(exc, "add_note"):
         return
     filename, lineno = found

@@ -19,6 +19,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import linear_program, seeds, transposition
+from fwdad.aliased_arguments import separated
 from fwdad.api import call, jvp
 from fwdad.api_checks import argument_names, check_callable
 from fwdad.dual import Dual
@@ -62,6 +63,7 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     """
     check_callable(f, "linearize")
     check_call("linearize", f, primals)
+    primals = separated(primals)  # (each argument has tangents of its own)
     kept = copy.deepcopy(primals)
     tape = Tape()
     inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]

@@ -60,8 +60,9 @@ def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
 
 @frule(FreshDefault.dual)
 def fresh_default_rule(default: Dual) -> Dual:
-    """A mutable default of a rule that is itself differentiated: a new constant."""
-    return Dual(default.primal.dual(), NoTangent)
+    """A mutable default of a rule that is itself differentiated: zeros at both levels
+    (a NoTangent outer tangent dropped what was written into the default)."""
+    return default.primal.level_two()
 
 
 @frule(rules_python.unpack_rule)  # (lang.unpack itself stays what forward mode inlines)

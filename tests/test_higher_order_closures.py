@@ -58,3 +58,37 @@ def test_level_two_closures_see_their_own_captured_values(points):
     _, tangent = fwdad.jvp(inner_closure_at_level_two, (0.7, points),
                              (1.0, np.zeros_like(points)))
     assert tangent == pytest.approx(2.0 * np.sum(points), rel=1e-12)
+
+
+# ---- a closure that a rule calls on plain values (sorted's key, max's key) ---------------
+def sorted_by_a_closure(x):
+    c = x[2]
+    ys = sorted([x[0], x[1] * 2.0, x[2] ** 2], key=lambda v: (v - c) ** 2)
+    return ys[0] * ys[1] ** 2 + ys[2] ** 3
+
+
+def max_by_a_closure(x):
+    return max([x[0], x[1] * 2.0, x[2] ** 2], key=lambda v: v * v) ** 3
+
+
+def sorted_list_by_a_closure(x):  # (tolist: reverse mode refuses, hessian goes forward)
+    ys = sorted(x.tolist(), key=lambda v: v.real)
+    return ys[0] * ys[2] ** 2
+
+
+def _central_hessian(f, x, h=1e-4):
+    e = np.eye(len(x)) * h
+    return np.array([[(f(x + a + b) - f(x + a - b) - f(x - a + b) + f(x - a - b)) / (4 * h * h)
+                      for b in e] for a in e])
+
+
+@pytest.mark.parametrize("f", [sorted_by_a_closure, max_by_a_closure,
+                               sorted_list_by_a_closure], ids=lambda f: f.__name__)
+def test_a_closure_as_the_key_of_sorted(f):
+    """The rule calls the key on plain values (DerivedClosure.__call__); at second order
+    that call is differentiated too (NestedClosure.call_rule). It raised an error that
+    blamed fwdad's getattr rule."""
+    x = np.array([0.3, -1.2, 0.8])
+    want = _central_hessian(f, x)
+    np.testing.assert_allclose(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(fwdad.hessian(f)(x), want, rtol=1e-5, atol=1e-6)

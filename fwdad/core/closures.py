@@ -34,6 +34,10 @@ class DerivedClosure:
         out = self.rule(*map(fresh, args), **{k: fresh(v) for k, v in kwargs.items()})
         return out.primal
 
+    def call_rule(self, args: tuple, kwargs: dict) -> Dual:
+        """A dynamic call of this function on Duals: its rule."""
+        return self.rule(*args, **kwargs)
+
 
 def closure(rule: Callable) -> Dual:
     """The Dual a nested def binds its name to."""

@@ -159,7 +159,7 @@ def _runtime_caller(key: Any, fn: Any) -> Caller:
         method = key if not isinstance(key, tuple) else getattr(*key)
         return _with_self(static_rule(method, ""))
     if isinstance(fn, DerivedClosure):
-        return lambda f, args, kwargs: f.primal.rule(*args, **kwargs)
+        return lambda f, args, kwargs: f.primal.call_rule(args, kwargs)
     if not callable(fn):
         return _not_callable
     caller = None if get_frule(fn) is not None else callables.caller_of(fn)

@@ -15,6 +15,7 @@ from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
 from fwdad.reverse import dispatch
 from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
+from fwdad.reverse.stores import settle
 from fwdad.reverse.tape import Tape, nested
 from fwdad.signatures import explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -64,9 +65,11 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
         try:
             out = dispatch.call(f, *boxed, **(kwargs or {}))
         except NestedTransformation:
+            settle(region.stores)
             region.recover()
             raise
         except Exception as exc:
+            settle(region.stores)
             region.recover()
             explain_failed_call(api, f, primals, exc, kwargs)
             note_user_location(exc)
@@ -75,6 +78,9 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
         for primal, boxed_primal in zip(primals, boxed):
             write_back(primal, boxed_primal)
     value = unbox(out)
+    if region.stores:  # (the output keeps its variables: its containers are copied)
+        out = hold(out)
+        settle(region.stores)
     return value, Pullback(f, region, out, value, held, [dtypes(p) for p in primals])
 
 

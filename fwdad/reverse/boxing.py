@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.reverse.complex_values import no_complex_matvar, note_complex
-from fwdad.reverse.registry import accumulate
+from fwdad.reverse.registry import accumulate, array_subclass_error
 from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
@@ -25,6 +25,8 @@ def box(x: Any, region: Tape) -> Any:
     elif isinstance(x, (complex, np.complexfloating)):
         note_complex()
         var = Var(complex(x))
+    elif isinstance(x, np.ndarray) and type(x) is not np.ndarray and x.dtype.kind in "fc":
+        raise array_subclass_error(x)
     elif isinstance(x, np.ndarray) and x.dtype.kind == "f":
         var = VarMat(x.astype(float)) if current_layout() == "varmat" \
             else new_matvar(x)

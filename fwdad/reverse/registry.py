@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, current_user_location, describe
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
     RefusingComplex,
@@ -379,7 +379,20 @@ def wrap(out: Any, layout: str) -> Any:
         if all(a is b for a, b in zip(items, out)):
             return out
         return rebuild(out, items)
+    if isinstance(out, np.ndarray) and out.dtype.kind in "fc":
+        raise array_subclass_error(out)  # (it was left a constant: a zero gradient)
     return out
+
+
+def array_subclass_error(x: np.ndarray) -> FwdadError:
+    """An ndarray subclass where reverse mode needs a variable: its operators and
+    ufuncs may differ from ndarray's, which reverse rules compute with."""
+    line = current_user_location()
+    return FwdadError(
+        f"reverse mode meets a {type(x).__qualname__} (a subclass of numpy.ndarray)"
+        f"{' at ' + line if line else ''} that would carry a derivative: its reverse "
+        f"rules are written for plain arrays. Pass np.asarray(x) (a plain array), or "
+        f"use forward mode (fwdad.jacfwd, fwdad.jvp).")
 
 
 def adjoint_of(x: Any) -> Any:

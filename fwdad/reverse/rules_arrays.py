@@ -18,6 +18,7 @@ import numpy as np
 from fwdad.errors import FwdadError, InternalError, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
+from fwdad.reverse.stores import note
 from fwdad.reverse.tape import current, recording
 from fwdad.reverse.var import (
     Var,
@@ -144,6 +145,8 @@ def setitem(x: Any, key: Any, v: Any) -> None:
         user_method(operator.setitem, (x, key, v))(x, key, v)
     else:
         x[key] = v  # lists, dicts, matvars (they hold variables), int arrays
+        if isinstance(x, (list, dict)):
+            note(x, v)
 
 
 @raw_rrule(operator.delitem)

@@ -18,12 +18,13 @@ from typing import Any
 from fwdad.reverse.dispatch import call
 from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, raw_rrule
 from fwdad.reverse.rules_python import set_values
+from fwdad.reverse.stores import note
 from fwdad.reverse.var import compared_value, value_of
 
 _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
-          list.copy, list.extend, list.insert, list.pop, list.reverse,
+          list.copy, list.pop, list.reverse,
           list.clear, dict.clear, dict.copy, dict.get, dict.items, dict.keys, dict.pop,
-          dict.setdefault, dict.update, dict.values, itertools.chain,
+          dict.values, itertools.chain,
           itertools.chain.from_iterable, itertools.islice, itertools.product,
           itertools.permutations, itertools.combinations,
           itertools.combinations_with_replacement, itertools.repeat,
@@ -31,6 +32,33 @@ _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.par
                                     else [])
 for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
+
+
+# The methods that put values into a list or dict: noted, so that the user's lists and
+# dicts hold plain values again when the pass ends (reverse/stores.py).
+@raw_rrule(list.extend)
+def _extend(xs: list, items: Any) -> None:
+    items = list(items)
+    xs.extend(items)
+    note(xs, *items)
+
+
+@raw_rrule(list.insert)
+def _insert(xs: list, index: Any, item: Any) -> None:
+    xs.insert(index, item)
+    note(xs, item)
+
+
+@raw_rrule(dict.setdefault)
+def _setdefault(d: dict, key: Any, default: Any = None) -> Any:
+    note(d, default)
+    return d.setdefault(key, default)
+
+
+@raw_rrule(dict.update)
+def _update(d: dict, *args: Any, **kwargs: Any) -> None:
+    d.update(*args, **kwargs)
+    note(d, *args, *kwargs.values())
 
 
 # A methodcaller holds its arguments as they are (variables too), as a partial does:

@@ -16,6 +16,7 @@ from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
 from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule, user_method
 from fwdad.reverse.rules_arrays import assign, transpose, write_constant
+from fwdad.reverse.stores import note, note_field
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
 
@@ -64,6 +65,7 @@ def unpack_rule(value: Any, count: int, star: int = -1) -> tuple:
 @raw_rrule(list.append)
 def _append(xs: list, item: Any) -> None:
     xs.append(item)
+    note(xs, item)
 
 
 # ---- builtins over containers ------------------------------------------------------------
@@ -193,6 +195,7 @@ def _set_attribute(obj: Any, name: str, value: Any) -> None:
         _derived_rrule(hook.fn)(*hook.arguments(obj, value))
     else:
         attributes.write_field(obj, name, value)
+        note_field(obj, name, value)
 
 
 def _derived_rrule(fn: Any) -> Any:
@@ -226,6 +229,8 @@ def _in_place(pure: Any, update: Any):
             write_constant(x, Ellipsis, get_rrule(pure)(x, y))
             return x
         if isinstance(x, (list, np.ndarray)):
+            if isinstance(x, list):
+                note(x, y)
             return update(x, value_of(y) if isinstance(x, np.ndarray) else y)
         method = user_method(update, (x, y))  # an instance's own __iadd__, as Python
         if method is not None:  # runs it (it may differ from __add__, and update x)

@@ -6,6 +6,8 @@
                          adjoints are only zeroed
     writes               in-place writes into arrays, kept so that after a backward
                          pass (which restores the old values) they can be redone
+    stores               the lists, dicts and fields variables were written into, given
+                         plain values when the forward pass ends (reverse/stores.py)
 
 Regions nest (Stan's start_nested / recover_memory_nested): `vjp` records into a fresh
 region, so a gradient taken inside a differentiated function, or by a rule, never
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -25,13 +27,14 @@ from fwdad.errors import FwdadError
 class Tape:
     """One region of the tape."""
 
-    __slots__ = ("chain", "nochain", "arguments", "writes", "used", "layout")
+    __slots__ = ("chain", "nochain", "arguments", "writes", "stores", "used", "layout")
 
     def __init__(self, layout: str = "varmat") -> None:
         self.chain: List[Tuple[Callable[[], None], Any]] = []
         self.nochain: List[Any] = []
         self.arguments: List[Any] = []  # the boxed arguments of the vjp (in nochain too)
         self.writes: List[Tuple[np.ndarray, Any, np.ndarray]] = []
+        self.stores: Dict[Any, Tuple[Any, Optional[str]]] = {}
         self.used = False  # a backward pass has run since the adjoints were zeroed
         self.layout = layout
 

@@ -65,10 +65,13 @@ def plain_set_items(items, what: str) -> list:
     return items
 
 
+# A list's or dict's tangent is written before its value: a global's tangent refuses a
+# derivative (core/read_only.py), and the global must then be left as it was
+# (tests/forward/test_global_containers.py::test_a_refused_write_leaves_the_global).
 @frule(list.append)
 def _append(xs: Dual, item: Dual) -> Dual:
-    xs.primal.append(item.primal)
     xs.tangent.append(item.tangent)
+    xs.primal.append(item.primal)
     return Dual(None, NoTangent)
 
 
@@ -104,8 +107,8 @@ def _extend(xs: Dual, items: Dual) -> Dual:
 
 @frule(list.insert)
 def _insert(xs: Dual, index, item: Dual) -> Dual:
-    xs.primal.insert(index, item.primal)
     xs.tangent.insert(index, item.tangent)
+    xs.primal.insert(index, item.primal)
     return Dual(None, NoTangent)
 
 
@@ -176,7 +179,7 @@ def _get(table: Dual, key, default: Dual = None) -> Dual:
 def _setdefault(table: Dual, key, default: Dual = None) -> Dual:
     if key not in table.primal:
         value = Dual(None, NoTangent) if default is None else default
-        table.primal[key], table.tangent[key] = value.primal, value.tangent
+        table.tangent[key], table.primal[key] = value.tangent, value.primal
     return _entry(table, key)
 
 
@@ -194,8 +197,8 @@ def _values(table: Dual) -> Dual:
 def _update(table: Dual, *other: Dual, **kwargs: Dual) -> Dual:
     from fwdad.rules.iteration import dict_rule
     new = dict_rule(*other, **kwargs)
-    table.primal.update(new.primal)
     table.tangent.update(new.tangent)
+    table.primal.update(new.primal)
     return Dual(None, NoTangent)
 
 

@@ -17,7 +17,7 @@ from fwdad.rules.batching import batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
-from fwdad.rules.widening import assign
+from fwdad.rules.widening import assign, refused_as_constant
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -44,11 +44,14 @@ def getitem_rule(x: Dual, index) -> Dual:
 def setitem_rule(x: Dual, index, value: Dual) -> Dual:
     primal = x.primal  # (no local reference to x.tangent: assign may widen it)
     _no_flat(primal)
-    primal[index] = value.primal
     if isinstance(primal, np.ndarray):
+        refused_as_constant(x.tangent, value.tangent, "x[i] = v")  # (before the write:
+        primal[index] = value.primal                     # a refused global stays as it was)
         assign(x, index, value.primal, value.tangent)
-    elif x.tangent is not NoTangent:
+        return Dual(None, NoTangent)
+    if x.tangent is not NoTangent:  # (first: a global's tangent refuses a derivative)
         x.tangent[index] = value.tangent
+    primal[index] = value.primal
     return Dual(None, NoTangent)
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.errors import FwdadError
 from fwdad.forward.defaults import FreshDefault
 from fwdad.forward.derive import build_rule
 from tests.util import assert_close
@@ -67,11 +68,72 @@ def remembered_across_two_calls(x):
     return _remember(x[1]) * first + first
 
 
-@pytest.mark.xfail(strict=True, reason="open: each call of a function with a mutable "
-                   "default gets a new zero tangent for it, so a derivative one call "
-                   "writes into the default and a later call in the same derivative reads "
-                   "is lost (forward/defaults.py: FreshDefault); reverse mode is right")
 def test_a_default_written_by_one_call_and_read_by_the_next():
+    """Every call of one derivative gets the same Dual of the default (it gave a zero
+    derivative for what the first call wrote: forward/defaults.py, one_derivative)."""
     x = np.array([0.3, -0.7])
-    assert_close(fwdad.jvp(remembered_across_two_calls, (x,), (np.array([1.0, 0.0]),))[1],
-                 _central(remembered_across_two_calls, x)[0], rtol=1e-6)
+    want = _central(remembered_across_two_calls, x)
+    for _ in range(2):
+        for i, e in enumerate(np.eye(2)):
+            assert_close(fwdad.jvp(remembered_across_two_calls, (x,), (e,))[1], want[i],
+                         rtol=1e-6)
+        assert_close(fwdad.jacfwd(remembered_across_two_calls)(x), want, rtol=1e-6)
+        assert_close(fwdad.jacfwd(remembered_across_two_calls, chunk_size=1)(x), want,
+                     rtol=1e-6)
+        out, lin = fwdad.linearize(remembered_across_two_calls, x)
+        assert_close(lin(np.array([1.0, 0.0])), want[0], rtol=1e-6)
+        assert_close(fwdad.grad(remembered_across_two_calls)(x), want, rtol=1e-6)
+
+
+def _remember_into(v, store=[]):  # noqa: B006
+    store.append(v)
+    return store[0]
+
+
+def changed_between_calls(x):
+    _remember_into.__defaults__[0].clear()
+    first = _remember_into(x[0] * 2.0)
+    _remember_into.__defaults__[0].insert(0, 5.0)  # outside the function: the tangent
+    return _remember_into(x[1]) * first            # kept for the default misses it
+
+
+def emptied_between_calls(x):
+    _remember_into.__defaults__[0].clear()
+    first = _remember_into(x[0] * 2.0)
+    _remember_into.__defaults__[0].clear()  # emptied: the next call starts from zero
+    return _remember_into(x[1]) * first
+
+
+def test_a_default_changed_outside_between_two_calls_is_refused():
+    with pytest.raises(FwdadError, match=r"mutable default \(a list\) was changed outside "
+                                         r"its function .*test_defaults.py:\d+"):
+        fwdad.jvp(changed_between_calls, (np.array([0.3, -0.7]),), (np.ones(2),))
+
+
+def test_a_default_emptied_outside_between_two_calls_starts_again():
+    x = np.array([0.3, -0.7])
+    assert_close(fwdad.jacfwd(emptied_between_calls)(x), _central(emptied_between_calls, x))
+
+
+def written_and_read_in_one_call(x, store=[]):  # noqa: B006
+    store.clear()
+    store.append(x[0] ** 2)
+    return store[0] * x[1] + x[0] * x[1] ** 2
+
+
+def _central_hessian(f, x, h=1e-4):
+    e = np.eye(len(x)) * h
+    return np.array([[(f(x + a + b) - f(x + a - b) - f(x - a + b) + f(x - a - b)) / (4 * h * h)
+                      for b in e] for a in e])
+
+
+@pytest.mark.parametrize("f", [written_and_read_in_one_call, remembered_across_two_calls],
+                         ids=lambda f: f.__name__)
+def test_second_derivatives_through_a_written_default(f):
+    """Forward over forward: the default's Dual at level 2 has zero tangents at both
+    levels that writes land in (the outer tangent was NoTangent, and what was written
+    into the default lost its second-order part)."""
+    x = np.array([0.3, -0.7])
+    want = _central_hessian(f, x)
+    for _ in range(2):
+        assert_close(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-5, atol=1e-6)

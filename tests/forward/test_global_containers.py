@@ -164,6 +164,41 @@ def test_a_refused_field_write_leaves_the_global_as_it_was():
     assert BOX.v == 0.0
 
 
+ARRAY = np.zeros(2)
+
+
+def array_item_written(w):
+    ARRAY[0] = w[0] * 2.0
+    return ARRAY.sum() * w[1]
+
+
+def dict_updated(w):
+    TABLE.update(b=w[0])
+    return TABLE["b"] * w[1]
+
+
+def dict_default_set(w):
+    return TABLE.setdefault("c", w[0] * 3.0) * w[1]
+
+
+@pytest.mark.parametrize("fn", [appended_then_read, inserted, extended, item_written,
+                                nested_item_written, array_item_written, dict_updated,
+                                dict_default_set], ids=lambda f: f.__name__)
+def test_a_refused_write_leaves_the_global(fn):
+    """The tangent is written (and refused) before the value: the global list, dict or
+    array was changed by the write the error reports."""
+    STORE[:], NESTED[:] = [5.0], [[0.0]]
+    TABLE.clear()
+    ARRAY[:] = 0.0
+    before = (list(STORE), dict(TABLE), [list(n) for n in NESTED], ARRAY.copy())
+    with pytest.raises(FwdadError, match="reads as a constant|read from a global or closure"):
+        fwdad.jvp(fn, (np.array([0.3, -0.7]),), (np.array([1.0, 0.5]),))
+    after = (list(STORE), dict(TABLE), [list(n) for n in NESTED], ARRAY.copy())
+    if fn in (appended_then_read, inserted, extended):  # (they clear STORE first)
+        before = ([],) + before[1:]
+    assert repr(after) == repr(before)
+
+
 def sorted_in_place(w):
     BOX.a.sort()
     return BOX.a[0] * w[1]

@@ -91,6 +91,10 @@ CONSTRUCTS = [
               stdlib.frozen_dataclass_argument_and_output, (stdlib.Frame(0.6), 1.3),
               tangents=(fwdad.Tangent(origin=0.5, scale=-1.0, span=0.0), 0.4),
               note="a field __post_init__ computes gets a tangent, as the other fields do"),
+    Construct("copy.copy and copy.deepcopy (instances, lists, dicts, arrays)", C,
+              stdlib.copies_shallow_and_deep, (0.7,),
+              note="the tangent is copied as the value is; a class with its own __deepcopy__ "
+                   "or __reduce__ is refused (its own __copy__ runs)"),
     Construct("list, tuple, dict and set displays", K, containers.displays, (0.4, 1.1)),
     Construct("list append, extend, insert, pop, remove, reverse, index, count, "
               "item assignment and deletion", K, containers.list_methods, (0.7,)),
@@ -133,12 +137,16 @@ CONSTRUCTS = [
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),
     Construct("a mutable default written into", F, functions.mutable_default, (0.5,),
-              note="the same object across calls, as in Python; its tangent starts from "
-                   "zero at every call",
+              note="the same object across calls, as in Python; the calls of one "
+                   "derivative share its tangent, which starts from zero in each derivative",
               reverse_error=fwdad.FwdadError,
               reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
               reverse_note="a default array is a constant: create the array inside the "
                            "function, or pass it"),
+    Construct("a mutable default list or dict appended to", F,
+              functions.mutable_default_list, (0.5,),
+              note="the same object across calls, as in Python; after a derivative it holds "
+                   "plain values, as after a plain call"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,

@@ -97,6 +97,15 @@ def mutable_default(x):
     return _fill(x).sum() + _fill(2.0 * x)[1]
 
 
+def _log(v, seen=[]):  # noqa: B006 (the mutable default is the point)
+    seen.append(v)
+    return seen[-1] * 2.0
+
+
+def mutable_default_list(x):
+    return _log(x * x) + _log(np.sin(x))
+
+
 def _apply_twice(fn, v):
     return fn(fn(v))
 

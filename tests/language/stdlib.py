@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 import dataclasses
 import functools
 import io
@@ -84,6 +85,14 @@ class Record:
 class Frozen:
     a: float
     b: float = 1.0
+
+
+def copies_shallow_and_deep(x):
+    r = Record(x, x * 2.0)
+    shallow, deep = copy.copy(r), copy.deepcopy([r, {"k": np.array([x, 1.0])}])
+    shallow.a = shallow.a * 3.0  # the copy's own field
+    deep[1]["k"][0] = deep[1]["k"][0] * x
+    return r.a * shallow.a + deep[0].b * deep[1]["k"].sum()
 
 
 def dataclass_generated_methods(x):

@@ -6,6 +6,7 @@ run through the dot-product test against forward mode and through test_varmat_ma
 from __future__ import annotations
 
 import builtins
+import copy
 import math
 import operator
 
@@ -107,7 +108,10 @@ def _python_cases():
             Case(lang.build_dict, ("a", 0.5, "b", V3)),
             Case(lang.unpack, (V3, 3), forward=False),
             Case(lang.unpack, ([0.1, 0.2, 0.3], 3, 1), forward=False),
-            Case(getattr, (A, "T"))]
+            Case(getattr, (A, "T")),
+            Case(copy.copy, (A,)), Case(copy.copy, ([0.5, V3],)),
+            Case(copy.deepcopy, ([0.5, [V3, A]],)),
+            Case(copy.deepcopy, ({"a": A, "b": (0.3, V3)},))]
 # operator.setitem, list.append, setattr, delattr, delitem, build_set and the in-place
 # operators mutate their arguments: tests/reverse/test_inplace.py has their rows.
 

@@ -8,6 +8,7 @@ coverage meta-test fails for any registered primitive that has no row here.
 """
 from __future__ import annotations
 
+import copy
 import functools
 import io
 import itertools
@@ -308,6 +309,9 @@ OBJECT_CASES = [
     Case(delattr, Point(0.3, 1.2), "x"),
     Case(object.__getattribute__, Point(0.3, 1.2), "x"),
     Case(object.__setattr__, Point(0.3, 1.2), "x", 2.5),
+    Case(copy.copy, Point(0.3, 1.2)), Case(copy.copy, Point(V3, [0.4, W3])),
+    Case(copy.copy, [0.4, V3]), Case(copy.copy, {"a": V3}), Case(copy.copy, M23),
+    Case(copy.deepcopy, Point(V3, [0.4, Point(W3, 1.5)])), Case(copy.deepcopy, [V3, M23]),
 ]
 
 # ---- indexing -----------------------------------------------------------------------

@@ -19,9 +19,9 @@ from typing import Any, Callable, Dict, Tuple
 
 from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
-from fwdad.errors import InternalError
+from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch
-from fwdad.forward.nested.levels import build_rule_of_rule, lift_outer
+from fwdad.forward.nested.levels import build_rule_of_rule, lift_outer, outer_of
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -36,6 +36,28 @@ class NestedClosure(DerivedClosure):
     def __init__(self, rule: Callable, level: int) -> None:
         super().__init__(rule)
         self.level = level
+
+    def call_rule(self, args: tuple, kwargs: dict) -> Dual:
+        """A dynamic call of this function. From code of its level (the rule of
+        dispatch.call: call_closure), the arguments are values of that level; from a rule
+        that calls it on plain values (`key(x.primal)` in sorted's rule), differentiated
+        once more, they are level-2 values of plain ones: each becomes the level-2 value
+        of `fresh(v)`, as DerivedClosure.__call__ makes, and the result's primal is
+        returned, with its outer tangent.
+        (tests/test_higher_order_closures.py::test_a_closure_as_the_key_of_sorted)"""
+        given = [*args, *kwargs.values()]
+        lifted = [not isinstance(a.primal, Dual) for a in given]
+        if not any(lifted):
+            return self.rule(*args, **kwargs)
+        if self.level != 2 or not all(lifted):
+            raise FwdadError(
+                f"{self.__name__} is called by a rule on plain values, at derivative "
+                f"order {self.level}: fwdad does this for second derivatives only. Define "
+                f"{self.__name__} outside the differentiated function (a module-level def), "
+                f"or take the higher derivative by finite differences of fwdad.jacfwd.")
+        out = self.rule(*map(lift_outer, args), **{k: lift_outer(v) for k, v in
+                                                   kwargs.items()})
+        return Dual(out.primal.primal, outer_of(out)[0])
 
 
 @frule(NestedClosure)

@@ -127,7 +127,7 @@ def _fresh_default_deeper(default: Dual) -> Dual:
     """A mutable default of a rule differentiated once more: a new constant of the
     level its Duals wrap it in (this is its own rule, for every level further)."""
     depth, fresh_default = unwrapped(default)
-    return wrapped(fresh_default.dual(), depth)
+    return wrapped(duals.fresh(fresh_default.value), depth)  # (not level 1's shared one)
 
 
 frule(_fresh_default_deeper)(_fresh_default_deeper)
