@@ -138,6 +138,38 @@ def test_sparse_jacfwd_leaves_updated_arguments_as_they_were():
     np.testing.assert_allclose(jac.diagonal(), 8 * U1, rtol=1e-14)
 
 
+def test_sparse_jacfwd_with_updates_in_place_is_right_at_every_call():
+    # the passes write into their copy of the seeds (the plan's workspace, refilled at
+    # each call); the plan's own seeds, and so the next call, are untouched
+    def in_place(u):
+        u *= 2.0
+        u[1:] += u[:-1]
+        return u * u
+    jac = fwdad.sparse_jacfwd(in_place, sparsity=np.tril(np.ones((12, 12))) != 0)
+    for u in (U1, 1.5 * U1, U1):
+        np.testing.assert_allclose(jac(u).toarray(), fd_jacobian(in_place, u),
+                                   rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("probe", [True, False])
+def test_each_call_returns_a_matrix_of_its_own(probe):
+    # the output's tangent may be a view of the plan's workspace (f returns a view of
+    # its argument): each result is read out of it into arrays of its own
+    def view_of_argument(u):
+        return u[::-1]
+    jac = fwdad.sparse_jacfwd(view_of_argument, sparsity=np.eye(12)[::-1] != 0,
+                              probe=probe)
+    first = jac(U1)
+    kept = first.toarray()
+    first.data *= 3.0  # the caller's to change
+    second = jac(U1)
+    np.testing.assert_array_equal(second.toarray(), np.eye(12)[::-1])
+    np.testing.assert_array_equal(kept, np.eye(12)[::-1])
+    for a, b in ((first.data, second.data), (first.indices, second.indices),
+                 (first.indptr, second.indptr)):
+        assert not np.shares_memory(a, b)
+
+
 def test_sparse_jacfwd_with_a_given_coloring():
     colors = np.arange(12) % 3
     jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12),
