@@ -49,6 +49,9 @@ class Compression:
         covered = np.zeros((self.ncolors, self.width), dtype=bool)
         covered[self.colors[seeded], other] = True
         self.uncovered = np.flatnonzero(~covered)
+        # many uncovered entries (a stencil's boundary colours) are cheaper to check by
+        # one compare over the whole layout than by gathering them
+        self._uncovered_mask = ~covered if 8 * self.uncovered.size > covered.size else None
         self._directions: Dict[Any, np.ndarray] = {}
         self._weights: Dict[Any, np.ndarray] = {}
         self._workspace = _Scratch()
@@ -154,6 +157,9 @@ class Compression:
     def misses_at(self, compressed: np.ndarray) -> Optional[Tuple[int, int]]:
         """(colour, index) of a compressed entry that the pattern says is a sum of no
         nonzeros but is not zero; None when there is none."""
+        mask = self._uncovered_mask
+        if mask is not None and not (np.not_equal(compressed, 0) & mask).any():
+            return None
         flat = compressed.reshape(-1).take(self.uncovered)
         if not flat.any():  # (NaN counts as nonzero, as below)
             return None
