@@ -170,6 +170,24 @@ def test_each_call_returns_a_matrix_of_its_own(probe):
         assert not np.shares_memory(a, b)
 
 
+def test_the_memory_estimate_is_made_once_for_calls_with_keywords(monkeypatch):
+    # the passes' memory is measured (traced, slow) at the first call only, keyword
+    # arguments or not: the estimate is kept on f, not on a partial made per call
+    from fwdad import budget
+    measured = []
+    traced = budget.measured
+    monkeypatch.setattr(budget, "measured", lambda run: measured.append(1) or traced(run))
+
+    def powered(u, power=2):
+        return reaction_diffusion_1d(u) ** power
+    jac = fwdad.sparse_jacfwd(powered, sparsity=tridiagonal(12))
+    for u in (U1, 1.1 * U1, 1.2 * U1):
+        np.testing.assert_allclose(jac(u, power=3).toarray(),
+                                   fd_jacobian(lambda v: powered(v, power=3), u),
+                                   rtol=1e-6, atol=1e-8)
+    assert len(measured) == 1
+
+
 def test_sparse_jacfwd_with_a_given_coloring():
     colors = np.arange(12) % 3
     jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12),
