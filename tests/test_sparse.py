@@ -188,6 +188,31 @@ def test_the_memory_estimate_is_made_once_for_calls_with_keywords(monkeypatch):
     assert len(measured) == 1
 
 
+def test_sparse_jacfwd_splits_its_directions_by_the_memory_budget(monkeypatch):
+    # a budget smaller than one pass of every colour: several passes, each filling its
+    # own rows of the plan's copy of the seeds, give the same Jacobian
+    from fwdad import compressed_passes
+    passes = []
+    seeded_pass = compressed_passes.seeded_pass
+    monkeypatch.setattr(compressed_passes, "seeded_pass",
+                        lambda *a, **k: passes.append(1) or seeded_pass(*a, **k))
+    u = np.linspace(0.1, 0.9, 1000)
+    fwdad.set_memory_budget(60_000)
+    try:
+        jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(1000),
+                                  coloring=np.arange(1000) % 3)
+        first, second = jac(u), jac(1.1 * u)
+    finally:
+        fwdad.set_memory_budget(None)
+    assert len(passes) > 2  # (4 directions with the probe: more than one pass a call)
+    for point, got in ((u, first), (1.1 * u, second)):
+        want = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(1000),
+                                   chunk_size=4)(point)
+        np.testing.assert_allclose(got.toarray(), want.toarray(), rtol=1e-15)
+        # (and the closed form of the tridiagonal part)
+        np.testing.assert_array_equal(got.diagonal(1), np.ones(999))
+
+
 def test_sparse_jacfwd_with_a_given_coloring():
     colors = np.arange(12) % 3
     jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12),
