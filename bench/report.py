@@ -144,7 +144,7 @@ is the user's choice (it holds that memory), not fwdad's. In sparse_jacfwd the p
 take their seeds in a copy that the pattern's plan keeps and fills again at each call
 (each pass copied them afresh before), and run jacfwd's seeded pass rather than
 batched_jvp's checks: in a fresh process, per call, 300 faults on the 1-D residual
-without the probe and 358 with it (358 and 436 before), 691 and 750 on the 2-D
+without the probe and 358 with it (358 and 436 before), about 700 and 750 on the 2-D
 stencil (827 and 750), counted with `getrusage`. Those left are in the batched pass
 itself; the reading back faults none (the probe's check is one einsum of the passes'
 output, no work array the size of it), and the result's data and index arrays are the
