@@ -140,10 +140,14 @@ NumPy of the same directions some 380), and faults, not arithmetic, are most of 
 time. `MALLOC_TOP_PAD_=67108864` (or `MALLOC_TRIM_THRESHOLD_` with
 `MALLOC_MMAP_THRESHOLD_`) in the environment keeps freed memory in the process and took
 sparse_jacfwd of the 1-D residual from about 130x to 40x the primal in one run here; it
-is the user's choice (it holds that memory), not fwdad's. In sparse_jacfwd all of those
-faults are in the batched pass (466 a call on the 1-D residual without the probe, 554
-with it, counted with `getrusage`): its reading back faults none, as the probe's work
-array is kept by the pattern's plan; the result's data and index arrays are the
+is the user's choice (it holds that memory), not fwdad's. In sparse_jacfwd the passes
+take their seeds in a copy that the pattern's plan keeps and fills again at each call
+(each pass copied them afresh before), and run jacfwd's seeded pass rather than
+batched_jvp's checks: in a fresh process, per call, 300 faults on the 1-D residual
+without the probe and 358 with it (358 and 436 before), about 700 and 750 on the 2-D
+stencil (827 and 750), counted with `getrusage`. Those left are in the batched pass
+itself; the reading back faults none (the probe's check is one einsum of the passes'
+output, no work array the size of it), and the result's data and index arrays are the
 caller's, new at every call.
 """
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import copy
 import functools
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Tuple
 
 import numpy as np
 
-from fwdad import api
+from fwdad import api, budget, chunked
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, InternalError, ShippingError, a_type, describe
+from fwdad.jacobians import seeded_pass
+from fwdad.seeds import batched_leaf
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -31,45 +34,72 @@ def directions(plan: Compression, x: Any, probe: bool) -> np.ndarray:
 
 
 def forward(f: Callable[..., Any], args: Tuple[Any, ...], kwargs: dict[str, Any], at: int,
-            seeds: np.ndarray, chunk_size: Optional[int], executor: Any = None
-            ) -> Tuple[Any, np.ndarray]:
-    """(f(*args), J @ seeds.T as (directions, output size)) by batched forward mode, on
-    copies of the arguments (f may update them in place); on `executor`'s workers, in
-    chunks of `chunk_size` (batched_jvp's), when one is given."""
-    x, g = args[at], bound(f, kwargs)
+            seeds: np.ndarray, chunk_size: Optional[int], executor: Any = None,
+            work: Optional[np.ndarray] = None) -> Tuple[Any, np.ndarray]:
+    """(f(*args, **kwargs), J @ seeds.T as (directions, output size)) by batched
+    forward mode, on copies of the arguments (f may update them in place), in chunks
+    of `chunk_size` (None: as many directions as the memory budget holds, as
+    batched_jvp's); on `executor`'s workers when one is given.
+
+    Here, each pass takes its seeds in `work` (an array like `seeds`, filled from them
+    before the pass: f updating its argument in place writes into its tangent; None:
+    a new one), so `seeds` stay as they are, and the result may be a view of `work`."""
+    x = args[at]
     count = len(seeds)
     seeds = seeds.reshape((count,) + np.shape(x))
-    if executor is not None and count:
+    if count == 0:  # no colours: an argument of size 0
+        out = bound(f, kwargs)(*copy.deepcopy(args))
+        return out, np.zeros((0, np.size(out)))
+    size = None if chunk_size is None else max(1, int(chunk_size))
+    if executor is not None:
         all_at_once: list[Any] = [None] * len(args)
         all_at_once[at] = seeds
-        out, tangent = api.batched_jvp(
-            g, copy.deepcopy(args), all_at_once, executor=executor,
-            chunk_size=None if chunk_size is None else max(1, int(chunk_size)))
+        out, tangent = api.batched_jvp(bound(f, kwargs), copy.deepcopy(args), all_at_once,
+                                       executor=executor, chunk_size=size)
         check_output(f, out)
         return out, np.reshape(tangent, (count, -1))
-    step = max(1, count if chunk_size is None else int(chunk_size))
-    out, parts = None, []
-    for start in range(0, count, step):
-        tangents: list[Any] = [None] * len(args)
-        tangents[at] = seeds[start:start + step]
-        out, tangent = api.batched_jvp(g, copy.deepcopy(args), tangents)
+    work = np.empty_like(seeds) if work is None else work.reshape(seeds.shape)
+
+    def task(start: int, stop: int) -> _Chunk:
+        return _Chunk(args, kwargs, at, seeds[start:stop], work[start:stop])
+    key = ("compressed passes", budget.shapes_key(args), budget.shapes_key(kwargs))
+    results = chunked.run_chunks(f, count, task, key, chunked.Options(size),
+                                 f"the compressed passes of {describe(f)}")
+    parts = [tangent for _, tangent in results]
+    return results[-1][0], parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+@dataclass
+class _Chunk:
+    """Some of the seeds, pushed through f in one batched pass on copies of the
+    arguments (jacfwd's pass: the other arguments get unbatched zero tangents)."""
+
+    args: Tuple[Any, ...]
+    kwargs: dict[str, Any]
+    at: int
+    seeds: np.ndarray
+    work: np.ndarray
+
+    def run(self, f: Any) -> Tuple[Any, np.ndarray]:
+        def reseed() -> Tuple[np.ndarray]:
+            np.copyto(self.work, self.seeds)
+            return (self.work,)
+        count = len(self.seeds)
+        out, tangent = seeded_pass(f, self.args, (self.at,), reseed(), self.kwargs, reseed)
         check_output(f, out)
-        parts.append(np.reshape(tangent, (len(tangents[at]), -1)))
-    if out is None:  # no colours: an argument of size 0
-        out = g(*copy.deepcopy(args))
-        parts.append(np.zeros((0, np.size(out))))
-    return out, parts[0] if len(parts) == 1 else np.concatenate(parts)
+        return out, np.reshape(batched_leaf(out, tangent, count), (count, -1))
 
 
 def forward_over_reverse(f: Callable[..., Any], args: Tuple[Any, ...],
                           kwargs: dict[str, Any], at: int, seeds: np.ndarray,
-                          chunk_size: Optional[int], executor: Any = None) -> np.ndarray:
+                          chunk_size: Optional[int], executor: Any = None,
+                          work: Optional[np.ndarray] = None) -> np.ndarray:
     """H @ seeds.T as (directions, n): the jvp of f's gradient along each seed (on
-    `executor`'s workers when one is given)."""
+    `executor`'s workers when one is given; `work` as forward's)."""
     from fwdad.reverse.api import grad
     try:
         return forward(grad(bound(f, kwargs), at), args, {}, at, seeds, chunk_size,
-                       executor)[1]
+                       executor, work)[1]
     except (InternalError, ShippingError):  # (f cannot reach the workers: say so)
         raise
     except FwdadError:  # reverse mode refuses something f does: hvp goes forward twice

@@ -49,9 +49,12 @@ class Compression:
         covered = np.zeros((self.ncolors, self.width), dtype=bool)
         covered[self.colors[seeded], other] = True
         self.uncovered = np.flatnonzero(~covered)
+        # many uncovered entries (a stencil's boundary colours) are cheaper to check by
+        # one compare over the whole layout than by gathering them
+        self._uncovered_mask = ~covered if 8 * self.uncovered.size > covered.size else None
         self._directions: Dict[Any, np.ndarray] = {}
         self._weights: Dict[Any, np.ndarray] = {}
-        self._scratch = _Scratch()
+        self._workspace = _Scratch()
 
     @property
     def seeded_size(self) -> int:
@@ -116,22 +119,19 @@ class Compression:
         """Whether some |sparse product - expected| > 256 eps (|derivative| @ |along|
         + |expected|), each side summed over the compressed column.
 
-        The bound is summed only where a smaller one, |sparse product| + |expected|
-        (the triangle inequality), does not already hold the difference: in the
-        columns where the product cancels."""
+        The difference is one fused product-sum (einsum: no temporary the size of
+        `compressed`). The bound, which is at least |expected|, is summed only in the
+        columns where 256 eps |expected| does not already hold the difference: the
+        few where the product cancels."""
         eps = np.finfo(np.result_type(compressed, np.float32)).eps
-        with self._scratch.lend(weights.shape, np.result_type(compressed, weights)) as terms:
-            np.multiply(compressed, weights, out=terms)
-            difference = terms.sum(axis=0)
-            expected = np.abs(compressed[-1])
-            smaller = np.add(difference, compressed[-1])
-            np.abs(smaller, out=smaller)
-            smaller += expected
-            np.abs(difference, out=difference)
-            doubtful = np.flatnonzero(np.greater(difference, smaller * (256 * eps)))
-            if doubtful.size == 0:
-                return False
-            bound = np.abs(terms[:, doubtful]).sum(axis=0)
+        difference = np.einsum("ci,ci->i", weights, compressed)
+        np.abs(difference, out=difference)
+        smaller = np.abs(compressed[-1])
+        smaller *= 256 * eps
+        doubtful = np.flatnonzero(np.greater(difference, smaller))
+        if doubtful.size == 0:
+            return False
+        bound = np.abs(weights[:, doubtful] * compressed[:, doubtful]).sum(axis=0)
         return bool(np.greater(difference[doubtful], bound * (256 * eps)).any())
 
     def _located_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray
@@ -157,6 +157,9 @@ class Compression:
     def misses_at(self, compressed: np.ndarray) -> Optional[Tuple[int, int]]:
         """(colour, index) of a compressed entry that the pattern says is a sum of no
         nonzeros but is not zero; None when there is none."""
+        mask = self._uncovered_mask
+        if mask is not None and not (np.not_equal(compressed, 0) & mask).any():
+            return None
         flat = compressed.reshape(-1).take(self.uncovered)
         if not flat.any():  # (NaN counts as nonzero, as below)
             return None
@@ -166,9 +169,23 @@ class Compression:
 
     def decompress(self, compressed: np.ndarray) -> Any:
         """The derivative as a csr_array with the pattern's nonzeros, read from
-        `compressed` (shape (ncolors, width))."""
-        return self._with_data(np.ascontiguousarray(compressed).reshape(-1)
-                               .take(self.flat_source))
+        `compressed` (shape (ncolors, width)) by one gather into a new data array."""
+        data = np.empty(len(self.flat_source), dtype=compressed.dtype)
+        # (flat_source is in range by construction, so "wrap" changes no index; the
+        # default "raise" would gather into a buffer and copy that into `data`)
+        np.take(np.ascontiguousarray(compressed).reshape(-1), self.flat_source, out=data,
+                mode="wrap")
+        return self._with_data(data)
+
+    @contextlib.contextmanager
+    def workspace(self, directions: np.ndarray) -> Iterator[np.ndarray]:
+        """A writable array of the shape and dtype of `directions` for one call's
+        passes to hold their copy of the seeds in (f updating its argument in place
+        writes into its tangent): kept by the plan, so that a pass of many seeds
+        does not map fresh pages at every call, and lent to one call at a time. What
+        the passes compute from it must be read before the call gives it back."""
+        with self._workspace.lend(directions.shape, directions.dtype) as work:
+            yield work
 
     def _with_data(self, data: np.ndarray) -> Any:
         """A csr_array of the pattern's structure holding `data`: a shallow copy of a
@@ -186,7 +203,7 @@ class _Scratch:
     """A work array kept between calls (a fresh one past malloc's mmap threshold is
     mapped anew, page by page, at every call), lent to one borrower at a time: a call
     on another thread while it is lent gets a fresh array instead. It never leaves the
-    method that borrows it."""
+    call that borrows it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

@@ -78,9 +78,11 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        out, compressed = passes.forward(f, args, kwargs, at, seeds, chunk_size, executor)
-        planner.check_rows(plan, int(np.size(out)))
-        return _finish(planner, plan, seeds, compressed, args, kwargs, check)
+        with plan.workspace(seeds) as work:  # (compressed may be a view of work)
+            out, compressed = passes.forward(f, args, kwargs, at, seeds, chunk_size,
+                                             executor, work)
+            planner.check_rows(plan, int(np.size(out)))
+            return _finish(planner, plan, seeds, compressed, args, kwargs, check)
     jacobian.__name__ = f"sparse_jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian
 
@@ -145,9 +147,10 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
     def hessian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size,
-                                                 executor)
-        return _finish(planner, plan, seeds, compressed, args, kwargs, check)
+        with plan.workspace(seeds) as work:
+            compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size,
+                                                     executor, work)
+            return _finish(planner, plan, seeds, compressed, args, kwargs, check)
     hessian.__name__ = f"sparse_hessian_{getattr(f, '__name__', 'f')}"
     return hessian
 
@@ -171,6 +174,10 @@ class _Planner:
         self.api, self.f, self.argnums, self.kind = api_name, f, argnums, kind
         self.coloring = coloring
         self.compression: Optional[Compression] = None
+        # (number of positional arguments, keyword names) -> the argument's position,
+        # for calls whose shape f's signature took (the check costs as much as the
+        # rest of a small call outside its pass)
+        self._checked: dict[Tuple[int, Tuple[str, ...]], int] = {}
         if not isinstance(sparsity, str):
             self.compression = self._compress(sparsity)
 
@@ -183,8 +190,12 @@ class _Planner:
         return Compression(pattern, colors, self.kind)
 
     def plan(self, args: Tuple[Any, ...], kwargs: dict[str, Any]) -> Tuple[int, Compression]:
-        check_call(self.api, self.f, args, kwargs)
-        (at,) = positions(self.api, self.f, self.argnums, args, kwargs)
+        shape = (len(args), tuple(kwargs))
+        at = self._checked.get(shape)
+        if at is None:
+            check_call(self.api, self.f, args, kwargs)
+            (at,) = positions(self.api, self.f, self.argnums, args, kwargs)
+            self._checked[shape] = at
         _check_float(self.api, self.f, args[at], at)
         if self.compression is None:
             self.compression = self._compress(self._detect(args, kwargs, at))

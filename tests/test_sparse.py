@@ -138,6 +138,81 @@ def test_sparse_jacfwd_leaves_updated_arguments_as_they_were():
     np.testing.assert_allclose(jac.diagonal(), 8 * U1, rtol=1e-14)
 
 
+def test_sparse_jacfwd_with_updates_in_place_is_right_at_every_call():
+    # the passes write into their copy of the seeds (the plan's workspace, refilled at
+    # each call); the plan's own seeds, and so the next call, are untouched
+    def in_place(u):
+        u *= 2.0
+        u[1:] += u[:-1]
+        return u * u
+    jac = fwdad.sparse_jacfwd(in_place, sparsity=np.tril(np.ones((12, 12))) != 0)
+    for u in (U1, 1.5 * U1, U1):
+        np.testing.assert_allclose(jac(u).toarray(), fd_jacobian(in_place, u),
+                                   rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("probe", [True, False])
+def test_each_call_returns_a_matrix_of_its_own(probe):
+    # the output's tangent may be a view of the plan's workspace (f returns a view of
+    # its argument): each result is read out of it into arrays of its own
+    def view_of_argument(u):
+        return u[::-1]
+    jac = fwdad.sparse_jacfwd(view_of_argument, sparsity=np.eye(12)[::-1] != 0,
+                              probe=probe)
+    first = jac(U1)
+    kept = first.toarray()
+    first.data *= 3.0  # the caller's to change
+    second = jac(U1)
+    np.testing.assert_array_equal(second.toarray(), np.eye(12)[::-1])
+    np.testing.assert_array_equal(kept, np.eye(12)[::-1])
+    for a, b in ((first.data, second.data), (first.indices, second.indices),
+                 (first.indptr, second.indptr)):
+        assert not np.shares_memory(a, b)
+
+
+def test_the_memory_estimate_is_made_once_for_calls_with_keywords(monkeypatch):
+    # the passes' memory is measured (traced, slow) at the first call only, keyword
+    # arguments or not: the estimate is kept on f, not on a partial made per call
+    from fwdad import budget
+    measured = []
+    traced = budget.measured
+    monkeypatch.setattr(budget, "measured", lambda run: measured.append(1) or traced(run))
+
+    def powered(u, power=2):
+        return reaction_diffusion_1d(u) ** power
+    jac = fwdad.sparse_jacfwd(powered, sparsity=tridiagonal(12))
+    for u in (U1, 1.1 * U1, 1.2 * U1):
+        np.testing.assert_allclose(jac(u, power=3).toarray(),
+                                   fd_jacobian(lambda v: powered(v, power=3), u),
+                                   rtol=1e-6, atol=1e-8)
+    assert len(measured) == 1
+
+
+def test_sparse_jacfwd_splits_its_directions_by_the_memory_budget(monkeypatch):
+    # a budget smaller than one pass of every colour: several passes, each filling its
+    # own rows of the plan's copy of the seeds, give the same Jacobian
+    from fwdad import compressed_passes
+    passes = []
+    seeded_pass = compressed_passes.seeded_pass
+    monkeypatch.setattr(compressed_passes, "seeded_pass",
+                        lambda *a, **k: passes.append(1) or seeded_pass(*a, **k))
+    u = np.linspace(0.1, 0.9, 1000)
+    fwdad.set_memory_budget(60_000)
+    try:
+        jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(1000),
+                                  coloring=np.arange(1000) % 3)
+        first, second = jac(u), jac(1.1 * u)
+    finally:
+        fwdad.set_memory_budget(None)
+    assert len(passes) > 2  # (4 directions with the probe: more than one pass a call)
+    for point, got in ((u, first), (1.1 * u, second)):
+        want = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(1000),
+                                   chunk_size=4)(point)
+        np.testing.assert_allclose(got.toarray(), want.toarray(), rtol=1e-15)
+        # (and the closed form of the tridiagonal part)
+        np.testing.assert_array_equal(got.diagonal(1), np.ones(999))
+
+
 def test_sparse_jacfwd_with_a_given_coloring():
     colors = np.arange(12) % 3
     jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12),
