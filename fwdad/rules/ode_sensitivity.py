@@ -73,12 +73,10 @@ class SensitivitySystem:
             out = self._fix_step_rule(args, z)(*args)
         else:  # (the common case: every step after the first)
             out = self.step_rule(*args)  # type: ignore[misc]  # (set with step_state)
-        if self.size is None:  # (one direction: `return [a, b]` or a float array)
-            joined = _joined_numbers(out, n)
-            if joined is None:
-                joined = _joined_arrays(out, n)
-            if joined is not None:
-                return joined
+        joined = _joined_numbers(out, n, self.shape) if type(out.primal) is not np.ndarray \
+            else _joined_array(out, n, self.shape)  # (the common results, at once)
+        if joined is not None:
+            return joined
         out = self.checked(out)
         tangent = dense(out.primal, out.tangent, self.size)
         return self.join(out.primal, np.reshape(tangent, self.shape))
@@ -161,29 +159,38 @@ def _numbers_as_array(x: Dual, size: Optional[int]) -> Optional[Dual]:
     return Dual(np.array(x.primal, float), tangents.T)  # ((B,) + (n,): np.stack is slower)
 
 
-def _joined_numbers(x: Dual, n: int) -> Optional[np.ndarray]:
-    """z' = [f, df] at once when fun returned n numbers with (unbatched) number
-    tangents: what `checked` and `join` make of them, without their steps; None for
-    anything else (which takes those steps, and their checks)."""
+def _joined_numbers(x: Dual, n: int, shape: tuple) -> Optional[np.ndarray]:
+    """z' = [f, df] at once when fun returned n numbers (`return [a, b]`) with number
+    tangents, or with float arrays of shape (B,) for a batch (`shape`: (n,) or (B, n)):
+    what `checked` and `join` make of them, without their steps; None for anything
+    else (which takes those steps, and their checks)."""
     primal, tangent = x.primal, x.tangent
     if type(primal) not in (list, tuple) or type(tangent) is not type(primal) or \
             len(primal) != n or len(tangent) != n:
         return None
-    values = primal + tangent
-    for value in values:
+    for value in primal:
         if type(value) not in _NUMBER_TYPES:
             return None
-    return np.array(values, float)
+    if len(shape) == 1:
+        for value in tangent:
+            if type(value) not in _NUMBER_TYPES:
+                return None
+        return np.array(primal + tangent, float)
+    for value in tangent:  # (each number's tangents in the batch: the columns of dy)
+        if type(value) is not np.ndarray or value.dtype is not _FLOAT64 or \
+                value.shape != shape[:1]:
+            return None
+    return np.concatenate((np.array(primal, float), np.array(tangent).T.ravel()))
 
 
-def _joined_arrays(x: Dual, n: int) -> Optional[np.ndarray]:
-    """z' = [f, df] at once when fun returned a float array of n values with an
-    (unbatched) tangent of its shape; None for anything else."""
+def _joined_array(x: Dual, n: int, shape: tuple) -> Optional[np.ndarray]:
+    """z' = [f, df] at once when fun returned a float array of n values with a tangent
+    of `shape` ((n,), or (B, n) for a batch); None for anything else."""
     primal, tangent = x.primal, x.tangent
-    if type(primal) is not np.ndarray or type(tangent) is not np.ndarray or \
-            primal.dtype is not _FLOAT64 or primal.shape != (n,) or tangent.shape != (n,):
+    if type(tangent) is not np.ndarray or primal.dtype is not _FLOAT64 or \
+            tangent.dtype is not _FLOAT64 or primal.shape != (n,) or tangent.shape != shape:
         return None
-    return np.concatenate((primal, tangent))
+    return np.concatenate((primal, tangent.ravel()))
 
 
 _NUMBER_TYPES = frozenset((float, int, np.float64))

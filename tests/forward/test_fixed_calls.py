@@ -44,10 +44,16 @@ def test_the_variant_for_a_constant_time_gives_what_the_rule_gives(f, y, dy):
         assert_close(np.asarray(got.tangent), np.asarray(want.tangent))
 
 
-def test_batched_tangents_keep_the_rule_which_routes_each_call():
+def test_batched_tangents_get_the_variant_for_their_kinds():
     lazy = dispatch.static_rule(line, "")
-    args = (Dual(0.7, 0.0), Dual(np.ones(4), np.ones((3, 4))), Dual(1.0, np.ones(3)))
-    assert fixed_rule(lazy, args, frozenset((0,))) is lazy.rule
+    y, dy = np.linspace(0.1, 0.9, 4), np.arange(12.0).reshape(3, 4)
+    args = (Dual(0.7, 0.0), Dual(y, dy), Dual(1.0, np.array([1.0, -1.0, 0.5])))
+    chosen = fixed_rule(lazy, args, frozenset((0,)))
+    assert "for batched tangents" in chosen.source
+    want, got = dispatch.call(Dual(line, None), *args), chosen(*args)
+    assert_close(got.primal, want.primal)
+    assert_close(got.tangent, want.tangent)
+    assert got.tangent.shape == (3, 4)
 
 
 def test_a_constant_with_no_named_parameter_keeps_the_guarded_rule():
