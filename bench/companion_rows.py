@@ -92,19 +92,27 @@ def higher_order_rows(repeats: int, n: int = higher_order.HVP_N) -> List[Row]:
 
 def ode_rows(repeats: int) -> List[Row]:
     """solve_ivp: the sensitivity solve against the plain solve, for 1 and for n tangent
-    directions (about (1 + directions) x in right-hand side work; SciPy missing: none)."""
+    directions, and per right-hand side call (target: about 1 + directions; the step
+    count ratio, the error control's, beside it). SciPy missing: none."""
     try:
         from bench import ode
     except ImportError:
         return []
-    rows = []
-    for name, times in (("solve_ivp, Lotka-Volterra (2 states), DOP853",
-                         ode.lotka_volterra_times(repeats)),
-                        (f"solve_ivp, reaction-diffusion ({ode.N_CELLS} states), RK45",
-                         ode.line_times(repeats))):
+    rows, calls = [], ode.right_hand_side_calls()
+    for workload, name, times in (
+            ("Lotka-Volterra", "solve_ivp, Lotka-Volterra (2 states), DOP853",
+             ode.lotka_volterra_times(repeats)),
+            ("reaction-diffusion", f"solve_ivp, reaction-diffusion ({ode.N_CELLS} states), "
+             "RK45", ode.line_times(repeats))):
         rows.append(Row(name, "primal", _seconds(times["primal"])))
         rows += [Row(name, entry, _seconds(t), f"{t / times['primal']:.1f}x")
                  for entry, t in times.items() if entry != "primal"]
+        for entry, (plain, augmented) in calls[workload].items():
+            ratio = ode.per_call(times, entry, (plain, augmented))
+            rows.append(Row(name, f"{entry}: sensitivity solve per right-hand side call "
+                                  f"({augmented} calls, {augmented / plain:.2f}x the plain "
+                                  f"solve's {plain})", "", f"{ratio:.2f}x",
+                            _verdict(ratio, 1 + ode.DIRECTIONS[entry])))
     return rows
 
 

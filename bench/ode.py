@@ -14,7 +14,11 @@ The jvp and jacfwd rows also give the sensitivity solve alone, (jvp - plain) / p
 (the rule runs one plain solve for SciPy's own primal, then the augmented one), and how
 many right-hand side calls each solve makes: the sensitivities share the error control
 (the issue asks for the same tolerances on the augmented state), so the augmented solve
-may take more steps than the plain one, which no cost per call can make up for.
+may take more steps than the plain one, which no cost per call can make up for. So the
+target is per call: the sensitivity solve's time per right-hand side call over the plain
+solve's should be about 1 + directions (one f and one tangent of about f's cost per
+direction, and the solver's own work on a state 1 + directions times as long); the step
+count ratio, the error control's, is shown beside it.
 
     python bench/ode.py           # a few seconds
 """
@@ -24,7 +28,7 @@ import os
 import statistics
 import sys
 import time
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 import scipy.integrate as si
@@ -112,8 +116,13 @@ def lotka_volterra_times(repeats: int) -> Dict[str, float]:
                 lambda: fwdad.grad(loss, argnums=(0, 1))(Y0, PARAMETERS), repeats)}
 
 
-def right_hand_side_calls() -> Dict[str, tuple]:
-    """(plain solve's, augmented solve's) right-hand side calls, per workload."""
+DIRECTIONS = {"jvp, 1 direction": 1, "jacfwd, 6 directions": 6, "jacfwd, 4 directions": 4}
+"""The tangent directions of each sensitivity row: the per-call target is 1 + these."""
+
+
+def right_hand_side_calls() -> Dict[str, Dict[str, Tuple[int, int]]]:
+    """{workload: {row: (plain solve's right-hand side calls, augmented solve's)}}, for
+    "Lotka-Volterra" and "reaction-diffusion" and their jvp and jacfwd rows."""
     from fwdad.rules.ode_sensitivity import SensitivitySystem
     x, line_x = np.concatenate([Y0, PARAMETERS]), np.array([0.3, 1.0, 1.0, 0.0])
     plain = {"Lotka-Volterra": si.solve_ivp(
@@ -121,27 +130,36 @@ def right_hand_side_calls() -> Dict[str, tuple]:
         args=tuple(PARAMETERS), **TOLERANCES).nfev, "reaction-diffusion": si.solve_ivp(
         reaction_diffusion, (0.0, 3.0), LINE_Y0, method="RK45", t_eval=[1.0, 2.0, 3.0],
         args=(0.3, 1.0), **TOLERANCES).nfev}
-    runs = {"Lotka-Volterra jvp, 1 direction": lambda: fwdad.jvp(
+    runs = {("Lotka-Volterra", "jvp, 1 direction"): lambda: fwdad.jvp(
                 solve_all, (x,), (np.array([0.3, -0.2, 0.1, 0.0, 0.0, 0.05]),)),
-            "Lotka-Volterra jacfwd, 6 directions": lambda: fwdad.jacfwd(solve_all)(x),
-            "reaction-diffusion jvp, 1 direction": lambda: fwdad.jvp(
+            ("Lotka-Volterra", "jacfwd, 6 directions"): lambda: fwdad.jacfwd(solve_all)(x),
+            ("reaction-diffusion", "jvp, 1 direction"): lambda: fwdad.jvp(
                 solve_line, (line_x,), (np.array([1.0, 0.5, 0.0, 0.1]),)),
-            "reaction-diffusion jacfwd, 4 directions": lambda: fwdad.jacfwd(solve_line)(line_x)}
+            ("reaction-diffusion", "jacfwd, 4 directions"): lambda: fwdad.jacfwd(
+                solve_line)(line_x)}
     calls, rhs = [0], SensitivitySystem.rhs
 
     def counted(self, t, z):
         calls[0] += 1
         return rhs(self, t, z)
-    out = {}
+    out: Dict[str, Dict[str, Tuple[int, int]]] = {name: {} for name in plain}
     SensitivitySystem.rhs = counted  # (for the count only: put back below)
     try:
-        for name, run in runs.items():
+        for (workload, row), run in runs.items():
+            run()  # (as median_time: jacfwd measures memory in smaller passes at first)
             calls[0] = 0
             run()
-            out[name] = (plain[name.split(" ")[0]], calls[0])
+            out[workload][row] = (plain[workload], calls[0])
     finally:
         SensitivitySystem.rhs = rhs
     return out
+
+
+def per_call(times: Dict[str, float], row: str, calls: Tuple[int, int]) -> float:
+    """The sensitivity solve's time per right-hand side call over the plain solve's:
+    ((row - plain) / augmented calls) / (plain / plain calls)."""
+    plain_calls, augmented_calls = calls
+    return (times[row] - times["primal"]) / augmented_calls / (times["primal"] / plain_calls)
 
 
 def linear_times(repeats: int, sizes=(2, 3, 4)) -> Dict[int, Dict[str, float]]:
@@ -155,17 +173,20 @@ def linear_times(repeats: int, sizes=(2, 3, 4)) -> Dict[int, Dict[str, float]]:
 
 
 def main(repeats: int = 5) -> List[str]:
-    lines = []
-    for label, times in (("Lotka-Volterra", lotka_volterra_times(repeats)),
-                         (f"reaction-diffusion N={N_CELLS}", line_times(repeats))):
+    lines, calls = [], right_hand_side_calls()
+    for workload, label, times in (
+            ("Lotka-Volterra", "Lotka-Volterra", lotka_volterra_times(repeats)),
+            ("reaction-diffusion", f"reaction-diffusion N={N_CELLS}", line_times(repeats))):
         for name, t in times.items():
             alone = f"  sensitivity solve {(t - times['primal']) / times['primal']:5.1f}x" \
-                if name.startswith(("jvp", "jacfwd")) else ""
+                if name in DIRECTIONS else ""
             lines.append(f"{label} {name:22s} {t * 1e3:8.2f} ms  "
                          f"{t / times['primal']:5.1f}x{alone}")
-    for name, (plain, augmented) in right_hand_side_calls().items():
-        lines.append(f"{name}: right-hand side calls {plain} plain, {augmented} augmented "
-                     f"({augmented / plain:.2f}x)")
+        for name, (plain, augmented) in calls[workload].items():
+            lines.append(f"{label} {name}: per right-hand side call "
+                         f"{per_call(times, name, (plain, augmented)):.2f}x (target about "
+                         f"{1 + DIRECTIONS[name]}); calls {plain} plain, {augmented} "
+                         f"augmented ({augmented / plain:.2f}x, the error control's)")
     for n, entry in linear_times(repeats).items():
         lines.append(f"y' = A y, n={n}, grad by A (P={n * n:2d}) {entry['grad'] * 1e3:8.2f} ms  "
                      f"{entry['grad'] / entry['primal']:5.1f}x")

@@ -89,6 +89,16 @@ Notes:
   of their `grad` (eager). The hessian rows are each library's `hessian` of the same
   function of 100 variables (JAX eager, not jitted).
 
+- solve_ivp rows: the augmented solve takes more steps than the plain one (the
+  sensitivities share the error control: the same tolerances on the whole augmented
+  state), which no cost per call can undo. So the target is per right-hand side call:
+  the sensitivity solve's time (`jvp` or `jacfwd` less the plain solve the rule runs for
+  SciPy's own primal) per call of the augmented right-hand side, over the plain solve's
+  time per call, is about 1 + directions per call; the step count ratio is the error
+  control's, shown beside (in the row's name). Each step calls one rule, chosen on the
+  first: the variant of the right-hand side's rule for a constant t, with no guard
+  (fwdad/rules/ode_sensitivity.py).
+
 How the optimized rule gets there (fwdad/forward/optimizer/optimize.py and its helpers): frules of
 operators, `math` and common NumPy functions are inlined as templates; each local is
 boxed, split into a primal and a tangent local, or plain (activity analysis: constants,

@@ -117,6 +117,8 @@ def unpack(d: Dual, count: int, star: int = -1) -> Tuple[Dual, ...]:
     primal, tangent = d.primal, d.tangent
     if type(primal) is np.ndarray and type(tangent) is np.ndarray and star < 0 and \
             primal.ndim and len(primal) == count:  # (`a, b = y`, y an array: as iterate)
+        if tangent.ndim == primal.ndim:  # (unbatched: item i's tangent is tangent[i])
+            return tuple(map(Dual, primal, tangent))
         return tuple(map(Dual, primal, iterate_tangent(primal, tangent)))
     items = tuple(iterate(d))
     values = lang.unpack([i.primal for i in items], count, star)

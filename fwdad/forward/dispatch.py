@@ -14,7 +14,7 @@ from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
-from fwdad.forward import callables, constructors, records
+from fwdad.forward import callables, constructors, fixed_calls, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.routes import Specialized
 from fwdad.rules.registry import get_frule, on_register
@@ -192,4 +192,4 @@ def _not_callable(f: Dual, args: tuple, kwargs: dict) -> Dual:
 
 
 entry_points.install(dynamic_call=call, derived=derived_rule,  # (for rules: core/entry_points)
-                     static=static_rule)
+                     static=static_rule, fixed=fixed_calls.fixed_rule)

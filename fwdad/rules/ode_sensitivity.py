@@ -7,6 +7,9 @@ The tangent part of z' is what fwdad's own rule of the user's `f` gives when it 
 on Duals: y with the tangents dy, the `args` with theirs, and whatever `f` captures
 (a function defined inside the differentiated one holds Duals). No Jacobian is formed.
 The tangents of y may carry a batch axis of B (jacfwd): z holds every direction.
+Every step calls the rule chosen on the first (`rhs`): the arguments' kinds do not
+change within a solve (t is always a float, y and dy arrays of one shape), so the
+variant of f's rule for a constant t runs without a guard (core/entry_points.fixed_rule).
 
 Moving the start time t0 by dt0 starts the sensitivity at dy0 - f(t0, y0) dt0, and the
 value at an output time moved by dt gains f(t, y(t)) dt (`at_moved_times`).
@@ -20,6 +23,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from fwdad.core import entry_points
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.read_only import is_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
@@ -39,6 +43,9 @@ class SensitivitySystem:
         self.order, self.name = order, name
         self.shape = (n,) if size is None else (size, n)  # of a tangent of y
         self.rule = _rule_of(fun)  # (resolved once: rhs runs at every step)
+        self.step_rule: Optional[Callable] = None  # what rhs calls (`_fix_step_rule`),
+        self.step_state: Optional[tuple] = None  # for states of this shape
+        self.time_at = order(_TIME, _STATE, ()).index(_TIME)  # t's position among f's
 
     # ---- packing -------------------------------------------------------------------
     def split(self, z: np.ndarray):
@@ -58,15 +65,34 @@ class SensitivitySystem:
     def rhs(self, t: float, z: np.ndarray) -> np.ndarray:
         """z' = [f, the tangent of f along dy and the tangents of what f reads]."""
         z = z.copy()  # (one copy, of the solver's state, for f's rule to read or write)
-        y, dy = z[:self.n], z[self.n:].reshape(self.shape)
-        t_dual = Dual(t, 0.0 if type(t) is float else NoTangent)
-        out = self.rule(*self.order(t_dual, Dual(y, dy), self.args))
-        joined = None if self.size is not None else _joined_numbers(out, self.n)
-        if joined is not None:  # (`return [a, b]` with one direction: the common case)
+        n = self.n
+        dy = z[n:] if self.size is None else z[n:].reshape(self.shape)
+        time = Dual(float(t), 0.0)  # (a float at every step: its kind never changes)
+        args = self.order(time, Dual(z[:n], dy), self.args)
+        if z.shape != self.step_state or z.dtype is not _FLOAT64:
+            out = self._fix_step_rule(args, z)(*args)
+        else:  # (the common case: every step after the first)
+            out = self.step_rule(*args)  # type: ignore[misc]  # (set with step_state)
+        joined = _joined_numbers(out, n, self.shape) if type(out.primal) is not np.ndarray \
+            else _joined_array(out, n, self.shape)  # (the common results, at once)
+        if joined is not None:
             return joined
         out = self.checked(out)
         tangent = dense(out.primal, out.tangent, self.size)
         return self.join(out.primal, np.reshape(tangent, self.shape))
+
+    def _fix_step_rule(self, args: tuple, z: np.ndarray) -> Callable:
+        """The rule of every step of the solve (core/entry_points.fixed_rule: the
+        variant of fun's rule for t with no tangent, for arguments of the kinds of the
+        first step's), fixed on the first step for states of its shape and dtype; a
+        state of another kind (never, from SciPy's solvers) takes the general rule."""
+        if self.step_state is not None:
+            return self.rule
+        self.step_rule = entry_points.fixed_rule(self.rule, args, frozenset((self.time_at,))) \
+            if isinstance(self.rule, LazyRule) else self.rule
+        if z.dtype is _FLOAT64:
+            self.step_state = z.shape
+        return self.step_rule
 
     def value(self, t: float, y: np.ndarray) -> np.ndarray:
         """f(t, y) on plain values (the tangents that fun's rule makes are dropped)."""
@@ -133,18 +159,40 @@ def _numbers_as_array(x: Dual, size: Optional[int]) -> Optional[Dual]:
     return Dual(np.array(x.primal, float), tangents.T)  # ((B,) + (n,): np.stack is slower)
 
 
-def _joined_numbers(x: Dual, n: int) -> Optional[np.ndarray]:
-    """z' = [f, df] at once when fun returned n numbers with (unbatched) number
-    tangents: what `checked` and `join` make of them, without their steps; None for
-    anything else (which takes those steps, and their checks)."""
+def _joined_numbers(x: Dual, n: int, shape: tuple) -> Optional[np.ndarray]:
+    """z' = [f, df] at once when fun returned n numbers (`return [a, b]`) with number
+    tangents, or with float arrays of shape (B,) for a batch (`shape`: (n,) or (B, n)):
+    what `checked` and `join` make of them, without their steps; None for anything
+    else (which takes those steps, and their checks)."""
     primal, tangent = x.primal, x.tangent
-    if type(primal) not in (list, tuple) or type(tangent) not in (list, tuple) or \
+    if type(primal) not in (list, tuple) or type(tangent) is not type(primal) or \
             len(primal) != n or len(tangent) != n:
         return None
-    for value in (*primal, *tangent):
+    for value in primal:
         if type(value) not in _NUMBER_TYPES:
             return None
-    return np.array((*primal, *tangent), float)
+    if len(shape) == 1:
+        for value in tangent:
+            if type(value) not in _NUMBER_TYPES:
+                return None
+        return np.array(primal + tangent, float)
+    for value in tangent:  # (each number's tangents in the batch: the columns of dy)
+        if type(value) is not np.ndarray or value.dtype is not _FLOAT64 or \
+                value.shape != shape[:1]:
+            return None
+    return np.concatenate((np.array(primal, float), np.array(tangent).T.ravel()))
 
 
-_NUMBER_TYPES = (float, int, np.float64)
+def _joined_array(x: Dual, n: int, shape: tuple) -> Optional[np.ndarray]:
+    """z' = [f, df] at once when fun returned a float array of n values with a tangent
+    of `shape` ((n,), or (B, n) for a batch); None for anything else."""
+    primal, tangent = x.primal, x.tangent
+    if type(tangent) is not np.ndarray or primal.dtype is not _FLOAT64 or \
+            tangent.dtype is not _FLOAT64 or primal.shape != (n,) or tangent.shape != shape:
+        return None
+    return np.concatenate((primal, tangent.ravel()))
+
+
+_NUMBER_TYPES = frozenset((float, int, np.float64))
+_FLOAT64 = np.dtype(np.float64)
+_TIME, _STATE = object(), object()  # (stand-ins, to find t's position among f's arguments)

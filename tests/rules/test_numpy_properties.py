@@ -84,6 +84,23 @@ def test_reshape_transpose_and_moves(data):
 
 
 @RANDOM
+@given(data=st.data(), shift=st.integers(-7, 7), layout=st.sampled_from(["C", "F", "strided"]))
+def test_roll_by_slices_is_np_roll(data, shift, layout):
+    """The np.roll rule's primal and tangents (rules/shapes.py: rolled) are np.roll's
+    array: values, dtype, shape and memory order, for any axis and layout."""
+    from fwdad.rules.shapes import rolled
+    x = _array(data, min_side=0)
+    x = {"C": x, "F": np.asfortranarray(x), "strided": np.repeat(x, 2, axis=-1)[..., ::2]
+         if x.ndim else x}[layout]
+    axis = data.draw(st.none() | st.integers(-x.ndim, x.ndim - 1) if x.ndim else st.none(),
+                     label="axis")
+    want, got = np.roll(x, shift, axis), rolled(x, shift, axis)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want) and got.strides == want.strides
+    testing.test_rule(np.roll, x, shift, axis=axis)
+
+
+@RANDOM
 @given(data=st.data(), fn=st.sampled_from([np.concatenate, np.stack]))
 def test_joining(data, fn):
     x = _array(data, min_dims=1)

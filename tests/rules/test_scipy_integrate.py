@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, SolverError
 from tests.rules.scipy_integrate_cases import (
     LV_ARGS,
@@ -95,6 +96,48 @@ def test_the_output_times_carry_their_tangents():
                             args=LV_ARGS).t
     dt = np.array([0.5, -1.0, 0.7])
     np.testing.assert_array_equal(fwdad.jvp(times, (LV_TIMES,), (dt,))[1], dt)
+
+
+# ---- the rule of every step (chosen on the first, for t with no tangent) -----------------------
+def forced_line(t, y, k, *amplitude):
+    """A line of cells driven in time: t enters f, a parameter comes in *args."""
+    return k * (np.roll(y, 1) - 2.0 * y + np.roll(y, -1)) + amplitude[0] * np.cos(3.0 * t) * y
+
+
+def forced_yt(y, t, w):
+    """A driven oscillator, in odeint's order (t second)."""
+    return [y[1], -w * w * y[0] + np.cos(t)]
+
+
+@pytest.mark.parametrize("method", ["RK45", "Radau"])
+def test_a_right_hand_side_of_time_and_varargs(method):
+    def f(y0, k, a):
+        return si.solve_ivp(forced_line, (0.0, 2.0), y0, method=method, t_eval=[0.5, 2.0],
+                            args=(k, a), **TIGHT).y
+    y0 = np.linspace(0.2, 1.0, 6)
+    assert_matches_fd(f, (y0, 0.7, 0.3), (np.linspace(-1.0, 1.0, 6), 0.5, -1.0), rtol=1e-5,
+                      h=STIFF_H if method == "Radau" else H)
+
+
+def test_odeint_of_time_in_second_place():
+    def f(y0, w):
+        return si.odeint(forced_yt, y0, LV_TIMES, args=(w,), **TIGHT)
+    assert_matches_fd(f, (LV_Y0, 1.3), (np.array([0.3, -0.2]), 0.5), rtol=1e-5)
+
+
+def test_a_state_of_another_dtype_takes_the_general_rule():
+    """The step rule is fixed for states of the first call's shape and dtype; another
+    state (SciPy's solvers pass none) is differentiated by fun's general rule."""
+    from fwdad.rules.ode_sensitivity import SensitivitySystem
+    from fwdad.rules.scipy_integrate import _t_then_y
+    args = [Dual(1.1, 0.5), Dual(0.4, 0.0), Dual(0.1, 0.0), Dual(0.4, 0.0)]
+    z = np.array([1.0, 0.5, 0.3, -0.2])
+    first = SensitivitySystem(Dual(lotka_volterra, None), args, 2, None, _t_then_y, "solve_ivp")
+    other = SensitivitySystem(Dual(lotka_volterra, None), args, 2, None, _t_then_y, "solve_ivp")
+    np.testing.assert_array_equal(first.rhs(0.5, z), other.rhs(0.5, z))
+    single = z.astype(np.float32)
+    np.testing.assert_array_equal(first.rhs(0.5, single), other.rhs(0.5, single))
+    assert first.step_rule is not first.rule and first.step_state == (4,)
 
 
 @pytest.mark.parametrize("method", ["DOP853", "BDF"])
