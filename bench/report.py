@@ -82,10 +82,9 @@ Notes:
   value whose method is called (`h.sum()`) may be mutated by that dynamic call, so it
   stays boxed. The schedule resolves such calls when it records them.
 
-- hvp / grad: the target (at most 5) is about n = 10^5. fwdad's hvp is forward over
-  forward today (one pass batched over the n entries of x, so its time and memory grow
-  as n^2), and the row is measured at the largest n that runs in well under a second;
-  `python bench/run.py --hvp-n 100000` measures the target's size. Peers compute `jvp`
+- hvp / grad: the target (at most 5) is at n = 10^5, the default (`--hvp-n` sets
+  another). fwdad's hvp is forward over reverse: one reverse pass run on Dual values
+  (docs/higher_order.md), so its cost is a few gradients at any n. Peers compute `jvp`
   of their `grad` (eager). The hessian rows are each library's `hessian` of the same
   function of 100 variables (JAX eager, not jitted).
 

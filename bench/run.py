@@ -263,8 +263,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--quick", action="store_true", help="3 repeats (a smoke test)")
     parser.add_argument("--no-write", action="store_true", help="do not write the docs")
     parser.add_argument("--hvp-n", type=int, default=None,
-                        help="variables of the hvp / grad workload (the target is about "
-                             "10^5; the default is what forward-over-forward hvp runs)")
+                        help="variables of the hvp / grad workload (default 10^5, the "
+                             "target's size)")
     args = parser.parse_args(argv)
     repeats = 3 if args.quick else 21
     rows = (w1_rows(repeats) + w2_rows(max(3, repeats // 2)) + w3_rows(max(3, repeats // 2))

@@ -59,7 +59,7 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
     region = DualRegion(tape.current_layout())
     token = tape.REGION_STACK.set(tape.regions() + (region,))
     try:
-        boxed = tuple(_call(boxing.box, a, fresh(region)) if i in wrt else copied(a)
+        boxed = tuple(_boxed(a, region) if i in wrt else copied(a)
                       for i, a in enumerate(args))  # (f's writes reach these first)
         held = [_call(boxing.hold, b) for b in boxed]
         out = forward.call(fresh(reverse.call), f, *boxed, **kwargs)
@@ -88,6 +88,17 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         if final is not None:
             write_final(arg, final)
     return value, grads
+
+
+def _boxed(arg: Dual, region: DualRegion) -> Dual:
+    """boxing.box on Duals. A float64 array, the common argument, written out: a VarMat
+    of a copy, on both parts, as box's derived rule makes it (its tangent a Tangent of
+    the copied tangent, batched or not, and no adjoint yet); anything else takes it."""
+    p, t = arg.primal, arg.tangent
+    if type(p) is np.ndarray and p.dtype == np.float64 and type(t) is np.ndarray and \
+            t.dtype == np.float64 and region.layout == "varmat":
+        return Dual(VarMat(p.astype(float)), Tangent(value=t.astype(float), _adjoint=NoTangent))
+    return _call(boxing.box, arg, fresh(region))
 
 
 def _adjoints(held: Dual) -> Dual:

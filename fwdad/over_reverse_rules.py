@@ -4,7 +4,9 @@
     tape.Tape.push(region, callback, out)   the Dual callback is kept as it is, on the
                                             region of the pass (over_reverse.DualRegion)
     reverse.rule_for(f), attributes.*      decided on plain values: constants (and so
-    specialize.rule_for(site, args, kw)     is which specialized rule a call runs)
+    specialize.rule_for(site, args, kw)     is which specialized rule a call runs, and
+    registry.get_rrule(fn)                  which rrule another rrule calls: a read of
+                                            the rrule table, never differentiated)
     complexes.refuse_complex                always refused (its test needs the plain tape)
 """
 from __future__ import annotations
@@ -55,7 +57,8 @@ def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
             registry.is_tracked, registry.holds_complex, var.is_matvar,
-            tape.current, tape.current_layout, tape.recording, specialize.rule_for)
+            tape.current, tape.current_layout, tape.recording, specialize.rule_for,
+            registry.get_rrule, registry.rrule_entry)
 
 
 @frule(FreshDefault.dual)

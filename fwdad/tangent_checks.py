@@ -27,6 +27,9 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
         TangentError: the tangent's type or shape does not match the primal.
         NonDifferentiableError: a non-zero tangent was given for an int, str, ...
     """
+    if type(primal) is np.ndarray and primal.dtype.kind in "fc" and tangent is not None \
+            and tangent is not NoTangent:  # (its zero, an array, would only be looked at)
+        return _check_leaf(primal, tangent, _label(name, of), batch)
     zero = zero_tangent(primal)
     if tangent is None or tangent is NoTangent:
         return zero if batch is None or zero is NoTangent else stack([zero] * batch)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import numbers
+import types
 from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
@@ -162,6 +163,12 @@ _ZERO_BY_TYPE: Dict[type, Callable[[Any], Any]] = {
     np.ndarray: _zero_array,
     np.float64: lambda x: np.float64(0.0),
 }
+# Functions, methods, classes and modules: what _zero_slow finds for them, without its
+# walk (forward mode over fwdad's own reverse code meets one in most lines it runs).
+for _kind in (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type,
+              types.ModuleType, _NoTangentType):
+    _ZERO_BY_TYPE[_kind] = lambda x: NoTangent
+del _kind
 
 
 def _is_instance(x: Any) -> bool:

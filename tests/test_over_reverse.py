@@ -64,9 +64,23 @@ def reductions(a):
     return np.sum(np.min(a * a, axis=1)) + np.max(np.cumsum(a, axis=0)) ** 2
 
 
+def through_aliases(x):
+    """Reverse rules that look up another's rule (rules_array_api.py: get_rrule), which
+    forward over reverse reads as a constant: tr(x x^T) + sum(A^T * A) + sum(x^3)."""
+    a = np.outer(x, x)
+    return np.linalg.trace(a) + np.sum(np.linalg.matrix_transpose(a) * a) + np.sum(
+        np.astype(x, float) ** 3)
+
+
+def through_aliases_hvp(x, v):
+    """2 v + 4 |x|^2 v + 8 x (x . v) + 6 x v: the closed form of through_aliases."""
+    return 2.0 * v + 4.0 * (x @ x) * v + 8.0 * x * (x @ v) + 6.0 * x * v
+
+
 PROGRAMS = [  # (function, arguments): one reverse pass on Dual values
     (in_place, (np.array([0.3, -0.7, 1.1, 0.4]), 0.8)),
     (rosenbrock, (np.array([1.2, 0.8, -0.5, 0.3]),)),
+    (through_aliases, (np.array([0.4, -1.3, 0.9]),)),
 ]
 FALLBACK = [  # np.min's reverse rule writes with np.put_along_axis (no forward rule yet)
     (reductions, (np.array([[0.3, -1.2, 0.5], [1.1, 0.7, -0.4]]),)),
@@ -140,6 +154,16 @@ def test_jvp_of_grad_on_the_corpus(example):
     _, hv = fwdad.jvp(fwdad.grad(example.fn, argnums), copy.deepcopy(example.args), v)
     assert_close(hv, fd_jvp(gradient_of(example.fn, argnums), example.args, v, h=1e-5),
                  rtol=1e-6, atol=1e-7)
+
+
+def test_hvp_through_rules_that_look_up_rules_is_the_closed_form(passes):
+    x, v = np.array([0.4, -1.3, 0.9, 2.1]), np.array([1.0, -0.5, 0.25, 2.0])
+    np.testing.assert_allclose(fwdad.hvp(through_aliases, (x,), (v,))[0],
+                               through_aliases_hvp(x, v), rtol=1e-12)
+    assert passes["n"] == 1
+    from fwdad.reverse import registry  # (its table is read as a constant, never walked)
+    from fwdad.rules.registry import entry_of
+    assert entry_of(registry.get_rrule).kind == "nondiff"
 
 
 def test_hvp_costs_a_few_gradients_not_a_jacobian():

@@ -54,6 +54,15 @@ def test_zero_tangents_keep_structure():
     assert isinstance(body, Tangent) and body.mass == 0.0 and body.name is NoTangent
 
 
+@pytest.mark.parametrize("value", [len, np.sin, zero_tangent, Body().__init__, Body, np,
+                                   NoTangent, np.add.reduce],
+                         ids=lambda v: type(v).__name__)
+def test_callables_classes_and_modules_have_no_tangent(value):
+    """Functions, methods, classes and modules (found by their type, without a walk of
+    what they hold) have no tangent."""
+    assert zero_tangent(value) is NoTangent
+
+
 def test_vector_space_helpers():
     rng = np.random.default_rng(0)
     value = [1.5, np.ones((2, 2)), {"k": 3.0}]

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.tangents import NoTangent
+from fwdad.tangents import Tangent
 
 
 class DerivedClosure:
@@ -40,5 +40,7 @@ class DerivedClosure:
 
 
 def closure(rule: Callable) -> Dual:
-    """The Dual a nested def binds its name to."""
-    return Dual(DerivedClosure(rule), NoTangent)
+    """The Dual a nested def binds its name to: the zero tangent of a new closure is
+    an empty Tangent (no attributes set on it yet), made here without zero_tangent's
+    walk of the instance."""
+    return Dual(DerivedClosure(rule), Tangent())
