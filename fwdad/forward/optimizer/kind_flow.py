@@ -28,7 +28,18 @@ import numpy as np
 
 from fwdad import astwalk
 from fwdad.forward.optimizer import activity
-from fwdad.forward.optimizer.kinds import BOOL, INT, OTHER, Kind, Signature, join, kind_of, sample
+from fwdad.forward.optimizer.kinds import (
+    BOOL,
+    FLOAT,
+    INT,
+    OTHER,
+    Kind,
+    Signature,
+    join,
+    kind_of,
+    sample,
+    shape_kind,
+)
 from fwdad.forward.optimizer.lines import Atom, Line
 
 # Functions whose result's kind (type, dtype, number of axes) follows from the kinds of
@@ -38,6 +49,15 @@ _BY_KIND = frozenset({
     operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
     operator.pos, operator.matmul, np.matmul, np.sum, np.mean, np.ndarray.sum,
     np.ndarray.mean})
+# Arithmetic whose result's kind follows from its operands' kinds when all are Python
+# numbers too (int + int is an int, int / int a float; not `**`: 2 ** -1 is a float).
+_ON_PYTHON_NUMBERS = frozenset({
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
+    operator.pos})
+_PYTHON_NUMBERS = (INT, BOOL, FLOAT)
+# Functions whose result has the kind of their first operand, a float array, whatever
+# the ints after it (a shift, an axis).
+_SAME_KIND = frozenset({np.roll})
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -82,8 +102,34 @@ def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
     if line.kind in ("template", "call") and len(line.targets) == 1 and \
             line.entry is not None and not line.keywords and \
             not any(starred for _, starred in line.args):
-        return [_result(line.entry.primal, [operand_kind(a, kinds) for a, _ in line.args])]
+        operands = [operand_kind(a, kinds) for a, _ in line.args]
+        read = _metadata(line.entry.primal, operands, [a for a, _ in line.args])
+        return [read if read is not None else _result(line.entry.primal, operands)]
     return [OTHER] * len(line.targets)
+
+
+def reads_metadata(line: Line, kinds: Dict[str, Kind]) -> bool:
+    """Whether `line` reads the shape, size or number of axes of a float array, or an
+    item of its shape: a call of no tangent that the primal function computes alone."""
+    return line.kind == "call" and len(line.targets) == 1 and line.entry is not None \
+        and not line.keywords and not any(starred for _, starred in line.args) and \
+        _metadata(line.entry.primal, [operand_kind(a, kinds) for a, _ in line.args],
+                  [a for a, _ in line.args]) is not None
+
+
+def _metadata(fn: Any, operands: List[Kind], atoms: List[Atom]) -> Optional[Kind]:
+    """The kind of `x.shape`, `x.size`, `x.ndim` of a float array x (a tuple of ints,
+    an int), and of `shape[i]` (an int); None for other calls."""
+    if fn is getattr and len(operands) == 2 and operands[0][0] == "array" and \
+            atoms[1].kind == "const":
+        name = getattr(atoms[1].value, "primal", atoms[1].value)
+        if name == "shape":
+            return shape_kind(int(operands[0][1]))
+        return INT if name in ("size", "ndim") else None
+    if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "shape" \
+            and operands[1] == INT:
+        return INT
+    return None
 
 
 def operand_kind(atom: Atom, kinds: Dict[str, Optional[Kind]]) -> Kind:
@@ -98,7 +144,12 @@ def operand_kind(atom: Atom, kinds: Dict[str, Optional[Kind]]) -> Kind:
 
 def _result(fn: Any, operands: List[Kind]) -> Kind:
     """The kind of `fn(*operands)`, or OTHER when that depends on more than kinds."""
-    if not operands or any(k in (OTHER, INT, BOOL) for k in operands):
+    if fn in _SAME_KIND and operands and operands[0][0] == "array" and \
+            all(k == INT for k in operands[1:]):
+        return operands[0]
+    if fn in _ON_PYTHON_NUMBERS and operands and all(k in _PYTHON_NUMBERS for k in operands):
+        return kind_of(fn(*[sample(k) for k in operands]))
+    if not operands or any(k in (OTHER, INT, BOOL) or k[0] == "shape" for k in operands):
         return OTHER
     if getattr(fn, "__module__", None) == "math":
         return OTHER if fn in _MATH_RESULTS_NOT_FLOAT else ("float",)

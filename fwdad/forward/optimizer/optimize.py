@@ -32,11 +32,11 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, inplace, kind_flow, vanishing
+from fwdad.forward.optimizer import activity, batched_variant, inplace, kind_flow, kinds, vanishing
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
-from fwdad.forward.optimizer.inline import instantiate, nondiff_call
+from fwdad.forward.optimizer.inline import built_plainly, instantiate, nondiff_call
 from fwdad.forward.optimizer.kinds import Kind, Signature
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
 from fwdad.forward.optimizer.other_lines import OtherLines
@@ -207,7 +207,8 @@ class _Rewrite(OtherLines):
         """Whether the operand is a number wherever the line runs (not an array)."""
         if atom.kind == "const":
             return isinstance(getattr(atom.value, "primal", atom.value), _NUMBERS)
-        return atom.kind == "local" and atom.name in self.numbers
+        return atom.kind == "local" and (atom.name in self.numbers or kinds.is_number(
+            self.value_kinds.get(atom.name)))
 
     def active(self, atom: Atom) -> bool:
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
@@ -272,7 +273,8 @@ class _Rewrite(OtherLines):
     def s_call(self, line: Line) -> List[Record]:
         target = line.targets[0] if line.targets else None
         kind = self.kinds.get(target) if target else None
-        if line.entry is not None and line.entry.kind == "nondiff" and kind != BOXED:
+        if line.entry is not None and kind != BOXED and (line.entry.kind == "nondiff" or (
+                kind == PLAIN and kind_flow.reads_metadata(line, self.value_kinds))):
             value = nondiff_call(self, line)
             self.note_small(line, target)
             if target is None:
@@ -281,6 +283,9 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
+        built = built_plainly(self, line) if kind == PLAIN and target else None
+        if built is not None:
+            return [Assign([target], built, CALL)]
         callee = self.callee(line, self.name_node(line.func))
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                        self.dual(a)), ctx=ast.Load())
