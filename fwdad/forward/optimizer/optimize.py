@@ -32,7 +32,15 @@ from fwdad.core.constants import Constants
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.dual import Dual
 from fwdad.forward import constructors
-from fwdad.forward.optimizer import activity, batched_variant, inplace, kind_flow, kinds, vanishing
+from fwdad.forward.optimizer import (
+    activity,
+    batched_variant,
+    inplace,
+    kind_flow,
+    kinds,
+    methods,
+    vanishing,
+)
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
@@ -91,6 +99,9 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     lines are right. With `checked`, Routes checked the call (instance arguments of
     plain classes): no guard."""
     without_tangent = without_tangent or {}
+    params = kind_flow.parameter_kinds(tree, kinds) if kinds is not None else None
+    if params is not None:
+        methods.resolve(lines.body, params, constants)
     inplace.join_updates(lines.body, activity.params(tree))
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
                                 guarded=not (without_tangent or checked))
@@ -99,9 +110,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         return None
     rewrite = _Rewrite(analysis, constants, tree, without_tangent)
     rewrite.batched = batched
-    if kinds is not None:
-        rewrite.value_kinds = kind_flow.propagate(analysis.lines, kind_flow.parameter_kinds(
-            tree, kinds))
+    if params is not None:
+        rewrite.value_kinds = kind_flow.propagate(analysis.lines, params)
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
         if not rewrite.inlined:
@@ -274,7 +284,7 @@ class _Rewrite(OtherLines):
         target = line.targets[0] if line.targets else None
         kind = self.kinds.get(target) if target else None
         if line.entry is not None and kind != BOXED and (line.entry.kind == "nondiff" or (
-                kind == PLAIN and kind_flow.reads_metadata(line, self.value_kinds))):
+                kind_flow.reads_metadata(line, self.value_kinds))):
             value = nondiff_call(self, line)
             self.note_small(line, target)
             if target is None:
