@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from fwdad import astwalk
+from fwdad import astwalk, lang
 from fwdad.forward.optimizer import activity
 from fwdad.forward.optimizer.kinds import (
     BOOL,
@@ -42,7 +42,9 @@ from fwdad.forward.optimizer.kinds import (
     join,
     kind_of,
     sample,
+    SLICE,
     shape_kind,
+    slices_kind,
 )
 from fwdad.forward.optimizer.lines import Atom, Line
 
@@ -65,6 +67,7 @@ _SAME_KIND = frozenset({np.roll})
 _SAME_KIND_METHODS = frozenset({
     np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
 _CONVERSIONS = {int: INT, float: FLOAT}
+_NOT_VALUES = ("shape", "slice", "slices")  # (kinds that are neither arrays nor numbers)
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -147,9 +150,30 @@ def _metadata(fn: Any, operands: List[Kind], atoms: List[Atom]) -> Optional[Kind
     if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "shape" \
             and operands[1] == INT:
         return INT
+    if fn is lang.build_slice and all(_int_or_none(a, k) for a, k in zip(atoms, operands)):
+        return SLICE
+    if fn is lang.build_tuple and operands and all(k == SLICE for k in operands):
+        return slices_kind(len(operands))
+    if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "array":
+        return _item_kind(operands[0], operands[1])
     if fn is operator.pow and operands == [INT, INT] and atoms[1].kind == "const" and \
             type(atoms[1].value.primal) is int and atoms[1].value.primal >= 0:
         return INT  # ((m + 1) ** 2: an int to a power that is not negative)
+    return None
+
+
+def _int_or_none(atom: Atom, kind: Kind) -> bool:
+    return kind == INT or (atom.kind == "const" and getattr(atom.value, "primal", 0) is None)
+
+
+def _item_kind(array: Kind, key: Kind) -> Optional[Kind]:
+    """The kind of `x[key]` for a float array x: slices keep its axes (a view), an int
+    drops the first (a number from a vector)."""
+    rank = int(array[1])
+    if key == SLICE or (key[0] == "slices" and int(key[1]) <= rank):
+        return array
+    if key == INT and rank >= 1:
+        return ("array", rank - 1, array[2]) if rank > 1 else ("npfloat", array[2])
     return None
 
 
@@ -192,7 +216,7 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
     if fn is operator.pow and len(operands) == 2 and operands[0][0] in ("array", "npfloat") \
             and operands[0][-1] == np.float64 and operands[1] in _PYTHON_NUMBERS:
         return _sampled(fn, operands)  # (x ** 3: a float64 base keeps its kind)
-    if not operands or any(k == OTHER or k[0] == "shape" for k in operands):
+    if not operands or any(k == OTHER or k[0] in _NOT_VALUES for k in operands):
         return OTHER
     if any(k in (INT, BOOL) for k in operands) and not all(
             k in _PYTHON_NUMBERS or k[-1] == np.float64 for k in operands):

@@ -22,6 +22,7 @@ routes.py).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from typing import Callable, Dict, Iterable, List, Optional, Set
 
@@ -34,6 +35,7 @@ from fwdad.dual import Dual
 from fwdad.forward import constructors
 from fwdad.forward.optimizer import (
     activity,
+    array_lines,
     batched_variant,
     inplace,
     kind_flow,
@@ -108,10 +110,9 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
-    rewrite = _Rewrite(analysis, constants, tree, without_tangent)
+    value_kinds = kind_flow.propagate(analysis.lines, params) if params is not None else {}
+    rewrite = _Rewrite(analysis, constants, tree, without_tangent, value_kinds)
     rewrite.batched = batched
-    if params is not None:
-        rewrite.value_kinds = kind_flow.propagate(analysis.lines, params)
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
         if not rewrite.inlined:
@@ -139,12 +140,13 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 tree: ast.FunctionDef, without_tangent: Dict[str, str]) -> None:
+                 tree: ast.FunctionDef, without_tangent: Dict[str, str],
+                 value_kinds: Dict[str, Kind]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
         self.batched = False  # the variant for batched tangents (see optimize)
-        self.value_kinds: Dict[str, Kind] = {}  # local -> its kind, when kinds are known
+        self.value_kinds = value_kinds  # local -> its kind, when kinds are known
         taken = analysis.names | set(self.kinds)
         self.dnames: Dict[str, str] = {}
         for name in sorted(self.kinds):
@@ -160,8 +162,11 @@ class _Rewrite(OtherLines):
         self.floats = {name for name, kind in without_tangent.items() if kind == FLOAT}
         self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
             analysis.lines, self.kinds, params, set(without_tangent),
-            {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats)
+            {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats,
+            functools.partial(array_lines.passes_tangent, kinds=value_kinds)
+            if value_kinds else None)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
+        self.needs_tangents: Set[str] = set()  # parameters the guard checks have one
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
         constants.reserve(taken)
@@ -296,6 +301,9 @@ class _Rewrite(OtherLines):
         built = built_plainly(self, line) if kind == PLAIN and target else None
         if built is not None:
             return [Assign([target], built, CALL)]
+        inlined = array_lines.inlined(self, line, target) if self.value_kinds else None
+        if inlined is not None:
+            return inlined
         callee = self.callee(line, self.name_node(line.func))
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                        self.dual(a)), ctx=ast.Load())
