@@ -13,6 +13,8 @@ import gc
 import os
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
+import numpy as np
+
 from fwdad import frontend, source
 from fwdad.compile import compile_function
 from fwdad.core import rebinding
@@ -20,10 +22,10 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
+from fwdad.forward.optimizer import kind_flow, methods
 from fwdad.forward.optimizer.cleanup import free_temporaries
-from fwdad.forward.optimizer.optimize import optimize
-from fwdad.forward.optimizer import methods
 from fwdad.forward.optimizer.guard import passed_on
+from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
 from fwdad.forward.transform.dual_code import transform, transform_lines
 from fwdad.normalize.instance_params import instance_params
@@ -32,6 +34,7 @@ from fwdad.source import FunctionSource
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
 # with the plain rule when debugging).
 OPTIMIZE = os.environ.get("FWDAD_OPTIMIZE", "1") != "0"
+_FLOAT_VECTOR = ("array", 1, np.dtype(np.float64))  # (the guess of methods.calls_methods)
 
 
 def build_rule(fn: Callable[..., Any], optimized: Optional[bool] = None) -> Callable[..., Any]:
@@ -80,7 +83,8 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        routes.by_kinds = methods.calls_methods(lines.body)
+        routes.by_kinds = methods.calls_methods(lines.body, kind_flow.parameter_kinds(
+            tree, (_FLOAT_VECTOR,) * len(routes.positional)))
         better = _forwarding(tree, constants, routes) if routes.by_kinds else \
             optimize(tree, constants, lines, routes)
         if better is not None:

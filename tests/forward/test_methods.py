@@ -9,8 +9,8 @@ import pytest
 import fwdad
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
-from fwdad.forward.routes import BATCHED, KINDS
 from fwdad.forward.optimizer.kinds import signature
+from fwdad.forward.routes import BATCHED, KINDS
 from tests.util import assert_close, assert_optimized_matches_plain, fd_jvp
 
 

@@ -37,12 +37,12 @@ from fwdad.forward.optimizer.kinds import (
     FLOAT,
     INT,
     OTHER,
+    SLICE,
     Kind,
     Signature,
     join,
     kind_of,
     sample,
-    SLICE,
     shape_kind,
     slices_kind,
 )
