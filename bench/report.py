@@ -135,11 +135,21 @@ Any other local keeps the plain rule's calls. Reads of a parameter's `shape`, `s
 `ndim` and `dtype` carry no tangent (fwdad/forward/optimizer/metadata.py), so a grid
 spacing `h = 1.0 / (u.shape[0] + 1)` is a plain number. So the PDE residual and the 1-D
 reaction-diffusion residual run their optimized rule, and their batched variant, from
-end to end. The 2-D stencil does not yet: `u.reshape(m, m)` and `(...).reshape(-1)`
-are method calls, which the analysis takes as possibly mutating, so the locals they
-touch stay boxed and the rule gets no batched variant. What is left of the PDE row is
-the frules the batched variant still calls: operations with two active arrays of
-unknown rank, and numbers it cannot prove are numbers.
+end to end. In the variants built for the arguments' kinds, kind_flow.py also knows
+shapes and their items (`n = u.shape[0]` is an int, `h = 1.0 / (n + 1)` a float, so
+`dx / (h * h)` inlines), slices (`flux[2:]` keeps the rank: inlined as `flux[k]` and
+the view `dflux[..., k]`, fwdad/forward/optimizer/array_lines.py), `np.roll` of a
+vector (its tangent rolled along the last axis), int powers and `int(...)`. Methods of
+a float array (reshape, ravel, transpose, copy, sum, mean, ...: forward/optimizer/methods.py)
+are pure there: a rule that calls one on what would be a float array routes every call,
+one tangent or batched, to the variant for its arguments' kinds, where the call is the
+method's rule; its result may be a view, which the analyses take as they take every call
+result, an alias of the receiver (a write through it keeps both boxed). So the 2-D
+stencil's `grid = u.reshape(m, m)` runs split, with owned updates of `lap`, one tangent
+and batched. Later jacfwd calls with arrays of the same shapes and dtypes skip the
+checks, the leaves of the seeds and the budget's planning, kept from the first call
+(fwdad/jacobians.py). What the PDE row's batched variant still calls: the three
+in-place updates (updates.update_owned), `u[0]` (a number from a vector) and `np.sum(u)`.
 
 Batched passes and fresh memory: a pass whose tangent arrays pass 128 KiB (10^4 floats
 times 3-7 directions, the sparse rows) has them served by mmap or from heap that glibc

@@ -66,9 +66,9 @@ def run_chunks(f: Any, total: int, make_task: Callable[[int, int], Task], key: A
     and run as the module's docstring says."""
     results: List[Any] = []
     with steps(label, total, unit, options.progress) as done:
-        start, spans = 0, _fixed(total, options.chunk_size)
+        start, spans = 0, fixed_spans(total, options.chunk_size)
         if spans is None:
-            owner, key = _estimate_owner(f, key)
+            owner, key = estimate_owner(f, key)
             plan = budget.ChunkPlan(total, budget.resolve(options.memory_budget),
                                     budget.known(owner, key))
             start = _probe(f, plan, make_task, results, done)
@@ -85,7 +85,7 @@ def run_chunks(f: Any, total: int, make_task: Callable[[int, int], Task], key: A
     return results
 
 
-def _estimate_owner(f: Any, key: Any) -> Tuple[Any, Any]:
+def estimate_owner(f: Any, key: Any) -> Tuple[Any, Any]:
     """Whose estimate a pass of `f` keeps: a transformation made anew at each call (the
     gradient inside hessian) keeps it on the user's function, keyed by what it is."""
     if isinstance(f, Transformed):
@@ -93,7 +93,7 @@ def _estimate_owner(f: Any, key: Any) -> Tuple[Any, Any]:
     return f, key
 
 
-def _fixed(total: int, chunk_size: Optional[int]) -> Optional[List[Span]]:
+def fixed_spans(total: int, chunk_size: Optional[int]) -> Optional[List[Span]]:
     if chunk_size is None:
         return None
     return [(a, min(total, a + chunk_size)) for a in range(0, total, chunk_size)]

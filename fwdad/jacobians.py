@@ -7,7 +7,7 @@ executor: fwdad/chunked.py) and unpacks the output tangents into Jacobian blocks
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -74,16 +74,85 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     check_argnums_type("jacfwd", f, argnums)
     options = chunked.Options(chunk_size, memory_budget, executor, progress).check("jacfwd")
 
+    plans: Dict[Any, _Plan] = {}  # see _Plan
+
     def jacobian(*args: Any, **kwargs: Any) -> Any:
-        check_call("jacfwd", f, args, kwargs)
-        wrt = check_argnums("jacfwd", f, argnums, len(args))
-        complex_args.check_arguments("jacfwd", f, args, wrt, holomorphic)
-        out, jac = value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)
+        key = None if kwargs or options.executor is not None or options.progress else \
+            _arrays_key(args, options)
+        plan = plans.get(key) if key is not None else None
+        if plan is not None:
+            out, jac = plan.run(f, args)
+        else:
+            check_call("jacfwd", f, args, kwargs)
+            wrt = check_argnums("jacfwd", f, argnums, len(args))
+            complex_args.check_arguments("jacfwd", f, args, wrt, holomorphic)
+            out, jac = value_and_jacobian(f, argnums, args, kwargs=kwargs, options=options)
+            if key is not None and len(plans) < _MAX_PLANS:
+                plan = _Plan.after_first_call(f, argnums, wrt, args, options)
+                if plan is not None:
+                    plans[key] = plan
         if holomorphic:
             complex_args.check_outputs("jacfwd", f, out)
         return jac
     jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
+
+
+# ---- later calls with arguments of the same shapes -------------------------------------
+_MAX_PLANS = 8  # plans kept per jacfwd (a function called with ever new shapes)
+
+
+def _arrays_key(args: Tuple[Any, ...], options: chunked.Options) -> Any:
+    """What the checks of a call, its seeds and its passes depend on when every argument
+    is a NumPy array (of its exact type): their shapes and dtypes, and the memory budget
+    (set_memory_budget may change it between calls); None for other arguments."""
+    key: list[Any] = [budget.resolve(options.memory_budget)]
+    for a in args:
+        if type(a) is not np.ndarray:
+            return None
+        key.append(a.shape)
+        key.append(a.dtype)
+    return tuple(key)
+
+
+class _Plan:
+    """A later call of jacfwd with arguments of the same shapes and dtypes (all arrays,
+    no keyword arguments, run here without progress): the checks passed at the first
+    call depend on nothing else, and the seeds' leaves and the passes' directions
+    (sized by the memory budget's estimate, kept per function and shapes) are known,
+    so it runs the passes alone."""
+
+    def __init__(self, argnums: Any, wrt: Tuple[int, ...], leaves: Any,
+                 spans: List[Tuple[int, int]]) -> None:
+        self.wrt, self.leaves, self.spans = wrt, leaves, spans
+        self.many = isinstance(argnums, (tuple, list))
+
+    @classmethod
+    def after_first_call(cls, f: Callable[..., Any], argnums: Any, wrt: Tuple[int, ...],
+                         args: Tuple[Any, ...], options: chunked.Options
+                         ) -> Optional["_Plan"]:
+        """The plan of later calls like `args`, once the first has run (and measured
+        its passes): None while the budget has no estimate to size them by."""
+        leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+        if options.chunk_size is not None:
+            spans = chunked.fixed_spans(total, options.chunk_size) or []
+        else:
+            key = ("jacfwd", wrt, budget.shapes_key(args), budget.shapes_key({}))
+            known = budget.known(*chunked.estimate_owner(f, key))
+            if known is None:
+                return None
+            spans = budget.ChunkPlan(total, budget.resolve(options.memory_budget),
+                                     known).rest(0)
+        return cls(argnums, wrt, leaves, spans)
+
+    def run(self, f: Callable[..., Any], args: Tuple[Any, ...]) -> Tuple[Any, Any]:
+        """`(f(*args), the Jacobian)`, as value_and_jacobian computes them."""
+        from fwdad import chunk_tasks  # (it imports this module)
+        chunks = [chunk_tasks.JacobianChunk(args, self.wrt, self.leaves, {}, a, b).run(f)
+                  for a, b in self.spans]
+        out = chunks[-1][0]
+        return out, seeds.jacobian_blocks(out, [c for _, c in chunks],
+                                          self.leaves if self.many else self.leaves[0])
 
 
 def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]],

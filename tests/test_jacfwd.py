@@ -146,3 +146,32 @@ def test_a_second_pass_starts_from_the_seeds_as_they_were():
     want = fd_jacobian(
         lambda z: updates_its_input_then_writes_into_a_shared_constant(z, y.copy()), x)
     np.testing.assert_allclose(jac, want, rtol=1e-8, atol=1e-10)
+
+
+# ---- later calls with arrays of the same shapes: the plan kept from the first ----------
+def _two_args(x, w):
+    return np.tanh(w @ x) * x[0] + w.sum(axis=1)
+
+
+@pytest.mark.parametrize("options", [{}, {"chunk_size": 3}, {"argnums": (0, 1)}],
+                         ids=["budget", "chunk_size", "argnums"])
+def test_later_calls_give_what_a_first_call_gives(options):
+    """The checks, seeds' leaves and passes kept per shapes (fwdad/jacobians.py) give
+    each later call what a new jacfwd gives it: new values, a budget set in between,
+    other shapes (a plan of their own), and a wrong call still refused."""
+    rng = np.random.default_rng(0)
+    jac = fwdad.jacfwd(_two_args, **options)
+    for shapes in ((4, (3, 4)), (4, (3, 4)), (5, (2, 5)), (4, (3, 4))):
+        x, w = rng.standard_normal(shapes[0]), rng.standard_normal(shapes[1])
+        want = fwdad.jacfwd(_two_args, **options)(x.copy(), w.copy())
+        for budget in (None, 2**12):
+            fwdad.set_memory_budget(budget)
+            try:
+                got = jac(x, w)
+            finally:
+                fwdad.set_memory_budget(None)
+            for g, v in zip(got if isinstance(got, tuple) else (got,),
+                            want if isinstance(want, tuple) else (want,)):
+                np.testing.assert_allclose(g, v, rtol=1e-13, atol=1e-15)
+    with pytest.raises(FwdadError):
+        jac(np.ones(4), np.ones((3, 4)), np.ones(2))

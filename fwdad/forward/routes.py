@@ -50,6 +50,9 @@ class Routes:
         self.instances = instances or {}
         self.variants: Dict[Key, Callable] = {}
         self.lock = threading.Lock()
+        # every call goes to a variant for its arguments' kinds, batched or not (a rule
+        # whose method calls are pure on float arrays: forward/optimizer/methods.py)
+        self.by_kinds = False
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.specialize is None:
@@ -58,6 +61,8 @@ class Routes:
             key = self.with_instances(args, kwargs) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs)
+        if self.by_kinds:
+            key = self.with_kinds(key, args)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
 
@@ -71,6 +76,8 @@ class Routes:
             key = self.with_instances(args, kwargs, constants) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs, constants)
+        if self.by_kinds:
+            key = self.with_kinds(key, args)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
 
@@ -92,6 +99,14 @@ class Routes:
         if len(self.variants) >= _MAX_VARIANTS:
             return BATCHED
         return BATCHED + ((KINDS, kinds.signature(args)),)
+
+    def with_kinds(self, key: Key, args: tuple) -> Key:
+        """`key` with the kinds of the positional arguments last (the variant for
+        unbatched tangents and those kinds: unkinded_key reads them back), or alone once
+        a rule has met many signatures."""
+        if len(self.variants) >= _MAX_VARIANTS:
+            return key
+        return key + ((KINDS, kinds.signature(args)),)
 
     def with_instances(self, args: tuple, kwargs: Dict[str, Any],
                        constants: FrozenSet[Any] = _NONE) -> Optional[Key]:
@@ -133,6 +148,14 @@ NUMBER = "number"  # another number, which broadcasts to no new shape
 KINDS = "kinds"  # after BATCHED in a key: (KINDS, the arguments' kinds.signature)
 _MAX_VARIANTS = 32  # (a rule called with ever new kinds of arguments)
 INSTANCE = "instance"  # (in a key) an instance of a plain class, with a tangent
+
+
+def unkinded_key(key: Key) -> Tuple[Key, Optional[kinds.Signature]]:
+    """An unbatched key without its kinds (Routes.with_kinds), and those kinds (None
+    when it has none). A parameter's own entry holds a string, never a signature."""
+    if key and key[-1][0] == KINDS and isinstance(key[-1][1], tuple):
+        return key[:-1], key[-1][1]
+    return key, None
 
 
 def _is_number(value: Any) -> str:

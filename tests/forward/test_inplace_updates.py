@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
 from tests.util import assert_close, assert_optimized_matches_plain, fd_jvp
 
@@ -134,13 +135,14 @@ def constant_updated(x):
 
 
 def boxed_by_a_method_call(x):
-    """(r * 1.0).copy() is a dynamic call, which may mutate what it is called on, and
-    so, for the analysis, what that was made from: r stays boxed, and its updates call
-    the plain rule's frules."""
+    """(r * 1.0).astype(float) is a dynamic call (not one of the methods known pure on
+    float arrays, forward/optimizer/methods.py), which may mutate what it is called on,
+    and so, for the analysis, what that was made from: r stays boxed, and its updates
+    call the plain rule's frules."""
     r = x * 2.0
     r[1:] += x[:-1]
     r[0] = x[4] * x[4]
-    return (r * 1.0).copy()
+    return (r * 1.0).astype(float)
 
 
 def updated_number(x):
@@ -253,13 +255,15 @@ def test_the_caller_sees_an_updated_argument():
 
 
 def test_benchmark_residuals_run_split():
-    """residual_2d calls methods (`u.reshape(m, m)`): dynamic calls, which the analysis
-    takes as mutating, so its locals stay boxed; its updates still run joined."""
+    """residual_2d calls methods (`u.reshape(m, m)`): pure on a float array, so the
+    variant for its arguments' kinds splits its locals (forward/optimizer/methods.py)."""
     from bench.sparse import residual_1d, residual_2d
     from bench.workloads_jacobian import pde_residual
     for fn in (pde_residual, residual_1d):
         assert "_fw_update_owned" in build_rule(fn).source, fn.__name__
-    assert "_fw_update_boxed" in build_rule(residual_2d).source
     x = np.linspace(0.1, 0.9, 16)
+    routes = build_rule(residual_2d).routes
+    variant = routes.variant(routes.with_kinds((), (Dual(x, x),)))
+    assert "_fw_update_owned" in variant.source and "_fw_call" not in variant.source
     assert_close(fwdad.jacfwd(residual_2d)(copy.deepcopy(x)), np.stack(
         [fd_jvp(residual_2d, (x.copy(),), (e,)) for e in np.eye(16)], axis=-1), rtol=1e-6)

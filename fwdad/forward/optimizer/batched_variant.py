@@ -78,16 +78,23 @@ def is_batch_safe(template: Template) -> bool:
 
 def inlines(rw: Any, line: Line, template: Template) -> bool:
     """Whether the batched rule may inline `template` at `line` (see the docstring):
-    elementwise, with at most one operand that is not an inactive number (or all of
-    the same rank, see same_rank), and no operand whose tangent may be NoTangent at run
-    time where the tangent would then be another operand's alone (the rules' shaping,
-    which templates leave out)."""
-    if not same_rank(rw, line, template) and (not is_batch_safe(template) or len(
-            [atom for atom in line.operands
-             if not (rw.is_number(atom) and not rw.active(atom))]) > 1):
-        return False
+    elementwise, with at most one operand that is not an inactive number, and no
+    operand whose tangent may be NoTangent at run time where the tangent would then be
+    another operand's alone (the rules' shaping, which templates leave out); or with
+    operands all of the same rank (see same_rank), where such a tangent gets the
+    rules' shaping (`summed`: inline.instantiate), which is then the rules' whole
+    alignment. A line with no tangent (its target plain) computes its primal alone,
+    which has no batch axis."""
     target = line.targets[0] if line.targets else None
-    return target is None or rw.kinds[target] == PLAIN or not any(
+    if target is not None and rw.kinds[target] == PLAIN:
+        return True  # (no tangent: the primal alone, as the plain rule computes it)
+    if same_rank(rw, line, template):
+        return True
+    if not is_batch_safe(template) or len(
+            [atom for atom in line.operands
+             if not (rw.is_number(atom) and not rw.active(atom))]) > 1:
+        return False
+    return target is None or not any(
         ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
 
 

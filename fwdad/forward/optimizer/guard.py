@@ -62,7 +62,7 @@ def fallback(rw: Any, tree: ast.FunctionDef, test: ast.expr, elsewhere: Callable
 def checked_params(rw: Any, args: ast.arguments) -> List[str]:
     """The named parameters whose having no tangent (an int) would leave a template
     line's tangent that of one operand alone (see forward/optimizer/vanishing.py), in order."""
-    causes: Set[str] = set()
+    causes: Set[str] = set(getattr(rw, "needs_tangents", ()))
     for line in rw.lines:
         if line.kind == "template" and line.targets and rw.kinds[line.targets[0]] != PLAIN:
             for atom in passes_through(rw, line):

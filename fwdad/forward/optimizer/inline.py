@@ -8,12 +8,14 @@ constant weight costs no tangent product); names the template reads become const
 from __future__ import annotations
 
 import ast
+import keyword
 import math
 import operator
 from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from fwdad import lang
 from fwdad.astwalk import walk
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.builders import builder
@@ -250,7 +252,31 @@ def nondiff_call(rw: Any, line: Line) -> ast.expr:
         return ast.Compare(left=args[0], ops=[_COMPARE[fn]()], comparators=[args[1]])
     if fn is operator.floordiv and plain:
         return ast.BinOp(left=args[0], op=ast.FloorDiv(), right=args[1])
+    if fn is operator.getitem and plain:  # (x.shape[0]: kind_flow.reads_metadata)
+        return ast.Subscript(value=args[0], slice=args[1], ctx=ast.Load())
+    if fn is getattr and plain and type(args[1]) is ast.Constant and \
+            type(args[1].value) is str and args[1].value.isidentifier() and \
+            not keyword.iskeyword(args[1].value):
+        return ast.Attribute(value=args[0], attr=args[1].value, ctx=ast.Load())
     if fn is operator.not_ and len(args) == 1 and not keywords:
         return ast.UnaryOp(op=ast.Not(), operand=args[0])
     return ast.Call(func=rw.k.bind(fn, _hint(fn)), args=args, keywords=keywords)
 
+
+def built_plainly(rw: Any, line: Line) -> Optional[ast.expr]:
+    """`slice(1, -1, None)` (a constant when its bounds are) and `(a, b)` for a slice or
+    tuple with no tangent (built of values that have none: no bound that moves, which
+    the rule would refuse); None for other lines."""
+    fn = getattr(line.entry, "primal", None)
+    if fn not in (lang.build_slice, lang.build_tuple) or line.keywords or \
+            any(starred for _, starred in line.args):
+        return None
+    atoms = [a for a, _ in line.args]
+    if fn is lang.build_tuple:
+        return ast.Tuple(elts=[rw.primal(a) for a in atoms], ctx=ast.Load())
+    if len(atoms) == 3 and all(a.kind == "const" for a in atoms):
+        bounds = [getattr(a.value, "primal", a.value) for a in atoms]
+        if all(b is None or type(b) is int for b in bounds):
+            return rw.k.bind(slice(*bounds), "slice")
+    return ast.Call(func=rw.k.bind(slice, "slice"), args=[rw.primal(a) for a in atoms],
+                    keywords=[])

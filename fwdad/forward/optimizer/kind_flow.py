@@ -10,7 +10,11 @@ assigned to it (flow-insensitive, so branch merges and loop heads need no care o
 own; a local that holds a float on one path and an array on another is OTHER). A line
 gives its targets a kind other than OTHER only when it is a copy, or a call of a
 function whose result's kind follows from its operands' kinds alone: a ufunc, an
-arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean.
+arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
+or that reads the shape of an array, or calls one of its methods that keep its dtype
+(`x.reshape(m, n)`, forward/optimizer/methods.py). Python ints take part only where
+their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
+float64 values (`x * n`, `x ** 2`), or converted (`int(x)`).
 That kind is NumPy's own answer, asked of small values of the operands' kinds
 (kinds.sample), so it follows NumPy's promotion rules exactly. Operands that are
 globals read live, parameters passed by keyword or left to defaults, and names that
@@ -26,9 +30,22 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from fwdad import astwalk
+from fwdad import astwalk, lang
 from fwdad.forward.optimizer import activity
-from fwdad.forward.optimizer.kinds import BOOL, INT, OTHER, Kind, Signature, join, kind_of, sample
+from fwdad.forward.optimizer.kinds import (
+    BOOL,
+    FLOAT,
+    INT,
+    OTHER,
+    SLICE,
+    Kind,
+    Signature,
+    join,
+    kind_of,
+    sample,
+    shape_kind,
+    slices_kind,
+)
 from fwdad.forward.optimizer.lines import Atom, Line
 
 # Functions whose result's kind (type, dtype, number of axes) follows from the kinds of
@@ -38,6 +55,19 @@ _BY_KIND = frozenset({
     operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
     operator.pos, operator.matmul, np.matmul, np.sum, np.mean, np.ndarray.sum,
     np.ndarray.mean})
+# Arithmetic whose result's kind follows from its operands' kinds when all are Python
+# numbers too (int + int is an int, int / int a float; not `**`: 2 ** -1 is a float).
+_ON_PYTHON_NUMBERS = frozenset({
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.neg,
+    operator.pos})
+_PYTHON_NUMBERS = (INT, BOOL, FLOAT)
+# Functions whose result has the kind of their first operand, a float array, whatever
+# the ints after it (a shift, an axis).
+_SAME_KIND = frozenset({np.roll})
+_SAME_KIND_METHODS = frozenset({
+    np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
+_CONVERSIONS = {int: INT, float: FLOAT}
+_NOT_VALUES = ("shape", "slice", "slices")  # (kinds that are neither arrays nor numbers)
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -79,11 +109,88 @@ def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
         return [operand_kind(atom, kinds) for atom, _ in line.args]
     if line.kind == "copy" and len(line.targets) == 1 and len(line.args) == 1:
         return [operand_kind(line.args[0][0], kinds)]
+    if line.kind == "update":  # (r[k] op= v, r op= v: an array is updated in place)
+        kind = operand_kind(line.args[0][0], kinds)
+        return [kind if kind[0] == "array" else OTHER]
     if line.kind in ("template", "call") and len(line.targets) == 1 and \
             line.entry is not None and not line.keywords and \
             not any(starred for _, starred in line.args):
-        return [_result(line.entry.primal, [operand_kind(a, kinds) for a, _ in line.args])]
+        operands = [operand_kind(a, kinds) for a, _ in line.args]
+        fn = line.entry.primal
+        known = _metadata(fn, operands, [a for a, _ in line.args])
+        if known is None:
+            known = _method_result(fn, operands)
+        return [known if known is not None else _result(fn, operands)]
     return [OTHER] * len(line.targets)
+
+
+def reads_metadata(line: Line, kinds: Dict[str, Kind]) -> bool:
+    """Whether `line` reads the shape, size or number of axes of a float array, or an
+    item of its shape: a call of no tangent that the primal function computes alone."""
+    if line.kind != "call" or len(line.targets) != 1 or line.entry is None or \
+            line.keywords or any(starred for _, starred in line.args):
+        return False
+    kind = _metadata(line.entry.primal, [operand_kind(a, kinds) for a, _ in line.args],
+                     [a for a, _ in line.args])
+    return kind is not None and kind[0] in ("int", "shape")  # (not x.T: a tangent)
+
+
+def _metadata(fn: Any, operands: List[Kind], atoms: List[Atom]) -> Optional[Kind]:
+    """The kind of `x.shape`, `x.size`, `x.ndim` of a float array x (a tuple of ints,
+    an int), of `shape[i]` (an int), and of `x.T`, `x.real` (x's kind); None for other
+    calls."""
+    if fn is getattr and len(operands) == 2 and operands[0][0] == "array" and \
+            atoms[1].kind == "const":
+        name = getattr(atoms[1].value, "primal", atoms[1].value)
+        if name == "shape":
+            return shape_kind(int(operands[0][1]))
+        if name in ("T", "real"):  # (a view with the axes reversed; a float's own part)
+            return operands[0]
+        return INT if name in ("size", "ndim") else None
+    if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "shape" \
+            and operands[1] == INT:
+        return INT
+    if fn is lang.build_slice and all(_int_or_none(a, k) for a, k in zip(atoms, operands)):
+        return SLICE
+    if fn is lang.build_tuple and operands and all(k == SLICE for k in operands):
+        return slices_kind(len(operands))
+    if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "array":
+        return _item_kind(operands[0], operands[1])
+    if fn is operator.pow and operands == [INT, INT] and atoms[1].kind == "const" and \
+            type(atoms[1].value.primal) is int and atoms[1].value.primal >= 0:
+        return INT  # ((m + 1) ** 2: an int to a power that is not negative)
+    return None
+
+
+def _int_or_none(atom: Atom, kind: Kind) -> bool:
+    return kind == INT or (atom.kind == "const" and getattr(atom.value, "primal", 0) is None)
+
+
+def _item_kind(array: Kind, key: Kind) -> Optional[Kind]:
+    """The kind of `x[key]` for a float array x: slices keep its axes (a view), an int
+    drops the first (a number from a vector)."""
+    rank = int(array[1])
+    if key == SLICE or (key[0] == "slices" and int(key[1]) <= rank):
+        return array
+    if key == INT and rank >= 1:
+        return ("array", rank - 1, array[2]) if rank > 1 else ("npfloat", array[2])
+    return None
+
+
+def _method_result(fn: Any, operands: List[Kind]) -> Optional[Kind]:
+    """The kind of a float array's method that keeps its dtype, by what it is given:
+    `x.reshape(m, n)` (ints: one axis each), `x.ravel()`, `x.copy()`, `x.T`-like
+    `x.transpose()`; None for other calls."""
+    if not operands or operands[0][0] != "array":
+        return None
+    x, rest = operands[0], operands[1:]
+    if fn is np.ndarray.reshape and rest and all(k == INT for k in rest):
+        return ("array", len(rest), x[2])
+    if rest:
+        return None
+    if fn in (np.ndarray.ravel, np.ndarray.flatten):
+        return ("array", 1, x[2])
+    return x if fn in _SAME_KIND_METHODS else None
 
 
 def operand_kind(atom: Atom, kinds: Dict[str, Optional[Kind]]) -> Kind:
@@ -98,13 +205,33 @@ def operand_kind(atom: Atom, kinds: Dict[str, Optional[Kind]]) -> Kind:
 
 def _result(fn: Any, operands: List[Kind]) -> Kind:
     """The kind of `fn(*operands)`, or OTHER when that depends on more than kinds."""
-    if not operands or any(k in (OTHER, INT, BOOL) for k in operands):
+    if fn in _SAME_KIND and operands and operands[0][0] == "array" and \
+            all(k == INT for k in operands[1:]):
+        return operands[0]
+    if fn in _CONVERSIONS and len(operands) == 1:
+        return _CONVERSIONS[fn]  # (int(x) is an int whatever x is, or it raises)
+    if operands and all(k in _PYTHON_NUMBERS for k in operands) and (
+            fn in _ON_PYTHON_NUMBERS or isinstance(fn, np.ufunc)):
+        return _sampled(fn, operands)  # (a ufunc takes Python numbers as int64, float64)
+    if fn is operator.pow and len(operands) == 2 and operands[0][0] in ("array", "npfloat") \
+            and operands[0][-1] == np.float64 and operands[1] in _PYTHON_NUMBERS:
+        return _sampled(fn, operands)  # (x ** 3: a float64 base keeps its kind)
+    if not operands or any(k == OTHER or k[0] in _NOT_VALUES for k in operands):
         return OTHER
-    if getattr(fn, "__module__", None) == "math":
-        return OTHER if fn in _MATH_RESULTS_NOT_FLOAT else ("float",)
+    if any(k in (INT, BOOL) for k in operands) and not all(
+            k in _PYTHON_NUMBERS or k[-1] == np.float64 for k in operands):
+        return OTHER  # (NumPy 1 casts a float32 by the int's value: value-based casting)
+    if getattr(fn, "__module__", None) == "math":  # (math.factorial(n) is an int)
+        return OTHER if fn in _MATH_RESULTS_NOT_FLOAT or INT in operands or \
+            BOOL in operands else FLOAT
     ufunc = isinstance(fn, np.ufunc) and fn.nout == 1 and fn.nin == len(operands)
     if not ufunc and fn not in _BY_KIND:
         return OTHER
+    return _sampled(fn, operands)
+
+
+def _sampled(fn: Any, operands: List[Kind]) -> Kind:
+    """The kind of `fn` of small values of the kinds `operands`, as NumPy gives it."""
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -5,6 +5,8 @@
     kind_of(np.float32(1.5))            ->  ("npfloat", dtype("float32"))
     kind_of(np.ones((2, 3)))            ->  ("array", 2, dtype("float64"))
     kind_of(np.arange(3)), kind_of([])  ->  OTHER    (an int array, a subclass, anything else)
+    shape_kind(2)                       ->  ("shape", 2)  (x.shape of a 2-d array: kind_flow.py)
+    SLICE, slices_kind(2)               ->  a slice, a tuple of two  (x[1:], x[1:, :-1])
     signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, dtype("float64")), ("int",))
 
 Kinds form a flat lattice: None (nothing known yet, the bottom) below every kind, each
@@ -65,9 +67,28 @@ def join(a: Optional[Kind], b: Optional[Kind]) -> Optional[Kind]:
     return OTHER
 
 
+SLICE: Kind = ("slice",)  # a slice of ints and Nones: `x[1:-1]` keeps x's axes
+
+
+def slices_kind(count: int) -> Kind:
+    """The kind of a tuple of `count` slices (`x[1:, :-1]`)."""
+    return ("slices", count)
+
+
+def shape_kind(ndim: int) -> Kind:
+    """The kind of the shape of an array of `ndim` axes: a tuple of so many ints."""
+    return ("shape", ndim)
+
+
+def is_number(kind: Optional[Kind]) -> bool:
+    """Whether every value of this kind is a number (a Python or NumPy scalar)."""
+    return kind is not None and kind[0] in ("float", "int", "bool", "npfloat")
+
+
 def ndim(kind: Optional[Kind]) -> Optional[int]:
-    """The number of axes of a value of this kind: 0 for a number, None when unknown."""
-    if kind is None or kind == OTHER:
+    """The number of axes of a value of this kind: 0 for a number, None when unknown
+    (or not an array nor a number: a shape)."""
+    if kind is None or kind == OTHER or kind[0] in ("shape", "slice", "slices"):
         return None
     if kind[0] == "array":
         return int(kind[1])
@@ -78,6 +99,10 @@ def sample(kind: Kind) -> Any:
     """A small value of this kind (every axis of length 1), to ask NumPy what kind an
     operation on such values gives; None for OTHER."""
     if kind == OTHER:
+        return None
+    if kind[0] == "shape":
+        return (1,) * int(kind[1])
+    if kind[0] in ("slice", "slices"):
         return None
     if kind[0] == "array":
         return np.full((1,) * int(kind[1]), 0.5, dtype=kind[2])

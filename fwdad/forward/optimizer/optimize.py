@@ -22,6 +22,7 @@ routes.py).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from typing import Callable, Dict, Iterable, List, Optional, Set
 
@@ -34,17 +35,20 @@ from fwdad.dual import Dual
 from fwdad.forward import constructors
 from fwdad.forward.optimizer import (
     activity,
+    array_lines,
     batched_variant,
     inplace,
     kind_flow,
+    kinds,
+    methods,
     sequences,
     vanishing,
 )
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
-from fwdad.forward.optimizer.inline import instantiate, nondiff_call
-from fwdad.forward.optimizer.kinds import Kind, Signature
+from fwdad.forward.optimizer.inline import built_plainly, instantiate, nondiff_call
+from fwdad.forward.optimizer.kinds import OTHER, Kind, Signature
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
 from fwdad.forward.optimizer.other_lines import OtherLines
 from fwdad.forward.optimizer.printer import statements
@@ -98,21 +102,23 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     lines are right. With `checked`, Routes checked the call (instance arguments of
     plain classes): no guard."""
     without_tangent = without_tangent or {}
+    params = kind_flow.parameter_kinds(tree, kinds) if kinds is not None else None
+    if params is not None:
+        methods.resolve(lines.body, params, constants)
     inplace.join_updates(lines.body, activity.params(tree))
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
                                 guarded=not (without_tangent or checked))
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
-    rewrite = _Rewrite(analysis, constants, tree, without_tangent)
+    value_kinds = kind_flow.propagate(analysis.lines, params) if params is not None else {}
+    rewrite = _Rewrite(analysis, constants, tree, without_tangent, value_kinds)
     rewrite.batched = batched
     guarded = batched or not (without_tangent or checked)  # (see below)
-    rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | (
-        set() if guarded else activity.params(tree)))
+    unchecked = set() if guarded else {  # (a parameter of a known kind is no list)
+        p for p in activity.params(tree) if value_kinds.get(p, OTHER) == OTHER}
+    rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | unchecked)
     rewrite.built = sequences.built(analysis.lines)
-    if kinds is not None:
-        rewrite.value_kinds = kind_flow.propagate(analysis.lines, kind_flow.parameter_kinds(
-            tree, kinds))
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
         if not rewrite.inlined:
@@ -145,12 +151,13 @@ def _builds_instances(constants: Constants) -> bool:
 
 class _Rewrite(OtherLines):
     def __init__(self, analysis: activity.Analysis, constants: Constants,
-                 tree: ast.FunctionDef, without_tangent: Dict[str, str]) -> None:
+                 tree: ast.FunctionDef, without_tangent: Dict[str, str],
+                 value_kinds: Dict[str, Kind]) -> None:
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
         self.batched = False  # the variant for batched tangents (see optimize)
-        self.value_kinds: Dict[str, Kind] = {}  # local -> its kind, when kinds are known
+        self.value_kinds = value_kinds  # local -> its kind, when kinds are known
         self.unfree: Set[str] = set()  # locals that may hold a list (optimizer/sequences.py)
         self.built: Set[str] = set()  # locals that hold a list the rule builds (the same)
         taken = analysis.names | set(self.kinds)
@@ -168,8 +175,11 @@ class _Rewrite(OtherLines):
         self.floats = {name for name, kind in without_tangent.items() if kind == FLOAT}
         self.vanish = vanishing.causes(  # local -> why its tangent may be NoTangent
             analysis.lines, self.kinds, params, set(without_tangent),
-            {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats)
+            {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats,
+            functools.partial(array_lines.passes_tangent, kinds=value_kinds)
+            if value_kinds else None)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
+        self.needs_tangents: Set[str] = set()  # parameters the guard checks have one
         self.depth = 0  # how deep in blocks the statement being rewritten is
         self.names: Dict[str, ast.Name] = {}  # see name_node
         constants.reserve(taken)
@@ -225,7 +235,8 @@ class _Rewrite(OtherLines):
         """Whether the operand is a number wherever the line runs (not an array)."""
         if atom.kind == "const":
             return isinstance(getattr(atom.value, "primal", atom.value), _NUMBERS)
-        return atom.kind == "local" and atom.name in self.numbers
+        return atom.kind == "local" and (atom.name in self.numbers or kinds.is_number(
+            self.value_kinds.get(atom.name)))
 
     def active(self, atom: Atom) -> bool:
         return atom.kind == "local" and self.kinds[atom.name] != PLAIN
@@ -294,7 +305,8 @@ class _Rewrite(OtherLines):
     def s_call(self, line: Line) -> List[Record]:
         target = line.targets[0] if line.targets else None
         kind = self.kinds.get(target) if target else None
-        if line.entry is not None and line.entry.kind == "nondiff" and kind != BOXED:
+        if line.entry is not None and kind != BOXED and (line.entry.kind == "nondiff" or (
+                kind_flow.reads_metadata(line, self.value_kinds))):
             value = nondiff_call(self, line)
             self.note_small(line, target)
             if target is None:
@@ -303,6 +315,12 @@ class _Rewrite(OtherLines):
             if kind == SPLIT:
                 out.append(self.zero(target))
             return out
+        built = built_plainly(self, line) if kind == PLAIN and target else None
+        if built is not None:
+            return [Assign([target], built, CALL)]
+        inlined = array_lines.inlined(self, line, target) if self.value_kinds else None
+        if inlined is not None:
+            return inlined
         callee = self.callee(line, self.name_node(line.func))
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                        self.dual(a)), ctx=ast.Load())

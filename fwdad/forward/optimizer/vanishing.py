@@ -18,7 +18,7 @@ matter (forward/routes.py) and makes the lines that still need it keep the shape
 """
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, Iterable, List, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 
 from fwdad import astwalk
 from fwdad.forward.optimizer.activity import PLAIN
@@ -31,12 +31,15 @@ _ALWAYS = frozenset({ALWAYS})
 
 def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
            without_tangent: Set[str], extra: Set[str],
-           floats: Set[str] = frozenset()) -> Dict[str, FrozenSet[str]]:
+           floats: Set[str] = frozenset(),
+           passes: Optional[Callable[[Line], bool]] = None) -> Dict[str, FrozenSet[str]]:
     """local -> its causes (see the module docstring); locals whose tangent always
     exists are left out. `without_tangent`: the parameters the rule is specialized for
     as having no tangent; `extra`: *args and **kwargs, whose items are not checked;
     `floats`: parameters without tangent that are Python floats (a copy of one gets
-    the real zero 0.0, as a copy of a float literal does)."""
+    the real zero 0.0, as a copy of a float literal does); `passes`: the calls whose
+    tangent is NoTangent only where their first operand's is (a slice of an array:
+    forward/optimizer/array_lines.py)."""
     out: Dict[str, FrozenSet[str]] = {}
     for name in params:
         if kinds.get(name, PLAIN) != PLAIN:
@@ -47,7 +50,11 @@ def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
     while changed:
         changed = False
         for line, target in rows:
-            new = _of_line(line, target, kinds, out, floats)
+            if passes is not None and passes(line):
+                new = out.get(line.args[0][0].name, _NONE) if is_active(
+                    line.args[0][0], kinds) else _ALWAYS
+            else:
+                new = _of_line(line, target, kinds, out, floats)
             old = out.get(target, _NONE)
             if new and not new <= old:
                 out[target] = old | new
