@@ -43,17 +43,33 @@ def broadcast_tangents(x: Dual, y: Dual, out) -> tuple:
     if isinstance(out, (list, tuple)):  # concatenated (or repeated), never broadcast:
         return x.tangent, y.tangent  # (np.ndim of [gen, array] raises)
     out_ndim = ndim(out)
-    x, y = array_of(x), array_of(y)  # (an array and a list: NumPy read the list as one)
     return lift(x.primal, x.tangent, out_ndim), lift(y.primal, y.tangent, out_ndim)
 
 
 _SCALAR_RESULTS = frozenset({float, np.float64, complex, np.complex128})
 
 
+def numpy_operands(x: Dual, y: Dual) -> tuple:
+    """x and y, with a list or tuple made the array NumPy makes of it where the other
+    operand is a NumPy array or scalar (`x * [a, b]`; two lists stay Python's, which
+    concatenate and repeat). NumPy converts it for the value by itself, but not a list
+    that holds Duals (at second order), nor its tangent."""
+    if type(x.primal) in _SEQUENCES and isinstance(y.primal, _NUMPY):
+        return array_of(x), y
+    if type(y.primal) in _SEQUENCES and isinstance(x.primal, _NUMPY):
+        return x, array_of(y)
+    return x, y
+
+
+_SEQUENCES = (list, tuple)
+_NUMPY = (np.ndarray, np.generic)
+
+
 # ---- arithmetic -------------------------------------------------------------------
 @frule(operator.add, pure=True)
 @overloadable("__add__", "__radd__")
 def add_rule(x: Dual, y: Dual) -> Dual:
+    x, y = numpy_operands(x, y)
     out = x.primal + y.primal
     dx, dy = broadcast_tangents(x, y, out)
     return Dual(out, summed(dx + dy, out, dx, dy))
@@ -62,6 +78,7 @@ def add_rule(x: Dual, y: Dual) -> Dual:
 @frule(operator.sub, pure=True)
 @overloadable("__sub__", "__rsub__")
 def _sub(x: Dual, y: Dual) -> Dual:
+    x, y = numpy_operands(x, y)
     out = x.primal - y.primal
     dx, dy = broadcast_tangents(x, y, out)
     return Dual(out, summed(dx - dy, out, dx, dy))
@@ -70,6 +87,7 @@ def _sub(x: Dual, y: Dual) -> Dual:
 @frule(operator.mul, pure=True)
 @overloadable("__mul__", "__rmul__")
 def mul_rule(x: Dual, y: Dual) -> Dual:
+    x, y = numpy_operands(x, y)
     out = x.primal * y.primal
     dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dx):  # a constant factor (2.0 * x): one product, not two, and
@@ -87,6 +105,7 @@ def _is_float_zero(tangent) -> bool:
 @frule(operator.truediv, pure=True)
 @overloadable("__truediv__", "__rtruediv__")
 def _truediv(x: Dual, y: Dual) -> Dual:
+    x, y = numpy_operands(x, y)
     out = x.primal / y.primal
     dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dy):  # a constant divisor: no out * dy term (inf * 0.0 is nan)
@@ -97,6 +116,7 @@ def _truediv(x: Dual, y: Dual) -> Dual:
 @frule(operator.pow, pure=True)
 @overloadable("__pow__", "__rpow__")
 def pow_rule(x: Dual, y: Dual) -> Dual:
+    x, y = numpy_operands(x, y)
     out = x.primal ** y.primal
     dx, dy = broadcast_tangents(x, y, out)
     if _is_float_zero(dy):  # a constant exponent: no log(x) term (inf * 0.0 is nan)
@@ -178,6 +198,7 @@ def abs_rule(x: Dual) -> Dual:
 @overloadable("__mod__", "__rmod__")
 def _mod(x: Dual, y: Dual) -> Dual:
     """x % y = x - floor(x / y) * y, so the tangent is dx - floor(x / y) * dy."""
+    x, y = numpy_operands(x, y)
     out = x.primal % y.primal
     if isinstance(out, (str, bytes)):  # "%.2f" % x formats: no derivative
         return Dual(out, NoTangent)
@@ -189,8 +210,9 @@ def _mod(x: Dual, y: Dual) -> Dual:
 @overloadable("__matmul__", "__rmatmul__")
 def matmul_rule(x: Dual, y: Dual) -> Dual:
     from fwdad.rules.linalg import matmul_tangent
+    x, y = numpy_operands(x, y)
     out = x.primal @ y.primal
-    return Dual(out, matmul_tangent(array_of(x), array_of(y), out))
+    return Dual(out, matmul_tangent(x, y, out))
 
 
 def_nondiff(operator.floordiv)  # piecewise constant

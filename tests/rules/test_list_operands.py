@@ -312,3 +312,21 @@ def test_an_optimized_helper_turns_lists_away_on_entry():
     np.testing.assert_allclose(tangent, [1.0, 1.0])
     out, tangent = fwdad.jvp(add, (X, X), (np.ones(3), np.ones(3)))  # arrays: inlined
     np.testing.assert_allclose(tangent, 2.0 * np.ones(3))
+
+
+def weighted_by_items(x0, x):
+    return np.sum(x * [x0, 2.0, x0 ** 2])  # (at second order the list holds Duals)
+
+
+def sin_of_products(x):
+    return np.sum(np.sin([x[0] * x[1], x[2]])) + np.dot(x, (x[0], 1.0, x[1]))
+
+
+def test_second_order_of_list_operands():
+    x0 = 0.7
+    np.testing.assert_allclose(fwdad.hessian(weighted_by_items, argnums=0)(x0, X),
+                               2.0 * X[2], rtol=1e-10)
+    hessian = fwdad.hessian(sin_of_products)(X)
+    gradient = fwdad.grad(sin_of_products)
+    by_differences = np.stack([fd_jvp(gradient, (X,), (e,)) for e in np.eye(3)], axis=-1)
+    np.testing.assert_allclose(hessian, by_differences, rtol=1e-6, atol=1e-8)
