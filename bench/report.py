@@ -141,12 +141,12 @@ shapes and their items (`n = u.shape[0]` is an int, `h = 1.0 / (n + 1)` a float,
 the view `dflux[..., k]`, fwdad/forward/optimizer/array_lines.py), `np.roll` of a
 vector (its tangent rolled along the last axis), int powers and `int(...)`. Methods of
 a float array (reshape, ravel, transpose, copy, sum, mean, ...: forward/optimizer/methods.py)
-are pure there: a rule that calls one on what would be a float array routes every call,
-one tangent or batched, to the variant for its arguments' kinds, where the call is the
-method's rule; its result may be a view, which the analyses take as they take every call
-result, an alias of the receiver (a write through it keeps both boxed). So the 2-D
-stencil's `grid = u.reshape(m, m)` runs split, with owned updates of `lap`, one tangent
-and batched. Later jacfwd calls with arrays of the same shapes and dtypes skip the
+are pure there: the call is the method's rule; its result may be a view, which the
+analyses take as they take every call result, an alias of the receiver (a write through
+it keeps both boxed). So the 2-D stencil's `grid = u.reshape(m, m)` runs split, with
+owned updates of `lap`, in the batched variant. The one-tangent rule (the one `.source`
+shows) stays the rule for any arguments, where a method call is a dynamic call: routing
+every one-tangent call by kinds made `.source` a one-line stub. Later jacfwd calls with arrays of the same shapes and dtypes skip the
 checks, the leaves of the seeds and the budget's planning, kept from the first call
 (fwdad/jacobians.py). What the PDE row's batched variant still calls: the three
 in-place updates (updates.update_owned), `u[0]` (a number from a vector) and `np.sum(u)`.

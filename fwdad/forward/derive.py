@@ -13,8 +13,6 @@ import gc
 import os
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
-import numpy as np
-
 from fwdad import frontend, source
 from fwdad.compile import compile_function
 from fwdad.core import rebinding
@@ -22,9 +20,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward.defaults import rule_defaults
-from fwdad.forward.optimizer import kind_flow, methods
 from fwdad.forward.optimizer.cleanup import free_temporaries
-from fwdad.forward.optimizer.guard import passed_on
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
 from fwdad.forward.transform.dual_code import transform, transform_lines
@@ -34,7 +30,6 @@ from fwdad.source import FunctionSource
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
 # with the plain rule when debugging).
 OPTIMIZE = os.environ.get("FWDAD_OPTIMIZE", "1") != "0"
-_FLOAT_VECTOR = ("array", 1, np.dtype(np.float64))  # (the guess of methods.calls_methods)
 
 
 def build_rule(fn: Callable[..., Any], optimized: Optional[bool] = None) -> Callable[..., Any]:
@@ -83,10 +78,7 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        routes.by_kinds = methods.calls_methods(lines.body, kind_flow.parameter_kinds(
-            tree, (_FLOAT_VECTOR,) * len(routes.positional)))
-        better = _forwarding(tree, constants, routes) if routes.by_kinds else \
-            optimize(tree, constants, lines, routes)
+        better = optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
@@ -96,19 +88,6 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
     return rule
-
-
-def _forwarding(tree: ast.FunctionDef, constants: Any, routes: Routes) -> ast.FunctionDef:
-    """The rule of a function that calls methods of its arrays: `return
-    _fw_by_kinds(x, ...)`, the variant for the kinds of the arguments of each call
-    (forward/routes.py: Routes.by_kinds), where those method calls are known to be
-    pure (forward/optimizer/methods.py)."""
-    positional, keywords = passed_on(tree)
-    body = ast.Return(value=ast.Call(func=constants.bind(routes, "by_kinds"),
-                                     args=positional, keywords=keywords))
-    out = ast.FunctionDef(name=tree.name, args=tree.args, body=[body], decorator_list=[],
-                          returns=None, type_comment=None)
-    return ast.fix_missing_locations(ast.copy_location(out, tree))
 
 
 def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:

@@ -50,9 +50,6 @@ class Routes:
         self.instances = instances or {}
         self.variants: Dict[Key, Callable] = {}
         self.lock = threading.Lock()
-        # every call goes to a variant for its arguments' kinds, batched or not (a rule
-        # whose method calls are pure on float arrays: forward/optimizer/methods.py)
-        self.by_kinds = False
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.specialize is None:
@@ -61,8 +58,6 @@ class Routes:
             key = self.with_instances(args, kwargs) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs)
-        if self.by_kinds:
-            key = self.with_kinds(key, args)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
 
@@ -76,8 +71,6 @@ class Routes:
             key = self.with_instances(args, kwargs, constants) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
         key = self.key(args, kwargs, constants)
-        if self.by_kinds:
-            key = self.with_kinds(key, args)
         rule = self.variant(key) if key else self.plain
         return rule(*args, **kwargs)
 

@@ -59,26 +59,6 @@ def _resolve_block(block: List[Line], reads: Dict[str, int], kinds: Dict[str, Ki
     return changed
 
 
-def calls_methods(body: List[Line], params: Dict[str, Kind]) -> bool:
-    """Whether the Lines `body` call a known pure method of a local (`u.reshape(m, m)`)
-    that is a float array when the parameters have the kinds `params` (a guess: where
-    it is not, kinds would make no method call pure, and the rule need not be built
-    per kinds; `state = np.array([x, k]); state.sum()` is such a call)."""
-    lines = walk_lines(body)
-    return _has_method_call(body, _read_counts(lines), kind_flow.propagate(lines, params))
-
-
-def _has_method_call(block: List[Line], reads: Dict[str, int],
-                     kinds: Dict[str, Kind]) -> bool:
-    for i, line in enumerate(block):
-        if _has_method_call(line.body, reads, kinds) or \
-                _has_method_call(line.orelse, reads, kinds):
-            return True
-        if i > 0 and _is_method_call(line, block[i - 1], reads, kinds):
-            return True
-    return False
-
-
 def _read_counts(lines: List[Line]) -> Dict[str, int]:
     counts: Dict[str, int] = {}
     for line in lines:
