@@ -146,8 +146,9 @@ analyses take as they take every call result, an alias of the receiver (a write 
 it keeps both boxed). So the 2-D stencil's `grid = u.reshape(m, m)` runs split, with
 owned updates of `lap`, in the batched variant. The one-tangent rule (the one `.source`
 shows) stays the rule for any arguments, where a method call is a dynamic call: routing
-every one-tangent call by kinds made `.source` a one-line stub. Later jacfwd calls with arrays of the same shapes and dtypes skip the
-checks, the leaves of the seeds and the budget's planning, kept from the first call
+every one-tangent call by kinds made `.source` a one-line stub. Later jacfwd calls
+with arrays of the same shapes and dtypes skip the checks, the leaves of the seeds and
+the budget's planning, kept from the first call
 (fwdad/jacobians.py). What the PDE row's batched variant still calls: the three
 in-place updates (updates.update_owned), `u[0]` (a number from a vector) and `np.sum(u)`.
 
