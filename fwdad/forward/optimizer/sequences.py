@@ -13,8 +13,8 @@ makes arrays of lists first (rules/array_like.py).
 
 A local is *free* of sequences when every line that assigns it gives an array or a
 number: a template (a NumPy function's result is an array or a NumPy scalar; `-`, `/`,
-`@`, `**` and the others raise on a list) other than `+` and `*` (which concatenate
-and repeat lists) of operands not all free, or a copy of a free local. Named parameters
+`@`, `**` and the other operators raise on a list), but `+` and `*` (which concatenate
+and repeat lists) only of free operands; or a copy of a free local. Named parameters
 count as free in a rule with a guard: `checked_params` names those the guard tests,
 the ones that reach a NumPy template's operand through copies and operators'
 templates (`p + q` of two lists is a list), and a call with a list or tuple among
