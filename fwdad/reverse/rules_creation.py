@@ -38,8 +38,15 @@ def _values(x):
     return value_of(x)
 
 
-def _copy(x, *args, **kwargs):
-    return np.array(x, copy=True), lambda ct: (ct,)
+def _copy(x, order="K", subok=False):
+    """np.copy keeps the layout by default (order "K")."""
+    return np.copy(x, order=order, subok=subok), lambda ct: (ct,)
+
+
+def _method_copy(x, order="C"):
+    """a.copy() is C-ordered unless asked otherwise: a later reshape of it is a view
+    (through which a write reaches the copy) only where its layout allows."""
+    return x.copy(order), lambda ct: (ct,)
 
 
 @raw_rrule(np.array)
@@ -135,7 +142,7 @@ def copying(fn: Any, rule: Any) -> None:
 
 
 copying(np.copy, _copy)
-copying(np.ndarray.copy, _copy)
+copying(np.ndarray.copy, _method_copy)
 
 
 # ---- full, linspace, arange, dtypes ----------------------------------------------------

@@ -70,6 +70,15 @@ def through_a_view_of_a_copy(w, s0):
     return np.sum(s * s) + np.sum(v)
 
 
+def through_a_reshape_of_a_method_copy(w, s0):
+    """a.copy() is C-ordered (np.copy keeps the layout): a reshape of the copy of a
+    transposed view is a view, so the write reaches the copy (it was lost, and the
+    value wrong, in reverse mode)."""
+    t = s0.reshape(2, 2).T.copy()
+    t.reshape(4)[1:3] += w * 0.5
+    return np.sum(t * t) * w
+
+
 def rows_of_a_copy(w, s0):
     m = np.stack([s0, s0]).copy()
     for i in range(2):
@@ -78,7 +87,8 @@ def rows_of_a_copy(w, s0):
 
 
 SCALAR_ROWS = [lstm_step, into_zeros, into_empty_ones_full, into_array_of_floats,
-               into_np_copy_and_slice_copy, into_astype, through_a_view_of_a_copy]
+               into_np_copy_and_slice_copy, into_astype, through_a_view_of_a_copy,
+               through_a_reshape_of_a_method_copy]
 POINT = 0.7
 
 
