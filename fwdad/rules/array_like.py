@@ -78,17 +78,16 @@ def reads_lists_as_arrays(fn: Any) -> bool:
 
 
 def array_of(d: Any) -> Any:
-    """d with its list made an array, when NumPy makes a numeric array of it."""
+    """d with its list made an array by np.array's rule (as bound now: a sparsity
+    detection runs its own), when NumPy makes a numeric array of it."""
     if type(d) is not Dual or type(d.primal) not in _SEQUENCES:
         return d
+    from fwdad.rules.registry import get_frule  # (the registry wraps rules with this)
     try:
-        kind = np.asarray(d.primal).dtype.kind
+        out = get_frule(np.array)(d)
     except (ValueError, TypeError):  # ragged, or items NumPy does not take as numbers
         return d
-    if kind not in "biufc":
-        return d
-    from fwdad.rules.creation import array_rule  # (creation registers through here)
-    return array_rule(d)
+    return out if out.primal.dtype.kind in "biufc" else d
 
 
 class ListsAsArrays:
@@ -114,13 +113,21 @@ class ListsAsArrays:
             if not kwargs or not any(type(getattr(v, "primal", None)) in _SEQUENCES
                                      for v in kwargs.values()):
                 return self.rule(*args, **kwargs)
+        args, kwargs = self.converted(args, kwargs)
+        return self.rule(*args, **kwargs)
+
+    def converted(self, args: tuple, kwargs: dict,
+                  which: Callable[[Any], bool] = lambda d: True) -> tuple:
+        """The arguments with their lists made arrays, those `which` picks (a sparsity
+        detection, which runs its own rule of the function, asks for some too)."""
         reads = self.reads
-        args = tuple(array_of(a) if reads(i) else a for i, a in enumerate(args))
+        args = tuple(array_of(a) if reads(i) and which(a) else a
+                     for i, a in enumerate(args))
         if kwargs:
             names = self.keywords
             kwargs = {k: array_of(v) if k != "out" and (names is None or k in names)
-                      else v for k, v in kwargs.items()}
-        return self.rule(*args, **kwargs)
+                      and which(v) else v for k, v in kwargs.items()}
+        return args, kwargs
 
     def reads(self, i: int) -> bool:
         """Whether the argument at position i is read as an array."""

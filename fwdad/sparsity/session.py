@@ -17,6 +17,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import DenseFallbackWarning, FwdadError, current_user_location, describe
+from fwdad.rules.array_like import ListsAsArrays
 from fwdad.rules.batching import TangentContext, tangent_context
 from fwdad.rules.registry import RuleEntry, call_hook
 from fwdad.sparsity import rules, table, unknown
@@ -58,6 +59,9 @@ class SparsityCall:
         session = _SESSION.get()
         if session is None:  # (another thread, outside the session)
             return self.entry.callable(*args, **kwargs)
+        if isinstance(self.entry.callable, ListsAsArrays):  # (lists of sets read as
+            args, kwargs = self.entry.callable.converted(  # arrays, the sets stacked)
+                args, kwargs, _holds_sets)
         if session.mode == "global":
             _check_indices(self.entry.primal, args)
             if self.entry.primal in _CONVERSIONS:  # (NumPy reads 0-d items by float())
@@ -143,6 +147,16 @@ def _holding_sets(tangent: Any, args: tuple, kwargs: dict) -> Any:
     if any(getattr(a, "tangent", None) is tangent for a in list(args) + list(kwargs.values())):
         return tangent
     return tangent.astype(object)
+
+
+def _holds_sets(d: Any) -> bool:
+    """Whether d is a list or tuple some of whose items carry dependency sets (a list
+    of constants stays as it is: made an array, it would count as unknown)."""
+    def held(tangent: Any) -> bool:
+        if isinstance(tangent, (list, tuple)):
+            return any(held(t) for t in tangent)
+        return rules.carries_deps(tangent)
+    return isinstance(d, Dual) and isinstance(d.primal, (list, tuple)) and held(d.tangent)
 
 
 def _unknown_result(primal: Any, args: tuple, kwargs: dict) -> Any:

@@ -120,6 +120,9 @@ CASES = [
     Case("five_point", five_point, (20,)),
     Case("add_at", add_at_an_argument, (4,)),
     Case("add_at_a_constant", add_at_a_constant, (3,), exact=False, exact_globally=False),
+    # lists where NumPy reads arrays: np.array's rule stacks the items' sets
+    Case("listed_items", lambda x: np.sin([x[0], x[1], x[2] * x[3]]), (4,)),
+    Case("listed_rows", lambda x: np.add([x[:2], x[2:] ** 2], 1.0).ravel(), (4,)),
     # superset by design
     Case("cancels", lambda x: x - x + 0.0 * x[::-1], (4,), exact=False,
          exact_globally=False),
@@ -149,6 +152,17 @@ def test_other_ufuncs_at_depend_on_every_input():
     x = _random_input((3,))
     with pytest.warns(fwdad.DenseFallbackWarning, match="ufunc.at"):
         pattern, nonzeros = pattern_and_nonzeros(multiply_at, x, mode="local")
+    assert not (nonzeros & ~pattern).any()
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+def test_an_operator_with_a_list_depends_on_every_input(mode):
+    """`x * [x[0], 2, ...]`: the operators' sparsity rule takes arrays and numbers, so
+    the dense fallback (with its warning) gives a superset."""
+    x = _random_input((4,))
+    with pytest.warns(fwdad.DenseFallbackWarning, match="mul"):
+        pattern, nonzeros = pattern_and_nonzeros(lambda x: x * [x[0], 2, x[1], 1.0], x,
+                                                 mode=mode)
     assert not (nonzeros & ~pattern).any()
 
 
