@@ -23,7 +23,8 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.plain_params import Adapter
 
-_SEQUENCES = (list, tuple)
+SEQUENCES = (list, tuple)
+_NUMPY_VALUES = (np.ndarray, np.generic)
 _MODULES = ("numpy", "scipy.special", "scipy.linalg", "scipy.fft")
 
 
@@ -80,7 +81,7 @@ def reads_lists_as_arrays(fn: Any) -> bool:
 def array_of(d: Any) -> Any:
     """d with its list made an array by np.array's rule (as bound now: a sparsity
     detection runs its own), when NumPy makes a numeric array of it."""
-    if type(d) is not Dual or type(d.primal) not in _SEQUENCES:
+    if type(d) is not Dual or type(d.primal) not in SEQUENCES:
         return d
     from fwdad.rules.registry import get_frule  # (the registry wraps rules with this)
     try:
@@ -88,6 +89,18 @@ def array_of(d: Any) -> Any:
     except (ValueError, TypeError):  # ragged, or items NumPy does not take as numbers
         return d
     return out if out.primal.dtype.kind in "biufc" else d
+
+
+def numpy_operands(x: Dual, y: Dual) -> tuple:
+    """The operands of an operator, with a list or tuple made the array NumPy makes of
+    it where the other is a NumPy array or scalar (`x * [a, b]`; two lists stay
+    Python's, which concatenate and repeat). NumPy converts it for the value by itself,
+    but not a list that holds Duals (at second order), nor its tangent."""
+    if type(x.primal) in SEQUENCES and isinstance(y.primal, _NUMPY_VALUES):
+        return array_of(x), y
+    if type(y.primal) in SEQUENCES and isinstance(x.primal, _NUMPY_VALUES):
+        return x, array_of(y)
+    return x, y
 
 
 class ListsAsArrays:
@@ -107,10 +120,10 @@ class ListsAsArrays:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         for a in args:
-            if type(getattr(a, "primal", None)) in _SEQUENCES:
+            if type(getattr(a, "primal", None)) in SEQUENCES:
                 break
         else:
-            if not kwargs or not any(type(getattr(v, "primal", None)) in _SEQUENCES
+            if not kwargs or not any(type(getattr(v, "primal", None)) in SEQUENCES
                                      for v in kwargs.values()):
                 return self.rule(*args, **kwargs)
         args, kwargs = self.converted(args, kwargs)

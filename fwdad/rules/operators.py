@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.array_like import array_of
+from fwdad.rules.array_like import numpy_operands
 from fwdad.rules.batching import fit, is_batched, lift, ndim
 from fwdad.rules.classes import overloadable
 from fwdad.rules.ieee import power
@@ -47,22 +47,6 @@ def broadcast_tangents(x: Dual, y: Dual, out) -> tuple:
 
 
 _SCALAR_RESULTS = frozenset({float, np.float64, complex, np.complex128})
-
-
-def numpy_operands(x: Dual, y: Dual) -> tuple:
-    """x and y, with a list or tuple made the array NumPy makes of it where the other
-    operand is a NumPy array or scalar (`x * [a, b]`; two lists stay Python's, which
-    concatenate and repeat). NumPy converts it for the value by itself, but not a list
-    that holds Duals (at second order), nor its tangent."""
-    if type(x.primal) in _SEQUENCES and isinstance(y.primal, _NUMPY):
-        return array_of(x), y
-    if type(y.primal) in _SEQUENCES and isinstance(x.primal, _NUMPY):
-        return x, array_of(y)
-    return x, y
-
-
-_SEQUENCES = (list, tuple)
-_NUMPY = (np.ndarray, np.generic)
 
 
 # ---- arithmetic -------------------------------------------------------------------

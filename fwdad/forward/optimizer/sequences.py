@@ -32,9 +32,8 @@ from typing import Dict, Iterator, List, Set, Tuple
 
 from fwdad import lang
 from fwdad.forward.optimizer.lines import Atom, Line
-from fwdad.rules.array_like import reads_lists_as_arrays
+from fwdad.rules.array_like import SEQUENCES, reads_lists_as_arrays
 
-SEQUENCES = (list, tuple)  # what the guard turns away from a checked parameter
 # Operators whose result may be a list or tuple: `a + b` concatenates, `a * 2` repeats.
 _PASS_SEQUENCES = frozenset({operator.add, operator.mul, operator.iadd, operator.imul,
                              operator.concat, operator.iconcat})
