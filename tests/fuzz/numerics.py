@@ -37,6 +37,13 @@ def _named(g, shape: tuple) -> str:
     return u
 
 
+def _bind_drawn(g, v: str, rows: list) -> list:
+    """The lines g.pre holds, then `v = <one of rows>` (an expression and its shape)."""
+    expr, shape = g.rng.choice(rows)
+    g.vars[v] = shape
+    return g.pre + [f"{v} = {expr}"]
+
+
 def selection(g, top: bool) -> list:
     """np.where, np.clip, ties, sorting and argmax-based indexing: piecewise-smooth
     selections (a tie between equal tangents has one derivative whichever side wins)."""
@@ -58,9 +65,7 @@ def selection(g, top: bool) -> list:
         m = _named(g, (2, 3))
         rows += [(f"{m}[np.argmax({m}[:, 0])]", (3,)), (f"np.sort({m}, axis=1)[:, -1]", (2,)),
                  (f"np.where({m} > {c}, {m}, 0.1 * {m}).sum(axis=0)", (3,))]
-    expr, shape = g.rng.choice(rows)
-    g.vars[v] = shape
-    return g.pre + [f"{v} = {expr}"]
+    return _bind_drawn(g, v, rows)
 
 
 def mask(g, top: bool) -> list:
@@ -130,9 +135,7 @@ def scan_solve(g, top: bool) -> list:
                  (f"np.cumprod(np.tanh({m}), axis=0)", (2, 3)),
                  (f"np.linalg.solve(np.eye(2) * 3.0 + 0.2 * ({m} @ {m}.T), {m}[:, 0])", (2,)),
                  (f"{m}.reshape(3, 2).T", (2, 3)), (f"np.linalg.norm({m}, axis=0)", (3,))]
-    expr, shape = g.rng.choice(rows)
-    g.vars[v] = shape
-    return g.pre + [f"{v} = {expr}"]
+    return _bind_drawn(g, v, rows)
 
 
 def int_index(g, top: bool) -> list:
@@ -164,9 +167,7 @@ def comprehension(g, top: bool) -> list:
         m = _named(g, (2, 3))
         rows += [(f"np.stack([np.tanh(row) * {s} for row in {m}])", (2, 3)),
                  (f"sum(float(np.sum(row * row)) for row in {m})", ())]
-    expr, shape = g.rng.choice(rows)
-    g.vars[v] = shape
-    return g.pre + [f"{v} = {expr}"]
+    return _bind_drawn(g, v, rows)
 
 
 def listed(g, top: bool) -> list:
@@ -184,9 +185,7 @@ def listed(g, top: bool) -> list:
             (f"np.linalg.solve([[2.0 + {a} * {a}, 0.1], [0.2, 3.0]], [{b}, {c}])", (2,)),
             (f"np.exp(({a}, {b}, {c})) @ {u}", ()),
             (f"np.maximum([[{a}, 0.1, {b}], [{c}, {a}, 0.2]], {u})", (2, 3))]
-    expr, shape = g.rng.choice(rows)
-    g.vars[v] = shape
-    return g.pre + [f"{v} = {expr}"]
+    return _bind_drawn(g, v, rows)
 
 
 def special(g, top: bool) -> list:
