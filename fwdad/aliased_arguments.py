@@ -3,63 +3,78 @@
 `jvp(f, (x, x), (t, t))` passes one array twice, as a plain call `f(x, x)` does, but each
 argument gets its own Dual: an in-place write through one (`a[0] = ...`) changed the
 value the other sees, not its tangent, and the derivative was silently wrong. So an
-array passed as two whole arguments with one tangent gets one Dual tangent (the call is
-the plain call, writes and all); arrays that share memory otherwise (two tangents for
-one array, a view and its base, the same array inside two lists) are given each its
-own copy, as if the caller had passed `x.copy()`: the derivative is that of f on
-separate arrays, as vjp and jacfwd take it (they copy every argument):
+array met twice among the arguments (as two arguments, or twice inside lists, tuples or
+dicts, one argument or two) with one tangent gets one tangent array (the call is the
+plain call, writes and all); arrays that share memory otherwise (two tangents for one
+array, a view and its base) are given each its own copy, as if the caller had passed
+`x.copy()`: the derivative is that of f on separate arrays, as vjp and jacfwd take it
+(they copy every argument):
 
     jvp(f, (x, x), (t, t))          ->  both Duals hold x and one copy of t
+    jvp(f, ([x, x],), ([t, t],))    ->  the list holds x twice, and one copy of t twice
     jvp(f, (x, x), (t, s))          ->  f(x, copy of x), tangents t and s
     jvp(f, (x, x[1:]), (t, t[1:]))  ->  f(x, copy of x[1:])
 """
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator, List, Sequence, Tuple
+from typing import Any, Iterator, List, Sequence, Set, Tuple
 
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.tangents import rebuild
 
 _strided_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds  # (2.0
 # moved it)
 
+Path = Tuple[Any, ...]  # the keys from an argument down to one of its arrays
+Place = Tuple[int, Path]  # (argument, path)
+
 
 def share_tangents(primals: Sequence[Any], tangents: Sequence[Any],
                    duals: List[Dual]) -> List[Dual]:
-    """`duals`, with one tangent for an array passed as two whole arguments with one
-    tangent, and a copy of each later argument that shares memory otherwise."""
-    for i, j, whole in _sharing(primals):
-        if whole and _same_tangent(tangents[i], tangents[j]):
-            duals[j] = Dual(duals[j].primal, duals[i].tangent)
-        elif duals[j].primal is primals[j]:
-            duals[j] = Dual(copy.deepcopy(primals[j]), duals[j].tangent)
+    """`duals`, with one tangent array for an array met twice with one tangent, and a
+    copy of each later array that shares memory otherwise."""
+    copied: Set[Place] = set()
+    for (i, at_i), (j, at_j) in _sharing(primals):
+        if (j, at_j) in copied:
+            continue
+        if _leaf(primals[i], at_i) is _leaf(primals[j], at_j) and _same_tangent(
+                _leaf(tangents[i], at_i), _leaf(tangents[j], at_j)):
+            shared = _leaf(duals[i].tangent, at_i)
+            if shared is not _MISSING and _leaf(duals[j].tangent, at_j) is not _MISSING:
+                duals[j] = Dual(duals[j].primal, _with(duals[j].tangent, at_j, shared))
+                continue
+        duals[j] = Dual(_with(duals[j].primal, at_j, copy.deepcopy(_leaf(primals[j], at_j))),
+                        duals[j].tangent)
+        copied.add((j, at_j))
     return duals
 
 
 def separated(primals: Sequence[Any]) -> Tuple[Any, ...]:
-    """The arguments, each later one that shares memory with an earlier one copied (for
-    transformations that give each argument its own tangents: linearize)."""
+    """The arguments, each later array that shares memory with an earlier one copied
+    (for transformations that give each array its own tangents: linearize)."""
     out = list(primals)
-    for _, j, _ in _sharing(primals):
-        if out[j] is primals[j]:
-            out[j] = copy.deepcopy(primals[j])
+    copied: Set[Place] = set()
+    for _, (j, at_j) in _sharing(primals):
+        if (j, at_j) not in copied:
+            out[j] = _with(out[j], at_j, copy.deepcopy(_leaf(primals[j], at_j)))
+            copied.add((j, at_j))
     return tuple(out)
 
 
-def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[int, int, bool]]:
-    """(i, j, whole) for arguments i < j holding arrays that share memory; `whole`
-    when both arguments are that one array."""
-    leaves = [(i, whole, leaf) for i, p in enumerate(primals) for whole, leaf in _leaves(p)]
+def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[Place, Place]]:
+    """The places of float arrays that share memory, in pairs (the earlier first)."""
+    leaves = [(i, at, leaf) for i, p in enumerate(primals) for at, leaf in _leaves(p)]
     for first, second in _overlapping(leaves):
-        i, whole_i, a = leaves[first]
-        j, whole_j, b = leaves[second]
-        if i != j and (a is b or np.shares_memory(a, b)):
-            yield i, j, a is b and whole_i and whole_j
+        i, at_i, a = leaves[first]
+        j, at_j, b = leaves[second]
+        if a is b or np.shares_memory(a, b):
+            yield (i, at_i), (j, at_j)
 
 
-def _overlapping(leaves: List[Tuple[int, bool, np.ndarray]]) -> Iterator[Tuple[int, int]]:
+def _overlapping(leaves: List[Tuple[int, Path, np.ndarray]]) -> Iterator[Tuple[int, int]]:
     """The pairs (in argument order) of arrays whose bytes may overlap: each pair of a
     few; of many, those met when sweeping them in order of their first byte (n log n,
     not n squared, for a list of many arrays)."""
@@ -88,20 +103,48 @@ def _byte_bounds(a: np.ndarray) -> Tuple[int, int]:
     return low, high
 
 
-def _leaves(x: Any, whole: bool = True) -> Iterator[Tuple[bool, np.ndarray]]:
+def _leaves(x: Any, at: Path = ()) -> Iterator[Tuple[Path, np.ndarray]]:
+    """(path, array) of each float array in x, through lists, tuples and dicts."""
     if isinstance(x, np.ndarray):
         if x.dtype.kind in "fc":
-            yield whole, x
+            yield at, x
     elif isinstance(x, (list, tuple)):
-        for item in x:
-            yield from _leaves(item, False)
+        for k, item in enumerate(x):
+            yield from _leaves(item, at + (k,))
     elif isinstance(x, dict):
-        for item in x.values():
-            yield from _leaves(item, False)
+        for k, item in x.items():
+            yield from _leaves(item, at + (k,))
+
+
+_MISSING = object()  # (a tangent not shaped like its primal: a zero, say)
+
+
+def _leaf(x: Any, at: Path) -> Any:
+    for key in at:
+        try:
+            x = x[key]
+        except (TypeError, KeyError, IndexError):
+            return _MISSING
+    return x
+
+
+def _with(x: Any, at: Path, value: Any) -> Any:
+    """x with the item at `at` replaced by value; the containers on the way are new
+    (the caller's are left as they are)."""
+    if not at:
+        return value
+    key, rest = at[0], at[1:]
+    if isinstance(x, dict):
+        return {**x, key: _with(x[key], rest, value)}
+    items = list(x)
+    items[key] = _with(items[key], rest, value)
+    return rebuild(x, items)
 
 
 def _same_tangent(s: Any, t: Any) -> bool:
     """Whether two given tangents are one (None: a zero)."""
+    if s is _MISSING or t is _MISSING:
+        return False
     if s is None or t is None:
         other = t if s is None else s
         return other is None or not np.any(other)

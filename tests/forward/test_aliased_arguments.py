@@ -89,3 +89,55 @@ def _step(a, b, ta, tb, h):
 
 def _batched(ta, tb):
     return ([ta[0][None]] if isinstance(ta, list) else ta[None], tb[None])
+
+
+# ---- one array twice inside one argument ---------------------------------------------
+def update_pair(pair):
+    a, b = pair[0], pair[1]
+    a[0] = a[0] * b[1]
+    b[1] = b[1] + a[0]
+    return a.sum() * b.sum()
+
+
+def _packed(kind, a, b):
+    return {"list": lambda: [a, b], "tuple": lambda: (a, b),
+            "dict": lambda: {0: a, 1: b}}[kind]()
+
+
+@pytest.mark.parametrize("kind", ["list", "tuple", "dict"])
+def test_the_same_array_twice_in_one_argument_has_one_tangent(kind):
+    """As the call Python makes: the write through one item reaches the other."""
+    h = 1e-6
+    plus, minus = X + h * T, X - h * T
+    want = (update_pair(_packed(kind, plus, plus))
+            - update_pair(_packed(kind, minus, minus))) / (2 * h)
+    x = X.copy()
+    value, tangent = fwdad.jvp(update_pair, (_packed(kind, x, x),),
+                               (_packed(kind, T, T.copy()),))
+    assert_close(tangent, want)
+    y = X.copy()
+    assert value == update_pair(_packed(kind, y, y)) and np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("kind", ["list", "tuple", "dict"])
+def test_two_tangents_for_one_array_in_one_argument_make_a_copy(kind):
+    """Against f on separate arrays, and the dot-product test with vjp, linearize and
+    batched_jvp (which take every array as its own)."""
+    s = 2.0 * T
+    h = 1e-6
+    want = (update_pair(_packed(kind, X + h * T, X + h * s))
+            - update_pair(_packed(kind, X - h * T, X - h * s))) / (2 * h)
+    x = X.copy()
+    assert_close(fwdad.jvp(update_pair, (_packed(kind, x, x),), (_packed(kind, T, s),))[1],
+                 want)
+    x = X.copy()
+    _, pullback = fwdad.vjp(update_pair, _packed(kind, x, x))
+    (ct,) = pullback(1.0)
+    assert_close(ct[0] @ T + ct[1] @ s, want)
+    x = X.copy()
+    assert_close(fwdad.linearize(update_pair, _packed(kind, x, x))[1](_packed(kind, T, s)),
+                 want)
+    x = X.copy()
+    batched = _packed(kind, T[None], s[None])
+    assert_close(fwdad.batched_jvp(update_pair, (_packed(kind, x, x),), (batched,))[1][0],
+                 want)
