@@ -52,6 +52,10 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
             Jacobian times v with it: a pattern that misses a nonzero of this call's
             Jacobian is then found with probability one, for one more direction than
             there are colours. False saves that direction when the pattern is right.
+            It runs whatever the pattern's origin: a pattern from
+            `jacobian_sparsity(mode="global")` holds for every value of the argument,
+            but not once an index array, another argument or other state that f
+            reads has changed, which fwdad cannot see.
         check: compare the pattern with a dense `fwdad.jacfwd` of this call and raise
             naming an entry it misses. That costs a dense Jacobian: for small problems
             and tests.

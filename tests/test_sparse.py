@@ -294,6 +294,28 @@ def test_a_pattern_that_misses_a_nonzero_is_found_by_the_probe(make):
         make(reaction_diffusion_1d, sparsity=diagonal)(U1)
 
 
+def test_a_pattern_found_in_global_mode_is_probed_too():
+    """Global mode's pattern holds for every value of the argument, with everything
+    else f reads as detection saw it. An index array f reads from outside (here a
+    closure's; a global or another argument alike), changed in place afterwards,
+    moves the nonzeros: the probe reports it, where the Jacobian without the probe is
+    wrong with no sign. So the probe runs for such patterns as for any other."""
+    index = np.array([1, 2, 3, 0])
+
+    def shifted_product(u):
+        return u * u[index]
+    u = np.linspace(0.5, 1.5, 4)
+    pattern = fwdad.jacobian_sparsity(shifted_product, u, mode="global")
+    probed = fwdad.sparse_jacfwd(shifted_product, sparsity=pattern)
+    unprobed = fwdad.sparse_jacfwd(shifted_product, sparsity=pattern, probe=False)
+    np.testing.assert_allclose(probed(u).toarray(), fd_jacobian(shifted_product, u),
+                               rtol=1e-7, atol=1e-9)
+    index[:] = [3, 0, 1, 2]
+    with pytest.raises(SparsityPatternError, match="misses a nonzero in row"):
+        probed(u)
+    assert not np.allclose(unprobed(u).toarray(), fd_jacobian(shifted_product, u))
+
+
 def test_the_probe_finds_a_missed_hessian_entry():
     with pytest.raises(SparsityPatternError, match="misses a nonzero in row"):
         fwdad.sparse_hessian(chain_energy, sparsity=sp.eye_array(14))(np.linspace(0, 1, 14))
