@@ -21,6 +21,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
+from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -54,9 +55,8 @@ UNARY = {
     sc.log_expit: lambda x, y: sc.expit(-x),
     sc.i0: lambda x, y: sc.i1(x),
     sc.i1: lambda x, y: np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x)),
-    sc.i0e: lambda x, y: sc.i1e(x) - np.sign(x) * y,
-    sc.i1e: lambda x, y: np.where(x == 0, 0.5, sc.i0e(x) - np.sign(x) * y
-                                  - y / np.where(x == 0, 1.0, x)),
+    sc.i0e: lambda x, y: ive_derivative(1, 0, x),  # (i1e - i0e cancels: forward over
+    sc.i1e: lambda x, y: ive_derivative(1, 1, x),  # reverse differentiates these rows)
     sc.entr: lambda x, y: -np.log(x) - 1.0,
 }
 
@@ -116,6 +116,12 @@ def _polygamma(n, x):
     out = sc.polygamma(n, x)
     return out, lambda ct: (lambda: refuse_tangent(1.0, "polygamma(n, x)", "n"),
                             lambda: ct * sc.polygamma(n + 1, x))
+
+
+@rrule(ive_derivative)
+def _ive_derivative(n, v, x):
+    out = ive_derivative(n, v, x)
+    return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
 
 
 @rrule(sc.zeta)

@@ -25,6 +25,7 @@ from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.ufuncs import apply_ufunc, chain, partials, write_outputs
 from fwdad.tangents import NoTangent
 
@@ -86,11 +87,6 @@ def _i1_prime(x, y):
     return np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x))
 
 
-def _i1e_prime(x, y):
-    """i1e = exp(-|x|) i1: i1e' = i0e - i1e / x - sign(x) i1e, and 1/2 at x = 0."""
-    return np.where(x == 0, 0.5, sc.i0e(x) - y / np.where(x == 0, 1.0, x) - np.sign(x) * y)
-
-
 UNARY = {
     # ---- gamma and its logarithm: psi = d log gamma ----
     sc.gammaln: chain(lambda x, y: sc.psi(x)),
@@ -113,8 +109,8 @@ UNARY = {
     # ---- modified Bessel functions of orders 0 and 1 (and exponentially scaled) ----
     sc.i0: chain(lambda x, y: sc.i1(x)),
     sc.i1: chain(_i1_prime),
-    sc.i0e: chain(lambda x, y: sc.i1e(x) - np.sign(x) * y),  # |x| at 0: as np.abs
-    sc.i1e: chain(_i1e_prime),
+    sc.i0e: chain(lambda x, y: ive_derivative(1, 0, x)),  # without cancellation, to every
+    sc.i1e: chain(lambda x, y: ive_derivative(1, 1, x)),  # order (fwdad/rules/scaled_bessel.py)
     # ---- entropy: -x log x ----
     sc.entr: chain(lambda x, y: -(np.log(x) + 1.0)),
 }
