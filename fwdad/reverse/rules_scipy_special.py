@@ -34,6 +34,12 @@ def _refused(call: str, arg: str):
     return partial
 
 
+def _over(x, z):
+    """x / z, and 0 where x and z are 0; its derivative in x is 1 / z at x = 0 too
+    (forward over reverse differentiates this row: a constant 0 wherever x is 0 gave 0)."""
+    return x / np.where((x == 0) & (z == 0), 1.0, z)
+
+
 def _psi_gap(a, b):
     return sc.psi(a) - sc.psi(a + b)
 
@@ -54,7 +60,7 @@ UNARY = {
     sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
     sc.log_expit: lambda x, y: sc.expit(-x),
     sc.i0: lambda x, y: sc.i1(x),
-    sc.i1: lambda x, y: np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x)),
+    sc.i1: lambda x, y: 0.5 * (sc.i0(x) + sc.iv(2.0, x)),  # (i0 - i1 / x: 0 / 0 at 0)
     sc.i0e: lambda x, y: ive_derivative(1, 0, x),  # (i1e - i0e cancels: forward over
     sc.i1e: lambda x, y: ive_derivative(1, 1, x),  # reverse differentiates these rows)
     sc.entr: lambda x, y: -np.log(x) - 1.0,
@@ -63,10 +69,8 @@ UNARY = {
 BINARY = {
     sc.betaln: (lambda a, b, y: _psi_gap(a, b), lambda a, b, y: _psi_gap(b, a)),
     sc.beta: (lambda a, b, y: y * _psi_gap(a, b), lambda a, b, y: y * _psi_gap(b, a)),
-    sc.xlogy: (lambda x, z, y: np.log(z),
-               lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, z))),
-    sc.xlog1py: (lambda x, z, y: np.log1p(z),
-                 lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, 1.0 + z))),
+    sc.xlogy: (lambda x, z, y: np.log(z), lambda x, z, y: _over(x, z)),
+    sc.xlog1py: (lambda x, z, y: np.log1p(z), lambda x, z, y: _over(x, 1.0 + z)),
     sc.rel_entr: (lambda x, z, y: np.log(x) - np.log(z) + 1.0, lambda x, z, y: -divide(x, z)),
     sc.kl_div: (lambda x, z, y: np.log(x) - np.log(z), lambda x, z, y: 1.0 - divide(x, z)),
     sc.kv: (_refused("kv(v, x)", "v"),

@@ -78,13 +78,16 @@ def _second_only(call: str, arg: str, d2: Callable) -> Callable:
 
 
 def _over(x, z):
-    """x / z, and 0 where x is 0 (xlogy(0, z) = 0 for every z)."""
-    return x / np.where(x == 0, 1.0, z)
+    """x / z, and 0 where x and z are 0 (xlogy(0, z) = 0 for every z). Note: only z is
+    replaced, and only there: replaced wherever x is 0, its derivative in x was 1, not
+    1 / z (tests/rules/test_scipy_special.py, the Hessian of xlogy at x = 0)."""
+    return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
 def _i1_prime(x, y):
-    """i1' = i0 - i1 / x, and 1/2 at x = 0 (i1(x) = x / 2 + O(x^3))."""
-    return np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x))
+    """i1' = (i0 + i2) / 2 (DLMF 10.29.1), a sum of one sign: i0 - i1 / x, replaced by
+    its limit 1/2 at x = 0, gave a third derivative of 0 there, not 3/8."""
+    return 0.5 * (sc.i0(x) + sc.iv(2.0, x))
 
 
 UNARY = {
