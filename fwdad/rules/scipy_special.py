@@ -80,7 +80,7 @@ def _second_only(call: str, arg: str, d2: Callable) -> Callable:
 def _over(x, z):
     """x / z, and 0 where x and z are 0 (xlogy(0, z) = 0 for every z). Note: only z is
     replaced, and only there: replaced wherever x is 0, its derivative in x was 1, not
-    1 / z (tests/rules/test_scipy_special.py, the Hessian of xlogy at x = 0)."""
+    1 / z (tests/rules/test_derivative_formulas_differentiated.py: the Hessian at 0)."""
     return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
