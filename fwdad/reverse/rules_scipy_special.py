@@ -21,6 +21,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
+from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -31,6 +32,12 @@ def _refused(call: str, arg: str):
     def partial(a, b, y):
         refuse_tangent(1.0, call, arg)
     return partial
+
+
+def _over(x, z):
+    """x / z, and 0 where x and z are 0; its derivative in x is 1 / z at x = 0 too
+    (forward over reverse differentiates this row: a constant 0 wherever x is 0 gave 0)."""
+    return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
 def _psi_gap(a, b):
@@ -53,20 +60,17 @@ UNARY = {
     sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
     sc.log_expit: lambda x, y: sc.expit(-x),
     sc.i0: lambda x, y: sc.i1(x),
-    sc.i1: lambda x, y: np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x)),
-    sc.i0e: lambda x, y: sc.i1e(x) - np.sign(x) * y,
-    sc.i1e: lambda x, y: np.where(x == 0, 0.5, sc.i0e(x) - np.sign(x) * y
-                                  - y / np.where(x == 0, 1.0, x)),
+    sc.i1: lambda x, y: 0.5 * (sc.i0(x) + sc.iv(2.0, x)),  # (i0 - i1 / x: 0 / 0 at 0)
+    sc.i0e: lambda x, y: ive_derivative(1, 0, x),  # (i1e - i0e cancels: forward over
+    sc.i1e: lambda x, y: ive_derivative(1, 1, x),  # reverse differentiates these rows)
     sc.entr: lambda x, y: -np.log(x) - 1.0,
 }
 
 BINARY = {
     sc.betaln: (lambda a, b, y: _psi_gap(a, b), lambda a, b, y: _psi_gap(b, a)),
     sc.beta: (lambda a, b, y: y * _psi_gap(a, b), lambda a, b, y: y * _psi_gap(b, a)),
-    sc.xlogy: (lambda x, z, y: np.log(z),
-               lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, z))),
-    sc.xlog1py: (lambda x, z, y: np.log1p(z),
-                 lambda x, z, y: np.where(x == 0, 0.0, x / np.where(x == 0, 1.0, 1.0 + z))),
+    sc.xlogy: (lambda x, z, y: np.log(z), lambda x, z, y: _over(x, z)),
+    sc.xlog1py: (lambda x, z, y: np.log1p(z), lambda x, z, y: _over(x, 1.0 + z)),
     sc.rel_entr: (lambda x, z, y: np.log(x) - np.log(z) + 1.0, lambda x, z, y: -divide(x, z)),
     sc.kl_div: (lambda x, z, y: np.log(x) - np.log(z), lambda x, z, y: 1.0 - divide(x, z)),
     sc.kv: (_refused("kv(v, x)", "v"),
@@ -116,6 +120,12 @@ def _polygamma(n, x):
     out = sc.polygamma(n, x)
     return out, lambda ct: (lambda: refuse_tangent(1.0, "polygamma(n, x)", "n"),
                             lambda: ct * sc.polygamma(n + 1, x))
+
+
+@rrule(ive_derivative)
+def _ive_derivative(n, v, x):
+    out = ive_derivative(n, v, x)
+    return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
 
 
 @rrule(sc.zeta)

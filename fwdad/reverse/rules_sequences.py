@@ -3,13 +3,13 @@ trapezoid), bilinear products (cross, convolve, correlate), polyval, interp, van
 and the elementwise functions that are not ufuncs (sinc, nan_to_num, angle)."""
 from __future__ import annotations
 
-import math
 import operator
 
 import numpy as np
 
 from fwdad.errors import FwdadError
 from fwdad.reverse.registry import Pure, composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.rules.sinc import sinc_derivative
 
 _CONSTANT = ("reverse mode makes an array built inside the differentiated function a "
              "variable: build it outside, or pass a list")
@@ -179,11 +179,17 @@ def _vander(x, N=None, increasing=False):
 
 @rrule(np.sinc)
 def _sinc(x):
-    """sin(pi x) / (pi x): derivative (cos(pi x) - sinc(x)) / x, 0 at x = 0."""
+    """sin(pi x) / (pi x): its derivative without cancellation near 0 (forward over
+    reverse differentiates it again: fwdad/rules/sinc.py)."""
     out = np.sinc(x)
-    safe = np.where(x == 0, 1.0, x)
-    slope = np.where(x == 0, 0.0, (np.cos(math.pi * safe) - out) / safe)
+    slope = sinc_derivative(1, x)
     return out, lambda ct: (ct * slope,)
+
+
+@rrule(sinc_derivative)
+def _sinc_derivative(n, x):
+    out = sinc_derivative(n, x)
+    return out, lambda ct: (None, lambda: ct * sinc_derivative(n + 1, x))
 
 
 @raw_rrule(np.nan_to_num)

@@ -2,8 +2,6 @@
 convolve, correlate, interp, average, polyval, sinc and nan_to_num."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from fwdad.dual import Dual
@@ -19,6 +17,7 @@ from fwdad.rules.batching import (
 )
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule
+from fwdad.rules.sinc import sinc_derivative
 from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
 
@@ -222,11 +221,10 @@ def _average(a: Dual, axis=None, weights: Dual = None, returned=False, *,
 # ---- elementwise, not ufuncs ------------------------------------------------------------------
 @frule(np.sinc)
 def _sinc(x: Dual) -> Dual:
-    """sinc(x) = sin(pi x) / (pi x): derivative (cos(pi x) - sinc(x)) / x, 0 at x = 0."""
+    """sinc(x) = sin(pi x) / (pi x): its derivative without cancellation near 0, to
+    every order (fwdad/rules/sinc.py)."""
     out = np.sinc(x.primal)
-    safe = np.where(x.primal == 0, 1.0, x.primal)
-    slope = np.where(x.primal == 0, 0.0, (np.cos(math.pi * safe) - out) / safe)
-    return Dual(out, fit(slope * x.tangent, out))
+    return Dual(out, fit(sinc_derivative(1, x.primal) * x.tangent, out))
 
 
 @frule(np.nan_to_num)

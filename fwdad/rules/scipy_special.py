@@ -25,6 +25,7 @@ from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.ufuncs import apply_ufunc, chain, partials, write_outputs
 from fwdad.tangents import NoTangent
 
@@ -77,18 +78,16 @@ def _second_only(call: str, arg: str, d2: Callable) -> Callable:
 
 
 def _over(x, z):
-    """x / z, and 0 where x is 0 (xlogy(0, z) = 0 for every z)."""
-    return x / np.where(x == 0, 1.0, z)
+    """x / z, and 0 where x and z are 0 (xlogy(0, z) = 0 for every z). Note: only z is
+    replaced, and only there: replaced wherever x is 0, its derivative in x was 1, not
+    1 / z (tests/rules/test_derivative_formulas_differentiated.py: the Hessian at 0)."""
+    return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
 def _i1_prime(x, y):
-    """i1' = i0 - i1 / x, and 1/2 at x = 0 (i1(x) = x / 2 + O(x^3))."""
-    return np.where(x == 0, 0.5, sc.i0(x) - y / np.where(x == 0, 1.0, x))
-
-
-def _i1e_prime(x, y):
-    """i1e = exp(-|x|) i1: i1e' = i0e - i1e / x - sign(x) i1e, and 1/2 at x = 0."""
-    return np.where(x == 0, 0.5, sc.i0e(x) - y / np.where(x == 0, 1.0, x) - np.sign(x) * y)
+    """i1' = (i0 + i2) / 2 (DLMF 10.29.1), a sum of one sign: i0 - i1 / x, replaced by
+    its limit 1/2 at x = 0, gave a third derivative of 0 there, not 3/8."""
+    return 0.5 * (sc.i0(x) + sc.iv(2.0, x))
 
 
 UNARY = {
@@ -113,8 +112,8 @@ UNARY = {
     # ---- modified Bessel functions of orders 0 and 1 (and exponentially scaled) ----
     sc.i0: chain(lambda x, y: sc.i1(x)),
     sc.i1: chain(_i1_prime),
-    sc.i0e: chain(lambda x, y: sc.i1e(x) - np.sign(x) * y),  # |x| at 0: as np.abs
-    sc.i1e: chain(_i1e_prime),
+    sc.i0e: chain(lambda x, y: ive_derivative(1, 0, x)),  # without cancellation, to every
+    sc.i1e: chain(lambda x, y: ive_derivative(1, 1, x)),  # order (fwdad/rules/scaled_bessel.py)
     # ---- entropy: -x log x ----
     sc.entr: chain(lambda x, y: -(np.log(x) + 1.0)),
 }

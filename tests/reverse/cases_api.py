@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.rules.sinc import sinc_derivative
 from tests.reverse.case import STACK, V3, V4, A, B, Case
 from tests.reverse.cases_numpy import NANS, SQUARE, SQUARES, ZEROS
 
@@ -84,6 +85,7 @@ def _sequence_cases():
             Case(interp_periodic, (np.array([-20.0, 5.0, 100.0, 400.0, 720.0]), V4)),
             Case(np.vander, (V4,)), Case(np.vander, (SINC, 4, True)),
             Case(np.sinc, (SINC,)), Case(np.sinc, (0.3,)),
+            Case(sinc_derivative, (2, SINC)), Case(sinc_derivative, (1, SINC * 3.0)),
             Case(np.nan_to_num, (INFS,), dict(nan=2.0), varmat=False),
             Case(np.angle, (A,)), Case(np.angle, (-0.5,), dict(deg=True)),
             Case(np.radians, (A,)), Case(np.degrees, (A,))]

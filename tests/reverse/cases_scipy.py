@@ -28,6 +28,8 @@ try:
     import scipy.integrate as si
     import scipy.linalg as sl
     import scipy.special as sc
+
+    from fwdad.rules.scaled_bessel import ive_derivative
 except ImportError:  # SciPy is optional
     sc = sl = si = None
 
@@ -48,6 +50,7 @@ def _cases() -> list:
     out += [Case(sc.xlogy, (UNIT, POS[0])), Case(sc.xlog1py, (UNIT, POS)),
             Case(sc.xlogy, (np.array([0.0, 0.5]), np.array([1.2, 0.7])))]
     out += [Case(f, (ORDERS, POS)) for f in (sc.kv, sc.iv, sc.polygamma)]
+    out += [Case(ive_derivative, (2, 0, A)), Case(ive_derivative, (1, 1, A * 2e3))]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
     out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
     out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.rules.sinc import sinc_derivative
 from tests.rules.case import (
     C3,
     C23,
@@ -176,6 +177,8 @@ DIFFERENCE_CASES = [
     Case(np.average, M23, 0, np.array([0.4, 1.2])), Case(np.average, M23, 1, M23 + 2.0),
     Case(np.average, M23, 1, POS3, True), Case(np.average, M23, 1, POS3, keepdims=True),
     Case(np.sinc, V3), Case(np.sinc, 0.0), Case(np.nan_to_num, V3),
+    Case(sinc_derivative, 2, V3), Case(sinc_derivative, 1, 1e-5 * V3),  # (fwdad/rules/sinc.py)
+    Case(sinc_derivative, 3, np.array([0.9, 1.1, -2.5])),  # both sides of where it switches
 ]
 
 HOLES = np.array([[False, True, True], [False, False, False]])  # NaNs at these places

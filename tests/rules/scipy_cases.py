@@ -23,6 +23,8 @@ from tests.rules.case import M23, POS3, V3, W3, Z3, Case
 
 try:
     import scipy.special as sc
+
+    from fwdad.rules.scaled_bessel import ive_derivative
 except ImportError:  # SciPy is optional
     sc = None
 
@@ -76,6 +78,8 @@ def _binary_rows() -> list:
         Case(sc.polygamma, 0, M23 + 2.0),
         Case(sc.zeta, 3, 1.7, domain=POSITIVE), Case(sc.zeta, np.array([2, 3, 4]), POS3),
         Case(sc.zeta, 3, POS3, Z3.copy()),
+        # i0e'' and, past where Hankel's expansion takes over, i1e' (scaled_bessel.py)
+        Case(ive_derivative, 2, 0, M23), Case(ive_derivative, 1, 1, M23 * 2e3),
     ]
 
 
