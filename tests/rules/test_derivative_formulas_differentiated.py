@@ -63,6 +63,15 @@ def test_sinc_away_from_zero_matches_differences():
                                              rel=1e-7)
 
 
+def test_sinc_first_derivative_is_the_same_on_both_sides_of_its_handover():
+    """At first order the rule hands over to Leibniz's rule from 0.25 (cheaper); the
+    quadrature, exact to rounding, agrees with it there."""
+    from fwdad.rules.sinc import _quadrature, sinc_derivative
+    x = np.linspace(0.2, 1.0, 81)
+    np.testing.assert_allclose(sinc_derivative(1, x), _quadrature(1, x), rtol=1e-14,
+                               atol=1e-15)
+
+
 # ---- i1 at 0: i0 - i1 / x, replaced by 1/2 at 0 ---------------------------------------------
 def _i1(x):
     return sc.i1(x)
