@@ -19,6 +19,7 @@ from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.errors import FwdadError, a_type, location_of
+from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
@@ -78,7 +79,8 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        better = optimize(tree, constants, lines, routes)
+        better = None if reads_mutable_default(src, lines.globals) else \
+            optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
@@ -147,6 +149,8 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants, lines = transform_lines(normalized, fresh)
         build = functools.partial(build, bound=bound_names(normalized))
+        if reads_mutable_default(fresh, lines.globals):
+            return plain
         if key[:1] == BATCHED:  # (and the arguments' kinds, when known)
             better = optimize(tree, constants, lines, plain, batched=True,
                               kinds=dict(key[1:]).get(KINDS))

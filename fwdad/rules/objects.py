@@ -6,13 +6,14 @@ back to the method's rule as `self`.
 """
 from __future__ import annotations
 
+import types
 from typing import Any
 
 import numpy as np
 
 from fwdad import attributes
 from fwdad.core import entry_points
-from fwdad.core.duals import const
+from fwdad.core.duals import const, read_lasting
 from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location
@@ -78,7 +79,14 @@ def get_attribute(obj: Dual, name: str) -> Dual:
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     if attributes.is_item_attribute(obj.primal, name) and isinstance(obj.tangent, dict):
         return Dual(value, obj.tangent.get(name, zero_tangent(value)))  # SciPy's results
+    if isinstance(obj.primal, _LASTING):  # (state that outlives the call, as a global's:
+        return read_lasting(value)       # tests/forward/test_default_aliases.py)
     return Dual(value, zero_tangent(value))
+
+
+# Owners whose attributes outlive a call: a class's (`Acc.items`), a module's, a
+# function's (`helper.__defaults__`).
+_LASTING = (type, types.ModuleType, types.FunctionType)
 
 
 def _is_item_as_attribute(obj: Dual, name: str, value: Any) -> bool:
