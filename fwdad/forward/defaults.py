@@ -76,6 +76,11 @@ def end_derivative(token: Any) -> None:
     _LOCAL.made = token
 
 
+def derivative_open() -> bool:
+    """Whether a derivative runs now in this thread (begin_derivative)."""
+    return getattr(_LOCAL, "made", None) is not None
+
+
 def kept_duals() -> List[Dual]:
     """The Duals (level 1) of the mutable defaults met in the derivative running now."""
     made = getattr(_LOCAL, "made", None)

@@ -141,6 +141,31 @@ def test_second_derivatives_stay_right_call_after_call(f, how):
         assert_close(got, want, rtol=1e-6, atol=1e-8)
 
 
+def _append_again(w, store=[]):  # noqa: B006
+    store.append(w[0] * w[1])
+    return store[0]
+
+
+APPENDED = _append_again.__defaults__[0]
+
+
+def the_reported_case(w):
+    """The silent wrong derivative as it was reported, on a function of its own (the
+    rules of rules are kept per function, so what ran before matters)."""
+    APPENDED.clear()
+    return _append_again(w) * np.sum(w ** 2)
+
+
+def test_the_reported_case_hvp_then_hessian_then_jvp_of_grad():
+    """Each right on the first call and wrong after: the forward rule of the helper's
+    reverse rule kept the tangents of the default's items from one hvp to the next."""
+    hessian = _hessian_reference(the_reported_case)
+    for how in ("hvp", "hessian", "jvp_of_grad", "jacfwd_of_jacfwd"):
+        for _ in range(3):
+            got, want = SECOND_ORDER[how](the_reported_case, hessian)
+            assert_close(got, want, rtol=1e-6, atol=1e-8)
+
+
 def test_the_aliased_default_leaves_plain_values_behind():
     """After the derivatives, the default holds plain numbers, as a plain call leaves."""
     fwdad.hvp(cleared_through_the_global, (W,), (V,))
@@ -161,3 +186,126 @@ DATA = np.array([1.0, 2.0, 3.0])  # a global array that is no default
 
 def _reads_plain_data(w):
     return np.sum(DATA * w) * w[0]
+
+
+# ---- siblings: other ways to the same default ----------------------------------------
+def _keep(w, store=[]):  # noqa: B006
+    store.clear()
+    store.append(w[0] * w[1])
+
+
+def read_through_the_function(w):
+    """`f.__defaults__[0]`: the default read through its function (core/duals.py)."""
+    _keep(w)
+    return _keep.__defaults__[0][0] * np.sum(w ** 2)
+
+
+def _cache(w=None, store=[]):  # noqa: B006
+    if w is not None:
+        store.clear()
+        store.append(w[0] * w[1])
+        return 0.0
+    return store[0]
+
+
+def written_then_read_by_another_call(w):
+    _cache(w)
+    return _cache() * np.sum(w ** 2)
+
+
+@pytest.mark.parametrize("how", sorted(FIRST_ORDER))
+def test_a_default_read_through_its_function(how):
+    want = _central(read_through_the_function, W)
+    for _ in range(3):
+        assert_close(FIRST_ORDER[how](read_through_the_function), want, rtol=1e-6,
+                     atol=1e-9)
+
+
+@pytest.mark.parametrize("how", sorted(SECOND_ORDER))
+def test_a_default_read_through_its_function_at_second_order(how):
+    hessian = _hessian_reference(read_through_the_function)
+    for _ in range(3):
+        got, want = SECOND_ORDER[how](read_through_the_function, hessian)
+        assert_close(got, want, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f", [written_then_read_by_another_call, read_through_the_global],
+                         ids=lambda f: f.__name__)
+def test_a_derived_rule_called_directly_is_one_derivative(f):
+    """`f.frule(Dual(...))` outside any transformation (forward/derive.EntryRule): the
+    helper's calls share the default's Dual (each got a new zero tangent)."""
+    rule = fwdad.derive_frule(f).frule
+    want = _central(f, W) @ V
+    for _ in range(3):
+        assert rule(fwdad.Dual(W.copy(), V.copy())).tangent == pytest.approx(want, rel=1e-6)
+
+
+def test_a_static_graph_runs_the_full_rule_for_an_aliased_default():
+    """A schedule would replay the global read as a constant: the recording is given
+    up and every call runs the rule (the recording run itself read a default's Dual
+    made once, and gave a wrong first value)."""
+    graph = fwdad.static_graph(read_through_the_global)
+    want = _central(read_through_the_global, W) @ V
+    for _ in range(3):
+        assert fwdad.jvp(graph, (W,), (V,))[1] == pytest.approx(want, rel=1e-6)
+    assert graph.static_graph.counts["replays"] == 0
+
+
+def _accumulate_all(w, acc=[]):  # noqa: B006
+    acc.append(w[0] * w[1])
+    return sum(acc)
+
+
+def _grads_twice(w):
+    """Two gradients in one derivative, the default keeping the first one's item."""
+    return np.sum(fwdad.grad(_accumulating)(w) * fwdad.grad(_accumulating)(w))
+
+
+def _accumulating(w):
+    return _accumulate_all(w) * np.sum(w ** 2)
+
+
+def test_two_gradients_in_one_jvp_share_the_default():
+    """The first gradient leaves a Var's tangent (value and adjoint) in the default's
+    Dual: a plain value's tangent after the pass (reverse/stores.settle_tangents)."""
+    store = _accumulate_all.__defaults__[0]
+
+    def from_the_same_state(x):
+        store[:] = [0.25]
+        return _grads_twice(x)
+    want = _central(from_the_same_state, W)
+    for _ in range(3):
+        for i, e in enumerate(np.eye(3)):
+            store[:] = [0.25]
+            assert fwdad.jvp(_grads_twice, (W,), (e,))[1] == pytest.approx(want[i],
+                                                                            rel=1e-6)
+
+
+class _Shared:
+    items = []  # a class attribute used as shared state
+
+
+def written_into_a_class_attribute(w):
+    _Shared.items.clear()
+    _Shared.items.append(w[0] * w[1])
+    return _Shared.items[0] * np.sum(w ** 2)
+
+
+@pytest.mark.parametrize("how", ["jvp", "jacfwd"])
+def test_a_derivative_written_into_a_class_attribute_is_refused(how):
+    """It was a fresh writable tangent at each read: the derivative was lost."""
+    with pytest.raises(FwdadError, match=r"written into a list.*test_default_aliases"):
+        FIRST_ORDER[how](written_into_a_class_attribute)
+
+
+def _jvp_along_v(w):
+    return fwdad.jvp(read_through_the_global, (w,), (V,))[1]
+
+
+def _second_along_v(w):
+    return fwdad.jvp(_jvp_along_v, (w,), (V,))[1]
+
+
+def test_a_third_derivative_through_an_aliased_default_is_refused():
+    with pytest.raises(FwdadError, match=r"test_default_aliases.py:\d+ in a third derivat"):
+        fwdad.jvp(_second_along_v, (W,), (V,))
