@@ -240,6 +240,7 @@ def test_a_derived_rule_called_directly_is_one_derivative(f):
         assert rule(fwdad.Dual(W.copy(), V.copy())).tangent == pytest.approx(want, rel=1e-6)
 
 
+@pytest.mark.usefixtures("restore_rules")  # (static_graph registers a rule)
 def test_a_static_graph_runs_the_full_rule_for_an_aliased_default():
     """A schedule would replay the global read as a constant: the recording is given
     up and every call runs the rule (the recording run itself read a default's Dual
@@ -309,3 +310,34 @@ def _second_along_v(w):
 def test_a_third_derivative_through_an_aliased_default_is_refused():
     with pytest.raises(FwdadError, match=r"test_default_aliases.py:\d+ in a third derivat"):
         fwdad.jvp(_second_along_v, (W,), (V,))
+
+
+def _writer(w, store=[]):  # noqa: B006
+    store.clear()
+    store.append(w[0] * w[1])
+
+
+LATE = _writer.__defaults__[0]
+HELPERS = {"write": _writer}  # reached through a dict only: no walk of globals finds it
+
+
+def _reader(w):
+    return LATE[0] * np.sum(w ** 2)
+
+
+def written_by_a_helper_met_late(w):
+    HELPERS["write"](w)
+    return _reader(w)
+
+
+def test_a_rule_optimized_before_the_default_was_known_is_built_again():
+    """_reader's rule is built (optimized: LATE is a plain list then) before _writer's:
+    when _writer's rule makes LATE a known default, the rules are dropped, and
+    _reader's is built again, unoptimized (forward/defaults.FreshDefault)."""
+    LATE[:] = [2.0]
+    assert fwdad.jvp(_reader, (W,), (V,))[1] == pytest.approx(2.0 * np.sum(2 * W * V))
+    assert build_rule(_reader).source.startswith("# optimized")  # (the case to test)
+    want = _central(written_by_a_helper_met_late, W) @ V
+    for _ in range(3):
+        got = fwdad.jvp(written_by_a_helper_met_late, (W,), (V,))[1]
+        assert got == pytest.approx(want, rel=1e-6)
