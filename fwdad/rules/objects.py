@@ -72,6 +72,8 @@ def get_attribute(obj: Dual, name: str) -> Dual:
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
         tangent = getattr(obj.tangent, name, NoTangent)
         if tangent is NoTangent:
+            if _class_attribute(obj.primal, name, value):  # (every instance's: as a
+                return read_lasting(value)                  # global, writes checked)
             return Dual(value, zero_tangent(value))
         return FieldDual(value, tangent, obj.tangent, name)
     if attributes.is_namedtuple(obj.tangent):
@@ -83,6 +85,15 @@ def get_attribute(obj: Dual, name: str) -> Dual:
         return read_lasting(value)       # tests/forward/test_default_aliases.py)
     return Dual(value, zero_tangent(value))
 
+
+def _class_attribute(obj: Any, name: str, value: Any) -> bool:
+    """Whether `obj.name` is an attribute of obj's class, not a field of obj."""
+    fields = getattr(obj, "__dict__", None)
+    return isinstance(fields, dict) and name not in fields and any(
+        vars(kind).get(name, _MISSING) is value for kind in type(obj).__mro__)
+
+
+_MISSING = object()
 
 # Owners whose attributes outlive a call: a class's (`Acc.items`), a module's, a
 # function's (`helper.__defaults__`).

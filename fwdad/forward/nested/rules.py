@@ -121,6 +121,7 @@ def _no_default_deeper(kept: Any) -> Dual:
 
 
 def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
+def_nondiff(current_user_location)  # (what a refusal names, raised by a level-2 rule)
 
 
 @frule(duals.store_global)
