@@ -85,10 +85,24 @@ def dict_read_through_the_global(w):
     return TABLE["a"] * np.sum(w ** 2) + len(TABLE)
 
 
+def _written_by_numpy(w, out=np.zeros(3)):  # noqa: B008
+    np.multiply(w, w[0], out=out)
+    np.copyto(out, out + w)
+
+
+OUT = _written_by_numpy.__defaults__[0]
+
+
+def array_written_by_numpy_read_through_the_global(w):
+    _written_by_numpy(w)
+    return np.sum(OUT * OUT) * w[1]
+
+
 PROGRAMS = [cleared_through_the_global, accumulated_over_two_calls,
             read_through_the_global, array_reset_through_the_global,
-            dict_read_through_the_global]
-REVERSE_REFUSES = {array_reset_through_the_global}  # (rules_arrays: a constant array)
+            dict_read_through_the_global, array_written_by_numpy_read_through_the_global]
+REVERSE_REFUSES = {array_reset_through_the_global,  # (rules_arrays: a constant array)
+                   array_written_by_numpy_read_through_the_global}
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
 
