@@ -14,9 +14,10 @@ for a constant, with a zero tangent (it inlines `STORE[0]` as plain Python): a r
 reads such a default must stay unoptimized. `reads_mutable_default` tells, when a rule
 is built, from the defaults of the functions the rule's own function reaches through its
 globals and closure cells, and of every function whose rule was built before. A default
-met only later (a method, a function passed as an argument) whose object an optimized
-rule took for a constant drops every rule (forward/defaults.FreshDefault), so that they
-are built again with what is known then.
+met only later (a function passed as an argument) whose object an optimized rule took
+for a constant drops every rule (forward/defaults.FreshDefault), so that they are built
+again with what is known then; met in the middle of a derivative, while such a rule
+may be running, it is refused for that call.
 """
 from __future__ import annotations
 
@@ -91,7 +92,9 @@ def _reached(f: types.FunctionType) -> Iterator[Any]:
     scope: Dict[str, Any] = f.__globals__
     for name in _names(f.__code__):
         value = scope.get(name)
-        if value is not None:
+        if isinstance(value, (dict, list, tuple)):  # (a table of functions: one level)
+            yield from value.values() if isinstance(value, dict) else value
+        elif value is not None:
             yield value
     for cell in f.__closure__ or ():
         try:

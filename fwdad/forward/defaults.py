@@ -101,7 +101,10 @@ class FreshDefault:
             # (read through a global or attribute too: core/duals.py)
             MUTABLE_DEFAULTS[id(value)] = self
             if id(value) in ASSUMED_PLAIN:  # an optimized rule reads it as a constant:
-                forget_rules()  # built again, it will not (forward/default_aliases.py)
+                ASSUMED_PLAIN.discard(id(value))  # built again, it will not
+                forget_rules()  # (forward/default_aliases.py)
+                if derivative_open():  # and that rule may be running now
+                    raise _met_late(value)
 
     def dual(self) -> Dual:
         return self._kept(1, fresh)
@@ -157,6 +160,19 @@ def _fits(value: Any, tangent: Any) -> bool:
 
 def _emptied(value: Any) -> bool:
     return isinstance(value, (list, dict)) and not value
+
+
+def _met_late(value: Any) -> FwdadError:
+    line = current_user_location()
+    return FwdadError(
+        f"fwdad met a function's mutable default ({a_type(value)}) only in the middle of "
+        f"a derivative{' (at ' + line if line else ''}{')' if line else ''}, after it had "
+        f"built a rule that reads the same object through a global or closure variable "
+        f"and takes it for a constant; that rule may be running now, and this "
+        f"derivative would be wrong. fwdad has dropped its rules and knows the default "
+        f"now: the next call is right. To avoid this, call the function that owns the "
+        f"default by its name (fwdad then finds it when it builds the rules), or pass "
+        f"the list, dict or array as an argument.")
 
 
 def _changed_outside(value: Any) -> FwdadError:

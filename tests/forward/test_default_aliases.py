@@ -332,26 +332,51 @@ def _writer(w, store=[]):  # noqa: B006
 
 
 LATE = _writer.__defaults__[0]
-HELPERS = {"write": _writer}  # reached through a dict only: no walk of globals finds it
 
 
 def _reader(w):
     return LATE[0] * np.sum(w ** 2)
 
 
-def written_by_a_helper_met_late(w):
-    HELPERS["write"](w)
+def written_by_a_helper_passed_in(w, write):
+    write(w)
     return _reader(w)
 
 
-def test_a_rule_optimized_before_the_default_was_known_is_built_again():
-    """_reader's rule is built (optimized: LATE is a plain list then) before _writer's:
-    when _writer's rule makes LATE a known default, the rules are dropped, and
-    _reader's is built again, unoptimized (forward/defaults.FreshDefault)."""
+def test_a_default_met_in_the_middle_of_a_derivative_is_refused_once():
+    """_reader's rule is built (optimized: LATE is a plain list then) before fwdad
+    meets _writer, passed as an argument: the rule that took LATE for a constant may
+    be running, so that derivative is refused; the rules are dropped, and every call
+    after is right (forward/defaults.FreshDefault)."""
     LATE[:] = [2.0]
     assert fwdad.jvp(_reader, (W,), (V,))[1] == pytest.approx(2.0 * np.sum(2 * W * V))
     assert build_rule(_reader).source.startswith("# optimized")  # (the case to test)
-    want = _central(written_by_a_helper_met_late, W) @ V
+    f = written_by_a_helper_passed_in
+    with pytest.raises(FwdadError, match=r"only in the middle of a derivative .*the next "
+                                         r"call is right"):
+        fwdad.jvp(f, (W, _writer), (V, None))
+    want = np.array([(f(W + 1e-6 * e, _writer) - f(W - 1e-6 * e, _writer)) / 2e-6
+                     for e in np.eye(3)]) @ V
     for _ in range(3):
-        got = fwdad.jvp(written_by_a_helper_met_late, (W,), (V,))[1]
+        assert fwdad.jvp(f, (W, _writer), (V, None))[1] == pytest.approx(want, rel=1e-6)
+
+
+def _writer_in_a_table(w, store=[]):  # noqa: B006
+    store.clear()
+    store.append(w[0] * w[1])
+
+
+IN_A_TABLE = _writer_in_a_table.__defaults__[0]
+WRITERS = {"write": _writer_in_a_table}  # a table of functions: walked one level down
+
+
+def written_by_a_helper_in_a_table(w):
+    WRITERS["write"](w)
+    return IN_A_TABLE[0] * np.sum(w ** 2)
+
+
+def test_a_default_of_a_function_in_a_global_table_is_found_when_the_rule_is_built():
+    want = _central(written_by_a_helper_in_a_table, W) @ V
+    for _ in range(3):
+        got = fwdad.jvp(written_by_a_helper_in_a_table, (W,), (V,))[1]
         assert got == pytest.approx(want, rel=1e-6)
