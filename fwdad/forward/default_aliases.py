@@ -44,11 +44,13 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
     code = getattr(src.fn, "__code__", None)
     if code is not None and _READS_DEFAULTS & set(_names(code)):
         return True  # (`helper.__defaults__[0]`: an attribute the optimizer may fold)
-    values = [_live_value(src, name) for name in names]
-    mutable = [v for v in values if may_hold_derivative(v)]
-    if any(id(v) in MUTABLE_DEFAULTS for v in mutable):
+    read = {name: _live_value(src, name) for name in names}
+    mutable = {name: v for name, v in read.items() if may_hold_derivative(v)}
+    if any(id(v) in MUTABLE_DEFAULTS for v in mutable.values()):
         return True
-    ASSUMED_PLAIN.update(map(id, mutable))
+    for name, value in mutable.items():  # (a module's globals: where to look it up again,
+        if name not in src.cells:         # which tells a live entry from a reused id)
+            ASSUMED_PLAIN[id(value)] = (src.globals, name)
     return False
 
 

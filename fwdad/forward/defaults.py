@@ -34,7 +34,7 @@ import ast
 import copy
 import threading
 import types
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -57,9 +57,11 @@ _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozense
 _LOCAL = threading.local()
 _OPEN: Dict[Any, Any] = {}
 
-# ids of the mutable values (lists, dicts, arrays, instances) that optimized rules read
-# from a global or closure variable as constants (forward/default_aliases.py).
-ASSUMED_PLAIN: Set[int] = set()
+# id of a mutable value (a list, dict, array, instance) that an optimized rule reads
+# from a module's global as a constant -> (the module's globals, the name): a default
+# met later with that id is that value while the global still holds it
+# (forward/default_aliases.py).
+ASSUMED_PLAIN: Dict[int, Tuple[Dict[str, Any], str]] = {}
 
 
 def begin_derivative() -> Any:
@@ -100,9 +102,8 @@ class FreshDefault:
         if may_hold_derivative(value) and id(value) not in MUTABLE_DEFAULTS:
             # (read through a global or attribute too: core/duals.py)
             MUTABLE_DEFAULTS[id(value)] = self
-            if id(value) in ASSUMED_PLAIN:  # an optimized rule reads it as a constant:
-                ASSUMED_PLAIN.discard(id(value))  # built again, it will not
-                forget_rules()  # (forward/default_aliases.py)
+            if _assumed_plain(value):  # an optimized rule reads it as a constant:
+                forget_rules()  # built again, it will not (forward/default_aliases.py)
                 if derivative_open():  # and that rule may be running now
                     raise _met_late(value)
 
@@ -160,6 +161,11 @@ def _fits(value: Any, tangent: Any) -> bool:
 
 def _emptied(value: Any) -> bool:
     return isinstance(value, (list, dict)) and not value
+
+
+def _assumed_plain(value: Any) -> bool:
+    scope, name = ASSUMED_PLAIN.pop(id(value), (None, ""))
+    return scope is not None and scope.get(name) is value
 
 
 def _met_late(value: Any) -> FwdadError:
