@@ -23,10 +23,11 @@ from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError
 from fwdad.forward import dispatch as forward
+from fwdad.forward.defaults import kept_duals
 from fwdad.reverse import boxing, tape
 from fwdad.reverse import dispatch as reverse
 from fwdad.reverse.api import check_real_scalar
-from fwdad.reverse.stores import settle
+from fwdad.reverse.stores import settle, settle_tangents
 from fwdad.reverse.var import VarMat
 from fwdad.tangents import NoTangent, Tangent
 
@@ -83,7 +84,8 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         raise NotOverReverse(f"{type(exc).__name__}: {exc}") from exc
     finally:
         tape.REGION_STACK.reset(token)
-        settle(region.stores)  # (the user's lists and dicts hold no Var after the pass)
+        settle(region.stores)  # (the user's lists and dicts hold no Var after the pass,
+        settle_tangents(kept_duals())  # and a default's Dual no Var's tangent)
     for arg, final in zip(args, finals):  # f may have updated an argument in place
         if final is not None:
             write_final(arg, final)

@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Tuple
+from typing import Any, Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -35,8 +35,55 @@ def const(value: Any) -> Dual:
 def read_global(value: Any) -> Dual:
     """A global or closure variable read live (`_fw_global(G)`): as `const`, and the
     lists and dicts of its zero tangent refuse a non-zero tangent written into them
-    (`STORE.append(w)`, STORE read again later: core/read_only.py)."""
+    (`STORE.append(w)`, STORE read again later: core/read_only.py). A function's mutable
+    default reached this way is the Dual its rule uses for it in this derivative."""
+    shared = shared_default(value, 1)
+    if shared is not None:
+        return shared
     return Dual(value, read_only(zero_tangent(value)))
+
+
+# id of a mutable default -> the object that keeps its Dual for the derivative running
+# now (a forward/defaults.FreshDefault, which registers itself: it keeps the default
+# alive, so the id stays its own).
+MUTABLE_DEFAULTS: Dict[int, Any] = {}
+
+
+def shared_default(value: Any, level: int) -> Optional[Dual]:
+    """The Dual (at `level`) that the derivative running now keeps for `value`, when
+    `value` is a mutable default of a function whose rule was built; else None.
+
+    Note: the default is one object, also reachable as a global or closure variable
+    (`STORE = helper.__defaults__[0]`): a read through that name must see what the
+    helper wrote into it, derivative included, and a write through it (`STORE.clear()`)
+    must reach the Dual the helper reads next (tests/forward/test_default_aliases.py)."""
+    default = MUTABLE_DEFAULTS.get(id(value))
+    return None if default is None else default.kept(level)
+
+
+def read_lasting(value: Any) -> Dual:
+    """An attribute of a class, module or function (`Acc.items`, `f.__defaults__`), which
+    outlives the call as a global does: read as one, and a tuple of defaults with the
+    Duals the derivative keeps for the mutable ones."""
+    if type(value) is tuple and any(id(v) in MUTABLE_DEFAULTS for v in value):
+        items = [read_global(v) for v in value]
+        return Dual(value, tuple(d.tangent for d in items))
+    if type(value) is dict and any(id(v) in MUTABLE_DEFAULTS for v in value.values()):
+        named = {k: read_global(v) for k, v in value.items()}  # (__kwdefaults__)
+        return Dual(value, read_only({k: d.tangent for k, d in named.items()}))
+    return read_global(value)
+
+
+def defaults_at_level_two(value: Any) -> Optional[Dual]:
+    """`f.__defaults__` read by a rule differentiated again, when it holds a mutable
+    default: a level-2 tuple whose items are the level-2 Duals the derivative keeps for
+    the mutable defaults (constants for the others); None for any other value."""
+    if type(value) is not tuple or not any(id(v) in MUTABLE_DEFAULTS for v in value):
+        return None
+    items = [shared_default(v, 2) or const(const(v)) for v in value]
+    inner = Dual(value, tuple(d.primal.tangent for d in items))
+    return Dual(inner, Tangent(primal=tuple(d.tangent.primal for d in items),
+                               tangent=tuple(d.tangent.tangent for d in items)))
 
 
 def store_global(value: Dual) -> Any:

@@ -19,18 +19,27 @@ linearize), every call gets the same Dual of a default (`begin_derivative`, whic
 public transformations call), so that what one call writes into it, a later call reads
 with its derivative (tests/forward/test_defaults.py). A default that code outside the
 function changed between two such calls is refused (its tangent no longer fits), or,
-emptied, starts again from zero.
+emptied, starts again from zero. A default also reached through a global or closure
+variable, a class attribute or `f.__defaults__` is that same Dual there
+(forward/default_aliases.py, core/duals.read_global).
+
+The rule of a rule (forward over reverse: the forward rule of a reverse rule, whose
+default is the user's object itself; forward over forward) makes its Duals the same way,
+per derivative: one Dual made when the rule was built kept what one hvp wrote into the
+default for the next hvp (tests/forward/test_default_aliases.py).
 """
 from __future__ import annotations
 
 import ast
 import copy
 import threading
-from typing import Any, Callable, Dict, Tuple
+import types
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from fwdad.core.duals import const, fresh
+from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
+from fwdad.core.rebinding import forget_rules
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
@@ -48,6 +57,12 @@ _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozense
 _LOCAL = threading.local()
 _OPEN: Dict[Any, Any] = {}
 
+# id of a mutable value (a list, dict, array, instance) that an optimized rule reads
+# from a module's global as a constant -> (the module's globals, the name): a default
+# met later with that id is that value while the global still holds it
+# (forward/default_aliases.py).
+ASSUMED_PLAIN: Dict[int, Tuple[Dict[str, Any], str]] = {}
+
 
 def begin_derivative() -> Any:
     """From here to `end_derivative(token)`, calls share the Duals of their mutable
@@ -63,6 +78,19 @@ def end_derivative(token: Any) -> None:
     _LOCAL.made = token
 
 
+def derivative_open() -> bool:
+    """Whether a derivative runs now in this thread (begin_derivative)."""
+    return getattr(_LOCAL, "made", None) is not None
+
+
+def kept_duals() -> List[Dual]:
+    """The Duals (level 1) of the mutable defaults met in the derivative running now."""
+    made = getattr(_LOCAL, "made", None)
+    if made is None or made is _OPEN:
+        return []
+    return [dual for (_, level), (_, dual) in made.items() if level == 1]
+
+
 class FreshDefault:
     """A mutable default: the rule makes a new Dual of it at each call (the same one
     for every call of one derivative)."""
@@ -71,6 +99,13 @@ class FreshDefault:
 
     def __init__(self, value: Any) -> None:
         self.value = value
+        if may_hold_derivative(value) and id(value) not in MUTABLE_DEFAULTS:
+            # (read through a global or attribute too: core/duals.py)
+            MUTABLE_DEFAULTS[id(value)] = self
+            if _assumed_plain(value):  # an optimized rule reads it as a constant:
+                forget_rules()  # built again, it will not (forward/default_aliases.py)
+                if derivative_open():  # and that rule may be running now
+                    raise _met_late(value)
 
     def dual(self) -> Dual:
         return self._kept(1, fresh)
@@ -79,6 +114,13 @@ class FreshDefault:
         """What `dual()` gives, as a value of a rule differentiated again (the rule of
         `dual` at level 2): zero tangents at both levels, which writes land in."""
         return self._kept(2, _fresh_at_level_two)
+
+    def kept(self, level: int) -> Optional[Dual]:
+        """The Dual at `level` shared by the derivative running now, None outside one
+        (a global read then keeps its read-only zero tangent)."""
+        if getattr(_LOCAL, "made", None) is None:
+            return None
+        return self.dual() if level == 1 else self.level_two()
 
     def _kept(self, level: int, make: Callable[[Any], Dual]) -> Dual:
         made = getattr(_LOCAL, "made", None)
@@ -121,6 +163,24 @@ def _emptied(value: Any) -> bool:
     return isinstance(value, (list, dict)) and not value
 
 
+def _assumed_plain(value: Any) -> bool:
+    scope, name = ASSUMED_PLAIN.pop(id(value), (None, ""))
+    return scope is not None and scope.get(name) is value
+
+
+def _met_late(value: Any) -> FwdadError:
+    line = current_user_location()
+    return FwdadError(
+        f"fwdad met a function's mutable default ({a_type(value)}) only in the middle of "
+        f"a derivative{' (at ' + line if line else ''}{')' if line else ''}, after it had "
+        f"built a rule that reads the same object through a global or closure variable "
+        f"and takes it for a constant; that rule may be running now, and this "
+        f"derivative would be wrong. fwdad has dropped its rules and knows the default "
+        f"now: the next call is right. To avoid this, call the function that owns the "
+        f"default by its name (fwdad then finds it when it builds the rules), or pass "
+        f"the list, dict or array as an argument.")
+
+
 def _changed_outside(value: Any) -> FwdadError:
     line = current_user_location()
     return FwdadError(
@@ -152,12 +212,18 @@ def rule_defaults(fn: Any, tree: ast.FunctionDef,
 
 
 def _default(value: Any) -> Any:
-    return const(value) if _is_immutable(value) else FreshDefault(value)
+    if isinstance(value, (Dual, FreshDefault)):  # a default of a forward rule, whose rule
+        return fresh(value)  # is derived again: its own first lines renew it per call
+    if is_immutable(value):
+        return const(value)
+    kept = MUTABLE_DEFAULTS.get(id(value))  # (one per default, however many rules)
+    return kept if kept is not None else FreshDefault(value)
 
 
-def _is_immutable(value: Any) -> bool:
+def is_immutable(value: Any) -> bool:
+    """A number, string, None, ..., or a tuple of those: one constant Dual serves."""
     if type(value) is tuple:
-        return all(map(_is_immutable, value))
+        return all(map(is_immutable, value))
     return isinstance(value, _IMMUTABLE)
 
 
@@ -176,3 +242,13 @@ def _free_name(base: str, taken: Dict[str, Any]) -> str:
         name = f"{base}_{count}"
     return name
 
+
+def may_hold_derivative(value: Any) -> bool:
+    """A list, dict, float array or instance: what a derivative can be written into."""
+    if isinstance(value, (list, dict)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fcO"
+    return hasattr(value, "__dict__") and not isinstance(
+        value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                types.MethodType))

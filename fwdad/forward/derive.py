@@ -19,6 +19,8 @@ from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.errors import FwdadError, a_type, location_of
+from fwdad.forward import defaults
+from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
@@ -78,7 +80,8 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        better = optimize(tree, constants, lines, routes)
+        better = None if reads_mutable_default(src, lines.globals) else \
+            optimize(tree, constants, lines, routes)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
@@ -147,6 +150,8 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
         tree, constants, lines = transform_lines(normalized, fresh)
         build = functools.partial(build, bound=bound_names(normalized))
+        if reads_mutable_default(fresh, lines.globals):
+            return plain
         if key[:1] == BATCHED:  # (and the arguments' kinds, when known)
             better = optimize(tree, constants, lines, plain, batched=True,
                               kinds=dict(key[1:]).get(KINDS))
@@ -216,5 +221,23 @@ def derive_frule(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
-    wrapper.frule = LazyRule(fn)  # type: ignore[attr-defined]
+    wrapper.frule = EntryRule(fn)  # type: ignore[attr-defined]
     return wrapper
+
+
+class EntryRule(LazyRule):
+    """`f.frule`, which a user may call on Duals outside any transformation: such a
+    call is one derivative, whose calls share the Duals of their mutable defaults
+    (forward/defaults.py; each call of a helper made a new one, and what one call wrote
+    into the default lost its derivative for the next)."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if defaults.derivative_open():
+            return LazyRule.__call__(self, *args, **kwargs)
+        token = defaults.begin_derivative()
+        try:
+            return LazyRule.__call__(self, *args, **kwargs)
+        finally:
+            defaults.end_derivative(token)

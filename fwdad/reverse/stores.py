@@ -58,6 +58,35 @@ def settle(stores: dict) -> None:
     stores.clear()
 
 
+def settle_tangents(kept: Any) -> None:
+    """After `settle` on Dual values (forward over reverse): the Duals kept for the
+    user's mutable defaults (forward/defaults.py) have plain values again, and each
+    tangent of a variable in them (a Tangent of its value and adjoint) becomes the
+    tangent of its value, so that a later call in the same derivative reads a float
+    or an array with its derivative."""
+    for dual in kept:
+        _settle_tangent(dual.primal, dual.tangent, set())
+
+
+def _settle_tangent(primal: Any, tangent: Any, seen: set) -> Any:
+    """The tangent of `primal` (settled) from `tangent`, containers changed in place."""
+    if type(tangent) is Tangent and isinstance(primal, (float, np.floating, np.ndarray)):
+        value = getattr(tangent, "value", tangent)  # (a Var's or VarMat's tangent)
+        return value.copy() if isinstance(value, np.ndarray) else value
+    if id(tangent) in seen:
+        return tangent
+    if isinstance(primal, list) and isinstance(tangent, list) and len(primal) == len(tangent):
+        seen.add(id(tangent))
+        for i, item in enumerate(primal):
+            tangent[i] = _settle_tangent(item, tangent[i], seen)
+    elif isinstance(primal, dict) and isinstance(tangent, dict):
+        seen.add(id(tangent))
+        for key, item in primal.items():
+            if key in tangent:
+                tangent[key] = _settle_tangent(item, tangent[key], seen)
+    return tangent
+
+
 def _plain(value: Any, seen: set) -> Any:
     """`value` with no variable in it: the same list, dict or instance, settled."""
     t = type(value)

@@ -6,13 +6,14 @@ back to the method's rule as `self`.
 """
 from __future__ import annotations
 
+import types
 from typing import Any
 
 import numpy as np
 
 from fwdad import attributes
 from fwdad.core import entry_points
-from fwdad.core.duals import const
+from fwdad.core.duals import const, read_lasting
 from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location
@@ -71,6 +72,8 @@ def get_attribute(obj: Dual, name: str) -> Dual:
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)
         tangent = getattr(obj.tangent, name, NoTangent)
         if tangent is NoTangent:
+            if _class_attribute(obj.primal, name, value):  # (every instance's: as a
+                return read_lasting(value)                  # global, writes checked)
             return Dual(value, zero_tangent(value))
         return FieldDual(value, tangent, obj.tangent, name)
     if attributes.is_namedtuple(obj.tangent):
@@ -78,7 +81,23 @@ def get_attribute(obj: Dual, name: str) -> Dual:
         return Dual(value, tangent if tangent is not NoTangent else zero_tangent(value))
     if attributes.is_item_attribute(obj.primal, name) and isinstance(obj.tangent, dict):
         return Dual(value, obj.tangent.get(name, zero_tangent(value)))  # SciPy's results
+    if isinstance(obj.primal, _LASTING):  # (state that outlives the call, as a global's:
+        return read_lasting(value)       # tests/forward/test_default_aliases.py)
     return Dual(value, zero_tangent(value))
+
+
+def _class_attribute(obj: Any, name: str, value: Any) -> bool:
+    """Whether `obj.name` is an attribute of obj's class, not a field of obj."""
+    fields = getattr(obj, "__dict__", None)
+    return isinstance(fields, dict) and name not in fields and any(
+        vars(kind).get(name, _MISSING) is value for kind in type(obj).__mro__)
+
+
+_MISSING = object()
+
+# Owners whose attributes outlive a call: a class's (`Acc.items`), a module's, a
+# function's (`helper.__defaults__`).
+_LASTING = (type, types.ModuleType, types.FunctionType)
 
 
 def _is_item_as_attribute(obj: Dual, name: str, value: Any) -> bool:

@@ -90,11 +90,21 @@ def _remember_into(v, store=[]):  # noqa: B006
     return store[0]
 
 
+HOLDER = {"store": _remember_into.__defaults__[0]}  # the default, inside another global
+
+
 def changed_between_calls(x):
     _remember_into.__defaults__[0].clear()
     first = _remember_into(x[0] * 2.0)
-    _remember_into.__defaults__[0].insert(0, 5.0)  # outside the function: the tangent
-    return _remember_into(x[1]) * first            # kept for the default misses it
+    HOLDER["store"].insert(0, 5.0)             # outside the function, through a global
+    return _remember_into(x[1]) * first        # dict: the tangent kept misses the item
+
+
+def inserted_through_the_defaults(x):
+    _remember_into.__defaults__[0].clear()
+    first = _remember_into(x[0] * 2.0)
+    _remember_into.__defaults__[0].insert(0, 5.0)  # the derivative's own Dual of it
+    return _remember_into(x[1]) * first
 
 
 def emptied_between_calls(x):
@@ -108,6 +118,18 @@ def test_a_default_changed_outside_between_two_calls_is_refused():
     with pytest.raises(FwdadError, match=r"mutable default \(a list\) was changed outside "
                                          r"its function .*test_defaults.py:\d+"):
         fwdad.jvp(changed_between_calls, (np.array([0.3, -0.7]),), (np.ones(2),))
+
+
+def test_a_default_changed_through_its_function_between_two_calls_is_followed():
+    """`f.__defaults__[0]` is the Dual the calls share (core/duals.read_lasting): the
+    item inserted there gets a zero tangent, and the next call reads the first's."""
+    x = np.array([0.3, -0.7])
+    want = _central(inserted_through_the_defaults, x)
+    for _ in range(3):
+        assert_close(fwdad.jacfwd(inserted_through_the_defaults)(x), want, rtol=1e-6)
+        for i, e in enumerate(np.eye(2)):
+            assert_close(fwdad.jvp(inserted_through_the_defaults, (x,), (e,))[1], want[i],
+                         rtol=1e-6)
 
 
 def test_a_default_emptied_outside_between_two_calls_starts_again():

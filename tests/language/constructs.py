@@ -147,6 +147,12 @@ CONSTRUCTS = [
               functions.mutable_default_list, (0.5,),
               note="the same object across calls, as in Python; after a derivative it holds "
                    "plain values, as after a plain call"),
+    Construct("a mutable default also named by a global (`STORE = f.__defaults__[0]`), "
+              "read or cleared through it", F, functions.mutable_default_named_by_a_global,
+              (0.5,),
+              note="one object: in a derivative the function and the global share its "
+                   "tangent (a rule that reads it is left unoptimized); a third derivative "
+                   "through it is refused"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,

@@ -106,6 +106,20 @@ def mutable_default_list(x):
     return _log(x * x) + _log(np.sin(x))
 
 
+def _remember(v, kept=[]):  # noqa: B006
+    kept.clear()
+    kept.append(v * v)
+
+
+KEPT = _remember.__defaults__[0]  # the default, named by a global
+
+
+def mutable_default_named_by_a_global(x):
+    KEPT.clear()
+    _remember(x)
+    return KEPT[0] * x + np.sin(KEPT[0])
+
+
 def _apply_twice(fn, v):
     return fn(fn(v))
 

@@ -29,6 +29,9 @@ def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
     inner, name = obj.primal, name.primal
     if default and not hasattr(inner.primal, name):
         return default[0]  # the default, with its own tangents
+    kept = _kept_defaults(inner.primal, name)
+    if kept is not None:
+        return kept
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
     return _field(obj, name, objects.getattr_rule(inner, name))
@@ -39,11 +42,21 @@ def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
     """object.__getattribute__: a property's getter (or a descriptor's __get__, or
     __getattr__) by its level-2 rule, else the field."""
     inner, name = obj.primal, name.primal
+    kept = _kept_defaults(inner.primal, name)
+    if kept is not None:
+        return kept
     hook = attributes.reader(inner.primal, name)
     if hook is not None:
         return rule_call(dispatch.derived_rule(hook.fn),
                          *hook.arguments(obj, constant=_constant))
     return _field(obj, name, objects.get_attribute(inner, name))
+
+
+def _kept_defaults(owner: Any, name: str) -> Any:
+    """`f.__defaults__` holding a mutable default: the Duals the derivative keeps."""
+    if name != "__defaults__":
+        return None
+    return duals.defaults_at_level_two(getattr(owner, name, None))
 
 
 def _field(obj: Dual, name: str, value: Dual) -> Dual:

@@ -21,6 +21,7 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import location_of
 from fwdad.forward import dispatch
+from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.transform.dual_code import transform
 from fwdad.normalize import normalize
 from fwdad.normalize.names import Namer
@@ -77,8 +78,7 @@ def _build(fn: Callable, dual_free: Tuple[str, ...]) -> Callable:
         {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     normalized = normalize(src, _FreshNamer(taken))
     out, constants = transform(normalized, src)
-    defaults = [duals.fresh(d) for d in (fn.__defaults__ or ())]
-    kwdefaults = {k: duals.fresh(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    out, defaults, kwdefaults = rule_defaults(fn, out, constants.values)
     rule = compile_function(out, constants.values, cells, src.globals, defaults, kwdefaults,
                             src.filename, f"rule of {fn.__qualname__} ({location_of(fn)})")
     rule.primal, rule.normalized_source = fn, LazyText(render, normalized)

@@ -18,7 +18,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, a_type, current_user_location, describe
 from fwdad.forward import dispatch, records
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
@@ -92,10 +92,36 @@ def _const(value: Dual) -> Dual:
 
 @frule(duals.read_global)
 def _read_global(value: Dual) -> Dual:
-    return Dual(duals.read_global(value.primal), NoTangent)
+    shared = duals.shared_default(value.primal, 2)  # (a mutable default: core/duals.py)
+    return shared if shared is not None else Dual(duals.read_global(value.primal), NoTangent)
+
+
+@frule(duals.shared_default)
+def _shared_default_deeper(value: Dual, level: Dual) -> Dual:
+    """A third derivative (or higher) through a read of a global: fine unless the
+    global is a mutable default, whose Duals are kept at levels 1 and 2 only."""
+    return _no_default_deeper(duals.shared_default(value.primal, level.primal))
+
+
+@frule(duals.defaults_at_level_two)
+def _defaults_deeper(value: Dual) -> Dual:
+    return _no_default_deeper(duals.defaults_at_level_two(value.primal))
+
+
+def _no_default_deeper(kept: Any) -> Dual:
+    if kept is not None:
+        line = current_user_location()
+        raise FwdadError(
+            f"a mutable default of a function ({a_type(kept.primal.primal)}) is read "
+            f"through a global, a closure variable or f.__defaults__"
+            f"{' at ' + line if line else ''} in a third derivative (or higher): fwdad "
+            f"keeps the derivatives of such a default to second order only. Pass the "
+            f"list, dict or array as an argument instead of keeping it in a default.")
+    return duals.NONE
 
 
 def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
+def_nondiff(current_user_location)  # (what a refusal names, raised by a level-2 rule)
 
 
 @frule(duals.store_global)

@@ -27,6 +27,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
+from fwdad.forward.defaults import is_immutable
 from fwdad.forward.transform.dual_code import transform
 from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
@@ -126,6 +127,8 @@ class Recorder:
     def const(self, read: Callable[[], Any]) -> Dual:
         value = read()
         out = duals.read_global(value)
+        if duals.shared_default(value, 1) is not None:  # (a replay reads a constant)
+            self.invalid("a mutable default read through a global or closure variable")
         self.steps.append(Step(read, [("const", value)], {}, [self.fresh(out)], "const"))
         return out
 
@@ -180,6 +183,8 @@ class Recorder:
         if made is None or made.callee is not get_frule(getattr) or len(made.args) != 2:
             return None
         owner = made.args[0]
+        if owner is None:  # (of unknown origin: the schedule is invalid already)
+            return None
         value = self.values[owner] if isinstance(owner, str) else owner[1]
         ok = value.primal is fn.__self__ and value.tangent is f.tangent
         return owner if ok else None
@@ -205,6 +210,11 @@ class _Primitive:
 
 
 def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
+    if any(not is_immutable(d) for d in _defaults_of(fn)):
+        # a mutable default is one Dual per derivative, shared with the reads of it
+        # through a global (forward/defaults.py): the derived rule runs, unrecorded
+        rec.invalid(f"{fn.__qualname__} has a mutable default")
+        return dispatch.derived_rule(fn)
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src)
     if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(tree)
@@ -221,6 +231,11 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
         rec.name(d, ("const", d))
     return compile_function(tree, values, src.cells, src.globals, defaults, kwdefaults,
                             src.filename, f"recording rule of {fn.__qualname__}")
+
+
+def _defaults_of(fn: Callable) -> List[Any]:
+    return list(getattr(fn, "__defaults__", None) or ()) + \
+        list((getattr(fn, "__kwdefaults__", None) or {}).values())
 
 
 def _wrap(value: Any, rec: Recorder) -> Any:

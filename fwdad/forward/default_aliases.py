@@ -1,0 +1,130 @@
+"""Which rules read a function's mutable default through a global or closure variable.
+
+A mutable default is one object, which a module may also name:
+
+    def helper(w, store=[]):            STORE = helper.__defaults__[0]
+        store.append(w[0] * w[1])       def f(w):
+        return store[0]                     STORE.clear()
+                                            return helper(w) * STORE[0]
+
+Within one derivative the rule of `helper` and every live read of `STORE` share one
+Dual of the list (forward/defaults.py, core/duals.read_global), so what one writes,
+derivative included, the other reads. The optimizer takes a value read from a global
+for a constant, with a zero tangent (it inlines `STORE[0]` as plain Python): a rule that
+reads such a default must stay unoptimized. `reads_mutable_default` tells, when a rule
+is built, from the defaults of the functions the rule's own function reaches through its
+globals and closure cells, and of every function whose rule was built before. A default
+met only later (a function passed as an argument) whose object an optimized rule took
+for a constant drops every rule (forward/defaults.FreshDefault), so that they are built
+again with what is known then; met in the middle of a derivative, while such a rule
+may be running, it is refused for that call.
+"""
+from __future__ import annotations
+
+import sys
+import types
+import weakref
+from typing import Any, Callable, Dict, Iterable, Iterator
+
+from fwdad.core.duals import MUTABLE_DEFAULTS
+from fwdad.forward.defaults import ASSUMED_PLAIN, FreshDefault, may_hold_derivative
+from fwdad.source import FunctionSource
+
+_LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
+_MOST_FUNCTIONS = 500  # walked from one function: a bound on the time a build may take
+_WALKED: "weakref.WeakSet[Any]" = weakref.WeakSet()  # (the functions and classes walked)
+_READS_DEFAULTS = frozenset({"__defaults__", "__kwdefaults__"})
+
+
+def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
+    """Whether one of the globals or closure variables `names`, which the rule of
+    `src.fn` reads live, holds a mutable default of a function. The mutable values among
+    them that are not (yet) are noted as taken for constants (ASSUMED_PLAIN)."""
+    register_reachable(src.fn)
+    code = getattr(src.fn, "__code__", None)
+    if code is not None and _READS_DEFAULTS & set(_names(code)):
+        return True  # (`helper.__defaults__[0]`: an attribute the optimizer may fold)
+    read = {name: _live_value(src, name) for name in names}
+    mutable = {name: v for name, v in read.items() if may_hold_derivative(v)}
+    if any(id(v) in MUTABLE_DEFAULTS for v in mutable.values()):
+        return True
+    for name, value in mutable.items():  # (a module's globals: where to look it up again,
+        if name not in src.cells:         # which tells a live entry from a reused id)
+            ASSUMED_PLAIN[id(value)] = (src.globals, name)
+    return False
+
+
+def register_reachable(fn: Callable[..., Any]) -> None:
+    """Register (as FreshDefault) the mutable defaults of `fn` and of the Python
+    functions it reaches through its globals and closure cells (its static calls, and
+    theirs), library code left out."""
+    todo, count = [fn], 0
+    while todo and count < _MOST_FUNCTIONS:
+        f = _function_of(todo.pop())
+        if isinstance(f, type):
+            if not _in_library(f) and f not in _WALKED:
+                _WALKED.add(f)
+                todo.extend(vars(f).values())  # (its methods)
+            continue
+        if not isinstance(f, types.FunctionType) or f in _WALKED or _in_library(f):
+            continue
+        _WALKED.add(f)
+        count += 1
+        for value in _defaults(f):
+            if may_hold_derivative(value) and id(value) not in MUTABLE_DEFAULTS:
+                FreshDefault(value)  # (registers itself)
+        todo.extend(_reached(f))
+
+
+def _function_of(value: Any) -> Any:
+    """The function of a method, staticmethod or classmethod; else the value."""
+    if isinstance(value, (types.MethodType, staticmethod, classmethod)):
+        return value.__func__
+    return value
+
+
+def _defaults(f: types.FunctionType) -> Iterator[Any]:
+    yield from f.__defaults__ or ()
+    yield from (f.__kwdefaults__ or {}).values()
+
+
+def _reached(f: types.FunctionType) -> Iterator[Any]:
+    """The values `f` may call: its globals named in its code (nested defs' too), and
+    its closure cells."""
+    scope: Dict[str, Any] = f.__globals__
+    for name in _names(f.__code__):
+        value = scope.get(name)
+        if isinstance(value, (dict, list, tuple)):  # (a table of functions: one level)
+            yield from value.values() if isinstance(value, dict) else value
+        elif value is not None:
+            yield value
+    for cell in f.__closure__ or ():
+        try:
+            yield cell.cell_contents
+        except ValueError:  # (an empty cell)
+            continue
+
+
+def _names(code: types.CodeType) -> Iterator[str]:
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _names(const)
+
+
+def _in_library(f: Any) -> bool:
+    module = getattr(f, "__module__", None) or ""
+    return module.split(".", 1)[0] in _LIBRARIES
+
+
+_MISSING = object()
+
+
+def _live_value(src: FunctionSource, name: str) -> Any:
+    cell = src.cells.get(name)
+    if cell is not None:
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return _MISSING
+    return src.globals.get(name, _MISSING)
