@@ -223,3 +223,19 @@ def test_batched_value_into_unbatched_target_calls_the_rule():
 def test_number_into_a_slice_calls_the_rule():
     _, variant = _variant(number_into_a_slice, _args([(6,)]))
     assert variant.source.count("_fw_update_owned(") == 2, variant.source
+
+
+# ---- the bench rows this is for -----------------------------------------------------
+@pytest.mark.parametrize("name", ["pde_residual", "residual_1d"])
+def test_bench_residuals_batched_variants_call_no_rule(name):
+    """jacfwd of the PDE residual and sparse_jacfwd of the 1-D residual (bench/): their
+    variants are the arithmetic alone, and their Jacobians the differences'."""
+    from bench import sparse, workloads_jacobian
+    fn = getattr(workloads_jacobian, name, None) or getattr(sparse, name)
+    x = np.sin(np.linspace(0.0, 3.0, 12))
+    _, variant = _variant(fn, [x])
+    called = re.findall(r"_fw_(\w+)\(", variant.source.split("return _fw_plain")[1])
+    assert set(called) <= {"rolled", "np_exp", "Dual"}, (called, variant.source)
+    jac = fwdad.jacfwd(fn)(x)
+    want = np.stack([fd_jvp(fn, [x], [e]) for e in np.eye(12)], axis=1)
+    np.testing.assert_allclose(jac, want, rtol=1e-6, atol=1e-6)
