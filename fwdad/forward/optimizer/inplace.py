@@ -27,7 +27,7 @@ import operator
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import astwalk, lang
-from fwdad.forward.optimizer import updates
+from fwdad.forward.optimizer import batched_updates, updates
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.lines import Atom, Line, walk_lines
 from fwdad.forward.optimizer.records import CALL, Assign, Record
@@ -193,7 +193,14 @@ def _join(group: List[Line]) -> Line:
 def rewrite(rw: Any, line: Line) -> List[Record]:
     """The statements of an update line (forward/optimizer/updates.py runs it): on
     primals for a plain local; through the plain rule's frules on a boxed one; on the
-    Dual of a split one's primal and private tangent, split again after."""
+    Dual of a split one's primal and private tangent, split again after; or, in the
+    variant for batched tangents and kinds, written inline where that is known to be
+    the same (forward/optimizer/batched_updates.py)."""
+    if rw.batched and rw.axes is not None:
+        written = batched_updates.inlined(rw, line)
+        if written is not None:
+            rw.inlined = True
+            return written
     update: Update = line.template
     atoms = [a for a, _ in line.args]
     target, value = line.targets[0], atoms[-1]

@@ -14,7 +14,8 @@ arithmetic operator, a matrix product, a `math` function, a whole-array sum or m
 or that reads the shape of an array, or calls one of its methods that keep its dtype
 (`x.reshape(m, n)`, forward/optimizer/methods.py). Python ints take part only where
 their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
-float64 values (`x * n`, `x ** 2`), or converted (`int(x)`).
+float64 values (`x * n`, `x ** 2`), or converted (`int(x)`); a Python float to an int
+power is a float.
 That kind is NumPy's own answer, asked of small values of the operands' kinds
 (kinds.sample), so it follows NumPy's promotion rules exactly. Operands that are
 globals read live, parameters passed by keyword or left to defaults, and names that
@@ -213,6 +214,8 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
     if operands and all(k in _PYTHON_NUMBERS for k in operands) and (
             fn in _ON_PYTHON_NUMBERS or isinstance(fn, np.ufunc)):
         return _sampled(fn, operands)  # (a ufunc takes Python numbers as int64, float64)
+    if fn is operator.pow and operands == [FLOAT, INT]:
+        return FLOAT  # (h ** 2: a float to an int power is a float, or it raises)
     if fn is operator.pow and len(operands) == 2 and operands[0][0] in ("array", "npfloat") \
             and operands[0][-1] == np.float64 and operands[1] in _PYTHON_NUMBERS:
         return _sampled(fn, operands)  # (x ** 3: a float64 base keeps its kind)

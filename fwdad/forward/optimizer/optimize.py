@@ -45,6 +45,7 @@ from fwdad.forward.optimizer import (
     vanishing,
 )
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
+from fwdad.forward.optimizer.batch_axes import BatchAxes
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
 from fwdad.forward.optimizer.inline import built_plainly, instantiate, nondiff_call
@@ -114,6 +115,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     value_kinds = kind_flow.propagate(analysis.lines, params) if params is not None else {}
     rewrite = _Rewrite(analysis, constants, tree, without_tangent, value_kinds)
     rewrite.batched = batched
+    if batched and value_kinds:  # (where updates may be written inline)
+        rewrite.axes = BatchAxes(analysis.lines, analysis.kinds, activity.params(tree),
+                                 functools.partial(array_lines.passes_tangent,
+                                                   kinds=value_kinds))
     guarded = batched or not (without_tangent or checked)  # (see below)
     unchecked = set() if guarded else {  # (a parameter of a known kind is no list)
         p for p in activity.params(tree) if value_kinds.get(p, OTHER) == OTHER}
@@ -157,6 +162,7 @@ class _Rewrite(OtherLines):
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
         self.batched = False  # the variant for batched tangents (see optimize)
+        self.axes: Optional[BatchAxes] = None  # its batch axes, when kinds are known
         self.value_kinds = value_kinds  # local -> its kind, when kinds are known
         self.unfree: Set[str] = set()  # locals that may hold a list (optimizer/sequences.py)
         self.built: Set[str] = set()  # locals that hold a list the rule builds (the same)
@@ -177,7 +183,7 @@ class _Rewrite(OtherLines):
             analysis.lines, self.kinds, params, set(without_tangent),
             {a.arg for a in (args.vararg, args.kwarg) if a is not None}, self.floats,
             functools.partial(array_lines.passes_tangent, kinds=value_kinds)
-            if value_kinds else None)
+            if value_kinds else None, value_kinds)
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.needs_tangents: Set[str] = set()  # parameters the guard checks have one
         self.depth = 0  # how deep in blocks the statement being rewritten is
@@ -292,6 +298,11 @@ class _Rewrite(OtherLines):
                 sequences.reads_arrays(line) and not all(
                     sequences.free(a, self.unfree) for a in line.operands):
             return self.s_call(line)  # (a list operand: the rule makes it an array)
+        if self.batched and self.value_kinds:
+            reduced = array_lines.reduced(self, line, target)
+            if reduced is not None:
+                self.inlined = True
+                return reduced
         if self.batched and not batched_variant.inlines(
                 self, line, line.template):
             return self.s_call(line)
@@ -320,6 +331,7 @@ class _Rewrite(OtherLines):
             return [Assign([target], built, CALL)]
         inlined = array_lines.inlined(self, line, target) if self.value_kinds else None
         if inlined is not None:
+            self.inlined = True
             return inlined
         callee = self.callee(line, self.name_node(line.func))
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),

@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 
 from fwdad import astwalk
-from fwdad.forward.optimizer.activity import PLAIN
+from fwdad.forward.optimizer.activity import PLAIN, SPLIT
+from fwdad.forward.optimizer.kinds import OTHER, Kind
 from fwdad.forward.optimizer.lines import Atom, Line
 
 ALWAYS = ""  # the cause of a NoTangent that no argument explains
@@ -32,14 +33,17 @@ _ALWAYS = frozenset({ALWAYS})
 def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
            without_tangent: Set[str], extra: Set[str],
            floats: Set[str] = frozenset(),
-           passes: Optional[Callable[[Line], bool]] = None) -> Dict[str, FrozenSet[str]]:
+           passes: Optional[Callable[[Line], bool]] = None,
+           value_kinds: Optional[Dict[str, Kind]] = None) -> Dict[str, FrozenSet[str]]:
     """local -> its causes (see the module docstring); locals whose tangent always
     exists are left out. `without_tangent`: the parameters the rule is specialized for
     as having no tangent; `extra`: *args and **kwargs, whose items are not checked;
     `floats`: parameters without tangent that are Python floats (a copy of one gets
     the real zero 0.0, as a copy of a float literal does); `passes`: the calls whose
     tangent is NoTangent only where their first operand's is (a slice of an array:
-    forward/optimizer/array_lines.py)."""
+    forward/optimizer/array_lines.py); `value_kinds`: the kinds of the locals, where
+    known (kind_flow.py): an update of a split float array leaves it a tangent
+    (optimizer/updates.py makes a zero one first where it has none)."""
     out: Dict[str, FrozenSet[str]] = {}
     for name in params:
         if kinds.get(name, PLAIN) != PLAIN:
@@ -53,6 +57,9 @@ def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
             if passes is not None and passes(line):
                 new = out.get(line.args[0][0].name, _NONE) if is_active(
                     line.args[0][0], kinds) else _ALWAYS
+            elif line.kind == "update" and kinds.get(target) == SPLIT and \
+                    (value_kinds or {}).get(target, OTHER)[0] == "array":
+                new = _NONE
             else:
                 new = _of_line(line, target, kinds, out, floats)
             old = out.get(target, _NONE)
