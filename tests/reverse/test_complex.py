@@ -112,6 +112,26 @@ def test_real_argument_through_complex_intermediates():
     np.testing.assert_allclose(gz, fd_grad(lambda z: f(X, z), Z), rtol=1e-6, atol=1e-7)
 
 
+class _Phasor:
+    def __init__(self, x):
+        self.z = (2.0 + np.cos(x)) + 1j * np.sin(x)
+
+    def power(self):
+        return np.sum((self.z * np.conj(self.z)).real * 0.1 + np.angle(self.z))
+
+
+def _through_a_field(x):
+    return _Phasor(x).power()
+
+
+def test_complex_value_through_an_instance_field():
+    """A complex field written in __init__ and read in a method (the fuzzer's complex
+    construct: reverse mode refused the write, which only moves the variable)."""
+    g = fwdad.grad(_through_a_field)(X)
+    np.testing.assert_allclose(g, np.real(fd_grad(lambda x: _through_a_field(np.real(x)),
+                                                  X)), rtol=1e-6, atol=1e-7)
+
+
 HOLOMORPHIC = [(lambda z: z ** 3, lambda z: 3 * z ** 2), (np.exp, np.exp),
                (lambda z: np.sin(z) * z, lambda z: np.cos(z) * z + np.sin(z)),
                (lambda z: 1.0 / (1.0 + z * z), lambda z: -2 * z / (1.0 + z * z) ** 2),
