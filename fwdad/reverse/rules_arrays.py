@@ -158,7 +158,7 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
     """x[key] = v, Stan's way: save the overwritten values; on the way back, give the
     written part's adjoint to v, zero it and restore the old values."""
     if not x.value.flags.writeable:
-        raise read_only_write_error(x)
+        _writable_constant_part(x, v)
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
     region, landed = current(), _last_writes(x.shape, key)
@@ -170,6 +170,16 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
         accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
     region.writes.append((x.value, key, np.array(x.value[key])))
+
+
+def _writable_constant_part(x: VarMat, v: Any) -> None:
+    """A write into a read-only view (the real or imaginary part of a complex value,
+    rules_ufuncs._read_only_part): refused when the part or the written value depends
+    on the arguments, else (a constant part) let through, as NumPy would."""
+    from fwdad.reverse.complexes import depends_on_arguments  # (it imports the registry)
+    if depends_on_arguments([x]) or (is_tracked(v) and depends_on_arguments([v])):
+        raise read_only_write_error(x)
+    x.value.flags.writeable = True
 
 
 def read_only_write_error(x: VarMat) -> FwdadError:

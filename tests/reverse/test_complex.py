@@ -168,6 +168,20 @@ def test_writes_through_complex_parts_are_refused(f):
     np.testing.assert_allclose(dy, (f(X + 1e-6 * t) - f(X - 1e-6 * t)) / 2e-6, atol=1e-7)
 
 
+def _constant_parts(x):
+    z = np.exp(1j * np.arange(4.0))
+    z.imag[...] = 0.0
+    np.real(z)[0] += 1.0
+    return x * z.real
+
+
+def test_writes_into_the_parts_of_a_constant_complex_array_are_allowed():
+    coefficients = _constant_parts(np.ones(4))
+    g = fwdad.grad(lambda x: np.sum(_constant_parts(x)))(X)
+    np.testing.assert_allclose(g, coefficients)
+    np.testing.assert_allclose(coefficients, np.cos(np.arange(4.0)) + [1.0, 0.0, 0.0, 0.0])
+
+
 def _set_real_of_real(x):
     y = x * 2.0
     y.real = x * x
