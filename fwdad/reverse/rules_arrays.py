@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError, InternalError, describe
+from fwdad.errors import FwdadError, InternalError, current_user_location, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
 from fwdad.reverse.stores import note
@@ -157,6 +157,8 @@ def _delitem(x: Any, key: Any) -> None:
 def assign(x: VarMat, key: Any, v: Any) -> None:
     """x[key] = v, Stan's way: save the overwritten values; on the way back, give the
     written part's adjoint to v, zero it and restore the old values."""
+    if not x.value.flags.writeable:
+        _writable_constant_part(x, v)
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
     region, landed = current(), _last_writes(x.shape, key)
@@ -168,6 +170,28 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
         accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
     region.writes.append((x.value, key, np.array(x.value[key])))
+
+
+def _writable_constant_part(x: VarMat, v: Any) -> None:
+    """A write into a read-only view (the real or imaginary part of a complex value,
+    rules_ufuncs._read_only_part): refused when the part or the written value depends
+    on the arguments, else (a constant part) let through, as NumPy would."""
+    from fwdad.reverse.complexes import depends_on_arguments  # (it imports the registry)
+    if depends_on_arguments([x]) or (is_tracked(v) and depends_on_arguments([v])):
+        raise read_only_write_error(x)
+    x.value.flags.writeable = True
+
+
+def read_only_write_error(x: VarMat) -> FwdadError:
+    at = current_user_location()
+    return FwdadError(
+        f"a write{' at ' + at if at else ''} into a read-only {x.value.dtype} array of "
+        f"shape {x.shape}: the real or imaginary part of a complex variable (z.real, "
+        f"z.imag, np.real(z), np.imag(z), or a slice of one), which reverse mode does not "
+        f"write through (the write would reach the complex value but not its derivative), "
+        f"or a view NumPy makes read-only (np.broadcast_to). Build the new value instead, "
+        f"e.g. z = z.real + 1j * new_imag, or use forward mode (fwdad.jvp, fwdad.jacfwd), "
+        f"which follows these writes.")
 
 
 def _last_writes(shape: tuple, key: Any) -> Any:

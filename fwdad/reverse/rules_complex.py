@@ -46,6 +46,9 @@ complex_ready(operator.getitem, operator.setitem, np.transpose, np.ndarray.trans
 complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, list.append,
               getattr, np.array, np.asarray, np.copy, np.ndarray.copy, np.ndarray.conj,
               np.ndarray.conjugate, np.linalg.matmul)
+# (a field written and read back holds the variable itself; setattr's override and hooks
+# run derived rules, whose lines check their own values)
+complex_ready(setattr, object.__setattr__)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: registry.accumulate)
 complex_ready(np.ndarray.astype, np.astype, np.complex128)

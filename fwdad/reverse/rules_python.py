@@ -15,7 +15,7 @@ import numpy as np
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
 from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule, user_method
-from fwdad.reverse.rules_arrays import assign, transpose, write_constant
+from fwdad.reverse.rules_arrays import assign, read_only_write_error, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
@@ -180,6 +180,9 @@ raw_rrule(super)(super)  # super(C, obj): its methods are bound to obj and its v
 
 @raw_rrule(setattr)
 def _setattr(obj: Any, name: str, value: Any) -> None:
+    if type(obj) is VarMat and name in ("real", "imag"):  # z.imag = v: z.imag[...] = v
+        _set_part(obj, name, value)
+        return
     override = attributes.setattr_override(type(obj))
     if override is not None:  # as setattr would, it calls its override
         _derived_rrule(override)(obj, name, value)
@@ -196,6 +199,16 @@ def _set_attribute(obj: Any, name: str, value: Any) -> None:
     else:
         attributes.write_field(obj, name, value)
         note_field(obj, name, value)
+
+
+def _set_part(obj: VarMat, name: str, value: Any) -> None:
+    """x.real = v writes all of a real x; a complex x's parts are refused, as writes
+    through z.real and z.imag are (rules_ufuncs._read_only_part)."""
+    if np.iscomplexobj(obj.value):
+        raise read_only_write_error(obj)
+    if name == "imag":
+        raise TypeError("array does not have imaginary part to set")
+    assign(obj, Ellipsis, value)
 
 
 def _derived_rrule(fn: Any) -> Any:

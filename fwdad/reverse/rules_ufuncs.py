@@ -116,13 +116,27 @@ def _where(condition, x, y):
 @rrule(np.real)
 def _real(x):
     """Re(ct * Re t) = Re(ct * t) for a real ct: the cotangent passes as it is."""
-    return np.real(x), lambda ct: (ct,)
+    return _read_only_part(np.real(x), x), lambda ct: (ct,)
 
 
 @rrule(np.imag)
 def _imag(x):
     """ct * Im t = Re(-i ct * t); the imaginary part of a real value is zero."""
-    return np.imag(x), lambda ct: (-1j * ct if np.iscomplexobj(x) else None,)
+    part = _read_only_part(np.imag(x), x)
+    return part, lambda ct: (-1j * ct if np.iscomplexobj(x) else None,)
+
+
+def _read_only_part(part, x):
+    """The real or imaginary part of a complex array is a view of it, and a write
+    through it would reach the complex variable's value but not its adjoint (the
+    imaginary part's adjoint is minus a view: none can share it). The view is made
+    read-only, and rules_arrays.assign refuses writes into it unless nothing in them
+    depends on the arguments (test_complex.py,
+    test_writes_through_complex_parts_are_refused)."""
+    if type(part) is np.ndarray and np.iscomplexobj(x) and np.may_share_memory(part, x):
+        part = part.view()
+        part.flags.writeable = False
+    return part
 
 
 @rrule(np.conjugate)

@@ -68,8 +68,9 @@ def traced(f: Callable, args: tuple, filename: str, sizes: Optional[list] = None
 
 
 def _largest(values) -> float:
-    floats = [np.max(np.abs(v)) for v in values if isinstance(v, (float, np.floating))
-              or isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.size]
+    floats = [np.max(np.abs(v)) for v in values
+              if isinstance(v, (float, complex, np.floating, np.complexfloating))
+              or isinstance(v, np.ndarray) and v.dtype.kind in "fc" and v.size]
     return max(floats, default=0.0)
 
 
