@@ -49,6 +49,7 @@ complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, l
 # (a field written and read back holds the variable itself; setattr's override and hooks
 # run derived rules, whose lines check their own values)
 complex_ready(setattr, object.__setattr__)
+complex_ready(builtins.complex)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: registry.accumulate)
 complex_ready(np.ndarray.astype, np.astype, np.complex128)

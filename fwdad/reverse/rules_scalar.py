@@ -106,6 +106,13 @@ def _float(x):
     return float(x), lambda ct: (ct,)
 
 
+@rrule(builtins.complex)
+def _complex(real=0.0, imag=0.0):
+    """complex(a, b) = a + 1j b: Re(ct (da + 1j db)) gives a the cotangent ct and b
+    1j ct (a real variable keeps the real part: registry.accumulate)."""
+    return complex(real, imag), lambda ct: (ct, 1j * ct)
+
+
 # ---- functions of one argument: rows of the derivative table --------------------------
 for _row in derivatives.UNARY + derivatives.BINARY:  # (math.atan2 among them)
     if _row.math is not None:

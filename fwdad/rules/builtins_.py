@@ -1,4 +1,4 @@
-"""Rules for builtins: abs, min, max, sum, pow, float, int, and the ones with no
+"""Rules for builtins: abs, min, max, sum, pow, float, complex, int, and the ones with no
 derivative (len, range, print, isinstance, ...)."""
 from __future__ import annotations
 
@@ -86,6 +86,32 @@ def _float(x: Dual = None) -> Dual:
     if not isinstance(tangent, (float, complex, np.ndarray, np.generic)):
         return Dual(out, np.real(np.reshape(tangent, ())))  # recorded by linearize
     return Dual(out, float(np.real(tangent)))
+
+
+@frule(builtins.complex, pure=True)
+def _complex(real: Dual = None, imag: Dual = None) -> Dual:
+    """complex(a, b) is a + 1j b (for complex a and b too, as Python computes it): its
+    tangent is da + 1j db; a string parses to a constant."""
+    parts = [d for d in (real, imag) if d is not None]
+    out = complex(*(d.primal for d in parts))
+    if any(isinstance(d.primal, str) for d in parts):
+        return Dual(out, 0j)
+    tangents = [_real_part_tangent(d) for d in parts]
+    if len(tangents) == 2:
+        tangent = tangents[0] + 1j * tangents[1]
+    else:
+        tangent = tangents[0] + 0j if tangents else 0j
+    return Dual(out, tangent if isinstance(tangent, np.ndarray) else complex(tangent))
+
+
+def _real_part_tangent(x: Dual):
+    """x's tangent as a number (a batch of them: an array), 0 for none."""
+    t = x.tangent
+    if t is NoTangent:
+        return 0.0
+    if is_batched(x.primal, t):
+        return np.reshape(t, (np.shape(t)[0],))
+    return np.reshape(t, ()) if isinstance(t, np.ndarray) else t
 
 
 def_nondiff(builtins.int, builtins.bool, builtins.round, builtins.len, builtins.range,

@@ -69,6 +69,8 @@ def _parts():
     rows += [_row(np.angle, Z, deg=True), _row(operator.abs, ZS), _row(builtins.abs, ZS),
              _row(np.abs, Z), _row(np.imag, Z.real)]
     rows += [_row(getattr, Z, "real"), _row(getattr, Z, "imag"), _row(getattr, ZS, "imag")]
+    rows += [_row(builtins.complex, 0.3, -0.7), _row(builtins.complex, ZS, 0.4 + 0.2j),
+             _row(builtins.complex, 0.3), _row(builtins.complex, ZS)]
     return rows
 
 

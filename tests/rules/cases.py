@@ -169,6 +169,8 @@ BUILTIN_CASES = [
     Case(sum, [0.3, 1.2, -0.5]), Case(sum, [0.3, 1.2], 2.0), Case(sum, V3), Case(sum, M23),
     Case(float, 1.5), Case(float, np.array(1.5)), Case(float, np.float64(1.5)),
     Case(float, 3), Case(float, "1.5"), Case(float),
+    Case(complex, 0.3, -0.7), Case(complex, 0.3), Case(complex, 0.7 - 1.3j, 0.4 + 0.2j),
+    Case(complex, np.float64(0.3), 2), Case(complex, "1+2j"), Case(complex),
 ]
 
 # np.r_ and its kin are called through __getitem__ on a constant (no tangent of its own)
