@@ -96,7 +96,7 @@ def _complex(real: Dual = None, imag: Dual = None) -> Dual:
     out = complex(*(d.primal for d in parts))
     if any(isinstance(d.primal, str) for d in parts):
         return Dual(out, 0j)
-    tangents = [_real_part_tangent(d) for d in parts]
+    tangents = [number_tangent(d) for d in parts]
     if len(tangents) == 2:
         tangent = tangents[0] + 1j * tangents[1]
     else:
@@ -104,7 +104,7 @@ def _complex(real: Dual = None, imag: Dual = None) -> Dual:
     return Dual(out, tangent if isinstance(tangent, np.ndarray) else complex(tangent))
 
 
-def _real_part_tangent(x: Dual):
+def number_tangent(x: Dual):
     """x's tangent as a number (a batch of them: an array), 0 for none."""
     t = x.tangent
     if t is NoTangent:

@@ -5,10 +5,12 @@ the varmat layout only, so no row runs through test_varmat_matvar."""
 from __future__ import annotations
 
 import builtins
+import cmath
 import operator
 
 import numpy as np
 
+from fwdad.rules.cmathfns import TWINS
 from tests.reverse.case import Case
 
 R = np.random.default_rng(2027)  # (its own: the shared one feeds the tables after this)
@@ -72,6 +74,15 @@ def _parts():
     rows += [_row(builtins.complex, 0.3, -0.7), _row(builtins.complex, ZS, 0.4 + 0.2j),
              _row(builtins.complex, 0.3), _row(builtins.complex, ZS)]
     return rows
+
+
+def _cmath():
+    rows = [_row(f, 0.3 + 0.2j) for f in TWINS]
+    rows += [_row(f, 1.4 if f is cmath.acosh else 0.4) for f in TWINS]  # (off the cut)
+    return rows + [_row(cmath.sqrt, -2.0), _row(cmath.log, 0.3 - 0.8j),
+                   _row(cmath.log, 0.3 - 0.8j, 3.0), _row(cmath.log, 2.5, 1.5 + 0.5j),
+                   _row(cmath.phase, ZS), _row(cmath.polar, ZS), _row(cmath.polar, -1.5),
+                   _row(cmath.rect, 0.7, 0.4)]
 
 
 def _reductions():
@@ -194,4 +205,4 @@ def _moving():
 
 
 COMPLEX_CASES = (_arithmetic() + _ufuncs() + _off_the_cuts() + _parts() + _reductions()
-                 + _linalg() + _moving() + _delegating())
+                 + _linalg() + _moving() + _delegating() + _cmath())

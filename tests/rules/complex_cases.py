@@ -6,8 +6,11 @@ Rows are `Case(fn, *args, **kwargs)`, as in cases.py. Points stay off the branch
 """
 from __future__ import annotations
 
+import cmath
+
 import numpy as np
 
+from fwdad.rules.cmathfns import TWINS
 from tests.rules.case import C3, C23, CQ, V3, W3, Case
 
 # every unary ufunc with a rule that takes complex numbers
@@ -44,3 +47,11 @@ COMPLEX_REDUCTION_CASES = [
     Case(np.diff, C23), Case(np.nansum, C23), Case(np.nanmean, C23, axis=0),
     Case(np.nanprod, C23), Case(np.nancumsum, C23), Case(np.nancumprod, C23, axis=1),
 ]
+
+# cmath: each function is its ufunc on one complex number (fwdad/rules/cmathfns.py)
+CMATH_CASES = (
+    [Case(f, 0.3 + 0.2j) for f in TWINS]
+    + [Case(f, 1.4 if f is cmath.acosh else 0.4) for f in TWINS]  # (off the cut)
+    + [Case(cmath.sqrt, -2.0), Case(cmath.log, 0.3 - 0.8j), Case(cmath.log, 0.3 - 0.8j, 3.0),
+       Case(cmath.log, 2.5, 1.5 + 0.5j), Case(cmath.phase, 0.3 - 0.8j),
+       Case(cmath.polar, 0.3 - 0.8j), Case(cmath.polar, -1.5), Case(cmath.rect, 0.7, 0.4)])

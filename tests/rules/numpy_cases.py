@@ -38,7 +38,11 @@ from tests.rules.case import (
     ZEROS_IN,
     Case,
 )
-from tests.rules.complex_cases import COMPLEX_REDUCTION_CASES, COMPLEX_UFUNC_CASES
+from tests.rules.complex_cases import (
+    CMATH_CASES,
+    COMPLEX_REDUCTION_CASES,
+    COMPLEX_UFUNC_CASES,
+)
 from tests.rules.fft_cases import FFT_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.random_cases import RANDOM_CASES
@@ -352,5 +356,5 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + REDUCTION_CASES + REDUCTION_NONDIFF_CASES + UFUNC_METHOD_CASES
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
-               + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + FFT_CASES
+               + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + CMATH_CASES + FFT_CASES
                + REORDERING_CASES + REORDERING_FLOAT32_CASES)

@@ -117,3 +117,15 @@ def test_sign_at_zero_has_no_derivative():
     (ct,) = fwdad.vjp(np.sign, np.array([0j, 1 + 1j]))[1](np.ones(2, complex))
     assert np.isnan(ct[0]) and np.isfinite(ct[1])
     assert fwdad.vjp(np.sign, np.array([0j]))[1](np.zeros(1, complex))[0] == 0
+
+
+@pytest.mark.parametrize("mode", ["jvp", "vjp"])
+def test_cmath_on_the_cut_is_refused_as_numpy_is(mode):
+    """cmath.acosh is numpy.arccosh on one number (fwdad/rules/cmathfns.py): 0.4 is on
+    its cut."""
+    import cmath
+    with pytest.raises(NonDifferentiableError, match="arccosh.*branch cut"):
+        if mode == "jvp":
+            fwdad.jvp(cmath.acosh, (0.4,), (1.0,))
+        else:
+            fwdad.vjp(cmath.acosh, 0.4)[1](1.0 + 0j)
