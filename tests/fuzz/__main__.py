@@ -12,7 +12,7 @@ import textwrap
 
 from tests.fuzz.campaign import campaign
 from tests.fuzz.check import check, failure_class, report
-from tests.fuzz.generate import FEATURES
+from tests.fuzz.generate import FEATURES, OWN_STREAM_FEATURES
 
 
 def main(argv=None) -> None:
@@ -27,14 +27,16 @@ def main(argv=None) -> None:
     parser.add_argument("--examples", type=int, default=1,
                         help="shrink this many seeds of each distinct failure")
     parser.add_argument("--exclude", default="",
-                        help="comma-separated features to leave out (see generate.FEATURES)")
+                        help="comma-separated features to leave out (see generate.FEATURES, "
+                             "and state)")
     parser.add_argument("--xfail-table", action="store_true",
                         help="print the KNOWN table of test_fuzz.py for these seeds")
     args = parser.parse_args(argv)
     exclude = frozenset(f for f in args.exclude.split(",") if f)
-    unknown = exclude - set(FEATURES)
+    unknown = exclude - set(FEATURES + OWN_STREAM_FEATURES)
     if unknown:
-        parser.error(f"unknown features {sorted(unknown)}; they are {FEATURES}")
+        parser.error(f"unknown features {sorted(unknown)}; they are "
+                     f"{FEATURES + OWN_STREAM_FEATURES}")
     if args.xfail_table:
         print(xfail_table(range(args.seed, args.seed + args.count)))
         return

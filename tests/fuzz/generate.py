@@ -24,6 +24,7 @@ import numpy as np
 
 from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.exprs import scalar, value
+from tests.fuzz.state import State
 
 # feature -> statement generator; each program draws a random subset of FEATURES.
 STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
@@ -47,6 +48,8 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "selection": 1, "mask": 1, "scatter": 1, "scan_solve": 1, "int_index": 1,
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
+# features drawn from their own random stream, after the others (state.py)
+OWN_STREAM_FEATURES = ["state"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -123,9 +126,10 @@ def generate(seed: int, exclude: frozenset = frozenset()) -> Program:
     g.params = params
     if g.has("helpers"):
         constructs.add_helpers(g)
-    body = []
+    body, state = [], State(seed, frozenset(exclude))
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
+        body += state.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
