@@ -163,6 +163,27 @@ def _select(condlist, choicelist, default=0):
     return out
 
 
+@composed_rrule(np.choose)
+def _choose(a, choices, out=None, mode="raise"):
+    """choices[a[i]][i], item by item (a wrapped or clipped as mode says): linear in
+    each choice."""
+    if out is not None:
+        raise FwdadError("reverse mode: np.choose(a, choices, out=...) with variables is "
+                         "not supported: assign its result instead (out = np.choose(a, "
+                         "choices)).")
+    index = np.asarray(a)
+    np.choose(index, [value_of(c) for c in choices], mode=mode)  # (its errors)
+    if mode == "wrap":
+        index = index % len(choices)
+    elif mode == "clip":
+        index = np.clip(index, 0, len(choices) - 1)
+    shape = np.broadcast_shapes(index.shape, *[np.shape(c) for c in choices])
+    picked = np.broadcast_to(choices[0], shape)
+    for k in range(1, len(choices)):
+        picked = np.where(index == k, choices[k], picked)
+    return picked
+
+
 @raw_rrule(np.place)
 def _place(arr, mask, vals):
     """arr[mask] = vals, cycling through vals."""
