@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.var import value_of
+from fwdad.rules.piecewise import piecewise
 
 
 def _alias(fn, target, **fixed):
@@ -182,6 +183,9 @@ def _choose(a, choices, out=None, mode="raise"):
     for k in range(1, len(choices)):
         picked = np.where(index == k, choices[k], picked)
     return picked
+
+
+composed_rrule(np.piecewise)(piecewise)  # (plain NumPy: fwdad/rules/piecewise.py)
 
 
 @raw_rrule(np.place)

@@ -119,6 +119,8 @@ def _array_api_cases():
             Case(np.choose, (MASK.astype(int), [A, A * 3.0])),
             Case(np.choose, ([0, 2, 5, -1], [V4, 0.5, V4 * V4]), dict(mode="wrap")),
             Case(np.choose, ([0, 2, 5, -1], [A, V4]), dict(mode="clip")),
+            Case(np.piecewise, (A, [A < 0, A >= 0], [np.square, np.sin])),
+            Case(np.piecewise, (V4, [V4 < 0.5], [np.cos, 0.25])),
             Case(np.unwrap, (A * 5.0,)), Case(np.ndarray.view, (A,)),
             Case(np.ndarray.view, (A, np.int64)),
             Case(np.logspace, (0.3, 1.2, 5)),
