@@ -115,9 +115,11 @@ class Generator:
         return f"({expr}) * (1.0 + 0.1 * float(np.sum({self.rng.choice(self.params)})))"
 
 
-def generate(seed: int, exclude: frozenset = frozenset()) -> Program:
+def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
-    same), e.g. to look past a known bug while it is being fixed."""
+    same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
+    have a helper that keeps state between calls (state.py: the fuzzer's programs do;
+    other users of the programs, such as tests/sparsity, get them as they were)."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
     shapes = [g.rng.choice([(), (3,), (2, 3)]) for _ in range(g.rng.randint(1, 3))]
@@ -126,7 +128,7 @@ def generate(seed: int, exclude: frozenset = frozenset()) -> Program:
     g.params = params
     if g.has("helpers"):
         constructs.add_helpers(g)
-    body, state = [], State(seed, frozenset(exclude))
+    body, state = [], State(seed, stateful and "state" not in exclude)
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)

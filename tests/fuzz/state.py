@@ -1,7 +1,8 @@
 """Helpers that keep state between calls: mutable defaults, globals, closures, caches.
 
-Each program of the `state` subset (about one in three, drawn from the seed by its own
-random stream, so the rest of the program is drawn as before) rebinds one variable
+Each program of the `state` subset (about one in three of the fuzzer's programs, drawn
+from the seed by its own random stream, so the rest of the program is drawn as before;
+`generate(seed, stateful=True)`) rebinds one variable
 through such a helper after one of its top-level statements:
 
     def stash_0(a, memo={}):                 # a mutable default, written then read
@@ -72,9 +73,9 @@ WEIGHTS = {"memo_default": 2, "list_default": 2, "buffer_default": 2, "put_then_
 class State:
     """Whether and where the program of `seed` gets a stateful helper."""
 
-    def __init__(self, seed: int, exclude: frozenset) -> None:
+    def __init__(self, seed: int, enabled: bool) -> None:
         self.rng = random.Random(seed * SALT + 1)
-        self.wanted = "state" not in exclude and self.rng.randrange(FRACTION) == 0
+        self.wanted = enabled and self.rng.randrange(FRACTION) == 0
         self.after = self.rng.randint(0, 2)   # after this many top-level statements
         self.statements = 0
 
