@@ -143,10 +143,9 @@ def masked_array_error(x: Any, what: str = "a value") -> FwdadError:
         f"{what} is a numpy.ma.MaskedArray (shape {x.shape})"
         f"{' at ' + line if line else ''}: its operations leave the masked entries out, "
         f"and the derivative rules, written for plain arrays, would count them (a wrong "
-        f"derivative), so "
-        f"fwdad does not differentiate masked arrays, in either mode. Pass plain arrays "
-        f"(np.ma.getdata(x), and np.ma.getmaskarray(x) as a bool array) and write the "
-        f"masking with np.where or boolean indexing.")
+        f"derivative), so fwdad does not differentiate masked arrays, in either mode. "
+        f"Pass plain arrays (np.ma.getdata(x), and np.ma.getmaskarray(x) as a bool "
+        f"array) and write the masking with np.where or boolean indexing.")
 
 
 def current_user_location() -> str:
