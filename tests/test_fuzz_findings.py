@@ -1,10 +1,11 @@
-"""Programs the fuzzer's repeat, hvp, sparse and jacrev oracles found (tests/fuzz/),
+"""Programs the fuzzer found with its new oracles and stateful helpers (tests/fuzz/),
 shrunk: each against an independent reference. A failure that belongs to work in
 progress elsewhere is pinned here as a strict xfail until that work lands."""
 import numpy as np
 import pytest
 
 import fwdad
+from fwdad.higher import Directional
 from tests.util import assert_close
 
 X = np.array([0.3, -0.5, 0.7])
@@ -45,3 +46,36 @@ def test_forward_over_reverse_through_a_default_written_then_read(api):
     got = (fwdad.hvp(put_then_get, (X.copy(),), (T,))[0] if api == "hvp" else
            fwdad.hessian(put_then_get)(X.copy()) @ T)
     assert_close(got, _differences_of_jacfwd(put_then_get, X, T), rtol=1e-6, atol=1e-8)
+
+
+def _memo(a, memo={}):  # noqa: B006
+    memo["last"] = a * 1.0
+    return memo["last"] + 0.5 * np.sin(memo["last"])
+
+
+def through_a_memo(x):
+    """A mutable default written then read in one call (the fuzzer's memo_default
+    pattern; seed 97 of tests/fuzz/test_fuzz.py)."""
+    return _memo(x * x)
+
+
+def _second(f):
+    return Directional(Directional(f, (1.0,)), (1.0,))
+
+
+def test_second_order_through_a_memo_default():
+    """jvp of jvp against the closed form: d2/dx2 of u + sin(u) / 2 at u = x * x."""
+    x = 0.7
+    u = x * x
+    want = (1 + 0.5 * np.cos(u)) * 2 - 0.5 * np.sin(u) * (2 * x) ** 2
+    assert_close(_second(through_a_memo)(x), want)
+
+
+@pytest.mark.xfail(strict=True, reason="jvp of jvp of jvp gives 0 through a mutable "
+                   "default (its Dual at the third level has no tangent for writes to "
+                   "land in: forward/defaults.py makes zeros at two levels only)")
+def test_third_order_through_a_memo_default():
+    x, h = 0.7, 1e-4
+    second = _second(through_a_memo)
+    want = (second(x + h) - second(x - h)) / (2 * h)
+    assert_close(Directional(second, (1.0,))(x), want, rtol=1e-6)

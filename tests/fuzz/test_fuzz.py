@@ -20,7 +20,11 @@ SEEDS = range(0, 1000)
 QUICK = 150
 
 # failure class (oracle status: kind; ...) -> seeds
+# (97: a third derivative through a mutable default written then read gives 0:
+# tests/test_fuzz_findings.py pins it)
 KNOWN: dict = {
+    'third wrong: third derivative value':
+        [97],
 }
 
 
