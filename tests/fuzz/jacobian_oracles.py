@@ -1,8 +1,8 @@
 """Oracles k to m: second derivatives and Jacobians by other routes, against jacfwd's.
 
-k hvp     fwdad.hvp and jvp(grad(f)) along one argument's tangent (scalar outputs, a
-          subset) against hessian(f) @ t for that argument's own block and
-          jacfwd(grad(f, i)) @ t for the other arguments' blocks
+k hvp     fwdad.hvp, jvp(grad(f)) (forward over reverse) and hessian(f) @ t along one
+          argument's tangent t (scalar outputs, a subset) against forward over
+          forward: jacfwd of the directional derivative jvp(f, x, t)
 l sparse  sparse_jacfwd(sparsity="detect") of the first array argument (non-tuple
           outputs, a subset) against dense jacfwd, and the local and global patterns of
           jacobian_sparsity: no nonzero of the dense Jacobian missing. A global-mode
@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 import fwdad
+from fwdad.higher import Directional
 from fwdad.tangents import zero_tangent
 from tests.fuzz.case import Case
 from tests.fuzz.compare import fresh, mismatch
@@ -37,12 +38,18 @@ def hvp(case: Case) -> Outcome:
     k = case.program.seed // HVP_SUBSET % len(case.args)
     along = tuple(t if i == k else zero_tangent(a)
                   for i, (a, t) in enumerate(zip(case.args, case.tangents)))
-    want = _hessian_times(case, k)
-    found = mismatch(fwdad.hvp(case.f, fresh(case.args), fresh(along)), want,
-                     **ANOTHER_ORDER)
-    if found:
-        return _wrong(found, f"hvp along argument {k} vs hessian @ t")
     argnums = tuple(range(len(case.args)))
+    # forward over forward, the reference: the gradient of the directional derivative
+    want = tuple(fwdad.jacfwd(Directional(case.f, along), argnums=argnums)(
+        *fresh(case.args)))
+    t = case.tangents[k]
+    block = np.asarray(fwdad.hessian(case.f, k)(*fresh(case.args)), float)
+    for what, got, expected in (
+            ("hvp", fwdad.hvp(case.f, fresh(case.args), fresh(along)), want),
+            ("hessian @ t", np.tensordot(block, t, axes=np.ndim(t)), want[k])):
+        found = mismatch(got, expected, **ANOTHER_ORDER)
+        if found:
+            return _wrong(found, f"{what} along argument {k} vs jacfwd of jvp")
     try:
         got = fwdad.jvp(fwdad.grad(case.f, argnums), fresh(case.args), fresh(along))[1]
     except fwdad.InternalError:
@@ -50,21 +57,8 @@ def hvp(case: Case) -> Outcome:
     except fwdad.FwdadError:  # (reverse mode refuses f: hvp went forward over forward)
         return Outcome("pass", "jvp(grad) refused")
     found = mismatch(got, want, **ANOTHER_ORDER)
-    return _wrong(found, f"jvp(grad) along argument {k} vs hessian @ t") if found else PASS
-
-
-def _hessian_times(case: Case, k: int) -> tuple:
-    """(H[i][k] @ t_k for each argument i): the diagonal block from fwdad.hessian, the
-    others from jacfwd of the gradient with respect to argument i."""
-    t, blocks = case.tangents[k], []
-    for i, a in enumerate(case.args):
-        if i == k:
-            block = fwdad.hessian(case.f, k)(*fresh(case.args))
-        else:
-            block = fwdad.jacfwd(fwdad.grad(case.f, i), argnums=k)(*fresh(case.args))
-        blocks.append(np.tensordot(np.asarray(block, float), t, axes=np.ndim(t)).reshape(
-            np.shape(a)))
-    return tuple(blocks)
+    return _wrong(found, f"jvp(grad) along argument {k} vs jacfwd of jvp") if found \
+        else PASS
 
 
 def sparse(case: Case) -> Outcome:
