@@ -13,6 +13,7 @@ as plain values.
 """
 from __future__ import annotations
 
+import dis
 import types
 from typing import Any, Callable, Iterator, Sequence
 
@@ -51,8 +52,10 @@ def _named(src: FunctionSource) -> str:
 
 
 def _names(code: types.CodeType) -> Iterator[str]:
-    """The global (and attribute) names of code and the code nested in it."""
-    yield from code.co_names
+    """The globals code reads, and the code nested in it (not its attribute names)."""
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+            yield instruction.argval
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             yield from _names(const)
