@@ -79,3 +79,29 @@ def test_third_order_through_a_memo_default():
     second = _second(through_a_memo)
     want = (second(x + h) - second(x - h)) / (2 * h)
     assert_close(Directional(second, (1.0,))(x), want, rtol=1e-6)
+
+
+SCRATCH = np.zeros(3)
+
+
+def written_into_a_global_array(x):
+    SCRATCH[...] = x
+    return np.sum(SCRATCH * 2.0)
+
+
+@pytest.mark.parametrize("api", ["hessian", "hvp", "jacfwd of jacfwd"])
+def test_a_refusal_at_second_order_names_the_users_line(api):
+    """The refusal of a derivative written into a global array, raised by a rule that
+    runs at level 2, asks for the user's line: that lookup had no level-2 rule, and a
+    MissingRuleError for fwdad.errors.current_user_location came out instead (fuzzer
+    seeds 100,004,504 and 100,004,635, the global_scratch pattern)."""
+    x = np.array([0.3, -0.5, 0.7])
+    calls = {"hessian": lambda: fwdad.hessian(written_into_a_global_array)(x),
+             "hvp": lambda: fwdad.hvp(written_into_a_global_array, (x,), (x,)),
+             "jacfwd of jacfwd": lambda: fwdad.jacfwd(fwdad.jacfwd(
+                 written_into_a_global_array))(x)}
+    with pytest.raises(fwdad.FwdadError, match=r"x\[i\] = v at .*test_fuzz_findings\.py:\d+"
+                                               r": a value with a derivative was written "
+                                               r"into an array that fwdad reads as a "
+                                               r"constant"):
+        calls[api]()

@@ -18,7 +18,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import FwdadError, current_user_location, describe
 from fwdad.forward import dispatch, records
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
@@ -58,6 +58,9 @@ def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batchi
 def_nondiff(dispatch.derived_rule, classes.python_method_of)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
+# the user's line that a rule's error names, found while the error is made: a string
+# (a refusal raised by a level-1 rule met no rule for it at level 2 and said so instead)
+def_nondiff(current_user_location)
 
 
 @frule(operators.pow_exponent_term)
