@@ -18,6 +18,7 @@ from fwdad.api_checks import argument_names, check_callable, check_sequences, co
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
 from fwdad.forward import defaults, dispatch, float_calls
+from fwdad.masked_arrays import refuse_masked_arguments
 from fwdad.rules.batching import batch
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
@@ -116,6 +117,7 @@ def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, 
          ) -> Dual:
     """Run the rule of `f` on Duals (whatever kind of callable f is), with `keywords`
     (Duals too) passed by name."""
+    refuse_masked_arguments(f, duals)  # (jacfwd's seeded ones have no zero tangent made)
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
     token = defaults.begin_derivative()
     try:

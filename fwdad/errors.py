@@ -134,6 +134,20 @@ def location_of(fn: Callable[..., Any]) -> str:
     return where(code.co_filename, code.co_firstlineno)
 
 
+def masked_array_error(x: Any, what: str = "a value") -> FwdadError:
+    """A numpy.ma.MaskedArray of floats met where a derivative is computed (`what`: the
+    argument it is): NumPy's masked operations leave masked entries out, which the
+    rules, written for plain arrays, do not, so the derivative would count them."""
+    line = current_user_location()
+    return FwdadError(
+        f"{what} is a numpy.ma.MaskedArray (shape {x.shape})"
+        f"{' at ' + line if line else ''}: its operations leave the masked entries out, "
+        f"and the derivative rules, written for plain arrays, would count them (a wrong "
+        f"derivative), so fwdad does not differentiate masked arrays, in either mode. "
+        f"Pass plain arrays (np.ma.getdata(x), and np.ma.getmaskarray(x) as a bool "
+        f"array) and write the masking with np.where or boolean indexing.")
+
+
 def current_user_location() -> str:
     """`file.py:12` of the user's line that the innermost generated code running now
     comes from (for errors a rule raises); empty when none is running."""

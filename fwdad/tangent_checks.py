@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError, TangentError, a_type
+from fwdad.errors import NonDifferentiableError, TangentError, a_type, masked_array_error
 from fwdad.tangents import NoTangent, Tangent, instance_fields, map_pairs, stack, zero_tangent
 
 
@@ -30,6 +30,8 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     if type(primal) is np.ndarray and primal.dtype.kind in "fc" and tangent is not None \
             and tangent is not NoTangent:  # (its zero, an array, would only be looked at)
         return _check_leaf(primal, tangent, _label(name, of), batch)
+    if isinstance(primal, np.ma.MaskedArray) and primal.dtype.kind in "fc":
+        raise masked_array_error(primal, _label(name, of))  # (its zero would, unnamed)
     zero = zero_tangent(primal)
     if tangent is None or tangent is NoTangent:
         return zero if batch is None or zero is NoTangent else stack([zero] * batch)

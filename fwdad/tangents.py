@@ -21,6 +21,8 @@ from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
 
+from fwdad.errors import masked_array_error
+
 
 # ---- NoTangent: the tangent of a value that cannot vary ----------------------------
 class _NoTangentType:
@@ -141,6 +143,8 @@ def _zero_slow(x: Any, memo: Dict[int, Any]) -> Any:
     if isinstance(x, (float, complex, np.inexact)):
         return type(x)(0)
     if isinstance(x, np.ndarray):
+        if isinstance(x, np.ma.MaskedArray) and x.dtype.kind in "fc":
+            raise masked_array_error(x)  # (its zero would be a masked array too)
         return _zero_array(x)
     if isinstance(x, (tuple, list)):
         return _map_container(x, lambda v: _zero_slow(v, memo))

@@ -26,6 +26,7 @@ from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
 from fwdad.forward.transform.dual_code import transform, transform_lines
+from fwdad.masked_arrays import refuse_masked_globals
 from fwdad.normalize.instance_params import instance_params
 from fwdad.source import FunctionSource
 
@@ -64,6 +65,7 @@ def collector_paused() -> Iterator[None]:
 
 def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[..., Any]:
     src, normalized = frontend.normalized(fn)
+    refuse_masked_globals(src)
     instances = instance_params(normalized)
     tree, constants, lines = transform_lines(normalized, src)
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"

@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.errors import FwdadError, current_user_location, describe
+from fwdad.errors import FwdadError, current_user_location, describe, masked_array_error
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
     RefusingComplex,
@@ -387,6 +387,8 @@ def wrap(out: Any, layout: str) -> Any:
 def array_subclass_error(x: np.ndarray) -> FwdadError:
     """An ndarray subclass where reverse mode needs a variable: its operators and
     ufuncs may differ from ndarray's, which reverse rules compute with."""
+    if isinstance(x, np.ma.MaskedArray):  # (forward mode refuses it too)
+        return masked_array_error(x)
     line = current_user_location()
     return FwdadError(
         f"reverse mode meets a {type(x).__qualname__} (a subclass of numpy.ndarray)"

@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.var import value_of
+from fwdad.rules.piecewise import piecewise
 
 
 def _alias(fn, target, **fixed):
@@ -161,6 +162,30 @@ def _select(condlist, choicelist, default=0):
     for k in range(len(condlist) - 1, -1, -1):
         out = np.where(condlist[k], choicelist[k], out)
     return out
+
+
+@composed_rrule(np.choose)
+def _choose(a, choices, out=None, mode="raise"):
+    """choices[a[i]][i], item by item (a wrapped or clipped as mode says): linear in
+    each choice."""
+    if out is not None:
+        raise FwdadError("reverse mode: np.choose(a, choices, out=...) with variables is "
+                         "not supported: assign its result instead (out = np.choose(a, "
+                         "choices)).")
+    index = np.asarray(a)
+    np.choose(index, [value_of(c) for c in choices], mode=mode)  # (its errors)
+    if mode == "wrap":
+        index = index % len(choices)
+    elif mode == "clip":
+        index = np.clip(index, 0, len(choices) - 1)
+    shape = np.broadcast_shapes(index.shape, *[np.shape(c) for c in choices])
+    picked = np.broadcast_to(choices[0], shape)
+    for k in range(1, len(choices)):
+        picked = np.where(index == k, choices[k], picked)
+    return picked
+
+
+composed_rrule(np.piecewise)(piecewise)  # (plain NumPy: fwdad/rules/piecewise.py)
 
 
 @raw_rrule(np.place)

@@ -146,6 +146,14 @@ def _fsum(iterable: Any) -> Any:
     return _FSUM(*items) if items else 0.0
 
 
+@raw_rrule(math.dist)
+def _dist(p: Any, q: Any) -> Any:
+    """dist(p, q) = hypot(p[0] - q[0], p[1] - q[1], ...)."""
+    p, q = list(p), list(q)
+    math.dist([value_of(a) for a in p], [value_of(b) for b in q])  # (its errors)
+    return get_rrule(math.hypot)(*map(get_rrule(operator.sub), p, q))
+
+
 @raw_rrule(math.prod)
 def _prod(iterable: Any, *, start: Any = 1) -> Any:
     mul, total = get_rrule(operator.mul), start

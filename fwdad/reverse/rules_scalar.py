@@ -82,6 +82,13 @@ def _mod(x, y):
     return x % y, lambda ct: (ct, -ct * (x // y))
 
 
+@rrule(builtins.divmod)
+def _divmod(x, y):
+    """(x // y, x % y): only the remainder moves."""
+    out = divmod(x, y)
+    return out, lambda ct: (ct[1], -ct[1] * out[0])
+
+
 @rrule(operator.neg, np.negative)
 def _neg(x):
     return -x, lambda ct: (-ct,)

@@ -136,6 +136,20 @@ def _select(condlist, choicelist: Dual, default: Dual = None) -> Dual:
     return Dual(out, fit(np.select(conds, dense_t[:-1], dense_t[-1]), out))
 
 
+@frule(np.choose)
+def _choose(a, choices: Dual, mode="raise") -> Dual:
+    """choices[a[i]][i], item by item: linear in the choices."""
+    items = shapes.items(choices)
+    out = np.asarray(np.choose(a, [c.primal for c in items], mode=mode))
+    size = next((len(c.tangent) for c in items if is_batched(c.primal, c.tangent)), None)
+    dense_t = [np.broadcast_to(lift(c.primal, dense(c.primal, c.tangent, size), out.ndim),
+                               ((size,) if size else ()) + out.shape) for c in items]
+    return Dual(out, fit(np.choose(a, dense_t, mode=mode), out))
+
+
+takes_out(2, np.choose)  # (rules/outputs.py adds out= to its rule)
+
+
 @frule(np.extract)
 def _extract(condition, arr: Dual) -> Dual:
     flat = flattened(as_array(arr))

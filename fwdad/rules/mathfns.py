@@ -16,6 +16,7 @@ from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import inline_template, math_frule
 from fwdad.rules.operators import mul_rule as _mul
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
+from fwdad.rules.operators import sub_rule as _sub
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent
@@ -59,6 +60,13 @@ def _norm_at_zero(tangents: list):
     if isinstance(moved, np.ndarray):
         return np.where(moved == 0, 0.0, np.nan)
     return 0.0 if moved == 0 else math.nan
+
+
+@frule(math.dist)
+def _dist(p: Dual, q: Dual) -> Dual:
+    """dist(p, q) = hypot(p[0] - q[0], p[1] - q[1], ...)."""
+    out = math.dist(p.primal, q.primal)  # (and its errors: unequal lengths, say)
+    return Dual(out, _hypot(*map(_sub, iterate(p), iterate(q))).tangent)
 
 
 @frule(math.copysign)

@@ -61,7 +61,7 @@ def add_rule(x: Dual, y: Dual) -> Dual:
 
 @frule(operator.sub, pure=True)
 @overloadable("__sub__", "__rsub__")
-def _sub(x: Dual, y: Dual) -> Dual:
+def sub_rule(x: Dual, y: Dual) -> Dual:
     x, y = numpy_operands(x, y)
     out = x.primal - y.primal
     dx, dy = broadcast_tangents(x, y, out)
@@ -190,6 +190,14 @@ def _mod(x: Dual, y: Dual) -> Dual:
     return Dual(out, own(dx - (x.primal // y.primal) * dy, dx))  # (a % 2: da)
 
 
+@frule(divmod, pure=True)
+def _divmod(x: Dual, y: Dual) -> Dual:
+    """divmod(x, y) = (x // y, x % y): the quotient is piecewise constant."""
+    remainder = _mod(x, y)
+    quotient = divmod(x.primal, y.primal)[0]
+    return Dual((quotient, remainder.primal), (NoTangent, remainder.tangent))
+
+
 @frule(operator.matmul, pure=True)
 @overloadable("__matmul__", "__rmatmul__")
 def matmul_rule(x: Dual, y: Dual) -> Dual:
@@ -254,7 +262,7 @@ def _tangent_updates_in_place(x: Dual, y: Dual) -> bool:
                                        not is_batched(y.primal, dy))
 
 
-for _pure, _update in [(add_rule, operator.iadd), (_sub, operator.isub),
+for _pure, _update in [(add_rule, operator.iadd), (sub_rule, operator.isub),
                        (mul_rule, operator.imul), (_truediv, operator.itruediv),
                        (pow_rule, operator.ipow), (_mod, operator.imod),
                        (matmul_rule, operator.imatmul)]:

@@ -27,7 +27,8 @@ def main(argv=None) -> None:
     parser.add_argument("--examples", type=int, default=1,
                         help="shrink this many seeds of each distinct failure")
     parser.add_argument("--exclude", default="",
-                        help="comma-separated features to leave out (see generate.FEATURES)")
+                        help="comma-separated features to leave out (see generate.FEATURES, "
+                             "and state)")
     parser.add_argument("--xfail-table", action="store_true",
                         help="print the KNOWN table of test_fuzz.py for these seeds")
     args = parser.parse_args(argv)

@@ -1,8 +1,10 @@
 """The long campaign: check a range of seeds in worker processes, then summarize.
 
 Prints the per-oracle table (pass / wrong / crash / refused / skipped), the discards by
-reason, the refusals grouped by message, the failing seeds of each distinct failure,
-and, for each distinct failure, a program shrunk while that failure persists.
+reason, the refusals grouped by message, the passes that carry a note (a part of the
+check an oracle could not run, such as a global-mode sparsity refusal), the failing
+seeds of each distinct failure, and, for each distinct failure, a program shrunk while
+that failure persists.
 """
 from __future__ import annotations
 
@@ -77,6 +79,15 @@ def refusals(results: List[Result]) -> str:
     return "\n".join(lines)
 
 
+def notes(results: List[Result]) -> str:
+    counts = collections.Counter((name, o.kind) for r in results
+                                 for name, o in r.outcomes.items()
+                                 if o.status == "pass" and o.kind)
+    lines = ["passes with a note:"]
+    lines += [f"  {n:6}  {name}: {kind}" for (name, kind), n in counts.most_common()]
+    return "\n".join(lines)
+
+
 def failure_classes(results: List[Result]) -> Dict[tuple, List[Result]]:
     """Distinct failures (oracle, status, kind) -> the results that show it."""
     classes: Dict[tuple, List[Result]] = collections.defaultdict(list)
@@ -128,5 +139,5 @@ def campaign(seed: int, count: int, workers: int, shrink_seconds: float,
     elapsed = time.perf_counter() - start
     classes = failure_classes(results)
     return "\n\n".join([summary(results, elapsed, workers), table(results),
-                        discards(results), refusals(results),
+                        discards(results), refusals(results), notes(results),
                         failures(classes, shrink_seconds, examples)])

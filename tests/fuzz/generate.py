@@ -25,6 +25,7 @@ import numpy as np
 from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
+from tests.fuzz.state import State
 
 # feature -> statement generator; each program draws a random subset of FEATURES.
 STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
@@ -48,8 +49,9 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "selection": 1, "mask": 1, "scatter": 1, "scan_solve": 1, "int_index": 1,
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
-# features drawn from their own random stream, after the others (complex_values.py)
-OWN_STREAM_FEATURES = ["complex"]
+# features drawn from their own random stream, after the others (state.py,
+# complex_values.py)
+OWN_STREAM_FEATURES = ["state", "complex"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -115,13 +117,13 @@ class Generator:
         return f"({expr}) * (1.0 + 0.1 * float(np.sum({self.rng.choice(self.params)})))"
 
 
-def generate(seed: int, exclude: frozenset = frozenset(), complex_values: bool = False
-             ) -> Program:
+def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
+             complex_values: bool = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
-    same), e.g. to look past a known bug while it is being fixed. `complex_values` lets
-    it take variables through complex intermediates (complex_values.py: the fuzzer's
-    programs do; other users of the programs, such as tests/sparsity, get them as they
-    were)."""
+    same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
+    have a helper that keeps state between calls (state.py), `complex_values` take
+    variables through complex intermediates (complex_values.py): the fuzzer's programs
+    do; other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
     shapes = [g.rng.choice([(), (3,), (2, 3)]) for _ in range(g.rng.randint(1, 3))]
@@ -130,10 +132,11 @@ def generate(seed: int, exclude: frozenset = frozenset(), complex_values: bool =
     g.params = params
     if g.has("helpers"):
         constructs.add_helpers(g)
-    body = []
+    body, state = [], State(seed, stateful and "state" not in exclude)
     cplx = ComplexValues(seed, complex_values and "complex" not in exclude)
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
+        body += state.after_statement(g)
         body += cplx.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)

@@ -10,6 +10,11 @@ g hessian      hessian (scalar outputs, a subset) against differences of jacfwd
 h third        jvp of jvp of jvp (scalar outputs, a subset) against differences of
                jvp of jvp
 i constants    jvp with some tangents None or zero against the unoptimized rules
+j repeat       jvp, vjp, jacfwd, grad, hessian called again (caches warm) against their
+               first call (repeat_oracle.py)
+k hvp          hvp and jvp(grad) against hessian @ t (scalar outputs, a subset)
+l sparse       sparse_jacfwd and jacobian_sparsity against dense jacfwd (a subset)
+m jacrev       jacrev against jacfwd (k to m: jacobian_oracles.py)
 """
 from __future__ import annotations
 
@@ -19,8 +24,10 @@ from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
 from tests.fuzz.compare import fresh, mismatch
 from tests.fuzz.constants_oracle import constants
 from tests.fuzz.generate import load
+from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
 from tests.fuzz.outcome import PASS, Outcome
+from tests.fuzz.repeat_oracle import repeat
 from tests.fuzz.third_order import third
 
 
@@ -63,4 +70,5 @@ def optimized(case: Case) -> Outcome:
 
 ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_state,
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
-           "hessian": hessian, "third": third, "constants": constants}
+           "hessian": hessian, "third": third, "constants": constants,
+           "repeat": repeat, "hvp": hvp, "sparse": sparse, "jacrev": jacrev}

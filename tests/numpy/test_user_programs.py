@@ -198,12 +198,25 @@ def least_squares_of_a_list(x):
     return coef @ coef + residual.sum()
 
 
+
+def _scaled_square(v, k, shift=0.0):
+    return k * v * v + shift
+
+
+def pieces_and_choices(x):
+    """np.piecewise calls the user's functions on pieces (with extra arguments and an
+    "otherwise" function); np.choose picks item by item."""
+    y = np.piecewise(x, [x < 0], [_scaled_square, lambda v, k, shift: np.sin(v) * k],
+                     1.5, shift=0.25)
+    return np.choose([0, 1, 2, 1, 0][:len(x)], [y, x * x, 0.5]) * np.cos(x)
+
+
 PROGRAMS = [fem, nested, grid, triu, ode_state, reductions_mix, broadcasting, tuple_returns,
             softmax, logsumexp, mlp, gauss_seidel, stencil, rk4, kalman, rows_normalized,
             pairwise, poly_features, chol_solve, eig_general, masked_mean, integer_pow,
             stats, argsort_use, matrix_ops, scalar_loop, complex_ops, where_inplace,
             sums_with_methods, padded_differences,
-            least_squares_of_a_list]
+            least_squares_of_a_list, pieces_and_choices]
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda f: f.__name__)

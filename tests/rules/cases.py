@@ -79,6 +79,8 @@ ARITHMETIC_CASES = [
     Case(operator.pow, V3, 2), Case(operator.pow, 1.3, 0.0),
     Case(operator.mod, 0.3, 1.7, domain=(FRACTION, DIVISOR)), Case(operator.mod, 5.3, 2.0),
     Case(operator.mod, -5.3, 2.0), Case(operator.mod, M23, 0.45),
+    Case(divmod, 0.3, 1.7, domain=(FRACTION, DIVISOR)), Case(divmod, 5.3, 2.0),
+    Case(divmod, -5.3, 2.0), Case(divmod, M23, 0.45),
     Case(np.add, 0.3, -1.2), Case(np.add, M23, V3),
     Case(np.subtract, 0.3, -1.2), Case(np.subtract, V3, M23),
     Case(np.multiply, 0.3, -1.2), Case(np.multiply, M23, V3),
@@ -148,6 +150,7 @@ MATH_CASES = [
     Case(math.pow, 1.3, 2.5), Case(math.pow, -1.3, 2),
     Case(math.atan2, 0.3, -1.2), Case(math.hypot, 0.3, -1.2),
     Case(math.hypot, 0.3, -1.2, 2.0), Case(math.copysign, 0.3, -1.2),
+    Case(math.dist, [0.3, 1.2, -0.5], [1.0, -0.4, 0.2]), Case(math.dist, (0.3,), (1.0,)),
     Case(math.copysign, -0.3, -1.2), Case(math.fmod, 5.3, 2.0), Case(math.fmod, -5.3, 2.0),
 ]
 

@@ -234,6 +234,12 @@ ARRAY_API_CASES = [
     Case(np.geomspace, -2.0 + 0.1j, 1.0 - 0.5j, 5),  # a spiral: start (stop / start)**t
     Case(np.select, [MASK3, ~MASK3], [V3, W3]), Case(np.select, [V3 > 0], [V3], 0.5),
     Case(np.select, [MASK23], [M23], W3), Case(np.extract, MASK23, M23),
+    Case(np.choose, [0, 1, 0], [V3, W3]), Case(np.choose, [[0, 1, 2], [2, 1, 0]], [M23, V3, 0.5]),
+    Case(np.choose, [0, 3, -1], [V3, W3], mode="wrap"),
+    Case(np.choose, [0, 3, -1], [V3, W3], mode="clip"),
+    Case(np.piecewise, V3, [V3 < 0, V3 >= 0], [np.square, np.sin]),
+    Case(np.piecewise, M23, [M23 < 0.5], [np.cos, 0.25]),
+    Case(np.piecewise, 0.4, [True], [np.exp]),
     Case(np.place, M23, MASK23, [0.5, 1.5]), Case(np.place, V3, MASK3, W3),
     Case(np.putmask, M23, MASK23, W3), Case(np.putmask, V3, MASK3, 0.5),
     Case(np.unwrap, np.array([0.1, 3.5, 6.6, 1.2])), Case(np.unwrap, M23, axis=0),

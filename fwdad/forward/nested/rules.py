@@ -58,6 +58,9 @@ def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batchi
 def_nondiff(dispatch.derived_rule, classes.python_method_of)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
+# the user's line that a rule's error names, found while the error is made: a string
+# (a refusal raised by a level-1 rule met no rule for it at level 2 and said so instead)
+def_nondiff(current_user_location)
 
 
 @frule(operators.pow_exponent_term)
@@ -121,7 +124,6 @@ def _no_default_deeper(kept: Any) -> Dual:
 
 
 def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
-def_nondiff(current_user_location)  # (what a refusal names, raised by a level-2 rule)
 
 
 @frule(duals.store_global)

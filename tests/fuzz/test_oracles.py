@@ -1,0 +1,62 @@
+"""The repeat, hvp, sparse and jacrev oracles on programs written for them: each passes
+a right program and flags the failure it is for."""
+import numpy as np
+
+from tests.fuzz.case import Case
+from tests.fuzz.generate import HEADER, Program
+from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
+from tests.fuzz.outcome import attempt
+from tests.fuzz.repeat_oracle import repeat
+
+X = np.array([0.3, -0.5, 0.7])
+T = np.array([1.0, 0.5, -0.25])
+
+CHANGES_AFTER_THE_FIRST_CALL = HEADER + """CALLS = [0]
+
+
+def f(x0):
+    CALLS[0] += 1
+    return np.sum(x0 * x0) * (1.0 if CALLS[0] <= 3 else 2.0)
+"""
+
+MEMO = HEADER + """def stash(a, memo={}):
+    memo['last'] = a * 1.0
+    return memo['last'] + 0.5 * np.sin(memo['last'])
+
+
+def f(x0):
+    return np.sum(stash(x0 * x0))
+"""
+
+BRANCH_ON_VALUES = HEADER + """def f(x0):
+    y = x0 * 2.0
+    if x0[0] > 0:
+        y[1] = y[1] * x0[2]
+    return y
+"""
+
+
+def _case(source, seed):
+    return Case(Program(seed, source, (X.copy(),), (T.copy(),), frozenset()))
+
+
+def test_repeat_flags_a_derivative_that_changes_after_the_first_call():
+    """(The oracle loads the program again: the first round's jvp, vjp and jacfwd are
+    its module's first three calls, the second round's jvp its fourth.)"""
+    outcome = attempt(lambda: repeat(_case(CHANGES_AFTER_THE_FIRST_CALL, 0)))
+    assert outcome.status == "wrong" and outcome.kind.startswith("jvp call 2")
+
+
+def test_repeat_passes_a_mutable_default_written_then_read():
+    assert attempt(lambda: repeat(_case(MEMO, 2))).status == "pass"
+
+
+def test_hvp_and_jacrev_pass_a_right_program():
+    case = _case(MEMO, 3)  # (seed % 4 == 3: in the hvp subset)
+    assert attempt(lambda: hvp(case)).status == "pass"
+    assert attempt(lambda: jacrev(case)).status == "pass"
+
+
+def test_sparse_notes_a_global_mode_refusal_and_passes():
+    outcome = attempt(lambda: sparse(_case(BRANCH_ON_VALUES, 0)))
+    assert outcome.status == "pass" and outcome.kind.startswith("global mode refused")
