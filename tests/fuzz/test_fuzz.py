@@ -19,20 +19,9 @@ SEEDS = range(0, 1000)
 # (`python -m pytest -n auto -m "long or not long"` runs them all).
 QUICK = 150
 
-# failure class (oracle status: kind; ...) -> seeds
-# (through the stateful helpers' mutable defaults, tests/test_fuzz_findings.py pins both:
-# a third derivative by nested jvp loses what was written into the default; forward
-# over reverse, hvp and hessian, loses what one call wrote for the next)
-KNOWN: dict = {
-    'third wrong: third derivative value':
-        [97, 169, 817],
-    'hvp wrong: hvp along argument 0 vs jacfwd of jvp value':
-        [251],
-    'hvp wrong: hvp along argument 1 vs jacfwd of jvp value':
-        [967],
-    'hessian wrong: hvp vs differences of jacfwd value':
-        [484, 704],
-}
+# failure class (oracle status: kind; ...) -> seeds (none now: the last ones, through the
+# stateful helpers' mutable defaults, are fixed or refused: tests/test_fuzz_findings.py)
+KNOWN: dict = {}
 
 
 def _param(seed: int):

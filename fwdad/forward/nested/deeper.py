@@ -13,8 +13,9 @@ from typing import Any, Callable
 from fwdad import api_checks, callables, construction, over_reverse_rules
 from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.errors import describe
+from fwdad.errors import FwdadError, a_type, current_user_location, describe
 from fwdad.forward import contexts, dispatch, records
+from fwdad.forward.defaults import may_hold_derivative
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import unwrapped, wrapped
 from fwdad.forward.nested.levels import outer_of
@@ -124,10 +125,20 @@ def _deeper_default(default: Dual) -> _DeeperDefault:
 
 @frule(over_reverse_rules.fresh_default_rule)
 def _fresh_default_deeper(default: Dual) -> Dual:
-    """A mutable default of a rule differentiated once more: a new constant of the
-    level its Duals wrap it in (this is its own rule, for every level further)."""
+    """A mutable default of a rule differentiated a third time (or more): a new constant
+    of the level its Duals wrap it in where it cannot hold a derivative (a sentinel
+    object); else refused. Its Duals are kept to second order, and a new constant
+    dropped what the function wrote into it (the third derivative came out 0:
+    tests/test_fuzz_findings.py). This is its own rule, for every level further."""
     depth, fresh_default = unwrapped(default)
-    return wrapped(duals.fresh(fresh_default.value), depth)  # (not level 1's shared one)
+    if not may_hold_derivative(fresh_default.value):
+        return wrapped(duals.fresh(fresh_default.value), depth)
+    line = current_user_location()
+    raise FwdadError(
+        f"a function with a mutable default ({a_type(fresh_default.value)}) is "
+        f"differentiated three times or more{' at ' + line if line else ''}: fwdad keeps "
+        f"the derivatives of a default to second order only. Pass the list, dict or "
+        f"array as an argument, or make the default None and create it in the function.")
 
 
 frule(_fresh_default_deeper)(_fresh_default_deeper)
