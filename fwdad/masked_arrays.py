@@ -36,9 +36,10 @@ def refuse_masked_arguments(f: Callable[..., Any], duals: Sequence[Dual]) -> Non
 
 def refuse_masked_globals(src: FunctionSource) -> None:
     """The globals and closure variables the function reads, at the rule's build."""
-    for name in _names(src.fn.__code__):
+    code = src.fn.__code__
+    for name in _all_names(code):  # (attribute names too: cheap, and rarely a global's)
         value = src.globals.get(name)
-        if is_masked_float(value):
+        if is_masked_float(value) and name in set(_names(code)):
             raise masked_array_error(value, f"global {name!r} read by {_named(src)}")
     for name, cell in src.cells.items():
         value = getattr(cell, "cell_contents", None)
@@ -49,6 +50,14 @@ def refuse_masked_globals(src: FunctionSource) -> None:
 
 def _named(src: FunctionSource) -> str:
     return f"{describe(src.fn)} ({location_of(src.fn)})"
+
+
+def _all_names(code: types.CodeType) -> Iterator[str]:
+    """The names code and the code nested in it use: globals and attributes."""
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _all_names(const)
 
 
 def _names(code: types.CodeType) -> Iterator[str]:
