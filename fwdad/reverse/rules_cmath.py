@@ -23,6 +23,7 @@ def _twin_rrule(ufunc: np.ufunc) -> Callable[[Any], Any]:
 
 for _fn, _ufunc in TWINS.items():
     rrule(_fn)(_twin_rrule(_ufunc))
+rrule(complex.conjugate)(_twin_rrule(np.conjugate))
 
 
 @rrule(cmath.log)
@@ -64,4 +65,4 @@ def _rect(r, phi):
     return out, lambda ct: (ct * unit, ct * 1j * out)
 
 
-complex_ready(*TWINS, cmath.log, cmath.phase, cmath.polar, cmath.rect)
+complex_ready(*TWINS, cmath.log, cmath.phase, cmath.polar, cmath.rect, complex.conjugate)

@@ -1,6 +1,7 @@
-"""Rules for the cmath module: each function is its NumPy ufunc on one complex number,
-so its rule is the ufunc's (branch cuts refused as there: rules/branch_cuts.py) with
-the value made a Python complex, as cmath returns it.
+"""Rules for the cmath module (and z.conjugate() of a Python complex): each function is
+its NumPy ufunc on one complex number, so its rule is the ufunc's (branch cuts refused
+as there: rules/branch_cuts.py) with the value made a Python complex, as cmath returns
+it.
 
     cmath.exp(z)    ->  numpy.exp's rule on np.complex128(z)
     cmath.phase(z)  ->  numpy.angle's (a float)
@@ -49,6 +50,7 @@ def _twin_rule(ufunc: np.ufunc) -> Callable[[Dual], Dual]:
 
 for _fn, _ufunc in TWINS.items():
     frule(_fn, pure=True)(_twin_rule(_ufunc))
+frule(complex.conjugate, pure=True)(_twin_rule(np.conjugate))  # (z.conjugate() of a number)
 
 
 @frule(cmath.log, pure=True)

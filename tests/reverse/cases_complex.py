@@ -82,7 +82,7 @@ def _cmath():
     return rows + [_row(cmath.sqrt, -2.0), _row(cmath.log, 0.3 - 0.8j),
                    _row(cmath.log, 0.3 - 0.8j, 3.0), _row(cmath.log, 2.5, 1.5 + 0.5j),
                    _row(cmath.phase, ZS), _row(cmath.polar, ZS), _row(cmath.polar, -1.5),
-                   _row(cmath.rect, 0.7, 0.4)]
+                   _row(cmath.rect, 0.7, 0.4), _row(complex.conjugate, 0.3 - 0.8j)]
 
 
 def _reductions():

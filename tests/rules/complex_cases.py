@@ -54,4 +54,5 @@ CMATH_CASES = (
     + [Case(f, 1.4 if f is cmath.acosh else 0.4) for f in TWINS]  # (off the cut)
     + [Case(cmath.sqrt, -2.0), Case(cmath.log, 0.3 - 0.8j), Case(cmath.log, 0.3 - 0.8j, 3.0),
        Case(cmath.log, 2.5, 1.5 + 0.5j), Case(cmath.phase, 0.3 - 0.8j),
-       Case(cmath.polar, 0.3 - 0.8j), Case(cmath.polar, -1.5), Case(cmath.rect, 0.7, 0.4)])
+       Case(cmath.polar, 0.3 - 0.8j), Case(cmath.polar, -1.5), Case(cmath.rect, 0.7, 0.4),
+       Case(complex.conjugate, 0.3 - 0.8j)])
