@@ -39,6 +39,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
+from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location
@@ -89,6 +90,30 @@ def kept_duals() -> List[Dual]:
     if made is None or made is _OPEN:
         return []
     return [dual for (_, level), (_, dual) in made.items() if level == 1]
+
+
+class EntryRule(LazyRule):
+    """`f.frule`, which a user may call on Duals outside any transformation: such a
+    call is one derivative, whose calls share the Duals of their mutable defaults (each
+    call of a helper made a new one, and what one call wrote into the default lost its
+    derivative for the next).
+
+    Note: begin_derivative and end_derivative written out: this wraps every direct call
+    of a rule (0.5 us of a 3-operation rule's 1.3 as three calls)."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        rule = self.rule
+        if rule is None:
+            rule = self.rule = self.derive(self.fn)
+        if getattr(_LOCAL, "made", None) is not None:
+            return rule(*args, **kwargs)
+        _LOCAL.made = _OPEN
+        try:
+            return rule(*args, **kwargs)
+        finally:
+            _LOCAL.made = None
 
 
 class FreshDefault:

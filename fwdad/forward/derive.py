@@ -223,23 +223,5 @@ def derive_frule(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
-    wrapper.frule = EntryRule(fn)  # type: ignore[attr-defined]
+    wrapper.frule = defaults.EntryRule(fn)  # type: ignore[attr-defined]
     return wrapper
-
-
-class EntryRule(LazyRule):
-    """`f.frule`, which a user may call on Duals outside any transformation: such a
-    call is one derivative, whose calls share the Duals of their mutable defaults
-    (forward/defaults.py; each call of a helper made a new one, and what one call wrote
-    into the default lost its derivative for the next)."""
-
-    __slots__ = ()
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if defaults.derivative_open():
-            return LazyRule.__call__(self, *args, **kwargs)
-        token = defaults.begin_derivative()
-        try:
-            return LazyRule.__call__(self, *args, **kwargs)
-        finally:
-            defaults.end_derivative(token)

@@ -246,7 +246,7 @@ def test_a_default_read_through_its_function_at_second_order(how):
 @pytest.mark.parametrize("f", [written_then_read_by_another_call, read_through_the_global],
                          ids=lambda f: f.__name__)
 def test_a_derived_rule_called_directly_is_one_derivative(f):
-    """`f.frule(Dual(...))` outside any transformation (forward/derive.EntryRule): the
+    """`f.frule(Dual(...))` outside any transformation (forward/defaults.EntryRule): the
     helper's calls share the default's Dual (each got a new zero tangent)."""
     rule = fwdad.derive_frule(f).frule
     want = _central(f, W) @ V
