@@ -59,6 +59,7 @@ def medians(group: Dict[str, Optional[Callable]], repeats: int) -> Dict[str, flo
     live = {k: f for k, f in group.items() if f is not None}
     numbers = {}
     for name, f in live.items():
+        f()  # (a first call may build rules or fill caches: it would set too few calls)
         start = time.perf_counter()
         f()
         numbers[name] = max(1, math.ceil(MIN_SAMPLE / max(time.perf_counter() - start, 1e-9)))
