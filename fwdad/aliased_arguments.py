@@ -23,7 +23,7 @@ from typing import Any, Iterator, List, Sequence, Set, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.tangents import rebuild
+from fwdad.tangents import leaf_paths, rebuild
 
 _strided_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds  # (2.0
 # moved it)
@@ -66,7 +66,8 @@ def separated(primals: Sequence[Any]) -> Tuple[Any, ...]:
 
 def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[Place, Place]]:
     """The places of float arrays that share memory, in pairs (the earlier first)."""
-    leaves = [(i, at, leaf) for i, p in enumerate(primals) for at, leaf in _leaves(p)]
+    leaves = [(i, at, leaf) for i, p in enumerate(primals) for at, leaf in leaf_paths(p)
+              if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "fc"]
     for first, second in _overlapping(leaves):
         i, at_i, a = leaves[first]
         j, at_j, b = leaves[second]
@@ -101,19 +102,6 @@ def _byte_bounds(a: np.ndarray) -> Tuple[int, int]:
         return start, start + a.nbytes
     low, high = _strided_bounds(a)
     return low, high
-
-
-def _leaves(x: Any, at: Path = ()) -> Iterator[Tuple[Path, np.ndarray]]:
-    """(path, array) of each float array in x, through lists, tuples and dicts."""
-    if isinstance(x, np.ndarray):
-        if x.dtype.kind in "fc":
-            yield at, x
-    elif isinstance(x, (list, tuple)):
-        for k, item in enumerate(x):
-            yield from _leaves(item, at + (k,))
-    elif isinstance(x, dict):
-        for k, item in x.items():
-            yield from _leaves(item, at + (k,))
 
 
 _MISSING = object()  # (a tangent not shaped like its primal: a zero, say)

@@ -14,7 +14,7 @@ tape and the Jacobian itself are what memory holds.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
-from fwdad.tangents import NoTangent, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, leaf_paths, rebuild, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
@@ -110,7 +110,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
     complex one: a unit real cotangent pulls back the real part of a row only."""
     if holomorphic:
         complex_args.check_outputs("jacrev", f, out)
-    elif any(np.iscomplexobj(y) for _, y in _leaf_paths(out, ())
+    elif any(np.iscomplexobj(y) for _, y in leaf_paths(out)
              if zero_tangent(y) is not NoTangent):
         raise FwdadError(
             f"jacrev of {describe(f)}: an output is complex, and jacrev takes real outputs "
@@ -122,7 +122,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
 
 def _row_count(out: Any) -> int:
     """How many pullbacks _rows runs: one per entry of a float output leaf."""
-    return sum(int(np.size(primal)) for _, primal in _leaf_paths(out, ())
+    return sum(int(np.size(primal)) for _, primal in leaf_paths(out)
                if zero_tangent(primal) is not NoTangent)
 
 
@@ -131,7 +131,7 @@ def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tu
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
-    for path, primal in _leaf_paths(out, ()):
+    for path, primal in leaf_paths(out):
         shape, kind = np.shape(primal), _kind(f, primal)
         if kind == "constant":  # an int, a string: no derivative
             rows[path] = np.zeros((total,) + shape)
@@ -157,17 +157,6 @@ def _kind(f: Callable[..., Any], primal: Any) -> str:
         f"jacrev of {describe(f)}: an output leaf is {a_type(primal)}; jacrev takes outputs "
         f"that are floats, float arrays, or tuples, lists and dicts of them. Use "
         f"fwdad.jacfwd.")
-
-
-def _leaf_paths(tree: Any, path: Tuple[Any, ...]) -> Iterator[Tuple[Tuple[Any, ...], Any]]:
-    if isinstance(tree, (tuple, list)):
-        for i, v in enumerate(tree):
-            yield from _leaf_paths(v, path + (i,))
-    elif isinstance(tree, dict):
-        for k, v in tree.items():
-            yield from _leaf_paths(v, path + (k,))
-    else:
-        yield path, tree
 
 
 def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import numbers
 import types
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Iterator, Tuple
 
 import numpy as np
 
@@ -329,3 +329,16 @@ def leaves(tree: Any) -> list[Any]:
     if isinstance(tree, dict):
         return [x for v in tree.values() for x in leaves(v)]
     return [tree]
+
+
+def leaf_paths(tree: Any, path: Tuple[Any, ...] = ()) -> Iterator[Tuple[Tuple[Any, ...], Any]]:
+    """(path, leaf) for each leaf of a tree of tuples, lists and dicts, in order: the
+    path is the keys from the tree down to the leaf."""
+    if isinstance(tree, (tuple, list)):
+        for i, v in enumerate(tree):
+            yield from leaf_paths(v, path + (i,))
+    elif isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from leaf_paths(v, path + (k,))
+    else:
+        yield path, tree
