@@ -122,8 +122,8 @@ def call(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 
 
 def _callee_key(fn: Any) -> Any:
-    if isinstance(fn, types.MethodType):
-        return fn.__func__
+    if isinstance(fn, types.MethodType):  # (not the key of the function met unbound:
+        return (_BOUND, fn.__func__)       # `m = s.apply; m(x)`, then `Scale.apply(s, x)`)
     if isinstance(fn, types.MethodWrapperType):  # e.g. super().__setattr__
         return (fn.__objclass__, fn.__name__)
     if _is_builtin_method(fn):
@@ -136,6 +136,13 @@ def _callee_key(fn: Any) -> Any:
 
 
 _INSTANCE_OF = "instance of"
+_BOUND = "bound"
+
+
+def method_of(key: tuple) -> Any:
+    """The function whose rule a bound method's call runs, from its `_callee_key`: a
+    Python method's function, or a C method looked up on its type."""
+    return key[1] if key[0] is _BOUND else getattr(*key)
 
 
 def _is_function_like(fn: Any) -> bool:
@@ -156,8 +163,7 @@ def _runtime_caller(key: Any, fn: Any) -> Caller:
     """How to call what a dynamic call site met."""
     if isinstance(fn, (types.MethodType, types.MethodWrapperType)) or \
             _is_builtin_method(fn):
-        method = key if not isinstance(key, tuple) else getattr(*key)
-        return _with_self(static_rule(method, ""))
+        return _with_self(static_rule(method_of(key), ""))
     if isinstance(fn, DerivedClosure):
         return lambda f, args, kwargs: f.primal.call_rule(args, kwargs)
     if not callable(fn):

@@ -143,3 +143,31 @@ def scale(x, k):
 def test_jvp_of_a_partial():
     import functools
     assert fwdad.jvp(functools.partial(scale, k=2.0), (1.5,), (1.0,)) == (3.0, 2.0)
+
+
+class Scale:
+    def __init__(self, k):
+        self.k = k
+
+    def apply(self, x):
+        return self.k * x
+
+
+SCALE = Scale(2.0)
+
+
+def call_bound(x, method):
+    return method(x)
+
+
+def call_unbound(x, function):
+    return function(SCALE, x) * x
+
+
+def test_a_method_met_bound_and_then_unbound_at_one_call_site_kind():
+    """`m = s.apply; m(x)` and `Scale.apply(s, x)` are different calls of one function:
+    the first passes the instance itself."""
+    assert fwdad.jvp(lambda x: call_bound(x, SCALE.apply), (1.5,), (1.0,)) == (3.0, 2.0)
+    assert fwdad.jvp(lambda x: call_unbound(x, Scale.apply), (1.5,), (1.0,)) == (4.5, 6.0)
+    assert fwdad.hessian(lambda x: call_unbound(x, Scale.apply))(1.5) == 4.0
+    assert fwdad.hessian(lambda x: call_bound(x, SCALE.apply) ** 2)(1.5) == 8.0
