@@ -21,6 +21,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
+from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
@@ -54,7 +55,7 @@ UNARY = {
     sc.erfinv: lambda x, y: 0.5 * SQRT_PI * np.exp(np.square(y)),
     sc.erfcinv: lambda x, y: -0.5 * SQRT_PI * np.exp(np.square(y)),
     sc.ndtr: lambda x, y: np.exp(-0.5 * np.square(x)) / SQRT_2PI,
-    sc.log_ndtr: lambda x, y: np.exp(-0.5 * np.square(x) - y) / SQRT_2PI,
+    sc.log_ndtr: lambda x, y: log_ndtr_derivative(1, x),  # (r' = -r (x + r) cancels)
     sc.ndtri: lambda x, y: SQRT_2PI * np.exp(0.5 * np.square(y)),
     sc.expit: lambda x, y: sc.expit(x) * sc.expit(-x),
     sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
@@ -126,6 +127,12 @@ def _polygamma(n, x):
 def _ive_derivative(n, v, x):
     out = ive_derivative(n, v, x)
     return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
+
+
+@rrule(log_ndtr_derivative)
+def _log_ndtr_derivative(n, x):
+    out = log_ndtr_derivative(n, x)
+    return out, lambda ct: (None, lambda: ct * log_ndtr_derivative(n + 1, x))
 
 
 @rrule(sc.zeta)

@@ -23,6 +23,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
+from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.scaled_bessel import ive_derivative
@@ -103,7 +104,7 @@ UNARY = {
     sc.erfinv: chain(lambda x, y: np.exp(y * y) / TWO_OVER_SQRT_PI),
     sc.erfcinv: chain(lambda x, y: -np.exp(y * y) / TWO_OVER_SQRT_PI),
     sc.ndtr: chain(lambda x, y: np.exp(-0.5 * x * x) / SQRT_2PI),
-    sc.log_ndtr: chain(lambda x, y: np.exp(-0.5 * x * x - y) / SQRT_2PI),  # pdf / cdf,
+    sc.log_ndtr: chain(lambda x, y: log_ndtr_derivative(1, x)),  # pdf / cdf, to every order
     sc.ndtri: chain(lambda x, y: SQRT_2PI * np.exp(0.5 * y * y)),  # without underflow
     # ---- the logistic function (expit(-x) = 1 - expit(x), without cancellation) ----
     sc.expit: chain(lambda x, y: y * sc.expit(-x)),
