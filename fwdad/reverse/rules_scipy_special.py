@@ -22,6 +22,7 @@ from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_ent
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
@@ -42,7 +43,8 @@ def _over(x, z):
 
 
 def _psi_gap(a, b):
-    return sc.psi(a) - sc.psi(a + b)
+    """psi(a) - psi(a + b), which cancels when b is small beside a: its own rule."""
+    return -polygamma_gap(0, a, b)
 
 
 UNARY = {
@@ -127,6 +129,13 @@ def _polygamma(n, x):
 def _ive_derivative(n, v, x):
     out = ive_derivative(n, v, x)
     return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
+
+
+@rrule(polygamma_gap)
+def _polygamma_gap(n, x, y):
+    out = polygamma_gap(n, x, y)
+    return out, lambda ct: (None, lambda: ct * polygamma_gap(n + 1, x, y),
+                            lambda: ct * sc.polygamma(n + 1, x + y))
 
 
 @rrule(log_ndtr_derivative)

@@ -24,6 +24,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError, current_user_locati
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.scaled_bessel import ive_derivative
@@ -120,10 +121,11 @@ UNARY = {
 }
 
 BINARY = {
-    sc.betaln: partials(lambda a, b, y: sc.psi(a) - sc.psi(a + b),
-                        lambda a, b, y: sc.psi(b) - sc.psi(a + b)),
-    sc.beta: partials(lambda a, b, y: y * (sc.psi(a) - sc.psi(a + b)),
-                      lambda a, b, y: y * (sc.psi(b) - sc.psi(a + b))),
+    # psi(a) - psi(a + b), without cancellation when b is small beside a (polygamma_gap.py)
+    sc.betaln: partials(lambda a, b, y: -polygamma_gap(0, a, b),
+                        lambda a, b, y: -polygamma_gap(0, b, a)),
+    sc.beta: partials(lambda a, b, y: -y * polygamma_gap(0, a, b),
+                      lambda a, b, y: -y * polygamma_gap(0, b, a)),
     sc.xlogy: partials(lambda x, z, y: np.log(z), lambda x, z, y: _over(x, z)),
     sc.xlog1py: partials(lambda x, z, y: np.log1p(z), lambda x, z, y: _over(x, 1.0 + z)),
     sc.rel_entr: partials(lambda x, z, y: np.log(divide(x, z)) + 1.0,

@@ -25,6 +25,7 @@ try:
     import scipy.special as sc
 
     from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+    from fwdad.rules.polygamma_gap import polygamma_gap
     from fwdad.rules.scaled_bessel import ive_derivative
 except ImportError:  # SciPy is optional
     sc = None
@@ -84,6 +85,8 @@ def _binary_rows() -> list:
         # log_ndtr'' and ''' on both sides of where the polynomial takes over, and far left
         Case(log_ndtr_derivative, 2, M23), Case(log_ndtr_derivative, 3, M23 * 20.0),
         Case(log_ndtr_derivative, 3, -300.0),
+        # psi(x + y) - psi(x), its next order, and with y small beside x
+        Case(polygamma_gap, 0, M23 + 2.0, POS3), Case(polygamma_gap, 1, 40.0, 1e-3),
     ]
 
 
