@@ -99,6 +99,7 @@ NUMPY_BINARY_CASES = [
 UFUNC_MORE_CASES = [
     Case(np.remainder, 5.3, 2.0), Case(np.remainder, M23, 0.45),
     Case(np.fmod, -5.3, 2.0), Case(np.fmod, M23, 0.45), Case(np.ldexp, M23, 3),
+    Case(np.frexp, M23 * 0.9), Case(np.frexp, np.array([37.0, -0.03, 0.7])),
     Case(np.divmod, 5.3, 2.0), Case(np.divmod, M23, 0.45),
     Case(np.add, V3, W3, Z3), Case(np.multiply, M23, V3, Z23),
     Case(np.subtract, V3, W3, Z3, where=MASK3), Case(np.add, 0.3, 1.2, Z3),
