@@ -2,26 +2,16 @@
 np.linalg's matmul, outer, tensordot, trace, diagonal, matrix_transpose, cross,
 vecdot, vector_norm, matrix_norm, svdvals, cond, eigvals and eig; matvec, vecmat,
 astype, compress, extract, select, place, putmask, unwrap, logspace, geomspace; conj
-and view; piecewise, apply_along_axis, apply_over_axes, vectorize's call and fromiter.
-Most are another function's rule under a new name, or a composition."""
+and view. Most are another function's rule under a new name, or a composition."""
 from __future__ import annotations
 
-import itertools
 import operator
 
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import (
-    composed_rrule,
-    get_rrule,
-    is_tracked,
-    nondiff_rrule,
-    raw_rrule,
-    rrule,
-)
+from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
 from fwdad.reverse.var import value_of
-from fwdad.rules import numpy_loops
 from fwdad.rules.piecewise import piecewise
 
 
@@ -196,20 +186,6 @@ def _choose(a, choices, out=None, mode="raise"):
 
 
 composed_rrule(np.piecewise)(piecewise)  # (plain NumPy: fwdad/rules/piecewise.py)
-# (and these: fwdad/rules/numpy_loops.py)
-composed_rrule(np.apply_along_axis)(numpy_loops.apply_along_axis)
-composed_rrule(np.apply_over_axes)(numpy_loops.apply_over_axes)
-composed_rrule(np.vectorize.__call__)(numpy_loops.vectorized_call)
-nondiff_rrule(np.vectorize)  # (the object: pyfunc is called by the rule above)
-composed_rrule(np.fromiter)(numpy_loops.fromiter)
-_fromiter_of_items = get_rrule(np.fromiter)
-
-
-@raw_rrule(np.fromiter)
-def _fromiter(iterable, dtype, count=-1, **kwargs):
-    """An iterator shows whether it yields variables only when read: read it first."""
-    items = list(iterable) if count < 0 else list(itertools.islice(iterable, count))
-    return _fromiter_of_items(items, dtype, count, **kwargs)
 
 
 @raw_rrule(np.place)

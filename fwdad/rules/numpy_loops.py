@@ -8,7 +8,7 @@ NumPy for both modes to differentiate (as fwdad/rules/piecewise.py does piecewis
 NumPy's own are library code (foreign calls); each function below computes the same
 from primitives with rules, and calls the user's function with a dynamic call, so that
 its derived rule runs on each item. Forward mode runs their derived rules; reverse
-mode's rules are composed from them (reverse/rules_array_api.py).
+mode's rules are composed from them (reverse/rules_plain_numpy.py).
 """
 from __future__ import annotations
 

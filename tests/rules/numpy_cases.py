@@ -46,6 +46,7 @@ from tests.rules.complex_cases import (
 from tests.rules.fft_cases import FFT_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.loop_cases import LOOP_CASES
+from tests.rules.polynomial_cases import POLYNOMIAL_CASES
 from tests.rules.random_cases import RANDOM_CASES
 from tests.rules.reordering_cases import REORDERING_CASES, REORDERING_FLOAT32_CASES
 
@@ -359,4 +360,5 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
                + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + CMATH_CASES + FFT_CASES
-               + REORDERING_CASES + REORDERING_FLOAT32_CASES + LOOP_CASES)
+               + REORDERING_CASES + REORDERING_FLOAT32_CASES + LOOP_CASES
+               + POLYNOMIAL_CASES)
