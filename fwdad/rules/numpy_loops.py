@@ -156,15 +156,16 @@ def _vectorize_call(self: Dual, *args: Dual, **kwargs: Dual) -> Dual:
         Dual(vectorize.pyfunc, self.tangent), *constants, *args)
 
 
-@frule(np.apply_along_axis)
-def _apply_along_axis(func1d: Dual, axis: Dual, arr: Dual, *args: Dual,
-                      **kwargs: Dual) -> Dual:
-    return entry_points.derived_rule(apply_along_axis)(func1d, axis, arr, *args, **kwargs)
+def derived_from(plain: Any) -> Any:
+    """The frule of a NumPy function: the derived rule of its plain rewrite."""
+    def rule(*args: Dual, **kwargs: Dual) -> Dual:
+        return entry_points.derived_rule(plain)(*args, **kwargs)
+    rule.__name__ = f"_{plain.__name__}"
+    return rule
 
 
-@frule(np.apply_over_axes)
-def _apply_over_axes(func: Dual, a: Dual, axes: Dual) -> Dual:
-    return entry_points.derived_rule(apply_over_axes)(func, a, axes)
+frule(np.apply_along_axis)(derived_from(apply_along_axis))
+frule(np.apply_over_axes)(derived_from(apply_over_axes))
 
 
 @frule(np.fromiter)

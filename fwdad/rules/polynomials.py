@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.core import entry_points
-from fwdad.dual import Dual
 from fwdad.errors import FwdadError, current_user_location
+from fwdad.rules.numpy_loops import derived_from
 from fwdad.rules.registry import def_nondiff, frule
 
 
@@ -128,13 +127,5 @@ def_nondiff(refuse_polynomial)
 PLAIN = {np.polyadd: polyadd, np.polysub: polysub, np.polymul: polymul,
          np.polyder: polyder, np.polyint: polyint, np.poly: poly, np.polyfit: polyfit}
 
-
-def _derived(plain: Any) -> Any:
-    def rule(*args: Dual, **kwargs: Dual) -> Dual:
-        return entry_points.derived_rule(plain)(*args, **kwargs)
-    rule.__name__ = f"_{plain.__name__}"
-    return rule
-
-
 for _numpy_fn, _plain in PLAIN.items():
-    frule(_numpy_fn)(_derived(_plain))
+    frule(_numpy_fn)(derived_from(_plain))

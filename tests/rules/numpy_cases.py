@@ -44,6 +44,7 @@ from tests.rules.complex_cases import (
     COMPLEX_UFUNC_CASES,
 )
 from tests.rules.fft_cases import FFT_CASES
+from tests.rules.library_cases import LIBRARY_CASES, LIBRARY_NONDIFF_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
 from tests.rules.loop_cases import LOOP_CASES
 from tests.rules.polynomial_cases import POLYNOMIAL_CASES
@@ -361,4 +362,4 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
                + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + CMATH_CASES + FFT_CASES
                + REORDERING_CASES + REORDERING_FLOAT32_CASES + LOOP_CASES
-               + POLYNOMIAL_CASES)
+               + POLYNOMIAL_CASES + LIBRARY_CASES + LIBRARY_NONDIFF_CASES)
