@@ -131,6 +131,11 @@ def _ive_derivative(n, v, x):
     return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
 
 
+@rrule(np.i0)
+def _numpy_i0(x):
+    return np.i0(x), lambda ct: (ct * sc.i1(x),)
+
+
 @rrule(polygamma_gap)
 def _polygamma_gap(n, x, y):
     out = polygamma_gap(n, x, y)

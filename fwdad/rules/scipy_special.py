@@ -1,5 +1,6 @@
 """Rules for SciPy's special functions (`scipy.special`): one table row per ufunc, from
-its partial derivatives, as fwdad/rules/ufuncs.py does for NumPy's ufuncs.
+its partial derivatives, as fwdad/rules/ufuncs.py does for NumPy's ufuncs (and np.i0,
+whose derivative is SciPy's i1).
 
     sc.gammaln: chain(lambda x, y: sc.psi(x))   ->   d gammaln(x) = psi(x) dx
 
@@ -183,6 +184,14 @@ def _polygamma(n: Dual, x: Dual) -> Dual:
     y = sc.polygamma(n.primal, x.primal)
     dx = lift(x.primal, x.tangent, ndim(y))
     return Dual(y, fit(sc.polygamma(n.primal + 1, x.primal) * dx, y))
+
+
+@frule(np.i0)
+def _numpy_i0(x: Dual) -> Dual:
+    """NumPy's i0 (Python code in NumPy, real x): i0' = i1, which NumPy has not."""
+    refuse_complex("i0(x)", x.primal)
+    y = np.i0(x.primal)
+    return Dual(y, fit(sc.i1(x.primal) * lift(x.primal, x.tangent, ndim(y)), y))
 
 
 @frule(sc.zeta)

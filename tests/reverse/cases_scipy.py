@@ -55,6 +55,7 @@ def _cases() -> list:
     out += [Case(ive_derivative, (2, 0, A)), Case(ive_derivative, (1, 1, A * 2e3))]
     out += [Case(log_ndtr_derivative, (2, A)), Case(log_ndtr_derivative, (3, A * 20.0))]
     out += [Case(polygamma_gap, (0, POS, POS[0] + 2.0)), Case(polygamma_gap, (1, 40.0, 1e-3))]
+    out += [Case(np.i0, (A * 3.0,))]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
     out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
     out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),

@@ -87,6 +87,7 @@ def _binary_rows() -> list:
         Case(log_ndtr_derivative, 3, -300.0),
         # psi(x + y) - psi(x), its next order, and with y small beside x
         Case(polygamma_gap, 0, M23 + 2.0, POS3), Case(polygamma_gap, 1, 40.0, 1e-3),
+        Case(np.i0, M23 * 3.0), Case(np.i0, 0.4),  # (NumPy's, whose derivative is SciPy's i1)
     ]
 
 
