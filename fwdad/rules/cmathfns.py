@@ -18,7 +18,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.rules.branch_cuts import CUTS, refuse_on_cut
 from fwdad.rules.builtins_ import number_tangent
-from fwdad.rules.registry import frule, get_frule
+from fwdad.rules.registry import def_nondiff, frule, get_frule
 
 # cmath function -> the ufunc that computes it on a complex number
 TWINS = {
@@ -56,6 +56,7 @@ def _twin_rule(ufunc: np.ufunc, fn: Any = None) -> Callable[[Dual], Dual]:
     return rule
 
 
+def_nondiff(refuse_on_cut, refuse_on_cmath_cut)  # (checks on values: at second order too)
 for _fn, _ufunc in TWINS.items():
     frule(_fn, pure=True)(_twin_rule(_ufunc, _fn))
 frule(complex.conjugate, pure=True)(_twin_rule(np.conjugate))  # (z.conjugate() of a number)

@@ -130,3 +130,17 @@ def test_cmath_on_the_cut_is_refused_as_numpy_is(mode):
             fwdad.jvp(cmath.acosh, (0.4,), (1.0,))
         else:
             fwdad.vjp(cmath.acosh, 0.4)[1](1.0 + 0j)
+
+
+def _second_derivative(f, z):
+    return fwdad.jvp(lambda w: fwdad.jvp(f, (w,), (1.0 + 0j,))[1], (z,), (1.0 + 0j,))[1]
+
+
+@pytest.mark.parametrize("name", ["cmath.acosh", "numpy.arccosh"])
+def test_on_the_cut_at_second_order_the_refusal_is_the_same(name):
+    """The check runs on values in the rule differentiated again (it raised an error
+    about x.flat there)."""
+    import cmath
+    f = cmath.acosh if name == "cmath.acosh" else np.arccosh
+    with pytest.raises(NonDifferentiableError, match=rf"^{name}\(\w\) .*branch cut"):
+        _second_derivative(f, 0.5 + 0j)
