@@ -208,7 +208,8 @@ def common_batch(primals: Any, tangents: Any) -> Optional[int]:
 def map_batch_many(fn: Any, primals: Any, tangents: Any) -> Any:
     """`fn(list of tangents)` for a function linear in a list of arrays (concatenate,
     stack ...): the NoTangents become zeros, and a batch is mapped item by item."""
-    primals, tangents = zip(*map(_list_part, primals, tangents)) if primals else ((), ())
+    parts = [_list_part(p, t) for p, t in zip(primals, tangents)]
+    primals, tangents = [p for p, _ in parts], [t for _, t in parts]
     size = common_batch(primals, tangents)
     full = [dense(p, t, size) for p, t in zip(primals, tangents)]
     if size is None:
