@@ -20,6 +20,8 @@ n-th derivative is a polynomial in x and r (every term a multiple of r). The pol
 loses digits near x = 0 from the fifth order (4e-13 there), the cumulants past x = 2
 (4e-12 at the fifth order). Measured against mpmath at 70 points from -1e4 to 37: orders
 1 to 3 within 1.4e-15 relative, the fourth within 2e-13 (at x = 1, beside its zero).
+The price: from the second order, about 8 us a value (441 nodes), where the formula that
+cancels took 2 ns (CPU-time medians of 30 runs on 1000 values); the first order is 23 ns.
 """
 from __future__ import annotations
 
@@ -97,8 +99,10 @@ def _cumulant(n: int, t: np.ndarray) -> np.ndarray:
         weights = np.exp(_NODES - t[:, None] * u - 0.5 * u * u)  # du = u dy
         weights /= np.sum(weights, axis=1, keepdims=True)
         centred = u - np.sum(weights * u, axis=1, keepdims=True)
-    moments = [np.ones_like(t), np.zeros_like(t)] + [
-        np.sum(weights * centred ** k, axis=1) for k in range(2, n + 1)]
+    moments, weighted = [np.ones_like(t), np.zeros_like(t)], weights * centred
+    for _ in range(2, n + 1):  # (products, not powers: a third of the time)
+        weighted *= centred
+        moments.append(np.sum(weighted, axis=1))
     cumulants = [np.zeros_like(t), np.zeros_like(t)]  # (the first is not needed)
     for m in range(2, n + 1):  # kappa_m = mu_m - sum_k C(m-1, k-1) kappa_k mu_(m-k)
         cumulants.append(moments[m] - sum(math.comb(m - 1, k - 1) * cumulants[k]
