@@ -180,5 +180,5 @@ NO_SECOND_ORDER_ROW.update({unwrap(row).fn: "a draw is a constant: " + row.marks
 # function cannot rebuild; the Hessian through it is compared with its closed form in
 # tests/rules/test_numpy_loops.py (test_hessians_through_the_calls_are_the_closed_forms).
 _VECTORIZE = "called through a np.vectorize object (tests/rules/test_numpy_loops.py)"
-NO_SECOND_ORDER_ROW.update(dict.fromkeys([np.vectorize, np.vectorize.__call__], _VECTORIZE))
+NO_SECOND_ORDER_ROW[np.vectorize] = _VECTORIZE
 SKIPPED_FUNCTIONS[np.vectorize.__call__] = _VECTORIZE
