@@ -24,7 +24,7 @@ _NO_DERIVATIVE = {
     "reads or writes files, buffers or text: call it outside the differentiated "
     "function and pass the arrays in": [
         "save", "savez", "savez_compressed", "load", "loadtxt", "savetxt", "genfromtxt",
-        "fromregex", "fromfile", "frombuffer", "fromstring", "fromiter", "from_dlpack"],
+        "fromregex", "fromfile", "frombuffer", "fromstring", "from_dlpack"],
     "formats values as text: no derivative": [
         "array2string", "array_str", "array_repr", "format_float_positional",
         "format_float_scientific", "binary_repr", "base_repr", "datetime_as_string",

@@ -7,17 +7,17 @@ import pytest
 import fwdad
 
 
-def calls_frexp(x):
-    return np.frexp(x)[0]
+def calls_roots(x):
+    return np.roots(np.array([1.0, x, 0.25]))[0].real
 
 
 def test_missing_rule_names_the_callee_the_line_and_how_to_register():
     with pytest.raises(fwdad.MissingRuleError) as info:
-        fwdad.jvp(calls_frexp, (0.5,), (1.0,))
+        fwdad.jvp(calls_roots, (1.5,), (1.0,))
     message = str(info.value)
-    assert "numpy.frexp" in message
+    assert "numpy.roots" in message
     assert re.search(r"test_errors\.py:\d+", message)
-    assert "@fwdad.frule(numpy.frexp)" in message
+    assert "@fwdad.frule(numpy.roots)" in message
 
 
 def defines_a_class(x):

@@ -7,7 +7,8 @@ from fwdad.reverse import (  # noqa: F401 (imported for their rules)
     rules_linalg, rules_decompositions, rules_creation, rules_methods, rules_python,
     rules_iteration, rules_statistics, rules_sequences,
     rules_array_api, rules_scalar_methods, rules_reordering, rules_complex,
-    rules_complex_ufuncs, rules_complex_linalg, rules_fft, rules_copies, rules_cmath)
+    rules_complex_ufuncs, rules_complex_linalg, rules_fft, rules_copies, rules_cmath,
+    rules_plain_numpy)
 from fwdad.rules.all import HAS_SCIPY
 if HAS_SCIPY:  # SciPy is optional: its rules only where it imports
     from fwdad.reverse import (  # noqa: F401

@@ -81,8 +81,18 @@ class RefusingComplex:
         if _Seen.complex and self.key not in COMPLEX_READY:
             found = [a for a in (*args, *kwargs.values()) if complex_variable(a)]
             if found:
-                refuse_complex(self.rule, found)
+                refuse_complex(called_name(self.key, args), found)
         return self.rule(*args, **kwargs)
+
+
+def called_name(key: Any, args: tuple) -> Any:
+    """What the user called: for a method of a C type (a NumPy scalar's), the type of
+    the object it was called on (numpy.complex128.conjugate), else the key itself."""
+    owner = getattr(key, "__objclass__", None)
+    if owner is None or not args:
+        return key
+    kind = type(args[0].value if type(args[0]) in (Var, VarMat) else args[0])
+    return f"{kind.__module__}.{kind.__qualname__}.{key.__name__}"
 
 
 def no_complex_matvar(what: str = "a complex array") -> None:

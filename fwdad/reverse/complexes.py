@@ -19,10 +19,12 @@ from fwdad.reverse.var import value_of
 
 
 def refuse_complex(fn: Any, inputs: list) -> None:
-    """Raise unless the derivative of `inputs` with respect to the arguments is zero."""
+    """Raise unless the derivative of `inputs` with respect to the arguments is zero;
+    `fn` is the function called, or its name as the user wrote it."""
     if depends_on_arguments(inputs):
+        called = fn if isinstance(fn, str) else describe(fn)
         raise NonDifferentiableError(
-            f"{describe(fn)} got or made a complex value that depends on the arguments, "
+            f"{called} got or made a complex value that depends on the arguments, "
             f"but its reverse rule covers real values only (for complex ones it would "
             f"give a wrong cotangent; docs/complex.md lists the rules that cover them). "
             f"Use forward mode (fwdad.jvp, fwdad.jacfwd), which differentiates complex "

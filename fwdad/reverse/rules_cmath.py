@@ -10,19 +10,21 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.reverse.registry import complex_ready, rrule, rrule_entry
-from fwdad.rules.cmathfns import TWINS, as_complex
+from fwdad.reverse.var import value_of
+from fwdad.rules.cmathfns import TWINS, as_complex, refuse_on_cmath_cut
 
 
-def _twin_rrule(ufunc: np.ufunc) -> Callable[[Any], Any]:
+def _twin_rrule(ufunc: np.ufunc, fn: Any = None) -> Callable[[Any], Any]:
     def rule(z: Any) -> Any:
-        out, pullback = rrule_entry(ufunc).rule(as_complex(z))
+        refuse_on_cmath_cut(fn, ufunc, as_complex(value_of(z)))  # (before the ufunc's
+        out, pullback = rrule_entry(ufunc).rule(as_complex(z))  # refusal, in its name)
         return complex(out), pullback
     rule.__name__ = f"_cmath_{ufunc.__name__}"
     return rule
 
 
 for _fn, _ufunc in TWINS.items():
-    rrule(_fn)(_twin_rrule(_ufunc))
+    rrule(_fn)(_twin_rrule(_ufunc, _fn))
 rrule(complex.conjugate)(_twin_rrule(np.conjugate))
 
 

@@ -20,6 +20,7 @@ from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import rrule_of
 from fwdad.rules.ieee import divide
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
+from fwdad.rules.ufuncs import mantissa_tangent
 
 
 # ---- arithmetic (operators and their ufuncs) -----------------------------------------
@@ -152,3 +153,33 @@ def _copysign(x, y):
 def _fmod(x, y):
     """fmod(x, y) = x - trunc(x / y) * y."""
     return math.fmod(x, y), lambda ct: (ct, -ct * math.trunc(x / y))
+
+
+@rrule(math.remainder)
+def _remainder(x, y):
+    """remainder(x, y) = x - n y, n the integer nearest x / y."""
+    out = math.remainder(x, y)
+    nearest = round((x - out) / y) if math.isfinite(out) else 0
+    return out, lambda ct: (ct, -ct * nearest)
+
+
+# ---- exponent and mantissa: x = m 2^e, e an integer -------------------------------------
+@rrule(math.ldexp)
+def _ldexp(x, exponent):
+    return math.ldexp(x, exponent), lambda ct: (math.ldexp(ct, exponent), None)
+
+
+@rrule(math.frexp)
+def _frexp(x):
+    out = math.frexp(x)
+    return out, lambda ct: (float(mantissa_tangent(x, out[1], ct[0])),)
+
+
+@rrule(math.modf)
+def _modf(x):
+    return math.modf(x), lambda ct: (ct[0],)
+
+
+@rrule(math.nextafter)
+def _nextafter(x, y, *steps):
+    return math.nextafter(x, y, *steps), lambda ct: (ct, 0.0) + (None,) * len(steps)

@@ -21,6 +21,8 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.rules.ieee import divide
+from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.scaled_bessel import ive_derivative
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
@@ -41,7 +43,8 @@ def _over(x, z):
 
 
 def _psi_gap(a, b):
-    return sc.psi(a) - sc.psi(a + b)
+    """psi(a) - psi(a + b), which cancels when b is small beside a: its own rule."""
+    return -polygamma_gap(0, a, b)
 
 
 UNARY = {
@@ -54,7 +57,7 @@ UNARY = {
     sc.erfinv: lambda x, y: 0.5 * SQRT_PI * np.exp(np.square(y)),
     sc.erfcinv: lambda x, y: -0.5 * SQRT_PI * np.exp(np.square(y)),
     sc.ndtr: lambda x, y: np.exp(-0.5 * np.square(x)) / SQRT_2PI,
-    sc.log_ndtr: lambda x, y: np.exp(-0.5 * np.square(x) - y) / SQRT_2PI,
+    sc.log_ndtr: lambda x, y: log_ndtr_derivative(1, x),  # (r' = -r (x + r) cancels)
     sc.ndtri: lambda x, y: SQRT_2PI * np.exp(0.5 * np.square(y)),
     sc.expit: lambda x, y: sc.expit(x) * sc.expit(-x),
     sc.logit: lambda x, y: divide(1.0, x) + divide(1.0, 1.0 - x),
@@ -126,6 +129,24 @@ def _polygamma(n, x):
 def _ive_derivative(n, v, x):
     out = ive_derivative(n, v, x)
     return out, lambda ct: (None, None, lambda: ct * ive_derivative(n + 1, v, x))
+
+
+@rrule(np.i0)
+def _numpy_i0(x):
+    return np.i0(x), lambda ct: (ct * sc.i1(x),)
+
+
+@rrule(polygamma_gap)
+def _polygamma_gap(n, x, y):
+    out = polygamma_gap(n, x, y)
+    return out, lambda ct: (None, lambda: ct * polygamma_gap(n + 1, x, y),
+                            lambda: ct * sc.polygamma(n + 1, x + y))
+
+
+@rrule(log_ndtr_derivative)
+def _log_ndtr_derivative(n, x):
+    out = log_ndtr_derivative(n, x)
+    return out, lambda ct: (None, lambda: ct * log_ndtr_derivative(n + 1, x))
 
 
 @rrule(sc.zeta)

@@ -15,7 +15,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import Pure, get_rrule, holds_variable, is_tracked, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import view_rrule
 from fwdad.reverse.var import VarMat
 
@@ -66,9 +66,19 @@ def _many(fn: Callable) -> Callable:
     return rule
 
 
+def _as_array(item: Any) -> Any:
+    """An item given as a list holding variables (`np.concatenate(([x[0]], y))`), as the
+    array np.array makes of it: the rule scatters cotangents to arrays (kept as a list,
+    the cotangents of the other items were lost: tests/reverse/test_joining_lists.py)."""
+    if isinstance(item, (list, tuple)) and holds_variable(item):
+        return get_rrule(np.array)(item)
+    return item
+
+
 def _joining(fn: Callable) -> Callable:
     """concatenate, stack, ...: the items of the sequence are the rule's arguments."""
     def call(seq, *args, **kwargs):
+        seq = [_as_array(item) for item in seq]
         if not any(is_tracked(item) for item in seq):
             return fn(seq, *args, **kwargs)
 

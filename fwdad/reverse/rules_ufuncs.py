@@ -77,6 +77,13 @@ def _modf(x):
     return out, lambda ct: (ct[0],)
 
 
+@rrule(np.frexp)
+def _frexp(x):
+    """(m, e) with x = m 2^e: only m moves, as x 2^-e."""
+    out = np.frexp(x)
+    return out, lambda ct: (forward_ufuncs.mantissa_tangent(x, out[1], ct[0]),)
+
+
 @rrule(np.divmod)
 def _divmod(a, b):
     """(floor(a / b), a - floor(a / b) * b): only the remainder moves."""

@@ -5,7 +5,8 @@ from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     operators, containers, mathfns, builtins_, ufuncs, reductions, counting, linalg,
     indexing, objects, creation, iteration, classes, norms, ufunc_methods, shapes, padding,
     random_, ndarray_methods, decompositions, differences, statistics, array_api, contexts,
-    fft, reordering, copies, cmathfns, piecewise,
+    fft, reordering, copies, cmathfns, piecewise, numpy_loops, polynomials,
+    numpy_library,
     outputs,  # after the others: it wraps rules registered above
     scalar_methods)  # after outputs: scalar methods take out= as array methods do
 

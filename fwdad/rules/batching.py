@@ -208,11 +208,24 @@ def common_batch(primals: Any, tangents: Any) -> Optional[int]:
 def map_batch_many(fn: Any, primals: Any, tangents: Any) -> Any:
     """`fn(list of tangents)` for a function linear in a list of arrays (concatenate,
     stack ...): the NoTangents become zeros, and a batch is mapped item by item."""
+    parts = [_list_part(p, t) for p, t in zip(primals, tangents)]
+    primals, tangents = [p for p, _ in parts], [t for _, t in parts]
     size = common_batch(primals, tangents)
     full = [dense(p, t, size) for p, t in zip(primals, tangents)]
     if size is None:
         return fn(full)
     return np.stack([fn([t[b] for t in full]) for b in range(size)])
+
+
+def _list_part(primal: Any, tangent: Any) -> Tuple[Any, Any]:
+    """A part given as a list (`np.concatenate((a, [x]))`) whose items carry a batch of
+    tangents: one array, its batch axis first (a list of batched items has it second)."""
+    if isinstance(primal, (list, tuple)) and isinstance(tangent, (list, tuple)):
+        size = common_batch(primal, tangent)
+        if size is not None:
+            return np.asarray(primal), np.stack(
+                [dense(p, t, size) for p, t in zip(primal, tangent)], axis=1)
+    return primal, tangent
 
 
 def cast(tangent: np.ndarray, dtype: Any, copy: bool = True) -> np.ndarray:

@@ -39,8 +39,10 @@ CUTS: Dict[np.ufunc, Tuple[Callable[[np.ndarray], np.ndarray], str]] = {
 }
 
 
-def refuse_on_cut(ufunc: np.ufunc, x: Any) -> None:
-    """Raise if a complex `x` has an element on the branch cut of `ufunc`."""
+def refuse_on_cut(ufunc: np.ufunc, x: Any, called: str = "", arg: str = "x") -> None:
+    """Raise if a complex `x` has an element on the branch cut of `ufunc`; the message
+    names the function as the user called it (`called`: cmath.acosh for its twin,
+    numpy.arccosh when empty) and its argument `arg`."""
     if not np.iscomplexobj(x):
         return  # (a real argument: the real function, NaN outside its domain)
     on_cut, where = CUTS[ufunc]
@@ -48,9 +50,11 @@ def refuse_on_cut(ufunc: np.ufunc, x: Any) -> None:
     found = on_cut(z)
     if np.any(found):
         at, line = complex(z[found].flat[0]), current_user_location()
+        called = called or f"numpy.{ufunc.__name__}"
         raise NonDifferentiableError(
-            f"numpy.{ufunc.__name__}(x){' at ' + line if line else ''} got a complex x "
-            f"with an element, {at!r}, on its branch cut "
+            f"{called}({arg}){' at ' + line if line else ''} got a complex {arg} "
+            f"{'with an element, ' if z.ndim else 'value '}{at!r}{',' if z.ndim else ''} "
+            f"on its branch cut "
             f"({where}, branch points included): the function is not holomorphic there "
             f"(its value jumps across the cut), so it has no complex derivative. Move the "
             f"argument off the cut (add a small imaginary or real part of the sign of the "

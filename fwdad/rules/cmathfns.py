@@ -16,8 +16,9 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.branch_cuts import CUTS, refuse_on_cut
 from fwdad.rules.builtins_ import number_tangent
-from fwdad.rules.registry import frule, get_frule
+from fwdad.rules.registry import def_nondiff, frule, get_frule
 
 # cmath function -> the ufunc that computes it on a complex number
 TWINS = {
@@ -40,16 +41,24 @@ def _scalar(value: Any, kind: Callable[[Any], Any]) -> Any:
     return value if isinstance(value, np.ndarray) and value.ndim else kind(value)
 
 
-def _twin_rule(ufunc: np.ufunc) -> Callable[[Dual], Dual]:
+def refuse_on_cmath_cut(fn: Any, ufunc: np.ufunc, z: Any) -> None:
+    """The twin's branch cut, refused in the name the user called (cmath.acosh)."""
+    if ufunc in CUTS:
+        refuse_on_cut(ufunc, z, f"cmath.{fn.__name__}", "z")
+
+
+def _twin_rule(ufunc: np.ufunc, fn: Any = None) -> Callable[[Dual], Dual]:
     def rule(z: Dual) -> Dual:
+        refuse_on_cmath_cut(fn, ufunc, as_complex(z.primal))
         out = get_frule(ufunc)(Dual(as_complex(z.primal), z.tangent))
         return Dual(complex(out.primal), _scalar(out.tangent, complex))
     rule.__name__ = f"_cmath_{ufunc.__name__}"
     return rule
 
 
+def_nondiff(refuse_on_cut, refuse_on_cmath_cut)  # (checks on values: at second order too)
 for _fn, _ufunc in TWINS.items():
-    frule(_fn, pure=True)(_twin_rule(_ufunc))
+    frule(_fn, pure=True)(_twin_rule(_ufunc, _fn))
 frule(complex.conjugate, pure=True)(_twin_rule(np.conjugate))  # (z.conjugate() of a number)
 
 

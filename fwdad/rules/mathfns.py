@@ -98,6 +98,59 @@ def _prod(values: Dual, *, start: Dual = None) -> Dual:
     return total
 
 
+@frule(math.remainder)
+def _remainder(x: Dual, y: Dual) -> Dual:
+    """remainder(x, y) = x - n y, n the integer nearest x / y (ties to even)."""
+    out = math.remainder(x.primal, y.primal)
+    nearest = round((x.primal - out) / y.primal) if math.isfinite(out) else 0
+    return Dual(out, own(x.tangent - nearest * y.tangent, x.tangent))
+
+
+# ---- exponent and mantissa: x = m 2^e, e an integer -------------------------------------
+def times_power_of_two(tangent, exponent: int):
+    """tangent 2^exponent, exactly (2.0 ** exponent overflows where the product does
+    not); a batch of tangents is an array."""
+    if tangent is NoTangent:
+        return NoTangent
+    if isinstance(tangent, np.ndarray):
+        return np.ldexp(tangent, exponent)
+    return math.ldexp(tangent, exponent)
+
+
+@frule(math.ldexp)
+def _ldexp(x: Dual, exponent: int) -> Dual:
+    return Dual(math.ldexp(x.primal, exponent), times_power_of_two(x.tangent, exponent))
+
+
+@frule(math.frexp)
+def _frexp(x: Dual) -> Dual:
+    """(m, e) with x = m 2^e: m moves with x as x 2^-e (e is piecewise constant)."""
+    mantissa, exponent = math.frexp(x.primal)
+    if x.primal == 0:  # m jumps from 0 to 1/2 or more on either side: none unless dx is 0
+        return Dual((mantissa, exponent), (_none_unless_zero(x.tangent), NoTangent))
+    return Dual((mantissa, exponent), (times_power_of_two(x.tangent, -exponent), NoTangent))
+
+
+def _none_unless_zero(tangent):
+    if isinstance(tangent, np.ndarray):
+        return np.where(tangent == 0, 0.0, np.nan)
+    return tangent if tangent is NoTangent or tangent == 0 else math.nan
+
+
+@frule(math.modf)
+def _modf(x: Dual) -> Dual:
+    """(fractional part, integral part), as np.modf: only the fractional part moves."""
+    return Dual(math.modf(x.primal), (own(x.tangent, x.tangent), NoTangent))
+
+
+@frule(math.nextafter)
+def _nextafter(x: Dual, y: Dual, *steps: Dual) -> Dual:
+    """x moved by a few ulps toward y: its tangent is x's, as np.nextafter's."""
+    out = math.nextafter(x.primal, y.primal, *(s.primal for s in steps))
+    return Dual(out, own(x.tangent, x.tangent))
+
+
 # ---- no derivative ---------------------------------------------------------------------
 def_nondiff(math.floor, math.ceil, math.trunc, math.isnan, math.isinf, math.isfinite,
-            math.isclose, math.factorial, math.comb, math.perm, math.gcd)
+            math.isclose, math.factorial, math.comb, math.perm, math.gcd, math.lcm,
+            math.isqrt, math.ulp)

@@ -1,5 +1,6 @@
 """Rules for SciPy's special functions (`scipy.special`): one table row per ufunc, from
-its partial derivatives, as fwdad/rules/ufuncs.py does for NumPy's ufuncs.
+its partial derivatives, as fwdad/rules/ufuncs.py does for NumPy's ufuncs (and np.i0,
+whose derivative is SciPy's i1).
 
     sc.gammaln: chain(lambda x, y: sc.psi(x))   ->   d gammaln(x) = psi(x) dx
 
@@ -23,6 +24,8 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
+from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.scaled_bessel import ive_derivative
@@ -103,7 +106,7 @@ UNARY = {
     sc.erfinv: chain(lambda x, y: np.exp(y * y) / TWO_OVER_SQRT_PI),
     sc.erfcinv: chain(lambda x, y: -np.exp(y * y) / TWO_OVER_SQRT_PI),
     sc.ndtr: chain(lambda x, y: np.exp(-0.5 * x * x) / SQRT_2PI),
-    sc.log_ndtr: chain(lambda x, y: np.exp(-0.5 * x * x - y) / SQRT_2PI),  # pdf / cdf,
+    sc.log_ndtr: chain(lambda x, y: log_ndtr_derivative(1, x)),  # pdf / cdf, to every order
     sc.ndtri: chain(lambda x, y: SQRT_2PI * np.exp(0.5 * y * y)),  # without underflow
     # ---- the logistic function (expit(-x) = 1 - expit(x), without cancellation) ----
     sc.expit: chain(lambda x, y: y * sc.expit(-x)),
@@ -119,10 +122,11 @@ UNARY = {
 }
 
 BINARY = {
-    sc.betaln: partials(lambda a, b, y: sc.psi(a) - sc.psi(a + b),
-                        lambda a, b, y: sc.psi(b) - sc.psi(a + b)),
-    sc.beta: partials(lambda a, b, y: y * (sc.psi(a) - sc.psi(a + b)),
-                      lambda a, b, y: y * (sc.psi(b) - sc.psi(a + b))),
+    # psi(a) - psi(a + b), without cancellation when b is small beside a (polygamma_gap.py)
+    sc.betaln: partials(lambda a, b, y: -polygamma_gap(0, a, b),
+                        lambda a, b, y: -polygamma_gap(0, b, a)),
+    sc.beta: partials(lambda a, b, y: -y * polygamma_gap(0, a, b),
+                      lambda a, b, y: -y * polygamma_gap(0, b, a)),
     sc.xlogy: partials(lambda x, z, y: np.log(z), lambda x, z, y: _over(x, z)),
     sc.xlog1py: partials(lambda x, z, y: np.log1p(z), lambda x, z, y: _over(x, 1.0 + z)),
     sc.rel_entr: partials(lambda x, z, y: np.log(divide(x, z)) + 1.0,
@@ -180,6 +184,14 @@ def _polygamma(n: Dual, x: Dual) -> Dual:
     y = sc.polygamma(n.primal, x.primal)
     dx = lift(x.primal, x.tangent, ndim(y))
     return Dual(y, fit(sc.polygamma(n.primal + 1, x.primal) * dx, y))
+
+
+@frule(np.i0)
+def _numpy_i0(x: Dual) -> Dual:
+    """NumPy's i0 (Python code in NumPy, real x): i0' = i1, which NumPy has not."""
+    refuse_complex("i0(x)", x.primal)
+    y = np.i0(x.primal)
+    return Dual(y, fit(sc.i1(x.primal) * lift(x.primal, x.tangent, ndim(y)), y))
 
 
 @frule(sc.zeta)

@@ -97,9 +97,16 @@ BINARY = {
     np.fmin: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(b)),
 }
 
-# Note: np.frexp (tangent dx * 2**-e) is left without a rule for now: tests/test_errors.py
-# uses it as its example of a function with no rule.
+def mantissa_tangent(x, exponent, dx):
+    """The tangent of frexp's mantissa m = x 2^-e (e is piecewise constant): dx 2^-e, and
+    at x = 0, where m jumps from 0 to 1/2 or more on either side, none (nan) unless dx
+    is 0 there, as np.linalg.norm's at 0."""
+    scaled = np.ldexp(dx, -exponent)
+    return np.where(np.asarray(x) != 0, scaled, np.where(scaled == 0, 0.0, np.nan))
+
+
 TWO_OUTPUTS = {
+    np.frexp: lambda x, y, dx: (mantissa_tangent(x, y[1], dx), NoTangent),  # x = m 2^e
     np.modf: lambda x, y, dx: (dx, NoTangent),  # (fractional part, integral part)
     np.divmod: lambda a, b, y, da, db: (NoTangent, da - y[0] * db),
 }

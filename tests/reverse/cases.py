@@ -35,6 +35,9 @@ def _math_cases():
     out += [Case(math.log, (2.5, 3.0)), Case(math.pow, (1.3, 2.2)),
             Case(math.atan2, (0.4, -1.2)), Case(math.hypot, (0.3, 0.4, 1.2)),
             Case(math.copysign, (0.7, -2.0)), Case(math.fmod, (5.3, 1.7)),
+            Case(math.remainder, (5.3, 1.7)), Case(math.ldexp, (0.7, 5)),
+            Case(math.frexp, (-3.7,)), Case(math.modf, (2.7,)),
+            Case(math.nextafter, (0.7, 2.0)),
             Case(divmod, (5.3, 1.7)), Case(divmod, (-5.3, 1.7)),
             Case(math.dist, ([0.3, 1.2, -0.5], [1.0, -0.4, 0.2]))]
     return out

@@ -8,6 +8,7 @@ import numpy as np
 from fwdad.rules.sinc import sinc_derivative
 from tests.reverse.case import STACK, V3, V4, A, B, Case
 from tests.reverse.cases_numpy import NANS, SQUARE, SQUARES, ZEROS
+from tests.rules import loop_cases as loops
 
 V5 = np.array([-1.1, -0.4, 0.3, 1.0, 1.7])
 KNOTS = np.array([0.0, 1.0, 2.5, 3.0])
@@ -123,6 +124,17 @@ def _array_api_cases():
             Case(np.choose, ([0, 2, 5, -1], [A, V4]), dict(mode="clip")),
             Case(np.piecewise, (A, [A < 0, A >= 0], [np.square, np.sin])),
             Case(np.piecewise, (V4, [V4 < 0.5], [np.cos, 0.25])),
+            Case(loops.cumsums_down, (A,)), Case(loops.outers_of_rows, (A,)),
+            Case(loops.summed_over_both, (A,)), Case(loops.waves, (A,)),
+            Case(loops.pairs, (A, V4)), Case(loops.squares_from_an_iterator, (V4,)),
+            Case(np.polyadd, (V4, V3[:2])), Case(np.polysub, (V3[:2], V4)),
+            Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
+            Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
+            Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),
+            Case(np.block, ([[A, A * 2.0], [A[:1], A[1:2]]],)), Case(np.block, ([V4, V3],)),
+            Case(np.asarray_chkfinite, (A,)), Case(np.nanmedian, (A,), dict(axis=1)),
+            Case(np.nanquantile, (A, [0.2, 0.7]), dict(axis=0)),
+            Case(np.nanpercentile, (A, 40.0)),
             Case(np.unwrap, (A * 5.0,)), Case(np.ndarray.view, (A,)),
             Case(np.ndarray.view, (A, np.int64)),
             Case(np.logspace, (0.3, 1.2, 5)),
@@ -183,4 +195,7 @@ API_CASES = (_statistics_cases() + _sequence_cases() + _array_api_cases()
              + [Case(place, (A, V3)), Case(putmask, (A, V3)),
                 Case(nan_to_num_in_place, (INFS,), varmat=False),
                 Case(scalar_methods, (A,)), Case(scalar_clip, (V4, 0.1))])
-API_COVERS = [np.place, np.putmask, np.gradient, np.interp]
+API_COVERS = [np.place, np.putmask, np.gradient, np.interp,
+              # (by the functions of tests/rules/loop_cases.py above: test_rule and the
+              # varmat tests compare arguments, and a function or np.vectorize is one)
+              np.apply_along_axis, np.apply_over_axes, np.vectorize.__call__, np.fromiter]

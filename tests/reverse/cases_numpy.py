@@ -21,6 +21,7 @@ def _ufunc_cases():
     out += [Case(np.maximum, (A, V4)), Case(np.minimum, (0.1, A)),
             Case(np.remainder, (POS * 3.0, POS)), Case(np.fmod, (UNIT * 5.0, POS)),
             Case(np.ldexp, (A, np.array([1, -2, 0, 3]))), Case(np.modf, (A * 3.0,)),
+            Case(np.frexp, (A * 3.0,)),
             Case(np.divmod, (POS * 3.0, POS)), Case(np.real, (A,)),
             Case(np.imag, (A,), forward=False), Case(np.clip, (A, -0.5, 0.5)),
             Case(np.clip, (A, V4 * 0.1 - 0.3), dict(a_max=None)),

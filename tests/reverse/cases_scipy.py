@@ -29,6 +29,8 @@ try:
     import scipy.linalg as sl
     import scipy.special as sc
 
+    from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+    from fwdad.rules.polygamma_gap import polygamma_gap
     from fwdad.rules.scaled_bessel import ive_derivative
 except ImportError:  # SciPy is optional
     sc = sl = si = None
@@ -51,6 +53,9 @@ def _cases() -> list:
             Case(sc.xlogy, (np.array([0.0, 0.5]), np.array([1.2, 0.7])))]
     out += [Case(f, (ORDERS, POS)) for f in (sc.kv, sc.iv, sc.polygamma)]
     out += [Case(ive_derivative, (2, 0, A)), Case(ive_derivative, (1, 1, A * 2e3))]
+    out += [Case(log_ndtr_derivative, (2, A)), Case(log_ndtr_derivative, (3, A * 20.0))]
+    out += [Case(polygamma_gap, (0, POS, POS[0] + 2.0)), Case(polygamma_gap, (1, 40.0, 1e-3))]
+    out += [Case(np.i0, (A * 3.0,))]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
     out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
     out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),

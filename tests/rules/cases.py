@@ -152,13 +152,19 @@ MATH_CASES = [
     Case(math.hypot, 0.3, -1.2, 2.0), Case(math.copysign, 0.3, -1.2),
     Case(math.dist, [0.3, 1.2, -0.5], [1.0, -0.4, 0.2]), Case(math.dist, (0.3,), (1.0,)),
     Case(math.copysign, -0.3, -1.2), Case(math.fmod, 5.3, 2.0), Case(math.fmod, -5.3, 2.0),
+    Case(math.remainder, 5.3, 2.0), Case(math.remainder, -4.7, 1.5),
+    Case(math.ldexp, 0.3, 4), Case(math.ldexp, -1.7, -1100),  # (2.0 ** -1100 is 0)
+    Case(math.frexp, 0.3, domain=POSITIVE), Case(math.frexp, -37.0),
+    Case(math.modf, -2.7, domain=FRACTION),
+    Case(math.nextafter, 0.3, 1.0),
 ]
 
 MATH_NONDIFF_CASES = [
     Case(math.floor, 2.5), Case(math.ceil, 2.5), Case(math.trunc, -2.5),
     Case(math.isnan, 0.3), Case(math.isinf, 0.3), Case(math.isfinite, 0.3),
     Case(math.isclose, 0.3, 1.2), Case(math.factorial, 5), Case(math.comb, 5, 2),
-    Case(math.perm, 5, 2), Case(math.gcd, 12, 18),
+    Case(math.perm, 5, 2), Case(math.gcd, 12, 18), Case(math.lcm, 4, 6),
+    Case(math.isqrt, 17), Case(math.ulp, 0.3),
 ]
 
 # ---- builtins -----------------------------------------------------------------------

@@ -44,7 +44,10 @@ from tests.rules.complex_cases import (
     COMPLEX_UFUNC_CASES,
 )
 from tests.rules.fft_cases import FFT_CASES
+from tests.rules.library_cases import LIBRARY_CASES, LIBRARY_NONDIFF_CASES
 from tests.rules.linalg_cases import LINALG_TABLES
+from tests.rules.loop_cases import LOOP_CASES
+from tests.rules.polynomial_cases import POLYNOMIAL_CASES
 from tests.rules.random_cases import RANDOM_CASES
 from tests.rules.reordering_cases import REORDERING_CASES, REORDERING_FLOAT32_CASES
 
@@ -99,6 +102,7 @@ NUMPY_BINARY_CASES = [
 UFUNC_MORE_CASES = [
     Case(np.remainder, 5.3, 2.0), Case(np.remainder, M23, 0.45),
     Case(np.fmod, -5.3, 2.0), Case(np.fmod, M23, 0.45), Case(np.ldexp, M23, 3),
+    Case(np.frexp, M23 * 0.9), Case(np.frexp, np.array([37.0, -0.03, 0.7])),
     Case(np.divmod, 5.3, 2.0), Case(np.divmod, M23, 0.45),
     Case(np.add, V3, W3, Z3), Case(np.multiply, M23, V3, Z23),
     Case(np.subtract, V3, W3, Z3, where=MASK3), Case(np.add, 0.3, 1.2, Z3),
@@ -357,4 +361,5 @@ NUMPY_CASES = (FLOAT32_CASES + UFUNC_CASES + NUMPY_BINARY_CASES + UFUNC_MORE_CAS
                + SHAPE_CASES + LINALG_TABLES + CREATION_CASES + CREATION_MORE_CASES
                + IN_PLACE_CASES + RANDOM_CASES + NUMPY_NONDIFF_CASES + SCALAR_METHOD_CASES
                + COMPLEX_UFUNC_CASES + COMPLEX_REDUCTION_CASES + CMATH_CASES + FFT_CASES
-               + REORDERING_CASES + REORDERING_FLOAT32_CASES)
+               + REORDERING_CASES + REORDERING_FLOAT32_CASES + LOOP_CASES
+               + POLYNOMIAL_CASES + LIBRARY_CASES + LIBRARY_NONDIFF_CASES)

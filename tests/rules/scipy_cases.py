@@ -24,6 +24,8 @@ from tests.rules.case import M23, POS3, V3, W3, Z3, Case
 try:
     import scipy.special as sc
 
+    from fwdad.rules.normal_log_cdf import log_ndtr_derivative
+    from fwdad.rules.polygamma_gap import polygamma_gap
     from fwdad.rules.scaled_bessel import ive_derivative
 except ImportError:  # SciPy is optional
     sc = None
@@ -80,6 +82,12 @@ def _binary_rows() -> list:
         Case(sc.zeta, 3, POS3, Z3.copy()),
         # i0e'' and, past where Hankel's expansion takes over, i1e' (scaled_bessel.py)
         Case(ive_derivative, 2, 0, M23), Case(ive_derivative, 1, 1, M23 * 2e3),
+        # log_ndtr'' and ''' on both sides of where the polynomial takes over, and far left
+        Case(log_ndtr_derivative, 2, M23), Case(log_ndtr_derivative, 3, M23 * 20.0),
+        Case(log_ndtr_derivative, 3, -300.0),
+        # psi(x + y) - psi(x), its next order, and with y small beside x
+        Case(polygamma_gap, 0, M23 + 2.0, POS3), Case(polygamma_gap, 1, 40.0, 1e-3),
+        Case(np.i0, M23 * 3.0), Case(np.i0, 0.4),  # (NumPy's, whose derivative is SciPy's i1)
     ]
 
 

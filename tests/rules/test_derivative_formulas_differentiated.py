@@ -106,22 +106,3 @@ def test_hessian_at_x_zero_is_symmetric_and_exact(f, log_of):
                                atol=1e-15)
     np.testing.assert_allclose(fwdad.hvp(f, (v,), (np.array([1.0, 0.0]),))[0], want[0],
                                rtol=1e-14, atol=1e-15)
-
-
-# ---- log_ndtr far in the left tail: not fixed --------------------------------------------------
-def _log_ndtr(x):
-    return sc.log_ndtr(x)
-
-
-@pytest.mark.xfail(strict=True, reason="log_ndtr' = exp(-x^2/2 - log_ndtr(x)) / sqrt(2 pi) "
-                   "is right far in the left tail, but its derivative -r (x + r) cancels "
-                   "(r = pdf / cdf, about -x there): a rule for every order is still to "
-                   "write, as fwdad/rules/scaled_bessel.py has for i0e")
-def test_log_ndtr_second_and_third_derivatives_far_in_the_left_tail():
-    """log cdf(x) = -x^2/2 - log(-x) - log(2 pi)/2 + log(1 - 1/x^2 + 3/x^4 - ...): its
-    second derivative is -1 + 1/x^2 + ..., its third 2/|x|^3 + .... The values are
-    mpmath's (60 digits: diff(log(ncdf(z)), x, n)); fwdad gives -1.0101 at -3000 and
-    3.10256e-5 at -40."""
-    assert _orders(_log_ndtr, -3000.0, 2)[1] == pytest.approx(-0.99999988888896296289,
-                                                               rel=1e-12)
-    assert _orders(_log_ndtr, -40.0)[2] == pytest.approx(3.1017440396486248322e-5, rel=1e-9)

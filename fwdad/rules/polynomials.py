@@ -1,0 +1,131 @@
+"""NumPy's polynomial functions on coefficient arrays (polyadd, polysub, polymul,
+polyder, polyint, poly, polyfit), written in plain NumPy for both modes to
+differentiate, as fwdad/rules/piecewise.py does piecewise.
+
+    np.polymul(a, b)       ->  np.convolve(a, b)
+    np.polyfit(x, y, 2)    ->  np.linalg.lstsq of the scaled Vandermonde matrix
+
+NumPy's own are library code (foreign calls); each function below computes the same
+from primitives with rules. np.poly1d objects, np.poly of a matrix or of complex roots,
+and polyfit's full= and cov= outputs are refused (`refuse_polynomial`), saying what to
+pass instead. Forward mode runs the derived rules; reverse mode's are composed from
+them (reverse/rules_plain_numpy.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from fwdad.errors import FwdadError, current_user_location
+from fwdad.rules.numpy_loops import derived_from
+from fwdad.rules.registry import def_nondiff, frule
+
+
+def refuse_polynomial(call: str, what: str, instead: str) -> None:
+    at = current_user_location()
+    raise FwdadError(f"np.{call}{' at ' + at if at else ''}: fwdad does not differentiate "
+                     f"{what}. {instead}")
+
+
+def _coefficients(call: str, p: Any) -> Any:
+    if isinstance(p, np.poly1d):
+        refuse_polynomial(call, "np.poly1d objects", "Pass the coefficient array p.coeffs.")
+    return np.atleast_1d(p)
+
+
+def polyadd(a1: Any, a2: Any) -> Any:
+    """a1 + a2, the shorter padded with leading zeros."""
+    a1, a2 = _coefficients("polyadd", a1), _coefficients("polyadd", a2)
+    gap = len(a2) - len(a1)
+    if gap > 0:
+        return np.concatenate((np.zeros(gap, a1.dtype), a1)) + a2
+    if gap < 0:
+        return a1 + np.concatenate((np.zeros(-gap, a2.dtype), a2))
+    return a1 + a2
+
+
+def polysub(a1: Any, a2: Any) -> Any:
+    """a1 - a2, the shorter padded with leading zeros."""
+    a1, a2 = _coefficients("polysub", a1), _coefficients("polysub", a2)
+    gap = len(a2) - len(a1)
+    if gap > 0:
+        return np.concatenate((np.zeros(gap, a1.dtype), a1)) - a2
+    if gap < 0:
+        return a1 - np.concatenate((np.zeros(-gap, a2.dtype), a2))
+    return a1 - a2
+
+
+def polymul(a1: Any, a2: Any) -> Any:
+    return np.convolve(_coefficients("polymul", a1), _coefficients("polymul", a2))
+
+
+def polyder(p: Any, m: int = 1) -> Any:
+    """The m-th derivative: each step multiplies by the powers and drops the constant."""
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = _coefficients("polyder", p)
+    for _ in range(int(m)):
+        p = p[:-1] * np.arange(len(p) - 1, 0, -1)
+    return p
+
+
+def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
+    """The m-th antiderivative, with integration constants k (last to first)."""
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    constants = np.zeros(m) if k is None else np.atleast_1d(k)
+    if len(constants) == 1 and m > 1:
+        constants = constants[0] * np.ones(m)
+    if len(constants) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    if isinstance(p, np.poly1d):
+        refuse_polynomial("polyint", "np.poly1d objects", "Pass the coefficient array "
+                          "p.coeffs.")
+    p = np.asarray(p)
+    for i in range(int(m)):
+        p = np.concatenate((p / np.arange(len(p), 0, -1), [constants[i]]))
+    return p
+
+
+def poly(seq_of_zeros: Any) -> Any:
+    """The monic polynomial with these real roots: (x - r1)(x - r2)...."""
+    roots = np.atleast_1d(seq_of_zeros)
+    if roots.ndim != 1 or np.iscomplexobj(roots):
+        refuse_polynomial("poly", "np.poly of a matrix or of complex roots",
+                          "Pass real roots (np.linalg.eigvals(a) of a matrix with real "
+                          "eigenvalues, taken .real), or multiply the factors with "
+                          "np.convolve.")
+    coefficients = np.ones(1)
+    for root in roots:
+        coefficients = np.convolve(coefficients, np.array([1.0, -root]))
+    return coefficients
+
+
+def polyfit(x: Any, y: Any, deg: int, rcond: Any = None, full: bool = False, w: Any = None,
+            cov: Any = False) -> Any:
+    """Least squares on the Vandermonde matrix, its columns scaled to unit norm, as
+    NumPy solves it (full=False, cov=False)."""
+    if full or cov is not False:
+        refuse_polynomial("polyfit", "full=True or cov=", "Differentiate the coefficients "
+                          "(full=False, cov=False); compute residuals from them "
+                          "with np.polyval.")
+    order = int(deg) + 1
+    x, y = np.asarray(x) + 0.0, np.asarray(y) + 0.0
+    rcond = len(x) * np.finfo(x.dtype).eps if rcond is None else rcond
+    lhs = np.vander(x, order)
+    if w is not None:
+        w = np.asarray(w) + 0.0
+        lhs = lhs * w[:, np.newaxis]
+        y = y * (w[:, np.newaxis] if y.ndim == 2 else w)
+    scale = np.sqrt(np.sum(lhs * lhs, axis=0))
+    solved = np.linalg.lstsq(lhs / scale, y, rcond=rcond)[0]
+    return (solved.T / scale).T
+
+
+def_nondiff(refuse_polynomial)
+PLAIN = {np.polyadd: polyadd, np.polysub: polysub, np.polymul: polymul,
+         np.polyder: polyder, np.polyint: polyint, np.poly: poly, np.polyfit: polyfit}
+
+for _numpy_fn, _plain in PLAIN.items():
+    frule(_numpy_fn)(derived_from(_plain))
