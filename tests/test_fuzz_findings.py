@@ -128,3 +128,37 @@ def test_a_right_pattern_is_not_reported_missing_where_the_derivative_cancels():
         [[False, False, False, True, False, False]]
     dense = fwdad.jacfwd(nearly_cancelling)(x)
     assert_close(fwdad.sparse_jacfwd(nearly_cancelling)(x).toarray()[0], dense)
+
+
+# ---- sparsity detection in local mode: writes into an undifferentiated argument -------
+def into_a_view_of_the_other_argument(x, y):
+    """Sets written into a view of y, whose tangent is a plain zero (fuzzer seed
+    100,004,026, shrunk): it was refused with a SharedTangentError about batching."""
+    v = y[::2]
+    v += math.cos(float(np.sum(x)))
+    return v * x[:2]
+
+
+def added_at_indices_of_the_other_argument(x, y):
+    """`y[[1, 1]] += c` updates a copy of items of y (seed 100,004,228): the constant's
+    tangent can hold sets, y's cannot, and `+=` could not follow them."""
+    y[[1, 1]] += np.sqrt(1.5 + np.linspace(0.1, 0.9, 2))
+    return x * y
+
+
+def added_at_indices_of_a_copy(x, y):
+    """The same into a copy of y, and sets added the same way (as seed 100,004,302 writes:
+    right at the starting commit already, kept beside the two above)."""
+    s = y + 0.0
+    s[[1, 1]] += -0.75 * np.ones(2)
+    s[[0, 2]] += x[1:] * 2.0
+    return s * x
+
+
+@pytest.mark.parametrize("f", [into_a_view_of_the_other_argument,
+                               added_at_indices_of_the_other_argument,
+                               added_at_indices_of_a_copy], ids=lambda f: f.__name__)
+def test_sparsity_follows_writes_into_an_undifferentiated_argument(f):
+    x, y = np.array([0.3, -0.5, 0.7]), np.array([1.5, 2.0, 3.0])
+    pattern = fwdad.jacobian_sparsity(f, x.copy(), y.copy()).toarray()
+    assert (pattern == (fwdad.jacfwd(f)(x.copy(), y.copy()) != 0)).all(), pattern
