@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.errors import SharedTangentError
 from fwdad.higher import Directional
 from tests.util import assert_close
 
@@ -162,3 +163,61 @@ def test_sparsity_follows_writes_into_an_undifferentiated_argument(f):
     x, y = np.array([0.3, -0.5, 0.7]), np.array([1.5, 2.0, 3.0])
     pattern = fwdad.jacobian_sparsity(f, x.copy(), y.copy()).toarray()
     assert (pattern == (fwdad.jacfwd(f)(x.copy(), y.copy()) != 0)).all(), pattern
+
+
+# ---- a write into a view of a new array computed from a global array -----------------
+C = np.array([1.0, 2.0, 3.0, 4.0])
+
+
+def into_a_view_of_twice_a_global(x):
+    r = C * 2.0
+    r[1:3] += x[:2]
+    return r * x
+
+
+def into_a_view_of_a_copy_of_a_global(x):
+    """The workaround SharedTangentError's message suggests."""
+    r = C.copy()
+    r[1:3] += x[:2]
+    return r * x
+
+
+def _along(f, x, t, api):
+    if api == "jvp":
+        return fwdad.jvp(f, (x.copy(),), (t,))[1]
+    if api == "jacfwd":
+        return fwdad.jacfwd(f)(x.copy()) @ t
+    if api == "linearize":
+        return fwdad.linearize(f, x.copy())[1](t)
+    return fwdad.hessian(lambda x: t @ f(x))(x.copy()) @ t  # (t . f: a scalar)
+
+
+def _reference(f, x, t, api, h=1e-6):
+    if api != "hessian":
+        return (f(x + h * t) - f(x - h * t)) / (2 * h)
+    return _differences_of_jacfwd(lambda x: t @ f(x), x, t)
+
+
+@pytest.mark.parametrize("f, api", [(into_a_view_of_twice_a_global, "jvp"),
+                                    (into_a_view_of_a_copy_of_a_global, "jvp"),
+                                    (into_a_view_of_twice_a_global, "jacfwd")])
+def test_a_write_into_a_view_of_a_new_array_from_a_global(f, api):
+    x, t = np.array([0.3, -0.5, 0.7, 0.2]), np.array([1.0, 0.5, -0.25, 2.0])
+    assert_close(_along(f, x, t, api), _reference(f, x, t, api), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.xfail(strict=True, raises=SharedTangentError,
+                   reason="a global's zero tangent is plain by design (constants cost no "
+                          "batch work: core/duals.read_global), and so is that of a new "
+                          "array computed from it (C * 2.0, C.copy()); a batched or "
+                          "recorded value written into a view of that array cannot widen "
+                          "the tangent the array and the view share (rules/widening.py). "
+                          "jacfwd of C * 2.0 is right through the optimized variant, whose "
+                          "new arrays take the context's zeros (optimizer/updates.py)")
+@pytest.mark.parametrize("f, api", [(into_a_view_of_a_copy_of_a_global, "jacfwd"),
+                                    (into_a_view_of_twice_a_global, "linearize"),
+                                    (into_a_view_of_a_copy_of_a_global, "linearize"),
+                                    (into_a_view_of_twice_a_global, "hessian"),
+                                    (into_a_view_of_a_copy_of_a_global, "hessian")])
+def test_a_batched_write_into_a_view_of_a_new_array_from_a_global(f, api):
+    test_a_write_into_a_view_of_a_new_array_from_a_global(f, api)
