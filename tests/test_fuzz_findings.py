@@ -221,3 +221,44 @@ def test_a_write_into_a_view_of_a_new_array_from_a_global(f, api):
                                     (into_a_view_of_a_copy_of_a_global, "hessian")])
 def test_a_batched_write_into_a_view_of_a_new_array_from_a_global(f, api):
     test_a_write_into_a_view_of_a_new_array_from_a_global(f, api)
+
+
+# ---- a mutable default array written at second order ---------------------------------
+def _buffered(a, buf=np.zeros(3)):  # noqa: B008 (the default array is the point)
+    buf[...] = a
+    buf *= 0.5
+    return buf + np.cos(a) * 0.1
+
+
+def through_a_default_buffer(x):
+    """The fuzzer's buffer_default pattern (state.py; seed 100,054,725 shrunk by the
+    revfwd oracle to the write alone)."""
+    return np.sum(_buffered(x) ** 2)
+
+
+def test_first_order_and_hvp_through_a_default_buffer():
+    x, t = np.array([0.3, -0.5, 0.7]), np.array([1.0, 0.5, -0.25])
+    h = 1e-6
+    want = (through_a_default_buffer(x + h * t) - through_a_default_buffer(x - h * t)) / (2 * h)
+    assert_close(fwdad.jacfwd(through_a_default_buffer)(x.copy()) @ t, want, rtol=1e-7)
+    assert_close(fwdad.hvp(through_a_default_buffer, (x.copy(),), (t,))[0],
+                 _differences_of_jacfwd(through_a_default_buffer, x, t), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.xfail(strict=True, raises=SharedTangentError,
+                   reason="at level 2 the default's Dual (forward/defaults.FreshDefault."
+                          "level_two) holds plain zero tangents in a structural Tangent "
+                          "that the derivative keeps, so a batched write into the buffer "
+                          "cannot widen them (rules/widening.widen_for); the message then "
+                          "blames a global or a view. hvp, unbatched, is right")
+@pytest.mark.parametrize("api", ["hessian", "jacfwd(jacfwd)", "jacrev(jacfwd)",
+                                 "jacfwd(jacrev)"])
+def test_batched_second_order_through_a_default_buffer(api):
+    x, t = np.array([0.3, -0.5, 0.7]), np.array([1.0, 0.5, -0.25])
+    outer, inner = {"hessian": (fwdad.hessian, None), "jacfwd(jacfwd)": (
+        fwdad.jacfwd, fwdad.jacfwd), "jacrev(jacfwd)": (fwdad.jacrev, fwdad.jacfwd),
+        "jacfwd(jacrev)": (fwdad.jacfwd, fwdad.jacrev)}[api]
+    second = outer(through_a_default_buffer) if inner is None else \
+        outer(inner(through_a_default_buffer))
+    assert_close(second(x.copy()) @ t, _differences_of_jacfwd(through_a_default_buffer, x, t),
+                 rtol=1e-6, atol=1e-8)
