@@ -125,7 +125,8 @@ def _rule_and_line(tb: Any) -> tuple[Any, ...]:
 
 
 _MACHINERY = ("api.py", "linearize.py", "forward/", "recording.py", "rules/registry.py",
-              "rules/outputs.py", "rules/classes.py",
+              "rules/outputs.py", "rules/classes.py", "rules/plain_params.py",
+              "rules/array_like.py", "core/",
               "rules/batching.py", "dual.py", "tangents.py")
 
 

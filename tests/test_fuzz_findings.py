@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.errors import SharedTangentError
 from fwdad.higher import Directional
 from tests.util import assert_close
 
@@ -128,3 +129,136 @@ def test_a_right_pattern_is_not_reported_missing_where_the_derivative_cancels():
         [[False, False, False, True, False, False]]
     dense = fwdad.jacfwd(nearly_cancelling)(x)
     assert_close(fwdad.sparse_jacfwd(nearly_cancelling)(x).toarray()[0], dense)
+
+
+# ---- sparsity detection in local mode: writes into an undifferentiated argument -------
+def into_a_view_of_the_other_argument(x, y):
+    """Sets written into a view of y, whose tangent is a plain zero (fuzzer seed
+    100,004,026, shrunk): it was refused with a SharedTangentError about batching."""
+    v = y[::2]
+    v += math.cos(float(np.sum(x)))
+    return v * x[:2]
+
+
+def added_at_indices_of_the_other_argument(x, y):
+    """`y[[1, 1]] += c` updates a copy of items of y (seed 100,004,228): the constant's
+    tangent can hold sets, y's cannot, and `+=` could not follow them."""
+    y[[1, 1]] += np.sqrt(1.5 + np.linspace(0.1, 0.9, 2))
+    return x * y
+
+
+def added_at_indices_of_a_copy(x, y):
+    """The same into a copy of y, and sets added the same way (as seed 100,004,302 writes:
+    right at the starting commit already, kept beside the two above)."""
+    s = y + 0.0
+    s[[1, 1]] += -0.75 * np.ones(2)
+    s[[0, 2]] += x[1:] * 2.0
+    return s * x
+
+
+@pytest.mark.parametrize("f", [into_a_view_of_the_other_argument,
+                               added_at_indices_of_the_other_argument,
+                               added_at_indices_of_a_copy], ids=lambda f: f.__name__)
+def test_sparsity_follows_writes_into_an_undifferentiated_argument(f):
+    x, y = np.array([0.3, -0.5, 0.7]), np.array([1.5, 2.0, 3.0])
+    pattern = fwdad.jacobian_sparsity(f, x.copy(), y.copy()).toarray()
+    assert (pattern == (fwdad.jacfwd(f)(x.copy(), y.copy()) != 0)).all(), pattern
+
+
+# ---- a write into a view of a new array computed from a global array -----------------
+C = np.array([1.0, 2.0, 3.0, 4.0])
+
+
+def into_a_view_of_twice_a_global(x):
+    r = C * 2.0
+    r[1:3] += x[:2]
+    return r * x
+
+
+def into_a_view_of_a_copy_of_a_global(x):
+    """The workaround SharedTangentError's message suggests."""
+    r = C.copy()
+    r[1:3] += x[:2]
+    return r * x
+
+
+def _along(f, x, t, api):
+    if api == "jvp":
+        return fwdad.jvp(f, (x.copy(),), (t,))[1]
+    if api == "jacfwd":
+        return fwdad.jacfwd(f)(x.copy()) @ t
+    if api == "linearize":
+        return fwdad.linearize(f, x.copy())[1](t)
+    return fwdad.hessian(lambda x: t @ f(x))(x.copy()) @ t  # (t . f: a scalar)
+
+
+def _reference(f, x, t, api, h=1e-6):
+    if api != "hessian":
+        return (f(x + h * t) - f(x - h * t)) / (2 * h)
+    return _differences_of_jacfwd(lambda x: t @ f(x), x, t)
+
+
+@pytest.mark.parametrize("f, api", [(into_a_view_of_twice_a_global, "jvp"),
+                                    (into_a_view_of_a_copy_of_a_global, "jvp"),
+                                    (into_a_view_of_twice_a_global, "jacfwd")])
+def test_a_write_into_a_view_of_a_new_array_from_a_global(f, api):
+    x, t = np.array([0.3, -0.5, 0.7, 0.2]), np.array([1.0, 0.5, -0.25, 2.0])
+    assert_close(_along(f, x, t, api), _reference(f, x, t, api), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.xfail(strict=True, raises=SharedTangentError,
+                   reason="a global's zero tangent is plain by design (constants cost no "
+                          "batch work: core/duals.read_global), and so is that of a new "
+                          "array computed from it (C * 2.0, C.copy()); a batched or "
+                          "recorded value written into a view of that array cannot widen "
+                          "the tangent the array and the view share (rules/widening.py). "
+                          "jacfwd of C * 2.0 is right through the optimized variant, whose "
+                          "new arrays take the context's zeros (optimizer/updates.py)")
+@pytest.mark.parametrize("f, api", [(into_a_view_of_a_copy_of_a_global, "jacfwd"),
+                                    (into_a_view_of_twice_a_global, "linearize"),
+                                    (into_a_view_of_a_copy_of_a_global, "linearize"),
+                                    (into_a_view_of_twice_a_global, "hessian"),
+                                    (into_a_view_of_a_copy_of_a_global, "hessian")])
+def test_a_batched_write_into_a_view_of_a_new_array_from_a_global(f, api):
+    test_a_write_into_a_view_of_a_new_array_from_a_global(f, api)
+
+
+# ---- a mutable default array written at second order ---------------------------------
+def _buffered(a, buf=np.zeros(3)):  # noqa: B008 (the default array is the point)
+    buf[...] = a
+    buf *= 0.5
+    return buf + np.cos(a) * 0.1
+
+
+def through_a_default_buffer(x):
+    """The fuzzer's buffer_default pattern (state.py; seed 100,054,725 shrunk by the
+    revfwd oracle to the write alone)."""
+    return np.sum(_buffered(x) ** 2)
+
+
+def test_first_order_and_hvp_through_a_default_buffer():
+    x, t = np.array([0.3, -0.5, 0.7]), np.array([1.0, 0.5, -0.25])
+    h = 1e-6
+    want = (through_a_default_buffer(x + h * t) - through_a_default_buffer(x - h * t)) / (2 * h)
+    assert_close(fwdad.jacfwd(through_a_default_buffer)(x.copy()) @ t, want, rtol=1e-7)
+    assert_close(fwdad.hvp(through_a_default_buffer, (x.copy(),), (t,))[0],
+                 _differences_of_jacfwd(through_a_default_buffer, x, t), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.xfail(strict=True, raises=SharedTangentError,
+                   reason="at level 2 the default's Dual (forward/defaults.FreshDefault."
+                          "level_two) holds plain zero tangents in a structural Tangent "
+                          "that the derivative keeps, so a batched write into the buffer "
+                          "cannot widen them (rules/widening.widen_for); the message then "
+                          "blames a global or a view. hvp, unbatched, is right")
+@pytest.mark.parametrize("api", ["hessian", "jacfwd(jacfwd)", "jacrev(jacfwd)",
+                                 "jacfwd(jacrev)"])
+def test_batched_second_order_through_a_default_buffer(api):
+    x, t = np.array([0.3, -0.5, 0.7]), np.array([1.0, 0.5, -0.25])
+    outer, inner = {"hessian": (fwdad.hessian, None), "jacfwd(jacfwd)": (
+        fwdad.jacfwd, fwdad.jacfwd), "jacrev(jacfwd)": (fwdad.jacrev, fwdad.jacfwd),
+        "jacfwd(jacrev)": (fwdad.jacfwd, fwdad.jacrev)}[api]
+    second = outer(through_a_default_buffer) if inner is None else \
+        outer(inner(through_a_default_buffer))
+    assert_close(second(x.copy()) @ t, _differences_of_jacfwd(through_a_default_buffer, x, t),
+                 rtol=1e-6, atol=1e-8)

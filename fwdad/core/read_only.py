@@ -21,9 +21,13 @@ from fwdad.tangents import NoTangent, Tangent, rebuild
 
 
 def is_zero(tangent: Any) -> bool:
-    """Whether a tangent is zero in every leaf (NoTangent is)."""
+    """Whether a tangent is zero in every leaf (NoTangent is). A tangent linearize
+    records has no value yet, and so is taken for one that may not be."""
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
     if tangent is NoTangent:
         return True
+    if type(tangent) is Linear:
+        return False
     if isinstance(tangent, Tangent):
         return all(map(is_zero, vars(tangent).values()))
     if isinstance(tangent, (tuple, list)):
@@ -39,14 +43,32 @@ def refuse_unless_zero(tangents: Iterable[Any], stored: bool = False) -> None:
     if all(map(is_zero, tangents)):
         return
     line = current_user_location()
+    recorded = any(_recorded(t) for t in tangents)
     into = ("assigned to a variable declared global or nonlocal (outside the "
             "differentiated code)" if stored else
             "written into a list, dict or object read from a global or closure variable")
     raise FwdadError(
-        f"a value that depends on the inputs is {into}{' at ' + line if line else ''}: "
-        f"fwdad reads such a value afresh (with a zero derivative) each time, so its "
-        f"derivative would be lost when it is read again. Pass the value to the "
-        f"function as an argument, or return it, instead of keeping it in a global.")
+        f"{_RECORDED if recorded else 'a value that depends on the inputs'} is {into}"
+        f"{' at ' + line if line else ''}: fwdad reads such a value afresh (with a zero "
+        f"derivative) each time, so its derivative would be lost when it is read again. "
+        f"Pass the value to the function as an argument, or return it, instead of "
+        f"keeping it in a global.")
+
+
+_RECORDED = ("a value whose derivative linearize records (before any tangent is given, "
+             "so it cannot tell a zero one)")
+
+
+def _recorded(tangent: Any) -> bool:
+    """Whether some leaf of the tangent is one linearize records."""
+    from fwdad.recording import Linear
+    if isinstance(tangent, Tangent):
+        return any(map(_recorded, vars(tangent).values()))
+    if isinstance(tangent, (tuple, list)):
+        return any(map(_recorded, tangent))
+    if isinstance(tangent, dict):
+        return any(map(_recorded, tangent.values()))
+    return type(tangent) is Linear
 
 
 class ReadOnlyList(list):

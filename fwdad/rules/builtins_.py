@@ -101,7 +101,9 @@ def _complex(real: Dual = None, imag: Dual = None) -> Dual:
         tangent = tangents[0] + 1j * tangents[1]
     else:
         tangent = tangents[0] + 0j if tangents else 0j
-    return Dual(out, tangent if isinstance(tangent, np.ndarray) else complex(tangent))
+    if isinstance(tangent, (float, complex, np.generic)):
+        tangent = complex(tangent)  # (not a batch, nor a tangent linearize records)
+    return Dual(out, tangent)
 
 
 def number_tangent(x: Dual):

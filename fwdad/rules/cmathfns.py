@@ -37,8 +37,10 @@ def as_complex(z: Any) -> Any:
 
 def _scalar(value: Any, kind: Callable[[Any], Any]) -> Any:
     """A NumPy scalar made the Python number cmath returns; arrays (a batch of
-    tangents) stay arrays."""
-    return value if isinstance(value, np.ndarray) and value.ndim else kind(value)
+    tangents) stay arrays, and so does a tangent linearize records."""
+    if isinstance(value, np.ndarray):
+        return value if value.ndim else kind(value)
+    return kind(value) if isinstance(value, (int, float, complex, np.generic)) else value
 
 
 def refuse_on_cmath_cut(fn: Any, ufunc: np.ufunc, z: Any) -> None:

@@ -173,8 +173,10 @@ def abs_rule(x: Dual) -> Dual:
     if np.iscomplexobj(x.primal):
         out = abs(x.primal)
         tangent = magnitude_tangent(x.primal, out, x.tangent)
-        return Dual(out, tangent if isinstance(out, np.ndarray) or np.ndim(tangent)
-                    else float(tangent))
+        # (a batch of tangents, or one linearize records, is no number)
+        number = not isinstance(out, np.ndarray) and np.ndim(tangent) == 0 and \
+            isinstance(tangent, (float, np.generic, np.ndarray))
+        return Dual(out, float(tangent) if number else tangent)
     return Dual(abs(x.primal), np.sign(x.primal) * x.tangent)
 
 

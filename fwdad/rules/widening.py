@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, SharedTangentError, current_user_location
+from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, current_user_location
 from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
 from fwdad.tangents import NoTangent
 
@@ -101,7 +101,7 @@ def _carries(tangent: Any) -> bool:
         return False
     try:
         return bool(np.any(np.asarray(tangent, dtype=float) != 0))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, UnrecordableError):  # (linearize's have no value yet)
         return True
 
 

@@ -11,13 +11,19 @@ import numpy as np
 
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, NonDifferentiableError, describe, note_user_location
+from fwdad.errors import (
+    FwdadError,
+    NonDifferentiableError,
+    SharedTangentError,
+    describe,
+    note_user_location,
+)
 from fwdad.forward import dispatch
 from fwdad.signatures import check_call
 from fwdad.sparsity import session as sessions
 from fwdad.sparsity.deps import bits_of, indices, seeds
 from fwdad.sparsity.unknown import known_nothing, plain
-from fwdad.tangents import NoTangent, zero_tangent
+from fwdad.tangents import NoTangent, rebuild, zero_tangent
 
 MODES = ("local", "global")
 
@@ -69,12 +75,10 @@ def jacobian_sparsity(f: Callable[..., Any], *primals: Any, mode: str = "local",
     wrt = check_argnums("jacobian_sparsity", f, argnums, len(primals))
     offsets, total = _offsets(f, primals, wrt)
     with sessions.running(mode, total):
-        duals = [_seeded(p, offsets.get(i), mode) for i, p in enumerate(primals)]
         try:
-            out = dispatch.call(Dual(f, None), *duals)
-        except Exception as exc:
-            note_user_location(exc)
-            raise
+            out = _detect(f, primals, offsets, mode, holding_sets=False)
+        except SharedTangentError:  # (as jacfwd does: fwdad/jacobians.seeded_pass)
+            out = _detect(f, primals, offsets, mode, holding_sets=True)
     rows = _rows(f, plain(out.primal), out.tangent)
     return _csr(sparse, rows, total)
 
@@ -95,16 +99,44 @@ def _offsets(f: Callable[..., Any], primals: Sequence[Any], wrt: Tuple[int, ...]
     return offsets, total
 
 
-def _seeded(primal: Any, offset: Any, mode: str) -> Dual:
+def _detect(f: Callable[..., Any], primals: Sequence[Any], offsets: Dict[int, int],
+            mode: str, holding_sets: bool) -> Dual:
+    """One run of f's rule on the seeded arguments. With `holding_sets`, the zero
+    tangents of the other arguments are arrays that can hold sets: f writes sets into a
+    view of one of them, which a plain zero tangent cannot take (it would be widened to
+    one that can, but its views would not follow) and refuses with a SharedTangentError.
+    The first run gives them plain zeros, which cost no set arithmetic."""
+    duals = [_seeded(p, offsets.get(i), mode, holding_sets) for i, p in enumerate(primals)]
+    try:
+        return dispatch.call(Dual(f, None), *duals)
+    except Exception as exc:
+        note_user_location(exc)
+        raise
+
+
+def _seeded(primal: Any, offset: Any, mode: str, holding_sets: bool = False) -> Dual:
     """The argument's Dual: a copy (f may update it in place) with its seeds, or with
     a zero tangent when it is not differentiated."""
     if offset is None:
-        return Dual(copy.deepcopy(primal), zero_tangent(primal))
+        zero = zero_tangent(primal)
+        return Dual(copy.deepcopy(primal), _able_to_hold_sets(zero) if holding_sets else zero)
     sets = seeds(np.shape(primal), offset)
     if mode == "global":
         value = known_nothing(primal)
         return Dual(value if np.ndim(primal) else value.reshape(()), sets)
     return Dual(np.array(primal) if isinstance(primal, np.ndarray) else primal, sets)
+
+
+def _able_to_hold_sets(zero: Any) -> Any:
+    """The zero tangent with its float arrays (in lists, tuples and dicts) as object
+    arrays of zeros."""
+    if isinstance(zero, np.ndarray) and zero.dtype.kind in "fc":
+        return zero.astype(object)
+    if isinstance(zero, (list, tuple)):
+        return rebuild(zero, [_able_to_hold_sets(z) for z in zero])
+    if isinstance(zero, dict):
+        return {k: _able_to_hold_sets(z) for k, z in zero.items()}
+    return zero
 
 
 def _rows(f: Callable[..., Any], primal: Any, tangent: Any) -> List[int]:

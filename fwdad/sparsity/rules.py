@@ -181,8 +181,12 @@ _MUTATING = {np.copyto, np.put, np.ndarray.put, np.ndarray.fill, np.fill_diagona
 def in_place(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     """`a += b`: through the frule for an array; elementwise for a scalar, and for the
     0-d arrays that stand for scalars in global mode (updating a copy, as NumPy's
-    scalars are copies)."""
+    scalars are copies). An array whose tangent is plain zeros (a copy an index made of
+    an undifferentiated argument) is first widened to hold the value's sets: the
+    frule's `da += db` would not cast them into a float array."""
     if np.ndim(args[0].primal) > 0:
+        if len(args) == 2 and isinstance(args[1], Dual):
+            widen_for(args[0], args[1], f"{describe(entry.primal)}(a, b)")
         return through_frule(entry, args, kwargs)
     return elementwise(entry, args, kwargs)
 

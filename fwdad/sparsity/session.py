@@ -20,7 +20,7 @@ from fwdad.errors import DenseFallbackWarning, FwdadError, current_user_location
 from fwdad.rules.array_like import ListsAsArrays
 from fwdad.rules.batching import TangentContext, tangent_context
 from fwdad.rules.registry import RuleEntry, call_hook
-from fwdad.sparsity import rules, table, unknown
+from fwdad.sparsity import complex_parts, rules, table, unknown
 from fwdad.sparsity.deps import Deps
 
 
@@ -81,7 +81,13 @@ class SparsityCall:
         if not any(isinstance(a, Dual) and rules.carries_deps(a.tangent) for a in duals) \
                 and not table.updates_a_scalar(self.entry, args):
             return self.entry.callable(*args, **kwargs)
+        part = complex_parts.part_name(self.entry, args)
+        if part is not None:
+            return complex_parts.complex_part(args[0], part)
         rule = table.rule_for(self.entry, session.mode)
+        if rule is not None and table.updates_in_place(self.entry) and \
+                complex_parts.writes_into_a_part(args):
+            rule = complex_parts.united(rule)
         if session.mode == "global" and rule is rules.through_frule and \
                 self.entry.kind != "nondiff":
             _check_positions(duals)

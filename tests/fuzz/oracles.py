@@ -15,6 +15,8 @@ j repeat       jvp, vjp, jacfwd, grad, hessian called again (caches warm) agains
 k hvp          hvp and jvp(grad) against hessian @ t (scalar outputs, a subset)
 l sparse       sparse_jacfwd and jacobian_sparsity against dense jacfwd (a subset)
 m jacrev       jacrev against jacfwd (k to m: jacobian_oracles.py)
+n revfwd       jacrev(jacfwd(f)) against differences of jacfwd (an eighth of the
+               programs: reverse_over_forward.py)
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
 from tests.fuzz.outcome import PASS, Outcome
 from tests.fuzz.repeat_oracle import repeat
+from tests.fuzz.reverse_over_forward import revfwd
 from tests.fuzz.third_order import third
 
 
@@ -71,4 +74,5 @@ def optimized(case: Case) -> Outcome:
 ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_state,
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
            "hessian": hessian, "third": third, "constants": constants,
-           "repeat": repeat, "hvp": hvp, "sparse": sparse, "jacrev": jacrev}
+           "repeat": repeat, "hvp": hvp, "sparse": sparse, "jacrev": jacrev,
+           "revfwd": revfwd}

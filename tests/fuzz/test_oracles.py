@@ -1,4 +1,4 @@
-"""The repeat, hvp, sparse and jacrev oracles on programs written for them: each passes
+"""The repeat, hvp, sparse, jacrev and revfwd oracles on programs written for them: each passes
 a right program and flags the failure it is for."""
 import numpy as np
 
@@ -7,6 +7,7 @@ from tests.fuzz.generate import HEADER, Program
 from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.outcome import attempt
 from tests.fuzz.repeat_oracle import repeat
+from tests.fuzz.reverse_over_forward import revfwd
 
 X = np.array([0.3, -0.5, 0.7])
 T = np.array([1.0, 0.5, -0.25])
@@ -60,3 +61,10 @@ def test_hvp_and_jacrev_pass_a_right_program():
 def test_sparse_notes_a_global_mode_refusal_and_passes():
     outcome = attempt(lambda: sparse(_case(BRANCH_ON_VALUES, 0)))
     assert outcome.status == "pass" and outcome.kind.startswith("global mode refused")
+
+
+def test_revfwd_passes_a_right_program_with_a_vector_output():
+    case = _case(BRANCH_ON_VALUES, 5)  # (seed % 8 == 5: in the revfwd subset)
+    assert attempt(lambda: revfwd(case)).status == "pass"
+    assert attempt(lambda: revfwd(_case(MEMO, 5))).status == "pass"
+    assert attempt(lambda: revfwd(_case(MEMO, 4))).status == "skipped"

@@ -1,0 +1,70 @@
+"""linearize on what the fuzzer found it refusing, or refusing for the wrong reason: the
+complex numbers of `complex(a, b)` and cmath (recorded now), and writes into a global's
+container or array (refused as jvp refuses them, no longer as "a rule's tangent was
+tested for truth" or "turned into a plain array")."""
+import cmath
+
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.tangents import inner
+from tests.util import assert_close
+
+X = np.array([0.3, -0.5, 0.7])
+T = np.array([1.0, 0.5, -0.25])
+
+
+def through_complex(x):
+    z = complex(x[0] * 2.0, float(np.sum(x)))
+    w = cmath.exp(z) + cmath.sin(z) * z.conjugate()
+    return np.array([w.real, w.imag]) * x[1:]
+
+
+def through_complex_of_one_argument(x):
+    z = complex(x[2]) * 1j + cmath.sqrt(complex(x[0], 1.0))
+    return x * abs(z) + cmath.phase(z)
+
+
+@pytest.mark.parametrize("f", [through_complex, through_complex_of_one_argument],
+                         ids=lambda f: f.__name__)
+def test_python_complex_numbers_are_recorded(f):
+    """complex(a, b) and the cmath rules made their tangent a Python complex with
+    complex(t), which a recorded tangent refused ("turned into a float": fuzzer seeds
+    100,054,324, 100,054,326 and 100,054,339)."""
+    out, lin = fwdad.linearize(f, X.copy())
+    h = 1e-6
+    assert_close(lin(T), (f(X + h * T) - f(X - h * T)) / (2 * h), rtol=1e-6, atol=1e-8)
+    ct = np.array([0.4, -1.1, 0.9])[:np.size(out)]
+    assert_close(inner(lin.T(ct)[0], T), inner(ct, lin(T)), rtol=1e-10, atol=1e-12)
+
+
+STORE = {}
+SCRATCH = np.zeros(3)
+
+
+def into_a_global_dict(x):
+    STORE["a"] = x * 2.0
+    return STORE["a"] + 1.0
+
+
+def into_a_global_array(x):
+    SCRATCH[1:] = x[:2]
+    return x * 2.0
+
+
+@pytest.mark.parametrize("f, message", [
+    (into_a_global_dict, "a value whose derivative linearize records .* is written into "
+                         "a list, dict or object read from a global or closure variable"),
+    (into_a_global_array, r"x\[i\] = v at .*: a value with a derivative was written into "
+                          r"an array that fwdad reads as a constant")],
+    ids=["dict", "array"])
+def test_a_write_into_a_globals_value_is_refused_as_jvp_refuses_it(f, message):
+    """jvp refuses both writes (the derivative would be lost at the next read); linearize
+    said a rule's tangent "was tested for truth" or "turned into a plain array" (seeds
+    100,054,318 and 100,054,301)."""
+    with pytest.raises(fwdad.FwdadError, match="value with a derivative|depends on"):
+        fwdad.jvp(f, (X.copy(),), (T,))
+    with pytest.raises(fwdad.FwdadError, match=message) as info:
+        fwdad.linearize(f, X.copy())
+    assert not isinstance(info.value, fwdad.UnrecordableError)
