@@ -1,7 +1,8 @@
 """Tangent expressions of the batched variant that are linear in one tangent, written as
 that tangent times one coefficient of primals.
 
-    _fw_dmul2 = 4.0 * du * _fw_sub1 + _fw_mul1 * -du   ->   _fw_dmul2 = du * (4.0 * _fw_sub1 - _fw_mul1)
+    _fw_dmul2 = 4.0 * du * _fw_sub1 + _fw_mul1 * -du
+        ->  _fw_dmul2 = du * (_fw_sub1 * 4.0 - _fw_mul1)
 
 Inlined templates and the values cleanup moves into their readers (optimizer/moves.py)
 give sums of products in which one tangent appears several times: the product rule of
@@ -14,9 +15,10 @@ The rewrite applies to an expression made of +, -, *, / and unary signs, in whic
 tangent is multiplied or divided by values with no tangent only, and those values are
 float or int literals or locals whose kind is a float64 number or float64 array
 (kinds.py): products of them are computed without the batch, in float64, and the
-product with the tangent promotes as the original's did. Anything else (a call, an attribute, a subscript, a second tangent, a
-product of two tangents) leaves the expression as it is. The sums are reordered, so
-the result may differ from the original in the last bits, as any reassociation does.
+product with the tangent promotes as the original's did. Anything else (a call, an
+attribute, a subscript, a second tangent, a product of two tangents) leaves the
+expression as it is. The sums are reordered, so the result may differ from the
+original in the last bits, as any reassociation does.
 """
 from __future__ import annotations
 
