@@ -28,7 +28,9 @@ CASES = [
     ("-(du * s) + b * du", "du * (-s + b)"),
     ("-(du * s) + f32 * du", None),  # float32 and a Python float: float32 (see _DOUBLE)
     ("du / a + du / b", "du * (1.0 / a + 1.0 / b)"),
+    ("-(-du) * 2.0", "du * 2.0"),
     ("-du", None),  # one pass over the batch already
+    ("+(+du)", None),  # the tangent itself: it would alias it where the original copies
     ("du * a", None),
     ("du * a + dw * b", None),  # two tangents
     ("du * du + du", None),  # not linear

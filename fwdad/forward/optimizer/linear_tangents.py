@@ -33,7 +33,7 @@ from fwdad.forward.transform.astbuild import LOAD
 
 ONE = None  # the coefficient 1 (a tangent alone)
 Form = Dict[str, Optional[ast.expr]]  # tangent name -> coefficient (ONE: itself)
-_SUMS = {ast.Add: ast.Add, ast.Sub: ast.Sub}
+_SUMS = (ast.Add, ast.Sub)
 # Note: float64 values only. NumPy promotes a float32 array or scalar with a Python
 # float to float32, so a coefficient of them would be rounded to float32 where the
 # original multiplied each by a float64 tangent (`-(du * s) + f32 * du`: 2e-8 off).
@@ -70,10 +70,9 @@ def _factored(value: ast.expr, tangents: Set[str], kinds: Dict[str, Any]
     if form is None or len(form) != 1 or _batched_operations(value, tangents) < 2:
         return None
     (name, coefficient), = form.items()
-    tangent = ast.Name(id=name, ctx=LOAD)
-    if coefficient is ONE:
-        return tangent
-    return ast.BinOp(left=tangent, op=ast.Mult(), right=coefficient)
+    if coefficient is ONE:  # (`+(+du)`: the tangent itself would alias it, not copy it)
+        return None
+    return ast.BinOp(left=ast.Name(id=name, ctx=LOAD), op=ast.Mult(), right=coefficient)
 
 
 class _Linear:
@@ -137,6 +136,8 @@ class _Linear:
 def _negated(c: Optional[ast.expr]) -> ast.expr:
     if c is ONE:
         return ast.Constant(-1)
+    if isinstance(c, ast.Constant):
+        return ast.Constant(-c.value)
     return ast.UnaryOp(op=ast.USub(), operand=c)
 
 
@@ -150,7 +151,7 @@ def _sum(a: Optional[ast.expr], b: Optional[ast.expr]) -> ast.expr:
 
 
 def _product(factor: ast.expr, c: Optional[ast.expr]) -> ast.expr:
-    if c is ONE:
+    if c is ONE or (isinstance(c, ast.Constant) and c.value == 1):
         return factor
     if isinstance(c, ast.Constant) and c.value == -1:  # (a negated tangent)
         return ast.UnaryOp(op=ast.USub(), operand=factor)
