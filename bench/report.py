@@ -163,9 +163,17 @@ inlined too, and a float to an int power is a float (`h2 = h ** 2`). So the PDE 
 and the 1-D residual's batched variants call no rule; by callgrind, jacfwd of the PDE
 residual went from 1,226 K to 872 K instructions a call (the primal: 175 K), and the
 1-D residual's batched pass of its 3 colours (batched_jvp, n = 10^4) from 1,369 K to
-1,109 K. The 2-D stencil's variant still calls the reshape's rule (`grid =
-u.reshape(m, m)`: its tangent must be a view exactly where the primal is one), so its
-slices and updates stay rule calls.
+1,109 K. A vector's reshape by ints (`grid = u.reshape(m, m)`) is inlined there too, as
+`du.reshape(du.shape[:-1] + (m, m))`: splitting one axis never copies, so primal and
+tangent are both views (array_lines.py); so the 2-D stencil's slices of `grid` and its
+updates of `lap` are written inline, and its variant calls one rule, the last reshape
+(two axes merged: a view or a copy by the layout, left to the rule). Last, a tangent
+expression linear in one tangent, with coefficients of float64 locals and numbers
+(`4.0 * du * s + m * -du`, the product rule after moves), is written as one product,
+`du * (s * 4.0 - m)` (fwdad/forward/optimizer/linear_tangents.py): one pass over the
+batch instead of five. The 1-D residual's variant of 4 directions went from 794 K to
+586 K instructions (the hand-written batched NumPy of 3 directions: 813 K, with its
+copies), the 2-D stencil's of 8 from 4,113 K to 3,543 K.
 
 Batched passes and fresh memory: a pass whose tangent arrays pass 128 KiB (10^4 floats
 times 3-7 directions, the sparse rows) has them served by mmap or from heap that glibc
@@ -192,19 +200,27 @@ and 2 without; with one more variant timed beside them, 400 and 339 (0 with
 `MALLOC_TOP_PAD_`). A ratio that moves with them says more about the allocator than
 about the work.
 
-Where a call of sparse_jacfwd on the 1-D residual goes (callgrind, instructions per
-call, the primal 149 K): 2,403 K with the probe, 1,811 K without; the batched pass
-1,479 K with the probe's direction (1,251 K without), of which some 400 K are the
-copies of the seeds (320 KB) and of the argument (80 KB), which callgrind counts a
-byte at a time (`rep movsb`: a few us); reading back 503 K, the gather of the entries
-300 K and the copies of the pattern's index arrays that each result owns 160 K; the
-probe's check 356 K (summed a colour at a time instead of by the einsum, 329 K, but
-27.0 us against 26.0 on the 1-D and 44 against 37 on the 2-D stencil: kept). A gather
-laid out for the band (nine strided copies for the tridiagonal pattern) took 13.9 us
-against np.take's 16.3 us; one strided copy per colour, 8.7 us, would need each row's
-entries in colour order, so indices not sorted and not the pattern's: the result keeps
-the pattern's order. The probe runs for a pattern found by jacobian_sparsity in global
-mode too: that pattern holds for every value of the argument, but not once something
+Where a call of sparse_jacfwd on the 1-D residual goes (callgrind, thousand
+instructions per call, the primal 151; before this stop's changes, then after): with
+the probe 2,310 -> 2,112, without it 1,698 -> 1,573; the batched pass of 4 directions
+1,391 -> 1,125 (of 3: 1,134 -> 942), of which some 400 are the copies of the seeds
+(320 KB) and of the argument (80 KB), which callgrind counts a byte at a time (`rep
+movsb`: a few us); reading back 503 -> 571, more instructions but less time (CPU-time
+medians 21 -> 15 us: the gather returns a new array instead of filling one with
+`out=` and mode="wrap"); the probe's check 356. On the 2-D stencil (primal 1,686: its
+`grid ** 3` calls pow), 6,457 -> 5,957 with the probe, the pass of 8 directions 5,044 ->
+4,417, reading back 778 -> 904 (35 -> 25 us). Later calls like the first run their
+passes in the chunks the first one sized without the budget's bookkeeping
+(compressed_passes.py). Measured and not taken: the seeds made again at each call from
+the colours (an int8 compare into the work array, 6.6 us) instead of copied (2.8 us);
+a gather laid out for the band (nine strided copies for the tridiagonal pattern), 18
+us against np.take's 12; the probe's check by `J_sparse @ v` (15 us for the product
+alone, against the einsum's 11 for the difference), or with float32 weights (no faster
+once they are out of the cache). What is left of the 1-D call is mostly memory: it
+reads and writes some 3 MB of arrays, past the 1 MB second-level cache, so each part
+costs more in the call than alone (the probe's check 39 us against 28, reading back 20
+against 15). The probe runs for a pattern found by jacobian_sparsity in global mode
+too: that pattern holds for every value of the argument, but not once something
 else f reads (an index array in a global, another argument) changes, which fwdad
 cannot see (tests/test_sparse.py).
 """

@@ -14,7 +14,6 @@ pattern says a compressed entry is a sum of no nonzeros, it must be zero:
 from __future__ import annotations
 
 import contextlib
-import copy
 import threading
 from typing import Any, Dict, Iterator, Optional, Tuple
 
@@ -170,11 +169,9 @@ class Compression:
     def decompress(self, compressed: np.ndarray) -> Any:
         """The derivative as a csr_array with the pattern's nonzeros, read from
         `compressed` (shape (ncolors, width)) by one gather into a new data array."""
-        data = np.empty(len(self.flat_source), dtype=compressed.dtype)
-        # (flat_source is in range by construction, so "wrap" changes no index; the
-        # default "raise" would gather into a buffer and copy that into `data`)
-        np.take(np.ascontiguousarray(compressed).reshape(-1), self.flat_source, out=data,
-                mode="wrap")
+        # (without out=, "raise" gathers straight into the array it returns: 12 us for
+        # the 1-D residual's 3 x 10^4 entries, against 16 us with out= and mode="wrap")
+        data = np.ascontiguousarray(compressed).reshape(-1).take(self.flat_source)
         return self._with_data(data)
 
     @contextlib.contextmanager
@@ -192,9 +189,10 @@ class Compression:
         checked template with its own index arrays (building one from its arrays
         checks them again, at ten times the cost; `template.copy()` would copy the
         template's zeros too, a fresh array as large as `data`)."""
-        matrix = copy.copy(self.template)
-        matrix.indices, matrix.indptr = self.template.indices.copy(), \
-            self.template.indptr.copy()
+        template, kind = self.template, type(self.template)
+        matrix = kind.__new__(kind)  # (what copy.copy does, in a fifth of the time)
+        matrix.__dict__.update(template.__dict__)
+        matrix.indices, matrix.indptr = template.indices.copy(), template.indptr.copy()
         matrix.data = data
         return matrix
 

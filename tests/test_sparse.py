@@ -213,6 +213,39 @@ def test_sparse_jacfwd_splits_its_directions_by_the_memory_budget(monkeypatch):
         np.testing.assert_array_equal(got.diagonal(1), np.ones(999))
 
 
+def test_later_calls_run_their_passes_as_the_first_call_split_them(monkeypatch):
+    # a call like the first (arrays of the same shapes and dtypes, the same budget)
+    # runs the chunks the first call's estimate sized, without the budget's
+    # bookkeeping; a new budget sizes them again
+    from fwdad import chunked, compressed_passes
+    planned, passes = [], []
+    run_chunks, seeded_pass = chunked.run_chunks, compressed_passes.seeded_pass
+    monkeypatch.setattr(chunked, "run_chunks",
+                        lambda *a, **k: planned.append(1) or run_chunks(*a, **k))
+    monkeypatch.setattr(compressed_passes, "seeded_pass",
+                        lambda *a, **k: passes.append(1) or seeded_pass(*a, **k))
+    def residual(u):  # (a function of its own: estimates and chunks are kept per function)
+        return reaction_diffusion_1d(u)
+    u = np.linspace(0.1, 0.9, 1000)
+    jac = fwdad.sparse_jacfwd(residual, sparsity=tridiagonal(1000),
+                              coloring=np.arange(1000) % 3)
+    per_call = []
+    for budget in (60_000, None):
+        fwdad.set_memory_budget(budget)
+        try:
+            for point in (u, 1.1 * u, 1.2 * u):
+                del passes[:]
+                got = jac(point)
+                per_call.append(len(passes))
+                np.testing.assert_allclose(got.diagonal(), -2.0 + 0.8 * (1.0 - 2.0 * point),
+                                           rtol=1e-14)
+                np.testing.assert_array_equal(got.diagonal(-1), np.ones(999))
+        finally:
+            fwdad.set_memory_budget(None)
+    assert len(planned) == 2  # (the first call under each budget)
+    assert per_call[1] == per_call[2] > 1 and per_call[4] == per_call[5] == 1, per_call
+
+
 def test_sparse_jacfwd_with_a_given_coloring():
     colors = np.arange(12) % 3
     jac = fwdad.sparse_jacfwd(reaction_diffusion_1d, sparsity=tridiagonal(12),

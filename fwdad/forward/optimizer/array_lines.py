@@ -48,6 +48,8 @@ def inlined(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]
     fn = getattr(line.entry, "primal", None)
     if fn is np.roll:
         return _rolled(rw, line, target)
+    if fn is np.ndarray.reshape:
+        return _reshaped(rw, line, target)
     return _indexed(rw, line, target)
 
 
@@ -56,8 +58,13 @@ def passes_tangent(line: Line, kinds: Dict[str, Kind]) -> bool:
     operand's is (forward/optimizer/vanishing.py): a slice, an item or a roll of a
     float array. (Its batch axis is then where the operand's is: batch_axes.py.)"""
     fn = getattr(line.entry, "primal", None)
-    if line.kind != "call" or fn not in (operator.getitem, np.roll) or \
-            len(line.args) != 2 or line.keywords or any(s for _, s in line.args):
+    if line.kind != "call" or line.keywords or any(s for _, s in line.args):
+        return False
+    if fn is np.ndarray.reshape:
+        return len(line.args) >= 2 and all(
+            kind == INT for kind in (operand_kind(a, kinds) for a, _ in line.args[1:])) \
+            and operand_kind(line.args[0][0], kinds)[:2] == ("array", 1)
+    if fn not in (operator.getitem, np.roll) or len(line.args) != 2:
         return False
     array, other = (operand_kind(a, kinds) for a, _ in line.args)
     if fn is np.roll:
@@ -95,6 +102,34 @@ def _rolled(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]
     primal = ast.Call(func=roll, args=[rw.name_node(x.name), shift], keywords=[])
     return [Assign([target], primal, PRIMAL, [x.name] + reads),
             Assign([rw.dnames[target]], tangent, TANGENT, [rw.dnames[x.name]] + reads)]
+
+
+def _reshaped(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]]:
+    """`x.reshape(a, b, ...)` of a split vector (ints): the tangent's last axis split
+    alike, `dx.reshape(dx.shape[:-1] + (a, b, ...))`. Splitting one axis never copies,
+    so both are views of their operands, as the rule's are (rules/shapes.py)."""
+    x = line.args[0][0]
+    if target is None or rw.kinds.get(target) != SPLIT or \
+            not passes_tangent(line, rw.value_kinds):
+        return None
+    causes = _source(rw, x)
+    if causes is None:
+        return None
+    rw.needs_tangents |= causes  # (the guard checks that those parameters have one)
+    sizes = [a for a, _ in line.args[1:]]
+    reads = [a.name for a in sizes if a.kind == "local"]
+    dx = rw.dnames[x.name]
+    primal = ast.Call(func=ast.Attribute(value=rw.name_node(x.name), attr="reshape",
+                                         ctx=LOAD), args=[rw.primal(a) for a in sizes],
+                      keywords=[])
+    batch = ast.Subscript(value=ast.Attribute(value=rw.name_node(dx), attr="shape", ctx=LOAD),
+                          slice=ast.Slice(upper=ast.Constant(-1)), ctx=LOAD)
+    shape = ast.BinOp(left=batch, op=ast.Add(),
+                      right=ast.Tuple(elts=[rw.primal(a) for a in sizes], ctx=LOAD))
+    tangent = ast.Call(func=ast.Attribute(value=rw.name_node(dx), attr="reshape", ctx=LOAD),
+                       args=[shape], keywords=[])
+    return [Assign([target], primal, PRIMAL, [x.name] + reads),
+            Assign([rw.dnames[target]], tangent, TANGENT, [dx] + reads)]
 
 
 def _indexed(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]]:

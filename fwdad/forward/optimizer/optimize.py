@@ -40,6 +40,7 @@ from fwdad.forward.optimizer import (
     inplace,
     kind_flow,
     kinds,
+    linear_tangents,
     methods,
     sequences,
     vanishing,
@@ -132,6 +133,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     elif (rewrite.inlined or analysis.quiet) and not without_tangent and not checked:
         body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     body = cleanup(body, tree.args, rewrite.small)
+    if batched and value_kinds:  # (one pass over the batch where a tangent repeats)
+        body = linear_tangents.collected(body, set(rewrite.dnames.values()), value_kinds)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
     return ast.copy_location(out, tree)
