@@ -129,12 +129,21 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif (rewrite.inlined or analysis.quiet) and not without_tangent and not checked:
+    elif (rewrite.inlined or analysis.quiet or _unboxes_instances(unoptimized)) and \
+            not without_tangent and not checked:
         body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     body = cleanup(body, tree.args, rewrite.small)
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
     return ast.copy_location(out, tree)
+
+
+def _unboxes_instances(routes: Callable) -> bool:
+    """Whether the Routes `routes` has a variant that keeps instance arguments' fields in
+    locals (normalize/instance_params.py: Fields): the guard sends them there, even
+    where the rule itself inlines nothing (its writes of fields keep it boxed)."""
+    return any(getattr(fields, "unboxed", False)
+               for fields in getattr(routes, "instances", {}).values())
 
 
 def _starred(tree: ast.FunctionDef) -> Set[str]:
