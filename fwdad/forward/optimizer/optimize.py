@@ -106,7 +106,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     params = kind_flow.parameter_kinds(tree, kinds) if kinds is not None else None
     if params is not None:
         methods.resolve(lines.body, params, constants)
-    inplace.join_updates(lines.body, activity.params(tree))
+    inplace.join_updates(lines.body, activity.params(tree), outs=not batched)
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
                                 guarded=not (without_tangent or checked))
     if analysis.scoped or _builds_instances(constants) or (
