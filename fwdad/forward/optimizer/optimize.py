@@ -141,9 +141,11 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
 def _unboxes_instances(routes: Callable) -> bool:
     """Whether the Routes `routes` has a variant that keeps instance arguments' fields in
     locals (normalize/instance_params.py: Fields): the guard sends them there, even
-    where the rule itself inlines nothing (its writes of fields keep it boxed)."""
-    return any(getattr(fields, "unboxed", False)
-               for fields in getattr(routes, "instances", {}).values())
+    where the rule itself inlines nothing (its writes of fields keep it boxed). Read from
+    its __dict__: a variant's `unoptimized` is a PlainRule, which builds the plain rule
+    to answer any other attribute."""
+    instances = getattr(routes, "__dict__", {}).get("instances") or {}
+    return any(getattr(fields, "unboxed", False) for fields in instances.values())
 
 
 def _starred(tree: ast.FunctionDef) -> Set[str]:
