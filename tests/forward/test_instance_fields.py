@@ -200,23 +200,29 @@ def test_the_entry_reads_each_field_once_and_the_exit_writes_back():
 
 def test_an_alias_in_a_global_is_refused():
     assert instance_params(normalized(via_global)[1]) == {}
-    p = Pair(0.4, 1.3)
-    HOLDER[:] = [p]
-    try:
-        rule = build_rule(via_global)
-        got = rule(Dual(p, Tangent(x=1.0, y=0.5)), Dual(0.7, 1.0))
-        assert got.primal == pytest.approx(0.4 * 0.7 * 1.3)  # the write seen through G
-        assert not fields_keys(rule)
-    finally:
-        HOLDER.clear()
+    rule = build_rule(via_global)
+    results = []
+    for r in (rule, rule.unoptimized):
+        p = Pair(0.4, 1.3)
+        HOLDER[:] = [p]
+        try:
+            results.append(r(Dual(p, Tangent(x=1.0, y=0.5)), Dual(0.7, 1.0)))
+        finally:
+            HOLDER.clear()
+    assert results[0].primal == pytest.approx(0.4 * 0.7 * 1.3)  # the write, seen via G
+    assert_same(*results)
+    assert not fields_keys(rule)
 
 
 def test_an_alias_in_a_list_argument_takes_the_general_rule():
-    p = Pair(0.4, 1.3)
     rule = build_rule(via_list)
-    got = rule(Dual(p, Tangent(x=1.0, y=0.5)), Dual([p], [Tangent(x=1.0, y=0.5)]),
-               Dual(0.7, 1.0))
-    assert got.primal == pytest.approx(0.4 * 0.7 * 1.3)
+    results = []
+    for r in (rule, rule.unoptimized):
+        p, d = Pair(0.4, 1.3), Tangent(x=1.0, y=0.5)
+        results.append(r(Dual(p, d), Dual([p], [d]), Dual(0.7, 1.0)))
+    assert results[0].primal == pytest.approx(0.4 * 0.7 * 1.3)  # the write, seen via ps
+    assert results[0].tangent == pytest.approx(0.7 * 1.3 + 0.4 * 1.3 + 0.4 * 0.7 * 0.5)
+    assert_same(*results)
     assert not fields_keys(rule)
 
 
@@ -265,3 +271,14 @@ def test_the_switch_keeps_fields_where_they_are(monkeypatch):
     monkeypatch.setattr(plain_instances, "IN_LOCALS", False)
     rule = run_both(kick, (Pair(0.4, 1.3), 0.7))
     assert not fields_keys(rule)
+
+
+def test_an_instance_given_by_keyword_is_written_back():
+    rule = build_rule(kick)
+    results = []
+    for r in (rule, rule.unoptimized):
+        p, d = Pair(0.4, 1.3), Tangent(x=1.0, y=0.5)
+        results.append((r(k=Dual(0.7, 1.0), p=Dual(p, d)), Dual(p, d)))
+    assert_same(results[0][0], results[1][0])
+    assert_same(results[0][1], results[1][1])
+    assert fields_keys(rule)
