@@ -98,7 +98,7 @@ def _out_of(line: Line) -> Optional[Atom]:
     """The local r of a call `ufunc(a, b, out=r)` (one output, inputs by position, no
     other keyword) whose result is dropped or bound to r again; None for other lines.
     The ufunc's frule writes r's primal and tangent in place, as `r[...] = a + b` would
-    (forward/optimizer/updates.py `update_out`)."""
+    (forward/optimizer/updates.py `update_owned`)."""
     fn = _primal(line)
     if type(fn) is not np.ufunc or fn.nout != 1 or line.kind != "call" or \
             line.entry is None or line.entry.kind != "frule" or \

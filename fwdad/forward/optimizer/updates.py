@@ -5,7 +5,10 @@
 With ints and slices for the index and `=`, `+=` or `-=`, the update writes the primal
 and the tangent itself (`dr[:, 1:-1] += dv` for a batch); otherwise it runs the plain
 rule's own frules (getitem, the in-place operator, setitem) on a Dual of the split
-local. Either way the primal and the tangent change exactly as in the plain rule.
+local. `ufunc(a, b, out=r)` (Update.out) writes `dr[...] = da * b + a * db` itself for
+add, subtract and multiply of float64 arrays of r's shape, and otherwise runs the
+ufunc's frule on the split local. Either way the primal and the tangent change exactly
+as in the plain rule.
 forward/optimizer/inplace.py splits only locals whose arrays nothing else holds, so
 their tangent is private: a zero tangent (NoTangent, the templates' symbolic zero)
 becomes an array first, and a batched value widens it, with no count of its references
