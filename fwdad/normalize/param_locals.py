@@ -40,14 +40,14 @@ def unbox_parameters(tree: ast.FunctionDef, params: List[str]) -> Written:
     chosen = {p: specs[p] for p in params}
     assert all(type(f) is Fields for f in chosen.values()), chosen
     return keep_in_locals(tree, chosen,  # type: ignore[arg-type]
-                          chosen[params[0]].sealed, writes=True)  # type: ignore[attr-defined]
+                          chosen[params[0]].sealed)  # type: ignore[attr-defined]
 
 
-def keep_in_locals(tree: ast.FunctionDef, fields: Dict[str, Set[str]], found: Sealed,
-                   writes: bool) -> Written:
+def keep_in_locals(tree: ast.FunctionDef, fields: Dict[str, Set[str]], found: Sealed
+                   ) -> Written:
     """Rewrite the normalized `tree` in place (see the module docstring) for the
-    parameters and fields in `fields`; with `writes`, the fields written are returned.
-    Returns the (parameter, field) pairs each return gives after its value."""
+    parameters and fields in `fields`. Returns the (parameter, field) pairs of the
+    fields written, which each return gives after its value."""
     taken = {n.id for n in ast.walk(tree) if type(n) is ast.Name} | \
         {a.arg for a in ast.walk(tree.args) if type(a) is ast.arg}
     locals_: Dict[Tuple[str, str], str] = {}
@@ -56,7 +56,7 @@ def keep_in_locals(tree: ast.FunctionDef, fields: Dict[str, Set[str]], found: Se
             locals_[param, name] = _fresh(f"_fw_{param}__{name}", taken)
     written: Written = []
     _block(tree.body, locals_, found, written)
-    written = sorted(set(written)) if writes else []
+    written = sorted(set(written))
     like = tree  # (the entry's reads belong to the def line)
     entry = [_assign(local, refs.call(getattr, "getattr", [
         ast.Name(param, ast.Load()), ast.Constant(name)], like), like)
@@ -96,7 +96,7 @@ def _block(block: List[ast.stmt], locals_: Dict[Tuple[str, str], str], found: Se
             if key is not None:
                 block[i] = _assign(locals_[key], value.args[2], stmt)
                 written.append(key)
-        elif type(value) is ast.Call and is_ref(value.func) and \
+        elif type(value) is ast.Call and refs.is_ref(value.func) and \
                 value.func.fw_value in IN_PLACE and value.args and \
                 type(value.args[0]) is ast.Name and value.args[0].id in found.updated:
             plain = IN_PLACE[value.func.fw_value]
@@ -108,11 +108,7 @@ def _block(block: List[ast.stmt], locals_: Dict[Tuple[str, str], str], found: Se
 
 
 def is_call(call: ast.Call, fn: object) -> bool:
-    return is_ref(call.func) and call.func.fw_value is fn
-
-
-def is_ref(node: ast.AST) -> bool:
-    return refs.is_ref(node)
+    return refs.is_ref(call.func) and call.func.fw_value is fn
 
 
 def _field(call: ast.Call, locals_: Dict[Tuple[str, str], str]) -> "Tuple[str, str] | None":

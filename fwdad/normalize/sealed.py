@@ -42,7 +42,8 @@ from fwdad.rules.registry import entry_of, is_primitive
 
 _REFUSED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With,
             ast.AsyncWith, ast.Try, ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom,
-            ast.Await, ast.Starred, ast.Match)
+            ast.Await, ast.Starred, ast.Match) + tuple(
+                getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name))
 # in-place operator -> the operator it is on an immutable number
 IN_PLACE = {operator.iadd: operator.add, operator.isub: operator.sub,
             operator.imul: operator.mul, operator.itruediv: operator.truediv,
