@@ -131,6 +131,13 @@ copy `s = r`, no call or method call on it, not an argument), the three calls of
 (fwdad/forward/optimizer/updates.py), the tangent made private first (a zero becomes an
 array, a batched value widens it); with ints and slices for the index it writes
 `dr[:, k] += dv` itself, otherwise it runs the plain rule's frules on the split local.
+A ufunc's `out=` into such a local (`np.add(a, b, out=r)`, `np.multiply(r, s, out=r)`,
+the result dropped or bound to r again) joins the same way in the rule for one tangent:
+add, subtract and multiply of float64 arrays of r's shape write the primal and then
+`dr[...] = da * b + a * db` themselves, and other ufuncs run their frule on the split
+local. A loop of 20 `np.add(r, np.sin(x) * w, out=r)` and `np.multiply(r, 0.5, out=r)`
+on 64 floats now takes 283 us a jvp, against 554 us with the calls kept (CPU-time
+medians).
 Any other local keeps the plain rule's calls. Reads of a parameter's `shape`, `size`,
 `ndim` and `dtype` carry no tangent (fwdad/forward/optimizer/metadata.py), so a grid
 spacing `h = 1.0 / (u.shape[0] + 1)` is a plain number. So the PDE residual and the 1-D

@@ -118,6 +118,25 @@ def test_dataclass_state_matches_the_plain_code_and_differences(pair, shown):
     assert source.startswith("# optimized") and shown in source
 
 
+def test_dataclass_given_as_an_argument_matches_the_plain_code_and_differences():
+    """bench/dataclass_state.py `advance`: the fields of the State it is given stay in
+    locals (normalize/param_locals.py), with FWDAD_FIELDS on and off."""
+    from bench import dataclass_state as d
+    from fwdad.forward.routes import FIELDS
+    args, tangents = d._point()
+    _, plain = fwdad.jvp(d.leapfrog_plain, args, tangents)
+    h, (k, pos, vel, steps, dt), (_, dpos, dvel, _, _) = 1e-6, args, tangents
+    fd = (d.advance_given(k + h, pos + h * dpos, vel + h * dvel, steps, dt)
+          - d.advance_given(k - h, pos - h * dpos, vel - h * dvel, steps, dt)) / (2 * h)
+    for in_locals in (True, False):
+        tangent = d.advance_jvp(in_locals)[1]
+        assert tangent == pytest.approx(plain, rel=1e-12)
+        assert tangent == pytest.approx(fd, rel=1e-6)
+    routes = fwdad.derive_frule(d.advance).frule.routes
+    (variant,) = [v for key, v in routes.variants.items() if (("s", FIELDS) in key)]
+    assert "_fw_s__pos, _fw_ds__pos = " in variant.source
+
+
 @pytest.mark.parametrize("workload", ["solve_all", "solve_line"])
 def test_ode_workloads_jacobians_match_finite_differences(workload):
     """bench/ode.py times jacfwd through solve_ivp: it must be the right Jacobian."""

@@ -22,12 +22,14 @@ from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward import defaults
 from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
+from fwdad.forward.field_writes import WritesBack
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
-from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
+from fwdad.forward.routes import BATCHED, FIELDS, INSTANCE, KINDS, Key, Routes, unkinded_key
 from fwdad.forward.transform.dual_code import transform, transform_lines
 from fwdad.masked_arrays import refuse_masked_globals
 from fwdad.normalize.instance_params import instance_params
+from fwdad.normalize.param_locals import unbox_parameters
 from fwdad.source import FunctionSource
 
 # FWDAD_OPTIMIZE=0 in the environment builds every rule without optimizing it (to compare
@@ -150,6 +152,7 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
     with collector_paused():
         fresh, normalized = frontend.normalized_source(
             source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
+        written = _fields_in_locals(normalized, unkinded_key(key)[0])
         tree, constants, lines = transform_lines(normalized, fresh)
         build = functools.partial(build, bound=bound_names(normalized))
         if reads_mutable_default(fresh, lines.globals):
@@ -160,7 +163,7 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
             return plain if better is None else build(
                 better, constants.values, header=f"optimized {header}, for batched tangents")
         key, kinds = unkinded_key(key)
-        without = {name: kind for name, kind in key if kind != INSTANCE}
+        without = {name: kind for name, kind in key if kind not in (INSTANCE, FIELDS)}
         better = optimize(tree, constants, lines, plain, without, kinds=kinds,
                           checked=len(without) < len(key) or kinds is not None)
         if better is None:
@@ -168,13 +171,28 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
         described = [f"{', '.join(names)} {what}" for what, names in _described(key) if names]
         if kinds is not None:
             described.append("arguments of these kinds")
-        return build(better, constants.values,
+        rule = build(better, constants.values,
                      header=f"optimized {header}, for " + "; ".join(described))
+        return WritesBack(rule, plain, written) if written else rule
 
 
 def _described(key: Key) -> List[Tuple[str, List[str]]]:
-    return [("with no tangent", [name for name, kind in key if kind != INSTANCE]),
-            ("given as instances", [name for name, kind in key if kind == INSTANCE])]
+    return [("with no tangent", [n for n, kind in key if kind not in (INSTANCE, FIELDS)]),
+            ("given as instances", [name for name, kind in key if kind == INSTANCE]),
+            ("given as instances, their fields in locals",
+             [name for name, kind in key if kind == FIELDS])]
+
+
+def _fields_in_locals(normalized: ast.FunctionDef, key: Key) -> List[Tuple[str, int, str]]:
+    """Keep the fields of the parameters that `key` marks FIELDS in locals
+    (normalize/param_locals.py); (parameter, its position, field) of those written."""
+    params = [name for name, kind in key if kind == FIELDS]
+    if not params:
+        return []
+    args = normalized.args
+    positions = [a.arg for a in args.posonlyargs + args.args]
+    return [(param, positions.index(param) if param in positions else len(positions), field)
+            for param, field in unbox_parameters(normalized, params)]
 
 
 class PlainRule:

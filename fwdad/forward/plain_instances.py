@@ -1,6 +1,8 @@
 """Whether an instance argument may take an optimized rule: the check at run time.
 
-    plain_instance(Dual(State(0.0, pos, vel), Tangent(pos=dpos)), {"pos", "vel"})  ->  True
+    plain_instance(Dual(State(0.0, pos, vel), Tangent(pos=dpos)), {"pos", "vel"})
+        ->  INSTANCE (FIELDS for the Fields of a sealed function, when it may keep them
+            in locals: below)
 
 An argument passes when its class (exactly its own: a subclass is checked as itself) is
 a plain class (normalize/plain_classes.py), the fields the rule uses are among the
@@ -9,12 +11,23 @@ filled), each field holds a number, None, a string or a numeric array, and the t
 is a structural Tangent of some of those fields, none with a batch axis. Then reading a
 field gives a number or an array, on which the rule's templates are its math
 (normalize/instance_params.py says which parameters the rule may take so).
+
+Where the function is sealed (normalize/sealed.py) the variant FIELDS keeps the fields
+in locals for the whole call (normalize/param_locals.py). It is right when, besides, no
+other name for the instance can reach it: every other argument is a number, a string,
+None or a numeric array, and no two instance arguments are the same object
+(`fields_checked`); when each field it uses that holds an array has its own tangent
+(a read would make a new zero tangent each time, which one local cannot stand for once
+something updates it in place); and when each field an in-place operator updates holds
+an immutable number. A function that writes fields takes FIELDS or the general rule
+(None), never INSTANCE: that variant keeps the writes as they are, boxed.
 """
 from __future__ import annotations
 
+import os
 import threading
 import weakref
-from typing import Any, FrozenSet, Optional
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
@@ -31,33 +44,63 @@ _known: "weakref.WeakKeyDictionary[type, Optional[FrozenSet[str]]]" = \
 _lock = threading.Lock()
 
 
-def plain_instance(d: Dual, fields: FrozenSet[str]) -> bool:
-    """Whether the Dual `d` holds such an instance (see the module docstring), of which
-    the rule uses `fields`."""
+# FWDAD_FIELDS=0 in the environment keeps instance arguments' fields where they are (to
+# compare, and when debugging): a function that writes them takes the general rule.
+IN_LOCALS = os.environ.get("FWDAD_FIELDS", "1") != "0"
+INSTANCE = "instance"  # (in a Routes key) an instance of a plain class, with a tangent
+FIELDS = "fields"  # the same, its fields kept in locals (see the module docstring)
+
+
+def plain_instance(d: Dual, fields: FrozenSet[str]) -> Optional[str]:
+    """INSTANCE or FIELDS when the Dual `d` holds such an instance (see the module
+    docstring), of which the rule uses `fields`; None when it holds none."""
     tangent = d.tangent
     if type(tangent) is not Tangent:
-        return False
+        return None
     primal = d.primal
     names = _fields(type(primal))
     if names is None or not fields <= names:
-        return False
+        return None
     own = getattr(primal, "__dict__", None)
     if own is None:
-        values = [getattr(primal, name, _MISSING) for name in names]
-    elif own.keys() == names:  # (no attribute that is no field, no field deleted)
-        values = list(own.values())
-    else:
-        return False
-    if not all(type(v) in _SCALARS or _leaf(v) for v in values):
-        return False
+        own = {name: getattr(primal, name, _MISSING) for name in names}
+    elif own.keys() != names:  # (an attribute that is no field, a field deleted)
+        return None
+    if not all(type(v) in _SCALARS or _leaf(v) for v in own.values()):
+        return None
     dtangents = vars(tangent)
     if not dtangents.keys() <= names:
-        return False
+        return None
     for name, dvalue in dtangents.items():
-        if type(dvalue) not in _SCALARS and not _unbatched(
-                own[name] if own is not None else getattr(primal, name), dvalue):
-            return False
-    return True
+        if type(dvalue) not in _SCALARS and not _unbatched(own[name], dvalue):
+            return None
+    if not getattr(fields, "unboxed", False) or not IN_LOCALS:
+        return None if getattr(fields, "written", None) else INSTANCE
+    if any(type(own[name]) is np.ndarray and name not in dtangents for name in fields) \
+            or any(type(own[name]) not in _IMMUTABLE for name in fields.updated):
+        return None if fields.written else INSTANCE
+    return FIELDS
+
+
+_IMMUTABLE = frozenset((float, int, bool, complex, np.float64, np.float32, np.int64))
+
+
+def fields_checked(found: List[Tuple[str, str]], named: List[Tuple[str, Dual]],
+                   instances: Dict[str, FrozenSet[str]]) -> Optional[List[Tuple[str, str]]]:
+    """`found` (parameter, INSTANCE or FIELDS), with FIELDS made INSTANCE where another
+    argument could be another name for the instance (see the module docstring); None
+    when then a parameter whose fields the function writes has no variant."""
+    if all(kind != FIELDS for _, kind in found):
+        return found
+    given = {name for name, _ in found}
+    objects = [id(d.primal) for name, d in named if name in given]
+    if len(set(objects)) == len(objects) and all(
+            name in given or type(d.primal) in _SCALARS or _leaf(d.primal)
+            for name, d in named):
+        return found
+    if any(instances[name].written for name, kind in found if kind == FIELDS):
+        return None
+    return [(name, INSTANCE) for name, _ in found]
 
 
 _SCALARS = frozenset((float, int, bool, complex, np.float64, type(None)))

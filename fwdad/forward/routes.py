@@ -14,7 +14,8 @@ guard must check). Only named parameters are keys; *args and **kwargs are not ch
 
 Instances of plain classes, given for parameters the rule uses only through their
 fields (normalize/instance_params.py, checked by forward/plain_instances.py), go to the
-optimized variant for them (key INSTANCE): the same code without the guard.
+optimized variant for them (key INSTANCE): the same code without the guard; or, where the
+function is sealed, the variant that keeps their fields in locals (key FIELDS).
 
 A caller that knows some arguments are constants (its own plain locals, literals,
 globals; jvp given a None or zero tangent) calls `Specialized`: the same variants, with
@@ -27,8 +28,9 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
 import numpy as np
 
+from fwdad.forward import plain_instances
 from fwdad.forward.optimizer import kinds, unboxed
-from fwdad.forward.plain_instances import plain_instance
+from fwdad.forward.plain_instances import fields_checked, plain_instance
 from fwdad.tangents import NoTangent, Tangent
 
 Key = Tuple[Tuple[str, Any], ...]  # (parameter with no tangent, FLOAT, NUMBER or ""),
@@ -114,11 +116,14 @@ class Routes:
         for name, d in named:
             fields = self.instances.get(name)
             if fields is not None and type(d.tangent) is Tangent:
-                if not plain_instance(d, fields):
+                kind = plain_instance(d, fields)
+                if kind is None:
                     return None
-                found.append((name, INSTANCE))
+                found.append((name, kind))
             elif unboxed.batched(d):
                 return None
+        if found:
+            found = fields_checked(found, named, self.instances)  # type: ignore[assignment]
         if not found:
             return None
         marked = {name for name, _ in found}
@@ -140,7 +145,7 @@ BATCHED: Key = (("", "batched"),)  # the key of the variant for batched tangents
 NUMBER = "number"  # another number, which broadcasts to no new shape
 KINDS = "kinds"  # after BATCHED in a key: (KINDS, the arguments' kinds.signature)
 _MAX_VARIANTS = 32  # (a rule called with ever new kinds of arguments)
-INSTANCE = "instance"  # (in a key) an instance of a plain class, with a tangent
+INSTANCE, FIELDS = plain_instances.INSTANCE, plain_instances.FIELDS  # (kinds in a key)
 
 
 def unkinded_key(key: Key) -> Tuple[Key, Optional[kinds.Signature]]:

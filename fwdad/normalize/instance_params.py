@@ -4,7 +4,8 @@
         e = k * np.sum(s.pos ** 2)           (s: fields read, passed on)
         return e + kinetic(s.vel, s)
     def twice(s): return s * 2           ->  {}   (an operator: the class's own method)
-    def kick(s, h): s.vel = s.vel + h    ->  {}   (a field written: see below)
+    def kick(s, h): s.vel = s.vel + h    ->  {"s": {"vel"}}, written  (sealed: below)
+    def kick(s, h): s.vel = f(s.vel, h)  ->  {}   (a field written, a Python call)
 
 An optimized rule's guard sends an instance argument elsewhere (its operators are its
 own methods, which templates do not know). A parameter whose every use in the normalized
@@ -18,20 +19,25 @@ calls on the caller's own object, done where the code does them: whatever else h
 the instance (another argument, a global, a callee) and writes it, the rule reads what
 Python reads.
 
-Note: a parameter whose fields the function writes is left to the general rule. The
-write must reach the caller's object at once (a callee, or the caller after an
-exception, sees it), so it stays a `setattr`; the optimizer keeps every value stored
-by a call that mutates something boxed (forward/optimizer/activity.py), so such a
-variant inlines next to nothing and its guard and check cost more than they save.
+Where the function is *sealed* (normalize/sealed.py: nothing it runs can reach the
+instance but through that parameter), the parameters that are only read and written
+through their fields are `Fields.unboxed`: the variant for them reads each field once on
+entry into a local (normalize/param_locals.py), and keeps the written ones in locals up
+to the exits (forward/field_writes.py stores them back). Everywhere else a parameter
+whose fields the function writes is left to the general rule: the write must reach the
+caller's object at once (a callee sees it), so it stays a `setattr`, and the optimizer
+keeps every value stored by a call that mutates something boxed
+(forward/optimizer/activity.py): such a variant would inline next to nothing.
 """
 from __future__ import annotations
 
 import ast
 import types
-from typing import Dict, FrozenSet
+from typing import Any, Dict, FrozenSet, Iterable
 
 from fwdad.normalize import uses
 from fwdad.normalize.refs import is_ref
+from fwdad.normalize.sealed import Sealed, sealed
 from fwdad.normalize.uses import Use
 from fwdad.rules.registry import is_primitive
 
@@ -43,13 +49,36 @@ def instance_params(tree: ast.FunctionDef) -> Dict[str, FrozenSet[str]]:
     if not found:
         return {}
     args = tree.args
-    out = {}
-    for arg in args.posonlyargs + args.args + args.kwonlyargs:
-        its = found.get(arg.arg, [])
+    named = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    out: Dict[str, FrozenSet[str]] = {}
+    only_fields = {name for name in named if found.get(name) and
+                   all(u.kind in ("read", "write") for u in found[name])}
+    closed = sealed(tree, only_fields) if only_fields else None
+    for name in named:
+        its = found.get(name, [])
+        written = frozenset(u.attr for u in its if u.kind == "write")
+        if closed is not None and name in only_fields and (closed.writes or not written):
+            updated = {f for p, f in closed.updated.values() if p == name}
+            out[name] = Fields({u.attr for u in its}, written, updated, closed)
+            continue
         fields = {u.attr for u in its if u.kind == "read"}
-        if fields and all(_harmless(u, arg.arg) for u in its):
-            out[arg.arg] = frozenset(fields)
+        if fields and all(_harmless(u, name) for u in its):
+            out[name] = frozenset(fields)
     return out
+
+
+class Fields(frozenset):
+    """The fields a sealed function uses of a parameter, which the variant for it keeps
+    in locals: `written` are written (stored back at the exits), `updated` updated by
+    an in-place operator (they must hold immutable numbers)."""
+
+    unboxed = True
+
+    def __new__(cls, used: Iterable[str], written: FrozenSet[str], updated: Any,
+                found: Sealed) -> "Fields":
+        out = super().__new__(cls, used)
+        out.written, out.updated, out.sealed = written, frozenset(updated), found
+        return out
 
 
 def _harmless(use: Use, name: str) -> bool:

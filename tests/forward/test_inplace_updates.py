@@ -118,10 +118,37 @@ def update_then_rebind(x):
     return r
 
 
+def out_argument(x):
+    r = x * 2.0
+    np.add(r, x, out=r)
+    return r
+
+
+def outs_of_ufuncs(x):
+    """`ufunc(a, b, out=r)` on a local nothing else holds: joined, r's primal and
+    tangent written in place by the ufunc's frule (forward/optimizer/updates.py)."""
+    r = x * 0.0
+    y = np.sin(x)
+    np.add(y, x * x, out=r)
+    r += y
+    r = np.multiply(r, x, out=r)  # (the result bound to r again)
+    np.exp(r, out=r)
+    np.subtract(C, r, out=r)  # (inputs with no tangent)
+    return r * x
+
+
+def out_in_a_loop(x):
+    r = x * 1.0
+    for i in range(3):
+        np.multiply(r, 1.0 + 0.1 * x, out=r)
+        r[i] += x[i + 1]
+    return r
+
+
 SPLIT = [copies_in_a_loop, update_then_rebind, slice_update, element_updates,
          fancy_updates, mask_update, whole_updates, loop_updates, branch_updates,
          constant_then_update, two_dimensional, value_is_another_update,
-         no_derivative_written]
+         no_derivative_written, out_argument, outs_of_ufuncs, out_in_a_loop]
 
 
 # ---- a local with no tangent, and one boxed for another reason, updated in place ------
@@ -152,12 +179,20 @@ def updated_number(x):
     return s
 
 
-OTHERS = [constant_updated, boxed_by_a_method_call, updated_number]
+def constant_out(x):
+    """c never depends on x: `out=c` runs on primals alone."""
+    c = C * 2.0
+    np.multiply(c, 0.5, out=c)
+    return x * c
+
+
+OTHERS = [constant_updated, boxed_by_a_method_call, updated_number, constant_out]
 
 
 @pytest.mark.parametrize("fn, helper", [(constant_updated, "_fw_update_primal"),
                                         (boxed_by_a_method_call, "_fw_update_boxed"),
-                                        (updated_number, "_fw_update_owned")],
+                                        (updated_number, "_fw_update_owned"),
+                                        (constant_out, "_fw_out_primal")],
                          ids=lambda v: getattr(v, "__name__", v))  # (names, not addresses:
 # every xdist worker must collect the same ids)
 def test_other_kinds_of_local_are_updated(fn, helper):
@@ -190,14 +225,26 @@ def update_an_argument(x):
     return x * 2.0
 
 
-def out_argument(x):
+def out_into_an_argument(x):
+    np.multiply(x, 2.0, out=x)
+    return x * 3.0
+
+
+def out_result_kept(x):
     r = x * 2.0
-    np.add(r, x, out=r)
+    s = np.add(r, x, out=r)  # (s is a second name for r)
+    s[0] = 1.0
+    return r + s
+
+
+def out_into_a_view(x):
+    r = x * 2.0
+    np.add(x[1:], 1.0, out=r[1:])
     return r
 
 
 BOXED = [view_then_update, copy_then_update, update_from_itself, update_an_argument,
-         out_argument]
+         out_into_an_argument, out_result_kept, out_into_a_view]
 
 
 def _point():
@@ -235,6 +282,19 @@ def test_jvp_and_jacfwd_match_finite_differences(fn):
     assert_close(got, fd_jvp(fn, (x.copy(),), (tangent,)), rtol=1e-6)
     columns = [fd_jvp(fn, (x.copy(),), (e,)) for e in np.eye(x.size)]
     assert_close(fwdad.jacfwd(fn)(x.copy()), np.stack(columns, axis=-1), rtol=1e-6)
+
+
+def out_with_a_cast_refused(x):
+    r = x > 0.5  # (a bool array: a float sum is not cast into it)
+    np.add(x, 1.0, out=r)
+    return x * 2.0
+
+
+def test_an_out_refused_by_numpy_is_refused_alike():
+    for rule in (build_rule(out_with_a_cast_refused),
+                 build_rule(out_with_a_cast_refused, optimized=False)):
+        with pytest.raises(TypeError, match="same_kind"):
+            rule(Dual(_point(), np.ones(5)))
 
 
 def test_update_widens_a_zero_tangent_in_a_batched_call():

@@ -1,6 +1,7 @@
 """Instances of plain classes given as arguments: a rule that only reads their fields
-runs its optimized variant for them (forward/routes.py, INSTANCE), and every instance
-that could make that variant wrong goes where it went before.
+runs its optimized variant for them (forward/routes.py, INSTANCE, or FIELDS where the
+function is sealed: tests/forward/test_instance_fields.py), and every instance that
+could make that variant wrong goes where it went before.
 
 Each row runs the rule on Duals and compares with the plain rule (the reference the
 optimized rule must match) and with finite differences (fwdad.testing.test_rule).
@@ -15,7 +16,7 @@ import pytest
 import fwdad
 from fwdad.dual import Dual
 from fwdad.forward.derive import build_rule
-from fwdad.forward.routes import INSTANCE
+from fwdad.forward.routes import FIELDS, INSTANCE
 from fwdad.frontend import normalized
 from fwdad.normalize.instance_params import instance_params
 from fwdad.rules.registry import rules_restored
@@ -165,7 +166,7 @@ def variant_keys(fn, args):
     rule = build_rule(fn)
     out = rule(*duals(args))
     return rule, out, [key for key in rule.routes.variants
-                       if any(kind == INSTANCE for _, kind in key)]
+                       if any(kind in (INSTANCE, FIELDS) for _, kind in key)]
 
 
 @pytest.mark.parametrize("row", ROWS, ids=str)
@@ -198,6 +199,7 @@ def test_a_returned_argument_is_the_callers_own():
     out = rule(given, Dual(7.0, 0.0))
     assert out.primal is p and out.tangent is given.tangent
     assert [key for key in rule.routes.variants if any(k == INSTANCE for _, k in key)]
+    # (returned: not sealed, so its fields are read where the code reads them)
 
 
 def test_batched_tangents_do_not_take_the_variant():
@@ -208,13 +210,14 @@ def test_batched_tangents_do_not_take_the_variant():
     want = rule.unoptimized(Dual(s, batch), Dual(0.8, np.zeros(3)))
     np.testing.assert_allclose(got.tangent, want.tangent, rtol=1e-12)
     assert not [key for key in rule.routes.variants
-                if any(kind == INSTANCE for _, kind in key)]
+                if any(kind in (INSTANCE, FIELDS) for _, kind in key)]
 
 
 PARAMS = [
     (energy, {"s": {"t", "pos", "vel"}}),
     (energy_with_a_helper, {"s": {"pos", "vel"}}),
-    (bump, {}),  # a field written: the general rule
+    (bump, {"p": {"x"}}),  # a field written, by a sealed function: kept in a local
+    (reads_after_a_helper_writes, {"a": {"x"}, "b": {"y", "x"}}),  # passed on: read
     (returns_it, {"p": {"x", "y"}}),
 ]
 

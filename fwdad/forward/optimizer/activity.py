@@ -181,6 +181,7 @@ def _readers(lines: List[Line]) -> Dict[str, List[Line]]:
         if line.targets:
             # an update's index (forward/optimizer/inplace.py) passes on no tangent
             operands = [line.args[0][0], line.args[-1][0]] if line.kind == "update" \
+                and not line.template.out \
                 else line.operands
             for atom in operands:
                 known = readers.get(atom.name)

@@ -6,6 +6,8 @@
     _fw_setitem(r, _fw_key1, _fw_iadd1)
     _fw_setitem(r, _fw_0, v)                ->   Line("update", ...)    (r[0] = v)
     r = _fw_iadd(r, v)                      ->   Line("update", ...)    (r += v)
+    _fw_add(a, b, out=r)                    ->   Line("update", targets=[r], args=[r, a, b])
+                                                 (Update.out: a ufunc's out= is r)
 
 The calls were impure, so activity analysis kept r boxed, and every local r was made
 from with it (a call result may alias its operands). An update line is pure for the
@@ -26,6 +28,8 @@ import ast
 import operator
 from typing import Any, Dict, List, Optional, Set, Tuple
 
+import numpy as np
+
 from fwdad import astwalk, lang
 from fwdad.forward.optimizer import batched_updates, updates
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
@@ -40,13 +44,15 @@ UPDATE_OPERATORS = frozenset({operator.iadd, operator.isub, operator.imul,
 _BUILDERS = (lang.build_slice, lang.build_tuple)
 
 
-def join_updates(body: List[Line], params: Set[str]) -> None:
+def join_updates(body: List[Line], params: Set[str], outs: bool = True) -> None:
     """Find the in-place updates of locals that nothing else can see (the module
-    docstring) and join each into one `update` line, in place."""
+    docstring) and join each into one `update` line, in place; with `outs`, ufunc calls
+    whose `out=` is such a local too (the variant for batched tangents, whose batch
+    axes read an update's target and value alone, leaves them)."""
     everything = walk_lines(body)
     groups: Dict[str, List[Tuple[List[Line], int, List[Line]]]] = {}
     counts = _reads(everything)
-    _collect(body, counts, groups)
+    _collect(body, counts, groups, outs)
     if not groups:
         return
     grouped = {id(line): name for name, found in groups.items()
@@ -72,16 +78,36 @@ def _reads(lines: List[Line]) -> Dict[str, int]:
 
 
 def _collect(block: List[Line], counts: Dict[str, int],
-             groups: Dict[str, List[Tuple[List[Line], int, List[Line]]]]) -> None:
+             groups: Dict[str, List[Tuple[List[Line], int, List[Line]]]], outs: bool) -> None:
     """The candidate groups of each block, by the local they update: (its lines, the
     position of its last in the block, the block)."""
     for i, line in enumerate(block):
         if line.body or line.orelse:
-            _collect(line.body, counts, groups)
-            _collect(line.orelse, counts, groups)
+            _collect(line.body, counts, groups, outs)
+            _collect(line.orelse, counts, groups, outs)
+        out = _out_of(line) if outs else None
+        if out is not None:
+            groups.setdefault(out.name, []).append(([line], i, block))
+            continue
         group = _group_at(block, i, counts)
         if group is not None:
             groups.setdefault(group[-1].args[0][0].name, []).append((group, i, block))
+
+
+def _out_of(line: Line) -> Optional[Atom]:
+    """The local r of a call `ufunc(a, b, out=r)` (one output, inputs by position, no
+    other keyword) whose result is dropped or bound to r again; None for other lines.
+    The ufunc's frule writes r's primal and tangent in place, as `r[...] = a + b` would
+    (forward/optimizer/updates.py `update_owned`)."""
+    fn = _primal(line)
+    if type(fn) is not np.ufunc or fn.nout != 1 or line.kind != "call" or \
+            line.entry is None or line.entry.kind != "frule" or \
+            len(line.args) != fn.nin or any(starred for _, starred in line.args) or \
+            len(line.keywords) != 1 or \
+            line.keywords[0][0] != "out":
+        return None
+    out = line.keywords[0][1]
+    return out if out.kind == "local" and line.targets in ([], [out.name]) else None
 
 
 def _primal(line: Line) -> Any:
@@ -170,6 +196,12 @@ def _only_value(line: Line, name: str) -> bool:
 def _join(group: List[Line]) -> Line:
     """The update line standing for `group`, whose other lines become skips."""
     last = group[-1]
+    out = _out_of(last)
+    if out is not None:  # ufunc(a, b, out=r)
+        joined = Line("update", last.node, [out.name], [(out, False)] + last.args,
+                      callee=last.callee, entry=last.entry, pure=True)
+        joined.template = Update(None, last.callee, None, True, _primal(last), out=True)
+        return joined
     if len(group) == 1 and last.targets:  # r = iadd(r, v)
         target, value = last.args[0][0], last.args[1][0]
         update, key = Update(None, last.callee, None, True, _primal(last)), None
@@ -203,6 +235,8 @@ def rewrite(rw: Any, line: Line) -> List[Record]:
             return written
     update: Update = line.template
     atoms = [a for a, _ in line.args]
+    if update.out:
+        return _rewrite_out(rw, line, update, atoms)
     target, value = line.targets[0], atoms[-1]
     key = atoms[1] if len(atoms) == 3 else None
     bind = rw.k.bind
@@ -215,6 +249,22 @@ def rewrite(rw: Any, line: Line) -> List[Record]:
     helper = updates.update_boxed if kind == BOXED else updates.update_owned
     stmt = Assign([target], call(bind(helper, helper.__name__), spec, rw.dual(atoms[0]),
                                  _key(rw, key, rw.dual), rw.dual(value)), CALL)
+    return [stmt] if kind == BOXED else [stmt, rw.split(target)]
+
+
+def _rewrite_out(rw: Any, line: Line, update: Update, atoms: List[Atom]) -> List[Record]:
+    """The statements of `ufunc(a, b, out=r)` joined: on primals, or through the
+    ufunc's frule on the Dual of r (boxed, or split with its private tangent)."""
+    target, bind, kind = line.targets[0], rw.k.bind, rw.kinds[line.targets[0]]
+    spec = bind(update, "update")
+    if kind == PLAIN:
+        return [Assign([target], call(bind(updates.out_primal, "out_primal"), spec,
+                                      load(target), *[rw.primal(a) for a in atoms[1:]]),
+                       CALL)]
+    helper = updates.update_boxed if kind == BOXED else updates.update_owned
+    stmt = Assign([target], call(bind(helper, helper.__name__), spec, rw.dual(atoms[0]),
+                                 ast.Constant(value=None), *[rw.dual(a) for a in atoms[1:]]),
+                  CALL)
     return [stmt] if kind == BOXED else [stmt, rw.split(target)]
 
 

@@ -107,7 +107,7 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     params = kind_flow.parameter_kinds(tree, kinds) if kinds is not None else None
     if params is not None:
         methods.resolve(lines.body, params, constants)
-    inplace.join_updates(lines.body, activity.params(tree))
+    inplace.join_updates(lines.body, activity.params(tree), outs=not batched)
     analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
                                 guarded=not (without_tangent or checked))
     if analysis.scoped or _builds_instances(constants) or (
@@ -130,7 +130,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         if not rewrite.inlined:
             return None
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
-    elif (rewrite.inlined or analysis.quiet) and not without_tangent and not checked:
+    elif (rewrite.inlined or analysis.quiet or _unboxes_instances(unoptimized)) and \
+            not without_tangent and not checked:
         body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
     body = cleanup(body, tree.args, rewrite.small)
     if batched and value_kinds:  # (one pass over the batch where a tangent repeats)
@@ -138,6 +139,16 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
                           decorator_list=[], returns=None, type_comment=None)
     return ast.copy_location(out, tree)
+
+
+def _unboxes_instances(routes: Callable) -> bool:
+    """Whether the Routes `routes` has a variant that keeps instance arguments' fields in
+    locals (normalize/instance_params.py: Fields): the guard sends them there, even
+    where the rule itself inlines nothing (its writes of fields keep it boxed). Read from
+    its __dict__: a variant's `unoptimized` is a PlainRule, which builds the plain rule
+    to answer any other attribute."""
+    instances = getattr(routes, "__dict__", {}).get("instances") or {}
+    return any(getattr(fields, "unboxed", False) for fields in instances.values())
 
 
 def _starred(tree: ast.FunctionDef) -> Set[str]:

@@ -5,7 +5,10 @@
 With ints and slices for the index and `=`, `+=` or `-=`, the update writes the primal
 and the tangent itself (`dr[:, 1:-1] += dv` for a batch); otherwise it runs the plain
 rule's own frules (getitem, the in-place operator, setitem) on a Dual of the split
-local. Either way the primal and the tangent change exactly as in the plain rule.
+local. `ufunc(a, b, out=r)` (Update.out) writes `dr[...] = da * b + a * db` itself for
+add, subtract and multiply of float64 arrays of r's shape, and otherwise runs the
+ufunc's frule on the split local. Either way the primal and the tangent change exactly
+as in the plain rule.
 forward/optimizer/inplace.py splits only locals whose arrays nothing else holds, so
 their tangent is private: a zero tangent (NoTangent, the templates' symbolic zero)
 becomes an array first, and a batched value widens it, with no count of its references
@@ -15,7 +18,7 @@ local `dr` is one more holder, known to be the only one).
 from __future__ import annotations
 
 import operator
-from typing import Any, NamedTuple
+from typing import Any, Callable, Dict, NamedTuple, Tuple
 
 import numpy as np
 
@@ -33,11 +36,16 @@ class Update(NamedTuple):
     setitem: Any
     whole: bool
     primal_op: Any  # the in-place operator itself (operator.iadd), or None
+    out: bool = False  # `ufunc(a, b, out=x)`: op is the ufunc's frule, primal_op the ufunc
 
 
-def update_boxed(update: Update, x: Dual, key: Any, value: Dual) -> Dual:
-    """`x[key] op= value` (op None: `x[key] = value`; `x op= value` for a whole update)
-    on the Dual x, as the plain rule does it; the Dual x holds after it."""
+def update_boxed(update: Update, x: Dual, key: Any, value: Dual, *more: Dual) -> Dual:
+    """`x[key] op= value` (op None: `x[key] = value`; `x op= value` for a whole update;
+    `ufunc(value, *more, out=x)` for an out update) on the Dual x, as the plain rule
+    does it; the Dual x holds after it."""
+    if update.out:
+        update.op(value, *more, out=x)
+        return x
     if update.whole:
         return update.op(x, value)
     if update.op is not None:
@@ -46,8 +54,10 @@ def update_boxed(update: Update, x: Dual, key: Any, value: Dual) -> Dual:
     return x
 
 
-def update_owned(update: Update, x: Dual, key: Any, value: Dual) -> Dual:
+def update_owned(update: Update, x: Dual, key: Any, value: Dual, *more: Dual) -> Dual:
     """update_boxed for the Dual of a split local whose tangent nothing else holds."""
+    if update.out:
+        return _out_owned(update, x, (value,) + more)
     primal = x.primal
     tangent = _writable(primal, x.tangent, value)
     index = key.primal if type(key) is Dual else key  # (the frules take it boxed)
@@ -68,6 +78,59 @@ def update_primal(update: Update, x: Any, key: Any, value: Any) -> Any:
     return x
 
 
+def out_primal(update: Update, x: Any, *inputs: Any) -> Any:
+    """`ufunc(*inputs, out=x)` on primals alone (no tangent anywhere); x after it."""
+    update.primal_op(*inputs, out=x)
+    return x
+
+
+def _out_owned(update: Update, x: Dual, inputs: Tuple[Dual, ...]) -> Dual:
+    """`ufunc(*inputs, out=x)` on the Dual of a split local, in a rule for unbatched
+    tangents (inplace.py joins no out= in the variant for batched ones): add, subtract
+    and multiply of float64 arrays of x's shape and floats written directly, the
+    tangent from the inputs' values before the primal is written (an input may be x);
+    other calls through the ufunc's frule, on a zero tangent made an array first."""
+    primal, tangent = x.primal, x.tangent
+    if tangent is NoTangent or type(tangent) is float:
+        if type(primal) is not np.ndarray or primal.dtype.kind not in "fc":
+            return update_boxed(update, x, None, *inputs)
+        tangent = created_tangent(primal)
+    rule = _OUT_TANGENTS.get(update.primal_op)
+    if rule is not None and _plain_out(primal, tangent, inputs):
+        dy = rule(*inputs)
+        update.primal_op(*[d.primal for d in inputs], out=primal)
+        tangent[...] = dy
+        return Dual(primal, tangent)
+    return update_boxed(update, x if tangent is x.tangent else Dual(primal, tangent),
+                        None, *inputs)
+
+
+def _plain_out(primal: Any, tangent: Any, inputs: Tuple[Dual, ...]) -> bool:
+    if type(primal) is not np.ndarray or primal.dtype != np.float64 or \
+            type(tangent) is not np.ndarray or tangent.shape != primal.shape or \
+            not tangent.flags.writeable or holds_sets():
+        return False
+    for d in inputs:
+        p, t = d.primal, d.tangent
+        if type(p) is float:
+            if type(t) is not float and t is not NoTangent:
+                return False
+        elif type(p) is not np.ndarray or p.dtype != np.float64 or p.shape != primal.shape \
+                or not (t is NoTangent or type(t) is np.ndarray and t.shape == p.shape):
+            return False
+    return True
+
+
+def _d(x: Dual) -> Any:
+    return 0.0 if x.tangent is NoTangent else x.tangent
+
+
+# the tangents of the ufuncs whose out= _out_owned writes directly (no batch axis)
+_OUT_TANGENTS: Dict[Any, Callable[..., Any]] = {
+    np.add: lambda a, b: _d(a) + _d(b),
+    np.subtract: lambda a, b: _d(a) - _d(b),
+    np.multiply: lambda a, b: _d(a) * b.primal + a.primal * _d(b),
+}
 _LINEAR = (None, operator.iadd, operator.isub)  # (None: `r[k] = v`)
 _BASIC = (int, slice)
 
