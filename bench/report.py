@@ -146,7 +146,17 @@ analyses take as they take every call result, an alias of the receiver (a write 
 it keeps both boxed). So the 2-D stencil's `grid = u.reshape(m, m)` runs split, with
 owned updates of `lap`, in the batched variant. The one-tangent rule (the one `.source`
 shows) stays the rule for any arguments, where a method call is a dynamic call: routing
-every one-tangent call by kinds made `.source` a one-line stub. Later jacfwd calls
+every one-tangent call by kinds made `.source` a one-line stub, and would cost a direct
+call of a small rule its signature. The one-tangent calls that Routes decides on anyway
+(constants: `jvp` given None or a zero tangent, a static call with a constant operand;
+an argument with no tangent; a list where a NumPy line reads an array) run the variant
+for their signature: which parameters are constants, and the kind of each positional
+argument (lists and tuples of at most 8 items with their items' kinds), with no guard of
+its own (the key is its guard; a call of other kinds gets its own variant, up to 32 per
+function). Known kinds free the parameters of that variant from the sequence test, so
+NumPy functions of an array argument are inlined there; `jvp` of Python floats runs
+the variant for float arguments, resolved once per zero pattern (forward/float_calls.py),
+with no guard. Later jacfwd calls
 with arrays of the same shapes and dtypes skip the checks, the leaves of the seeds and
 the budget's planning, kept from the first call
 (fwdad/jacobians.py). In the variant for batched tangents and kinds, the owned updates

@@ -149,3 +149,21 @@ def _routes_of(fn):
 def _fresh(fn):
     """A copy of `fn`: a function of its own, with a rule and variants of its own."""
     return types.FunctionType(fn.__code__, fn.__globals__)
+
+
+def sine_weights(v, w):
+    return np.sum(np.sin(v) * w)
+
+
+def test_a_list_the_guard_turns_away_runs_the_variant_for_its_kinds():
+    """A list where the general rule's NumPy template reads an array: the guard sends
+    the call on, to the variant for a list of two floats (not the plain rule), which
+    calls np.sin's rule on the list and inlines the rest."""
+    rule = build_rule(sine_weights)
+    v, dv, w = [0.2, 1.3], [1.0, -0.5], np.array([2.0, 3.0])
+    out = rule(Dual(v, dv), Dual(w, np.ones(2)))
+    assert_close(out.tangent, fd_jvp(sine_weights, (v, w), (dv, np.ones(2))))
+    (key, variant), = rule.routes.variants.items()
+    assert unkinded_key(key) == ((), (("list", (FLOAT, FLOAT)), ("array", 1, F64)))
+    assert "_fw_sin(" in variant.source and "_fw_array_sum(" in variant.source, \
+        variant.source
