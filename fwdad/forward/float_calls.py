@@ -5,10 +5,13 @@ pattern (the fast path of small calls).
 
 A float argument with a float tangent needs no check and no copy, and its tangent has
 no batch axis: what dispatch, `Specialized` and `Routes` decide on every call (which
-rule, which variant, whether the guard lets it through) depends only on f and on which
-tangents are zero. That decision is made on the first call and kept, keyed by
-`(f, the zero pattern)`, for as long as f's lazy rule holds the rule it was made from
-(a new frule registered since forgets it, as dispatch forgets its rules).
+rule, which variant, whether the guard lets it through) depends only on f, on how many
+arguments there are and on which tangents are zero. That decision is made on the first
+call and kept, keyed by `(f, the zero pattern, the count)`, for as long as f's lazy
+rule holds the rule it was made from (a new frule registered since forgets it, as
+dispatch forgets its rules). It is the variant of f's optimized rule for those
+constants and for arguments that are all Python floats (routes.Routes.one_tangent):
+the pattern is its guard, so it runs with none of its own.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
+from fwdad.forward.optimizer import kinds
 from fwdad.forward.routes import FLOAT, routes_of
 from fwdad.rules.registry import on_register
 
@@ -35,14 +39,14 @@ class _Resolved:
 
 
 _UNSEEN = _Resolved(None, None, None)  # (no entry yet)
-_RESOLVED: Dict[Tuple[Any, int], Optional[_Resolved]] = {}
+_RESOLVED: Dict[Tuple[Any, int, int], Optional[_Resolved]] = {}
 on_register(lambda fn: _RESOLVED.clear())
 
 
-def pattern(f: Any, primals: Any, tangents: Any) -> Optional[Tuple[Any, int]]:
-    """`(f, a bit per zero tangent)` when f is a Python function and every primal and
-    tangent a Python float (as many of each); None for any other call. (Loops: faster
-    than set or map tests on a few items.)"""
+def pattern(f: Any, primals: Any, tangents: Any) -> Optional[Tuple[Any, int, int]]:
+    """`(f, a bit per zero tangent, how many)` when f is a Python function and every
+    primal and tangent a Python float (as many of each); None for any other call.
+    (Loops: faster than set or map tests on a few items.)"""
     if type(f) is not _FUNCTION or type(primals) not in _SEQUENCES or \
             type(tangents) not in _SEQUENCES or len(primals) != len(tangents):
         return None
@@ -56,10 +60,10 @@ def pattern(f: Any, primals: Any, tangents: Any) -> Optional[Tuple[Any, int]]:
     for p in primals:
         if type(p) is not float:
             return None
-    return f, zeros
+    return f, zeros, len(primals)
 
 
-def call(key: Tuple[Any, int], primals: Any, tangents: Any) -> Optional[Dual]:
+def call(key: Tuple[Any, int, int], primals: Any, tangents: Any) -> Optional[Dual]:
     """f's rule on Duals of the primals and tangents (key: `pattern`'s), or None when
     f has no derived rule to call this way (a registered rule, say): `jvp`'s general
     path runs it. Builds the rule on first use (and raises what building raises)."""
@@ -74,10 +78,11 @@ def call(key: Tuple[Any, int], primals: Any, tangents: Any) -> Optional[Dual]:
     return out
 
 
-def _resolve(key: Tuple[Any, int]) -> Optional[_Resolved]:
+def _resolve(key: Tuple[Any, int, int]) -> Optional[_Resolved]:
     """What `api.call_with_constants` (or `api.call`, with no zero) would run for Duals
-    of floats: the variant for the parameters with zero tangents, else the rule."""
-    f, zeros = key
+    of floats: the variant for the parameters with zero tangents and float arguments,
+    else the rule."""
+    f, zeros, count = key
     if len(_RESOLVED) > _MAX_ENTRIES:
         _RESOLVED.clear()
     constants = frozenset(i for i in range(zeros.bit_length()) if zeros >> i & 1)
@@ -89,18 +94,20 @@ def _resolve(key: Tuple[Any, int]) -> Optional[_Resolved]:
     seen = lazy.rule
     if seen is None:
         seen = lazy.rule = lazy.derive(lazy.fn)
-    entry = _RESOLVED[key] = _Resolved(lazy, seen, _rule_for(seen, zeros))
+    entry = _RESOLVED[key] = _Resolved(lazy, seen, _rule_for(seen, zeros, count))
     return entry
 
 
-def _rule_for(rule: Callable, zeros: int) -> Callable:
-    """As Routes.without decides for float Duals (never batched; a zero tangent at a
-    named parameter makes it a key entry): the variant, the plain rule, or `rule`."""
+def _rule_for(rule: Callable, zeros: int, count: int) -> Callable:
+    """As Routes.without decides for `count` float Duals (never batched; a zero tangent
+    at a named parameter makes it a key entry; each named one a float): the variant,
+    or `rule` when it has none."""
     routes = routes_of(rule)
-    if routes is False or not zeros:
+    if routes is False:
         return rule
+    if routes.specialize is None:
+        return routes.plain if zeros else rule
     key = tuple((name, FLOAT) for i, name in enumerate(routes.positional) if zeros >> i & 1)
-    if routes.specialize is None or not key:
-        return routes.plain
-    variant: Callable = routes.variant(key)
+    floats = (kinds.FLOAT,) * min(count, len(routes.positional))
+    variant: Callable = routes.one_tangent(key, floats)
     return variant

@@ -6,11 +6,18 @@
 Batched tangents go to the variant for them (forward/optimizer/batched_variant.py), built
 for the kinds of the positional arguments (forward/optimizer/kinds.py: the key is
 BATCHED and that signature, computed on each batched call), or the plain rule where it
-inlines nothing. Arguments with no tangent (an int, a string,
-None) go to the optimized rule specialized on that, built on first use and cached by
-which parameters have none and whether each is a number: there they are constants, so
-`x + n * A` keeps the shape n * A gives (forward/optimizer/vanishing.py says which parameters the
-guard must check). Only named parameters are keys; *args and **kwargs are not checked.
+inlines nothing. Unbatched calls the guard turns away (arguments with no tangent: an
+int, a string, None; a list where a NumPy template reads an array) go to the optimized
+rule specialized on their *signature*, built on first use and cached by it: which
+parameters have no tangent and whether each is a number (there they are constants, so
+`x + n * A` keeps the shape n * A gives: forward/optimizer/vanishing.py says which
+parameters the guard must check), and the kind of each positional argument (float,
+int, bool, NumPy float scalar, float array with its axes and dtype, list or tuple of
+such, other: kinds.py). The key is the variant's guard: a call of other kinds (an int
+where a float was seen, another rank, float32, an ndarray subclass, a list of another
+length) gets the variant for its own kinds, and after _MAX_VARIANTS keys the variant
+for the parameters with no tangent alone. Only named parameters are keys; *args and
+**kwargs are not checked.
 
 Instances of plain classes, given for parameters the rule uses only through their
 fields (normalize/instance_params.py, checked by forward/plain_instances.py), go to the
@@ -34,7 +41,7 @@ from fwdad.forward.plain_instances import fields_checked, plain_instance
 from fwdad.tangents import NoTangent, Tangent
 
 Key = Tuple[Tuple[str, Any], ...]  # (parameter with no tangent, FLOAT, NUMBER or ""),
-#                                     (parameter, INSTANCE), or BATCHED and the kinds
+#                (parameter, INSTANCE), or BATCHED; then (KINDS, the arguments' kinds)
 _NUMBERS = (int, float, complex, np.number, np.bool_)
 _NONE: FrozenSet[Any] = frozenset()
 
@@ -59,9 +66,8 @@ class Routes:
         if unboxed.batched(*args, **kwargs):
             key = self.with_instances(args, kwargs) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
-        key = self.key(args, kwargs)
-        rule = self.variant(key) if key else self.plain
-        return rule(*args, **kwargs)
+        return self.one_tangent(self.key(args, kwargs), self.signature(args))(
+            *args, **kwargs)
 
     def without(self, constants: FrozenSet[Any], args: tuple,
                 kwargs: Dict[str, Any]) -> Any:
@@ -72,9 +78,8 @@ class Routes:
         if unboxed.batched(*args, **kwargs):  # (zero tangents cost the rule little)
             key = self.with_instances(args, kwargs, constants) if self.instances else None
             return self.variant(key or self.batched_key(args))(*args, **kwargs)
-        key = self.key(args, kwargs, constants)
-        rule = self.variant(key) if key else self.plain
-        return rule(*args, **kwargs)
+        return self.one_tangent(self.key(args, kwargs, constants), self.signature(args))(
+            *args, **kwargs)
 
     def key(self, args: tuple, kwargs: Dict[str, Any], constants: FrozenSet[Any] = _NONE
             ) -> Key:
@@ -88,20 +93,35 @@ class Routes:
                                              or name in constants)]
         return tuple(found)
 
+    def signature(self, args: tuple) -> kinds.Signature:
+        """The kinds of the arguments given for the named positional parameters (those
+        that go on to *args are not keys)."""
+        named = len(self.positional)
+        return kinds.signature(args if len(args) <= named else args[:named])
+
+    def one_tangent(self, key: Key, signature: kinds.Signature) -> Callable:
+        """The rule for unbatched tangents where the parameters of `key` have none (or
+        are constants) and the positional arguments have the kinds `signature`: the
+        variant built for both, with no guard (this is its guard: every other key or
+        signature gets its own variant); once the rule has met _MAX_VARIANTS keys, the
+        variant for `key` alone, or the plain rule."""
+        if len(self.variants) < _MAX_VARIANTS:
+            return self.variant(key + ((KINDS, signature),))
+        return self.variant(key) if key else self.plain
+
+    def with_kinds(self, key: Key, args: tuple) -> Key:
+        """`key` with the kinds of the positional arguments last (the key one_tangent
+        gives the variant it picks), or alone once a rule has met many signatures."""
+        if len(self.variants) >= _MAX_VARIANTS:
+            return key
+        return key + ((KINDS, self.signature(args)),)
+
     def batched_key(self, args: tuple) -> Key:
         """The key of the variant for batched tangents and arguments of these kinds:
         BATCHED alone (no kinds known) once a rule has met many signatures."""
         if len(self.variants) >= _MAX_VARIANTS:
             return BATCHED
         return BATCHED + ((KINDS, kinds.signature(args)),)
-
-    def with_kinds(self, key: Key, args: tuple) -> Key:
-        """`key` with the kinds of the positional arguments last (the variant for
-        unbatched tangents and those kinds: unkinded_key reads them back), or alone once
-        a rule has met many signatures."""
-        if len(self.variants) >= _MAX_VARIANTS:
-            return key
-        return key + ((KINDS, kinds.signature(args)),)
 
     def with_instances(self, args: tuple, kwargs: Dict[str, Any],
                        constants: FrozenSet[Any] = _NONE) -> Optional[Key]:
@@ -143,13 +163,13 @@ class Routes:
 FLOAT = "float"  # a Python float: its zero tangent is the float 0.0, never NoTangent
 BATCHED: Key = (("", "batched"),)  # the key of the variant for batched tangents
 NUMBER = "number"  # another number, which broadcasts to no new shape
-KINDS = "kinds"  # after BATCHED in a key: (KINDS, the arguments' kinds.signature)
+KINDS = "kinds"  # last in a key: (KINDS, the arguments' kinds.signature)
 _MAX_VARIANTS = 32  # (a rule called with ever new kinds of arguments)
 INSTANCE, FIELDS = plain_instances.INSTANCE, plain_instances.FIELDS  # (kinds in a key)
 
 
 def unkinded_key(key: Key) -> Tuple[Key, Optional[kinds.Signature]]:
-    """An unbatched key without its kinds (Routes.with_kinds), and those kinds (None
+    """An unbatched key without its kinds (Routes.one_tangent), and those kinds (None
     when it has none). A parameter's own entry holds a string, never a signature."""
     if key and key[-1][0] == KINDS and isinstance(key[-1][1], tuple):
         return key[:-1], key[-1][1]

@@ -31,7 +31,8 @@ class Sub(np.ndarray):
     (1.5, FLOAT), (3, INT), (True, BOOL), (np.float32(1.5), ("npfloat", F32)),
     (np.float64(2.0), ("npfloat", F64)), (np.ones((2, 3)), A2),
     (np.ones(3, np.float32), ("array", 1, F32)), (np.zeros(()), ("array", 0, F64)),
-    (np.arange(3), OTHER), (np.ones(2).view(Sub), OTHER), ([1.0], OTHER), (None, OTHER),
+    (np.arange(3), OTHER), (np.ones(2).view(Sub), OTHER), ([1.0], ("list", (FLOAT,))),
+    (None, OTHER),
     (np.int64(2), OTHER), (1j, OTHER)], ids=repr)
 def test_kind_of(value, kind):
     assert kind_of(value) == kind

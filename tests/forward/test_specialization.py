@@ -54,6 +54,11 @@ def _zeros_for(args, tangents):
             0.0 if t is None and isinstance(a, float) else t for a, t in zip(args, tangents)]
 
 
+def _keys_of(fn):
+    """The keys of the variants built for `fn`'s optimized rule, without their kinds."""
+    return [routes.unkinded_key(key)[0] for key in _variants_of(fn)]
+
+
 def _variants_of(fn):
     """The keys of the variants built for `fn`'s optimized rule."""
     rule = fwdad.derive_frule(fn).frule
@@ -94,20 +99,21 @@ def test_a_constant_argument_written_with_an_active_value():
 
 def test_jvp_uses_the_variant_for_none_and_zero_tangents():
     fwdad.jvp(scaled_sum, (0.7, 0.1, 1.0), (1.0, None, 0.0))
-    assert (("h", routes.FLOAT), ("y0", routes.FLOAT)) in _variants_of(scaled_sum)
+    assert (("h", routes.FLOAT), ("y0", routes.FLOAT)) in _keys_of(scaled_sum)
 
 
 def test_the_variant_does_no_tangent_work_for_constants():
     fwdad.jvp(layer, (np.eye(3), DATA, np.ones(3)), (np.ones((3, 3)), None, None))
     rule = fwdad.derive_frule(layer).frule
-    variant = routes.routes_of(rule).variants[(("x", ""), ("b", ""))]
+    variant, = [v for key, v in routes.routes_of(rule).variants.items()
+                if routes.unkinded_key(key)[0] == (("x", ""), ("b", ""))]
     assert "x @ dw" in variant.source and "dx" not in variant.source
     assert "db" not in variant.source
 
 
 def test_a_static_call_with_constant_arguments_runs_the_callee_variant():
     fwdad.jvp(calls_with_constants, (np.array([0.3, -0.2, 0.9]), 0.4), (np.ones(3), None))
-    assert any(key == (("s", routes.FLOAT),) for key in _variants_of(helper))
+    assert (("s", routes.FLOAT),) in _keys_of(helper)
 
 
 def test_a_zero_tangent_of_the_wrong_shape_is_still_refused():

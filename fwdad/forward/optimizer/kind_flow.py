@@ -12,7 +12,8 @@ gives its targets a kind other than OTHER only when it is a copy, or a call of a
 function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
 or that reads the shape of an array, or calls one of its methods that keep its dtype
-(`x.reshape(m, n)`, forward/optimizer/methods.py). Python ints take part only where
+(`x.reshape(m, n)`, forward/optimizer/methods.py); or reads an item of a tuple of known
+kinds at a literal index (`pair[0]`). Python ints take part only where
 their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
 float64 values (`x * n`, `x ** 2`), or converted (`int(x)`); a Python float to an int
 power is a float.
@@ -68,7 +69,7 @@ _SAME_KIND = frozenset({np.roll})
 _SAME_KIND_METHODS = frozenset({
     np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
 _CONVERSIONS = {int: INT, float: FLOAT}
-_NOT_VALUES = ("shape", "slice", "slices")  # (kinds that are neither arrays nor numbers)
+_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple")  # (neither arrays nor numbers)
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -157,6 +158,8 @@ def _metadata(fn: Any, operands: List[Kind], atoms: List[Atom]) -> Optional[Kind
         return slices_kind(len(operands))
     if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "array":
         return _item_kind(operands[0], operands[1])
+    if fn is operator.getitem and len(operands) == 2 and operands[0][0] == "tuple":
+        return _tuple_item(operands[0], atoms[1])
     if fn is operator.pow and operands == [INT, INT] and atoms[1].kind == "const" and \
             type(atoms[1].value.primal) is int and atoms[1].value.primal >= 0:
         return INT  # ((m + 1) ** 2: an int to a power that is not negative)
@@ -176,6 +179,15 @@ def _item_kind(array: Kind, key: Kind) -> Optional[Kind]:
     if key == INT and rank >= 1:
         return ("array", rank - 1, array[2]) if rank > 1 else ("npfloat", array[2])
     return None
+
+
+def _tuple_item(kind: Kind, key: Atom) -> Optional[Kind]:
+    """The kind of `t[i]` for a tuple t of known items and a literal int i (not of a
+    list: a list's items may change under any call that can reach it)."""
+    index = getattr(key.value, "primal", key.value) if key.kind == "const" else None
+    items = kind[1]
+    return items[index] if type(index) is int and -len(items) <= index < len(items) \
+        else None
 
 
 def _method_result(fn: Any, operands: List[Kind]) -> Optional[Kind]:

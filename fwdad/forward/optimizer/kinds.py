@@ -4,7 +4,9 @@
     kind_of(3), kind_of(True)           ->  ("int",), ("bool",)
     kind_of(np.float32(1.5))            ->  ("npfloat", dtype("float32"))
     kind_of(np.ones((2, 3)))            ->  ("array", 2, dtype("float64"))
-    kind_of(np.arange(3)), kind_of([])  ->  OTHER    (an int array, a subclass, anything else)
+    kind_of([1.0, np.ones(2)])          ->  ("list", (("float",), ("array", 1, dtype("float64"))))
+    kind_of((2, 0.5))                   ->  ("tuple", (("int",), ("float",)))
+    kind_of(np.arange(3)), kind_of({})  ->  OTHER    (an int array, a subclass, anything else)
     shape_kind(2)                       ->  ("shape", 2)  (x.shape of a 2-d array: kind_flow.py)
     SLICE, slices_kind(2)               ->  a slice, a tuple of two  (x[1:], x[1:, :-1])
     signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, dtype("float64")), ("int",))
@@ -12,7 +14,10 @@
 Kinds form a flat lattice: None (nothing known yet, the bottom) below every kind, each
 kind below OTHER (anything: the top); `join` of two different kinds is OTHER. Only
 the exact types above have a kind of their own: a subclass of ndarray or of float may
-override its operators, so it is OTHER. Rules keyed by a signature
+override its operators, so it is OTHER. A list or tuple of at most MAX_ITEMS items has
+the kinds of its items (nested at most MAX_DEPTH deep; longer or deeper ones are
+OTHER), so a call with a list of another length or of other items has another
+signature; a dict is OTHER. Rules keyed by a signature
 (forward/routes.py) compute it from each call's arguments, so a rule never sees
 arguments of other kinds (forward/optimizer/kind_flow.py propagates kinds through
 its lines). A kind holds the dtype itself, not its name (which NumPy computes on each
@@ -34,9 +39,12 @@ BOOL: Kind = ("bool",)
 OTHER: Kind = ("other",)
 _PYTHON = {float: FLOAT, int: INT, bool: BOOL}
 _FLOAT_SCALARS = (np.float16, np.float32, np.float64, np.longdouble)
+_SEQUENCES = {list: "list", tuple: "tuple"}
+MAX_ITEMS = 8  # (a signature is computed on every call: longer sequences are OTHER)
+MAX_DEPTH = 3  # (and a list that holds itself has no kind of its own)
 
 
-def kind_of(value: Any) -> Kind:
+def kind_of(value: Any, depth: int = 0) -> Kind:
     """The kind of a value (see the module docstring)."""
     t = type(value)
     known = _PYTHON.get(t)
@@ -47,6 +55,9 @@ def kind_of(value: Any) -> Kind:
         return ("array", value.ndim, dtype) if dtype.kind == "f" else OTHER
     if t in _FLOAT_SCALARS:
         return ("npfloat", value.dtype)
+    sequence = _SEQUENCES.get(t)
+    if sequence is not None and len(value) <= MAX_ITEMS and depth < MAX_DEPTH:
+        return (sequence, tuple([kind_of(item, depth + 1) for item in value]))
     return OTHER
 
 
@@ -80,6 +91,17 @@ def shape_kind(ndim: int) -> Kind:
     return ("shape", ndim)
 
 
+def is_sequence(kind: Optional[Kind]) -> bool:
+    """Whether every value of this kind is a list or a tuple (of known items)."""
+    return kind is not None and kind[0] in ("list", "tuple")
+
+
+def is_value(kind: Optional[Kind]) -> bool:
+    """Whether every value of this kind is a float array or a number: never a list or
+    tuple (sequences.py: what a NumPy template may read as it is)."""
+    return kind is not None and kind[0] in ("float", "int", "bool", "npfloat", "array")
+
+
 def is_number(kind: Optional[Kind]) -> bool:
     """Whether every value of this kind is a number (a Python or NumPy scalar)."""
     return kind is not None and kind[0] in ("float", "int", "bool", "npfloat")
@@ -88,8 +110,9 @@ def is_number(kind: Optional[Kind]) -> bool:
 def ndim(kind: Optional[Kind]) -> Optional[int]:
     """The number of axes of a value of this kind: 0 for a number, None when unknown
     (or not an array nor a number: a shape)."""
-    if kind is None or kind == OTHER or kind[0] in ("shape", "slice", "slices"):
+    if not is_value(kind):
         return None
+    assert kind is not None
     if kind[0] == "array":
         return int(kind[1])
     return 0
@@ -97,8 +120,8 @@ def ndim(kind: Optional[Kind]) -> Optional[int]:
 
 def sample(kind: Kind) -> Any:
     """A small value of this kind (every axis of length 1), to ask NumPy what kind an
-    operation on such values gives; None for OTHER."""
-    if kind == OTHER:
+    operation on such values gives; None for OTHER and sequences."""
+    if kind == OTHER or is_sequence(kind):
         return None
     if kind[0] == "shape":
         return (1,) * int(kind[1])

@@ -50,7 +50,7 @@ from fwdad.forward.optimizer.batch_axes import BatchAxes
 from fwdad.forward.optimizer.cleanup import cleanup
 from fwdad.forward.optimizer.guard import guard
 from fwdad.forward.optimizer.inline import built_plainly, instantiate, nondiff_call
-from fwdad.forward.optimizer.kinds import OTHER, Kind, Signature
+from fwdad.forward.optimizer.kinds import Kind, Signature, is_value
 from fwdad.forward.optimizer.lines import Atom, Line, RuleLines
 from fwdad.forward.optimizer.other_lines import OtherLines
 from fwdad.forward.optimizer.printer import statements
@@ -121,8 +121,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
                                  functools.partial(array_lines.passes_tangent,
                                                    kinds=value_kinds))
     guarded = batched or not (without_tangent or checked)  # (see below)
-    unchecked = set() if guarded else {  # (a parameter of a known kind is no list)
-        p for p in activity.params(tree) if value_kinds.get(p, OTHER) == OTHER}
+    unchecked = set() if guarded else {  # (a float array or a number is no list)
+        p for p in activity.params(tree) if not is_value(value_kinds.get(p))}
     rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | unchecked)
     rewrite.built = sequences.built(analysis.lines)
     body = rewrite.entry(tree) + rewrite.block(lines.body)
