@@ -25,7 +25,7 @@ from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
-from fwdad.forward.transform.dual_code import transform, transform_lines
+from fwdad.forward.transform.dual_code import plain_rule, transform, transform_lines
 from fwdad.masked_arrays import refuse_masked_globals
 from fwdad.normalize.instance_params import instance_params
 from fwdad.source import FunctionSource
@@ -71,12 +71,15 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     compile_with = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     build = functools.partial(compile_with, bound=bound_names(normalized))
+    # (printed before the optimizer, which rewrites the Lines in place, and kept for the
+    # rule it may leave unoptimized)
+    unoptimized = plain_rule(tree, constants, lines)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule: Any = build(_plain_tree(tree, src), constants.values, header=header)
+        rule: Any = build(_plain_tree(unoptimized, src), constants.values, header=header)
         rule.unoptimized = rule
     else:
-        plain = PlainRule(_plain_maker(src, tree, constants.values, compile_with, header,
-                                       bound_names(normalized)))
+        plain = PlainRule(_plain_maker(src, unoptimized, constants.values, compile_with,
+                                       header, bound_names(normalized)))
         args = tree.args
         specialize = None if src.text is None else functools.partial(
             _variant, frontend.without_tree(src), compile_with, header, plain)
@@ -88,7 +91,7 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
         else:
-            rule = build(_plain_tree(tree, src), constants.values, header=header)
+            rule = build(_plain_tree(unoptimized, src), constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
