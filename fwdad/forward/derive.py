@@ -22,10 +22,9 @@ from fwdad.errors import FwdadError, a_type, location_of
 from fwdad.forward import defaults
 from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
-from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, INSTANCE, KINDS, Key, Routes, unkinded_key
-from fwdad.forward.transform.dual_code import plain_rule, transform, transform_lines
+from fwdad.forward.transform.dual_code import plain_rule, transform_lines
 from fwdad.masked_arrays import refuse_masked_globals
 from fwdad.normalize.instance_params import instance_params
 from fwdad.source import FunctionSource
@@ -73,9 +72,9 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     build = functools.partial(compile_with, bound=bound_names(normalized))
     # (printed before the optimizer, which rewrites the Lines in place, and kept for the
     # rule it may leave unoptimized)
-    unoptimized = plain_rule(tree, constants, lines)
+    unoptimized = plain_rule(tree, constants, lines, free=_frees_temporaries(src))
     if not (OPTIMIZE if optimized is None else optimized):
-        rule: Any = build(_plain_tree(unoptimized, src), constants.values, header=header)
+        rule: Any = build(unoptimized, constants.values, header=header)
         rule.unoptimized = rule
     else:
         plain = PlainRule(_plain_maker(src, unoptimized, constants.values, compile_with,
@@ -91,20 +90,20 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
         else:
-            rule = build(_plain_tree(unoptimized, src), constants.values, header=header)
+            rule = build(unoptimized, constants.values, header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
     return rule
 
 
-def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:
-    """The tree of a rule left unoptimized. An frule's own code is differentiated only
-    for second derivatives; there its temporaries are freed after their last use, so
-    that one that read `x.tangent` does not hold that array while a later line widens
-    it (fwdad/rules/widening.py; tests/test_batching.py: SECOND_ORDER)."""
+def _frees_temporaries(src: FunctionSource) -> bool:
+    """Whether the plain rule frees its temporaries after their last use: an frule's own
+    code, differentiated only for second derivatives, so that a temporary that read
+    `x.tangent` does not hold that array while a later line widens it
+    (fwdad/rules/widening.py; tests/test_batching.py: SECOND_ORDER)."""
     module = getattr(src.fn, "__module__", None) or ""
-    return free_temporaries(tree) if module.startswith(source.RULE_MODULES) else tree
+    return module.startswith(source.RULE_MODULES)
 
 
 def _compile(fn: Callable[..., Any], cells: dict[Any, Any], globals_: dict[Any, Any],
@@ -139,9 +138,9 @@ def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], h
         # unboxed by normalize/unbox.py, must match)
         fresh, normalized = frontend.normalized_source(
             source.again(src), unboxed=False)  # type: ignore[arg-type]  # (a def)
-        tree, constants = transform(normalized, fresh)
-        return build(_plain_tree(tree, fresh), constants.values, header=header,
-                     bound=bound_names(normalized))
+        tree, constants, lines = transform_lines(normalized, fresh)
+        return build(plain_rule(tree, constants, lines, free=_frees_temporaries(fresh)),
+                     constants.values, header=header, bound=bound_names(normalized))
 
 
 def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,

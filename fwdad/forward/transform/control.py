@@ -147,7 +147,5 @@ class ControlStatements:
 
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
-        value = ast.Call(func=self.helper(duals.const, "const"),
-                         args=[ast.Name(name, LOAD)], keywords=[])
         return ast.copy_location(ast.Assign(targets=[ast.Name(name, STORE)],
-                                            value=value), like)
+                                            value=self.plain.constant(name)), like)

@@ -19,7 +19,7 @@ Line holds it.
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Optional, Set, Type
 
 from fwdad import lang
 from fwdad.core import closures, duals
@@ -27,7 +27,6 @@ from fwdad.core.constants import Constants, short_name
 from fwdad.errors import InternalError, where
 from fwdad.forward import dispatch
 from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines
-from fwdad.forward.transform.astbuild import LOAD
 from fwdad.forward.transform.control import ControlStatements
 from fwdad.forward.transform.plain_code import PlainCode
 from fwdad.forward.transform.scopes import scope_of
@@ -36,33 +35,37 @@ from fwdad.rules.registry import entry_of
 from fwdad.source import FunctionSource
 
 
-def transform(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
-    """The Dual version of a normalized function, and the constants it uses."""
-    rule, constants, lines = transform_lines(tree, src)
-    return plain_rule(rule, constants, lines), constants
+def transform(tree: ast.FunctionDef, src: FunctionSource,
+              code: Type[PlainCode] = PlainCode) -> tuple:
+    """The Dual version of a normalized function, and the constants it uses; `code`
+    prints it (forward/schedule/recording.py's prints the recording rule)."""
+    rule, constants, lines = transform_lines(tree, src, code)
+    return plain_rule(rule, constants, lines, code=code), constants
 
 
-def transform_lines(tree: ast.FunctionDef, src: FunctionSource) -> tuple:
+def transform_lines(tree: ast.FunctionDef, src: FunctionSource,
+                    code: Type[PlainCode] = PlainCode) -> tuple:
     """The Dual version's def with no body yet, its constants, and the Lines of its
     body (a RuleLines): `plain_rule` prints them, or the optimizer rewrites them."""
     scope = scope_of(tree)
     constants = Constants(scope[2])
-    forward = _Forward(src, constants)
+    forward = _Forward(src, constants, code(constants))
     rule = forward.function(tree, set(), f"{src.name}_frule", top=True, scope=scope)
     return rule, constants, forward.rule_lines
 
 
-def plain_rule(rule: ast.FunctionDef, constants: Constants, lines: RuleLines
-               ) -> ast.FunctionDef:
+def plain_rule(rule: ast.FunctionDef, constants: Constants, lines: RuleLines,
+               free: bool = False, code: Type[PlainCode] = PlainCode) -> ast.FunctionDef:
     """The plain rule: the def of `transform_lines` with the body its Lines print (before
-    the optimizer changes them)."""
-    out = ast.FunctionDef(rule.name, rule.args, PlainCode(constants).statements(lines.body),
-                          [], None, None)
-    return ast.copy_location(out, rule)
+    the optimizer changes them); `free` deletes temporaries after their last use
+    (PlainCode.statements)."""
+    body = code(constants).statements(lines.body, free)
+    return ast.copy_location(ast.FunctionDef(rule.name, rule.args, body, [], None, None),
+                             rule)
 
 
 class _Forward(ControlStatements):
-    def __init__(self, src: FunctionSource, constants: Constants) -> None:
+    def __init__(self, src: FunctionSource, constants: Constants, plain: PlainCode) -> None:
         self.src, self.k = src, constants
         self.duals: Set[str] = set()  # names holding Duals here
         self.globals: Set[str] = set()  # names stored plain: declared global, or
@@ -71,7 +74,7 @@ class _Forward(ControlStatements):
         # the rule, its registry entry)
         self.lines = LineTable(constants.values)  # the Lines of the function emitted
         self.rule_lines: Optional[RuleLines] = None  # the top function's, once made
-        self.plain = PlainCode(constants)  # prints the blocks of statements made here
+        self.plain = plain  # prints the blocks of the statements made here
 
     def helper(self, fn: Any, hint: str) -> ast.Name:
         return self.k.bind(fn, hint)
@@ -269,8 +272,7 @@ class _Forward(ControlStatements):
     def primal(self, atom: ast.expr) -> ast.expr:
         """The plain value of an atom (what branches and asserts test)."""
         if isinstance(atom, ast.Name) and atom.id in self.duals:
-            return ast.Attribute(value=ast.Name(atom.id, LOAD), attr="primal",
-                                 ctx=ast.Load())
+            return self.plain.primal(atom.id)
         return atom
 
     def test(self, node: ast.expr) -> ast.expr:

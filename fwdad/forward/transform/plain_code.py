@@ -10,12 +10,15 @@ Every local holds a Dual; a global or closure value is read live (`_fw_global(K)
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Dict, List
+from collections import Counter
+from typing import Any, Callable, Dict, List, Set
 
 from fwdad.core import duals
 from fwdad.core.constants import Constants
+from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.lines import TESTED, Atom, Line, Test
 from fwdad.forward.optimizer.printer import statements
+from fwdad.forward.optimizer.reads import all_reads
 from fwdad.forward.optimizer.records import (
     CALL,
     COPY,
@@ -37,8 +40,14 @@ class PlainCode:
     def __init__(self, constants: Constants) -> None:
         self.k = constants
 
-    def statements(self, lines: List[Line]) -> List[ast.stmt]:
-        return statements(self.records(lines))
+    def statements(self, lines: List[Line], free: bool = False) -> List[ast.stmt]:
+        """The statements of `lines`; with `free`, each temporary is deleted after the
+        top-level statement that reads it last (forward/derive.py: for a rule's own
+        code, differentiated for second derivatives)."""
+        records = self.records(lines)
+        if free:
+            records = free_temporaries(records, [_reads(line) for line in lines])
+        return statements(records)
 
     def records(self, lines: List[Line]) -> List[Record]:
         out: List[Record] = []
@@ -99,7 +108,7 @@ class PlainCode:
     def atom(self, atom: Atom) -> ast.expr:
         """The Dual of an operand: a local, a constant's name, or a global read live."""
         if atom.kind == "global":
-            return self.helped(duals.read_global, "global", ast.Name(atom.name, LOAD))
+            return self.global_read(atom.name)
         return ast.Name(atom.name, LOAD)
 
     def helped(self, helper: Callable[..., Any], hint: str, value: ast.expr) -> ast.Call:
@@ -109,8 +118,34 @@ class PlainCode:
         """`t.primal` (`not t.primal`), or the literal tested."""
         if test.atom is None:
             return test.literal  # type: ignore[return-value]  # (a literal's test)
-        primal = ast.Attribute(ast.Name(test.atom.name, LOAD), "primal", LOAD)
+        primal = self.primal(test.atom.name)
         return ast.UnaryOp(ast.Not(), primal) if test.negated else primal
+
+    # (the three ways Dual code reaches a plain value: forward/schedule/recording.py
+    # prints them as the recorder's calls)
+    def primal(self, name: str) -> ast.expr:
+        """The primal of the Dual local `name`: what a branch tests."""
+        return ast.Attribute(ast.Name(name, LOAD), "primal", LOAD)
+
+    def global_read(self, name: str) -> ast.expr:
+        """A global or closure value, read live (as a Dual)."""
+        return self.helped(duals.read_global, "global", ast.Name(name, LOAD))
+
+    def constant(self, name: str) -> ast.expr:
+        """The Dual of `name`, a plain value Python bound (an exception caught)."""
+        return self.helped(duals.const, "const", ast.Name(name, LOAD))
+
+
+def _reads(line: Line) -> Set[str]:
+    """The names `line` reads, the Lines of its blocks included."""
+    names = {atom.name for atom in line.operands} | {atom.name for atom in line.tested}
+    if line.node is not None:  # (a statement no field describes)
+        read: List[str] = []
+        all_reads(line.node, read, Counter())
+        names.update(read)
+    for inner in line.body + line.orelse:
+        names |= _reads(inner)
+    return names
 
 
 _RECORDS: Dict[str, Callable[[PlainCode, Line], Record]] = {
