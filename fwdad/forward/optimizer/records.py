@@ -1,6 +1,8 @@
 """What the optimizer's rewrite emits: one typed record for each statement of the
 optimized rule, which the passes after it (optimizer/cleanup.py, optimizer/moves.py)
-read and change, and optimizer/printer.py turns into the syntax tree at the end.
+read and change, and optimizer/printer.py turns into the syntax tree at the end. The
+plain rule's statements are records too (forward/transform/plain_code.py), printed by
+the same printer.
 
     _fw_mul1 = k * x                 Assign(role=PRIMAL): may move into its one reader
     _fw_dmul1 = dk * x + k * dx      Assign(role=TANGENT): dropped when nobody reads it
