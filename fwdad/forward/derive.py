@@ -70,27 +70,34 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     compile_with = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     build = functools.partial(compile_with, bound=bound_names(normalized))
-    # (printed before the optimizer, which rewrites the Lines in place, and kept for the
-    # rule it may leave unoptimized)
-    unoptimized = plain_rule(tree, constants, lines, free=_frees_temporaries(src))
+    free = _frees_temporaries(src)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule: Any = build(unoptimized, constants.values, header=header)
+        rule: Any = build(plain_rule(tree, constants, lines, free), constants.values,
+                          header=header)
         rule.unoptimized = rule
     else:
-        plain = PlainRule(_plain_maker(src, unoptimized, constants.values, compile_with,
+        # (a lambda's plain rule is printed now: it has no text to be read again from)
+        kept = None if src.text is not None else plain_rule(tree, constants, lines, free)
+        plain = PlainRule(_plain_maker(src, kept, constants.values, compile_with,
                                        header, bound_names(normalized)))
         args = tree.args
         specialize = None if src.text is None else functools.partial(
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        better = None if reads_mutable_default(src, lines.globals) else \
-            optimize(tree, constants, lines, routes)
+        better = None
+        if not reads_mutable_default(src, lines.globals):
+            better = optimize(tree, constants, lines, routes)
+            if better is None and kept is None:
+                # the optimizer rewrote the Lines in place before it gave up: the rule
+                # left unoptimized is printed from Lines made again
+                tree, constants, lines = transform_lines(normalized, src)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
         else:
-            rule = build(unoptimized, constants.values, header=header)
+            rule = build(kept or plain_rule(tree, constants, lines, free), constants.values,
+                         header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
