@@ -85,3 +85,28 @@ def test_the_plain_rule_runs_with_the_users_lines():
     step = 1e-6  # (central differences in x)
     slope = (every_kind(1.5 + step, 0.5) - every_kind(1.5 - step, 0.5)) / (2 * step)
     assert math.isclose(out.tangent, slope, rel_tol=1e-6)
+
+
+CALLS = 0
+
+
+def updates_a_global_counter(x):
+    global CALLS
+    CALLS = CALLS + 1
+    r = x * 2.0
+    r[0] += x[1] * x[2]
+    return r
+
+
+def test_a_rule_the_optimizer_gives_up_on_is_the_plain_rule():
+    # (`global`: the optimizer gives up after joining `r[0] += ...` into one update line
+    # in place, so the plain rule is printed from Lines made again)
+    rule = build_rule(updates_a_global_counter)
+    plain = build_rule(updates_a_global_counter, optimized=False)
+    assert rule.source == plain.source and "_fw_setitem(r, _fw_0, " in rule.source
+    x, dx = np.array([0.5, -1.0, 2.0]), np.array([0.3, 0.7, -0.2])
+    out = rule(Dual(x.copy(), dx.copy()))
+    step = 1e-6
+    slope = (updates_a_global_counter(x + step * dx) -
+             updates_a_global_counter(x - step * dx)) / (2 * step)
+    np.testing.assert_allclose(out.tangent, slope, rtol=1e-6)
