@@ -33,8 +33,8 @@ class Record:
 
     __slots__ = ("lineno",)
 
-    def __init__(self) -> None:
-        self.lineno: Optional[int] = None
+    def __init__(self) -> None:  # (each subclass sets lineno itself: no super() call
+        self.lineno: Optional[int] = None  # for each statement of every rule)
 
 
 class Assign(Record):
@@ -48,7 +48,7 @@ class Assign(Record):
 
     def __init__(self, targets: List[str], value: ast.expr, role: str,
                  reads: Optional[List[str]] = None) -> None:
-        super().__init__()
+        self.lineno = None
         self.targets, self.value, self.role = targets, value, role
         self.unpack = role is UNPACK or len(targets) > 1  # the targets as a tuple
         self.reads = reads
@@ -67,7 +67,7 @@ class Split(Record):
     __slots__ = ("name", "dname")
 
     def __init__(self, name: str, dname: Optional[str]) -> None:
-        super().__init__()
+        self.lineno = None
         self.name, self.dname = name, dname
 
 
@@ -77,7 +77,7 @@ class Expr(Record):
     __slots__ = ("value",)
 
     def __init__(self, value: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.value = value
 
 
@@ -85,7 +85,7 @@ class Return(Record):
     __slots__ = ("value",)
 
     def __init__(self, value: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.value = value
 
 
@@ -98,7 +98,7 @@ class Block(Record):
 
     def __init__(self, kind: type, fields: Dict[str, Any], body: List[Record],
                  orelse: List[Record]) -> None:
-        super().__init__()
+        self.lineno = None
         self.kind, self.fields, self.body, self.orelse = kind, fields, body, orelse
 
 
@@ -109,7 +109,7 @@ class Guard(Record):
     __slots__ = ("test", "away")
 
     def __init__(self, test: ast.expr, away: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.test, self.away = test, away
 
 
@@ -119,7 +119,7 @@ class Del(Record):
     __slots__ = ("names",)
 
     def __init__(self, names: List[str]) -> None:
-        super().__init__()
+        self.lineno = None
         self.names = names
 
 
@@ -129,7 +129,7 @@ class Raw(Record):
     __slots__ = ("stmt",)
 
     def __init__(self, stmt: ast.stmt) -> None:
-        super().__init__()
+        self.lineno = None
         self.stmt = stmt
 
 

@@ -94,16 +94,16 @@ class PlainCode:
         func = ast.Name(line.func, LOAD)
         if kind == "unpack":
             return ast.Call(func, [self.atom(line.args[0][0])] + line.counts, [])
-        args: List[ast.expr] = []
-        for atom, starred in line.args:
-            value = self.atom(atom)
-            args.append(ast.Starred(self.helped(duals.unbox, "unbox", value), LOAD)
-                        if starred else value)
-        keywords = [ast.keyword(name, self.atom(atom)) if name is not None else
-                    ast.keyword(None, self.helped(duals.unbox_kw, "unbox_kw",
-                                                  self.atom(atom)))
-                    for name, atom in line.keywords]
-        return ast.Call(func, args, keywords)
+        atom = self.atom
+        args: List[ast.expr] = [
+            ast.Starred(self.helped(duals.unbox, "unbox", atom(a)), LOAD) if starred else
+            atom(a) for a, starred in line.args]
+        if not line.keywords:
+            return ast.Call(func, args, [])
+        return ast.Call(func, args, [
+            ast.keyword(name, atom(a)) if name is not None else
+            ast.keyword(None, self.helped(duals.unbox_kw, "unbox_kw", atom(a)))
+            for name, a in line.keywords])
 
     def atom(self, atom: Atom) -> ast.expr:
         """The Dual of an operand: a local, a constant's name, or a global read live."""
