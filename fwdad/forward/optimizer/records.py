@@ -33,8 +33,10 @@ class Record:
 
     __slots__ = ("lineno",)
 
-    def __init__(self) -> None:  # (each subclass sets lineno itself: no super() call
-        self.lineno: Optional[int] = None  # for each statement of every rule)
+    # (each subclass sets `lineno` itself instead of calling this: a call fewer for each
+    # statement of every rule)
+    def __init__(self) -> None:
+        self.lineno: Optional[int] = None
 
 
 class Assign(Record):
