@@ -23,10 +23,9 @@ from fwdad.forward import defaults
 from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.field_writes import WritesBack
-from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, FIELDS, INSTANCE, KINDS, Key, Routes, unkinded_key
-from fwdad.forward.transform.dual_code import transform, transform_lines
+from fwdad.forward.transform.dual_code import plain_rule, transform_lines
 from fwdad.masked_arrays import refuse_masked_globals
 from fwdad.normalize.instance_params import instance_params
 from fwdad.normalize.param_locals import unbox_parameters
@@ -73,37 +72,47 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
     header = f"forward rule of {src.fn.__qualname__} ({location_of(src.fn)})"
     compile_with = functools.partial(_compile, src.fn, src.cells, src.globals, src.filename)
     build = functools.partial(compile_with, bound=bound_names(normalized))
+    free = _frees_temporaries(src)
     if not (OPTIMIZE if optimized is None else optimized):
-        rule: Any = build(_plain_tree(tree, src), constants.values, header=header)
+        rule: Any = build(plain_rule(tree, constants, lines, free), constants.values,
+                          header=header)
         rule.unoptimized = rule
     else:
-        plain = PlainRule(_plain_maker(src, tree, constants.values, compile_with, header,
-                                       bound_names(normalized)))
+        # (a lambda's plain rule is printed now: it has no text to be read again from)
+        kept = None if src.text is not None else plain_rule(tree, constants, lines, free)
+        plain = PlainRule(_plain_maker(src, kept, constants.values, compile_with,
+                                       header, bound_names(normalized)))
         args = tree.args
         specialize = None if src.text is None else functools.partial(
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
-        better = None if reads_mutable_default(src, lines.globals) else \
-            optimize(tree, constants, lines, routes)
+        better = None
+        if not reads_mutable_default(src, lines.globals):
+            better = optimize(tree, constants, lines, routes)
+            if better is None and kept is None:
+                # the optimizer rewrote the Lines in place before it gave up: the rule
+                # left unoptimized is printed from Lines made again
+                tree, constants, lines = transform_lines(normalized, src)
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
         else:
-            rule = build(_plain_tree(tree, src), constants.values, header=header)
+            rule = build(kept or plain_rule(tree, constants, lines, free), constants.values,
+                         header=header)
         rule.unoptimized = plain
     rule.primal = src.fn
     rule.normalized_source = frontend.text_later(src, normalized)
     return rule
 
 
-def _plain_tree(tree: ast.FunctionDef, src: FunctionSource) -> ast.FunctionDef:
-    """The tree of a rule left unoptimized. An frule's own code is differentiated only
-    for second derivatives; there its temporaries are freed after their last use, so
-    that one that read `x.tangent` does not hold that array while a later line widens
-    it (fwdad/rules/widening.py; tests/test_batching.py: SECOND_ORDER)."""
+def _frees_temporaries(src: FunctionSource) -> bool:
+    """Whether the plain rule frees its temporaries after their last use: an frule's own
+    code, differentiated only for second derivatives, so that a temporary that read
+    `x.tangent` does not hold that array while a later line widens it
+    (fwdad/rules/widening.py; tests/test_batching.py: SECOND_ORDER)."""
     module = getattr(src.fn, "__module__", None) or ""
-    return free_temporaries(tree) if module.startswith(source.RULE_MODULES) else tree
+    return module.startswith(source.RULE_MODULES)
 
 
 def _compile(fn: Callable[..., Any], cells: dict[Any, Any], globals_: dict[Any, Any],
@@ -138,9 +147,9 @@ def _plain_rule(src: FunctionSource, build: Callable[..., Callable[..., Any]], h
         # unboxed by normalize/unbox.py, must match)
         fresh, normalized = frontend.normalized_source(
             source.again(src), unboxed=False)  # type: ignore[arg-type]  # (a def)
-        tree, constants = transform(normalized, fresh)
-        return build(_plain_tree(tree, fresh), constants.values, header=header,
-                     bound=bound_names(normalized))
+        tree, constants, lines = transform_lines(normalized, fresh)
+        return build(plain_rule(tree, constants, lines, free=_frees_temporaries(fresh)),
+                     constants.values, header=header, bound=bound_names(normalized))
 
 
 def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], header: str,

@@ -78,7 +78,7 @@ def test_a_call_line_holds_its_callee_entry_and_operands():
 
 def test_a_branch_holds_its_test_and_the_lines_of_its_block():
     _, _, lines = _lines(branchy)
-    branch, = [line for line in lines.body if isinstance(line.node, ast.If)]
+    branch, = [line for line in lines.body if line.control is ast.If]
     assert branch.kind == "use" and not branch.orelse
     (field, test), = branch.tests
     assert field == "test" and test.atom.kind == "local" and not test.negated
@@ -89,14 +89,14 @@ def test_a_branch_holds_its_test_and_the_lines_of_its_block():
 def test_an_assert_tests_its_primal_and_keeps_its_message():
     _, _, lines = _lines(asserted_loop)
     guard, loop = [line for line in lines.body if line.kind == "use"][:2]
-    assert isinstance(guard.node, ast.If) and guard.tests[0][1].negated  # `if not t:`
+    assert guard.control is ast.If and guard.tests[0][1].negated  # `if not t:`
     check, = guard.body
-    assert isinstance(check.node, ast.Assert)
+    assert check.control is ast.Assert
     assert [name for name, _ in check.tests] == ["test", "msg"]
     test, msg = check.tests[0][1], check.tests[1][1]
     assert test.atom is guard.tests[0][1].atom and not test.negated
     assert msg.atom is None and msg.literal.value == "positive"
-    assert isinstance(loop.node, ast.While) and len(loop.body) == 3
+    assert loop.control is ast.While and len(loop.body) == 3
 
 
 def test_statements_the_optimizer_keeps_as_they_are_read_no_names():

@@ -12,14 +12,12 @@ the rule (optimizer/reads.py keeps the counts).
 from __future__ import annotations
 
 import ast
-import copy
 from collections import Counter
 from typing import Any, Dict, List, Optional, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.forward.optimizer.moves import substitute
-from fwdad.forward.optimizer.printer import statements
-from fwdad.forward.optimizer.reads import Reads, Root, all_reads
+from fwdad.forward.optimizer.reads import Reads, Root
 from fwdad.forward.optimizer.records import (
     TANGENT,
     Assign,
@@ -112,21 +110,13 @@ def lineno_of(record: Record) -> Optional[int]:
 
 
 # ---- freeing temporaries ----------------------------------------------------------
-def free_temporaries(fn: ast.FunctionDef) -> ast.FunctionDef:
-    """Only the last step of `cleanup`, for a rule that is not optimized (the rule of a
-    rule, fwdad/forward/nested/levels.py): `del` each top-level temporary after its last use.
-    A dead temporary that still held a value read from an argument (`x.tangent`) would
-    count as one more holder of that array, and keep it from being widened
-    (fwdad/rules/widening.py)."""
-    body = [Raw(stmt) for stmt in fn.body]
-    reads = []
-    for stmt in fn.body:
-        names: List[str] = []
-        all_reads(stmt, names, Counter())
-        reads.append(set(names))
-    out = copy.copy(fn)  # (the statements are shared, not changed)
-    out.body = statements(_free_temporaries(body, reads, set()))
-    return out
+def free_temporaries(body: List[Record], reads: List[Set[str]]) -> List[Record]:
+    """Only the last step of `cleanup`, for the records of a rule that is not optimized
+    (forward/transform/plain_code.py), given the names each reads (its blocks'
+    included): `del` each top-level temporary after its last use. A dead temporary that
+    still held a value read from an argument (`x.tangent`) would count as one more
+    holder of that array, and keep it from being widened (fwdad/rules/widening.py)."""
+    return _free_temporaries(body, reads, set())
 
 
 def _free_temporaries(body: List[Record], reads: List[Set[str]],

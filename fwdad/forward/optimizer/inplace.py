@@ -217,7 +217,7 @@ def _join(group: List[Line]) -> Line:
     joined = Line("update", last.node, [target.name],
                   [(target, False)] + ([(key, False)] if key is not None else []) +
                   [(value, False)], callee=last.callee, entry=last.entry, pure=True)
-    joined.template = update
+    joined.template, joined.lineno = update, last.lineno
     return joined
 
 

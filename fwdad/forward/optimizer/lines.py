@@ -1,12 +1,13 @@
-"""The typed line IR between the forward transform and the optimizer: one Line for each
-statement of Dual code, made by the code that emits the statement (forward/transform/dual_code.py,
-forward/schedule/replay.py) from what it knew then, with its operands as Atoms (a local, a
-constant Dual, or a global read live).
+"""The typed line IR of a forward rule: one Line for each statement of Dual code, made
+by the transform (forward/transform/dual_code.py, forward/schedule/replay.py) from what it
+knew then, with its operands as Atoms (a local, a constant Dual, or a global read live).
+The plain rule is printed from the Lines (forward/transform/plain_code.py), and the
+optimizer rewrites them; neither reads Dual code back.
 
-    y = _fw_mul(x, _fw_2_0)        ->  Line("template", targets=["y"], args=[x, 2.0])
-    a, b = _fw_unpack(t, 2)        ->  Line("unpack", ...)
-    if t.primal: ...               ->  Line("use", body=[...the Lines of the block])
-    try: ...                       ->  Line("unknown"): the optimizer leaves it as it is
+    y = _fw_mul(x, _fw_2_0)        <-  Line("template", targets=["y"], args=[x, 2.0])
+    a, b = _fw_unpack(t, 2)        <-  Line("unpack", ...)
+    if t.primal: ...               <-  Line("use", control=ast.If, body=[...its Lines])
+    try: ...                       <-  Line("unknown", node): kept as the statement it is
 Which calls are pure is rules/purity.py's to say; `LineTable.call` asks it.
 """
 from __future__ import annotations
@@ -32,23 +33,28 @@ class Atom:
 
 
 class Line:
-    """One statement of Dual code, as the optimizer sees it: `kind` is template, call,
-    copy, unpack, for, use (a branch, loop, return, assert or raise on primals), keep
+    """One statement of Dual code: `kind` is template, call, copy, unpack, for, use (a
+    branch, loop, return, assert or raise on primals: which one is `control`), keep
     (break, continue, pass) or unknown; the analysis adds copies and skip. A line
     with blocks (for, use) holds their Lines in `body` and `orelse`; `callee` and
-    `entry` are what a call line calls and that callee's registry entry."""
+    `entry` are what a call line calls and that callee's registry entry; `lineno` is
+    the user's line it comes from (the `# line N` header above it)."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
-                 "template", "func", "counts", "body", "orelse", "tests", "_operands")
+                 "template", "func", "counts", "body", "orelse", "tests", "control",
+                 "lineno", "_operands")
 
     def __init__(self, kind: str, node: Optional[ast.stmt] = None,
                  targets: Optional[List[str]] = None,
                  args: Optional[List[Tuple[Atom, bool]]] = None,
                  keywords: Optional[List[Tuple[Optional[str], Atom]]] = None,
                  callee: Any = None, entry: Optional[RuleEntry] = None,
-                 pure: bool = True) -> None:
+                 pure: bool = True, control: Optional[type] = None) -> None:
         self.kind = kind
-        self.node = node  # the statement of Dual code the line stands for
+        # the statement, for the lines no field describes (keep, unknown): Dual code,
+        # kept as it is
+        self.node = node
+        self.lineno: Optional[int] = None if node is None else node.__dict__.get("lineno")
         self.targets = targets if targets is not None else []
         self.args = args if args is not None else []  # (atom, starred)
         self.keywords = keywords if keywords is not None else []
@@ -60,6 +66,8 @@ class Line:
         self.body: List[Line] = []
         self.orelse: List[Line] = []
         self.tests: List[Tuple[str, Test]] = []  # a `use` line's, by the field they fill
+        self.control = control  # a `use` line's statement: ast.If, While, Assert, Raise
+        # or Return
         self._operands: Optional[List[Atom]] = None
 
     @property
@@ -78,7 +86,7 @@ class Line:
     @property
     def source_line(self) -> Optional[int]:
         """The user's line the statement comes from (the `# line N` header above it)."""
-        return None if self.node is None else self.node.__dict__.get("lineno")
+        return self.lineno
 
 
 class Test:
@@ -90,6 +98,11 @@ class Test:
     def __init__(self, atom: Optional[Atom], negated: bool = False,
                  literal: Optional[ast.expr] = None) -> None:
         self.atom, self.negated, self.literal = atom, negated, literal
+
+
+# the fields each kind of `use` line tests (its `control`), which its `tests` fill
+TESTED = {ast.If: ("test",), ast.While: ("test",), ast.Assert: ("test", "msg"),
+          ast.Raise: ("exc", "cause")}
 
 
 class LineTable:

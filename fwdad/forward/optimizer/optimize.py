@@ -6,9 +6,10 @@
     if _fw_gt1.primal:                 ->  if _fw_gt1:
     t = _fw_add(t, _fw_const(h))       ->  t = t + h          (t cannot depend on inputs)
 
-Input: the Dual code, Constants and Lines of forward/transform/dual_code.py (the optimizer reads
-the Lines, not the code). The rewrite emits typed records (forward/optimizer/records.py),
-which cleanup changes and forward/optimizer/printer.py prints at the end. Output: a rule
+Input: the def, Constants and Lines of forward/transform/dual_code.py (the Lines are
+the rule's body: no Dual code is read). The rewrite emits typed records
+(forward/optimizer/records.py), which cleanup changes and forward/optimizer/printer.py
+prints at the end. Output: a rule
 with the same signature and results. Locals are boxed,
 split or plain (forward/optimizer/activity.py); Duals are built only where a split local meets a
 call that is not inlined, a return, or a container. Statements the optimizer does not

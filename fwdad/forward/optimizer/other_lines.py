@@ -13,7 +13,7 @@ import copy
 from typing import Any, Dict, List
 
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
-from fwdad.forward.optimizer.lines import Line, Test
+from fwdad.forward.optimizer.lines import TESTED, Line, Test
 from fwdad.forward.optimizer.records import (
     COPY,
     TANGENT,
@@ -23,7 +23,6 @@ from fwdad.forward.optimizer.records import (
     Raw,
     Record,
     Return,
-    located,
 )
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.transform.astbuild import call as _call
@@ -93,16 +92,18 @@ class OtherLines:
         else:
             items = _call(_name(line.func), self.dual(atom))
             if self.kinds[target] != BOXED:
-                body.insert(0, located(self.split(target), line.node))
+                split = self.split(target)
+                split.lineno = line.lineno
+                body.insert(0, split)
         return [Block(ast.For, {"target": _store(target), "iter": items}, body, orelse)]
 
     def s_use(self, line: Line) -> List[Record]:
         """A branch, loop, assert, raise or return on primals: the same statement, on
         the primals the optimizer keeps (a return gives back the Dual)."""
-        kind = type(line.node)
+        kind = line.control
         if kind is ast.Return:
             return [Return(self.dual(line.args[0][0]))]
-        fields: Dict[str, Any] = {name: None for name in _TESTED[kind]}
+        fields: Dict[str, Any] = dict.fromkeys(TESTED[kind])
         for name, test in line.tests:
             fields[name] = self.tested(test)
         if kind is ast.Assert or kind is ast.Raise:
@@ -121,7 +122,3 @@ class OtherLines:
 
     def s_unknown(self, line: Line) -> List[Record]:
         return [Raw(copy.deepcopy(line.node))]
-
-
-_TESTED = {ast.If: ("test",), ast.While: ("test",), ast.Assert: ("test", "msg"),
-           ast.Raise: ("exc", "cause")}  # the fields of each statement that `use` tests

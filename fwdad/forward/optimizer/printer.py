@@ -1,6 +1,7 @@
-"""Print the records of an optimized rule (optimizer/records.py) as statements of a
-syntax tree, each located at the user's line its record comes from (the `# line N`
-headers of fwdad/codegen.py). The one place the optimizer makes statements.
+"""Print the records of a rule (optimizer/records.py) as statements of a syntax tree,
+each located at the user's line its record comes from (the `# line N` headers of
+fwdad/codegen.py). The one place the optimizer makes statements, and the plain rule's
+printer too (forward/transform/plain_code.py).
 
     Split("y", "dy")          ->  y, dy = y.primal, y.tangent
     Del(["_fw_t1"])           ->  del _fw_t1

@@ -1,6 +1,8 @@
 """What the optimizer's rewrite emits: one typed record for each statement of the
 optimized rule, which the passes after it (optimizer/cleanup.py, optimizer/moves.py)
-read and change, and optimizer/printer.py turns into the syntax tree at the end.
+read and change, and optimizer/printer.py turns into the syntax tree at the end. The
+plain rule's statements are records too (forward/transform/plain_code.py), printed by
+the same printer.
 
     _fw_mul1 = k * x                 Assign(role=PRIMAL): may move into its one reader
     _fw_dmul1 = dk * x + k * dx      Assign(role=TANGENT): dropped when nobody reads it
@@ -31,6 +33,8 @@ class Record:
 
     __slots__ = ("lineno",)
 
+    # (each subclass sets `lineno` itself instead of calling this: a call fewer for each
+    # statement of every rule)
     def __init__(self) -> None:
         self.lineno: Optional[int] = None
 
@@ -46,7 +50,7 @@ class Assign(Record):
 
     def __init__(self, targets: List[str], value: ast.expr, role: str,
                  reads: Optional[List[str]] = None) -> None:
-        super().__init__()
+        self.lineno = None
         self.targets, self.value, self.role = targets, value, role
         self.unpack = role is UNPACK or len(targets) > 1  # the targets as a tuple
         self.reads = reads
@@ -65,7 +69,7 @@ class Split(Record):
     __slots__ = ("name", "dname")
 
     def __init__(self, name: str, dname: Optional[str]) -> None:
-        super().__init__()
+        self.lineno = None
         self.name, self.dname = name, dname
 
 
@@ -75,7 +79,7 @@ class Expr(Record):
     __slots__ = ("value",)
 
     def __init__(self, value: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.value = value
 
 
@@ -83,7 +87,7 @@ class Return(Record):
     __slots__ = ("value",)
 
     def __init__(self, value: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.value = value
 
 
@@ -96,7 +100,7 @@ class Block(Record):
 
     def __init__(self, kind: type, fields: Dict[str, Any], body: List[Record],
                  orelse: List[Record]) -> None:
-        super().__init__()
+        self.lineno = None
         self.kind, self.fields, self.body, self.orelse = kind, fields, body, orelse
 
 
@@ -107,7 +111,7 @@ class Guard(Record):
     __slots__ = ("test", "away")
 
     def __init__(self, test: ast.expr, away: ast.expr) -> None:
-        super().__init__()
+        self.lineno = None
         self.test, self.away = test, away
 
 
@@ -117,7 +121,7 @@ class Del(Record):
     __slots__ = ("names",)
 
     def __init__(self, names: List[str]) -> None:
-        super().__init__()
+        self.lineno = None
         self.names = names
 
 
@@ -127,7 +131,7 @@ class Raw(Record):
     __slots__ = ("stmt",)
 
     def __init__(self, stmt: ast.stmt) -> None:
-        super().__init__()
+        self.lineno = None
         self.stmt = stmt
 
 

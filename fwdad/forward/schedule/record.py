@@ -15,7 +15,6 @@ resolve) marks the schedule invalid, and the call still runs normally.
 from __future__ import annotations
 
 import ast
-import copy
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List
@@ -28,6 +27,8 @@ from fwdad.core.rebinding import bound_names
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.defaults import is_immutable
+from fwdad.forward.schedule import recording
+from fwdad.forward.schedule.recording import RecordingCode
 from fwdad.forward.transform.dual_code import transform
 from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
@@ -216,15 +217,14 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
         rec.invalid(f"{fn.__qualname__} has a mutable default")
         return dispatch.derived_rule(fn)
     src, normalized = frontend.normalized(fn)
-    tree, constants = transform(normalized, src)
-    if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(tree)
-           if n is not tree) or tree.args.vararg or tree.args.kwarg:
+    tree, constants = transform(normalized, src, RecordingCode)
+    if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(normalized)
+           if n is not normalized) or tree.args.vararg or tree.args.kwarg:
         rec.invalid(f"{fn.__qualname__} has nested functions or *args/**kwargs")
-    tree = _Instrument(constants).visit(copy.deepcopy(tree))
-    rebinding.read_live(tree, bound_names(normalized), "_fw_rec_const")
+    rebinding.read_live(tree, bound_names(normalized), recording.CONST)
     rec.bound.add(src.globals, bound_names(normalized))
     values = {name: _wrap(value, rec) for name, value in constants.values.items()}
-    values.update(_fw_rec_test=rec.test, _fw_rec_const=rec.const)
+    values.update({recording.TEST: rec.test, recording.CONST: rec.const})
     defaults = [duals.const(d) for d in (fn.__defaults__ or ())]
     kwdefaults = {k: duals.const(v) for k, v in (fn.__kwdefaults__ or {}).items()}
     for d in defaults + list(kwdefaults.values()):
@@ -267,27 +267,3 @@ class _Poisoned:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.rec.invalid(f"a call of {getattr(self.fn, '__name__', self.fn)!r}")
         return self.fn(*args, **kwargs)
-
-
-class _Instrument(ast.NodeTransformer):
-    """`t.primal` -> `_fw_rec_test(t)`; `_fw_global(h)` (or `_fw_const(h)`) ->
-    `_fw_rec_const(lambda: h)`."""
-
-    def __init__(self, constants: Any) -> None:
-        self.const_names = {n for n, v in constants.values.items()
-                            if v is duals.const or v is duals.read_global}
-
-    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
-        if node.attr == "primal":
-            return ast.Call(func=ast.Name(id="_fw_rec_test", ctx=ast.Load()),
-                            args=[self.visit(node.value)], keywords=[])
-        return self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> ast.expr:
-        if isinstance(node.func, ast.Name) and node.func.id in self.const_names:
-            read = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None,
-                                                 kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                                 defaults=[]), body=node.args[0])
-            return ast.Call(func=ast.Name(id="_fw_rec_const", ctx=ast.Load()), args=[read],
-                            keywords=[])
-        return self.generic_visit(node)

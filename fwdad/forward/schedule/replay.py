@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
 from fwdad.compile import compile_function
 from fwdad.core import duals
@@ -20,6 +20,7 @@ from fwdad.dual import Dual
 from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines, Test
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.schedule.record import Fallback, Recorder, Step
+from fwdad.forward.transform.plain_code import PlainCode
 from fwdad.rules.registry import RuleEntry, def_nondiff, entry_of, get_frule
 from fwdad.tangents import NoTangent
 
@@ -64,24 +65,20 @@ def _raw(value: Any) -> Dual:
 
 
 class _Writer:
-    """Writes the schedule's statements, and their Lines (forward/optimizer/lines.py) for the
-    optimizer."""
+    """Writes the schedule's Lines (forward/optimizer/lines.py): the plain schedule is
+    printed from them (forward/transform/plain_code.py), and the optimizer rewrites them."""
 
     def __init__(self, count: int) -> None:
         self.k = Constants(set())
-        self.body: List[ast.stmt] = []
         self.lines = LineTable(self.k.values)
         self.guards = 0
 
-    def atom(self, ref: Any) -> ast.expr:
-        return self.operand(ref)[0]
-
-    def operand(self, ref: Any) -> Tuple[ast.expr, Atom]:
+    def operand(self, ref: Any) -> Atom:
         if isinstance(ref, str):
-            return ast.Name(id=ref, ctx=ast.Load()), self.lines.local(ref)
+            return self.lines.local(ref)
         value = ref[1]
-        name = self.k.bind(value if isinstance(value, Dual) else _raw(value), "k")
-        return name, self.lines.const(name.id)
+        return self.lines.const(
+            self.k.bind(value if isinstance(value, Dual) else _raw(value), "k").id)
 
     def call(self, targets: List[str], callee: Any, entry: Optional[RuleEntry],
              refs: List[Any], kw: Optional[Dict[str, Any]] = None) -> None:
@@ -90,52 +87,28 @@ class _Writer:
         args = [self.operand(r) for r in refs]
         func = self.k.bind(callee, getattr(callee, "__name__", "rule"))
         keywords = [(k, self.operand(v)) for k, v in (kw or {}).items()]
-        value = ast.Call(func=func, args=[a for a, _ in args],
-                         keywords=[ast.keyword(arg=k, value=v) for k, (v, _) in keywords])
-        line = self.lines.call(callee, entry, [(atom, False) for _, atom in args],
-                               [(k, atom) for k, (_, atom) in keywords])
-        line.func = func.id
-        if not targets:
-            self.add(ast.Expr(value=value), line)
-            return
-        target = ast.Name(id=targets[0], ctx=ast.Store()) if len(targets) == 1 else \
-            ast.Tuple(elts=[ast.Name(id=t, ctx=ast.Store()) for t in targets],
-                      ctx=ast.Store())
-        line.targets = targets
-        self.add(ast.Assign(targets=[target], value=value), line)
+        line = self.lines.call(callee, entry, [(atom, False) for atom in args], keywords)
+        line.func, line.targets = func.id, targets
+        self.lines.add(line)
 
     def unpack(self, targets: List[str], ref: Any, count: int) -> None:
         """`targets = _fw_unpack(ref, count)`."""
-        item, atom = self.operand(ref)
-        unpack, counts = self.k.bind(duals.unpack, "unpack"), [ast.Constant(value=count)]
-        value = ast.Call(func=unpack, args=[item] + counts, keywords=[])
-        if len(targets) == 1:
-            self.body.append(ast.Assign(targets=[ast.Name(id=targets[0], ctx=ast.Store())],
-                                        value=value))
-            self.lines.unknown(self.body[-1])
+        line = Line("unpack", targets=targets, args=[(self.operand(ref), False)])
+        line.func = self.k.bind(duals.unpack, "unpack").id
+        line.counts = [ast.Constant(value=count)]
+        if len(targets) == 1:  # (`a = _fw_unpack(t, 1)`: the tuple itself)
+            value = PlainCode(self.k).value(line)
+            self.lines.unknown(ast.Assign(targets=[ast.Name(id=targets[0], ctx=ast.Store())],
+                                          value=value))
             return
-        target = ast.Tuple(elts=[ast.Name(id=t, ctx=ast.Store()) for t in targets],
-                           ctx=ast.Store())
-        line = Line("unpack", targets=targets, args=[(atom, False)])
-        line.func, line.counts = unpack.id, counts
-        self.add(ast.Assign(targets=[target], value=value), line)
-
-    def add(self, stmt: ast.stmt, line: Line) -> None:
-        self.body.append(stmt)
-        line.node = stmt
         self.lines.add(line)
 
     def guard(self, ref: str, outcome: bool = True) -> None:
         """`if not t.primal: raise Fallback` (or `if t.primal:` for a False outcome)."""
-        test: ast.expr = ast.Attribute(value=self.atom(ref), attr="primal", ctx=ast.Load())
-        if outcome:
-            test = ast.UnaryOp(op=ast.Not(), operand=test)
         fail = ast.Raise(exc=self.k.bind(Fallback, "Fallback"), cause=None)
-        stmt = ast.If(test=test, body=[fail], orelse=[])
-        line = Line("use")
+        line = self.lines.add(Line("use", control=ast.If))
         line.tests = [("test", Test(self.lines.local(ref), outcome))]
         line.body = [Line("unknown", fail, pure=False)]
-        self.add(stmt, line)
 
     def checked(self, helper: Callable, *refs: Any) -> None:
         self.guards += 1
@@ -183,16 +156,17 @@ def build_schedule(rec: Recorder, nargs: int, out: Dual, name: str) -> Optional[
     writer = _Writer(len(rec.steps))
     for step in _live(rec.steps, result):
         writer.step(step)
-    value, atom = writer.operand(result)
-    writer.add(ast.Return(value=value), Line("use", args=[(atom, False)]))
+    lines = writer.lines.block
+    lines.append(Line("use", args=[(writer.operand(result), False)], control=ast.Return))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=f"a{i}") for i in range(nargs)],
                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    tree = ast.FunctionDef(name=f"{name}_schedule", args=args, body=writer.body,
+    tree = ast.FunctionDef(name=f"{name}_schedule", args=args,
+                           body=PlainCode(writer.k).statements(lines),
                            decorator_list=[], returns=None, type_comment=None)
     scope = {"__builtins__": builtins}
     plain = compile_function(tree, writer.k.values, {}, scope, (), {}, "<schedule>",
                              f"static schedule of {name}")
-    better = optimize(tree, writer.k, RuleLines(writer.lines.block, writer.lines), plain)
+    better = optimize(tree, writer.k, RuleLines(lines, writer.lines), plain)
     if better is None:
         return plain
     return compile_function(better, writer.k.values, {}, scope, (), {}, "<schedule>",

@@ -1,11 +1,11 @@
 """The forward transform's statements that test primals or hold blocks (a mixin of
 forward/transform/dual_code.py's _Forward, whose operands, constants and blocks these use).
 
-    if t:                       ->  if t.primal:                 Line("use", body=[...])
-    for v in xs:                ->  for v in _fw_iterate(xs):    Line("for", ...)
-    try: ...                    ->  try: ...                     Line("unknown")
-The Lines of a statement the optimizer leaves as it is (try, with, a loop over a tuple)
-go nowhere, nor do the names its blocks read.
+    if t:              ->  Line("use", control=ast.If, body=[...])   if t.primal:
+    for v in xs:       ->  Line("for", ...)                          for v in _fw_iterate(xs):
+    try: ...           ->  Line("unknown", the Dual statement)       try: ...
+A statement no Line describes (try, with, a loop over a tuple) is made here, its blocks
+printed from their Lines, which go nowhere else, nor do the names its blocks read.
 """
 from __future__ import annotations
 
@@ -16,33 +16,36 @@ from fwdad.core import duals
 from fwdad.forward import contexts
 from fwdad.forward.optimizer.lines import Line, LineTable, Test
 from fwdad.forward.transform.astbuild import LOAD, STORE
+from fwdad.forward.transform.plain_code import PlainCode
 
 
 class ControlStatements:
     """if, while, for, assert, raise, try and with, for forward/transform/dual_code.py."""
 
     lines: LineTable  # the Lines of the function being transformed
+    plain: PlainCode  # prints the blocks of a statement no Line describes
 
-    def s_If(self, node: ast.If) -> List[ast.stmt]:
-        return self.branch(ast.If, node)
+    def s_If(self, node: ast.If) -> None:
+        self.branch(ast.If, node)
 
-    def s_While(self, node: ast.While) -> List[ast.stmt]:
-        return self.branch(ast.While, node)
+    def s_While(self, node: ast.While) -> None:
+        self.branch(ast.While, node)
 
-    def branch(self, kind: type, node: Any) -> List[ast.stmt]:
+    def branch(self, kind: type, node: Any) -> None:
         """`if`/`while` on the primal of the test (`if not t.primal:` for `if not t:`)."""
         test = node.test
         emitted = self.test(test)
         negated = isinstance(test, ast.UnaryOp)
         known = self.primal_test(test.operand if negated else test, emitted, negated, False)
         saved = self.unread(known is None)
-        body, body_lines = self.block_lines(node.body)
-        orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        body = self.block_lines(node.body)
+        orelse = self.block_lines(node.orelse) if node.orelse else []
         self.lines = saved
-        stmt = kind(test=emitted, body=body, orelse=orelse)
-        self.use_line(stmt, None if known is None else [("test", known)], body_lines,
-                      else_lines)
-        return [stmt]
+        if known is None:
+            self.lines.unknown(kind(test=emitted, body=self.plain.statements(body),
+                                    orelse=self.plain.statements(orelse)))
+        else:
+            self.use_line(kind, [("test", known)], body, orelse)
 
     def unread(self, yes: bool = True) -> LineTable:
         """If `yes`, send the Lines of the statements made next where the optimizer does
@@ -54,41 +57,38 @@ class ControlStatements:
             self.lines = LineTable(self.k.values)
         return saved
 
-    def use_line(self, stmt: ast.stmt, tests: Optional[List[Tuple[str, Test]]],
-                 body: List[Line], orelse: List[Line]) -> None:
-        """The Line of a statement that tests primals: a `use` holding its tests and
-        the Lines of its blocks, or unknown (`tests` None: the optimizer does not know
-        one of them)."""
-        if tests is None:
-            self.lines.unknown(stmt)
-            return
-        line = self.lines.add(Line("use", stmt))
+    def use_line(self, kind: type, tests: List[Tuple[str, Test]], body: List[Line],
+                 orelse: List[Line]) -> None:
+        """The Line of a statement of kind `kind` that tests primals: a `use` holding
+        its tests and the Lines of its blocks."""
+        line = self.lines.add(Line("use", control=kind))
         line.body, line.orelse, line.tests = body, orelse, tests
 
-    def s_For(self, node: ast.For) -> List[ast.stmt]:
+    def s_For(self, node: ast.For) -> None:
         known = type(node.target) is ast.Name
         saved = self.unread(not known)
-        item, atom = self.operand(node.iter)
-        iterate = self.helper(duals.iterate, "iterate")
-        items = ast.Call(func=iterate, args=[item], keywords=[])
-        body, body_lines = self.block_lines(node.body)
-        orelse, else_lines = self.block_lines(node.orelse) if node.orelse else ([], [])
+        atom = self.operand(node.iter)
+        iterate = self.helper(duals.iterate, "iterate").id
+        body = self.block_lines(node.body)
+        orelse = self.block_lines(node.orelse) if node.orelse else []
         self.lines = saved
-        stmt = ast.For(target=node.target, iter=items, body=body, orelse=orelse)
+        line = Line("for", None, [node.target.id] if known else [], [(atom, False)])
+        line.body, line.orelse, line.func = body, orelse, iterate
         if known:
-            line = self.lines.add(Line("for", stmt, [node.target.id], [(atom, False)]))
-            line.body, line.orelse, line.func = body_lines, else_lines, iterate.id
-        else:
-            self.lines.unknown(stmt)
-        return [stmt]
+            self.lines.add(line)
+        else:  # (`for a, b in xs:`, kept as it is)
+            items = ast.Call(ast.Name(iterate, LOAD), [self.plain.atom(atom)], [])
+            self.lines.unknown(ast.For(target=node.target, iter=items,
+                                       body=self.plain.statements(body),
+                                       orelse=self.plain.statements(orelse)))
 
-    def s_Assert(self, node: ast.Assert) -> List[ast.stmt]:
-        return self.asserted(ast.Assert, node, ("test", "msg"))
+    def s_Assert(self, node: ast.Assert) -> None:
+        self.asserted(ast.Assert, node, ("test", "msg"))
 
-    def s_Raise(self, node: ast.Raise) -> List[ast.stmt]:
-        return self.asserted(ast.Raise, node, ("exc", "cause"))
+    def s_Raise(self, node: ast.Raise) -> None:
+        self.asserted(ast.Raise, node, ("exc", "cause"))
 
-    def asserted(self, kind: type, node: Any, fields: Tuple[str, ...]) -> List[ast.stmt]:
+    def asserted(self, kind: type, node: Any, fields: Tuple[str, ...]) -> None:
         """`assert`/`raise` of primals: each field its atom's primal."""
         emitted: Dict[str, Optional[ast.expr]] = {}
         tests: Optional[List[Tuple[str, Test]]] = []
@@ -98,9 +98,10 @@ class ControlStatements:
             if atom is not None and tests is not None:
                 test = self.primal_test(atom, emitted[name], False, True)
                 tests = None if test is None else tests + [(name, test)]
-        stmt = kind(**emitted)
-        self.use_line(stmt, tests, [], [])
-        return [stmt]
+        if tests is None:  # (the optimizer does not know one of them)
+            self.lines.unknown(kind(**emitted))
+        else:
+            self.use_line(kind, tests, [], [])
 
     def primal_test(self, atom: ast.expr, emitted: ast.expr, negated: bool,
                     strip_not: bool) -> Optional[Test]:
@@ -113,12 +114,11 @@ class ControlStatements:
             atom = atom.operand
         return Test(None, False, emitted) if isinstance(atom, ast.Constant) else None
 
-    def s_Try(self, node: ast.Try) -> List[ast.stmt]:
+    def s_Try(self, node: ast.Try) -> None:
         saved = self.unread()
         stmt = self.try_statement(node)
         self.lines = saved
         self.lines.unknown(stmt)
-        return [stmt]
 
     def try_statement(self, node: ast.Try) -> ast.Try:
         handlers = []
@@ -133,7 +133,7 @@ class ControlStatements:
                        orelse=self.block(node.orelse) if node.orelse else [],
                        finalbody=self.block(node.finalbody) if node.finalbody else [])
 
-    def s_With(self, node: ast.With) -> List[ast.stmt]:
+    def s_With(self, node: ast.With) -> None:
         """`with m as v:` enters `_fw_entered(m)`, which runs m's `__enter__` and
         `__exit__` through their rules (forward/contexts.py): v is a Dual."""
         item = node.items[0]
@@ -144,11 +144,8 @@ class ControlStatements:
         stmt = ast.With(items=[new], body=self.block(node.body))
         self.lines = saved
         self.lines.unknown(stmt)
-        return [stmt]
 
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""
-        value = ast.Call(func=self.helper(duals.const, "const"),
-                         args=[ast.Name(name, LOAD)], keywords=[])
         return ast.copy_location(ast.Assign(targets=[ast.Name(name, STORE)],
-                                            value=value), like)
+                                            value=self.plain.constant(name)), like)
