@@ -17,8 +17,14 @@ import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, current_user_location, describe
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import (accumulate, is_tracked, raw_rrule, rrule, rrule_entry,
-                                    user_method)
+from fwdad.reverse.registry import (
+    accumulate,
+    is_tracked,
+    raw_rrule,
+    rrule,
+    rrule_entry,
+    user_method,
+)
 from fwdad.reverse.stores import note
 from fwdad.reverse.tape import current, recording
 from fwdad.reverse.var import (
@@ -281,7 +287,8 @@ def _same_view(fn, x: VarMat, value: np.ndarray, of: Callable[[np.ndarray], Any]
     return VarMat(value, adjoint)
 
 
-keeping_views(np.real, lambda args: args[0])  # (of a real array: the array itself)
+keeping_views(np.real, lambda args: None if np.iscomplexobj(args[0]) else args[0])  # (of a
+# real array: the array itself; a complex one's real part is read-only: rules_ufuncs.py)
 
 
 transpose = view_rrule(np.transpose)

@@ -28,17 +28,31 @@ def _in_c_order(value: np.ndarray) -> bool:
 
 
 def follows(value: np.ndarray, tangent: np.ndarray) -> bool:
-    """Whether `tangent` (batched or not) has its items laid out in value's order."""
-    lead = tangent.ndim - value.ndim
-    if _in_c_order(value):
-        return tangent.flags.c_contiguous or \
-            _item_order(tangent, lead) == tuple(range(value.ndim))
-    return _item_order(tangent, lead) == stride_order(value)
+    """Whether `tangent` (batched or not) has items that a reshape can view wherever it
+    can view `value`: their strides proportional to value's, or to those of value's
+    shape laid out contiguously in value's order (axes of length 1 do not count)."""
+    if value.flags.c_contiguous and tangent.flags.c_contiguous:
+        return True
+    items = tangent.strides[tangent.ndim - value.ndim:]
+    return _proportional(items, value.strides, value.shape) or \
+        _proportional(items, _contiguous_strides(value), value.shape)
 
 
-def _item_order(tangent: np.ndarray, lead: int) -> Tuple[int, ...]:
-    strides = tangent.strides[lead:]
-    return tuple(sorted(range(len(strides)), key=lambda k: -abs(strides[k])))
+def _contiguous_strides(value: np.ndarray) -> Tuple[int, ...]:
+    """The strides of value's shape laid out contiguously in value's stride order."""
+    strides, step = [0] * value.ndim, 1
+    for k in reversed(stride_order(value)):
+        strides[k], step = step, step * value.shape[k]
+    return tuple(strides)
+
+
+def _proportional(a: Tuple[int, ...], b: Tuple[int, ...], shape: Tuple[int, ...]) -> bool:
+    """Whether a = c * b with c > 0, on the axes longer than 1."""
+    pairs = [(x, y) for x, y, n in zip(a, b, shape) if n > 1]
+    if not pairs:
+        return True
+    x0, y0 = max(pairs, key=lambda p: abs(p[1]))
+    return y0 != 0 and x0 * y0 > 0 and all(x * y0 == y * x0 for x, y in pairs)
 
 
 def laid_out_like(value: np.ndarray, tangent: Any, dtype: Any = None) -> Any:
