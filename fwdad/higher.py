@@ -25,6 +25,7 @@ from fwdad.forward.nested import rules as nested_rules
 from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
+from fwdad.rules.layout import matched
 from fwdad.rules.registry import frule
 from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
@@ -202,7 +203,8 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
             for e in eye:
                 direction = [zero_tangent(a) for a in args]
                 e = e.astype(np.result_type(x, float))  # (a complex x: complex seeds)
-                direction[at] = e.reshape(np.shape(x)) if np.ndim(x) else e[0].item()
+                direction[at] = matched(x, e.reshape(np.shape(x))) if np.ndim(x) \
+                    else e[0].item()  # (laid out as x: rules/layout.py)
                 column = jacobians.jacfwd(Directional(f, direction, kwargs), argnums=at,
                                           chunk_size=chunk_size,
                                           memory_budget=memory_budget,

@@ -16,6 +16,7 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
+from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
@@ -241,4 +242,4 @@ def _fill(primal: Any, tangent: Any) -> Any:
         return rebuild(primal, [_fill(p, t) for p, t in zip(primal, tangent)])
     if isinstance(primal, dict):
         return {k: _fill(v, tangent[k]) for k, v in primal.items()}
-    return tangent
+    return matched(primal, tangent)  # (each item laid out as the argument: rules/layout.py)

@@ -140,6 +140,8 @@ def _is_rule_frame(filename: str) -> bool:
 def _input(tape: Tape, leaf: Any) -> Any:
     zero = zero_tangent(leaf)
     if isinstance(zero, (float, complex, np.inexact, np.ndarray)):
+        if type(leaf) is np.ndarray:  # (in its memory order: rules/layout.py)
+            return tape.node(np.zeros_like(leaf))
         return tape.node(np.zeros(np.shape(leaf), np.asarray(leaf).dtype))
     if zero is NoTangent:
         return zero
@@ -202,7 +204,8 @@ class Linearization:
 
 def _bind(env: list[Any], seeded: Any, given: Any) -> None:
     if type(seeded) is Linear:
-        env[seeded.index] = np.array(given, dtype=seeded.dtype)
+        env[seeded.index] = transposition.zeros_like_node(seeded)  # (the seed's layout)
+        env[seeded.index][...] = given
     elif isinstance(seeded, (tuple, list)):
         for s, g in zip(seeded, given):
             _bind(env, s, g)

@@ -187,7 +187,7 @@ def _map(fn: Callable, tree: Any) -> Any:
 def _snapshot(tree: Any) -> Any:
     """Arrays that are not tangents are copied: a later in-place update of a primal
     must not change the coefficient the tape recorded."""
-    return _map(lambda v: v.copy() if type(v) is np.ndarray else v, tree)
+    return _map(lambda v: v.copy(order="K") if type(v) is np.ndarray else v, tree)  # (its layout)
 
 
 def _shadows(tree: Any) -> Any:
@@ -233,10 +233,12 @@ class Recording(TangentContext):
         self.tape = tape
 
     def zeros(self, zero: np.ndarray) -> Any:
+        if zero.ndim > 1 and not zero.flags.c_contiguous:  # (in its memory order:
+            return self.tape.record(np.zeros_like, (zero,), {})  # rules/layout.py)
         return self.tape.record(np.zeros, (zero.shape, zero.dtype), {})
 
     def needs_widening(self, x: Any, value: Any) -> bool:
         return type(value.tangent) is Linear
 
     def widen(self, tangent: np.ndarray, value: Any) -> Any:
-        return self.tape.record(np.array, (tangent.copy(),), {})
+        return self.tape.record(np.array, (np.copy(tangent),), {})  # (in its order)

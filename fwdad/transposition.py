@@ -64,12 +64,12 @@ def _buffers(tape: Tape) -> list:
     made = {op[0] for op in tape.ops if op[0] is not None}
     for node in tape.nodes:  # the inputs (made by no op)
         if node.index not in made:
-            buffers[node.index] = _zeros(node)
+            buffers[node.index] = zeros_like_node(node)
     for (index, fn, args, kwargs), view in zip(tape.ops, tape.views):
         if index is None or buffers[index] is not None:
             continue  # in place: no new node
         if view is None:
-            buffers[index] = _zeros(tape.nodes[index])
+            buffers[index] = zeros_like_node(tape.nodes[index])
             continue
         out = fn(*resolved(args, buffers), **resolved(kwargs, buffers))
         if not (isinstance(out, np.ndarray) and np.may_share_memory(out, buffers[view])):
@@ -83,7 +83,7 @@ def _buffers(tape: Tape) -> list:
     return buffers
 
 
-def _zeros(node: Linear) -> np.ndarray:
+def zeros_like_node(node: Linear) -> np.ndarray:
     """Zeros shaped like the node, with its memory order (so views match)."""
     shape = node.shape
     if len(shape) < 2:

@@ -11,13 +11,20 @@ zeroes that part and restores the old values.
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, current_user_location, describe
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import accumulate, is_tracked, raw_rrule, rrule, user_method
+from fwdad.reverse.registry import (
+    accumulate,
+    is_tracked,
+    raw_rrule,
+    rrule,
+    rrule_entry,
+    user_method,
+)
 from fwdad.reverse.stores import note
 from fwdad.reverse.tape import current, recording
 from fwdad.reverse.var import (
@@ -243,16 +250,45 @@ def view_rrule(fn):
             return fn(x, *args, **kwargs)
         value = fn(x.value, *args, **kwargs)
         if np.may_share_memory(value, x.value):
-            adjoint = fn(x.adjoint, *args, **kwargs)
-            if not np.may_share_memory(adjoint, x.adjoint):  # (laid out unlike the value)
-                raise InternalError(f"{describe(fn)} of a VarMat gave a view of its value "
-                                    f"but a copy of its adjoint: the gradient would be lost.")
-            return VarMat(value, adjoint)
+            return _same_view(fn, x, value, lambda adjoint: fn(adjoint, *args, **kwargs))
         out, source = VarMat(value), fn(positions(x.shape), *args, **kwargs)
         current().push(lambda: x.add_adjoint(scatter(source, out.adjoint, x.shape)), out)
         return out
     rule.__name__ = f"view_{fn.__name__}"
     return rule
+
+
+def keeping_views(fn, operand: Callable[[tuple], Any]) -> None:
+    """Wrap fn's registered rule: where NumPy's fn gives a view of its one variable
+    array `operand(args)` (np.einsum("ij->ji", a), np.real of a real array), the result
+    is the same view of its value and of its adjoint, so that writes through it reach
+    both, as view_rrule's do; elsewhere the rule runs as before."""
+    entry = rrule_entry(fn)
+    inner = entry.callable
+
+    def rule(*args, **kwargs):
+        x = operand(args)
+        if type(x) is not VarMat:
+            return inner(*args, **kwargs)
+        value = fn(*[x.value if a is x else a for a in args], **kwargs)
+        if not np.may_share_memory(value, x.value):
+            return inner(*args, **kwargs)
+        return _same_view(fn, x, value, lambda adjoint: fn(
+            *[adjoint if a is x else a for a in args], **kwargs))
+    entry.callable = rule
+
+
+def _same_view(fn, x: VarMat, value: np.ndarray, of: Callable[[np.ndarray], Any]) -> VarMat:
+    """The VarMat of `value`, a view of x's value, and of the same view of x's adjoint."""
+    adjoint = of(x.adjoint)
+    if not np.may_share_memory(adjoint, x.adjoint):  # (laid out unlike the value)
+        raise InternalError(f"{describe(fn)} of a VarMat gave a view of its value "
+                            f"but a copy of its adjoint: the gradient would be lost.")
+    return VarMat(value, adjoint)
+
+
+keeping_views(np.real, lambda args: None if np.iscomplexobj(args[0]) else args[0])  # (of a
+# real array: the array itself; a complex one's real part is read-only: rules_ufuncs.py)
 
 
 transpose = view_rrule(np.transpose)

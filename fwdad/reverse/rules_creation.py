@@ -54,7 +54,12 @@ def array(x, dtype=None, **kwargs):
     """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
     each variable it was built from (a matvar in that layout)."""
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
-        return x if kwargs.get("copy") is False else get_rrule(np.copy)(x)
+        out = x if kwargs.get("copy") is False else \
+            get_rrule(np.copy)(x, order=kwargs.get("order", "K"))
+        ndmin = kwargs.get("ndmin", 0)  # (leading axes of length 1, as NumPy adds them)
+        if ndmin > out.ndim:
+            out = get_rrule(np.ndarray.reshape)(out, (1,) * (ndmin - out.ndim) + out.shape)
+        return out
     out = np.array(_values(x), dtype=dtype, **kwargs)
     if type(x) is np.ndarray and np.may_share_memory(out, x):
         return out  # copy=False: the constant itself, as np.asarray gives it
@@ -89,7 +94,7 @@ def asarray(x, dtype=None, **kwargs):
     of a plain array, the array itself unless it converts (a write into it writes into
     the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
-        return x
+        return _in_order(x, kwargs.get("order"))
     if type(x) is np.ndarray:
         out = np.asarray(x, dtype=dtype, **kwargs)
         return out if np.may_share_memory(out, x) else _fresh(out)
@@ -211,10 +216,32 @@ def _astype(x, dtype, *args, **kwargs):
 copying(np.ndarray.astype, _astype)
 
 
-@raw_rrule(np.ascontiguousarray, np.asanyarray, np.asfortranarray)
-def _as_array_like(x, dtype=None, **kwargs):
-    """The same values as np.asarray gives (memory layout does not matter here)."""
-    return get_rrule(np.asarray)(x, dtype=dtype)
+def _in_order(x, order):
+    """A variable array as np.asarray(x, order=order) gives it: itself, or a copy in
+    that memory order when NumPy makes one (a later reshape of it is a view or a copy,
+    and a write through it reaches it or not, as in NumPy)."""
+    if order not in ("C", "F"):
+        return x
+    if type(x) is not VarMat:  # (the matvar layout: an array of Vars)
+        return np.asarray(x, order=order)
+    if np.asarray(value_of(x), order=order) is not value_of(x):
+        return get_rrule(np.copy)(x, order=order)
+    return x
+
+
+@raw_rrule(np.asanyarray)
+def _as_any_array(x, dtype=None, **kwargs):
+    return get_rrule(np.asarray)(x, dtype=dtype, **kwargs)
+
+
+@raw_rrule(np.ascontiguousarray)
+def _as_contiguous_array(x, dtype=None, **kwargs):
+    return get_rrule(np.asarray)(x, dtype=dtype, order="C", **kwargs)
+
+
+@raw_rrule(np.asfortranarray)
+def _as_fortran_array(x, dtype=None, **kwargs):
+    return get_rrule(np.asarray)(x, dtype=dtype, order="F", **kwargs)
 
 
 def _scalar_type(kind):

@@ -15,6 +15,7 @@ import numpy as np
 
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
+from fwdad.reverse.rules_arrays import keeping_views
 from fwdad.reverse.rules_shapes import selection_rrule
 from fwdad.rules.linalg import explicit_subscripts, from_sublists
 
@@ -121,6 +122,17 @@ def _einsum(*args, **kwargs):
     subscripts, operands = from_sublists(args)
     return _einsum_of(subscripts, operands, kwargs, lambda cts: sum(
         ((c, None) for c in cts), ()))
+
+
+def _one_operand(args):
+    """The operand of einsum("ij->ji", a) or einsum(a, [0, 1], [1, 0]), whose result
+    NumPy may give as a view of it; None for several operands."""
+    if isinstance(args[0], str):
+        return args[1] if len(args) == 2 else None
+    return args[0] if len(args) in (2, 3) else None
+
+
+keeping_views(np.einsum, _one_operand)
 
 
 def _einsum_of(subscripts, operands, kwargs, place):

@@ -157,6 +157,8 @@ def _part(obj: Any, name: str, zero: Any) -> Any:
 def _varmat_attribute(obj: VarMat, name: str) -> Any:
     if name == "T":
         return transpose(obj)
+    if name == "mT":  # (the last two axes swapped: a view, as .T is)
+        return get_rrule(np.swapaxes)(obj, -1, -2)
     if name in ("real", "imag"):
         return _part(obj, name, np.zeros_like(obj.value))
     if name in _ARRAY_DATA:

@@ -12,6 +12,7 @@ from typing import Any, Iterator, Optional, Tuple, Union
 import numpy as np
 
 from fwdad.errors import InternalError
+from fwdad.rules.layout import follows, laid_out_like
 from fwdad.tangents import NoTangent, zero_tangent
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
@@ -112,7 +113,9 @@ class TangentContext:
 
     def zeros(self, zero: np.ndarray) -> Any:
         """The tangent of a new array whose unbatched zero tangent is `zero`."""
-        return np.zeros((self.size,) + zero.shape, zero.dtype)
+        if zero.ndim > 1 and not zero.flags.c_contiguous:  # (items in its order:
+            return laid_out_like(zero, np.zeros((self.size,) + zero.shape, zero.dtype))
+        return np.zeros((self.size,) + zero.shape, zero.dtype)  # rules/layout.py)
 
     def needs_widening(self, x: Any, value: Any) -> bool:
         """Whether writing Dual `value` into Dual `x` needs x's tangent widened."""
@@ -244,6 +247,9 @@ def fit(tangent: Any, out: Any) -> Any:
             tangent.dtype == out.dtype and out.dtype.kind in "fc" and \
             tangent.shape[tangent.ndim - out.ndim:] == out.shape and \
             tangent.ndim - out.ndim in (0, 1):
+        if out.ndim > 1 and not (out.flags.c_contiguous and tangent.flags.c_contiguous) \
+                and not follows(out, tangent):  # (laid out as out: rules/layout.py)
+            return laid_out_like(out, tangent)
         return tangent  # already shaped and typed (the common case, checked quickly)
     kind = np.asarray(out).dtype.kind
     if tangent is NoTangent or kind not in "fc":

@@ -11,6 +11,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import cast, created_tangent, lift, running_batch_size
+from fwdad.rules.layout import laid_out_like
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own_unless_view
 from fwdad.tangents import NoTangent
@@ -31,8 +32,8 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
     if isinstance(x.primal, np.ndarray):
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))
-        return Dual(out, cast(x.tangent, out.dtype).reshape(  # (a copy, as np.array)
-            x.tangent.shape[:x.tangent.ndim - x.primal.ndim] + out.shape))
+        lead = x.tangent.shape[:x.tangent.ndim - x.primal.ndim]  # (a copy, as np.array,
+        return Dual(out, laid_out_like(out, x.tangent.reshape(lead + out.shape)))  # in its order)
     size = _batch_size(x.tangent, x.primal) or running_batch_size()
     dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
     shape = dense.shape[:0 if size is None else 1] + out.shape
@@ -169,16 +170,22 @@ def _copy(x: Dual, order="K", subok=False) -> Dual:
     """np.copy keeps the memory layout (order="K"), so that a later reshape is a view
     or a copy as it is in NumPy; its tangent is copied the same way."""
     out = np.copy(x.primal, order=order, subok=subok)
-    return Dual(out, NoTangent if x.tangent is NoTangent else
-                np.copy(x.tangent, order=order))
+    return Dual(out, _copied(out, x.tangent, order))
 
 
 @frule(np.ndarray.copy)
 def _method_copy(x: Dual, order="C") -> Dual:
     """a.copy() is C-ordered unless asked otherwise (unlike np.copy)."""
     out = x.primal.copy(order)
-    return Dual(out, NoTangent if x.tangent is NoTangent else
-                np.copy(x.tangent, order=order))
+    return Dual(out, _copied(out, x.tangent, order))
+
+
+def _copied(out, tangent, order):
+    """The tangent of the copy `out`, laid out as `out` is (so that a reshape of
+    both is a view, or a copy, alike: rules/layout.py)."""
+    if type(out) is np.ndarray and hasattr(tangent, "astype"):  # (not NoTangent, a list)
+        return laid_out_like(out, tangent)
+    return tangent if tangent is NoTangent else np.copy(tangent, order=order)
 
 
 @frule(np.ndarray.astype)
@@ -189,6 +196,8 @@ def astype_rule(x: Dual, dtype, *args, **kwargs) -> Dual:
         return x
     if out.dtype.kind not in "fc" or x.tangent is NoTangent:
         return Dual(out, NoTangent)
+    if type(out) is np.ndarray and out.ndim > 1:
+        return Dual(out, laid_out_like(out, x.tangent))  # (in out's order: `order=`)
     return Dual(out, cast(x.tangent, out.dtype))
 
 

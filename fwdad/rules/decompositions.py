@@ -195,7 +195,7 @@ def svd_rule(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> D
         return Dual(values, fit(ds, values))
     du, dv = singular_vector_tangents(u, s, vh, da, dp)
     out = np.linalg.svd(a.primal, full_matrices=full_matrices, hermitian=hermitian)
-    return Dual(out, type(out)(du, fit(ds, s), _H(dv)))
+    return Dual(out, type(out)(fit(du, out[0]), fit(ds, s), fit(_H(dv), out[2])))
 
 
 def singular_vector_tangents(u, s, vh, da, dp):

@@ -25,9 +25,10 @@ from fwdad.rules.batching import (
     map_batch,
     map_batch_many,
 )
+from fwdad.rules.layout import stride_order
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule, takes_out
-from fwdad.rules.unshared import own_unless_view
+from fwdad.rules.unshared import own_unless_view, view_followed
 from fwdad.tangents import NoTangent
 
 
@@ -50,6 +51,7 @@ def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
             tangent = map_batch(lambda t: on_tangent(t, *args, **kwargs), x.primal, dx)
         else:
             tangent = batched(out, x.primal, dx, *args, **kwargs)
+        view_followed(fn, out, x.primal, tangent, dx)
         return Dual(out, own_unless_view(out, x.primal, tangent, dx))
     rule.__name__ = f"_{fn.__name__}"
     return rule
@@ -77,9 +79,23 @@ def _shift(axis, ndim: int):
 
 # ---- views: one call for a whole batch ---------------------------------------------------
 def _reshape(out, x, dx, *args, order="C", **kwargs):
-    if order != "C":
-        return np.stack([np.reshape(t, out.shape, order=order) for t in dx])
+    if _reads_in_f_order(x, order):  # (a view where the value's reshape is one)
+        return _reversed_items(_reversed_items(dx).reshape(dx.shape[:1] + out.shape[::-1]))
     return dx.reshape(dx.shape[:1] + out.shape)
+
+
+def _reads_in_f_order(x, order: str) -> bool:
+    """Whether reshape or ravel with `order` reads x's items in F order ("A": when x
+    is F-contiguous and not C-contiguous)."""
+    if order == "A":
+        return isinstance(x, np.ndarray) and x.flags.f_contiguous and not x.flags.c_contiguous
+    return order == "F"
+
+
+def _reversed_items(dx):
+    """Each item of the batch with its axes reversed (the batch axis stays in front):
+    an F-order reshape of the items is a C-order one of these, as in NumPy."""
+    return dx.transpose((0,) + tuple(range(dx.ndim - 1, 0, -1)))
 
 
 def _transpose(out, x, dx, *axes, **kwargs):
@@ -108,10 +124,12 @@ def _expand_dims(out, x, dx, axis):
 
 
 def _ravel(out, x, dx, order="C"):
-    if order == "F":  # each item's axes reversed, then read in C order
-        dx = dx.transpose((0,) + tuple(range(dx.ndim - 1, 0, -1)))
-    elif order != "C":
-        return np.stack([t.ravel(order) for t in dx])
+    if _reads_in_f_order(x, order):  # each item's axes reversed, then read in C order
+        dx = _reversed_items(dx)
+    elif order == "K" and min(x.strides, default=0) >= 0:  # x's memory order
+        dx = dx.transpose((0,) + tuple(1 + k for k in stride_order(x)))
+    elif order == "K":  # (flipped axes: each item in its own memory order, as laid out
+        return np.stack([np.ravel(t, order) for t in dx])  # like x: rules/layout.py)
     return dx.reshape(len(dx), -1)
 
 

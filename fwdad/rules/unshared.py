@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.errors import FwdadError, describe
+
 
 def own(tangent: Any, *operands: Any) -> Any:
     """`tangent`, copied when it is one of the `operands`' tangents itself (`dx + dy`
@@ -53,3 +55,19 @@ def _owner(a: np.ndarray) -> Any:
     while isinstance(owner, np.ndarray) and owner.base is not None:
         owner = owner.base
     return owner
+
+
+def view_followed(fn: Any, out: Any, x: Any, tangent: Any, dx: Any) -> None:
+    """Refuse `out = fn(x)` (a reshape, a ravel) when it is a view of x but its tangent
+    is a copy of x's: the tangent is laid out in another order than the value
+    (rules/layout.py), so a write through `out`, or into x, would reach the value but
+    not its derivative."""
+    if type(out) is np.ndarray and type(x) is np.ndarray and type(tangent) is np.ndarray \
+            and type(dx) is np.ndarray and out.size > 1 and _owner(out) is _owner(x) \
+            and _owner(tangent) is not _owner(dx):
+        raise FwdadError(
+            f"{describe(fn)} gives a view of an array whose derivative is laid out in "
+            f"memory in another order (shape {x.shape}, strides {x.strides}), so the "
+            f"derivative of the view would be a copy, and writes through it would be "
+            f"lost. Make the array contiguous first (np.ascontiguousarray), or reshape "
+            f"a copy (.copy()).")

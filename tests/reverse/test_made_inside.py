@@ -220,3 +220,15 @@ def test_asarray_and_array_of_a_float32_variable_to_float64_convert():
     out, _ = fwdad.vjp(converted_back_to_float64, x.copy())
     assert_close(out, converted_back_to_float64(x.copy()), rtol=1e-15, atol=0)
     check_dot_product(converted_back_to_float64, [x], rtol=1e-6)
+
+
+def with_leading_axes(x):
+    a = np.array(x * 2.0, ndmin=3)  # (1, 1, n): the program reads its shape
+    weights = np.arange(a.shape[0] + 2.0).reshape(-1, 1, 1)[:a.shape[0]] + 1.0
+    return np.sum(a * weights * a) + a.ndim * x[0]
+
+
+def test_array_of_a_variable_with_ndmin_adds_the_leading_axes():
+    x = np.array([0.3, -1.1])
+    assert_close(fwdad.grad(with_leading_axes)(x.copy()), 8.0 * x + [3.0, 0.0], rtol=1e-12)
+    check_dot_product(with_leading_axes, [x], rtol=1e-6)
