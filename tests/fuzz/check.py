@@ -32,7 +32,8 @@ def check(seed: int, oracles: Optional[Iterable[str]] = None,
     """Run the oracles (all by default) on the program of `seed` (or on `source`, a
     variant of it with the same arguments, as the shrinker makes)."""
     start = time.perf_counter()
-    program = generate(seed, exclude, stateful=True, complex_values=True, guarded=True)
+    program = generate(seed, exclude, stateful=True, complex_values=True, guarded=True,
+                       layouts=True)
     if source is not None:
         program = Program(seed, source, program.args, program.tangents, program.features)
     result = Result(seed, program.source)

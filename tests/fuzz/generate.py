@@ -26,6 +26,7 @@ from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
 from tests.fuzz.guarded import Guarded
+from tests.fuzz.layouts import Layouts
 from tests.fuzz.state import State
 
 # feature -> statement generator; each program draws a random subset of FEATURES.
@@ -51,8 +52,8 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
-# complex_values.py, guarded.py)
-OWN_STREAM_FEATURES = ["state", "complex", "guarded"]
+# complex_values.py, guarded.py, layouts.py)
+OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -119,12 +120,14 @@ class Generator:
 
 
 def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
-             complex_values: bool = False, guarded: bool = False) -> Program:
+             complex_values: bool = False, guarded: bool = False, layouts: bool = False
+             ) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
     variables through complex intermediates (complex_values.py), `guarded` rebind one
-    through try/except, errstate or a dict of state (guarded.py): the fuzzer's programs
+    through try/except, errstate or a dict of state (guarded.py), `layouts` write
+    through a reshape of an array laid out in another order (layouts.py): the fuzzer's programs
     do; other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
@@ -137,11 +140,13 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     body, state = [], State(seed, stateful and "state" not in exclude)
     cplx = ComplexValues(seed, complex_values and "complex" not in exclude)
     guard = Guarded(seed, guarded and "guarded" not in exclude)
+    layout = Layouts(seed, layouts and "layout" not in exclude)
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
         body += cplx.after_statement(g)
         body += guard.after_statement(g)
+        body += layout.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
