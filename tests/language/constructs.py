@@ -155,6 +155,13 @@ CONSTRUCTS = [
                    "through it is refused"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
+    Construct("your function through NumPy's loops: `np.vectorize(f)(x, y)` (also as a "
+              "decorator, of a lambda or a closure), `np.apply_along_axis`, "
+              "`np.apply_over_axes`, `np.piecewise`, `np.fromiter`", F,
+              functions.through_numpy_loops, (0.7,),
+              note="f is called per item or row, with its derived rule; `np.vectorize` with "
+                   "`signature=` or keyword arguments is refused, saying what to write "
+                   "instead"),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,
               (0.6,)),
     Construct("with (several managers in one statement)", S, statements.with_statement,

@@ -126,3 +126,16 @@ def _apply_twice(fn, v):
 
 def higher_order(x):
     return _apply_twice(math.sin, x) + _apply_twice(lambda v: v * x, 2.0)
+
+
+def _bump(a, b):
+    return math.sin(a) * b if a > 0.0 else a * a * b
+
+
+def through_numpy_loops(x):
+    xs = np.array([x, 2.0 * x, -x])
+    items = np.vectorize(_bump)(xs, x + 1.0)
+    rows = np.apply_along_axis(lambda row: np.sum(row * row), 1, np.outer(xs, xs))
+    pieces = np.piecewise(xs, [xs < 0.0, xs >= 0.0], [lambda v: v * v, np.sin])
+    return np.sum(items) + np.sum(rows) + np.sum(pieces) + \
+        np.sum(np.fromiter((v * x for v in xs), float, count=3))
