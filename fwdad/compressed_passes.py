@@ -19,7 +19,7 @@ import numpy as np
 from fwdad import api, budget, chunked
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, InternalError, ShippingError, a_type, describe
-from fwdad.jacobians import seeded_pass
+from fwdad.jacobians import arrays_key, seeded_pass
 from fwdad.seeds import batched_leaf
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -89,15 +89,7 @@ def _later_call(args: Tuple[Any, ...], kwargs: dict[str, Any], count: int,
     """What the chunks of a call depend on when every argument is a NumPy array and
     there are no keyword arguments (the shapes and dtypes, the number of directions,
     chunk_size and the budget, which set_memory_budget may change); else None."""
-    if kwargs:
-        return None
-    key: list[Any] = [count, size, budget.resolve(None)]
-    for a in args:
-        if type(a) is not np.ndarray:
-            return None
-        key.append(a.shape)
-        key.append(a.dtype)
-    return tuple(key)
+    return None if kwargs else arrays_key(args, count, size, budget.resolve(None))
 
 
 def _known_spans(f: Any, later: Any) -> Optional[List[Tuple[int, int]]]:

@@ -107,7 +107,13 @@ def _arrays_key(args: Tuple[Any, ...], options: chunked.Options) -> Any:
     """What the checks of a call, its seeds and its passes depend on when every argument
     is a NumPy array (of its exact type): their shapes and dtypes, and the memory budget
     (set_memory_budget may change it between calls); None for other arguments."""
-    key: list[Any] = [budget.resolve(options.memory_budget)]
+    return arrays_key(args, budget.resolve(options.memory_budget))
+
+
+def arrays_key(args: Tuple[Any, ...], *head: Any) -> Any:
+    """`head` and the shape and dtype of each argument, when every argument is a NumPy
+    array of its exact type; else None."""
+    key: list[Any] = list(head)
     for a in args:
         if type(a) is not np.ndarray:
             return None

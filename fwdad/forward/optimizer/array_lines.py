@@ -83,8 +83,10 @@ def _source(rw: Any, x: Atom) -> Optional[frozenset]:
     return None if ALWAYS in causes else causes
 
 
-def _rolled(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]]:
-    """`np.roll(u, s)` of a split vector: its tangent rolled along the last axis."""
+def _split_operand(rw: Any, line: Line, target: Optional[str]) -> Any:
+    """The operand of a line on a split vector whose tangent it passes on, with the
+    parameters it comes from noted for the guard to check (they need a tangent); None
+    where the line is not one."""
     x = line.args[0][0]
     if target is None or rw.kinds.get(target) != SPLIT or \
             not passes_tangent(line, rw.value_kinds):
@@ -93,6 +95,14 @@ def _rolled(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]
     if causes is None:
         return None
     rw.needs_tangents |= causes  # (the guard checks that those parameters have one)
+    return x
+
+
+def _rolled(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Record]]:
+    """`np.roll(u, s)` of a split vector: its tangent rolled along the last axis."""
+    x = _split_operand(rw, line, target)
+    if x is None:
+        return None
     roll = rw.k.bind(rolled, "rolled")
     shift_atom = line.args[1][0]
     shift = rw.primal(shift_atom)
@@ -108,14 +118,9 @@ def _reshaped(rw: Any, line: Line, target: Optional[str]) -> Optional[List[Recor
     """`x.reshape(a, b, ...)` of a split vector (ints): the tangent's last axis split
     alike, `dx.reshape(dx.shape[:-1] + (a, b, ...))`. Splitting one axis never copies,
     so both are views of their operands, as the rule's are (rules/shapes.py)."""
-    x = line.args[0][0]
-    if target is None or rw.kinds.get(target) != SPLIT or \
-            not passes_tangent(line, rw.value_kinds):
+    x = _split_operand(rw, line, target)
+    if x is None:
         return None
-    causes = _source(rw, x)
-    if causes is None:
-        return None
-    rw.needs_tangents |= causes  # (the guard checks that those parameters have one)
     sizes = [a for a, _ in line.args[1:]]
     reads = [a.name for a in sizes if a.kind == "local"]
     dx = rw.dnames[x.name]
