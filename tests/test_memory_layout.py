@@ -3,6 +3,7 @@ and a write through the view reaches the array. Each derivative must follow the 
 (fwdad/rules/layout.py): arrays made in F order, transposed, or given F-ordered, then
 written through a reshape of them, in every mode, against central differences."""
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -145,3 +146,22 @@ def test_functions_that_give_views_give_views_of_the_derivative(view):
     for mode in ["jvp", "jacfwd", "grad", "linearize", "transpose"]:
         np.testing.assert_allclose(_by_mode(f, x, mode), want, rtol=1e-6, atol=1e-5,
                                    err_msg=mode)
+
+
+@pytest.mark.parametrize("order, make, view", CASES, ids=["-".join(c) for c in CASES])
+def test_sparsity_detection_follows_writes_through_a_reshape(order, make, view):
+    """Dependency sets are tangents too: laid out as their values (the elementwise and
+    dense-fallback rules of fwdad/sparsity make new ones), a pattern misses no nonzero."""
+    x = np.array(np.arange(1.0, 7.0).reshape(2, 3) / 3, order=order)
+
+    def f(flat):
+        a = MAKERS[make](flat.reshape(2, 3))
+        b = VIEWS[view](a)
+        b[0] = 100.0 * flat[0] ** 2
+        return a.reshape(-1) * 1.0
+    flat = x.reshape(-1).copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fwdad.DenseFallbackWarning)
+        pattern = fwdad.jacobian_sparsity(f, flat).toarray()
+    nonzeros = fwdad.jacfwd(f)(flat) != 0
+    assert not (nonzeros & ~pattern).any(), (pattern, nonzeros)

@@ -123,8 +123,8 @@ class TangentContext:
 
     def widen(self, tangent: np.ndarray, value: Any) -> Any:
         """A new tangent for the target, like `tangent` but shaped to hold `value`'s."""
-        size = np.shape(value.tangent)[0]
-        return np.broadcast_to(tangent, (size,) + tangent.shape).copy()
+        size = np.shape(value.tangent)[0]  # (items laid out as tangent: rules/layout.py)
+        return laid_out_like(tangent, np.broadcast_to(tangent, (size,) + tangent.shape))
 
 
 _PLAIN = TangentContext(None)

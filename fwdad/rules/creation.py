@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import cast, created_tangent, lift, running_batch_size
+from fwdad.rules.batching import cast, created_tangent, holds_sets, lift, running_batch_size
 from fwdad.rules.layout import laid_out_like
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own_unless_view
@@ -35,10 +35,20 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
         lead = x.tangent.shape[:x.tangent.ndim - x.primal.ndim]  # (a copy, as np.array,
         return Dual(out, laid_out_like(out, x.tangent.reshape(lead + out.shape)))  # in its order)
     size = _batch_size(x.tangent, x.primal) or running_batch_size()
-    dense = _stack(x.tangent, x.primal, size)  # `ndmin` may add leading unit axes:
+    dense = _boxed(_stack(x.tangent, x.primal, size))  # `ndmin` may add unit axes:
     shape = dense.shape[:0 if size is None else 1] + out.shape
     dense = dense if dense.shape == shape else dense.reshape(shape).copy()  # (not a view)
     return Dual(out, dense if dense.dtype == out.dtype else cast(dense, out.dtype))
+
+
+def _boxed(dense) -> np.ndarray:
+    """`dense`, or a 0-d array of it: a number's dependency set (fwdad/sparsity), which
+    `zeros + set` leaves a set."""
+    if type(dense) is np.ndarray or not holds_sets():
+        return dense
+    box = np.empty((), dtype=object)
+    box[()] = dense
+    return box
 
 
 def _stack(tangent, primal, size) -> np.ndarray:

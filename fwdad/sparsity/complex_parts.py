@@ -57,7 +57,7 @@ def complex_part(z: Dual, name: str) -> Dual:
     """z.real or z.imag: the value's part, and z's own sets as a Part (the empty sets,
     numbers, made real zeros in place: either part of a zero is 0.0)."""
     sets = z.tangent
-    numbers = _is_number(sets).astype(bool)
+    numbers = np.asarray(_is_number(sets), dtype=bool)  # (a 0-d one gives a bool)
     if not sets.flags.writeable:  # (a broadcast: no write can reach it through a part)
         sets = sets.copy()
     sets[numbers] = 0.0

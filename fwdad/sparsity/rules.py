@@ -22,6 +22,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe
 from fwdad.forward.dispatch import derived_rule
+from fwdad.rules.layout import laid_out_like
 from fwdad.rules.registry import RuleEntry
 from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import widen_for
@@ -135,7 +136,8 @@ def shaped_like(primal: Any, union: Any) -> Any:
         return NoTangent
     union = Deps(0) if union is None else union
     if isinstance(primal, np.ndarray):
-        return np.broadcast_to(np.asarray(union, dtype=object), primal.shape).copy()
+        spread = np.broadcast_to(np.asarray(union, dtype=object), primal.shape)
+        return laid_out_like(primal, spread, object)  # (a copy, in primal's memory order)
     return union[()] if isinstance(union, np.ndarray) else union
 
 
@@ -158,7 +160,11 @@ def _all_of(tangent: Any, every: Deps) -> Any:
     if tangent is NoTangent or tangent is None:
         return tangent
     if isinstance(tangent, np.ndarray):
-        return full(tangent.shape, every) if tangent.dtype.kind in "fcO" else tangent
+        if tangent.dtype.kind not in "fcO":
+            return tangent
+        sets = np.empty_like(tangent, dtype=object)  # (in its memory order: the frule's
+        sets.fill(every)                             # tangent's, rules/layout.py)
+        return sets
     if isinstance(tangent, (float, complex, np.inexact, Deps)):
         return every
     if isinstance(tangent, (tuple, list)):

@@ -58,9 +58,16 @@ def update_of_a_part(x):
     return z.imag * 1.0 + z.real
 
 
+def parts_of_a_number_made_an_array(x):
+    """A 0-d complex array (its sets are one item), made by np.asarray of a complex
+    number: fuzzer seed 100,080,482, shrunk."""
+    z = np.asarray(1j * x[0] + 0.25)
+    return x * (np.real(z) + np.imag(z) * x[1])
+
+
 FUNCTIONS = [imag_of_fft, imag_attribute_of_a_product, imag_function, real_attribute,
              part_read_before_a_write, write_into_the_imaginary_part, write_into_each_part,
-             update_of_a_part]
+             update_of_a_part, parts_of_a_number_made_an_array]
 
 
 SUPERSETS = (imag_function, imag_of_fft, part_read_before_a_write)  # (fft: every item)
