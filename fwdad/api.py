@@ -20,7 +20,7 @@ from fwdad.errors import FwdadError, describe, note_user_location
 from fwdad.forward import defaults, dispatch, float_calls
 from fwdad.masked_arrays import refuse_masked_arguments
 from fwdad.rules.batching import batch
-from fwdad.rules.layout import follows, laid_out_like
+from fwdad.rules.layout import matched
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, leaves, zero_tangent
@@ -109,10 +109,8 @@ def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tu
 def _copied_like(primal: Any, tangent: Any) -> Any:
     """A copy of the tangent; of an array's, laid out in memory as the array is (so that
     a reshape of both is a view, or a copy, alike: rules/layout.py)."""
-    if type(primal) is np.ndarray and type(tangent) is np.ndarray and primal.ndim > 1 \
-            and not follows(primal, tangent):
-        return laid_out_like(primal, tangent, tangent.dtype)
-    return copied(tangent)
+    laid_out = matched(primal, tangent)
+    return laid_out if laid_out is not tangent else copied(tangent)
 
 
 def _new_zero(primal: Any) -> Any:

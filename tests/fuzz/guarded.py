@@ -17,8 +17,9 @@ differences stay valid.
 """
 from __future__ import annotations
 
-import random
 from typing import List
+
+from tests.fuzz.own_stream import OnceAfter
 
 FRACTION = 4     # one program in FRACTION draws a guarded statement
 SALT = 7937      # the construct's own random stream: random.Random(seed * SALT + 3)
@@ -59,22 +60,16 @@ PATTERNS = [
 ]
 
 
-class Guarded:
+class Guarded(OnceAfter):
     """Whether and where the program of `seed` gets a guarded statement."""
 
     def __init__(self, seed: int, enabled: bool) -> None:
-        self.rng = random.Random(seed * SALT + 3)
-        self.wanted = enabled and self.rng.randrange(FRACTION) == 0
-        self.after = self.rng.randint(1, 3)   # after this many top-level statements
-        self.statements = 0
+        super().__init__(seed, enabled, SALT, 3, FRACTION, "guarded")
 
     def after_statement(self, g) -> List[str]:
         """The lines of the statement (registering its helper with g's module), once."""
-        self.statements += 1
-        if not self.wanted or self.statements < self.after or not g.vars:
+        if not self.due(g, bool(g.vars)):
             return []
-        self.wanted = False
-        g.features = g.features | {"guarded"}
         text, lines = self.rng.choice(PATTERNS)
         name = f"guarded_{len(g.module)}"
         if text is not None:

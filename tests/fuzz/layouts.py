@@ -14,8 +14,9 @@ statements:
 """
 from __future__ import annotations
 
-import random
 from typing import List
+
+from tests.fuzz.own_stream import OnceAfter
 
 FRACTION = 4     # one program in FRACTION draws a layout statement
 SALT = 6271      # the construct's own random stream: random.Random(seed * SALT + 5)
@@ -46,23 +47,17 @@ WRITES = [
 ]
 
 
-class Layouts:
+class Layouts(OnceAfter):
     """Whether and where the program of `seed` gets a layout statement."""
 
     def __init__(self, seed: int, enabled: bool) -> None:
-        self.rng = random.Random(seed * SALT + 5)
-        self.wanted = enabled and self.rng.randrange(FRACTION) == 0
-        self.after = self.rng.randint(1, 3)   # after this many top-level statements
-        self.statements = 0
+        super().__init__(seed, enabled, SALT, 5, FRACTION, "layout")
 
     def after_statement(self, g) -> List[str]:
         """The lines of the statement, once, where a (2, 3) variable exists."""
-        self.statements += 1
         matrices = sorted(n for n, s in g.vars.items() if s == (2, 3))
-        if not self.wanted or self.statements < self.after or not matrices:
+        if not self.due(g, bool(matrices)):
             return []
-        self.wanted = False
-        g.features = g.features | {"layout"}
         make, transposed = self.rng.choice(MAKERS)
         names = dict(v=self.rng.choice(matrices), w=g.fresh("lay"), flat=g.fresh("flat"))
         lines = make + self.rng.choice(WRITES) + \

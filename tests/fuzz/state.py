@@ -18,8 +18,9 @@ refused by fwdad (a clear error), and must stay refused at every call.
 """
 from __future__ import annotations
 
-import random
 from typing import List
+
+from tests.fuzz.own_stream import OnceAfter
 
 FRACTION = 3     # one program in FRACTION has a stateful helper
 SALT = 7919      # the state's own random stream: random.Random(seed * SALT + 1)
@@ -70,22 +71,16 @@ WEIGHTS = {"memo_default": 2, "list_default": 2, "buffer_default": 2, "put_then_
            "global_counter": 1, "global_scratch": 1, "closure_store": 1}
 
 
-class State:
+class State(OnceAfter):
     """Whether and where the program of `seed` gets a stateful helper."""
 
     def __init__(self, seed: int, enabled: bool) -> None:
-        self.rng = random.Random(seed * SALT + 1)
-        self.wanted = enabled and self.rng.randrange(FRACTION) == 0
-        self.after = self.rng.randint(0, 2)   # after this many top-level statements
-        self.statements = 0
+        super().__init__(seed, enabled, SALT, 1, FRACTION, "state")
 
     def after_statement(self, g) -> List[str]:
         """The lines that call the helper (registering it with g's module), once."""
-        self.statements += 1
-        if not self.wanted or self.statements <= self.after or not g.vars:
+        if not self.due(g, bool(g.vars)):
             return []
-        self.wanted = False
-        g.features = g.features | {"state"}
         pattern = self.rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0]
         v = self.rng.choice(sorted(g.vars))
         text, calls = PATTERNS[pattern]

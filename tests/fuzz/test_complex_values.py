@@ -5,23 +5,14 @@ import pytest
 
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import generate
+from tests.fuzz.own_stream import assert_drawn_apart
 
 SEEDS = range(100, 160)
 
 
 def test_programs_without_the_construct_are_unchanged():
-    drawn = 0
-    for seed in SEEDS:
-        plain, program = generate(seed), generate(seed, complex_values=True)
-        assert "complex" not in plain.features
-        if "complex" in program.features:
-            drawn += 1
-            assert program.source != plain.source
-        else:
-            assert program.source == plain.source
-        assert [a.tolist() if hasattr(a, "tolist") else a for a in program.args] == \
-            [a.tolist() if hasattr(a, "tolist") else a for a in plain.args]
-    assert 0 < drawn < len(SEEDS)
+    assert_drawn_apart(SEEDS, "complex", generate,
+                       lambda seed: generate(seed, complex_values=True))
 
 
 def test_excluded_construct_is_not_drawn():

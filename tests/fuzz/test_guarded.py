@@ -5,6 +5,7 @@ import pytest
 
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import generate
+from tests.fuzz.own_stream import assert_drawn_apart
 
 SEEDS = range(200, 260)
 
@@ -14,19 +15,8 @@ def _plain(seed):
 
 
 def test_programs_without_the_construct_are_unchanged():
-    drawn = 0
-    for seed in SEEDS:
-        plain, program = _plain(seed), generate(seed, stateful=True, complex_values=True,
-                                                guarded=True)
-        assert "guarded" not in plain.features
-        if "guarded" in program.features:
-            drawn += 1
-            assert program.source != plain.source
-        else:
-            assert program.source == plain.source
-        assert [a.tolist() if hasattr(a, "tolist") else a for a in program.args] == \
-            [a.tolist() if hasattr(a, "tolist") else a for a in plain.args]
-    assert 0 < drawn < len(SEEDS)
+    assert_drawn_apart(SEEDS, "guarded", _plain, lambda seed: generate(
+        seed, stateful=True, complex_values=True, guarded=True))
     assert generate(SEEDS[0]).source == generate(SEEDS[0], guarded=False).source
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import generate
+from tests.fuzz.own_stream import assert_drawn_apart
 
 SEEDS = range(300, 400)
 
@@ -14,15 +15,7 @@ def _without(seed, **kwargs):
 
 
 def test_programs_without_the_construct_are_unchanged():
-    drawn = 0
-    for seed in SEEDS:
-        plain, program = _without(seed), _without(seed, layouts=True)
-        if "layout" in program.features:
-            drawn += 1
-            assert program.source != plain.source
-        else:
-            assert program.source == plain.source
-    assert 0 < drawn < len(SEEDS)
+    assert_drawn_apart(SEEDS, "layout", _without, lambda seed: _without(seed, layouts=True))
     assert _without(SEEDS[0], layouts=True, exclude=frozenset({"layout"})).source == \
         _without(SEEDS[0]).source
 
