@@ -96,7 +96,8 @@ def plain_instance(d: Dual, fields: FrozenSet[str]
 def fields_kind(own: Mapping[str, Any], names: Tuple[str, ...]) -> kinds.Kind:
     """The kind of an instance whose fields are `own`, for a variant that keeps its
     fields `names` in locals (see the module docstring)."""
-    return kinds.fields_kind(names, tuple([kinds.kind_of(own[name]) for name in names]))
+    kind_of = kinds.kind_of
+    return kinds.fields_kind(names, tuple([kind_of(own[name]) for name in names]))
 
 
 _IMMUTABLE = frozenset((float, int, bool, complex, np.float64, np.float32, np.int64))

@@ -34,7 +34,7 @@ those parameters in the key too, so that the callee does no tangent work for the
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, FrozenSet, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
@@ -156,18 +156,23 @@ class Routes:
         marked = {name for name, _ in found}
         key = tuple(found) + tuple(entry for entry in self.key(args, kwargs, constants)
                                    if entry[0] not in marked)
-        if any(kind == FIELDS for _, kind in found) and len(self.variants) < _MAX_VARIANTS:
-            kept = {name for name, kind in found if kind == FIELDS}
+        kept = [name for name, kind in found if kind == FIELDS]
+        if kept and len(self.variants) < _MAX_VARIANTS:
             key += ((KINDS, self.fields_signature(args, kept, held)),)
         return key
 
-    def fields_signature(self, args: tuple, kept: Set[str], held: Dict[str, Any]
+    def fields_signature(self, args: tuple, kept: List[str], held: Dict[str, Any]
                          ) -> kinds.Signature:
         """The kinds of the positional arguments, each instance of `kept` (whose fields
-        the variant keeps in locals) the kinds its fields `held` have."""
-        return tuple([plain_instances.fields_kind(held[name], self.field_names[name])
-                      if name in kept else kinds.kind_of(d.primal)
-                      for name, d in zip(self.positional, args)])
+        the variant keeps in locals) the kinds its fields `held` have (a loop: it runs
+        per call)."""
+        out, kind_of = [], kinds.kind_of
+        for name, d in zip(self.positional, args):
+            if name in kept:
+                out.append(plain_instances.fields_kind(held[name], self.field_names[name]))
+            else:
+                out.append(kind_of(d.primal))
+        return tuple(out)
 
     def variant(self, key: Key) -> Callable:
         rule = self.variants.get(key)
