@@ -181,7 +181,9 @@ rounds, before and after in turn), 1.76x and 1.11x the plain code's jvp. What is
 left: the field reads on entry are rule calls, so the optimizer cannot tell that a
 float field's tangent exists, and each sum or difference of a field's tangent keeps
 the rules' shaping (`summed`). A small call of a sealed function on an instance pays
-for its fields' kinds: 1.3 us more to find its key (4.3 us before). Later
+for its fields' kinds: one that writes two float fields took 23.1-24.7 us with its key
+left without them and 26.4-27.4 us with them (CPU-time medians, in one process), of
+which computing the kinds is 0.9 us and the rest of the key 0.2 us. Later
 jacfwd calls
 with arrays of the same shapes and dtypes skip the checks, the leaves of the seeds and
 the budget's planning, kept from the first call
