@@ -13,7 +13,9 @@
 The unbox pass (fwdad/normalize/unbox.py) turns the instance into one local per field,
 so the rule is optimized like the plain one; the helper gets the fields and gives them
 back (normalize/field_calls.py); `advance`, given the instance, keeps its fields in
-locals from the entry to the exit (normalize/param_locals.py). Target (the
+locals from the entry to the exit (normalize/param_locals.py), in the variant for the
+kinds of the fields (forward/routes.py: two float vectors and a float, so np.sin and
+np.sum of them are inlined as in the plain code's variant for its arguments). Target (the
 specialization issue's): the class's jvp within 1.3x of the plain code's. The row
 "instances kept" is the same jvp with the pass off (FWDAD_UNBOX=0; for `advance`,
 FWDAD_FIELDS=0: the general rule, which writes each field through), for scale.

@@ -135,6 +135,7 @@ def test_dataclass_given_as_an_argument_matches_the_plain_code_and_differences()
     routes = fwdad.derive_frule(d.advance).frule.routes
     (variant,) = [v for key, v in routes.variants.items() if (("s", FIELDS) in key)]
     assert "_fw_s__pos, _fw_ds__pos = " in variant.source
+    assert "_fw_np_sin(" in variant.source  # (keyed on the fields' kinds: inlined)
 
 
 @pytest.mark.parametrize("workload", ["solve_all", "solve_line"])

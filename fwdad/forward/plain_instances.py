@@ -1,8 +1,10 @@
 """Whether an instance argument may take an optimized rule: the check at run time.
 
     plain_instance(Dual(State(0.0, pos, vel), Tangent(pos=dpos)), {"pos", "vel"})
-        ->  INSTANCE (FIELDS for the Fields of a sealed function, when it may keep them
-            in locals: below)
+        ->  (INSTANCE, its fields) (FIELDS for the Fields of a sealed function, when it
+            may keep them in locals: below)
+    fields_kind(its fields, ("pos", "vel"))
+        ->  ("fields", ("pos", "vel"), (("array", 1, float64), ("array", 1, float64)))
 
 An argument passes when its class (exactly its own: a subclass is checked as itself) is
 a plain class (normalize/plain_classes.py), the fields the rule uses are among the
@@ -16,23 +18,29 @@ Where the function is sealed (normalize/sealed.py) the variant FIELDS keeps the 
 in locals for the whole call (normalize/param_locals.py). It is right when, besides, no
 other name for the instance can reach it: every other argument is a number, a string,
 None or a numeric array, and no two instance arguments are the same object
-(`fields_checked`); when each field it uses that holds an array has its own tangent
-(a read would make a new zero tangent each time, which one local cannot stand for once
-something updates it in place); and when each field an in-place operator updates holds
+(`fields_checked`); when each field it uses that holds an array has its own tangent,
+an array (a read would make a new zero tangent each time, which one local cannot stand
+for once something updates it in place; the variant's NumPy code reads it as one);
+and when each field an in-place operator updates holds
 an immutable number. A function that writes fields takes FIELDS or the general rule
 (None), never INSTANCE: that variant keeps the writes as they are, boxed.
+
+The FIELDS variant is also keyed on the kinds its fields hold on entry (`fields_kind`,
+the kinds arguments get: forward/optimizer/kinds.py), read from the values the check
+read, so that its field locals have kinds as locals do and NumPy's functions on them are
+inlined; a field of another kind on a later call takes another variant.
 """
 from __future__ import annotations
 
 import os
 import threading
 import weakref
-from typing import Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.forward.optimizer import unboxed
+from fwdad.forward.optimizer import kinds, unboxed
 from fwdad.normalize.plain_classes import layout
 from fwdad.rules.registry import on_register
 from fwdad.tangents import Tangent
@@ -51,9 +59,11 @@ INSTANCE = "instance"  # (in a Routes key) an instance of a plain class, with a 
 FIELDS = "fields"  # the same, its fields kept in locals (see the module docstring)
 
 
-def plain_instance(d: Dual, fields: FrozenSet[str]) -> Optional[str]:
+def plain_instance(d: Dual, fields: FrozenSet[str]
+                   ) -> Optional[Tuple[str, Mapping[str, Any]]]:
     """INSTANCE or FIELDS when the Dual `d` holds such an instance (see the module
-    docstring), of which the rule uses `fields`; None when it holds none."""
+    docstring), of which the rule uses `fields`, with the instance's fields (name ->
+    value) as read; None when it holds none."""
     tangent = d.tangent
     if type(tangent) is not Tangent:
         return None
@@ -75,11 +85,19 @@ def plain_instance(d: Dual, fields: FrozenSet[str]) -> Optional[str]:
         if type(dvalue) not in _SCALARS and not _unbatched(own[name], dvalue):
             return None
     if not getattr(fields, "unboxed", False) or not IN_LOCALS:
-        return None if getattr(fields, "written", None) else INSTANCE
-    if any(type(own[name]) is np.ndarray and name not in dtangents for name in fields) \
+        return None if getattr(fields, "written", None) else (INSTANCE, own)
+    if any(type(own[name]) is np.ndarray and type(dtangents.get(name)) is not np.ndarray
+           for name in fields) \
             or any(type(own[name]) not in _IMMUTABLE for name in fields.updated):
-        return None if fields.written else INSTANCE
-    return FIELDS
+        return None if fields.written else (INSTANCE, own)
+    return FIELDS, own
+
+
+def fields_kind(own: Mapping[str, Any], names: Tuple[str, ...]) -> kinds.Kind:
+    """The kind of an instance whose fields are `own`, for a variant that keeps its
+    fields `names` in locals (see the module docstring)."""
+    kind_of = kinds.kind_of
+    return kinds.fields_kind(names, tuple([kind_of(own[name]) for name in names]))
 
 
 _IMMUTABLE = frozenset((float, int, bool, complex, np.float64, np.float32, np.int64))

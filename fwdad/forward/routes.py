@@ -22,7 +22,10 @@ for the parameters with no tangent alone. Only named parameters are keys; *args 
 Instances of plain classes, given for parameters the rule uses only through their
 fields (normalize/instance_params.py, checked by forward/plain_instances.py), go to the
 optimized variant for them (key INSTANCE): the same code without the guard; or, where the
-function is sealed, the variant that keeps their fields in locals (key FIELDS).
+function is sealed, the variant that keeps their fields in locals (key FIELDS), keyed on
+the kinds of the positional arguments too, where each such instance has the kinds of its
+fields (plain_instances.fields_kind): a field of another kind takes another variant, and
+after _MAX_VARIANTS keys the FIELDS variant with no kinds.
 
 A caller that knows some arguments are constants (its own plain locals, literals,
 globals; jvp given a None or zero tangent) calls `Specialized`: the same variants, with
@@ -31,7 +34,7 @@ those parameters in the key too, so that the callee does no tangent work for the
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
@@ -57,6 +60,8 @@ class Routes:
         self.positional, self.keywords = positional, keywords
         # parameter -> the fields the rule uses, for those it may take as instances
         self.instances = instances or {}
+        self.field_names = {name: tuple(sorted(fields)) for name, fields
+                            in self.instances.items() if getattr(fields, "unboxed", False)}
         self.variants: Dict[Key, Callable] = {}
         self.lock = threading.Lock()
 
@@ -129,6 +134,7 @@ class Routes:
         classes given for parameters the rule may take so (forward/plain_instances.py):
         those parameters marked INSTANCE, then what `key` says; None for other calls."""
         found = []
+        held: Dict[str, Any] = {}  # parameter -> its instance's fields, as checked
         named = list(zip(self.positional, args)) + list(kwargs.items())
         if len(args) > len(self.positional) and unboxed.batched(
                 *args[len(self.positional):]):
@@ -136,10 +142,11 @@ class Routes:
         for name, d in named:
             fields = self.instances.get(name)
             if fields is not None and type(d.tangent) is Tangent:
-                kind = plain_instance(d, fields)
-                if kind is None:
+                checked = plain_instance(d, fields)
+                if checked is None:
                     return None
-                found.append((name, kind))
+                found.append((name, checked[0]))
+                held[name] = checked[1]
             elif unboxed.batched(d):
                 return None
         if found:
@@ -147,8 +154,25 @@ class Routes:
         if not found:
             return None
         marked = {name for name, _ in found}
-        return tuple(found) + tuple(entry for entry in self.key(args, kwargs, constants)
-                                    if entry[0] not in marked)
+        key = tuple(found) + tuple(entry for entry in self.key(args, kwargs, constants)
+                                   if entry[0] not in marked)
+        kept = [name for name, kind in found if kind == FIELDS]
+        if kept and len(self.variants) < _MAX_VARIANTS:
+            key += ((KINDS, self.fields_signature(args, kept, held)),)
+        return key
+
+    def fields_signature(self, args: tuple, kept: List[str], held: Dict[str, Any]
+                         ) -> kinds.Signature:
+        """The kinds of the positional arguments, each instance of `kept` (whose fields
+        the variant keeps in locals) the kinds its fields `held` have (a loop: it runs
+        per call)."""
+        out, kind_of = [], kinds.kind_of
+        for name, d in zip(self.positional, args):
+            if name in kept:
+                out.append(plain_instances.fields_kind(held[name], self.field_names[name]))
+            else:
+                out.append(kind_of(d.primal))
+        return tuple(out)
 
     def variant(self, key: Key) -> Callable:
         rule = self.variants.get(key)

@@ -13,10 +13,11 @@ function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
 or that reads the shape of an array, or calls one of its methods that keep its dtype
 (`x.reshape(m, n)`, forward/optimizer/methods.py); or reads an item of a tuple of known
-kinds at a literal index (`pair[0]`). Python ints take part only where
-their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
-float64 values (`x * n`, `x ** 2`), or converted (`int(x)`); a Python float to an int
-power is a float.
+kinds at a literal index (`pair[0]`), or a field of an instance parameter whose fields'
+kinds the variant was built for (kinds.fields_kind: its only reads, on entry). Python
+ints take part only where their values cannot change the kind: among Python numbers
+(`n + 1`, `np.sqrt(n)`), with float64 values (`x * n`, `x ** 2`), or converted
+(`int(x)`); a Python float to an int power is a float.
 That kind is NumPy's own answer, asked of small values of the operands' kinds
 (kinds.sample), so it follows NumPy's promotion rules exactly. Operands that are
 globals read live, parameters passed by keyword or left to defaults, and names that
@@ -69,7 +70,7 @@ _SAME_KIND = frozenset({np.roll})
 _SAME_KIND_METHODS = frozenset({
     np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
 _CONVERSIONS = {int: INT, float: FLOAT}
-_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple")  # (neither arrays nor numbers)
+_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple", "fields")  # (not values)
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -121,7 +122,7 @@ def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
         fn = line.entry.primal
         known = _metadata(fn, operands, [a for a, _ in line.args])
         if known is None:
-            known = _method_result(fn, operands)
+            known = _method_result(fn, operands) or _field(fn, operands, line.args)
         return [known if known is not None else _result(fn, operands)]
     return [OTHER] * len(line.targets)
 
@@ -163,6 +164,17 @@ def _metadata(fn: Any, operands: List[Kind], atoms: List[Atom]) -> Optional[Kind
     if fn is operator.pow and operands == [INT, INT] and atoms[1].kind == "const" and \
             type(atoms[1].value.primal) is int and atoms[1].value.primal >= 0:
         return INT  # ((m + 1) ** 2: an int to a power that is not negative)
+    return None
+
+
+def _field(fn: Any, operands: List[Kind], args: List[Any]) -> Optional[Kind]:
+    """The kind of `getattr(s, "pos")` for an instance s of kinds.fields_kind (not
+    in _metadata: a field is no metadata, its tangent is the field's own)."""
+    if fn is getattr and len(operands) == 2 and operands[0][0] == "fields" and \
+            args[1][0].kind == "const":
+        names, kinds = operands[0][1], operands[0][2]
+        name = getattr(args[1][0].value, "primal", args[1][0].value)
+        return kinds[names.index(name)] if name in names else None
     return None
 
 

@@ -9,6 +9,8 @@
     kind_of(np.arange(3)), kind_of({})  ->  OTHER    (an int array, a subclass, anything else)
     shape_kind(2)                       ->  ("shape", 2)  (x.shape of a 2-d array: kind_flow.py)
     SLICE, slices_kind(2)               ->  a slice, a tuple of two  (x[1:], x[1:, :-1])
+    fields_kind(("pos", "t"), (("array", 1, float64), ("float",)))
+                                        ->  an instance whose fields hold these kinds
     signature((Dual(x, dx), Dual(2, NoTangent)))  ->  (("array", 1, dtype("float64")), ("int",))
 
 Kinds form a flat lattice: None (nothing known yet, the bottom) below every kind, each
@@ -86,6 +88,13 @@ def slices_kind(count: int) -> Kind:
     return ("slices", count)
 
 
+def fields_kind(names: Tuple[str, ...], kinds: Tuple[Kind, ...]) -> Kind:
+    """The kind of an instance argument whose fields `names` held values of the kinds
+    `kinds` on entry: given only to the instances whose fields a variant reads once on
+    entry and never through the instance again (forward/routes.py, key FIELDS)."""
+    return ("fields", names, kinds)
+
+
 def shape_kind(ndim: int) -> Kind:
     """The kind of the shape of an array of `ndim` axes: a tuple of so many ints."""
     return ("shape", ndim)
@@ -125,7 +134,7 @@ def sample(kind: Kind) -> Any:
         return None
     if kind[0] == "shape":
         return (1,) * int(kind[1])
-    if kind[0] in ("slice", "slices"):
+    if kind[0] in ("slice", "slices", "fields"):
         return None
     if kind[0] == "array":
         return np.full((1,) * int(kind[1]), 0.5, dtype=kind[2])
