@@ -23,7 +23,7 @@ from fwdad.rules.batching import batch
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call, explain_failed_call
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, leaves, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, leaves, zero_tangent
 
 _NONE: FrozenSet[int] = frozenset()
 
@@ -218,8 +218,20 @@ def call_batched(f: Callable[..., Any], duals: List[Dual], size: int,
 
 
 def _batch_size_of(f: Callable[..., Any], tangents: tuple[Any, ...]) -> int:
+    size = _leading_size(tangents)
+    if size is None:
+        raise FwdadError(f"batched_jvp({describe(f)}, ...) needs at least one tangent with "
+                         f"a leading batch axis; for a single tangent use jvp.")
+    return size
+
+
+def _leading_size(tangents: Any) -> Optional[int]:
+    """The length of the first batched leaf's leading axis, in instances' fields too."""
     for leaf in leaves(tangents):
-        if leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
+        if isinstance(leaf, Tangent):
+            size = _leading_size(list(vars(leaf).values()))
+            if size is not None:
+                return size
+        elif leaf is not None and leaf is not NoTangent and np.ndim(leaf) > 0:
             return int(np.shape(leaf)[0])
-    raise FwdadError(f"batched_jvp({describe(f)}, ...) needs at least one tangent with a "
-                     f"leading batch axis; for a single tangent use jvp.")
+    return None

@@ -278,6 +278,23 @@ def test_a_field_with_a_batched_tangent_is_updated():
     np.testing.assert_allclose(tangent, [2.0, 6.0])
 
 
+def sines_of_a_list_field(box):
+    return np.sin(box.field) * 2.0
+
+
+def test_a_batch_of_a_list_fields_tangents_equals_one_at_a_time():
+    """The batch is found in an instance's tangent alone, and a list field read as an
+    array carries its batch of tangents (it was read as a list of twice the items)."""
+    directions = [np.array([1.0, 0.0, 2.0]), np.array([0.0, 1.0, -1.0])]
+    _, batched = batched_jvp(sines_of_a_list_field, (Box([0.5, 1.5]),),
+                             (fwdad.Tangent(field=directions),))
+    for b in range(3):
+        _, one = fwdad.jvp(sines_of_a_list_field, (Box([0.5, 1.5]),),
+                           (fwdad.Tangent(field=[d[b] for d in directions]),))
+        np.testing.assert_allclose(batched[b], one)
+        np.testing.assert_allclose(one, 2.0 * np.cos([0.5, 1.5]) * [d[b] for d in directions])
+
+
 def test_batched_jvp_needs_a_batch_axis():
     with pytest.raises(fwdad.FwdadError, match="leading batch axis"):
         batched_jvp(np.sin, (1.0,), (None,))

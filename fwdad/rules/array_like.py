@@ -81,7 +81,7 @@ def reads_lists_as_arrays(fn: Any) -> bool:
 def array_of(d: Any) -> Any:
     """d with its list made an array by np.array's rule (as bound now: a sparsity
     detection runs its own), when NumPy makes a numeric array of it."""
-    if type(d) is not Dual or type(d.primal) not in SEQUENCES:
+    if not isinstance(d, Dual) or type(d.primal) not in SEQUENCES:  # (a FieldDual too)
         return d
     from fwdad.rules.registry import get_frule  # (the registry wraps rules with this)
     try:

@@ -60,7 +60,7 @@ def update_owned(update: Update, x: Dual, key: Any, value: Dual, *more: Dual) ->
         return _out_owned(update, x, (value,) + more)
     primal = x.primal
     tangent = _writable(primal, x.tangent, value)
-    index = key.primal if type(key) is Dual else key  # (the frules take it boxed)
+    index = key.primal if isinstance(key, Dual) else key  # (the frules take it boxed)
     if update.primal_op in _LINEAR and _direct(primal, tangent, index, value.tangent):
         _update_directly(update.primal_op, primal, tangent, index, value)
         return Dual(primal, tangent)
