@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, List
 
-from fwdad.errors import FwdadError, a_type, describe
+import numpy as np
+
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.signatures import signature_of
 
 
@@ -50,3 +52,19 @@ def copied(tangent: Any) -> Any:
     not write into the caller's tangent arrays."""
     import copy
     return copy.deepcopy(tangent)
+
+
+def no_floats_error(api: str, f: Callable[..., Any], argnums: Any,
+                    inputs: tuple[Any, ...]) -> NonDifferentiableError:
+    """The error for a Jacobian with respect to arguments with no float leaves: it
+    names an instance of a class among them, which jacfwd and jacrev do not open."""
+    where = f"{api}({describe(f)}, argnums={argnums}) differentiates with respect to "
+    instance = next((x for x in inputs if hasattr(x, "__dict__")
+                     and not isinstance(x, (type, np.ndarray))), None)
+    if instance is not None:
+        return NonDifferentiableError(
+            where + f"{a_type(instance)}, whose fields it does not read: pass the floats "
+            f"or arrays themselves (or a tuple, list or dict of them), or use jvp or vjp "
+            f"with a fwdad.Tangent of the instance.")
+    return NonDifferentiableError(
+        where + "arguments that hold no floats: pass floats or float arrays.")

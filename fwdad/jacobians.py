@@ -15,7 +15,7 @@ from fwdad import api, api_checks, budget, chunked, seeds
 from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
+from fwdad.errors import SharedTangentError, describe
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
@@ -171,9 +171,7 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     wrt = check_argnums("jacfwd", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
     if total == 0:
-        raise NonDifferentiableError(
-            f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect "
-            f"to arguments that hold no floats: pass floats or float arrays.")
+        raise api_checks.no_floats_error("jacfwd", f, argnums, tuple(args[i] for i in wrt))
     kwargs = kwargs or {}
 
     def task(start: int, stop: int) -> Any:

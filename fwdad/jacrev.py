@@ -22,7 +22,7 @@ from fwdad import api_checks, jacobians, seeds
 from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
-from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
+from fwdad.errors import FwdadError, a_type, describe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
@@ -78,7 +78,8 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
-    _check_inputs(f, argnums, leaves, total)
+    if total == 0:
+        raise api_checks.no_floats_error("jacrev", f, argnums, tuple(args[i] for i in wrt))
     complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
     copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
     try:
@@ -96,13 +97,6 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
     blocks = seeds.jacobian_blocks(out, [rows], inputs)
     return out, _typed(out, blocks, inputs)
-
-
-def _check_inputs(f: Callable[..., Any], argnums: Any, leaves: Any, total: int) -> None:
-    if total == 0:
-        raise NonDifferentiableError(
-            f"jacrev({describe(f)}, argnums={argnums}) differentiates with respect "
-            f"to arguments that hold no floats: pass floats or float arrays.")
 
 
 def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None) -> Any:

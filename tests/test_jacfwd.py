@@ -116,6 +116,21 @@ def test_integer_argument_is_reported():
         fwdad.jacfwd(lambda n: n * 2.0)(3)
 
 
+class Holder:
+    def __init__(self, values):
+        self.values = values
+
+
+def sines_of_held(h):
+    return np.sin(h.values)
+
+
+@pytest.mark.parametrize("jacobian", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+def test_an_instance_argument_is_named_with_what_to_do(jacobian):
+    with pytest.raises(NonDifferentiableError, match=r"a .*Holder, whose fields.*Tangent"):
+        jacobian(sines_of_held)(Holder(np.ones(2)))
+
+
 def updates_its_input(x):
     x *= 2.0
     return x * x
