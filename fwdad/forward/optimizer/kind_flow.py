@@ -13,7 +13,8 @@ function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
 or that reads the shape of an array, or calls one of its methods that keep its dtype
 (`x.reshape(m, n)`, forward/optimizer/methods.py); or reads an item of a tuple of known
-kinds at a literal index (`pair[0]`). Python ints take part only where
+kinds at a literal index (`pair[0]`). A loop over `range` of ints binds an int.
+Python ints take part only where
 their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
 float64 values (`x * n`, `x ** 2`), or converted (`int(x)`); a Python float to an int
 power is a float.
@@ -69,7 +70,9 @@ _SAME_KIND = frozenset({np.roll})
 _SAME_KIND_METHODS = frozenset({
     np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
 _CONVERSIONS = {int: INT, float: FLOAT}
-_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple")  # (neither arrays nor numbers)
+# (neither arrays nor numbers)
+_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple", "range")
+RANGE: Kind = ("range",)  # range(n) of ints: a loop over it binds ints
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -111,6 +114,9 @@ def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
         return [operand_kind(atom, kinds) for atom, _ in line.args]
     if line.kind == "copy" and len(line.targets) == 1 and len(line.args) == 1:
         return [operand_kind(line.args[0][0], kinds)]
+    if line.kind == "for" and len(line.targets) == 1 and \
+            operand_kind(line.args[0][0], kinds) == RANGE:
+        return [INT]  # (for i in range(n): i is an int)
     if line.kind == "update":  # (r[k] op= v, r op= v: an array is updated in place)
         kind = operand_kind(line.args[0][0], kinds)
         return [kind if kind[0] == "array" else OTHER]
@@ -221,6 +227,8 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
     if fn in _SAME_KIND and operands and operands[0][0] == "array" and \
             all(k == INT for k in operands[1:]):
         return operands[0]
+    if fn is range and 1 <= len(operands) <= 3 and all(k == INT for k in operands):
+        return RANGE
     if fn in _CONVERSIONS and len(operands) == 1:
         return _CONVERSIONS[fn]  # (int(x) is an int whatever x is, or it raises)
     if operands and all(k in _PYTHON_NUMBERS for k in operands) and (

@@ -49,6 +49,7 @@ from fwdad.forward.optimizer import (
 from fwdad.forward.optimizer.activity import BOXED, PLAIN, SPLIT
 from fwdad.forward.optimizer.batch_axes import BatchAxes
 from fwdad.forward.optimizer.cleanup import cleanup
+from fwdad.forward.optimizer.constant_lines import primal_function
 from fwdad.forward.optimizer.guard import guard
 from fwdad.forward.optimizer.inline import built_plainly, instantiate, nondiff_call
 from fwdad.forward.optimizer.kinds import Kind, Signature, is_value
@@ -109,12 +110,15 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     if params is not None:
         methods.resolve(lines.body, params, constants)
     inplace.join_updates(lines.body, activity.params(tree), outs=not batched)
-    analysis = activity.analyse(tree, lines, constants.values, set(without_tangent),
-                                guarded=not (without_tangent or checked))
+    analysis = activity.analyse(
+        tree, lines, constants.values, set(without_tangent),
+        guarded=not (without_tangent or checked),
+        kinds_of=None if params is None else functools.partial(kind_flow.propagate,
+                                                               params=params))
     if analysis.scoped or _builds_instances(constants) or (
             batched and batched_variant.may_widen(analysis.lines)):
         return None
-    value_kinds = kind_flow.propagate(analysis.lines, params) if params is not None else {}
+    value_kinds = analysis.value_kinds
     rewrite = _Rewrite(analysis, constants, tree, without_tangent, value_kinds)
     rewrite.batched = batched
     if batched and value_kinds:  # (where updates may be written inline)
@@ -344,6 +348,10 @@ class _Rewrite(OtherLines):
         built = built_plainly(self, line) if kind == PLAIN and target else None
         if built is not None:
             return [Assign([target], built, CALL)]
+        fn = primal_function(self, line, target)
+        if fn is not None:  # (no operand can pass on a derivative: no rule needed)
+            self.note_small(line, target)
+            return [Assign([target], nondiff_call(self, line, fn), CALL)]
         inlined = array_lines.inlined(self, line, target) if self.value_kinds else None
         if inlined is not None:
             self.inlined = True
