@@ -57,11 +57,13 @@ def is_data(value: Any, depth: int = 0) -> bool:
 
 def is_data_kind(kind: Optional[Kind]) -> bool:
     """Whether every value of this kind (forward/optimizer/kinds.py) is data: a number,
-    a float array, a shape, a slice, or a list or tuple of such."""
+    a float array, a shape, a slice, or a list, tuple or string-keyed dict of such."""
     if kind is None:
         return False
     if is_value(kind) or kind[0] in ("shape", "slice", "slices"):
         return True
+    if kind[0] == "dict":
+        return all(is_data_kind(k) for _, k in kind[1])
     return kind[0] in ("list", "tuple") and all(is_data_kind(k) for k in kind[1])
 
 

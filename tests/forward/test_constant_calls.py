@@ -4,6 +4,7 @@ leaves the array constant; a call with no active operand runs its primal alone, 
 rule (none needed when it has none); calls that can reach a Dual another way (a closure,
 a callable, an active operand) still ask for their rule. Each derivative is checked
 against central differences and the unoptimized rule."""
+import copy
 import math
 import types
 
@@ -35,8 +36,8 @@ def _against_references(fn, args, tangents, fd_tangents):
     """jvp of a fresh copy of fn: the finite differences' derivative and the plain
     rule's (given the same zero tangents as Duals)."""
     f = _fresh(fn)
-    out, tangent = fwdad.jvp(f, args, tangents)
-    assert_close(tangent, fd_jvp(fn, args, fd_tangents))
+    out, tangent = fwdad.jvp(f, copy.deepcopy(args), tangents)
+    assert_close(tangent, fd_jvp(fn, copy.deepcopy(args), fd_tangents))
     plain = run_rule(build_rule(fn, optimized=False), args,
                      [NoTangent if t is None else t for t in tangents])
     assert not isinstance(plain, type), f"the plain rule raised {plain.__name__}"
@@ -183,3 +184,79 @@ def test_math_log_and_lgamma_are_inlined():
     source = dispatch.derived_rule(f).source
     assert "_fw_math_log(x)" in source and "_fw_math_lgamma(x)" in source
     assert "_fw_log(_fw_Dual(x, dx), _fw_Dual(b, db))" in source
+
+
+# ---- dicts in the signature -----------------------------------------------------------------
+def layer(p, x):
+    h = np.tanh(p["W"] @ x + p["b"])
+    return np.sum(h * p["s"])
+
+
+def layer_written(p, x):
+    p["W"] = p["W"] * 2.0
+    return np.sum(np.tanh(p["W"] @ x) * p["s"])
+
+
+PARAMS = {"W": np.array([[0.1, -0.3, 0.2], [0.4, 0.1, -0.2]]), "b": np.array([0.1, 0.2]),
+          "s": 2.0}
+
+
+def _params(**changed):
+    return {**{k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in PARAMS.items()},
+            **changed}
+
+
+def test_kind_of_a_dict_has_its_keys_and_items_kinds():
+    from fwdad.forward.optimizer.kinds import FLOAT, OTHER, kind_of
+    assert kind_of({"w": 0.5, "v": np.ones(2)}) == (
+        "dict", (("w", FLOAT), ("v", ("array", 1, np.dtype("float64")))))
+    assert kind_of({1: 0.5}) == OTHER and kind_of(dict.fromkeys("abcdefghij", 1.0)) == OTHER
+
+
+def test_a_constant_dict_of_arrays_is_read_plainly_and_its_items_inlined():
+    """The variant for a dict of these kinds reads p["W"] plainly and inlines the NumPy
+    functions of what it read (np.tanh, np.sum); right against both references."""
+    f = _against_references(layer, (_params(), X), (None, np.ones(3)),
+                            ({"W": np.zeros((2, 3)), "b": np.zeros(2), "s": 0.0},
+                             np.ones(3)))
+    source, = _variant_sources(f)
+    assert "p['W']" in source and "_fw_np_tanh(" in source and "_fw_tanh(" not in source
+
+
+@pytest.mark.parametrize("later", [
+    dict(s=3),                                   # an int where a float was seen
+    dict(b=np.array([[0.1, 0.2]])),              # another number of axes
+    dict(W=[[0.1, -0.3, 0.2], [0.4, 0.1, -0.2]]),  # a list where an array was
+    dict(extra=1.0),                             # another key
+], ids=["int", "rank", "list", "key"])
+def test_a_dict_of_other_kinds_runs_its_own_variant(later):
+    f = _fresh(layer)
+    fwdad.jvp(f, (_params(), X), (None, np.ones(3)))
+    p = _params(**later)
+    _, tangent = fwdad.jvp(f, (p, X), (None, np.ones(3)))
+    assert_close(tangent, fd_jvp(layer, (p, X), ({k: 0.0 * np.asarray(v, dtype=float)
+                                                     for k, v in p.items()}, np.ones(3))))
+    assert len(dispatch.derived_rule(f).routes.variants) == 2
+
+
+def test_a_dict_written_by_the_rule_is_right():
+    """p["W"] = ... may change what the dict holds (its items' kinds are not trusted
+    where a line may write into a dict): the derivative is right."""
+    _against_references(layer_written, (_params(), X), (None, np.ones(3)),
+                        ({"W": np.zeros((2, 3)), "b": np.zeros(2), "s": 0.0}, np.ones(3)))
+
+
+def test_item_kinds_of_a_dict_only_where_nothing_writes_into_one():
+    import operator
+
+    from fwdad.forward.optimizer import kind_flow
+    from fwdad.forward.optimizer.kinds import FLOAT, OTHER, kind_of
+    from fwdad.forward.optimizer.lines import Atom, Line
+    from fwdad.rules.registry import entry_of
+    key = Atom("const", "_fw_s_s", "s")
+    read = Line("call", targets=["v"], args=[(Atom("local", "p"), False), (key, False)],
+                entry=entry_of(operator.getitem))
+    params = {"p": kind_of({"s": 1.0})}
+    assert kind_flow.propagate([read], params)["v"] == FLOAT
+    write = Line("call", targets=[], args=[(Atom("local", "p"), False)], pure=False)
+    assert kind_flow.propagate([read, write], params)["v"] == OTHER

@@ -128,7 +128,8 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     guarded = batched or not (without_tangent or checked)  # (see below)
     unchecked = set() if guarded else {  # (a float array or a number is no list)
         p for p in activity.params(tree) if not is_value(value_kinds.get(p))}
-    rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | unchecked)
+    rewrite.unfree = sequences.unfree_locals(analysis.lines, _starred(tree) | unchecked) - {
+        name for name, kind in value_kinds.items() if is_value(kind)}  # (never a list)
     rewrite.built = sequences.built(analysis.lines)
     body = rewrite.entry(tree) + rewrite.block(lines.body)
     if batched:
