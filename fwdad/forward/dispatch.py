@@ -12,28 +12,13 @@ from fwdad import construction
 from fwdad.core import entry_points, rebinding
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
 from fwdad.forward import callables, constructors, fixed_calls, records
 from fwdad.forward.cache import derived_rules
+from fwdad.forward.constant_calls import MissingRule
 from fwdad.forward.routes import Specialized
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function, required_python_function
-
-
-class MissingRule:
-    """Stands for a rule that does not exist; raises at the call, naming the callee."""
-
-    __slots__ = ("fn", "location")
-
-    def __init__(self, fn: Any, location: str) -> None:
-        self.fn, self.location = fn, location
-
-    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
-        rule = get_frule(self.fn)  # registered since the rule was built?
-        if rule is not None:
-            return rule(*args, **kwargs)
-        raise missing_rule_error(self.fn, args, self.location)
 
 
 def _forget_derived_rules(fn: Any) -> None:

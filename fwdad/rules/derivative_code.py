@@ -181,6 +181,13 @@ def inline_template(row: Any, fn: Any) -> Optional[Template]:
     return template_of(row, fn, MATH if fn is row.math else NUMPY_ON_FLOATS)
 
 
+def math_twin_template(row: Any) -> Optional[Template]:
+    """The template of the row's `inline_math` (math.log for np.log's row): its
+    one-argument calls, whose rule is written by hand, inline the row's derivative."""
+    fn = getattr(row, "inline_math", None)
+    return None if fn is None else template_of(row, fn, MATH)
+
+
 def template_of(row: Any, fn: Any, family: Family) -> Template:
     """The optimizer's template of a unary row for `fn` (its numpy or math function)."""
     primal = ast.Call(qualified(fn, family), [ast.Name("x", ast.Load())], [])

@@ -6,6 +6,9 @@ derivative as a small expression of the inputs and the output `y`:
     Unary(np.sin, math.sin, "cos(x)", inline=True)      d sin(x) = cos(x) dx
     Binary(np.hypot, None, "a / y", "b / y")            d hypot = (a da + b db) / y
 
+A row's `inline_math` is a math function whose rules are written by hand (math.log,
+which also takes a base) but whose one-argument calls inline the row's template.
+
 Function names in the text are resolved per family (`cos` is np.cos in the ufunc's
 rules, math.cos in the math function's), so one row serves both. From each row
 rules/derivative_code.py makes the forward rule, the optimizer's template (for rows
@@ -33,6 +36,9 @@ class Unary:
     math: Any                 # the math module's twin, or None
     derivative: str
     inline: bool = False      # the optimizer inlines its template
+    # a math function whose rules are written elsewhere (math.log takes a base too:
+    # mathfns.py) but whose one-argument calls the optimizer inlines from this row
+    inline_math: Any = None
 
     @property
     def partials(self) -> tuple:
@@ -79,7 +85,7 @@ UNARY: List[Unary] = [
     Unary(np.exp, math.exp, "y", inline=True),
     Unary(np.exp2, _exp2, "y * LN2"),
     Unary(np.expm1, math.expm1, "y + 1.0"),
-    Unary(np.log, None, "1.0 / x", inline=True),  # (math.log(x, base): mathfns.py)
+    Unary(np.log, None, "1.0 / x", inline=True, inline_math=math.log),
     Unary(np.log2, math.log2, "1.0 / (x * LN2)"),
     Unary(np.log10, math.log10, "1.0 / (x * LN10)"),
     Unary(np.log1p, math.log1p, "1.0 / (1.0 + x)", inline=True),
@@ -92,7 +98,7 @@ UNARY: List[Unary] = [
     # ---- special functions ----
     Unary(None, math.erf, "2.0 / sqrt(pi) * exp(-x * x)"),
     Unary(None, math.erfc, "-2.0 / sqrt(pi) * exp(-x * x)"),
-    Unary(None, math.lgamma, "digamma(x)"),
+    Unary(None, math.lgamma, "digamma(x)", inline=True),
     Unary(None, math.gamma, "y * digamma(x)"),
 ]
 

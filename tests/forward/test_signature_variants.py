@@ -106,7 +106,8 @@ def test_kinds_of_sequences():
     looped = []
     looped.append(looped)
     assert kind_of(looped)[0] == "list"  # (a list that holds itself: depth-limited)
-    assert kind_of({"a": 1.0}) == OTHER
+    assert kind_of({"a": 1.0}) == ("dict", (("a", FLOAT),))  # (string keys: its own)
+    assert kind_of({1: 1.0}) == OTHER
 
 
 def scaled(x, n):

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import astwalk, lang
+from fwdad.forward.constant_calls import MissingRule
 from fwdad.forward.optimizer import metadata
+from fwdad.forward.optimizer.kinds import is_number
 from fwdad.forward.optimizer.lines import Line, RuleLines, bound_below, walk_lines
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
@@ -35,14 +37,21 @@ class Analysis:
     opaque: Set[str]               # locals whose tangents may carry a hidden batch axis
     lines: List[Line]              # every Line of the rule, blocks' after their own
     quiet: Set[int]                # ids of lines reading metadata (optimizer/metadata.py)
+    value_kinds: Dict[str, Any]    # local -> its kind (optimizer/kind_flow.py), if known
 
 
 def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any],
-            inactive: Set[str] = frozenset(), guarded: bool = False) -> Analysis:
+            inactive: Set[str] = frozenset(), guarded: bool = False,
+            kinds_of: Optional[Callable[[List[Line]], Dict[str, Any]]] = None
+            ) -> Analysis:
     """The kind of every local of the rule `fn`, whose Lines are `rule_lines` (see the
     module docstring); the parameters `inactive` have no tangent (the rule is
     specialized for that). A `guarded` rule turns away instances of user classes, so
-    its parameters' metadata carry no tangent (forward/optimizer/metadata.py)."""
+    its parameters' metadata carry no tangent (forward/optimizer/metadata.py). Given
+    `kinds_of` (the values' kinds of a rule specialized on its arguments' kinds:
+    kind_flow.propagate), locals that always hold a number are never forced: no call
+    can mutate a number, nor can it share an object with what it was read from
+    (`a = c[0]` of a vector c: c stays as active as it was)."""
     lines = walk_lines(rule_lines.body)
     bound = params(fn)
     for line in lines:
@@ -54,20 +63,23 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
     locals_ = bound_below(unknown, bound | rule_lines.locals)
     names |= locals_ | rule_lines.globals | set(constants)
     everything, lines = lines, _rows(lines)
+    value_kinds = kinds_of(everything) if kinds_of is not None else {}
+    numbers = {name for name, kind in value_kinds.items() if is_number(kind)}
     args = fn.args
-    forced = _forced(lines, locals_) | {a.arg for a in (args.vararg, args.kwarg) if a}
+    forced = _forced(lines, locals_, numbers) | {
+        a.arg for a in (args.vararg, args.kwarg) if a}
     readers = _readers(lines)
     quiet = metadata.quiet_reads(lines, params(fn)) if guarded else set()
     active = _closure(readers, (params(fn) - inactive) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
-        and not _is_nondiff(line) for t in line.targets},
+        and not _is_nondiff(line) and not _missing(line) for t in line.targets},
         lambda line: _passes_activity(line) and id(line) not in quiet)
     opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
                                 and not line.pure for t in _defined(line, locals_)},
                       None, active)
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
-    return Analysis(kinds, names, scoped, opaque, everything, quiet)
+    return Analysis(kinds, names, scoped, opaque, everything, quiet, value_kinds)
 
 
 def _rows(lines: List[Line]) -> List[Line]:
@@ -142,22 +154,24 @@ def _defined(line: Line, locals_: Set[str]) -> List[str]:
     return line.targets
 
 
-def _forced(lines: List[Line], locals_: Set[str]) -> Set[str]:
+def _forced(lines: List[Line], locals_: Set[str], numbers: Set[str]) -> Set[str]:
     """Locals that must stay Duals: mentioned by unknown statements, passed to calls
     that may mutate them, or aliased by such a local (through a copy, an unpacking, a
-    loop or a call result, which may all share objects with their operands)."""
+    loop or a call result, which may all share objects with their operands); not the
+    locals `numbers`, which always hold a number (immutable, and a view of nothing)."""
     forced = set()
     for line in lines:
         if line.kind == "unknown":
             forced.update(_defined(line, locals_))
-        elif line.kind in ("call", "template") and not line.pure:
-            forced.update(a.name for a in line.operands if a.kind == "local")
+        elif line.kind in ("call", "template") and not line.pure and not _missing(line):
+            forced.update(a.name for a in line.operands
+                          if a.kind == "local" and a.name not in numbers)
     changed = True
     while changed:
         changed = False
         for line in lines:
             if line.kind in ("call", "template", "copy", "unpack", "for", "copies") and \
-                    not _is_nondiff(line) and set(line.targets) & forced:
+                    not _is_nondiff(line) and (set(line.targets) & forced) - numbers:
                 new = {a.name for a in line.operands if a.kind == "local"} - forced
                 forced |= new
                 changed |= bool(new)
@@ -168,10 +182,17 @@ def _is_nondiff(line: Line) -> bool:
     return line.entry is not None and line.entry.kind == "nondiff"
 
 
+def _missing(line: Line) -> bool:
+    """Whether `line` calls a function with no rule (forward/constant_calls.MissingRule):
+    the call raises unless its operands are data with zero tangents, so its result has
+    none, and whatever it mutates stays as constant as it was."""
+    return type(line.callee) is MissingRule
+
+
 def _passes_activity(line: Line) -> bool:
     """Whether an active operand makes the targets of `line` active (an impure call
     makes them active whatever its operands)."""
-    return line.kind != "unknown" and not _is_nondiff(line)
+    return line.kind != "unknown" and not _is_nondiff(line) and not _missing(line)
 
 
 def _readers(lines: List[Line]) -> Dict[str, List[Line]]:

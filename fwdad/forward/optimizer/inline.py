@@ -241,9 +241,10 @@ def _summed(tpl: Template, tangent: ast.expr, subst: Dict[str, ast.expr], zeros:
 
 
 # ---- nondiff rules: the primal call alone ----------------------------------------------
-def nondiff_call(rw: Any, line: Line) -> ast.expr:
-    """`fn(x.primal, ...)`, as the nondiff rule computes it (comparisons as operators)."""
-    fn = line.entry.primal
+def nondiff_call(rw: Any, line: Line, fn: Any = None) -> ast.expr:
+    """`fn(x.primal, ...)`, as the nondiff rule computes it (comparisons as operators);
+    `fn` is the entry's function unless given."""
+    fn = line.entry.primal if fn is None else fn
     args = [ast.Starred(value=rw.primal(a), ctx=ast.Load()) if starred else rw.primal(a)
             for a, starred in line.args]
     keywords = [ast.keyword(arg=n, value=rw.primal(a)) for n, a in line.keywords]

@@ -13,11 +13,13 @@ function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
 or that reads the shape of an array, or calls one of its methods that keep its dtype
 (`x.reshape(m, n)`, forward/optimizer/methods.py); or reads an item of a tuple of known
-kinds at a literal index (`pair[0]`), or a field of an instance parameter whose fields'
-kinds the variant was built for (kinds.fields_kind: its only reads, on entry). Python
-ints take part only where their values cannot change the kind: among Python numbers
-(`n + 1`, `np.sqrt(n)`), with float64 values (`x * n`, `x ** 2`), or converted
-(`int(x)`); a Python float to an int power is a float.
+kinds at a literal index (`pair[0]`), or of a dict at a literal string key
+(`params["w"]`) where no line can write into a dict, or a field of an instance parameter
+whose fields' kinds the variant was built for (kinds.fields_kind: its only reads, on
+entry). A loop over `range` of ints binds an int. Python ints take part only where
+their values cannot change the kind: among Python numbers (`n + 1`, `np.sqrt(n)`), with
+float64 values (`x * n`, `x ** 2`), or converted (`int(x)`); a Python float to an int
+power is a float.
 That kind is NumPy's own answer, asked of small values of the operands' kinds
 (kinds.sample), so it follows NumPy's promotion rules exactly. Operands that are
 globals read live, parameters passed by keyword or left to defaults, and names that
@@ -70,7 +72,9 @@ _SAME_KIND = frozenset({np.roll})
 _SAME_KIND_METHODS = frozenset({
     np.ndarray.copy, np.ndarray.transpose, np.ndarray.conj, np.ndarray.conjugate})
 _CONVERSIONS = {int: INT, float: FLOAT}
-_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple", "fields")  # (not values)
+# (neither arrays nor numbers)
+_NOT_VALUES = ("shape", "slice", "slices", "list", "tuple", "range", "dict", "fields")
+RANGE: Kind = ("range",)  # range(n) of ints: a loop over it binds ints
 _MATH_RESULTS_NOT_FLOAT = frozenset({
     math.floor, math.ceil, math.trunc, math.prod, math.frexp, math.modf, math.isnan,
     math.isinf, math.isfinite, math.isclose})
@@ -91,6 +95,9 @@ def propagate(lines: Iterable[Line], params: Dict[str, Kind]) -> Dict[str, Kind]
     lines = list(lines)
     rows = [line for line in lines if line.targets]
     kinds: Dict[str, Optional[Kind]] = dict(params)
+    # (a dict's items keep their kinds only where nothing can write into it)
+    frozen = not any(line.kind == "unknown" or (
+        line.kind in ("call", "template") and not line.pure) for line in lines)
     for line in lines:  # (names a statement the optimizer does not know may assign)
         if line.kind == "unknown":
             kinds.update((n.id, OTHER) for n in astwalk.names(line.node))
@@ -98,7 +105,7 @@ def propagate(lines: Iterable[Line], params: Dict[str, Kind]) -> Dict[str, Kind]
     while changed:  # (kinds only go up a lattice of height 2: a few rounds)
         changed = False
         for line in rows:
-            for target, kind in zip(line.targets, _results(line, kinds)):
+            for target, kind in zip(line.targets, _results(line, kinds, frozen)):
                 new = join(kinds.get(target), kind)
                 if new != kinds.get(target):
                     kinds[target] = new
@@ -106,12 +113,17 @@ def propagate(lines: Iterable[Line], params: Dict[str, Kind]) -> Dict[str, Kind]
     return {name: kind if kind is not None else OTHER for name, kind in kinds.items()}
 
 
-def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
-    """The kinds `line` gives its targets, in order (OTHER for what is not known)."""
+def _results(line: Line, kinds: Dict[str, Optional[Kind]], frozen: bool = False
+             ) -> List[Kind]:
+    """The kinds `line` gives its targets, in order (OTHER for what is not known);
+    `frozen`: no line of the rule can write into a dict."""
     if line.kind == "copies":
         return [operand_kind(atom, kinds) for atom, _ in line.args]
     if line.kind == "copy" and len(line.targets) == 1 and len(line.args) == 1:
         return [operand_kind(line.args[0][0], kinds)]
+    if line.kind == "for" and len(line.targets) == 1 and \
+            operand_kind(line.args[0][0], kinds) == RANGE:
+        return [INT]  # (for i in range(n): i is an int)
     if line.kind == "update":  # (r[k] op= v, r op= v: an array is updated in place)
         kind = operand_kind(line.args[0][0], kinds)
         return [kind if kind[0] == "array" else OTHER]
@@ -121,6 +133,9 @@ def _results(line: Line, kinds: Dict[str, Optional[Kind]]) -> List[Kind]:
         operands = [operand_kind(a, kinds) for a, _ in line.args]
         fn = line.entry.primal
         known = _metadata(fn, operands, [a for a, _ in line.args])
+        if known is None and frozen and fn is operator.getitem and len(operands) == 2 \
+                and operands[0][0] == "dict":
+            known = _dict_item(operands[0], line.args[1][0])
         if known is None:
             known = _method_result(fn, operands) or _field(fn, operands, line.args)
         return [known if known is not None else _result(fn, operands)]
@@ -202,6 +217,14 @@ def _tuple_item(kind: Kind, key: Atom) -> Optional[Kind]:
         else None
 
 
+def _dict_item(kind: Kind, key: Atom) -> Optional[Kind]:
+    """The kind of `d["w"]` for a dict d of known items and a literal string key, in a
+    rule where nothing can write into d (a call that may mutate, a statement the
+    optimizer does not know): None otherwise."""
+    name = getattr(key.value, "primal", key.value) if key.kind == "const" else None
+    return dict(kind[1]).get(name) if type(name) is str else None
+
+
 def _method_result(fn: Any, operands: List[Kind]) -> Optional[Kind]:
     """The kind of a float array's method that keeps its dtype, by what it is given:
     `x.reshape(m, n)` (ints: one axis each), `x.ravel()`, `x.copy()`, `x.T`-like
@@ -233,6 +256,8 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
     if fn in _SAME_KIND and operands and operands[0][0] == "array" and \
             all(k == INT for k in operands[1:]):
         return operands[0]
+    if fn is range and 1 <= len(operands) <= 3 and all(k == INT for k in operands):
+        return RANGE
     if fn in _CONVERSIONS and len(operands) == 1:
         return _CONVERSIONS[fn]  # (int(x) is an int whatever x is, or it raises)
     if operands and all(k in _PYTHON_NUMBERS for k in operands) and (

@@ -6,7 +6,8 @@
     kind_of(np.ones((2, 3)))            ->  ("array", 2, dtype("float64"))
     kind_of([1.0, np.ones(2)])          ->  ("list", (("float",), ("array", 1, dtype("float64"))))
     kind_of((2, 0.5))                   ->  ("tuple", (("int",), ("float",)))
-    kind_of(np.arange(3)), kind_of({})  ->  OTHER    (an int array, a subclass, anything else)
+    kind_of({"w": 0.5})                 ->  ("dict", (("w", ("float",)),))  (string keys)
+    kind_of(np.arange(3)), kind_of({1: 2})  ->  OTHER  (an int array, a subclass, anything else)
     shape_kind(2)                       ->  ("shape", 2)  (x.shape of a 2-d array: kind_flow.py)
     SLICE, slices_kind(2)               ->  a slice, a tuple of two  (x[1:], x[1:, :-1])
     fields_kind(("pos", "t"), (("array", 1, float64), ("float",)))
@@ -19,7 +20,8 @@ the exact types above have a kind of their own: a subclass of ndarray or of floa
 override its operators, so it is OTHER. A list or tuple of at most MAX_ITEMS items has
 the kinds of its items (nested at most MAX_DEPTH deep; longer or deeper ones are
 OTHER), so a call with a list of another length or of other items has another
-signature; a dict is OTHER. Rules keyed by a signature
+signature; so does a dict with string keys, by its keys in order and its items' kinds
+(other dicts are OTHER). Rules keyed by a signature
 (forward/routes.py) compute it from each call's arguments, so a rule never sees
 arguments of other kinds (forward/optimizer/kind_flow.py propagates kinds through
 its lines). A kind holds the dtype itself, not its name (which NumPy computes on each
@@ -60,6 +62,13 @@ def kind_of(value: Any, depth: int = 0) -> Kind:
     sequence = _SEQUENCES.get(t)
     if sequence is not None and len(value) <= MAX_ITEMS and depth < MAX_DEPTH:
         return (sequence, tuple([kind_of(item, depth + 1) for item in value]))
+    if t is dict and len(value) <= MAX_ITEMS and depth < MAX_DEPTH:
+        items = []
+        for key, item in value.items():
+            if type(key) is not str:
+                return OTHER
+            items.append((key, kind_of(item, depth + 1)))
+        return ("dict", tuple(items))
     return OTHER
 
 
@@ -130,7 +139,7 @@ def ndim(kind: Optional[Kind]) -> Optional[int]:
 def sample(kind: Kind) -> Any:
     """A small value of this kind (every axis of length 1), to ask NumPy what kind an
     operation on such values gives; None for OTHER and sequences."""
-    if kind == OTHER or is_sequence(kind):
+    if kind == OTHER or is_sequence(kind) or kind[0] == "dict":
         return None
     if kind[0] == "shape":
         return (1,) * int(kind[1])

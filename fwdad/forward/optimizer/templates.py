@@ -27,6 +27,8 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.rules import all as _all_rules  # noqa: F401  (templates go on their entries)
+from fwdad.rules import derivatives
+from fwdad.rules.derivative_code import math_twin_template
 from fwdad.rules.ieee import divide, power
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.registry import attach_template
@@ -53,6 +55,11 @@ def template(*primals: Any) -> Callable[[Callable], Callable]:
     return register
 
 
+# math functions whose rules are written by hand, with a row's one-argument template
+for _row in derivatives.UNARY:
+    _twin = math_twin_template(_row)
+    if _twin is not None:
+        attach_template(_row.inline_math, _twin)
 
 
 # ---- arithmetic --------------------------------------------------------------------
