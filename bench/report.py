@@ -256,7 +256,8 @@ samples of the whole call taken in turn, on a loaded machine: 185 -> 180 us, wit
 the probe 124). Measured and not taken: the check as one random linear functional of
 the residual (a dot product instead of a compare per row), which is weaker at the
 same tolerance: the functional's bound is the sum of every row's rounding bound, so a
-row that exceeds its own bound by less than that sum goes unseen; a probe of +-1
+row that exceeds its own bound by less than that sum goes unseen (tests/test_sparse.py,
+test_the_probe_compares_row_by_row: a miss of 1e-9 beside rows of 1e8); a probe of +-1
 entries, also weaker: a nonzero J[i, k] that the pattern misses shows as J[i, k] (v[j]
 - v[k]), with j the pattern's column of k's colour in row i, and that is zero half the
 time; the product-sum row by row into a kept buffer (no faster than the einsum). Page
