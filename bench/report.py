@@ -261,5 +261,23 @@ against 15). The probe runs for a pattern found by jacobian_sparsity in global m
 too: that pattern holds for every value of the argument, but not once something
 else f reads (an index array in a global, another argument) changes, which fwdad
 cannot see (tests/test_sparse.py).
+
+The probe's check now subtracts the probe's row after the product-sum of the colours'
+rows instead of weighting it by -1, so its weights lose a row (240 KB instead of 320 KB
+on the 1-D residual, read from memory after the pass has pushed them out of the
+cache): the same instructions (361 K), about 5 us less a call in CPU-time medians (500
+samples of the whole call taken in turn, on a loaded machine: 185 -> 180 us, without
+the probe 124). Measured and not taken: the check as one random linear functional of
+the residual (a dot product instead of a compare per row), which is weaker at the
+same tolerance: the functional's bound is the sum of every row's rounding bound, so a
+row that exceeds its own bound by less than that sum goes unseen (tests/test_sparse.py,
+test_the_probe_compares_row_by_row: a miss of 1e-9 beside rows of 1e8); a probe of +-1
+entries, also weaker: a nonzero J[i, k] that the pattern misses shows as J[i, k] (v[j]
+- v[k]), with j the pattern's column of k's colour in row i, and that is zero half the
+time; the product-sum row by row into a kept buffer (no faster than the einsum). Page
+faults: bench/sparse.py's sampling takes none per call (what the process freed
+before has raised glibc's thresholds), a fresh process about 240 per call of the 1-D
+residual (getrusage), which on a loaded machine made the call 3.5x slower (710 against
+200 us with glibc's trimming turned off through mallopt, for the measurement only).
 """
 

@@ -83,15 +83,14 @@ class Compression:
         return self._directions[key]
 
     def _probe_weights(self, along: np.ndarray) -> np.ndarray:
-        """(ncolors + 1, width): along[j] where compressed entry (c, i) is read as
-        entry (i, j) (rows: (j, i)), 0 where it holds no entry, and -1 in the last row.
-        Then (weights * compressed).sum(0) is the sparse derivative times `along`
-        minus the derivative along it (the probe's row), read in the compressed layout
-        (each compressed entry holds one entry of the pattern, by the colouring)."""
-        weights = np.zeros((self.ncolors + 1, self.width), dtype=along.dtype)
+        """(ncolors, width): along[j] where compressed entry (c, i) is read as entry
+        (i, j) (rows: (j, i)), and 0 where it holds no entry. Then
+        (weights * compressed[:ncolors]).sum(0) is the sparse derivative times `along`,
+        read in the compressed layout (each compressed entry holds one entry of the
+        pattern, by the colouring), to compare with the probe's row, compressed[-1]."""
+        weights = np.zeros((self.ncolors, self.width), dtype=along.dtype)
         rows, cols = coordinates(self.pattern)
         weights[self.source] = along[rows if self.kind == "row" else cols]
-        weights[-1] = -1
         weights.flags.writeable = False
         return weights
 
@@ -109,7 +108,7 @@ class Compression:
         entry is read from its row or its column), take the products."""
         weights = self._weights.get(along.dtype)
         if weights is not None and compressed.dtype.kind == "f" and \
-                compressed.shape == weights.shape and \
+                compressed.shape == (len(weights) + 1, weights.shape[1]) and \
                 not self._exceeds_rounding(compressed, weights):
             return None
         return self._located_mismatch(derivative, along, compressed[-1])
@@ -118,19 +117,24 @@ class Compression:
         """Whether some |sparse product - expected| > 256 eps (|derivative| @ |along|
         + |expected|), each side summed over the compressed column.
 
-        The difference is one fused product-sum (einsum: no temporary the size of
-        `compressed`). The bound, which is at least |expected|, is summed only in the
-        columns where 256 eps |expected| does not already hold the difference: the
-        few where the product cancels."""
+        The sparse product is one fused product-sum over the colours' rows (einsum: no
+        temporary the size of `compressed`); the probe's row is subtracted after it, so
+        that no row of -1 weights is read. The bound, which is at least |expected|, is
+        summed only in the columns where 256 eps |expected| does not already hold the
+        difference: the few where the product cancels."""
         eps = np.finfo(np.result_type(compressed, np.float32)).eps
-        difference = np.einsum("ci,ci->i", weights, compressed)
+        expected = compressed[-1]
+        difference = np.einsum("ci,ci->i", weights, compressed[:-1])
+        np.subtract(difference, expected, out=difference)
         np.abs(difference, out=difference)
-        smaller = np.abs(compressed[-1])
+        smaller = np.abs(expected)
         smaller *= 256 * eps
         doubtful = np.flatnonzero(np.greater(difference, smaller))
         if doubtful.size == 0:
             return False
-        bound = np.abs(weights[:, doubtful] * compressed[:, doubtful]).sum(axis=0)
+        columns = np.abs(compressed[:, doubtful])
+        bound = np.einsum("ci,ci->i", np.abs(weights[:, doubtful]), columns[:-1])
+        bound += columns[-1]
         return bool(np.greater(difference[doubtful], bound * (256 * eps)).any())
 
     def _located_mismatch(self, derivative: Any, along: np.ndarray, expected: np.ndarray

@@ -349,6 +349,24 @@ def test_a_pattern_found_in_global_mode_is_probed_too():
     assert not np.allclose(unprobed(u).toarray(), fd_jacobian(shifted_product, u))
 
 
+def test_the_probe_compares_row_by_row():
+    """The probe's check holds each row to its own rounding bound: a missed entry of
+    1e-9 in a row of entries near 1 is found beside rows of entries near 1e8, whose
+    bounds (about 1e-5) would hide it in one sum over the rows (a random linear
+    functional of the residual, a cheaper and weaker check)."""
+    def small_coupling(u):
+        out = 1e8 * u
+        out[0] = u[0] + 1e-9 * u[5]
+        return out
+    u = np.linspace(0.5, 1.5, 10)
+    dense = fwdad.jacfwd(small_coupling)(u)
+    closed_form = np.diag(np.r_[1.0, np.full(9, 1e8)])
+    closed_form[0, 5] = 1e-9
+    np.testing.assert_allclose(dense, closed_form, rtol=1e-15, atol=0)
+    with pytest.raises(SparsityPatternError, match="misses a nonzero in row 0"):
+        fwdad.sparse_jacfwd(small_coupling, sparsity=sp.eye_array(10))(u)
+
+
 def test_the_probe_finds_a_missed_hessian_entry():
     with pytest.raises(SparsityPatternError, match="misses a nonzero in row"):
         fwdad.sparse_hessian(chain_energy, sparsity=sp.eye_array(14))(np.linspace(0, 1, 14))
