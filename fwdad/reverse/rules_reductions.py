@@ -59,9 +59,24 @@ def one_hot(xf, index):
 
 
 def _extreme(fn, arg):
-    def rule(x, axis=None, keepdims=False, **kwargs):
-        out = fn(x, axis=axis, keepdims=keepdims, **kwargs)
-        return _along(x, axis, out, lambda xf: one_hot(xf, arg(xf, axis=-1)))
+    """As forward mode's: entries `where` leaves out lie beyond every value, and where
+    `initial` wins (ties included) the cotangent goes nowhere (tests/reverse/
+    cases_numpy.py: `_extreme_cases`, which gave the cotangent to an element before)."""
+    def rule(x, axis=None, keepdims=False, *, initial=None, where=True):
+        given = {} if initial is None else {"initial": initial}
+        out = fn(x, axis=axis, keepdims=keepdims, where=where, **given)
+        if where is not True:
+            far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
+            x = np.where(np.broadcast_to(where, np.shape(x)), x, far)
+
+        def grad(xf):
+            index = arg(xf, axis=-1)
+            if initial is None:
+                return one_hot(xf, index)
+            won = np.take_along_axis(xf, index[..., None], -1)[..., 0] == \
+                np.reshape(out, index.shape)
+            return one_hot(xf, index) * won[..., None]
+        return _along(x, axis, out, grad)
     rule.__name__ = f"_{fn.__name__}"
     return rule
 

@@ -63,7 +63,18 @@ def _reduction_cases():
            Case(np.ndarray.cumsum, (A,), dict(axis=0)), Case(np.cumprod, (ZEROS,)),
            Case(np.cumprod, (ZEROS,), dict(axis=1)), Case(np.ndarray.cumprod, (A,),
                                                            dict(axis=0))]
-    return out + _norm_cases()
+    return out + _extreme_cases() + _norm_cases()
+
+
+def _extreme_cases():
+    """max and min with `initial` and `where`: where `initial` wins, nothing moves (the
+    rule gave the cotangent to the largest element before)."""
+    return [Case(np.max, (TIES,), dict(axis=0, initial=2.0)),
+            Case(np.max, (A,), dict(initial=10.0)),
+            Case(np.min, (TIES,), dict(axis=1, where=TIES > 0.6, initial=0.7)),
+            Case(np.ndarray.max, (A,), dict(axis=1, where=A < 1.0, initial=-10.0)),
+            Case(np.amin, (STACK,), dict(axis=(0, 2), where=STACK > -0.5, initial=9.0)),
+            Case(np.nanmax, (A,), dict(axis=0, initial=0.2))]
 
 
 def _norm_cases():
