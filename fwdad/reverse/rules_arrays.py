@@ -48,16 +48,24 @@ def _spread(ct, x, axis, keepdims):
 
 
 @rrule(np.sum, np.ndarray.sum)
-def _sum(x, axis=None, dtype=None, keepdims=False):
-    out = np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    return out, lambda ct: (_spread(ct, x, axis, keepdims),)
+def _sum(x, axis=None, dtype=None, keepdims=False, *, initial=0, where=True):
+    """`initial` is a constant added; entries `where` leaves out get no cotangent."""
+    out = np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial, where=where)
+    if where is True:
+        return out, lambda ct: (_spread(ct, x, axis, keepdims),)
+    return out, lambda ct: (_spread(ct, x, axis, keepdims) * where,)
 
 
 @rrule(np.mean, np.ndarray.mean)
-def _mean(x, axis=None, dtype=None, keepdims=False):
-    out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    count = np.size(x) / max(np.size(out), 1)
-    return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
+def _mean(x, axis=None, dtype=None, keepdims=False, *, where=True):
+    """The mean of the entries `where` keeps: each of them gets ct / their count."""
+    out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    if where is True:
+        count = np.size(x) / max(np.size(out), 1)
+        return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
+    kept = np.broadcast_to(where, np.shape(x))
+    count = np.sum(kept, axis=axis, keepdims=True)
+    return out, lambda ct: (_spread(ct, x, axis, keepdims) * kept / count,)
 
 
 # ---- linear algebra ---------------------------------------------------------------------

@@ -37,9 +37,16 @@ def _along(x, axis, out, grad):
 
 # ---- products --------------------------------------------------------------------------
 @rrule(np.prod, np.ndarray.prod)
-def _prod(x, axis=None, dtype=None, keepdims=False):
-    """d prod / d x_i = prod_{j != i} x_j: exact when some x_j are 0."""
-    return _along(x, axis, np.prod(x, axis, dtype, keepdims=keepdims), _others)
+def _prod(x, axis=None, dtype=None, keepdims=False, *, initial=1, where=True):
+    """d prod / d x_i = initial * prod_{j != i} x_j: exact when some x_j are 0. Entries
+    `where` leaves out count as 1 and get no cotangent."""
+    out = np.prod(x, axis, dtype, keepdims=keepdims, initial=initial, where=where)
+    if where is True and initial == 1:
+        return _along(x, axis, out, _others)
+    kept = np.broadcast_to(where, np.shape(x))
+    xf_kept, _ = merged_axes(kept, axis)
+    return _along(np.where(kept, x, 1.0), axis, out,
+                  lambda xf: initial * _others(xf) * xf_kept)
 
 
 def _others(xf):

@@ -67,14 +67,21 @@ def _reduction_cases():
 
 
 def _extreme_cases():
-    """max and min with `initial` and `where`: where `initial` wins, nothing moves (the
-    rule gave the cotangent to the largest element before)."""
+    """Reductions with `initial` and `where`. max and min: where `initial` wins, nothing
+    moves (the rule gave the cotangent to the largest element before); sum, mean and
+    prod raised TypeError before."""
     return [Case(np.max, (TIES,), dict(axis=0, initial=2.0)),
             Case(np.max, (A,), dict(initial=10.0)),
             Case(np.min, (TIES,), dict(axis=1, where=TIES > 0.6, initial=0.7)),
             Case(np.ndarray.max, (A,), dict(axis=1, where=A < 1.0, initial=-10.0)),
             Case(np.amin, (STACK,), dict(axis=(0, 2), where=STACK > -0.5, initial=9.0)),
-            Case(np.nanmax, (A,), dict(axis=0, initial=0.2))]
+            Case(np.nanmax, (A,), dict(axis=0, initial=0.2)),
+            Case(np.sum, (A,), dict(axis=1, where=A > 0.0)),
+            Case(np.ndarray.sum, (STACK,), dict(axis=(0, 2), initial=2.0, keepdims=True)),
+            Case(np.mean, (A,), dict(axis=0, where=A < 0.5)),
+            Case(np.ndarray.mean, (STACK,), dict(where=STACK > 0.0)),
+            Case(np.prod, (A,), dict(axis=1, where=A > -0.5)),
+            Case(np.ndarray.prod, (ZEROS,), dict(axis=0, initial=2.0, where=ZEROS != 1.5))]
 
 
 def _norm_cases():
