@@ -1,4 +1,5 @@
-"""Rules for the methods of ufuncs: `np.add.at`, `reduce`, `accumulate` and `outer`.
+"""Rules for the methods of ufuncs: `np.add.at`, `reduce`, `accumulate`, `reduceat` and
+`outer`.
 
 `np.add.at` is a method bound to the ufunc `np.add`: dispatch keys it by its type's
 method (`np.ufunc.at`), and the rule receives the ufunc as its first argument.
@@ -11,7 +12,7 @@ from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
 from fwdad.rules import reductions as red
-from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
+from fwdad.rules.batching import dense, fit, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import getitem_rule, setitem_rule
 from fwdad.rules.registry import frule, get_frule
 from fwdad.rules.widening import widen_for
@@ -44,7 +45,7 @@ _ACCUMULATE = {np.add: red.cumsum_rule, np.multiply: red.cumprod_rule,
 
 def _method(table, ufunc, name):
     rule = table.get(ufunc)
-    if rule is None:
+    if ufunc not in table:
         known = ", ".join(f"{u.__name__}.{name}" for u in table)
         raise MissingRuleError(
             f"no rule to differentiate numpy.{ufunc.__name__}.{name}: fwdad has rules for "
@@ -65,6 +66,23 @@ def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False) ->
 def _accumulate(ufunc, array: Dual, axis=0, dtype=None) -> Dual:
     """add.accumulate is cumsum, multiply.accumulate cumprod (along axis 0 by default)."""
     return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis, dtype)
+
+
+@frule(np.ufunc.reduceat, pure=True)
+def _reduceat(ufunc, array: Dual, indices, axis=0, dtype=None, out=None) -> Dual:
+    """add.reduceat sums slices, so its tangent is add.reduceat of the tangent (the
+    other ufuncs' reduceat has no rule)."""
+    _method({np.add: None}, ufunc, "reduceat")
+    if out is not None:
+        raise MissingRuleError(
+            "no rule to differentiate numpy.add.reduceat with out=: write "
+            "`r[...] = np.add.reduceat(a, indices)` instead.")
+    x = red.as_array(array)
+    out = np.add.reduceat(x.primal, indices, axis, dtype)
+    if x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    t_axis = tangent_axis(x.primal, x.tangent, axis % max(x.primal.ndim, 1))
+    return Dual(out, fit(np.add.reduceat(x.tangent, indices, t_axis, dtype), out))
 
 
 @frule(np.ufunc.outer)

@@ -221,6 +221,19 @@ def ufunc_methods(a, b):
         + np.subtract.outer(b, a[0])[:3, 0]
 
 
+def running_extremes(a, b):
+    """maximum/minimum.accumulate, with ties (c repeats b's values)."""
+    c = np.concatenate([b, b[::-1], b[:2]])
+    return np.maximum.accumulate(a, axis=1) * 2.0 + np.minimum.accumulate(a)[:, :1] \
+        + np.maximum.accumulate(c)[4:8] + np.minimum.accumulate(c)[6:]
+
+
+def segment_sums(a, b):
+    """np.add.reduceat: slices, an index not after the next (a slice of one), an axis."""
+    return np.add.reduceat(a, [0, 2, 2, 1], axis=1) * 2.0 + np.add.reduceat(b, [1, 3])[0] \
+        + np.add.reduceat(a, np.array([2, 0]))[:, :2].sum()
+
+
 def add_at(a, b):
     c = a * 1.0
     np.add.at(c, [0, 2, 0], b[:3])
@@ -284,11 +297,13 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
+                  Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: in
 # test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
-          np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.outer,
+          np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.reduceat,
+          np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,
           np.random.RandomState.shuffle, np.random.RandomState.permutation, np.complex128]

@@ -19,6 +19,14 @@ def _power_reduce(a):
     return np.power.reduce(a)
 
 
+def _logaddexp_accumulate(a):
+    return np.logaddexp.accumulate(a)
+
+
+def _maximum_reduceat(a):
+    return np.maximum.reduceat(a, [0, 2])
+
+
 # ---- complex intermediates: differentiated (docs/complex.md), never a zero ---------------
 def _reported_complex(a):  # the true gradient is 2 cos(2a)
     b = a + 1j
@@ -92,6 +100,9 @@ def test_complex_constants_made_inside_are_constants(x):
 @pytest.mark.parametrize("fn, args, message", [
     (_pad_mean, (np.ones(3),), "mode='mean' has no reverse rule"),
     (_power_reduce, (np.ones(3),), "reduce has no reverse rule"),
+    (_logaddexp_accumulate, (np.ones(3),), "logaddexp.accumulate has no reverse rule; "
+                                           "reverse mode has add.accumulate"),
+    (_maximum_reduceat, (np.ones(3),), "maximum.reduceat has no reverse rule"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_clear_errors(fn, args, message):
     with pytest.raises(FwdadError, match=message):
