@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from fwdad.errors import FwdadError, MissingRuleError, describe
+from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
 from fwdad.reverse.var import value_of
