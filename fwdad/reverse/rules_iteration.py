@@ -28,8 +28,8 @@ _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.par
           itertools.chain.from_iterable, itertools.islice, itertools.product,
           itertools.permutations, itertools.combinations,
           itertools.combinations_with_replacement, itertools.repeat,
-          itertools.zip_longest, itertools.cycle] + ([itertools.pairwise] if hasattr(itertools, "pairwise")
-                                    else [])
+          itertools.zip_longest, itertools.cycle] + (
+              [itertools.pairwise] if hasattr(itertools, "pairwise") else [])
 for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
 

@@ -245,13 +245,21 @@ def _selecting(fn) -> None:
     """takewhile, dropwhile, filterfalse: `predicate` sees the items as Duals (its own
     rule runs) and the selection follows its primal truth."""
     def rule(predicate: Dual, iterable: Dual) -> Dual:
-        test = predicate.primal if predicate.primal is None and fn is not \
-            itertools.filterfalse else (lambda d: entry_points.call(predicate, d).primal)
-        if predicate.primal is None and fn is itertools.filterfalse:
-            test = (lambda d: d.primal)  # (filterfalse(None, xs): the false items)
+        if predicate.primal is None:  # filterfalse(None, xs): the false items; the
+            test = _primal if fn is itertools.filterfalse else None  # others refuse it
+        else:
+            test = functools.partial(_truth_of, predicate)
         return lazy(fn(test, iterate(iterable)))
     rule.__name__ = f"_{fn.__name__}"
     frule(fn)(rule)
+
+
+def _primal(d: Dual) -> Any:
+    return d.primal
+
+
+def _truth_of(predicate: Dual, d: Dual) -> Any:
+    return entry_points.call(predicate, d).primal
 
 
 _selecting(itertools.takewhile)

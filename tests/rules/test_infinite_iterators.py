@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.errors import FwdadError
 from fwdad import testing
+from fwdad.errors import FwdadError
 from tests.reverse.dot_product import check_dot_product
 from tests.rules.infinite_iterators import ROWS
 
