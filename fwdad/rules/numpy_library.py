@@ -126,8 +126,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
                        called="nanmedian")
 
 
-def_nondiff(refuse_library, refuse_axes, check_quantile_method, np.isposinf, np.isneginf, np.hanning, np.hamming,
-            np.blackman, np.bartlett)
+def_nondiff(refuse_library, refuse_axes, check_quantile_method, np.isposinf, np.isneginf,
+            np.hanning, np.hamming, np.blackman, np.bartlett)
 PLAIN = {np.block: block, np.asarray_chkfinite: asarray_chkfinite,
          np.nanquantile: nanquantile, np.nanpercentile: nanpercentile,
          np.nanmedian: nanmedian}
