@@ -19,6 +19,7 @@ from fwdad.errors import FwdadError, InternalError, current_user_location, descr
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import (
     accumulate,
+    holds_variable,
     is_tracked,
     raw_rrule,
     rrule,
@@ -138,6 +139,8 @@ def dot_pullback(x, y, ct):
 @raw_rrule(operator.getitem)
 def getitem(x: Any, key: Any) -> Any:
     if type(x) is not VarMat:
+        if isinstance(x, _CONCATENATORS) and holds_variable(key):
+            return _concatenated(x, key)
         method = user_method(operator.getitem, (x, key))
         return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
     value = x.value[key]
@@ -146,6 +149,20 @@ def getitem(x: Any, key: Any) -> Any:
     out = Var(value) if type(value) is not np.ndarray else VarMat(value)
     current().push(lambda: np.add.at(x.adjoint, key, out.adjoint), out)
     return out
+
+
+# np.r_ and np.c_: NumPy's Python code, derived as forward mode derives it (run as it is,
+# it made plain arrays of the variables: tests/reverse/cases_numpy.py, `concatenators`)
+_CONCATENATORS = (type(np.r_).__mro__[1],)  # AxisConcatenator: RClass's, CClass's base
+_CONCATENATE_RULE: list = []
+
+
+def _concatenated(x: Any, key: Any) -> Any:
+    if not _CONCATENATE_RULE:
+        from fwdad.core.lazy_rule import LazyRule
+        from fwdad.reverse.dispatch import derived_rrule
+        _CONCATENATE_RULE.append(LazyRule(_CONCATENATORS[0].__getitem__, derived_rrule))
+    return _CONCATENATE_RULE[0](x, key)
 
 
 @raw_rrule(operator.setitem)

@@ -234,6 +234,13 @@ def segment_sums(a, b):
         + np.add.reduceat(a, np.array([2, 0]))[:, :2].sum()
 
 
+def concatenators(a, b):
+    """np.r_ and np.c_ of variables (a plain array of them was refused before), with a
+    range, a scalar, a complex step and the "0,2" directive."""
+    r = np.r_[b, a[0], 1.5, 0:2] * np.r_[1.0:3.0:11j]
+    return r.sum() * np.c_[a[:, 0], a[:, 1] * a[:, 2]] + np.r_["0,2", a[1], b].sum()
+
+
 def add_at(a, b):
     c = a * 1.0
     np.add.at(c, [0, 2, 0], b[:3])
@@ -298,6 +305,7 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
                   Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
+                  Case(concatenators, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: in
