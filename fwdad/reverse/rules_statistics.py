@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import (
+    composed_rrule,
+    get_rrule,
+    holds_variable,
+    raw_rrule,
+    rrule,
+)
 from fwdad.reverse.rules_reductions import merged_axes
 from fwdad.rules.statistics import check_quantile_method
 
@@ -66,7 +72,7 @@ def _percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 keepdims=False, **kwargs):
     """The quantile at q / 100 (as NumPy computes it)."""
     check_quantile_method("percentile", method)
-    q = get_rrule(np.true_divide)(q, 100.0) if is_tracked(q) else np.true_divide(q, 100)
+    q = get_rrule(np.true_divide)(q, 100.0) if holds_variable(q) else np.true_divide(q, 100)
     return get_rrule(np.quantile)(a, q, axis=axis, method=method, keepdims=keepdims,
                                   **kwargs)
 

@@ -31,6 +31,7 @@ def _statistics_cases():
                  dict(axis=(0, 2))),
             Case(np.percentile, (STACK, np.array([20.0, 75.0]), 0)),
             Case(np.percentile, (V4, 40.0)),
+            Case(np.percentile, (A, [10.0, 75.0]), dict(axis=1)),  # (q: a list of variables)
             Case(np.nanprod, (NANS,), dict(axis=1), varmat=False),
             Case(np.nanprod, (ZEROS,)), Case(np.nancumsum, (NANS,), varmat=False),
             Case(np.nancumprod, (NANS,), dict(axis=1), varmat=False),
