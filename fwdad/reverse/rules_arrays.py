@@ -19,6 +19,7 @@ from fwdad.errors import FwdadError, InternalError, current_user_location, descr
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import (
     accumulate,
+    get_rrule,
     holds_variable,
     is_tracked,
     raw_rrule,
@@ -270,7 +271,12 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
 
 # ---- views: the adjoint is the same view of the adjoint -------------------------------
 def view_rrule(fn):
+    """A view of a VarMat is a VarMat viewing its value and adjoint. A scalar variable is
+    made an array of the tape's layout first, as np.asarray's rule makes it (NumPy's
+    object array of it was a matvar among VarMats: np.polysub(x, v), np.ediff1d)."""
     def rule(x, *args, **kwargs):
+        if type(x) is Var:
+            x = get_rrule(np.asarray)(x)
         if type(x) is not VarMat:
             return fn(x, *args, **kwargs)
         value = fn(x.value, *args, **kwargs)

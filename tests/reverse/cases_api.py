@@ -69,6 +69,9 @@ def interp_periodic(x, fp):
 def _sequence_cases():
     out = [Case(np.ediff1d, (A,)), Case(np.ediff1d, (V4,), dict(to_end=[1.0, 2.0],
                                                                  to_begin=-3.0)),
+           # variables in to_end and to_begin, and a scalar one: a matvar among VarMats
+           Case(np.ediff1d, (V4, V3[:2], 0.5)), Case(np.ravel, (0.5,)),
+           Case(np.atleast_2d, (0.5,)),
            Case(np.gradient, (V4,)), Case(np.gradient, (A,), dict(edge_order=2)),
            Case(gradient_spaced, (A,)), Case(gradient_two_axes, (STACK,)),
            Case(np.trapezoid, (A,)), Case(np.trapezoid, (A, np.cumsum(V4 ** 2))),
@@ -129,6 +132,7 @@ def _array_api_cases():
             Case(loops.summed_over_both, (A,)), Case(loops.waves, (A,)),
             Case(loops.pairs, (A, V4)), Case(loops.squares_from_an_iterator, (V4,)),
             Case(np.polyadd, (V4, V3[:2])), Case(np.polysub, (V3[:2], V4)),
+            Case(np.polysub, (V4, 0.5)), Case(np.polyadd, (0.5, V4)),
             Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
             Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
             Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),
