@@ -69,9 +69,9 @@ def _extreme(fn, arg):
     """As forward mode's: entries `where` leaves out lie beyond every value, and where
     `initial` wins (ties included) the cotangent goes nowhere (tests/reverse/
     cases_numpy.py: `_extreme_cases`, which gave the cotangent to an element before)."""
-    def rule(x, axis=None, keepdims=False, *, initial=None, where=True):
-        given = {} if initial is None else {"initial": initial}
-        out = fn(x, axis=axis, keepdims=keepdims, where=where, **given)
+    def rule(x, axis=None, keepdims=False, **given):
+        out = fn(x, axis=axis, keepdims=keepdims, **given)
+        initial, where = given.get("initial"), given.get("where", True)
         if where is not True:
             far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
             x = np.where(np.broadcast_to(where, np.shape(x)), x, far)
