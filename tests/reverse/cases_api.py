@@ -133,6 +133,10 @@ def _array_api_cases():
             Case(loops.pairs, (A, V4)), Case(loops.squares_from_an_iterator, (V4,)),
             Case(np.polyadd, (V4, V3[:2])), Case(np.polysub, (V3[:2], V4)),
             Case(np.polysub, (V4, 0.5)), Case(np.polyadd, (0.5, V4)),
+            Case(np.roots, (np.array([1.0, 0.0, -7.0, 6.0]),)),
+            # complex roots: the varmat layout only (docs/complex.md)
+            Case(np.roots, (np.array([1.0, 0.5, 2.0, -1.0]),), varmat=False),
+            Case(np.roots, (np.array([1.0 + 0.5j, -3.0, 2.0 - 1.0j]),), varmat=False),
             Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
             Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
             Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),
