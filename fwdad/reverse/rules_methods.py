@@ -16,6 +16,7 @@ from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
+from fwdad.rules.ufunc_methods import refuse_out
 
 
 def _write(a, key, v) -> None:
@@ -78,6 +79,8 @@ def _method(table, ufunc, name, also=()):
 @raw_rrule(np.ufunc.reduce)
 def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False):
     """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    if out is not None:
+        refuse_out(ufunc, "reduce")
     extra = {} if ufunc in (np.maximum, np.minimum) else {"dtype": dtype}
     return _method(_REDUCE, ufunc, "reduce")(array, axis=axis, keepdims=keepdims, **extra)
 
@@ -122,8 +125,7 @@ def _reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     """add.reduceat sums slices: each slice's cotangent goes to every element in it."""
     _method({np.add: None}, ufunc, "reduceat")
     if out is not None:
-        raise MissingRuleError("numpy.add.reduceat with out= has no reverse rule: write "
-                               "`r[...] = np.add.reduceat(a, indices)` instead.")
+        refuse_out(ufunc, "reduceat")
     return Pure(np.ufunc.reduceat, _add_reduceat)(array, indices, axis, dtype)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError
+from fwdad.errors import MissingRuleError, current_user_location
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, fit, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import getitem_rule, setitem_rule
@@ -57,9 +57,22 @@ def _method(table, ufunc, name):
 @frule(np.ufunc.reduce)
 def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False) -> Dual:
     """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    if out is not None:
+        refuse_out(ufunc, "reduce")
     if ufunc in (np.maximum, np.minimum):
         return _method(_REDUCE, ufunc, "reduce")(array, axis, keepdims)
     return _method(_REDUCE, ufunc, "reduce")(array, axis, dtype, keepdims)
+
+
+def refuse_out(ufunc, name: str) -> None:
+    """A ufunc method given `out=`, which the rules do not write (it was ignored: the
+    value and the derivative of `out` stayed as they were, tests/rules/
+    test_ufunc_method_outputs.py)."""
+    at = current_user_location()
+    raise MissingRuleError(
+        f"no rule to differentiate numpy.{ufunc.__name__}.{name} with out="
+        f"{' at ' + at if at else ''}: assign its result instead, "
+        f"`r[...] = np.{ufunc.__name__}.{name}(a, ...)`.")
 
 
 @frule(np.ufunc.accumulate)
@@ -74,9 +87,7 @@ def _reduceat(ufunc, array: Dual, indices, axis=0, dtype=None, out=None) -> Dual
     other ufuncs' reduceat has no rule)."""
     _method({np.add: None}, ufunc, "reduceat")
     if out is not None:
-        raise MissingRuleError(
-            "no rule to differentiate numpy.add.reduceat with out=: write "
-            "`r[...] = np.add.reduceat(a, indices)` instead.")
+        refuse_out(ufunc, "reduceat")
     x = red.as_array(array)
     out = np.add.reduceat(x.primal, indices, axis, dtype)
     if x.tangent is NoTangent:
