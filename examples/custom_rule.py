@@ -1,65 +1,58 @@
-"""A hand-written forward rule for a function fwdad cannot read: np.roots.
+"""A hand-written forward rule for a function fwdad cannot read: scipy.special.dawsn.
 
-fwdad derives rules from Python source; np.roots (the roots of a polynomial, as the
-eigenvalues of its companion matrix, computed by LAPACK) has no Python source fwdad
-differentiates, and this version of fwdad ships no rule for it. A call of it is a
-*foreign call*: differentiating it raises MissingRuleError, naming the function and
-saying how to register a rule. This script registers one with @fwdad.frule and checks it
-with fwdad.testing.test_rule (primal, finite differences, a batch of tangents).
+fwdad derives rules from Python source; Dawson's integral D(x) = exp(-x^2) * integral
+of exp(t^2) from 0 to x (a SciPy ufunc, compiled code) has no Python source, and this
+version of fwdad ships no rule for it. A call of it is a *foreign call*: differentiating
+it raises MissingRuleError, naming the function and saying how to register a rule. This
+script registers one with @fwdad.frule and checks it with fwdad.testing.test_rule
+(primal, finite differences, a batch of tangents).
 
 Run: python examples/custom_rule.py
 """
 import numpy as np
+import scipy.special
 
 import fwdad
 from fwdad.testing import test_rule
 
 
-def largest_root(coefficients):
-    """The largest real root of the polynomial c0 x^n + c1 x^(n-1) + ... + cn."""
-    return np.max(np.roots(coefficients).real)
+def peak_response(x, width):
+    """A signal made of Dawson's integral, summed: smooth in x and in width."""
+    return np.sum(scipy.special.dawsn(x / width) * np.exp(-0.1 * x * x))
 
 
-# (x - 1)(x - 2)(x + 3) = x^3 - 7x + 6: three distinct real roots
-COEFFICIENTS = np.array([1.0, 0.0, -7.0, 6.0])
-DIRECTION = np.array([0.1, -0.3, 0.5, 1.0])
+POINTS = np.array([0.3, -1.2, 2.5, 0.9])
+WIDTH = 0.8
+DIRECTION = (np.array([0.1, -0.3, 0.5, 1.0]), 0.2)
 
 # ---- 1. without a rule, the call is foreign ---------------------------------------
-assert not fwdad.is_primitive(np.roots), "fwdad now ships a rule for np.roots"
+assert not fwdad.is_primitive(scipy.special.dawsn), "fwdad now ships a rule for dawsn"
 try:
-    fwdad.jvp(largest_root, (COEFFICIENTS,), (DIRECTION,))
+    fwdad.jvp(peak_response, (POINTS, WIDTH), DIRECTION)
 except fwdad.MissingRuleError as err:
     print("Before registering a rule, jvp raises MissingRuleError:\n" + str(err) + "\n")
 
 
 # ---- 2. the rule --------------------------------------------------------------------
-# A simple root r of p(x) = sum_k c_k x^(n-k) stays a root as the coefficients move:
-# p(r) = 0, so dp(r) + p'(r) dr = 0 and dr = -sum_k dc_k r^(n-k) / p'(r) (the implicit
-# function theorem). A tangent is an array like the coefficients, or a batch of them
-# with the batch axis in front (jacfwd); a constant's tangent is fwdad.NoTangent.
-@fwdad.frule(np.roots)
-def _roots(p: fwdad.Dual) -> fwdad.Dual:
-    c = np.asarray(p.primal, dtype=float)
-    if c[0] == 0.0:
-        raise fwdad.FwdadError("np.roots' rule here takes a nonzero leading coefficient")
-    r = np.roots(c)
-    if p.tangent is fwdad.NoTangent:
-        return fwdad.Dual(r, fwdad.NoTangent)
-    powers = r[:, None] ** np.arange(len(c) - 1, -1, -1)  # r_i^(n-k)
-    slope = np.polyval(np.polyder(c), r)                   # p'(r_i): nonzero at simple roots
-    dr = -(np.asarray(p.tangent) @ powers.T) / slope
-    return fwdad.Dual(r, dr.astype(r.dtype))
+# D solves D'(x) = 1 - 2 x D(x) (differentiate its definition). The rule writes that
+# with the value it computed; it is elementwise, so a batch of tangents (a leading
+# axis, under jacfwd) broadcasts through it as one tangent does.
+@fwdad.frule(scipy.special.dawsn)
+def _dawsn(x: fwdad.Dual) -> fwdad.Dual:
+    y = scipy.special.dawsn(x.primal)
+    return fwdad.Dual(y, (1.0 - 2.0 * x.primal * y) * x.tangent)
 
 
 # ---- 3. check it, then use it --------------------------------------------------------
-test_rule(np.roots, COEFFICIENTS)
-print("test_rule(np.roots): ok (primal, finite differences, batch of tangents)")
+test_rule(scipy.special.dawsn, POINTS)
+test_rule(scipy.special.dawsn, 0.7)
+print("test_rule(scipy.special.dawsn): ok (primal, finite differences, batch of tangents)")
 
-root, droot = fwdad.jvp(largest_root, (COEFFICIENTS,), (DIRECTION,))
+value, dvalue = fwdad.jvp(peak_response, (POINTS, WIDTH), DIRECTION)
 h = 1e-6
-fd = (largest_root(COEFFICIENTS + h * DIRECTION)
-      - largest_root(COEFFICIENTS - h * DIRECTION)) / (2 * h)
-print(f"largest root {root:.6f}; its derivative along the direction: "
-      f"fwdad {droot:.10f}, finite differences {fd:.10f}")
-assert abs(droot - fd) < 1e-6
-print("jacfwd:", fwdad.jacfwd(largest_root)(COEFFICIENTS))
+fd = (peak_response(POINTS + h * DIRECTION[0], WIDTH + h * DIRECTION[1])
+      - peak_response(POINTS - h * DIRECTION[0], WIDTH - h * DIRECTION[1])) / (2 * h)
+print(f"response {value:.6f}; its derivative along the direction: "
+      f"fwdad {dvalue:.10f}, finite differences {fd:.10f}")
+assert abs(dvalue - fd) < 1e-6
+print("jacfwd in the points:", fwdad.jacfwd(peak_response)(POINTS, WIDTH))

@@ -75,7 +75,10 @@ def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError
         f"no reverse rule for {describe(fn)}({kinds}){at}: {why}. Register one:\n"
         f"    @fwdad.reverse.rrule({describe(fn)})\n"
         f"    def _{name}(x):\n"
-        f"        return {name}(x), lambda ct: (ct * <derivative at x>,)")
+        f"        return {name}(x), lambda ct: (ct * <derivative at x>,)\n"
+        f"(docs/writing-rules.md, \"Reverse rules\")" + (
+            ", or use forward mode (fwdad.jvp, fwdad.jacfwd), which has its frule."
+            if is_primitive(fn) else "."))
 
 
 # ---- when the rule is built: static calls --------------------------------------------

@@ -19,6 +19,8 @@ from fwdad.errors import FwdadError, InternalError, current_user_location, descr
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import (
     accumulate,
+    get_rrule,
+    holds_variable,
     is_tracked,
     raw_rrule,
     rrule,
@@ -48,16 +50,26 @@ def _spread(ct, x, axis, keepdims):
 
 
 @rrule(np.sum, np.ndarray.sum)
-def _sum(x, axis=None, dtype=None, keepdims=False):
-    out = np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    return out, lambda ct: (_spread(ct, x, axis, keepdims),)
+def _sum(x, axis=None, dtype=None, keepdims=False, **given):
+    """`initial=` is a constant added; entries `where=` leaves out get no cotangent. (They
+    are passed on only when given: NumPy's keywords cost time on the common path.)"""
+    out = np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims, **given)
+    where = given.get("where", True)
+    if where is True:
+        return out, lambda ct: (_spread(ct, x, axis, keepdims),)
+    return out, lambda ct: (_spread(ct, x, axis, keepdims) * where,)
 
 
 @rrule(np.mean, np.ndarray.mean)
-def _mean(x, axis=None, dtype=None, keepdims=False):
-    out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    count = np.size(x) / max(np.size(out), 1)
-    return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
+def _mean(x, axis=None, dtype=None, keepdims=False, *, where=True):
+    """The mean of the entries `where` keeps: each of them gets ct / their count."""
+    out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    if where is True:
+        count = np.size(x) / max(np.size(out), 1)
+        return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
+    kept = np.broadcast_to(where, np.shape(x))
+    count = np.sum(kept, axis=axis, keepdims=True)
+    return out, lambda ct: (_spread(ct, x, axis, keepdims) * kept / count,)
 
 
 # ---- linear algebra ---------------------------------------------------------------------
@@ -130,6 +142,8 @@ def dot_pullback(x, y, ct):
 @raw_rrule(operator.getitem)
 def getitem(x: Any, key: Any) -> Any:
     if type(x) is not VarMat:
+        if isinstance(x, _CONCATENATORS) and holds_variable(key):
+            return _concatenated(x, key)
         method = user_method(operator.getitem, (x, key))
         return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
     value = x.value[key]
@@ -138,6 +152,20 @@ def getitem(x: Any, key: Any) -> Any:
     out = Var(value) if type(value) is not np.ndarray else VarMat(value)
     current().push(lambda: np.add.at(x.adjoint, key, out.adjoint), out)
     return out
+
+
+# np.r_ and np.c_: NumPy's Python code, derived as forward mode derives it (run as it is,
+# it made plain arrays of the variables: tests/reverse/cases_numpy.py, `concatenators`)
+_CONCATENATORS = (type(np.r_).__mro__[1],)  # AxisConcatenator: RClass's, CClass's base
+_CONCATENATE_RULE: list = []
+
+
+def _concatenated(x: Any, key: Any) -> Any:
+    if not _CONCATENATE_RULE:
+        from fwdad.core.lazy_rule import LazyRule
+        from fwdad.reverse.dispatch import derived_rrule
+        _CONCATENATE_RULE.append(LazyRule(_CONCATENATORS[0].__getitem__, derived_rrule))
+    return _CONCATENATE_RULE[0](x, key)
 
 
 @raw_rrule(operator.setitem)
@@ -245,7 +273,12 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
 
 # ---- views: the adjoint is the same view of the adjoint -------------------------------
 def view_rrule(fn):
+    """A view of a VarMat is a VarMat viewing its value and adjoint. A scalar variable is
+    made an array of the tape's layout first, as np.asarray's rule makes it (NumPy's
+    object array of it was a matvar among VarMats: np.polysub(x, v), np.ediff1d)."""
     def rule(x, *args, **kwargs):
+        if type(x) is Var:
+            x = get_rrule(np.asarray)(x)
         if type(x) is not VarMat:
             return fn(x, *args, **kwargs)
         value = fn(x.value, *args, **kwargs)

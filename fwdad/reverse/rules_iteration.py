@@ -16,7 +16,7 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, raw_rrule
+from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, is_tracked, raw_rrule
 from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.stores import note
 from fwdad.reverse.var import compared_value, value_of
@@ -28,8 +28,8 @@ _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.par
           itertools.chain.from_iterable, itertools.islice, itertools.product,
           itertools.permutations, itertools.combinations,
           itertools.combinations_with_replacement, itertools.repeat,
-          itertools.zip_longest] + ([itertools.pairwise] if hasattr(itertools, "pairwise")
-                                    else [])
+          itertools.zip_longest, itertools.cycle] + (
+              [itertools.pairwise] if hasattr(itertools, "pairwise") else [])
 for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
 
@@ -92,6 +92,38 @@ def _filter(fn: Any, iterable: Any) -> Any:
 @raw_rrule(itertools.starmap)
 def _starmap(fn: Any, iterable: Any) -> Any:
     return (call(fn, *args) for args in iterable)
+
+
+@raw_rrule(itertools.count)
+def _count(start: Any = 0, step: Any = 1) -> Any:
+    """start, start + step, ...: each item adds step to the last, as count does (count
+    itself takes numbers only, not variables)."""
+    if not (is_tracked(start) or is_tracked(step)):
+        return itertools.count(start, step)
+    return itertools.accumulate(itertools.repeat(step), get_rrule(operator.add),
+                                initial=start)
+
+
+def _selecting(fn: Any) -> None:
+    """takewhile, dropwhile, filterfalse: the predicate runs through its reverse rule,
+    and the selection follows the value of its result."""
+    def rule(predicate: Any, iterable: Any) -> Any:
+        if predicate is None and fn is itertools.filterfalse:
+            return fn(value_of, iterable)
+        return fn(predicate if predicate is None else
+                  (lambda item: value_of(call(predicate, item))), iterable)
+    rule.__name__ = f"_{fn.__name__}"
+    raw_rrule(fn)(rule)
+
+
+_selecting(itertools.takewhile)
+_selecting(itertools.dropwhile)
+_selecting(itertools.filterfalse)
+
+
+@raw_rrule(itertools.compress)
+def _compress(data: Any, selectors: Any) -> Any:
+    return itertools.compress(data, (value_of(s) for s in selectors))
 
 
 @raw_rrule(functools.reduce)

@@ -1,5 +1,5 @@
 """Reverse rules for functions that write into arrays (fill, copyto, put, fill_diagonal),
-the methods of ufuncs (`np.add.at`, reduce, accumulate, outer) and np.random.
+the methods of ufuncs (`np.add.at`, reduce, accumulate, reduceat, outer) and np.random.
 
 Writes go through the setitem rule, so a VarMat saves what they overwrite and restores
 it on the way back (rules_arrays.assign). Random draws are constants; shuffles and
@@ -11,11 +11,12 @@ import operator
 
 import numpy as np
 
-from fwdad.errors import FwdadError, describe
+from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
+from fwdad.rules.ufunc_methods import refuse_out
 
 
 def _write(a, key, v) -> None:
@@ -64,23 +65,77 @@ _REDUCE = {np.add: np.sum, np.multiply: np.prod, np.maximum: np.max, np.minimum:
 _ACCUMULATE = {np.add: np.cumsum, np.multiply: np.cumprod}
 
 
-def _method(table, ufunc, name):
+def _method(table, ufunc, name, also=()):
+    """The reverse rule of `ufunc`'s method `name`, from `table`; or a clear refusal."""
     if ufunc not in table:
-        raise FwdadError(f"{describe(ufunc)}.{name} has no reverse rule; reverse mode "
-                         f"has {', '.join(f.__name__ for f in table)}.{name}.")
-    return get_rrule(table[ufunc])
+        known = ", ".join(f"{f.__name__}.{name}" for f in (*table, *also))
+        raise MissingRuleError(
+            f"{describe(ufunc)}.{name} has no reverse rule; reverse mode has {known}. "
+            f"Write the loop in Python (fwdad derives its rule), or register one with "
+            f"@fwdad.reverse.raw_rrule(numpy.ufunc.{name}) (docs/writing-rules.md).")
+    return get_rrule(table[ufunc]) if table[ufunc] is not None else None
 
 
 @raw_rrule(np.ufunc.reduce)
 def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False):
     """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    if out is not None:
+        refuse_out(ufunc, "reduce")
     extra = {} if ufunc in (np.maximum, np.minimum) else {"dtype": dtype}
     return _method(_REDUCE, ufunc, "reduce")(array, axis=axis, keepdims=keepdims, **extra)
 
 
 @raw_rrule(np.ufunc.accumulate)
 def _accumulate(ufunc, array, axis=0, dtype=None):
-    return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis=axis, dtype=dtype)
+    if ufunc in _RUNNING:
+        return _RUNNING[ufunc](array, axis, dtype)
+    return _method(_ACCUMULATE, ufunc, "accumulate", _RUNNING)(array, axis=axis,
+                                                               dtype=dtype)
+
+
+def _running(ufunc):
+    """maximum/minimum.accumulate: each running extreme's cotangent goes to the element
+    it came from (on a tie, the earlier one, as forward mode's rule picks)."""
+    def rule(x, axis, dtype):
+        out = ufunc.accumulate(x, axis, dtype)
+        best = np.moveaxis(out, axis, -1)
+        n = best.shape[-1]
+        taken = np.concatenate([np.ones(best.shape[:-1] + (1,), bool),
+                                best[..., 1:] != best[..., :-1]], axis=-1)
+        source = np.maximum.accumulate(np.where(taken, np.arange(n), 0), axis=-1)
+        return out, lambda ct: (_sent_back(np.moveaxis(ct, axis, -1), source, axis),)
+    rule.__name__ = f"_{ufunc.__name__}_accumulate"
+    return lambda x, axis, dtype: Pure(np.ufunc.accumulate, rule)(x, axis, dtype)
+
+
+def _sent_back(ct, source, axis):
+    """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]]."""
+    n = ct.shape[-1]
+    rows = np.arange(ct.size // max(n, 1)).reshape(ct.shape[:-1] + (1,)) * n
+    total = np.zeros(ct.size)
+    np.add.at(total, (rows + source).reshape(-1), np.reshape(ct, -1))
+    return np.moveaxis(total.reshape(ct.shape), -1, axis)
+
+
+_RUNNING = {np.maximum: _running(np.maximum), np.minimum: _running(np.minimum)}
+
+
+@raw_rrule(np.ufunc.reduceat)
+def _reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
+    """add.reduceat sums slices: each slice's cotangent goes to every element in it."""
+    _method({np.add: None}, ufunc, "reduceat")
+    if out is not None:
+        refuse_out(ufunc, "reduceat")
+    return Pure(np.ufunc.reduceat, _add_reduceat)(array, indices, axis, dtype)
+
+
+def _add_reduceat(x, indices, axis, dtype):
+    out = np.add.reduceat(x, indices, axis, dtype)
+    n, starts = np.shape(x)[axis], np.asarray(indices)
+    ends = np.append(starts[1:], n)
+    ends = np.where(ends > starts, ends, starts + 1)  # (a slice of one: x[start])
+    slices = (np.arange(n) >= starts[:, None]) & (np.arange(n) < ends[:, None])
+    return out, lambda ct: (np.moveaxis(np.moveaxis(ct, axis, -1) @ slices, -1, axis),)
 
 
 @raw_rrule(np.ufunc.outer)

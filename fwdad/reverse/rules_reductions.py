@@ -37,9 +37,16 @@ def _along(x, axis, out, grad):
 
 # ---- products --------------------------------------------------------------------------
 @rrule(np.prod, np.ndarray.prod)
-def _prod(x, axis=None, dtype=None, keepdims=False):
-    """d prod / d x_i = prod_{j != i} x_j: exact when some x_j are 0."""
-    return _along(x, axis, np.prod(x, axis, dtype, keepdims=keepdims), _others)
+def _prod(x, axis=None, dtype=None, keepdims=False, *, initial=1, where=True):
+    """d prod / d x_i = initial * prod_{j != i} x_j: exact when some x_j are 0. Entries
+    `where` leaves out count as 1 and get no cotangent."""
+    out = np.prod(x, axis, dtype, keepdims=keepdims, initial=initial, where=where)
+    if where is True and initial == 1:
+        return _along(x, axis, out, _others)
+    kept = np.broadcast_to(where, np.shape(x))
+    xf_kept, _ = merged_axes(kept, axis)
+    return _along(np.where(kept, x, 1.0), axis, out,
+                  lambda xf: initial * _others(xf) * xf_kept)
 
 
 def _others(xf):
@@ -59,9 +66,24 @@ def one_hot(xf, index):
 
 
 def _extreme(fn, arg):
-    def rule(x, axis=None, keepdims=False, **kwargs):
-        out = fn(x, axis=axis, keepdims=keepdims, **kwargs)
-        return _along(x, axis, out, lambda xf: one_hot(xf, arg(xf, axis=-1)))
+    """As forward mode's: entries `where` leaves out lie beyond every value, and where
+    `initial` wins (ties included) the cotangent goes nowhere (tests/reverse/
+    cases_numpy.py: `_extreme_cases`, which gave the cotangent to an element before)."""
+    def rule(x, axis=None, keepdims=False, **given):
+        out = fn(x, axis=axis, keepdims=keepdims, **given)
+        initial, where = given.get("initial"), given.get("where", True)
+        if where is not True:
+            far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
+            x = np.where(np.broadcast_to(where, np.shape(x)), x, far)
+
+        def grad(xf):
+            index = arg(xf, axis=-1)
+            if initial is None:
+                return one_hot(xf, index)
+            won = np.take_along_axis(xf, index[..., None], -1)[..., 0] == \
+                np.reshape(out, index.shape)
+            return one_hot(xf, index) * won[..., None]
+        return _along(x, axis, out, grad)
     rule.__name__ = f"_{fn.__name__}"
     return rule
 

@@ -8,7 +8,16 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import Pure, composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import (
+    Pure,
+    complex_ready,
+    composed_rrule,
+    get_rrule,
+    is_tracked,
+    raw_rrule,
+    rrule,
+)
+from fwdad.rules.polynomials import roots_and_jacobian
 from fwdad.rules.sinc import sinc_derivative
 
 _CONSTANT = ("reverse mode makes an array built inside the differentiated function a "
@@ -220,3 +229,15 @@ def _angle(z, deg=False):
     with np.errstate(divide="ignore", invalid="ignore"):
         slope = np.where(z == 0, 0.0, -1j * scale * np.conjugate(z) / (z * np.conjugate(z)))
     return out, lambda ct: (ct * slope,)
+
+
+# ---- np.roots: the implicit function theorem (fwdad/rules/polynomials.py) -------------------
+@rrule(np.roots)
+def _roots(p):
+    """ct @ dr/dc, without a conjugate: right for complex roots and coefficients alike
+    (a real p keeps the real part, Re(ct dr) = Re(ct J) dp)."""
+    r, jacobian = roots_and_jacobian(p)
+    return r, lambda ct: (np.reshape(ct @ jacobian, np.shape(p)),)
+
+
+complex_ready(np.roots)

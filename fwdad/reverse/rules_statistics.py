@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.errors import FwdadError
-from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import (
+    composed_rrule,
+    get_rrule,
+    holds_variable,
+    raw_rrule,
+    rrule,
+)
 from fwdad.reverse.rules_reductions import merged_axes
+from fwdad.rules.statistics import check_quantile_method
 
 
 @composed_rrule(np.average)
@@ -39,9 +45,7 @@ def _quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     """Method 'linear': with v = q (n - 1), low = floor v and g = v - low, the sorted
     values low and low + 1 take weights 1 - g and g (equal values: stable order); q
     takes the slope (n - 1) (x_(low + 1) - x_(low))."""
-    if method != "linear":
-        raise FwdadError(f"fwdad differentiates np.quantile with method='linear' only, "
-                         f"not {method!r}")
+    check_quantile_method("quantile", method)
     result = np.quantile(a, q, axis=axis, method=method, keepdims=keepdims, **kwargs)
     xf, back = merged_axes(np.asarray(a, dtype=float), axis)
     order = np.argsort(xf, axis=-1, kind="stable")
@@ -67,7 +71,8 @@ def _quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 def _percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, **kwargs):
     """The quantile at q / 100 (as NumPy computes it)."""
-    q = get_rrule(np.true_divide)(q, 100.0) if is_tracked(q) else np.true_divide(q, 100)
+    check_quantile_method("percentile", method)
+    q = get_rrule(np.true_divide)(q, 100.0) if holds_variable(q) else np.true_divide(q, 100)
     return get_rrule(np.quantile)(a, q, axis=axis, method=method, keepdims=keepdims,
                                   **kwargs)
 

@@ -37,10 +37,11 @@ def _picks(first: Callable) -> tuple:
 BINARY = {
     np.float_power: (lambda a, b, y: b * np.float_power(a, b - 1.0),
                      lambda a, b, y: np.where(y == 0.0, 0.0, y * _log_base(a, y))),
-    np.maximum: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(a)),
-    np.minimum: _picks(lambda a, b: np.asarray(a <= b) | np.isnan(a)),
-    np.fmax: _picks(lambda a, b: np.asarray(a >= b) | np.isnan(b)),
-    np.fmin: _picks(lambda a, b: np.asarray(a <= b) | np.isnan(b)),
+    # (NumPy's comparisons: a Python complex has no >=, NumPy orders complex values)
+    np.maximum: _picks(lambda a, b: np.greater_equal(a, b) | np.isnan(a)),
+    np.minimum: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(a)),
+    np.fmax: _picks(lambda a, b: np.greater_equal(a, b) | np.isnan(b)),
+    np.fmin: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(b)),
 }
 
 

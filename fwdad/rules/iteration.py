@@ -226,9 +226,50 @@ def _zip_longest(*iterables: Dual, fillvalue: Dual = None) -> Dual:
 
 @frule(itertools.repeat)
 def _repeat(value: Dual, times=None) -> Dual:
-    if times is None:
-        raise ValueError("itertools.repeat without a count never ends: give times=")
-    return lazy(itertools.repeat(value, times))
+    """Without `times` it never ends, as the primal: a zip or islice ends it."""
+    return lazy(itertools.repeat(value, *(() if times is None else (times,))))
+
+
+@frule(itertools.count)
+def _count(start: Dual = Dual(0, NoTangent), step: Dual = Dual(1, NoTangent)) -> Dual:
+    """start, start + step, ...: each item adds step to the last, as count does."""
+    return lazy(itertools.accumulate(itertools.repeat(step), add_rule, initial=start))
+
+
+@frule(itertools.cycle)
+def _cycle(iterable: Dual) -> Dual:
+    return lazy(itertools.cycle(iterate(iterable)))
+
+
+def _selecting(fn) -> None:
+    """takewhile, dropwhile, filterfalse: `predicate` sees the items as Duals (its own
+    rule runs) and the selection follows its primal truth."""
+    def rule(predicate: Dual, iterable: Dual) -> Dual:
+        if predicate.primal is None:  # filterfalse(None, xs): the false items; the
+            test = _primal if fn is itertools.filterfalse else None  # others refuse it
+        else:
+            test = functools.partial(_truth_of, predicate)
+        return lazy(fn(test, iterate(iterable)))
+    rule.__name__ = f"_{fn.__name__}"
+    frule(fn)(rule)
+
+
+def _primal(d: Dual) -> Any:
+    return d.primal
+
+
+def _truth_of(predicate: Dual, d: Dual) -> Any:
+    return entry_points.call(predicate, d).primal
+
+
+_selecting(itertools.takewhile)
+_selecting(itertools.dropwhile)
+_selecting(itertools.filterfalse)
+
+
+@frule(itertools.compress)
+def _compress(data: Dual, selectors: Dual) -> Dual:
+    return lazy(itertools.compress(iterate(data), (s.primal for s in iterate(selectors))))
 
 
 @frule(itertools.accumulate)

@@ -20,6 +20,7 @@ import numpy as np
 from fwdad.errors import FwdadError, current_user_location
 from fwdad.rules.numpy_loops import apply_along_axis, derived_from
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.statistics import check_quantile_method
 
 
 def refuse_library(call: str, argument: str) -> None:
@@ -83,6 +84,7 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None,
         refuse_library(called, "out")
     if weights is not None:
         refuse_library(called, "weights")
+    check_quantile_method(called, method)
     a = np.asarray(a)
     if not (axis is None or isinstance(axis, (int, np.integer))):
         refuse_axes(called, axis)
@@ -124,8 +126,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
                        called="nanmedian")
 
 
-def_nondiff(refuse_library, refuse_axes, np.isposinf, np.isneginf, np.hanning, np.hamming,
-            np.blackman, np.bartlett)
+def_nondiff(refuse_library, refuse_axes, check_quantile_method, np.isposinf, np.isneginf,
+            np.hanning, np.hamming, np.blackman, np.bartlett)
 PLAIN = {np.block: block, np.asarray_chkfinite: asarray_chkfinite,
          np.nanquantile: nanquantile, np.nanpercentile: nanpercentile,
          np.nanmedian: nanmedian}

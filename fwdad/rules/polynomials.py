@@ -1,6 +1,6 @@
 """NumPy's polynomial functions on coefficient arrays (polyadd, polysub, polymul,
 polyder, polyint, poly, polyfit), written in plain NumPy for both modes to
-differentiate, as fwdad/rules/piecewise.py does piecewise.
+differentiate, as fwdad/rules/piecewise.py does piecewise; and the rule of np.roots.
 
     np.polymul(a, b)       ->  np.convolve(a, b)
     np.polyfit(x, y, 2)    ->  np.linalg.lstsq of the scaled Vandermonde matrix
@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.dual import Dual
 from fwdad.errors import FwdadError, current_user_location
+from fwdad.rules.batching import dense, fit
 from fwdad.rules.numpy_loops import derived_from
 from fwdad.rules.registry import def_nondiff, frule
 
@@ -121,6 +123,30 @@ def polyfit(x: Any, y: Any, deg: int, rcond: Any = None, full: bool = False, w: 
     scale = np.sqrt(np.sum(lhs * lhs, axis=0))
     solved = np.linalg.lstsq(lhs / scale, y, rcond=rcond)[0]
     return (solved.T / scale).T
+
+
+# ---- np.roots: a hand-written rule (NumPy's are the eigenvalues of a companion matrix) ---
+def roots_and_jacobian(c: Any) -> tuple:
+    """The roots r of p(x) = sum_k c_k x^(n-k), as np.roots gives them, and their
+    Jacobian in c: a simple root stays a root as c moves, p(r) = 0, so dp(r) + p'(r) dr
+    = 0 and dr_i / dc_k = -r_i^(n-k) / p'(r_i) (the implicit function theorem; at a
+    multiple root p'(r) is 0 and the roots have no derivative)."""
+    c = np.atleast_1d(c)
+    if c.size and c[0] == 0:
+        refuse_polynomial("roots(p)", "p with a leading zero coefficient (np.roots drops "
+                          "it: the number of roots jumps there)",
+                          "Drop the leading zeros yourself: np.roots(p[k:]).")
+    r = np.roots(c)
+    powers = r[:, None] ** np.arange(len(c) - 1, -1, -1)  # r_i^(n-k)
+    slope = np.polyval(np.polyder(c), r) if len(c) > 1 else np.ones(0)  # p'(r_i)
+    return r, -powers / slope[:, None]
+
+
+@frule(np.roots, pure=True)
+def _roots(p: Dual) -> Dual:
+    r, jacobian = roots_and_jacobian(p.primal)
+    dr = dense(p.primal, p.tangent) @ jacobian.T
+    return Dual(r, fit(dr.real if r.dtype.kind == "f" else dr, r))
 
 
 def_nondiff(refuse_polynomial)

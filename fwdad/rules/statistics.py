@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, current_user_location
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.registry import frule, takes_out
@@ -21,9 +21,7 @@ def _quantile(a: Dual, q: Dual, axis=None, out=None, overwrite_input=False, meth
     equal values keep their order (stable sort). In q, the slope (n - 1) (x_(floor v + 1)
     - x_(floor v)), taken from the right where v is a whole number."""
     a = red.as_array(a)
-    if method != "linear":
-        raise FwdadError(f"fwdad differentiates np.quantile with method='linear' only, "
-                         f"not {method!r}")
+    check_quantile_method("quantile", method)
     q = red.as_array(q)
     result = np.quantile(a.primal, q.primal, axis=axis, method=method, keepdims=keepdims,
                          **kwargs)
@@ -49,10 +47,23 @@ def _quantile_tangent(a: Dual, q: Dual, axis, result):
     return tangent.reshape((() if size is None else (size,)) + np.shape(result))
 
 
+def check_quantile_method(called: str, method: str) -> None:
+    """Refuse a method other than 'linear', naming the function the user called (the
+    NaN-skipping ones and percentile reach np.quantile's rule through their own)."""
+    if method != "linear":
+        at = current_user_location()
+        raise FwdadError(
+            f"np.{called}(..., method={method!r}){' at ' + at if at else ''}: fwdad "
+            f"differentiates quantiles with method='linear' (the default) only. Use it, "
+            f"or pick the order statistic yourself (np.sort(a, axis)[..., k]), which "
+            f"fwdad differentiates.")
+
+
 @frule(np.percentile)
 def _percentile(a: Dual, q: Dual, axis=None, out=None, overwrite_input=False,
                 method="linear", keepdims=False, **kwargs) -> Dual:
     """The quantile at q / 100."""
+    check_quantile_method("percentile", method)
     q = red.as_array(q)
     scaled = Dual(q.primal / 100.0, NoTangent if q.tangent is NoTangent else q.tangent / 100)
     out_ = _quantile(a, scaled, axis, None, False, method, keepdims, **kwargs)

@@ -1,4 +1,5 @@
-"""Rules for the methods of ufuncs: `np.add.at`, `reduce`, `accumulate` and `outer`.
+"""Rules for the methods of ufuncs: `np.add.at`, `reduce`, `accumulate`, `reduceat` and
+`outer`.
 
 `np.add.at` is a method bound to the ufunc `np.add`: dispatch keys it by its type's
 method (`np.ufunc.at`), and the rule receives the ufunc as its first argument.
@@ -9,9 +10,9 @@ import numpy as np
 
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError
+from fwdad.errors import MissingRuleError, current_user_location
 from fwdad.rules import reductions as red
-from fwdad.rules.batching import dense, is_batched, lift, tangent_axis, tangent_index
+from fwdad.rules.batching import dense, fit, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import getitem_rule, setitem_rule
 from fwdad.rules.registry import frule, get_frule
 from fwdad.rules.widening import widen_for
@@ -44,7 +45,7 @@ _ACCUMULATE = {np.add: red.cumsum_rule, np.multiply: red.cumprod_rule,
 
 def _method(table, ufunc, name):
     rule = table.get(ufunc)
-    if rule is None:
+    if ufunc not in table:
         known = ", ".join(f"{u.__name__}.{name}" for u in table)
         raise MissingRuleError(
             f"no rule to differentiate numpy.{ufunc.__name__}.{name}: fwdad has rules for "
@@ -56,15 +57,43 @@ def _method(table, ufunc, name):
 @frule(np.ufunc.reduce)
 def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False) -> Dual:
     """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+    if out is not None:
+        refuse_out(ufunc, "reduce")
     if ufunc in (np.maximum, np.minimum):
         return _method(_REDUCE, ufunc, "reduce")(array, axis, keepdims)
     return _method(_REDUCE, ufunc, "reduce")(array, axis, dtype, keepdims)
+
+
+def refuse_out(ufunc, name: str) -> None:
+    """A ufunc method given `out=`, which the rules do not write (it was ignored: the
+    value and the derivative of `out` stayed as they were, tests/rules/
+    test_ufunc_method_outputs.py)."""
+    at = current_user_location()
+    raise MissingRuleError(
+        f"no rule to differentiate numpy.{ufunc.__name__}.{name} with out="
+        f"{' at ' + at if at else ''}: assign its result instead, "
+        f"`r[...] = np.{ufunc.__name__}.{name}(a, ...)`.")
 
 
 @frule(np.ufunc.accumulate)
 def _accumulate(ufunc, array: Dual, axis=0, dtype=None) -> Dual:
     """add.accumulate is cumsum, multiply.accumulate cumprod (along axis 0 by default)."""
     return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis, dtype)
+
+
+@frule(np.ufunc.reduceat, pure=True)
+def _reduceat(ufunc, array: Dual, indices, axis=0, dtype=None, out=None) -> Dual:
+    """add.reduceat sums slices, so its tangent is add.reduceat of the tangent (the
+    other ufuncs' reduceat has no rule)."""
+    _method({np.add: None}, ufunc, "reduceat")
+    if out is not None:
+        refuse_out(ufunc, "reduceat")
+    x = red.as_array(array)
+    out = np.add.reduceat(x.primal, indices, axis, dtype)
+    if x.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    t_axis = tangent_axis(x.primal, x.tangent, axis % max(x.primal.ndim, 1))
+    return Dual(out, fit(np.add.reduceat(x.tangent, indices, t_axis, dtype), out))
 
 
 @frule(np.ufunc.outer)

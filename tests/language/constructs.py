@@ -114,6 +114,9 @@ CONSTRUCTS = [
               (0.4,)),
     Construct("itertools chain, product, combinations, accumulate, islice", K,
               containers.itertools_calls, (0.4, 1.3)),
+    Construct("itertools count, cycle and repeat (endless: ended by zip, islice or "
+              "break), takewhile, dropwhile, filterfalse, compress", K,
+              containers.endless_itertools, (0.4, 1.3)),
     Construct("iter and next (also on zip, map and the other lazy iterators)", K,
               containers.iter_and_next, (0.4, 1.3)),
     Construct("lazy iterators consumed partly by plain code (any) and then iterated", K,

@@ -82,6 +82,16 @@ def itertools_calls(x, y):
     return total + running[-1] + sum(itertools.islice(xs, 1, None))
 
 
+def endless_itertools(x, y):
+    total = 0.0
+    for t, w, c in zip(itertools.count(x, 0.5), itertools.cycle([y, 1.0]),
+                       itertools.repeat(x * y)):
+        total += w * t * c
+        if t > x + 1.0:
+            break
+    return total + sum(itertools.takewhile(lambda v: v < 2.0, [x, y, 3.0, x]))
+
+
 def containers_of_containers(x):
     grid = [[x, 1.0], [2.0, x * x]]
     grid[1][0] = grid[0][0] * 3.0

@@ -31,6 +31,7 @@ def _statistics_cases():
                  dict(axis=(0, 2))),
             Case(np.percentile, (STACK, np.array([20.0, 75.0]), 0)),
             Case(np.percentile, (V4, 40.0)),
+            Case(np.percentile, (A, [10.0, 75.0]), dict(axis=1)),  # (q: a list of variables)
             Case(np.nanprod, (NANS,), dict(axis=1), varmat=False),
             Case(np.nanprod, (ZEROS,)), Case(np.nancumsum, (NANS,), varmat=False),
             Case(np.nancumprod, (NANS,), dict(axis=1), varmat=False),
@@ -68,6 +69,9 @@ def interp_periodic(x, fp):
 def _sequence_cases():
     out = [Case(np.ediff1d, (A,)), Case(np.ediff1d, (V4,), dict(to_end=[1.0, 2.0],
                                                                  to_begin=-3.0)),
+           # variables in to_end and to_begin, and a scalar one: a matvar among VarMats
+           Case(np.ediff1d, (V4, V3[:2], 0.5)), Case(np.ravel, (0.5,)),
+           Case(np.atleast_2d, (0.5,)),
            Case(np.gradient, (V4,)), Case(np.gradient, (A,), dict(edge_order=2)),
            Case(gradient_spaced, (A,)), Case(gradient_two_axes, (STACK,)),
            Case(np.trapezoid, (A,)), Case(np.trapezoid, (A, np.cumsum(V4 ** 2))),
@@ -128,6 +132,11 @@ def _array_api_cases():
             Case(loops.summed_over_both, (A,)), Case(loops.waves, (A,)),
             Case(loops.pairs, (A, V4)), Case(loops.squares_from_an_iterator, (V4,)),
             Case(np.polyadd, (V4, V3[:2])), Case(np.polysub, (V3[:2], V4)),
+            Case(np.polysub, (V4, 0.5)), Case(np.polyadd, (0.5, V4)),
+            Case(np.roots, (np.array([1.0, 0.0, -7.0, 6.0]),)),
+            # complex roots: the varmat layout only (docs/complex.md)
+            Case(np.roots, (np.array([1.0, 0.5, 2.0, -1.0]),), varmat=False),
+            Case(np.roots, (np.array([1.0 + 0.5j, -3.0, 2.0 - 1.0j]),), varmat=False),
             Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
             Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
             Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),

@@ -58,6 +58,8 @@ def _off_the_cuts():
     rows += [_row(np.arccosh, -Z), _row(np.arccosh, np.array([-0.5 + 1e-3j, 3.0 - 1e-3j]))]
     rows += [_row(np.sign, Z), _row(np.sign, ZS), _row(np.sign, Z.real)]
     rows += [_row(f, Z, Z[::-1]) for f in (np.maximum, np.minimum, np.fmax, np.fmin)]
+    rows += [_row(f, ZS, 1.7) for f in (np.maximum, np.minimum, np.fmax, np.fmin)]  # (a
+    # Python complex has no >=: a bare TypeError before)
     rows += [_row(np.float_power, ZP, Z), _row(np.float_power, np.array([-2.0, -0.5]),
                                                 np.array([0.5 + 1j, 2.5 + 0.2j]))]
     rows += [_row(np.cumprod, Z), _row(np.cumprod, Z, axis=1), _row(np.ndarray.cumprod, Z, 0),

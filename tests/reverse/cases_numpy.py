@@ -63,7 +63,25 @@ def _reduction_cases():
            Case(np.ndarray.cumsum, (A,), dict(axis=0)), Case(np.cumprod, (ZEROS,)),
            Case(np.cumprod, (ZEROS,), dict(axis=1)), Case(np.ndarray.cumprod, (A,),
                                                            dict(axis=0))]
-    return out + _norm_cases()
+    return out + _extreme_cases() + _norm_cases()
+
+
+def _extreme_cases():
+    """Reductions with `initial` and `where`. max and min: where `initial` wins, nothing
+    moves (the rule gave the cotangent to the largest element before); sum, mean and
+    prod raised TypeError before."""
+    return [Case(np.max, (TIES,), dict(axis=0, initial=2.0)),
+            Case(np.max, (A,), dict(initial=10.0)),
+            Case(np.min, (TIES,), dict(axis=1, where=TIES > 0.6, initial=0.7)),
+            Case(np.ndarray.max, (A,), dict(axis=1, where=A < 1.0, initial=-10.0)),
+            Case(np.amin, (STACK,), dict(axis=(0, 2), where=STACK > -0.5, initial=9.0)),
+            Case(np.nanmax, (A,), dict(axis=0, initial=0.2)),
+            Case(np.sum, (A,), dict(axis=1, where=A > 0.0)),
+            Case(np.ndarray.sum, (STACK,), dict(axis=(0, 2), initial=2.0, keepdims=True)),
+            Case(np.mean, (A,), dict(axis=0, where=A < 0.5)),
+            Case(np.ndarray.mean, (STACK,), dict(where=STACK > 0.0)),
+            Case(np.prod, (A,), dict(axis=1, where=A > -0.5)),
+            Case(np.ndarray.prod, (ZEROS,), dict(axis=0, initial=2.0, where=ZEROS != 1.5))]
 
 
 def _norm_cases():
@@ -203,6 +221,26 @@ def ufunc_methods(a, b):
         + np.subtract.outer(b, a[0])[:3, 0]
 
 
+def running_extremes(a, b):
+    """maximum/minimum.accumulate, with ties (c repeats b's values)."""
+    c = np.concatenate([b, b[::-1], b[:2]])
+    return np.maximum.accumulate(a, axis=1) * 2.0 + np.minimum.accumulate(a)[:, :1] \
+        + np.maximum.accumulate(c)[4:8] + np.minimum.accumulate(c)[6:]
+
+
+def segment_sums(a, b):
+    """np.add.reduceat: slices, an index not after the next (a slice of one), an axis."""
+    return np.add.reduceat(a, [0, 2, 2, 1], axis=1) * 2.0 + np.add.reduceat(b, [1, 3])[0] \
+        + np.add.reduceat(a, np.array([2, 0]))[:, :2].sum()
+
+
+def concatenators(a, b):
+    """np.r_ and np.c_ of variables (a plain array of them was refused before), with a
+    range, a scalar, a complex step and the "0,2" directive."""
+    r = np.r_[b, a[0], 1.5, 0:2] * np.r_[1.0:3.0:11j]
+    return r.sum() * np.c_[a[:, 0], a[:, 1] * a[:, 2]] + np.r_["0,2", a[1], b].sum()
+
+
 def add_at(a, b):
     c = a * 1.0
     np.add.at(c, [0, 2, 0], b[:3])
@@ -266,11 +304,14 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
+                  Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
+                  Case(concatenators, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: in
 # test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
-          np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.outer,
+          np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.reduceat,
+          np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,
           np.random.RandomState.shuffle, np.random.RandomState.permutation, np.complex128]

@@ -13,6 +13,7 @@ from tests.reverse.cases_numpy import COVERS as NUMPY_COVERS
 from tests.reverse.cases_scipy_optimize import COVERS as SCIPY_OPTIMIZE_COVERS
 from tests.reverse.examples import ITERATION_COVERS
 from tests.reverse.inplace_cases import COVERS
+from tests.rules.infinite_iterators import COVERS as ITERATOR_COVERS
 
 # Exercised by their own tests: layout conversions (test_varmat.py), and the array
 # creation functions, which make variables (test_inplace.py: fill_zeros), super
@@ -30,7 +31,8 @@ def _key(fn):
 def test_every_rrule_has_a_case():
     covered = {_key(c.fn) for c in CASES} | {_key(f) for f in COVERS + ELSEWHERE
                                                 + ITERATION_COVERS + NUMPY_COVERS
-                                                + API_COVERS + SCIPY_OPTIMIZE_COVERS}
+                                                + API_COVERS + SCIPY_OPTIMIZE_COVERS
+                                                + ITERATOR_COVERS}
     missing = [describe(e.primal) for e in registry.entries()
                if e.kind != "nondiff" and _key(e.primal) not in covered]
     assert not missing, f"rrules without a case in tests/reverse/cases.py: {missing}"

@@ -19,6 +19,14 @@ def _power_reduce(a):
     return np.power.reduce(a)
 
 
+def _logaddexp_accumulate(a):
+    return np.logaddexp.accumulate(a)
+
+
+def _maximum_reduceat(a):
+    return np.maximum.reduceat(a, [0, 2])
+
+
 # ---- complex intermediates: differentiated (docs/complex.md), never a zero ---------------
 def _reported_complex(a):  # the true gradient is 2 cos(2a)
     b = a + 1j
@@ -92,6 +100,9 @@ def test_complex_constants_made_inside_are_constants(x):
 @pytest.mark.parametrize("fn, args, message", [
     (_pad_mean, (np.ones(3),), "mode='mean' has no reverse rule"),
     (_power_reduce, (np.ones(3),), "reduce has no reverse rule"),
+    (_logaddexp_accumulate, (np.ones(3),), "logaddexp.accumulate has no reverse rule; "
+                                           "reverse mode has add.accumulate"),
+    (_maximum_reduceat, (np.ones(3),), "maximum.reduceat has no reverse rule"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_clear_errors(fn, args, message):
     with pytest.raises(FwdadError, match=message):
@@ -117,3 +128,28 @@ def test_binary_ufunc_rows_broadcast(ufunc, shapes):
     rng = np.random.default_rng(1)
     a, b = (np.abs(rng.standard_normal(s)) + 0.5 for s in shapes)
     check_dot_product(ufunc, (a, b))
+
+
+def _dawson_energy(x):
+    import scipy.special
+    return np.sum(scipy.special.dawsn(x) ** 2)
+
+
+def test_a_forward_primitive_without_a_reverse_rule_is_refused_saying_how_to_write_one():
+    """grad of a function with an frule and no rrule names it, shows the rule to write,
+    the page that explains it, and forward mode, which has the frule."""
+    import scipy.special
+
+    from fwdad.rules.registry import rules_restored
+
+    with rules_restored():
+        @fwdad.frule(scipy.special.dawsn)
+        def _dawsn(x: fwdad.Dual) -> fwdad.Dual:
+            y = scipy.special.dawsn(x.primal)
+            return fwdad.Dual(y, (1.0 - 2.0 * x.primal * y) * x.tangent)
+        with pytest.raises(fwdad.MissingRuleError, match=(
+                r"(?s)no reverse rule for dawsn\(VarMat\): it has a forward rule but no "
+                r"reverse rule yet\. Register one:\n    @fwdad\.reverse\.rrule\(dawsn\).*"
+                r"docs/writing-rules\.md, \"Reverse rules\"\), or use forward mode.*raised "
+                r"in the derivative of .*test_numpy_rules\.py")):
+            fwdad.grad(_dawson_energy)(np.array([0.3, -1.2]))

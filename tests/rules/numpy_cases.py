@@ -200,6 +200,8 @@ UFUNC_METHOD_CASES = [
     Case(np.ufunc.accumulate, np.add, M23), Case(np.ufunc.accumulate, np.multiply, M23),
     Case(np.ufunc.accumulate, np.maximum, M23, axis=1),
     Case(np.ufunc.accumulate, np.minimum, M34), Case(np.ufunc.accumulate, np.maximum, V3),
+    Case(np.ufunc.reduceat, np.add, M34, [0, 2, 2, 1]),
+    Case(np.ufunc.reduceat, np.add, M34, np.array([1, 3]), axis=-1),
     Case(np.ufunc.outer, np.multiply, V3, W3), Case(np.ufunc.outer, np.subtract, M23, V3),
     Case(np.ufunc.outer, np.arctan2, V3, POS3),
     Case(np.ufunc.at, np.add, V3, np.array([0, 0, 2]), W3),

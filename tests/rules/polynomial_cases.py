@@ -18,4 +18,10 @@ POLYNOMIAL_CASES = [
     Case(np.polyint, V3, 3, k=2.0), Case(np.poly, V3),
     Case(np.polyfit, X6, Y6, 2), Case(np.polyfit, X6, np.stack([Y6, Y6 * Y6], 1), 3),
     Case(np.polyfit, X6, Y6, 2, w=np.linspace(1.0, 2.0, 6)),
+    # np.roots: real roots (1, 2, -3), a complex pair, a simple root at 0 (a trailing zero
+    # coefficient), complex coefficients, a list
+    Case(np.roots, np.array([1.0, 0.0, -7.0, 6.0])), Case(np.roots, V5[:4]),
+    Case(np.roots, np.array([1.0, 0.5, 2.0, -1.0])),
+    Case(np.roots, np.array([1.0, -3.0, 2.0, 0.0])),
+    Case(np.roots, np.array([1.0 + 0.5j, -3.0, 5.0 - 1.0j])), Case(np.roots, [2.0, -1.0]),
 ]

@@ -10,11 +10,13 @@ neither: their Hessian is zero by declaration, and the rows of those that take f
 """
 from __future__ import annotations
 
+import itertools
 import operator
 
 import numpy as np
 
 from fwdad import lang
+from tests.rules import infinite_iterators as iterators
 from tests.rules import scipy_integrate_cases as ode
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES, Point
@@ -136,6 +138,13 @@ EXTRA_ROWS = [  # (what it covers, function, arguments, keyword arguments)
     (np.random.Generator.permutation, shuffled_by_a_fresh_generator, (V,), {}),
     (np.random.RandomState.shuffle, shuffled_by_a_fresh_state, (V,), {}),
     (np.random.RandomState.permutation, shuffled_by_a_fresh_state, (V,), {}),
+    # endless iterators, ended inside the function
+    (itertools.count, iterators.counted_steps, (0.7, 0.2), {}),
+    (itertools.cycle, iterators.cycled_weights, (V[:2], V), {}),
+    (itertools.takewhile, iterators.selected, (V, 1.1), {}),
+    (itertools.dropwhile, iterators.selected, (V, 1.1), {}),
+    (itertools.filterfalse, iterators.selected, (V, 1.1), {}),
+    (itertools.compress, iterators.selected, (V, 1.1), {}),
 ]
 
 ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS + SCIPY_LINALG_SECOND_ORDER_ROWS \

@@ -50,3 +50,38 @@ def test_several_axes_are_refused_saying_what_to_do():
     with pytest.raises(fwdad.FwdadError, match=r"^np\.nanmedian\(\.\.\., axis=\(0, 1\)\) at "
                        r".*: fwdad takes one axis or None\. Move those axes"):
         fwdad.jvp(_over_two_axes, (HOLES,), (HOLES,))
+
+
+def _nearest_nanpercentile(a):
+    return np.nanpercentile(a, 40.0, method="nearest")
+
+
+def _lower_nanquantile(a):
+    return np.nanquantile(a, 0.4, method="lower")
+
+
+def _higher_percentile(a):
+    return np.percentile(a, 40.0, method="higher")
+
+
+def _midpoint_quantile(a):
+    return np.quantile(a, 0.4, method="midpoint")
+
+
+@pytest.mark.parametrize("f, called, method", [
+    (_nearest_nanpercentile, "nanpercentile", "nearest"),
+    (_lower_nanquantile, "nanquantile", "lower"),
+    (_higher_percentile, "percentile", "higher"),
+    (_midpoint_quantile, "quantile", "midpoint")], ids=lambda v: getattr(v, "__name__", v))
+@pytest.mark.parametrize("mode", ["jvp", "vjp"])
+def test_a_method_other_than_linear_is_refused_naming_the_function_called(f, called,
+                                                                         method, mode):
+    """Each refusal names what the user called (nanpercentile's named np.quantile)."""
+    x = HOLES[0] if called.startswith("nan") else HOLES[2]
+    message = (rf"^np\.{called}\(\.\.\., method='{method}'\) at .*test_numpy_library\.py:"
+               rf"\d+: fwdad differentiates quantiles with method='linear'")
+    with pytest.raises(fwdad.FwdadError, match=message):
+        if mode == "jvp":
+            fwdad.jvp(f, (x,), (x,))
+        else:
+            fwdad.vjp(f, x)
