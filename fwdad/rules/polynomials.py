@@ -139,6 +139,12 @@ def roots_and_jacobian(c: Any) -> tuple:
     r = np.roots(c)
     powers = r[:, None] ** np.arange(len(c) - 1, -1, -1)  # r_i^(n-k)
     slope = np.polyval(np.polyder(c), r) if len(c) > 1 else np.ones(0)  # p'(r_i)
+    if np.any(slope == 0):
+        refuse_polynomial("roots(p)", "a polynomial with a multiple root (p'(r) = 0 "
+                          "there: the root has no derivative)",
+                          "Differentiate a function of the roots that is smooth there "
+                          "(their sum or product, from the coefficients), or move p off "
+                          "the multiple root.")
     return r, -powers / slope[:, None]
 
 

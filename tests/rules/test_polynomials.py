@@ -43,3 +43,20 @@ def test_what_is_not_modelled_is_refused_saying_what_to_pass(f, message):
     with pytest.raises(fwdad.FwdadError, match=message):
         fwdad.jvp(f, (np.ones(7) if f is _full_fit else np.ones(3),),
                   (np.ones(7) if f is _full_fit else np.ones(3),))
+
+
+def _roots_of(c):
+    return np.roots(c)
+
+
+@pytest.mark.parametrize("mode", ["jvp", "vjp"])
+@pytest.mark.parametrize("c, message", [
+    (np.array([1.0, -2.0, 1.0]), r"np.roots\(p\) at .*: .* a multiple root .* no derivative"),
+    (np.array([0.0, 1.0, -2.0]), r"np.roots\(p\) at .*: .* leading zero .* np.roots\(p\[k:\]\)")],
+    ids=["double root", "leading zero"])
+def test_roots_where_they_have_no_derivative_are_refused(mode, c, message):
+    with pytest.raises(fwdad.FwdadError, match=message):
+        if mode == "jvp":
+            fwdad.jvp(_roots_of, (c,), (np.ones(3),))
+        else:
+            fwdad.vjp(_roots_of, c)
