@@ -16,17 +16,13 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, current_user_location, describe
+from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.instances import user_method
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import (
-    accumulate,
-    is_tracked,
-    raw_rrule,
-    rrule,
-    rrule_entry,
-    user_method,
-)
+from fwdad.reverse.registry import raw_rrule, rrule, rrule_entry
 from fwdad.reverse.stores import note
 from fwdad.reverse.tape import current, recording
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import (
     Var,
     VarMat,

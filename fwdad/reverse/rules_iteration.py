@@ -16,7 +16,8 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, raw_rrule
+from fwdad.reverse.registry import compare_rrule, get_rrule, raw_rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.stores import note
 from fwdad.reverse.var import compared_value, value_of

@@ -14,9 +14,11 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
-from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule, user_method
+from fwdad.reverse.instances import user_method
+from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import assign, read_only_write_error, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
 

@@ -15,7 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from fwdad.reverse.registry import rrule, unbroadcast
+from fwdad.reverse.adjoints import unbroadcast
+from fwdad.reverse.registry import rrule
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import rrule_of
 from fwdad.rules.ieee import divide

@@ -27,7 +27,9 @@ from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, current_user_location
 from fwdad.reverse.dispatch import ReverseClosure
 from fwdad.reverse.dispatch import call as reverse_call
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule
+from fwdad.reverse.registry import raw_rrule
+from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules import implicit
 from fwdad.rules import scipy_minimize as minimizers

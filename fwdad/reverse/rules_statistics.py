@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_reductions import merged_axes
+from fwdad.reverse.tracked import is_tracked
 
 
 @composed_rrule(np.average)

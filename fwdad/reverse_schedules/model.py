@@ -13,8 +13,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad import lang
-from fwdad.reverse.registry import untracked
 from fwdad.reverse.rules_python import Method
+from fwdad.reverse.tracked import untracked
 from fwdad.reverse.var import Var, VarMat, is_matvar
 
 # Plain scalars that a replay must see again with the same value: an int can be an

@@ -14,7 +14,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fwdad.forward.schedule.record import Fallback
-from fwdad.reverse.registry import unbroadcast
+from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse_schedules.record import ReverseRecorder
 
 
