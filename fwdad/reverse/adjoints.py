@@ -53,7 +53,6 @@ def accumulate(x: Any, ct: Any) -> None:
         scatter_add(x, np.real(ct) if is_complex(ct) else ct)
 
 
-
 def unbroadcast(ct: Any, shape: tuple) -> Any:
     """Sum a cotangent over the axes along which a value of `shape` was broadcast."""
     if np.shape(ct) == shape:

@@ -12,10 +12,11 @@
 
 A pullback may give a cotangent as a thunk (a function of no arguments), which is only
 called when its argument is a variable: `lambda: ct * y` costs nothing for a constant y.
-A pure rule serves both layouts: the wrapper unpacks VarMats and matvars into plain
-arrays, wraps the output in the layout of the inputs, and pushes one callback that
-sums broadcast cotangents back to each input's shape. Forward primitives marked
-non-differentiable (`def_nondiff`) need no row here: they run on plain values.
+A pure rule serves both layouts: its wrapper (reverse/rule_calls.py's Pure) unpacks
+VarMats and matvars into plain arrays, wraps the output in the layout of the inputs,
+and pushes one callback that sums broadcast cotangents back to each input's shape.
+Forward primitives marked non-differentiable (`def_nondiff`) need no row here: they run
+on plain values.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from typing import Any, Callable, Dict, Iterator, Optional
 
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse.complex_values import COMPLEX_READY, RefusingComplex
-from fwdad.reverse.rule_calls import NonDiff, Pure, _key
+from fwdad.reverse.rule_calls import NonDiff, Pure, rrule_key
 from fwdad.reverse.tracked import holds_variable
 from fwdad.reverse.var import compared_value
 from fwdad.rules import registry as forward_registry
@@ -46,7 +47,7 @@ def rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a pure reverse rule for each of `fns` (see the module docstring)."""
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _RRULES[_key(fn)] = RRuleEntry(fn, rule, Pure(fn, rule), "rrule")
+            _RRULES[rrule_key(fn)] = RRuleEntry(fn, rule, Pure(fn, rule), "rrule")
         return rule
     return register
 
@@ -55,7 +56,8 @@ def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a rule that takes reverse values and records on the tape itself."""
     def register(rule: Callable) -> Callable:
         for fn in fns:
-            _RRULES[_key(fn)] = RRuleEntry(fn, rule, RefusingComplex(_key(fn), rule), "raw")
+            key = rrule_key(fn)
+            _RRULES[key] = RRuleEntry(fn, rule, RefusingComplex(key, rule), "raw")
         return rule
     return register
 
@@ -65,8 +67,8 @@ def complex_ready(*fns: Any) -> None:
     rule written as ct * f'(x), with transposes and no conjugates, is; a rule that
     reads real and imaginary parts apart must say so in its own pullback."""
     for fn in fns:
-        COMPLEX_READY.add(_key(fn))
-        entry = _RRULES[_key(fn)]
+        COMPLEX_READY.add(rrule_key(fn))
+        entry = _RRULES[rrule_key(fn)]
         if entry.kind == "raw" and type(entry.callable) is RefusingComplex:
             entry.callable = entry.rule  # (nothing to check on the hot path)
 
@@ -75,7 +77,7 @@ def nondiff_rrule(*fns: Any) -> None:
     """Declare forward primitives whose derivative is zero (piecewise constant, or not a
     float): they run on plain values, as `def_nondiff` primitives do."""
     for fn in fns:
-        _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+        _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
 
 
 def compare_rrule(*fns: Any) -> None:
@@ -83,7 +85,7 @@ def compare_rrule(*fns: Any) -> None:
     list.index): they compare values, inside lists and tuples too, as forward mode
     compares primals (a Var is only itself: `[x * 1.0] == [x * 1.0]` must be True)."""
     for fn in fns:
-        _RRULES[_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn, compared_value), "nondiff")
+        _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn, compared_value), "nondiff")
 
 
 def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
@@ -118,14 +120,14 @@ def get_rrule(fn: Any) -> Optional[Callable]:
     """What reverse code calls for `fn`: its rrule, or a plain call on values for a
     forward primitive with no derivative; None when there is neither."""
     try:
-        entry = _RRULES.get(_key(fn))
+        entry = _RRULES.get(rrule_key(fn))
     except TypeError:
         return None
     if entry is not None:
         return entry.callable
     forward = forward_registry.entry_of(fn)
     if forward is not None and forward.kind == "nondiff":
-        _RRULES[_key(fn)] = entry = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+        _RRULES[rrule_key(fn)] = entry = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
         return entry.callable
     return None
 
@@ -133,7 +135,7 @@ def get_rrule(fn: Any) -> Optional[Callable]:
 def rrule_entry(fn: Any) -> RRuleEntry:
     """The registered entry of `fn` (a KeyError when there is none): rules that wrap
     another's rule read and replace its `callable`."""
-    return _RRULES[_key(fn)]
+    return _RRULES[rrule_key(fn)]
 
 
 def entries() -> Iterator[RRuleEntry]:

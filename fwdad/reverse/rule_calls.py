@@ -32,7 +32,9 @@ from fwdad.rules.array_like import reads_lists_as_arrays
 from fwdad.tangents import rebuild
 
 
-def _key(fn: Any) -> Any:
+def rrule_key(fn: Any) -> Any:
+    """The key of `fn`'s row in the rrule table (and in COMPLEX_READY): a method is
+    keyed by its function."""
     return getattr(fn, "__func__", fn)
 
 
@@ -111,7 +113,7 @@ class Pure:
             values[i] = value_of(args[i])
         out, pullback = self.rule(*values, **kwargs)
         if (holds_complex(out) or complex_among(values, at)) and \
-                _key(self.fn) not in COMPLEX_READY:
+                rrule_key(self.fn) not in COMPLEX_READY:
             refuse_complex(self.fn, [args[i] for i in at])
             return out  # (a constant: its derivative with respect to the arguments is 0)
         result = wrap(out, layout_of(self.fn, args, at))

@@ -89,7 +89,7 @@ MUTATING = {list.append, list.extend, list.insert, list.pop, list.remove, list.c
 
 def variables_at(args: tuple) -> List[int]:
     """The positions of Vars and VarMats, or [] when another argument needs the general
-    path of the rule (a list, a matvar, an object): registry.Pure's fast path."""
+    path of the rule (a list, a matvar, an object): rule_calls.Pure's fast path."""
     at = []
     for i, a in enumerate(args):
         if type(a) in (Var, VarMat):
