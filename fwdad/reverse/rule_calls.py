@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from fwdad.errors import FwdadError, current_user_location, describe, masked_array_error
+from fwdad.errors import FwdadError, describe, in_user_code, masked_array_error
 from fwdad.reverse.adjoints import accumulate, adjoint_of
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
@@ -223,9 +223,9 @@ def array_subclass_error(x: np.ndarray) -> FwdadError:
     ufuncs may differ from ndarray's, which reverse rules compute with."""
     if isinstance(x, np.ma.MaskedArray):  # (forward mode refuses it too)
         return masked_array_error(x)
-    line = current_user_location()
+    line = in_user_code()
     return FwdadError(
         f"reverse mode meets a {type(x).__qualname__} (a subclass of numpy.ndarray)"
-        f"{' at ' + line if line else ''} that would carry a derivative: its reverse "
+        f"{line} that would carry a derivative: its reverse "
         f"rules are written for plain arrays. Pass np.asarray(x) (a plain array), or "
         f"use forward mode (fwdad.jacfwd, fwdad.jvp).")

@@ -35,10 +35,12 @@ def _of_complex_roots(r):
 
 
 @pytest.mark.parametrize("f, message", [
-    (_plus_a_poly1d, r"np.polyadd at .*test_polynomials.py:\d+: .* np.poly1d .* p.coeffs"),
-    (_full_fit, r"np.polyfit at .*: fwdad does not differentiate full=True or cov=\. "
+    (_plus_a_poly1d, r"np.polyadd in _plus_a_poly1d at .*test_polynomials.py:\d+: "
+                     r".* np.poly1d .* p.coeffs"),
+    (_full_fit, r"np.polyfit in _full_fit at .*: fwdad does not differentiate full=True or cov=\. "
                 r"Differentiate the coefficients"),
-    (_of_complex_roots, r"np.poly at .*: .* complex roots")], ids=["poly1d", "full", "complex"])
+    (_of_complex_roots, r"np.poly in _of_complex_roots at .*: .* complex roots")],
+    ids=["poly1d", "full", "complex"])
 def test_what_is_not_modelled_is_refused_saying_what_to_pass(f, message):
     with pytest.raises(fwdad.FwdadError, match=message):
         fwdad.jvp(f, (np.ones(7) if f is _full_fit else np.ones(3),),
