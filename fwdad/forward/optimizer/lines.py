@@ -121,8 +121,11 @@ class LineTable:
     """The Lines of one rule as its statements are emitted: one Atom per name, the
     names read as locals and as globals, and the Lines of the block being emitted."""
 
-    def __init__(self, constants: Dict[str, Any]) -> None:
+    def __init__(self, constants: Dict[str, Any], analysed: bool = True) -> None:
         self.k = constants  # name -> value, of the constants the rule binds
+        # whether the optimizer reads these Lines (not those of a block printed as it is
+        # made: inside a try, a with or a nested def)
+        self.analysed = analysed
         self.atoms: Dict[str, Atom] = {}
         self.locals: Set[str] = set()  # the names read as locals
         self.globals: Set[str] = set()  # the globals read live
@@ -152,6 +155,8 @@ class LineTable:
         return line
 
     def unknown(self, stmt: ast.stmt) -> Line:
+        if not self.analysed:  # (the kept statement around it carries its names)
+            return self.add(Line("unknown", stmt, pure=False))
         return self.add(unknown_line(stmt))
 
     def call(self, callee: Any, entry: Optional[RuleEntry], args: List[Tuple[Atom, bool]],
