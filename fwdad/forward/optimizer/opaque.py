@@ -17,7 +17,6 @@ from typing import List, Set, Tuple
 
 from fwdad import astwalk
 from fwdad.astwalk import child_nodes
-from fwdad.forward.optimizer.reads import all_reads
 
 
 class Opaque:
@@ -30,11 +29,11 @@ class Opaque:
         names = [n for n in nodes if type(n) is ast.Name]
         # every name, in walk order, once for each time it appears
         self.mentioned: Tuple[str, ...] = tuple(n.id for n in names)
-        self.loads: Counter = Counter(n.id for n in names if type(n.ctx) is ast.Load)
-        reads: List[str] = []
-        self.stores: Counter = Counter()
-        all_reads(stmt, reads, self.stores)
-        self.reads: Tuple[str, ...] = tuple(reads)  # its loads, in the order they run
+        # the names it reads, once for each read (what optimizer/reads.py's all_reads
+        # gives, in another order, which nothing reads)
+        self.reads: Tuple[str, ...] = tuple(n.id for n in names if type(n.ctx) is ast.Load)
+        self.loads: Counter = Counter(self.reads)
+        self.stores: Counter = Counter(n.id for n in names if type(n.ctx) is not ast.Load)
         self.bound: Set[str] = bound_below([stmt], set())
         self.scoped = any(type(n) is ast.Global or type(n) is ast.Nonlocal for n in nodes)
 
