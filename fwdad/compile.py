@@ -18,7 +18,7 @@ from fwdad import codegen
 
 _serial = itertools.count(1)
 
-# generated file name -> (user's file, {generated line: user's line})
+# generated file name -> (user's file, {generated line: user's line}, the user's function)
 USER_LINES: Dict[str, tuple] = {}
 
 
@@ -28,6 +28,21 @@ def user_location(code_filename: str, lineno: int) -> Optional[tuple]:
     if entry is None or entry[1].get(lineno) is None:
         return None
     return entry[0], entry[1][lineno]
+
+
+def user_function(code_filename: str) -> Optional[str]:
+    """The qualified name of the user's function that the generated code of
+    `code_filename` was derived from, when it is known."""
+    entry = USER_LINES.get(code_filename)
+    return None if entry is None else entry[2]
+
+
+def _derived_from(header: str) -> Optional[str]:
+    """The function a rule's header names: every header says "... rule of f (...)"."""
+    _, found, rest = header.partition("rule of ")
+    if not found:
+        return None
+    return rest.split(" (")[0] or None
 
 
 def render(tree: ast.AST) -> str:
@@ -70,7 +85,8 @@ def compile_function(tree: ast.FunctionDef, constants: Dict[str, Any],
         source[:-1].replace("\n", "\n    ") + "\n"
     name = f"<fwdad {tree.name} #{next(_serial)}>"
     linecache.cache[name] = (len(factory), None, factory.splitlines(True), name)
-    USER_LINES[name] = (filename, dict(enumerate(line_users, 3)))  # after def, header
+    USER_LINES[name] = (filename, dict(enumerate(line_users, 3)),  # after def, header
+                        _derived_from(header))
     module = compile(factory, name, "exec")
     code = _code_named(_code_named(module, "_fw_factory"), tree.name)
     cells = {k: types.CellType(v) for k, v in constants.items()}

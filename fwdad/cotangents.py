@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.recording import Linear
-from fwdad.reverse.registry import unbroadcast  # (reverse mode's adjoints do the same)
+from fwdad.reverse.adjoints import unbroadcast
 
 
 def accumulate(buffers: list, target: Any, ct: Any) -> None:

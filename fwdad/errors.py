@@ -138,10 +138,10 @@ def masked_array_error(x: Any, what: str = "a value") -> FwdadError:
     """A numpy.ma.MaskedArray of floats met where a derivative is computed (`what`: the
     argument it is): NumPy's masked operations leave masked entries out, which the
     rules, written for plain arrays, do not, so the derivative would count them."""
-    line = current_user_location()
+    line = in_user_code()
     return FwdadError(
         f"{what} is a numpy.ma.MaskedArray (shape {x.shape})"
-        f"{' at ' + line if line else ''}: its operations leave the masked entries out, "
+        f"{line}: its operations leave the masked entries out, "
         f"and the derivative rules, written for plain arrays, would count them (a wrong "
         f"derivative), so fwdad does not differentiate masked arrays, in either mode. "
         f"Pass plain arrays (np.ma.getdata(x), and np.ma.getmaskarray(x) as a bool "
@@ -151,18 +151,45 @@ def masked_array_error(x: Any, what: str = "a value") -> FwdadError:
 def current_user_location() -> str:
     """`file.py:12` of the user's line that the innermost generated code running now
     comes from (for errors a rule raises); empty when none is running."""
+    found = _running_user_line()
+    return where(*found[:2]) if found else ""
+
+
+def in_user_code() -> str:
+    """` in f at file.py:12`: the user's function and line that the innermost generated
+    code running now comes from, as every message a rule raises names them (` at
+    file.py:12` when the function is not known; empty when no generated code runs).
+
+        raise FwdadError(f"scipy.integrate.quad{in_user_code()}: fwdad does not ...")
+    """
+    found = _running_user_line()
+    return user_code(found[2], found[0], found[1]) if found else ""
+
+
+def user_code(function: Optional[str], filename: Optional[str],
+              lineno: Optional[int]) -> str:
+    """` in f at file.py:12`, the phrase by which messages name the user's function,
+    file and line (what is not known is left out)."""
+    at = where(filename, lineno)
+    return (f" in {function}" if function else "") + (f" at {at}" if at else "")
+
+
+def _running_user_line() -> Optional[Tuple[Any, ...]]:
+    """(file, line, function) of the user's line that the innermost generated code
+    running now comes from: the user's own code before fwdad's (see `_fwdads_own`)."""
     import sys
 
-    from fwdad.compile import user_location
-    frame: Optional[types.FrameType] = sys._getframe(1)
+    from fwdad.compile import user_function, user_location
+    frame: Optional[types.FrameType] = sys._getframe(2)
     own = None
     while frame is not None:
-        hit = _through_rules(user_location, frame.f_code.co_filename, frame.f_lineno)
+        hit = _through_rules(user_location, frame.f_code.co_filename, frame.f_lineno,
+                             user_function)
         if hit is not None and not _fwdads_own(hit[0]):
-            return where(*hit)
+            return hit
         own = own or hit
         frame = frame.f_back
-    return where(*own) if own else ""
+    return own
 
 
 def _fwdads_own(filename: str) -> bool:
@@ -174,16 +201,21 @@ def _fwdads_own(filename: str) -> bool:
 
 
 def _through_rules(user_location: Callable[[str, int], Optional[Tuple[Any, ...]]],
-                   filename: str, lineno: int) -> Optional[Tuple[Any, ...]]:
+                   filename: str, lineno: int,
+                   user_function: Optional[Callable[[str], Optional[str]]] = None
+                   ) -> Optional[Tuple[Any, ...]]:
     """The user's line a line of generated code comes from. A rule of a rule (second
-    order) comes from a generated rule's line: followed back to the user's own."""
+    order) comes from a generated rule's line: followed back to the user's own. With
+    `user_function`, (file, line, the user's function)."""
     hit = user_location(filename, lineno)
     while hit is not None and hit[0].startswith("<fwdad "):
         further = user_location(*hit)
         if further is None:
             break
-        hit = further
-    return hit
+        filename, hit = hit[0], further
+    if hit is None or user_function is None:
+        return hit
+    return hit[0], hit[1], user_function(filename)
 
 
 def note_user_location(exc: BaseException) -> None:

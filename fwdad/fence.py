@@ -9,7 +9,7 @@ import ast
 from typing import Dict, List, Optional
 
 from fwdad.astwalk import walk
-from fwdad.errors import UnsupportedSyntaxError, where
+from fwdad.errors import UnsupportedSyntaxError, user_code
 from fwdad.normalize.names import RESERVED_PREFIX
 from fwdad.source import FunctionSource
 
@@ -114,7 +114,7 @@ def _problem(node: ast.AST, generated: bool = False) -> Optional[tuple]:
 def _reject(src: FunctionSource, node: ast.AST, what: str, todo: str) -> None:
     lineno = getattr(node, "lineno", src.tree.lineno)
     err = UnsupportedSyntaxError(
-        f"fwdad cannot differentiate {what} in {src.name} "
-        f"({where(src.filename, lineno)}): {todo}.")
+        f"fwdad cannot differentiate {what}{user_code(src.name, src.filename, lineno)}: "
+        f"{todo}.")
     err.filename, err.lineno = src.filename, lineno
     raise err

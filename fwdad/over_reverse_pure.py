@@ -1,6 +1,6 @@
 """The common case of reverse mode on Dual values, written out.
 
-    registry.Pure.__call__(rule, *args)     on Duals: the rrule's derived forward rule
+    rule_calls.Pure.__call__(rule, *args)   on Duals: the rrule's derived forward rule
                                             gives (out, pullback) with tangents; the
                                             callback is a `DualChain`, not a closure
     reverse.call, NonDiff.__call__, value_of, getitem of a VarMat view, accumulating
@@ -25,8 +25,8 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
 from fwdad.forward import dispatch as forward
+from fwdad.reverse import adjoints, rule_calls, rules_arrays, tape, tracked, var
 from fwdad.reverse import dispatch as reverse
-from fwdad.reverse import registry, rules_arrays, tape, var
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.var import Var, VarMat
 from fwdad.rules import objects
@@ -35,12 +35,12 @@ from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
 
 
-@frule(registry.Pure.__call__)
+@frule(rule_calls.Pure.__call__)
 def _pure(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     pure = rule.primal
     primals = [a.primal for a in args]
     if not _common(pure, primals, kwargs):
-        return forward.derived_rule(registry.Pure.__call__)(rule, *args, **kwargs)
+        return forward.derived_rule(rule_calls.Pure.__call__)(rule, *args, **kwargs)
     at = [i for i, p in enumerate(primals) if type(p) is Var or type(p) is VarMat]
     if not at:
         return forward.call(Dual(pure.fn, NoTangent), *args, **kwargs)
@@ -48,10 +48,10 @@ def _pure(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
               for i, a in enumerate(args)]
     pair = forward.call(Dual(pure.rule, NoTangent), *values, **kwargs)
     out, pullback = (Dual(pair.primal[k], _part(pair.tangent, k)) for k in (0, 1))
-    if registry.holds_complex(out.primal):
+    if rule_calls.holds_complex(out.primal):
         raise NonDifferentiableError(f"{describe(pure.fn)} made a complex value in a "
                                      f"reverse pass run on Dual values.")
-    result = _wrap(out, registry.layout_of(pure.fn, primals, at))
+    result = _wrap(out, rule_calls.layout_of(pure.fn, primals, at))
     if result.primal is not out.primal:
         tape.current().chain.append((DualChain(pullback, [(i, args[i]) for i in at],
                                                result), result))
@@ -72,19 +72,19 @@ def _value_of(x: Dual) -> Dual:
     kind = type(x.primal)
     if kind is Var or kind is VarMat:
         return objects.get_attribute(x, "value")
-    if not registry.is_tracked(x.primal):
+    if not tracked.is_tracked(x.primal):
         return x
     return forward.derived_rule(var.value_of)(x)
 
 
-@frule(registry.NonDiff.__call__)
+@frule(rule_calls.NonDiff.__call__)
 def _nondiff(rule: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     """A primitive without a derivative runs on plain values: its output is a constant
     (unless a user's class defines the operator: then its derived rule)."""
     nondiff = rule.primal
     primals = [a.primal for a in args]
     if user_method(nondiff.fn, primals) is not None:
-        return forward.derived_rule(registry.NonDiff.__call__)(rule, *args, **kwargs)
+        return forward.derived_rule(rule_calls.NonDiff.__call__)(rule, *args, **kwargs)
     plain = nondiff.plain
     out = nondiff.fn(*map(plain, primals), **{k: plain(v.primal) for k, v in kwargs.items()})
     return Dual(out, NoTangent)
@@ -119,27 +119,27 @@ def _adjoint_made(x: Dual) -> Dual:
 def _common(pure: Any, primals: List[Any], kwargs: dict) -> bool:
     """Only variables (Var, VarMat) and plain values as arguments, constant keywords,
     no `out=`, and no operator of a user's class."""
-    if "out" in kwargs or any(registry.is_tracked(v.primal) for v in kwargs.values()):
+    if "out" in kwargs or any(tracked.is_tracked(v.primal) for v in kwargs.values()):
         return False
     for p in primals:
-        if registry.is_matvar(p) or (pure.numpy and type(p) in (list, tuple)):
+        if var.is_matvar(p) or (pure.numpy and type(p) in (list, tuple)):
             return False
     return user_method(pure.fn, primals) is None
 
 
 def _wrap(out: Dual, layout: str) -> Dual:
-    """registry.wrap on Duals: a float becomes a Var, a float array a VarMat, with the
+    """rule_calls.wrap on Duals: a float becomes a Var, a float array a VarMat, with the
     tangents the derived constructors give them (value's tangent, a zero adjoint)."""
     p = out.primal
     if type(p) is float or isinstance(p, np.floating):
         return Dual(Var(p), Tangent(value=out.tangent, adjoint=0.0))
     if type(p) is np.ndarray and p.dtype.kind == "f" and layout == "varmat":
         return Dual(VarMat(p), Tangent(value=out.tangent, _adjoint=NoTangent))
-    return forward.call(Dual(registry.wrap, NoTangent), out, Dual(layout, NoTangent))
+    return forward.call(Dual(rule_calls.wrap, NoTangent), out, Dual(layout, NoTangent))
 
 
 def _accumulate(x: Dual, ct: Dual) -> None:
-    """registry.accumulate on Duals, for a Var or a VarMat and unbatched tangents (what
+    """adjoints.accumulate on Duals, for a Var or a VarMat and unbatched tangents (what
     VarMat.add_adjoint does, on both parts); else its derived rule."""
     kind = type(x.primal)
     if ct.primal is None:
@@ -147,7 +147,7 @@ def _accumulate(x: Dual, ct: Dual) -> None:
     if running_batch_size() is not None or kind not in (Var, VarMat) or \
             not isinstance(x.tangent, Tangent) or not _is_plain(ct) or \
             np.iscomplexobj(x.primal.value):  # (the fast path is for real variables)
-        forward.call(Dual(registry.accumulate, NoTangent), x, ct)
+        forward.call(Dual(adjoints.accumulate, NoTangent), x, ct)
         return
     dct = np.zeros(np.shape(ct.primal)) if ct.tangent is NoTangent else ct.tangent
     if kind is Var:
@@ -155,7 +155,7 @@ def _accumulate(x: Dual, ct: Dual) -> None:
         x.tangent.adjoint = x.tangent.adjoint + float(np.sum(dct))
         return
     shape = x.primal.value.shape
-    ct_p, ct_t = registry.unbroadcast(ct.primal, shape), registry.unbroadcast(dct, shape)
+    ct_p, ct_t = adjoints.unbroadcast(ct.primal, shape), adjoints.unbroadcast(dct, shape)
     if np.iscomplexobj(ct_p) or np.iscomplexobj(ct_t):  # a real variable keeps the real
         ct_p, ct_t = np.real(ct_p), np.real(ct_t)         # part (docs/complex.md)
     if x.primal._adjoint is None:  # laid out as the value (VarMat.add_adjoint)
@@ -182,7 +182,7 @@ def _adjoint_of(out: Dual) -> Dual:
         return objects.get_attribute(out, "_adjoint")
     if kind is Var:
         return objects.get_attribute(out, "adjoint")
-    return forward.call(Dual(registry.adjoint_of, NoTangent), out)  # (a tuple of them)
+    return forward.call(Dual(adjoints.adjoint_of, NoTangent), out)  # (a tuple of them)
 
 
 def _part(tangent: Any, k: int) -> Any:

@@ -16,7 +16,17 @@ from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, describe
 from fwdad.forward.defaults import FreshDefault
-from fwdad.reverse import complexes, instances, registry, rules_python, specialize, tape, var
+from fwdad.reverse import (
+    complexes,
+    instances,
+    registry,
+    rule_calls,
+    rules_python,
+    specialize,
+    tape,
+    tracked,
+    var,
+)
 from fwdad.reverse import dispatch as reverse
 from fwdad.rules import objects
 from fwdad.rules.registry import def_nondiff, frule
@@ -52,11 +62,11 @@ def _keep(region: Dual, var: Dual, argument: Dual = None) -> Dual:
 # Which rrule a call runs, and how an attribute is read, is decided on plain values and
 # types: the rule, hook or answer is a constant.
 def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
-            registry.layout_of, instances.user_method, source.python_function,
+            rule_calls.layout_of, instances.user_method, source.python_function,
             source.is_foreign, attributes.getattribute_override,
             attributes.setattr_override, attributes.python_method, attributes.reader,
             attributes.writer, construction.how_built, construction.is_user_class,
-            registry.is_tracked, registry.holds_complex, var.is_matvar,
+            tracked.is_tracked, rule_calls.holds_complex, var.is_matvar,
             tape.current, tape.current_layout, tape.recording, specialize.rule_for,
             registry.get_rrule, registry.rrule_entry)
 

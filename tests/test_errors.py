@@ -35,6 +35,21 @@ def test_unsupported_syntax_names_the_construct_and_the_line():
     assert re.search(r"test_errors\.py:\d+", message)
 
 
+def refused_inside(x):
+    return np.poly(x + 1j)
+
+
+def test_messages_name_the_users_function_file_and_line_with_one_phrase():
+    """The fence, at build time, and a rule refusing at run time both say
+    ` in <function> at <file>:<line>` (fwdad.errors.user_code)."""
+    with pytest.raises(fwdad.UnsupportedSyntaxError, match=r"a class defined inside the "
+                       r"function in defines_a_class at \S*test_errors\.py:\d+: "):
+        fwdad.jvp(defines_a_class, (0.5,), (1.0,))
+    with pytest.raises(fwdad.FwdadError, match=r"np.poly in refused_inside at "
+                       r"\S*test_errors\.py:\d+: "):
+        fwdad.jvp(refused_inside, (np.array([0.5, 2.0]),), (np.ones(2),))
+
+
 def generator(x):
     yield x
 

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from fwdad.errors import FwdadError, current_user_location
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.tangents import NoTangent, Tangent, rebuild
 
 
@@ -42,14 +42,14 @@ def refuse_unless_zero(tangents: Iterable[Any], stored: bool = False) -> None:
     (`stored`) assigned to a variable declared global or nonlocal."""
     if all(map(is_zero, tangents)):
         return
-    line = current_user_location()
+    line = in_user_code()
     recorded = any(_recorded(t) for t in tangents)
     into = ("assigned to a variable declared global or nonlocal (outside the "
             "differentiated code)" if stored else
             "written into a list, dict or object read from a global or closure variable")
     raise FwdadError(
         f"{_RECORDED if recorded else 'a value that depends on the inputs'} is {into}"
-        f"{' at ' + line if line else ''}: fwdad reads such a value afresh (with a zero "
+        f"{line}: fwdad reads such a value afresh (with a zero "
         f"derivative) each time, so its derivative would be lost when it is read again. "
         f"Pass the value to the function as an argument, or return it, instead of "
         f"keeping it in a global.")

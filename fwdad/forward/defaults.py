@@ -42,7 +42,7 @@ from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location
+from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
 from fwdad.tangents import Tangent, zero_tangent
 
@@ -194,10 +194,10 @@ def _assumed_plain(value: Any) -> bool:
 
 
 def _met_late(value: Any) -> FwdadError:
-    line = current_user_location()
+    line = in_user_code()
     return FwdadError(
         f"fwdad met a function's mutable default ({a_type(value)}) only in the middle of "
-        f"a derivative{' (at ' + line if line else ''}{')' if line else ''}, after it had "
+        f"a derivative{line}, after it had "
         f"built a rule that reads the same object through a global or closure variable "
         f"and takes it for a constant; that rule may be running now, and this "
         f"derivative would be wrong. fwdad has dropped its rules and knows the default "
@@ -207,10 +207,10 @@ def _met_late(value: Any) -> FwdadError:
 
 
 def _changed_outside(value: Any) -> FwdadError:
-    line = current_user_location()
+    line = in_user_code()
     return FwdadError(
         f"a mutable default ({a_type(value)}) was changed outside its function between "
-        f"two calls of one derivative{' (at ' + line + ')' if line else ''}: the "
+        f"two calls of one derivative{line}: the "
         f"derivatives it holds no longer match its items. Pass the list, dict or array "
         f"as an argument instead of keeping it in a default.")
 

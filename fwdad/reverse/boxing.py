@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.complex_values import no_complex_matvar, note_complex
-from fwdad.reverse.registry import accumulate, array_subclass_error
+from fwdad.reverse.rule_calls import array_subclass_error
 from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent

@@ -5,7 +5,7 @@
     RefusingComplex(fn, r)   a raw rule that refuses complex variables unless ready
     note_complex()           a complex variable exists: raw rules start checking
 
-A Pure rule checks its own values (registry.Pure.record); both refuse through
+A Pure rule checks its own values (rule_calls.Pure.record); both refuse through
 complexes.refuse_complex, which keeps a complex value that does not depend on the
 arguments as a constant.
 """

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.errors import NonDifferentiableError, describe
-from fwdad.reverse.registry import accumulate, adjoint_of
+from fwdad.reverse.adjoints import accumulate, adjoint_of
 from fwdad.reverse.tape import current
 from fwdad.reverse.var import value_of
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad.managers import Entered, Mode, runs_on_plain_values
-from fwdad.reverse.registry import get_rrule, is_tracked
+from fwdad.reverse.registry import get_rrule
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 
 

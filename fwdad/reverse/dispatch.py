@@ -14,9 +14,10 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rule_cache import RuleCache
 from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse import callables, constructors
-from fwdad.reverse.registry import get_rrule, holds_variable
+from fwdad.reverse.registry import get_rrule
 from fwdad.reverse.rules_python import Method
 from fwdad.reverse.specialize import SpecializedRule, specialized_rrules
+from fwdad.reverse.tracked import holds_variable
 from fwdad.rules.registry import is_primitive
 from fwdad.source import is_foreign, python_function
 

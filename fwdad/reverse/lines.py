@@ -18,7 +18,8 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.normalize.refs import is_ref
-from fwdad.reverse.registry import NonDiff, get_rrule
+from fwdad.reverse.registry import get_rrule
+from fwdad.reverse.rule_calls import NonDiff
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import entry_of
 

@@ -10,7 +10,8 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import composed_rrule, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import composed_rrule, get_rrule, raw_rrule, rrule
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules.piecewise import piecewise
 

@@ -15,20 +15,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fwdad.errors import FwdadError, InternalError, current_user_location, describe
+from fwdad.errors import FwdadError, InternalError, describe, in_user_code
+from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.instances import user_method
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import (
-    accumulate,
-    get_rrule,
-    holds_variable,
-    is_tracked,
-    raw_rrule,
-    rrule,
-    rrule_entry,
-    user_method,
-)
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.stores import note
 from fwdad.reverse.tape import current, recording
+from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import (
     Var,
     VarMat,
@@ -218,9 +212,9 @@ def _writable_constant_part(x: VarMat, v: Any) -> None:
 
 
 def read_only_write_error(x: VarMat) -> FwdadError:
-    at = current_user_location()
+    at = in_user_code()
     return FwdadError(
-        f"a write{' at ' + at if at else ''} into a read-only {x.value.dtype} array of "
+        f"a write{at} into a read-only {x.value.dtype} array of "
         f"shape {x.shape}: the real or imaginary part of a complex variable (z.real, "
         f"z.imag, np.real(z), np.imag(z), or a slice of one), which reverse mode does not "
         f"write through (the write would reach the complex value but not its derivative), "

@@ -51,7 +51,7 @@ complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, l
 complex_ready(setattr, object.__setattr__)
 complex_ready(builtins.complex)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
-# is; a real one cast to complex keeps the real part of its cotangent: registry.accumulate)
+# is; a real one cast to complex keeps the real part of its cotangent: adjoints.accumulate)
 complex_ready(np.ndarray.astype, np.astype, np.complex128)
 
 # ---- rules that only call the rules above (which check their own arguments) ------------

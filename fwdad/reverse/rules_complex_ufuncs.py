@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from fwdad.reverse.complex_values import complex_variable
-from fwdad.reverse.registry import NonDiff, Pure, complex_ready, raw_rrule
+from fwdad.reverse.registry import complex_ready, raw_rrule
+from fwdad.reverse.rule_calls import NonDiff, Pure
 
 # ---- holomorphic off their cuts (rules_ufuncs' rows check the cut): ct * f'(x) ---------
 complex_ready(np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh, np.arctanh)

@@ -12,12 +12,15 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import Pure, accumulate, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import varmat_to_matvar
 from fwdad.reverse.tape import current, current_layout, recording
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, value_of
 
 

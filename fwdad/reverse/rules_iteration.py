@@ -16,9 +16,11 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
-from fwdad.reverse.registry import Pure, compare_rrule, get_rrule, is_tracked, raw_rrule
+from fwdad.reverse.registry import compare_rrule, get_rrule, raw_rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_python import set_values
 from fwdad.reverse.stores import note
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import compared_value, value_of
 
 _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,

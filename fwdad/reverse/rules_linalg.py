@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, unbroadcast
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_arrays import keeping_views
 from fwdad.reverse.rules_shapes import selection_rrule
 from fwdad.rules.linalg import explicit_subscripts, from_sublists

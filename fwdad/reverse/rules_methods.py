@@ -13,7 +13,9 @@ import numpy as np
 
 from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import Pure, get_rrule, is_tracked, nondiff_rrule, raw_rrule
+from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
+from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
 from fwdad.rules.ufunc_methods import refuse_out

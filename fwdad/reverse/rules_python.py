@@ -13,10 +13,12 @@ from typing import Any
 import numpy as np
 
 from fwdad import attributes, lang
-from fwdad.errors import FwdadError, NonDifferentiableError, a_type, current_user_location
-from fwdad.reverse.registry import get_rrule, is_tracked, nondiff_rrule, raw_rrule, user_method
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, in_user_code
+from fwdad.reverse.instances import user_method
+from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import assign, read_only_write_error, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
 
 
@@ -48,9 +50,9 @@ def set_values(items: Any, what: str) -> list:
     items = list(items)
     for item in items:
         if is_tracked(item):
-            at = current_user_location()
+            at = in_user_code()
             raise NonDifferentiableError(
-                f"{what}{' at ' + at if at else ''} holds a value that carries a derivative: "
+                f"{what}{at} holds a value that carries a derivative: "
                 f"sets carry no adjoint in fwdad (their order is not defined). Use a list "
                 f"instead (sorted(...) of a list, or list(dict.fromkeys(...)) to drop "
                 f"duplicates).")

@@ -12,8 +12,10 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.errors import NonDifferentiableError
-from fwdad.reverse.registry import Pure, get_rrule, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import assign
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
 
 

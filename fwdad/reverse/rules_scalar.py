@@ -15,7 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from fwdad.reverse.registry import rrule, unbroadcast
+from fwdad.reverse.adjoints import unbroadcast
+from fwdad.reverse.registry import rrule
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import rrule_of
 from fwdad.rules.ieee import divide
@@ -117,7 +118,7 @@ def _float(x):
 @rrule(builtins.complex)
 def _complex(real=0.0, imag=0.0):
     """complex(a, b) = a + 1j b: Re(ct (da + 1j db)) gives a the cotangent ct and b
-    1j ct (a real variable keeps the real part: registry.accumulate)."""
+    1j ct (a real variable keeps the real part: adjoints.accumulate)."""
     return complex(real, imag), lambda ct: (ct, 1j * ct)
 
 

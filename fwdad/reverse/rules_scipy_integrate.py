@@ -27,8 +27,10 @@ from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, describe
 from fwdad.reverse.dispatch import ReverseClosure
-from fwdad.reverse.registry import Chain, get_rrule, is_tracked, raw_rrule, wrap
+from fwdad.reverse.registry import get_rrule, raw_rrule
+from fwdad.reverse.rule_calls import Chain, wrap
 from fwdad.reverse.tape import current
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules.batching import batch
 from fwdad.rules.registry import get_frule

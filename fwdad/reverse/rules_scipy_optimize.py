@@ -24,10 +24,12 @@ import scipy.optimize as so
 
 from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.reverse.dispatch import ReverseClosure
 from fwdad.reverse.dispatch import call as reverse_call
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule
+from fwdad.reverse.registry import raw_rrule
+from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules import implicit
 from fwdad.rules import scipy_minimize as minimizers
@@ -77,9 +79,9 @@ def arguments(call: str, fun: Any, args: Any) -> tuple:
     """The solver's args= as a tuple (a lone value is a 1-tuple), after refusing a
     function that closes over variables."""
     if isinstance(fun, ReverseClosure):
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"scipy.{call}{' at ' + at if at else ''}: in reverse mode fwdad differentiates "
+            f"scipy.{call}{at}: in reverse mode fwdad differentiates "
             f"the solution with respect to the solver's args= only, and {fun.__name__} is "
             f"defined inside the differentiated function (what it captures would be "
             f"constants). Define it outside, and pass the parameters with args=(...); or "

@@ -20,8 +20,10 @@ import scipy.integrate as si
 
 from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule
+from fwdad.reverse.registry import raw_rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_scipy_optimize import arguments, plain
+from fwdad.reverse.tracked import is_tracked
 from fwdad.rules.batching import batch, dense
 from fwdad.rules.implicit import Residual, first_order_only
 from fwdad.rules.scipy_quad import check_limit, refuse_weight

@@ -18,8 +18,10 @@ import numpy as np
 import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import Pure, is_tracked, raw_rrule, rrule, rrule_entry
+from fwdad.reverse.registry import raw_rrule, rrule, rrule_entry
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
+from fwdad.reverse.tracked import is_tracked
 from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap

@@ -8,15 +8,9 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError
-from fwdad.reverse.registry import (
-    Pure,
-    complex_ready,
-    composed_rrule,
-    get_rrule,
-    is_tracked,
-    raw_rrule,
-    rrule,
-)
+from fwdad.reverse.registry import complex_ready, composed_rrule, get_rrule, raw_rrule, rrule
+from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.tracked import is_tracked
 from fwdad.rules.polynomials import roots_and_jacobian
 from fwdad.rules.sinc import sinc_derivative
 

@@ -15,8 +15,10 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe
 from fwdad.reverse.positions import positions, scatter
-from fwdad.reverse.registry import Pure, get_rrule, holds_variable, is_tracked, raw_rrule, rrule
+from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import view_rrule
+from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import VarMat
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,

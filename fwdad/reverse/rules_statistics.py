@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.reverse.registry import (
-    composed_rrule,
-    get_rrule,
-    holds_variable,
-    raw_rrule,
-    rrule,
-)
+from fwdad.reverse.registry import composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_reductions import merged_axes
+from fwdad.reverse.tracked import holds_variable
 from fwdad.rules.statistics import check_quantile_method
 
 

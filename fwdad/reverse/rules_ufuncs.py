@@ -14,7 +14,8 @@ from typing import Callable
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import _RRULES, get_rrule, is_tracked, nondiff_rrule, rrule
+from fwdad.reverse.registry import _RRULES, get_rrule, nondiff_rrule, rrule
+from fwdad.reverse.tracked import is_tracked
 from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
 from fwdad.rules.branch_cuts import cut_checked

@@ -35,7 +35,7 @@ from fwdad.reverse_schedules.writer import Writer, add_to_array
 
 
 def reached_variables(rec: ReverseRecorder, outputs: List[Any]) -> set:
-    """The variables whose adjoint the tape would make: registry.Chain skips the
+    """The variables whose adjoint the tape would make: rule_calls.Chain skips the
     pullback of a VarMat nothing reached (its infinities never become nans)."""
     reached = {o for o in outputs if rec.is_variable(o)}
     for step in reversed(rec.steps):

@@ -20,7 +20,8 @@ from fwdad.compile import compile_function
 from fwdad.core import rebinding
 from fwdad.core.rebinding import bound_names
 from fwdad.reverse import dispatch
-from fwdad.reverse.registry import Pure, entries
+from fwdad.reverse.registry import entries
+from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.transform import transform
 
 

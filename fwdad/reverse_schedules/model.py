@@ -13,8 +13,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad import lang
-from fwdad.reverse.registry import untracked
 from fwdad.reverse.rules_python import Method
+from fwdad.reverse.tracked import untracked
 from fwdad.reverse.var import Var, VarMat, is_matvar
 
 # Plain scalars that a replay must see again with the same value: an int can be an
@@ -89,7 +89,7 @@ MUTATING = {list.append, list.extend, list.insert, list.pop, list.remove, list.c
 
 def variables_at(args: tuple) -> List[int]:
     """The positions of Vars and VarMats, or [] when another argument needs the general
-    path of the rule (a list, a matvar, an object): registry.Pure's fast path."""
+    path of the rule (a list, a matvar, an object): rule_calls.Pure's fast path."""
     at = []
     for i, a in enumerate(args):
         if type(a) in (Var, VarMat):

@@ -30,7 +30,8 @@ from fwdad import lang
 from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse import dispatch
-from fwdad.reverse.registry import NonDiff, Pure, get_rrule, holds_complex
+from fwdad.reverse.registry import get_rrule
+from fwdad.reverse.rule_calls import NonDiff, Pure, holds_complex
 from fwdad.reverse.rules_arrays import last_writes
 from fwdad.reverse.rules_python import Method
 from fwdad.reverse.specialize import SpecializedRule

@@ -136,7 +136,7 @@ def _scalar_or_array(w: Writer, ref: str, ct: str) -> Any:
 
 
 def _backward_generic(w: Writer, step: Step, out: str, pullback: str, index: int) -> None:
-    """The pullback recorded in the forward pass, called as registry.Chain calls it."""
+    """The pullback recorded in the forward pass, called as rule_calls.Chain calls it."""
     lines: List[Any] = [f"_c{index} = {pullback}(ct_{out})"]
     for i in step.info["at"]:
         ref = step.args[i]

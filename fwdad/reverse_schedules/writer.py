@@ -14,7 +14,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fwdad.forward.schedule.record import Fallback
-from fwdad.reverse.registry import unbroadcast
+from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse_schedules.record import ReverseRecorder
 
 
@@ -68,7 +68,7 @@ class Writer:
 
     # ---- adjoints -------------------------------------------------------------------
     def accumulate(self, ref: Any, expr: str, shape: Any) -> None:
-        """`ct_ref += expr`, as registry.accumulate adds a cotangent of `shape` (None for
+        """`ct_ref += expr`, as adjoints.accumulate adds a cotangent of `shape` (None for
         a number) into the variable `ref`."""
         if not self.rec.is_variable(ref):
             return
@@ -136,7 +136,7 @@ def first_array(ct: Any, value: np.ndarray) -> np.ndarray:
 
 
 def _real(ct: Any) -> Any:
-    """The real part of a complex cotangent of a real array (registry.accumulate's)."""
+    """The real part of a complex cotangent of a real array (adjoints.accumulate's)."""
     return np.real(ct) if np.iscomplexobj(ct) else ct
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Dict, Tuple
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 
 
 def _real_outside_unit(z: np.ndarray) -> np.ndarray:
@@ -49,10 +49,10 @@ def refuse_on_cut(ufunc: np.ufunc, x: Any, called: str = "", arg: str = "x") -> 
     z = np.asarray(x)
     found = on_cut(z)
     if np.any(found):
-        at, line = complex(z[found].flat[0]), current_user_location()
+        at, line = complex(z[found].flat[0]), in_user_code()
         called = called or f"numpy.{ufunc.__name__}"
         raise NonDifferentiableError(
-            f"{called}({arg}){' at ' + line if line else ''} got a complex {arg} "
+            f"{called}({arg}){line} got a complex {arg} "
             f"{'with an element, ' if z.ndim else 'value '}{at!r}{',' if z.ndim else ''} "
             f"on its branch cut "
             f"({where}, branch points included): the function is not holomorphic there "

@@ -9,7 +9,7 @@ from fwdad import lang
 from fwdad.core.duals import iterate
 from fwdad.core.read_only import ReadOnlyDict, ReadOnlyList, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent
 
@@ -55,9 +55,9 @@ def plain_set_items(items, what: str) -> list:
     items = list(items)
     for item in items:
         if not is_zero(item.tangent):
-            at = current_user_location()
+            at = in_user_code()
             raise NonDifferentiableError(
-                f"{what}{' at ' + at if at else ''} holds a value that carries a derivative "
+                f"{what}{at} holds a value that carries a derivative "
                 f"({type(item.primal).__name__} {item.primal!r:.40}): sets carry no "
                 f"tangent in fwdad (their order is not defined). Use a list instead "
                 f"(sorted(...) of a list, or list(dict.fromkeys(...)) to drop "

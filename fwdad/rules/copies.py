@@ -19,7 +19,7 @@ import numpy as np
 
 from fwdad.core import entry_points
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location
+from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent, instance_fields, zero_tangent
 
@@ -106,9 +106,9 @@ def check_copied_field_by_field(x: Any, api: str, deep: bool, seen: Any = None) 
 def _check_protocol(cls: type, api: str) -> None:
     own = [n for n in _PROTOCOL if getattr(cls, n, None) is not getattr(object, n, None)]
     if own:
-        line = current_user_location()
+        line = in_user_code()
         raise FwdadError(
-            f"{api} of an instance of {cls.__qualname__}{' at ' + line if line else ''}, "
+            f"{api} of an instance of {cls.__qualname__}{line}, "
             f"whose class defines {', '.join(own)}: fwdad copies the fields and their "
             f"tangents, which that class need not do. Build the copy in your own code "
             f"({cls.__qualname__}(...) of the fields), or use dataclasses.replace.")

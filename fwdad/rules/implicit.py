@@ -21,7 +21,7 @@ from fwdad.core import entry_points
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, current_user_location
+from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import batch, dense, is_batched
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
@@ -33,9 +33,9 @@ SINGULAR_CONDITION = 1e12
 
 def refuse(call: str, why: str, todo: str) -> ImplicitFunctionError:
     """The error for `scipy.<call>`, at the user's line."""
-    at = current_user_location()
+    at = in_user_code()
     return ImplicitFunctionError(
-        f"scipy.{call}{' at ' + at if at else ''}: fwdad differentiates the solution by "
+        f"scipy.{call}{at}: fwdad differentiates the solution by "
         f"the implicit function theorem, which needs {why}. {todo}")
 
 
@@ -46,9 +46,9 @@ def first_order_only(call: str) -> Callable[[Callable], Callable]:
     raises instead, naming the call."""
     def mark(rule: Callable) -> Callable:
         def refuse_second_order(*args: Any, **kwargs: Any) -> Dual:
-            at = current_user_location()
+            at = in_user_code()
             raise NonDifferentiableError(
-                f"scipy.{call}{' at ' + at if at else ''}: fwdad differentiates its result "
+                f"scipy.{call}{at}: fwdad differentiates its result "
                 f"once (jvp, jacfwd, vjp, grad), not twice (hessian, hvp, nested jvp): "
                 f"second derivatives of solutions are not implemented. Take the second "
                 f"derivative by finite differences of fwdad's first.")

@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from fwdad.errors import FwdadError, current_user_location
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.numpy_loops import apply_along_axis, derived_from
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.statistics import check_quantile_method
 
 
 def refuse_library(call: str, argument: str) -> None:
-    at = current_user_location()
-    raise FwdadError(f"np.{call}(..., {argument}=...){' at ' + at if at else ''}: fwdad "
+    at = in_user_code()
+    raise FwdadError(f"np.{call}(..., {argument}=...){at}: fwdad "
                      f"does not differentiate it with {argument}=. Leave {argument} out "
                      f"(assign the result instead of out=).")
 
@@ -99,9 +99,9 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None,
 
 
 def refuse_axes(called: str, axis: Any) -> None:
-    at = current_user_location()
+    at = in_user_code()
     raise FwdadError(f"np.{called}(..., axis={tuple(np.atleast_1d(axis).tolist())})"
-                     f"{' at ' + at if at else ''}: fwdad takes one axis or None. Move "
+                     f"{at}: fwdad takes one axis or None. Move "
                      f"those axes to the end and merge them (np.moveaxis, reshape), then "
                      f"take the last axis.")
 

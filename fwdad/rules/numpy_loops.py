@@ -21,7 +21,7 @@ import numpy as np
 from fwdad.core import entry_points
 from fwdad.core.duals import const
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, current_user_location
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.registry import def_nondiff, frule
 
 
@@ -106,18 +106,18 @@ def _stacked(values: list, otypes: Any, j: int, shape: tuple) -> Any:
 def refuse_vectorize(vectorize: np.vectorize, kwargs: dict) -> None:
     """np.vectorize's signature= (core dimensions) and vectorized keyword arguments are
     not modelled: refused, with what to write instead."""
-    shown, at = _shown(vectorize.pyfunc), current_user_location()
+    shown, at = _shown(vectorize.pyfunc), in_user_code()
     if vectorize.signature is not None:
         raise FwdadError(
             f"np.vectorize({shown}, signature={vectorize.signature!r}) called"
-            f"{' at ' + at if at else ''}: fwdad does not differentiate np.vectorize "
+            f"{at}: fwdad does not differentiate np.vectorize "
             f"with a signature (core dimensions). Call the function on each row in a "
             f"loop, or with np.apply_along_axis(function, axis, x), which fwdad "
             f"differentiates; or write it on whole arrays.")
     if kwargs:
         raise FwdadError(
             f"np.vectorize({shown}) called with keyword arguments ({', '.join(kwargs)})"
-            f"{' at ' + at if at else ''}: fwdad differentiates its positional arguments "
+            f"{at}: fwdad differentiates its positional arguments "
             f"only. Pass them by position, or bind them with functools.partial or a "
             f"lambda before np.vectorize.")
 

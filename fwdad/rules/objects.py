@@ -16,7 +16,7 @@ from fwdad.core import entry_points
 from fwdad.core.duals import const, read_lasting
 from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location
+from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.rules.widening import FieldDual
@@ -161,10 +161,10 @@ def set_attribute(obj: Dual, name: str, value: Dual) -> Dual:
 def _refuse_lost_attribute(owner: Any, name: str) -> None:
     """A derivative written into an attribute of something that has no tangent to keep
     it in (a module, a class, a function): the next read would see a zero."""
-    line = current_user_location()
+    line = in_user_code()
     raise FwdadError(
         f"a value that depends on the inputs is written into the attribute `{name}` of "
-        f"{a_type(owner)}{' at ' + line if line else ''}, which carries no derivative "
+        f"{a_type(owner)}{line}, which carries no derivative "
         f"(a module, a class, a function): the derivative would be lost when it is read "
         f"again. Keep the value in a local variable or an instance, pass it as an "
         f"argument, or return it.")

@@ -19,7 +19,7 @@ import numpy as np
 
 from fwdad.core import entry_points
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location, describe
+from fwdad.errors import NonDifferentiableError, describe, in_user_code
 from fwdad.rules.batching import dense
 from fwdad.rules.ode_sensitivity import SensitivitySystem
 from fwdad.tangents import NoTangent
@@ -51,9 +51,9 @@ def crossing(event: Any, system: SensitivitySystem, t: float, y: np.ndarray,
     numerator = _g_tangent(event, system, Dual(t, NoTangent), Dual(y, dy))
     rate = _g_tangent(event, system, Dual(t, 1.0), Dual(y, slope + dy)) - numerator
     if not np.all(np.abs(rate) > 0.0):
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"scipy.integrate.solve_ivp{' at ' + at if at else ''}: the event "
+            f"scipy.integrate.solve_ivp{at}: the event "
             f"{describe(event)} at t = {t!r} touches zero without crossing it (its rate "
             f"of change along the solution is 0), so its time has no derivative. Refine "
             f"the event function so that it crosses zero.")

@@ -18,15 +18,15 @@ from typing import Any
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, current_user_location
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.numpy_loops import derived_from
 from fwdad.rules.registry import def_nondiff, frule
 
 
 def refuse_polynomial(call: str, what: str, instead: str) -> None:
-    at = current_user_location()
-    raise FwdadError(f"np.{call}{' at ' + at if at else ''}: fwdad does not differentiate "
+    at = in_user_code()
+    raise FwdadError(f"np.{call}{at}: fwdad does not differentiate "
                      f"{what}. {instead}")
 
 

@@ -27,7 +27,7 @@ import scipy.integrate as si
 
 from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, SolverError, current_user_location
+from fwdad.errors import NonDifferentiableError, SolverError, in_user_code
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.implicit import first_order_only
@@ -205,9 +205,9 @@ def refuse_options(name: str, events: Any, dense_output: Any) -> None:
     are not passed back (say so, not zero)."""
     for option, given in (("events", events is not None), ("dense_output", dense_output)):
         if given:
-            at = current_user_location()
+            at = in_user_code()
             raise NonDifferentiableError(
-                f"scipy.integrate.{name}{' at ' + at if at else ''}: reverse mode does not "
+                f"scipy.integrate.{name}{at}: reverse mode does not "
                 f"differentiate through {option}= (forward mode does: fwdad.jvp, "
                 f"fwdad.jacfwd). Ask for the output times you need with t_eval= instead, "
                 f"or use forward mode.")
@@ -215,9 +215,9 @@ def refuse_options(name: str, events: Any, dense_output: Any) -> None:
 
 def check_status(name: str, status: int, message: str, what: str = "") -> None:
     if status < 0:
-        at = current_user_location()
+        at = in_user_code()
         raise SolverError(
-            f"scipy.integrate.{name}{' at ' + at if at else ''} failed{what}: {message} "
+            f"scipy.integrate.{name}{at} failed{what}: {message} "
             f"There is no solution to differentiate: adjust the tolerances, the method "
             f"(a stiff problem needs 'BDF', 'Radau' or 'LSODA') or the time span.")
 

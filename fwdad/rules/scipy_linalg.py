@@ -19,7 +19,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
@@ -48,9 +48,9 @@ def check_assume_a(call: str, assume_a) -> None:
     """Refuse the assume_a values whose solvers read other parts of a (banded,
     triangular, diagonal): their derivative is not that of the general solve."""
     if assume_a not in GENERAL + SYMMETRIC:
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"scipy.linalg.{call}{' at ' + at if at else ''}: fwdad differentiates it with "
+            f"scipy.linalg.{call}{at}: fwdad differentiates it with "
             f"assume_a None, 'gen', 'sym' or 'pos' only (here {assume_a!r}: that solver "
             f"reads part of a, and its derivative differs). Use "
             f"scipy.linalg.solve_triangular for a triangular a, or assume_a='gen'.")

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
-from fwdad.errors import InternalError, NonDifferentiableError, current_user_location
+from fwdad.errors import InternalError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
@@ -26,8 +26,8 @@ _NAMES = {"sqrtm": "square root", "logm": "logarithm"}
 
 
 def _refuse(call: str, problem: str, instead: str) -> None:
-    at = current_user_location()
-    raise NonDifferentiableError(f"scipy.linalg.{call}{' at ' + at if at else ''}: "
+    at = in_user_code()
+    raise NonDifferentiableError(f"scipy.linalg.{call}{at}: "
                                  f"{problem}. {instead}")
 
 

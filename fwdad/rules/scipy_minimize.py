@@ -20,7 +20,7 @@ import scipy.optimize as so
 
 from fwdad import api
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.reverse.api import grad
 from fwdad.rules.batching import is_batched
 from fwdad.rules.implicit import (
@@ -143,8 +143,8 @@ def _active_bounds(x: np.ndarray, bounds: Any, pairs: bool) -> list:
 
 
 def refused(call: str, what: str, instead: str) -> NonDifferentiableError:
-    at = current_user_location()
+    at = in_user_code()
     return NonDifferentiableError(
-        f"scipy.optimize.{call}{' at ' + at if at else ''}: fwdad does not differentiate "
+        f"scipy.optimize.{call}{at}: fwdad does not differentiate "
         f"its solution with {what} (it differentiates an unconstrained, interior "
         f"solution). Use {instead}.")

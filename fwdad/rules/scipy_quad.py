@@ -17,7 +17,7 @@ import numpy as np
 import scipy.integrate as si
 
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.implicit import Residual, as_arguments, first_order_only, primals
 from fwdad.rules.registry import frule
@@ -75,7 +75,7 @@ def refuse_weight(weight: Any) -> None:
 
 
 def _refused(what: str, todo: str) -> NonDifferentiableError:
-    at = current_user_location()
+    at = in_user_code()
     return NonDifferentiableError(
-        f"scipy.integrate.quad{' at ' + at if at else ''}: fwdad does not differentiate "
+        f"scipy.integrate.quad{at}: fwdad does not differentiate "
         f"it {what}: {todo}.")

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.special as sc
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, NonDifferentiableError, current_user_location
+from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
@@ -42,9 +42,9 @@ def refuse_tangent(tangent, call: str, arg: str) -> None:
     no derivative with respect to that argument."""
     if tangent is NoTangent or not np.any(np.asarray(tangent) != 0):
         return
-    name, at = call.split("(")[0], current_user_location()
+    name, at = call.split("(")[0], in_user_code()
     raise NonDifferentiableError(
-        f"scipy.special.{call}{' at ' + at if at else ''}: no derivative with respect "
+        f"scipy.special.{call}{at}: no derivative with respect "
         f"to {arg} (SciPy has no function for it). Pass {arg} as a constant (a value "
         f"that does not depend on what you differentiate), or differentiate {name} "
         f"with respect to its other argument only.")
@@ -53,9 +53,9 @@ def refuse_tangent(tangent, call: str, arg: str) -> None:
 def refuse_complex(call: str, *values) -> None:
     """The rules here are for real inputs (reverse mode carries no complex values)."""
     if any(np.iscomplexobj(v) for v in values):
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"scipy.special.{call}{' at ' + at if at else ''}: fwdad differentiates "
+            f"scipy.special.{call}{at}: fwdad differentiates "
             f"SciPy's special functions for real inputs only; this call has a complex "
             f"one. Split it into real and imaginary parts, or write an "
             f"`@fwdad.frule` for the complex function.")

@@ -20,7 +20,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules import spectra
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
@@ -40,9 +40,9 @@ def check_spectrum(call: str, values, what: str) -> None:
 def check_standard(call: str, b) -> None:
     """Refuse the generalized problem (b given)."""
     if getattr(b, "primal", b) is not None:
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"scipy.linalg.{call}{' at ' + at if at else ''}: fwdad differentiates the "
+            f"scipy.linalg.{call}{at}: fwdad differentiates the "
             f"standard problem a v = w v only (here b is given). For b positive definite, "
             f"reduce the generalized problem yourself: with L = cholesky(b, lower=True), "
             f"take the eigenvalues of L^-1 a L^-T, whose eigenvectors x give v = L^-T x.")

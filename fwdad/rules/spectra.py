@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fwdad.errors import NonDifferentiableError, current_user_location
+from fwdad.errors import NonDifferentiableError, in_user_code
 
 # Values closer than this many units of rounding (times n and the largest value) are
 # taken as equal: LAPACK computes them to about n eps max|w|, so their computed gap, and
@@ -32,9 +32,9 @@ _INSTEAD = {
 
 def refuse(call: str, what: str, problem: str) -> None:
     """Raise for `call` (its full name, e.g. np.linalg.eigh): `problem` with `what`."""
-    at = current_user_location()
+    at = in_user_code()
     raise NonDifferentiableError(
-        f"{call}{' at ' + at if at else ''}: {problem}, and {_WHY[what]}. "
+        f"{call}{at}: {problem}, and {_WHY[what]}. "
         f"fwdad refuses rather than return an infinite or arbitrary derivative. "
         f"Differentiate at a matrix whose {what} are distinct (and nonzero), or write "
         f"the quantity without splitting them ({_INSTEAD[what]}).")
@@ -57,9 +57,9 @@ def check_full_matrices(call: str, shape, full_matrices: bool, compute_uv: bool)
     orthonormal completion, with no derivative."""
     m, n = shape[-2:]
     if compute_uv and full_matrices and m != n:
-        at = current_user_location()
+        at = in_user_code()
         raise NonDifferentiableError(
-            f"{call}{' at ' + at if at else ''}: fwdad differentiates the "
+            f"{call}{at}: fwdad differentiates the "
             f"singular vectors of a non-square matrix ({m} x {n}) with "
             f"full_matrices=False only: the extra columns of full_matrices=True are not "
             f"unique, so they have no derivative. Pass full_matrices=False.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, current_user_location
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
 from fwdad.rules.registry import frule, takes_out
@@ -51,9 +51,8 @@ def check_quantile_method(called: str, method: str) -> None:
     """Refuse a method other than 'linear', naming the function the user called (the
     NaN-skipping ones and percentile reach np.quantile's rule through their own)."""
     if method != "linear":
-        at = current_user_location()
         raise FwdadError(
-            f"np.{called}(..., method={method!r}){' at ' + at if at else ''}: fwdad "
+            f"np.{called}(..., method={method!r}){in_user_code()}: fwdad "
             f"differentiates quantiles with method='linear' (the default) only. Use it, "
             f"or pick the order statistic yourself (np.sort(a, axis)[..., k]), which "
             f"fwdad differentiates.")

@@ -10,7 +10,7 @@ import numpy as np
 
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError, current_user_location
+from fwdad.errors import MissingRuleError, in_user_code
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import dense, fit, is_batched, lift, tangent_axis, tangent_index
 from fwdad.rules.indexing import getitem_rule, setitem_rule
@@ -68,10 +68,9 @@ def refuse_out(ufunc, name: str) -> None:
     """A ufunc method given `out=`, which the rules do not write (it was ignored: the
     value and the derivative of `out` stayed as they were, tests/rules/
     test_ufunc_method_outputs.py)."""
-    at = current_user_location()
     raise MissingRuleError(
         f"no rule to differentiate numpy.{ufunc.__name__}.{name} with out="
-        f"{' at ' + at if at else ''}: assign its result instead, "
+        f"{in_user_code()}: assign its result instead, "
         f"`r[...] = np.{ufunc.__name__}.{name}(a, ...)`.")
 
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, current_user_location
+from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, in_user_code
 from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
 from fwdad.tangents import NoTangent
 
@@ -114,9 +114,9 @@ def refused_as_constant(target_tangent: Any, tangent: Any, where: str) -> bool:
         return False
     if not _carries(tangent):
         return True
-    line = current_user_location()
+    line = in_user_code()
     raise FwdadError(
-        f"{where}{' at ' + line if line else ''}: a value with a derivative was written "
+        f"{where}{line}: a value with a derivative was written "
         f"into an array that fwdad "
         f"reads as a constant (a global or closure variable, or a value bound "
         f"outside the differentiated code): the next read of it would not see the "

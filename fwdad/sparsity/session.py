@@ -16,7 +16,7 @@ from typing import Any, Iterator, Optional, Set
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import DenseFallbackWarning, FwdadError, current_user_location, describe
+from fwdad.errors import DenseFallbackWarning, FwdadError, describe, in_user_code
 from fwdad.rules.array_like import ListsAsArrays
 from fwdad.rules.batching import TangentContext, tangent_context
 from fwdad.rules.registry import RuleEntry, call_hook
@@ -35,9 +35,9 @@ class Session:
         if entry.primal in self.warned:
             return
         self.warned.add(entry.primal)
-        at = current_user_location()
+        at = in_user_code()
         warnings.warn(
-            f"jacobian_sparsity: {describe(entry.primal)}{' at ' + at if at else ''} "
+            f"jacobian_sparsity: {describe(entry.primal)}{at} "
             f"{why}, so its outputs are taken to depend on every input (a dense row: the "
             f"pattern stays a superset of the true one).", DenseFallbackWarning,
             stacklevel=2)
@@ -111,10 +111,10 @@ class SparsityCall:
 
 def _failed_update(entry: RuleEntry, err: Exception) -> FwdadError:
     """An in-place update cannot run again as the fallback: it may have written already."""
-    at = current_user_location()
+    at = in_user_code()
     return FwdadError(
         f"jacobian_sparsity: the in-place update {describe(entry.primal)}"
-        f"{' at ' + at if at else ''} could not follow dependency sets ({err}), and "
+        f"{at} could not follow dependency sets ({err}), and "
         f"cannot run a second time for the fallback. Write it as an assignment of a new "
         f"value (`a = a + b` for `a += b`).")
 

@@ -14,15 +14,15 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from fwdad.errors import ValueDependentPatternError, current_user_location
+from fwdad.errors import ValueDependentPatternError, in_user_code
 
 
 def refuse(what: str) -> NoReturn:
     """Raise the global-mode refusal, naming the user's line running now."""
-    at = current_user_location()
+    at = in_user_code()
     raise ValueDependentPatternError(
         f"jacobian_sparsity(mode='global'): the pattern depends on {what}"
-        f"{' at ' + at if at else ''}: a value computed from the inputs decides it, so "
+        f"{at}: a value computed from the inputs decides it, so "
         f"no one pattern holds for every input. Use mode='local' for the pattern at "
         f"this input, or write the code without depending on input values there "
         f"(np.where instead of `if`, a fixed loop bound).")

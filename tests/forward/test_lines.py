@@ -2,6 +2,7 @@
 statement of the rule's body has one, saying what the transform knew when it wrote it,
 and the optimizer's passes leave no flags on the syntax tree."""
 import ast
+import contextlib
 import math
 import operator
 
@@ -33,6 +34,20 @@ def with_try(x):
     except ValueError:
         z = x
     return z + 1.0
+
+
+def kept_statements(x):
+    try:
+        z = x * 2.0
+    except ValueError as err:
+        z = x + len(str(err))
+    with contextlib.nullcontext(z) as m:
+        w = m + 1.0
+
+    def inner(v):
+        u = v * w
+        return u
+    return inner(z)
 
 
 def swapped(a, b):
@@ -105,6 +120,36 @@ def test_statements_the_optimizer_keeps_as_they_are_read_no_names():
     assert kinds[0] == "unknown" and isinstance(lines.body[0].node, ast.Try)
     assert "z" in lines.locals  # read by the line after the try
     assert all(not line.body for line in lines.body)
+
+
+def test_a_kept_statement_s_line_says_what_it_does_with_names():
+    """try, with and a nested def are kept as Dual code; their Lines carry the names
+    each reads, stores and binds (optimizer/opaque.py), which the analyses read."""
+    _, _, lines = _lines(kept_statements)
+    kept = {type(line.node): line.opaque for line in lines.body if line.kind == "unknown"}
+    tried, held, nested = kept[ast.Try], kept[ast.With], kept[ast.FunctionDef]
+    assert {"z", "err"} <= tried.bound and tried.stores["z"] == 2 and tried.stores["err"] == 1
+    assert tried.loads["x"] == 2 and tried.reads.count("x") == 2 and "x" in tried.mentioned
+    assert held.bound == {"m", "w"} and held.stores == {"m": 1, "w": 1}
+    assert held.reads[:1] == ("_fw_entered",)  # the manager entered through its rules
+    assert nested.bound == {"inner"}  # its own locals are its own
+    assert {"u", "v", "w"} <= set(nested.mentioned) and nested.loads["w"] == 1
+    assert not (tried.scoped or held.scoped or nested.scoped)
+
+
+def test_the_analyses_read_a_kept_statement_s_names_not_its_syntax():
+    """With its statement's names taken away from the analyses (the statement itself
+    still printed), the optimizer no longer sees that the try assigns z, and takes z
+    for a plain local (wrong code, which is the point: nothing walks the statement)."""
+    src, normalized = frontend.normalized(with_try)
+    tree, constants, lines = transform_lines(normalized, src)
+    rule = optimize_module.optimize(tree, constants, lines, None)
+    assert "z + 1.0" not in ast.unparse(rule)  # z stays a Dual: the try assigns it
+    tree, constants, lines = transform_lines(normalized, src)
+    kept = lines.body[0].opaque
+    kept.mentioned, kept.bound = (), set()
+    rule = optimize_module.optimize(tree, constants, lines, None)
+    assert "z + 1.0" in ast.unparse(rule)
 
 
 def test_a_tuple_swap_becomes_copies_made_at_once():

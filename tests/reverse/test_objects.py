@@ -170,7 +170,7 @@ def test_operators_of_instances_with_a_variable_operand(f, x):
 
 
 def test_holds_variable_looks_into_lists_tuples_and_dicts_at_any_depth():
-    from fwdad.reverse.registry import holds_variable
+    from fwdad.reverse.tracked import holds_variable
     from fwdad.reverse.var import Var
     x = Var(1.0)
     assert holds_variable([1.0, (2.0, {"k": [x]})])

@@ -35,10 +35,12 @@ def _of_complex_roots(r):
 
 
 @pytest.mark.parametrize("f, message", [
-    (_plus_a_poly1d, r"np.polyadd at .*test_polynomials.py:\d+: .* np.poly1d .* p.coeffs"),
-    (_full_fit, r"np.polyfit at .*: fwdad does not differentiate full=True or cov=\. "
+    (_plus_a_poly1d, r"np.polyadd in _plus_a_poly1d at .*test_polynomials.py:\d+: "
+                     r".* np.poly1d .* p.coeffs"),
+    (_full_fit, r"np.polyfit in _full_fit at .*: fwdad does not differentiate full=True or cov=\. "
                 r"Differentiate the coefficients"),
-    (_of_complex_roots, r"np.poly at .*: .* complex roots")], ids=["poly1d", "full", "complex"])
+    (_of_complex_roots, r"np.poly in _of_complex_roots at .*: .* complex roots")],
+    ids=["poly1d", "full", "complex"])
 def test_what_is_not_modelled_is_refused_saying_what_to_pass(f, message):
     with pytest.raises(fwdad.FwdadError, match=message):
         fwdad.jvp(f, (np.ones(7) if f is _full_fit else np.ones(3),),
@@ -51,8 +53,10 @@ def _roots_of(c):
 
 @pytest.mark.parametrize("mode", ["jvp", "vjp"])
 @pytest.mark.parametrize("c, message", [
-    (np.array([1.0, -2.0, 1.0]), r"np.roots\(p\) at .*: .* a multiple root .* no derivative"),
-    (np.array([0.0, 1.0, -2.0]), r"np.roots\(p\) at .*: .* leading zero .* np.roots\(p\[k:\]\)")],
+    (np.array([1.0, -2.0, 1.0]),
+     r"np.roots\(p\) in _roots_of at .*: .* a multiple root .* no derivative"),
+    (np.array([0.0, 1.0, -2.0]),
+     r"np.roots\(p\) in _roots_of at .*: .* leading zero .* np.roots\(p\[k:\]\)")],
     ids=["double root", "leading zero"])
 def test_roots_where_they_have_no_derivative_are_refused(mode, c, message):
     with pytest.raises(fwdad.FwdadError, match=message):

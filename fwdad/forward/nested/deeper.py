@@ -13,7 +13,7 @@ from typing import Any, Callable
 from fwdad import api_checks, callables, construction, over_reverse_rules
 from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location, describe
+from fwdad.errors import FwdadError, a_type, describe, in_user_code
 from fwdad.forward import contexts, dispatch, records
 from fwdad.forward.defaults import may_hold_derivative
 from fwdad.forward.nested import constructors as nested_constructors
@@ -133,10 +133,10 @@ def _fresh_default_deeper(default: Dual) -> Dual:
     depth, fresh_default = unwrapped(default)
     if not may_hold_derivative(fresh_default.value):
         return wrapped(duals.fresh(fresh_default.value), depth)
-    line = current_user_location()
+    line = in_user_code()
     raise FwdadError(
         f"a function with a mutable default ({a_type(fresh_default.value)}) is "
-        f"differentiated three times or more{' at ' + line if line else ''}: fwdad keeps "
+        f"differentiated three times or more{line}: fwdad keeps "
         f"the derivatives of a default to second order only. Pass the list, dict or "
         f"array as an argument, or make the default None and create it in the function.")
 

@@ -18,7 +18,7 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location, describe
+from fwdad.errors import FwdadError, a_type, current_user_location, describe, in_user_code
 from fwdad.forward import dispatch, records
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
@@ -60,7 +60,7 @@ def_nondiff(dispatch.derived_rule, classes.python_method_of)
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
 # the user's line that a rule's error names, found while the error is made: a string
 # (a refusal raised by a level-1 rule met no rule for it at level 2 and said so instead)
-def_nondiff(current_user_location)
+def_nondiff(current_user_location, in_user_code)
 
 
 @frule(operators.pow_exponent_term)
@@ -113,11 +113,11 @@ def _defaults_deeper(value: Dual) -> Dual:
 
 def _no_default_deeper(kept: Any) -> Dual:
     if kept is not None:
-        line = current_user_location()
+        line = in_user_code()
         raise FwdadError(
             f"a mutable default of a function ({a_type(kept.primal.primal)}) is read "
             f"through a global, a closure variable or f.__defaults__"
-            f"{' at ' + line if line else ''} in a third derivative (or higher): fwdad "
+            f"{line} in a third derivative (or higher): fwdad "
             f"keeps the derivatives of such a default to second order only. Pass the "
             f"list, dict or array as an argument instead of keeping it in a default.")
     return duals.NONE

@@ -19,11 +19,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
-from fwdad import astwalk, lang
+from fwdad import lang
 from fwdad.forward.constant_calls import MissingRule
 from fwdad.forward.optimizer import metadata
 from fwdad.forward.optimizer.kinds import is_number
-from fwdad.forward.optimizer.lines import Line, RuleLines, bound_below, walk_lines
+from fwdad.forward.optimizer.lines import Line, RuleLines, walk_lines
 
 BOXED, SPLIT, PLAIN = "boxed", "split", "plain"
 
@@ -56,11 +56,14 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
     bound = params(fn)
     for line in lines:
         bound.update(line.targets)
-    unknown = [line.node for line in lines if line.kind == "unknown"]
-    present, names, reads = _inside(unknown)
+    unknown = [line.opaque for line in lines if line.kind == "unknown"]
+    names, reads, locals_ = set(), Counter(), bound | rule_lines.locals
+    for opaque in unknown:
+        names.update(opaque.mentioned)
+        reads.update(opaque.loads)
+        locals_ |= opaque.bound
     _join_tuple_swaps(rule_lines.body, lines, reads, [])
-    scoped = ast.Global in present or ast.Nonlocal in present
-    locals_ = bound_below(unknown, bound | rule_lines.locals)
+    scoped = any(opaque.scoped for opaque in unknown)
     names |= locals_ | rule_lines.globals | set(constants)
     everything, lines = lines, _rows(lines)
     value_kinds = kinds_of(everything) if kinds_of is not None else {}
@@ -92,20 +95,6 @@ def _rows(lines: List[Line]) -> List[Line]:
         else:
             out.append(line)
     return out
-
-
-def _inside(stmts: List[ast.stmt]) -> tuple:
-    """The types of the nodes below `stmts`, the names they mention, and how often
-    they read each."""
-    present, names, reads = set(), set(), Counter()
-    for stmt in stmts:
-        for node in astwalk.walk(stmt):
-            present.add(type(node))
-            if type(node) is ast.Name:
-                names.add(node.id)
-                if type(node.ctx) is ast.Load:
-                    reads[node.id] += 1
-    return present, names, reads
 
 
 def _join_tuple_swaps(block: List[Line], lines: List[Line], reads: Counter,
@@ -150,7 +139,7 @@ def params(fn: ast.FunctionDef) -> Set[str]:
 
 def _defined(line: Line, locals_: Set[str]) -> List[str]:
     if line.kind == "unknown":
-        return [n.id for n in astwalk.names(line.node) if n.id in locals_]
+        return [name for name in line.opaque.mentioned if name in locals_]
     return line.targets
 
 

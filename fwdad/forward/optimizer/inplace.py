@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 
-from fwdad import astwalk, lang
+from fwdad import lang
 from fwdad.forward.optimizer import batched_updates, updates
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.lines import Atom, Line, walk_lines
@@ -71,7 +71,7 @@ def _reads(lines: List[Line]) -> Dict[str, int]:
     for line in lines:
         names = [a.name for a in line.operands] + [a.name for a in line.tested]
         if line.kind == "unknown":
-            names += [n.id for n in astwalk.names(line.node)]
+            names += line.opaque.mentioned
         for name in names:
             counts[name] = counts.get(name, 0) + 1
     return counts
@@ -174,7 +174,7 @@ def _private(name: str, lines: List[Line], grouped: Dict[int, str]) -> bool:
         if name in line.targets and not (line.kind == "template" or mine):
             return False
         if line.kind == "unknown":
-            if any(n.id == name for n in astwalk.names(line.node)):
+            if name in line.opaque.mentioned:
                 return False
             continue
         reads = [a for a in line.operands if a.kind == "local" and a.name == name]

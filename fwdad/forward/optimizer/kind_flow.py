@@ -35,7 +35,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from fwdad import astwalk, lang
+from fwdad import lang
 from fwdad.forward.optimizer import activity
 from fwdad.forward.optimizer.kinds import (
     BOOL,
@@ -100,7 +100,7 @@ def propagate(lines: Iterable[Line], params: Dict[str, Kind]) -> Dict[str, Kind]
         line.kind in ("call", "template") and not line.pure) for line in lines)
     for line in lines:  # (names a statement the optimizer does not know may assign)
         if line.kind == "unknown":
-            kinds.update((n.id, OTHER) for n in astwalk.names(line.node))
+            kinds.update((name, OTHER) for name in line.opaque.mentioned)
     changed = True
     while changed:  # (kinds only go up a lattice of height 2: a few rounds)
         changed = False

@@ -7,7 +7,8 @@ optimizer rewrites them; neither reads Dual code back.
     y = _fw_mul(x, _fw_2_0)        <-  Line("template", targets=["y"], args=[x, 2.0])
     a, b = _fw_unpack(t, 2)        <-  Line("unpack", ...)
     if t.primal: ...               <-  Line("use", control=ast.If, body=[...its Lines])
-    try: ...                       <-  Line("unknown", node): kept as the statement it is
+    try: ...                       <-  Line("unknown", node): kept as the statement it is,
+                                       with the names it reads, writes and binds (`opaque`)
 Which calls are pure is rules/purity.py's to say; `LineTable.call` asks it.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-from fwdad.astwalk import child_nodes
+from fwdad.forward.optimizer.opaque import Opaque
 from fwdad.rules.purity import PURE_HELPERS, call_is_pure, plain_call_is_pure
 from fwdad.rules.registry import RuleEntry
 
@@ -35,14 +36,16 @@ class Atom:
 class Line:
     """One statement of Dual code: `kind` is template, call, copy, unpack, for, use (a
     branch, loop, return, assert or raise on primals: which one is `control`), keep
-    (break, continue, pass) or unknown; the analysis adds copies and skip. A line
-    with blocks (for, use) holds their Lines in `body` and `orelse`; `callee` and
-    `entry` are what a call line calls and that callee's registry entry; `lineno` is
-    the user's line it comes from (the `# line N` header above it)."""
+    (break, continue, pass) or unknown (a statement the optimizer keeps as it is: try,
+    with, a nested def, ...); the analysis adds copies and skip. A line with blocks
+    (for, use) holds their Lines in `body` and `orelse`; `callee` and `entry` are what a
+    call line calls and that callee's registry entry; `opaque` is what an unknown line's
+    statement does with names; `lineno` is the user's line it comes from (the `# line N`
+    header above it)."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
                  "template", "func", "counts", "body", "orelse", "tests", "control",
-                 "lineno", "_operands")
+                 "lineno", "opaque", "_operands")
 
     def __init__(self, kind: str, node: Optional[ast.stmt] = None,
                  targets: Optional[List[str]] = None,
@@ -68,6 +71,7 @@ class Line:
         self.tests: List[Tuple[str, Test]] = []  # a `use` line's, by the field they fill
         self.control = control  # a `use` line's statement: ast.If, While, Assert, Raise
         # or Return
+        self.opaque: Optional[Opaque] = None  # an unknown line's names (unknown_line)
         self._operands: Optional[List[Atom]] = None
 
     @property
@@ -87,6 +91,14 @@ class Line:
     def source_line(self) -> Optional[int]:
         """The user's line the statement comes from (the `# line N` header above it)."""
         return self.lineno
+
+
+def unknown_line(stmt: ast.stmt) -> Line:
+    """The Line of a statement the optimizer keeps as it is, with what it does with
+    names, read now, once, so that no analysis walks it."""
+    line = Line("unknown", stmt, pure=False)
+    line.opaque = Opaque(stmt)
+    return line
 
 
 class Test:
@@ -109,8 +121,11 @@ class LineTable:
     """The Lines of one rule as its statements are emitted: one Atom per name, the
     names read as locals and as globals, and the Lines of the block being emitted."""
 
-    def __init__(self, constants: Dict[str, Any]) -> None:
+    def __init__(self, constants: Dict[str, Any], analysed: bool = True) -> None:
         self.k = constants  # name -> value, of the constants the rule binds
+        # whether the optimizer reads these Lines (not those of a block printed as it is
+        # made: inside a try, a with or a nested def)
+        self.analysed = analysed
         self.atoms: Dict[str, Atom] = {}
         self.locals: Set[str] = set()  # the names read as locals
         self.globals: Set[str] = set()  # the globals read live
@@ -140,7 +155,9 @@ class LineTable:
         return line
 
     def unknown(self, stmt: ast.stmt) -> Line:
-        return self.add(Line("unknown", stmt, pure=False))
+        if not self.analysed:  # (the kept statement around it carries its names)
+            return self.add(Line("unknown", stmt, pure=False))
+        return self.add(unknown_line(stmt))
 
     def call(self, callee: Any, entry: Optional[RuleEntry], args: List[Tuple[Atom, bool]],
              keywords: List[Tuple[Optional[str], Atom]]) -> Line:
@@ -182,32 +199,3 @@ def walk_lines(lines: List[Line]) -> List[Line]:
         if line.body or line.orelse:
             stack.extend(reversed(line.body + line.orelse))
     return out
-
-
-def local_names(fn: ast.FunctionDef) -> Set[str]:
-    """Parameters and every name the rule assigns (nested defs' own locals excluded)."""
-    args = fn.args
-    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
-    return bound_below(fn.body, names)
-
-
-def bound_below(nodes: List[ast.AST], names: Set[str]) -> Set[str]:
-    """`names` with every name the statements `nodes` assign (nested defs' own locals
-    excluded)."""
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        if isinstance(node, ast.arg):
-            names.add(node.arg)
-        if isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        stack.extend(child_nodes(node))
-    return names

@@ -121,4 +121,4 @@ class OtherLines:
         return [Raw(line.node)]
 
     def s_unknown(self, line: Line) -> List[Record]:
-        return [Raw(copy.deepcopy(line.node))]
+        return [Raw(copy.deepcopy(line.node), line.opaque)]

@@ -128,7 +128,12 @@ class Reads:
                 for inner in chain(record.body, record.orelse):
                     self.scan(inner)
         elif kind is Raw:
-            all_reads(record.stmt, names, stores)
+            opaque = record.opaque
+            if opaque is None:  # (break, pass, and the statements optimizer passes make)
+                all_reads(record.stmt, names, stores)
+            else:
+                names.extend(opaque.reads)
+                stores.update(opaque.stores)
         elif kind is Guard:
             reads_of(record.test, names, stores, [])
             reads_of(record.away, names, stores, [])

@@ -126,13 +126,15 @@ class Del(Record):
 
 
 class Raw(Record):
-    """A statement the optimizer keeps as it is (unknown code, break, pass)."""
+    """A statement the optimizer keeps as it is (unknown code, break, pass), and what
+    it does with names when its Line said (optimizer/opaque.py)."""
 
-    __slots__ = ("stmt",)
+    __slots__ = ("stmt", "opaque")
 
-    def __init__(self, stmt: ast.stmt) -> None:
+    def __init__(self, stmt: ast.stmt, opaque: Any = None) -> None:
         self.lineno = None
         self.stmt = stmt
+        self.opaque = opaque  # an Opaque, or None: read the statement
 
 
 def located(record: Record, old: ast.AST) -> Record:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set
 
-from fwdad import astwalk
 from fwdad.forward.optimizer.activity import PLAIN, SPLIT
 from fwdad.forward.optimizer.kinds import OTHER, Kind
 from fwdad.forward.optimizer.lines import Atom, Line
@@ -78,7 +77,7 @@ def _rows(lines: Iterable[Line], kinds: Dict[str, str]) -> List[tuple]:
             rows.extend((Line("copy", line.node, [t], [arg]), t)
                         for t, arg in zip(line.targets, line.args))
         elif line.kind == "unknown":
-            rows.extend((line, n.id) for n in astwalk.names(line.node))
+            rows.extend((line, name) for name in line.opaque.mentioned)
         else:
             rows.extend((line, t) for t in line.targets)
     return [(line, t) for line, t in rows if kinds.get(t, PLAIN) != PLAIN]

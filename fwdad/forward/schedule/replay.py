@@ -17,7 +17,7 @@ from fwdad.compile import compile_function
 from fwdad.core import duals
 from fwdad.core.constants import Constants
 from fwdad.dual import Dual
-from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines, Test
+from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines, Test, unknown_line
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.schedule.record import Fallback, Recorder, Step
 from fwdad.forward.transform.plain_code import PlainCode
@@ -108,7 +108,7 @@ class _Writer:
         fail = ast.Raise(exc=self.k.bind(Fallback, "Fallback"), cause=None)
         line = self.lines.add(Line("use", control=ast.If))
         line.tests = [("test", Test(self.lines.local(ref), outcome))]
-        line.body = [Line("unknown", fail, pure=False)]
+        line.body = [unknown_line(fail)]
 
     def checked(self, helper: Callable, *refs: Any) -> None:
         self.guards += 1

@@ -54,7 +54,7 @@ class ControlStatements:
         statements, and an error drops the whole transform anyway.)"""
         saved = self.lines
         if yes:
-            self.lines = LineTable(self.k.values)
+            self.lines = LineTable(self.k.values, analysed=False)
         return saved
 
     def use_line(self, kind: type, tests: List[Tuple[str, Test]], body: List[Line],

@@ -84,7 +84,7 @@ class _Forward(ControlStatements):
                  top: bool = False, scope: Optional[tuple] = None) -> ast.FunctionDef:
         saved = self.duals, self.globals, self.lines
         if not top:  # the optimizer leaves a nested def as it is: its Lines go nowhere
-            self.lines = LineTable(self.k.values)
+            self.lines = LineTable(self.k.values, analysed=False)
         bound, declared, _, nonlocals = scope or scope_of(node)
         # a nonlocal of a def outside the differentiated code holds a plain value: as
         # a global's, it is read live and stored without its tangent

@@ -10,7 +10,6 @@ Every local holds a Dual; a global or closure value is read live (`_fw_global(K)
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from typing import Any, Callable, Dict, List, Set
 
 from fwdad.core import duals
@@ -18,7 +17,6 @@ from fwdad.core.constants import Constants
 from fwdad.forward.optimizer.cleanup import free_temporaries
 from fwdad.forward.optimizer.lines import TESTED, Atom, Line, Test
 from fwdad.forward.optimizer.printer import statements
-from fwdad.forward.optimizer.reads import all_reads
 from fwdad.forward.optimizer.records import (
     CALL,
     COPY,
@@ -83,7 +81,8 @@ class PlainCode:
         return Block(kind, fields, self.records(line.body), self.records(line.orelse))
 
     def kept(self, line: Line) -> Record:
-        return Raw(line.node)  # type: ignore[arg-type]  # (keep and unknown lines hold one)
+        # (keep and unknown lines hold a statement; an unknown line, its names too)
+        return Raw(line.node, line.opaque)  # type: ignore[arg-type]
 
     # ---- expressions ------------------------------------------------------------------
     def value(self, line: Line) -> ast.expr:
@@ -139,10 +138,8 @@ class PlainCode:
 def _reads(line: Line) -> Set[str]:
     """The names `line` reads, the Lines of its blocks included."""
     names = {atom.name for atom in line.operands} | {atom.name for atom in line.tested}
-    if line.node is not None:  # (a statement no field describes)
-        read: List[str] = []
-        all_reads(line.node, read, Counter())
-        names.update(read)
+    if line.opaque is not None:  # (a statement no field describes)
+        names.update(line.opaque.reads)
     for inner in line.body + line.orelse:
         names |= _reads(inner)
     return names

@@ -1,0 +1,231 @@
+"""How a registered reverse rule runs on reverse values (reverse/registry.py makes one
+of these for each row): a pure rule gets plain values and its pullback is recorded on
+the tape; a primitive without a derivative runs on plain values.
+
+    Pure(np.sin, _sin)(x)      x's value -> _sin -> (out, pullback): out becomes a Var or
+                               a VarMat (`wrap`), and a Chain of the pullback is pushed
+    NonDiff(np.floor)(x)       np.floor(value_of(x)): a constant
+    Chain()                    run backwards: the output's adjoint -> each input's
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from fwdad.errors import FwdadError, describe, in_user_code, masked_array_error
+from fwdad.reverse.adjoints import accumulate, adjoint_of
+from fwdad.reverse.complex_values import (
+    COMPLEX_READY,
+    complex_among,
+    no_complex_matvar,
+    note_complex,
+    refuse_complex,
+)
+from fwdad.reverse.instances import user_method
+from fwdad.reverse.kinds import PLAIN_TYPES
+from fwdad.reverse.tape import current
+from fwdad.reverse.tracked import is_tracked, untracked
+from fwdad.reverse.var import Var, VarMat, new_matvar, value_of
+from fwdad.rules.array_like import reads_lists_as_arrays
+from fwdad.tangents import rebuild
+
+
+def rrule_key(fn: Any) -> Any:
+    """The key of `fn`'s row in the rrule table (and in COMPLEX_READY): a method is
+    keyed by its function."""
+    return getattr(fn, "__func__", fn)
+
+
+def _simple_variables(args: tuple) -> Optional[list]:
+    """The positions of the Vars and VarMats among `args` when every other argument is a
+    plain value (untracked), which no list conversion or user operator concerns; None
+    when some argument needs the general path (a list, a matvar, an instance)."""
+    at = []
+    for i, a in enumerate(args):
+        t = type(a)
+        if t is Var or t is VarMat:
+            at.append(i)
+        elif t not in PLAIN_TYPES and (t is not np.ndarray or a.dtype.hasobject):
+            return None
+    return at
+
+
+class NonDiff:
+    """A primitive without a derivative: the primal runs on plain values."""
+
+    __slots__ = ("fn", "plain", "__name__")
+
+    def __init__(self, fn: Callable, plain: Callable = value_of) -> None:
+        self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
+        self.plain = plain  # what the primal gets for each argument
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if untracked(args, kwargs):
+            return self.fn(*args, **kwargs)
+        method = user_method(self.fn, args)
+        if method is not None:
+            return method(*args)
+        args = [self.plain(a) for a in args]
+        return self.fn(*args, **{k: self.plain(v) for k, v in kwargs.items()})
+
+
+class Pure:
+    """Calls a pure rule on plain values and records its pullback on the tape."""
+
+    __slots__ = ("fn", "rule", "numpy", "__name__")
+
+    def __init__(self, fn: Callable, rule: Callable) -> None:
+        self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
+        self.numpy = getattr(fn, "__objclass__", None) is np.ndarray or \
+            reads_lists_as_arrays(fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        at = _simple_variables(args)
+        if at is not None and (not kwargs or "out" not in kwargs and untracked((), kwargs)):
+            if not at:  # constants: the primal alone, nothing recorded
+                return self.fn(*args, **kwargs)
+            return self.record(args, kwargs, at)
+        if kwargs.get("out") is not None and (is_tracked(kwargs["out"]) or any(
+                is_tracked(a) for a in args)):
+            return _into_out(self, args, kwargs)
+        if self.numpy or self.fn in _ARITHMETIC and any(
+                isinstance(a, _NUMPY_VALUES) for a in args):
+            # NumPy reads a list of variables as an array (an operator does when the
+            # other operand is an array): so do we
+            args = tuple(_as_array(a) for a in args)
+        at = [i for i, a in enumerate(args) if is_tracked(a)]
+        if kwargs and any(is_tracked(v) for v in kwargs.values()):
+            raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
+                             f"position; keyword arguments of a primitive are constants.")
+        method = user_method(self.fn, args)  # an instance's own operator, even when
+        if method is not None:                # the other operand is a variable
+            return method(*args)
+        if not at:
+            return self.fn(*args, **kwargs)
+        return self.record(args, kwargs, at)
+
+    def record(self, args: tuple, kwargs: dict, at: list) -> Any:
+        """The rule on the values, its pullback on the tape: the variables are `at`."""
+        values = list(args)
+        for i in at:
+            values[i] = value_of(args[i])
+        out, pullback = self.rule(*values, **kwargs)
+        if (holds_complex(out) or complex_among(values, at)) and \
+                rrule_key(self.fn) not in COMPLEX_READY:
+            refuse_complex(self.fn, [args[i] for i in at])
+            return out  # (a constant: its derivative with respect to the arguments is 0)
+        result = wrap(out, layout_of(self.fn, args, at))
+        if result is not out:
+            inputs = [(i, _snapshot(args[i])) for i in at]
+            current().push(Chain(pullback, inputs, _snapshot(result)), result)
+        return result
+
+
+def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:
+    """`np.sum(x, axis=0, out=y)` and kin: the result is written into `out` as
+    `out[...] = result` is, which is how NumPy defines `out` (the ufuncs' rows do the
+    same, fwdad/reverse/rules_ufuncs.py)."""
+    from fwdad.reverse.registry import get_rrule  # (the table holds these wrappers)
+    out = kwargs.pop("out")
+    out = out[0] if type(out) is tuple and len(out) == 1 else out
+    get_rrule(operator.setitem)(out, Ellipsis, rule(*args, **kwargs))
+    return out
+
+
+_ARITHMETIC = frozenset({operator.add, operator.sub, operator.mul, operator.truediv,
+                         operator.pow, operator.mod, operator.matmul, operator.floordiv})
+_NUMPY_VALUES = (np.ndarray, np.generic, VarMat)
+
+
+def _as_array(x: Any) -> Any:
+    if type(x) not in (list, tuple):
+        return x
+    if any(is_tracked(v) or type(v) in (list, tuple) for v in x):
+        from fwdad.reverse.registry import get_rrule  # (the table holds these wrappers)
+        return get_rrule(np.array)(x)
+    try:  # floats: the array NumPy makes of them (a rule may compute with it); ints
+        array = np.asarray(x)  # stay as they are (an axis, a shape, indices)
+    except (ValueError, TypeError):
+        return x
+    return array if array.dtype.kind in "fc" else x
+
+
+def _snapshot(x: Any) -> Any:
+    """A matvar is a mutable array of Vars: the callback keeps the Vars it holds now."""
+    if type(x) is np.ndarray:
+        return x.copy()
+    if isinstance(x, tuple):
+        return tuple(_snapshot(v) for v in x)
+    return x
+
+
+class Chain:
+    """One callback of the chaining stack: output adjoint -> input adjoints."""
+
+    __slots__ = ("pullback", "inputs", "out")
+
+    def __init__(self, pullback: Callable, inputs: list, out: Any) -> None:
+        self.pullback, self.inputs, self.out = pullback, inputs, out
+
+    def __call__(self) -> None:
+        if type(self.out) is VarMat and not self.out.has_adjoint:
+            return  # nothing read this output: no cotangent to pass on
+        cts = self.pullback(adjoint_of(self.out))
+        for i, x in self.inputs:
+            ct = cts[i]
+            accumulate(x, ct() if callable(ct) else ct)
+
+
+def layout_of(fn: Any, args: tuple, at: list) -> str:
+    kinds = {"varmat" if type(args[i]) is VarMat else "matvar" for i in at
+             if type(args[i]) is not Var}
+    if len(kinds) > 1:
+        raise FwdadError(f"{describe(fn)} got both a VarMat and a matvar (object array "
+                         f"of Vars): convert one explicitly with fwdad.reverse.to_varmat "
+                         f"or to_matvar.")
+    return kinds.pop() if kinds else current().layout
+
+
+def holds_complex(out: Any) -> bool:
+    if isinstance(out, tuple):
+        return any(holds_complex(o) for o in out)
+    return isinstance(out, (complex, np.complexfloating)) or (
+        type(out) is np.ndarray and out.dtype.kind == "c")
+
+
+def wrap(out: Any, layout: str) -> Any:
+    """Float values become variables in `layout`; anything else stays as it is."""
+    t = type(out)
+    if t is float or isinstance(out, np.floating):
+        return Var(out)
+    if t is np.ndarray and out.dtype.kind == "f":
+        return VarMat(out) if layout == "varmat" else new_matvar(out)
+    if isinstance(out, (complex, np.complexfloating)):
+        note_complex()
+        return Var(out)
+    if t is np.ndarray and out.dtype.kind == "c":
+        note_complex()
+        return VarMat(out) if layout == "varmat" else no_complex_matvar()
+    if isinstance(out, tuple):  # named tuples too (np.linalg's results)
+        items = [wrap(o, layout) for o in out]
+        if all(a is b for a, b in zip(items, out)):
+            return out
+        return rebuild(out, items)
+    if isinstance(out, np.ndarray) and out.dtype.kind in "fc":
+        raise array_subclass_error(out)  # (it was left a constant: a zero gradient)
+    return out
+
+
+def array_subclass_error(x: np.ndarray) -> FwdadError:
+    """An ndarray subclass where reverse mode needs a variable: its operators and
+    ufuncs may differ from ndarray's, which reverse rules compute with."""
+    if isinstance(x, np.ma.MaskedArray):  # (forward mode refuses it too)
+        return masked_array_error(x)
+    line = in_user_code()
+    return FwdadError(
+        f"reverse mode meets a {type(x).__qualname__} (a subclass of numpy.ndarray)"
+        f"{line} that would carry a derivative: its reverse "
+        f"rules are written for plain arrays. Pass np.asarray(x) (a plain array), or "
+        f"use forward mode (fwdad.jacfwd, fwdad.jvp).")
