@@ -231,8 +231,9 @@ def test_source_heads_each_group_of_lines_with_its_user_line():
     source_lines = rule.source.splitlines()
     assert source_lines[2].strip() == f"# line {first}: def branch(x):", rule.source
     assert f"# line {first + 2}: return x * x" in rule.source, rule.source
-    filename, line_map = compile_.USER_LINES[rule.__code__.co_filename]
+    filename, line_map, function = compile_.USER_LINES[rule.__code__.co_filename]
     assert filename == fn.__code__.co_filename
+    assert function is not None and function.endswith("branch"), function
     user = None
     for number, line in enumerate(source_lines, 2):  # the factory's def is line 1
         if line.strip().startswith("# line "):

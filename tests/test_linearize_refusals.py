@@ -56,7 +56,8 @@ def into_a_global_array(x):
 @pytest.mark.parametrize("f, message", [
     (into_a_global_dict, "a value whose derivative linearize records .* is written into "
                          "a list, dict or object read from a global or closure variable"),
-    (into_a_global_array, r"x\[i\] = v at .*: a value with a derivative was written into "
+    (into_a_global_array, r"x\[i\] = v in into_a_global_array at .*: "
+                         r"a value with a derivative was written into "
                           r"an array that fwdad reads as a constant")],
     ids=["dict", "array"])
 def test_a_write_into_a_globals_value_is_refused_as_jvp_refuses_it(f, message):
