@@ -17,7 +17,7 @@ from fwdad.rules.batching import batch_position, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
-from fwdad.rules.widening import assign, refused_as_constant
+from fwdad.rules.widening import assign, refused_as_constant, widen_before_view
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -30,6 +30,10 @@ def getitem_rule(x: Dual, index) -> Dual:
     if tangent is NoTangent or isinstance(primal, (str, bytes, range)):
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
+        if type(out) is np.ndarray and out.base is not None:  # (a view: writes through it)
+            del tangent
+            widen_before_view(x, out)
+            tangent = x.tangent
         if not is_batched(primal, tangent):
             return Dual(out, tangent[index])
         part = tangent[tangent_index(primal, tangent, index)]

@@ -20,7 +20,14 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, current_user_location
-from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
+from fwdad.rules.batching import (
+    TangentContext,
+    batch_position,
+    is_batched,
+    lift,
+    running_context,
+    tangent_index,
+)
 from fwdad.tangents import NoTangent
 
 
@@ -58,6 +65,39 @@ def widen_for(x: Any, value: Any, where: str) -> None:
     x.tangent = context.widen(tangent, value)
     if field is not None:
         setattr(*field, x.tangent)
+
+
+def widen_before_view(x: Any, view: Any) -> None:
+    """Before the tangent of `view`, a view of Dual x's array, is taken in a batched,
+    recorded or sets call: when x's tangent is a writable plain array the context did
+    not make (computed from constants: `C * 2.0`, `C.copy()`) and x alone holds it, x
+    gets the context's tangent now. A batched write through this view, or through one
+    taken later, then reaches x and every view of it; widening at the write could not
+    reach the views taken before it. Read-only tangents (globals and other constants,
+    which cost no batch work) are left as they are."""
+    context = running_context()
+    tangent = x.tangent
+    plain = context.size is None and type(context) is TangentContext
+    if plain or type(tangent) is not np.ndarray or tangent.dtype == object or \
+            not tangent.flags.writeable or is_batched(x.primal, tangent) or \
+            not np.may_share_memory(view, x.primal):
+        return
+    field = _field_holding(x, tangent)
+    if not _owned(tangent, 4 + (field is not None)):  # (as widen_for's)
+        return
+    x.tangent = _as_the_contexts(context, tangent)
+    if field is not None:
+        setattr(*field, x.tangent)
+
+
+def _as_the_contexts(context: Any, tangent: np.ndarray) -> Any:
+    """`tangent` as the running context makes a new array's: with a batch axis, recorded
+    or holding sets (the recorded and sets contexts do not read the written value)."""
+    if context.size is None:
+        return context.widen(tangent, None)
+    new = context.zeros(tangent)
+    new[...] = tangent
+    return new
 
 
 def _field_holding(x: Any, tangent: np.ndarray) -> Optional[Tuple[Any, str]]:

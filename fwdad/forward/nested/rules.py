@@ -52,6 +52,14 @@ def _running_batch_size() -> Dual:
     return Dual(None, NoTangent)
 
 
+@frule(widening.widen_before_view)
+def _widen_before_view(x: Dual, view: Dual) -> Dual:
+    """Nothing at level 2: the inner tangents stay unbatched (nested calls are), and the
+    outer ones are not widened before a view (a write into a view of a new array
+    computed from constants may be refused there: tests/test_fuzz_findings.py)."""
+    return Dual(None, NoTangent)
+
+
 def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
