@@ -264,3 +264,44 @@ def test_batched_second_order_through_a_default_buffer(api):
         outer(inner(through_a_default_buffer))
     assert_close(second(x.copy()) @ t, _differences_of_jacfwd(through_a_default_buffer, x, t),
                  rtol=1e-6, atol=1e-8)
+
+
+# ---- sorted(key=) with a key defined inside the function, at third order -------------
+def _sum_of(t):
+    return float(np.sum(t))
+
+
+def sorted_by_a_lambda(a):
+    """The fuzzer's `sorted` idiom (tests/fuzz/idioms.py; seed 100,103,001): the key is
+    called by sorted's rule on plain values."""
+    parts = sorted([a + 3.0, a, a - 3.0], key=lambda t: float(np.sum(t)))
+    return parts[0] * 0.25 + np.tanh(parts[1]) + parts[2] * parts[0] * 0.1
+
+
+def sorted_by_a_module_function(a):
+    parts = sorted([a + 3.0, a, a - 3.0], key=_sum_of)
+    return parts[0] * 0.25 + np.tanh(parts[1]) + parts[2] * parts[0] * 0.1
+
+
+def _derivative(f):
+    return lambda x: fwdad.jvp(f, (x,), (1.0,))[1]
+
+
+def test_a_key_defined_inside_is_refused_at_third_order_with_what_to_do():
+    """It raised InternalError ("a function made at level 3 is called at level 2")."""
+    third = _derivative(_derivative(_derivative(sorted_by_a_lambda)))
+    with pytest.raises(fwdad.FwdadError, match="the lambda is called by a rule on plain "
+                                               "values .* second derivatives only. Define "
+                                               "the lambda outside"):
+        third(0.4)
+    second = _derivative(_derivative(sorted_by_a_lambda))
+    assert_close(second(0.4), (_derivative(sorted_by_a_lambda)(0.4 + 1e-6) -
+                               _derivative(sorted_by_a_lambda)(0.4 - 1e-6)) / 2e-6, rtol=1e-6)
+
+
+def test_a_key_defined_outside_gives_the_third_derivative():
+    """The refusal's advice, checked against differences of the second derivative."""
+    second = _derivative(_derivative(sorted_by_a_module_function))
+    h = 1e-4
+    assert_close(_derivative(second)(0.4), (second(0.4 + h) - second(0.4 - h)) / (2 * h),
+                 rtol=1e-6)
