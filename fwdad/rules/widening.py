@@ -21,7 +21,6 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, current_user_location
 from fwdad.rules.batching import (
-    TangentContext,
     batch_position,
     is_batched,
     lift,
@@ -77,8 +76,7 @@ def widen_before_view(x: Any, view: Any) -> None:
     which cost no batch work) are left as they are."""
     context = running_context()
     tangent = x.tangent
-    plain = context.size is None and type(context) is TangentContext
-    if plain or type(tangent) is not np.ndarray or tangent.dtype == object or \
+    if type(tangent) is not np.ndarray or tangent.dtype == object or \
             not tangent.flags.writeable or is_batched(x.primal, tangent) or \
             not np.may_share_memory(view, x.primal):
         return

@@ -60,7 +60,8 @@ def _widen_before_view(x: Dual, view: Dual) -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
+def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets,
+            batching.in_a_context)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
 def_nondiff(dispatch.derived_rule, classes.python_method_of)
