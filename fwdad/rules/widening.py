@@ -20,13 +20,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, current_user_location
-from fwdad.rules.batching import (
-    batch_position,
-    is_batched,
-    lift,
-    running_context,
-    tangent_index,
-)
+from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
 from fwdad.tangents import NoTangent
 
 

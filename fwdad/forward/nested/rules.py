@@ -55,8 +55,7 @@ def _running_batch_size() -> Dual:
 @frule(widening.widen_before_view)
 def _widen_before_view(x: Dual, view: Dual) -> Dual:
     """Nothing at level 2: the inner tangents stay unbatched (nested calls are), and the
-    outer ones are not widened before a view (a write into a view of a new array
-    computed from constants may be refused there: tests/test_fuzz_findings.py)."""
+    outer ones are widened at the write where they can be (widen_for), else refused."""
     return Dual(None, NoTangent)
 
 
