@@ -248,15 +248,21 @@ def list_holding_the_array(x):
     return items[0]
 
 
+SHARED = [view_of_nondiff_output_then_update, two_names_for_a_field, list_holding_the_array]
+
+
 def out_into_array_with_a_view(x):
     a = np.floor(x)
-    t = a[:]
+    t = a[:]  # (a's tangent is batched here: rules/widening.widen_before_view)
     np.add(a, x, out=a)  # (out= once replaced a's tangent whatever shared it: t got 0)
     return t
 
 
-SHARED = [view_of_nondiff_output_then_update, two_names_for_a_field, list_holding_the_array,
-          out_into_array_with_a_view]
+def test_a_view_by_index_of_a_nondiff_output_sees_a_later_update():
+    """t = floor(x) + x through the view: its Jacobian is the identity."""
+    x = np.array([0.5, 1.5])
+    assert_close(batched_jvp(out_into_array_with_a_view, (x,), (np.eye(2),))[1], np.eye(2))
+    assert_close(fwdad.jacfwd(out_into_array_with_a_view)(x), np.eye(2))
 
 
 @pytest.mark.parametrize("f", SHARED, **_NAME)

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.errors import SharedTangentError
 from fwdad.higher import Directional
 from tests.util import assert_close
 
@@ -118,13 +117,9 @@ def nearly_cancelling(x):
     return v
 
 
-@pytest.mark.xfail(strict=True, raises=fwdad.SparsityPatternError,
-                   reason="sparse_jacfwd's probe bounds rounding by the derivative's own "
-                          "size (compression.probe_mismatch), and a derivative that "
-                          "cancels to 1e-7 differs by more between the compressed pass "
-                          "and the probe direction: a pattern that holds the nonzero is "
-                          "reported as missing it (the sparse-Jacobian work)")
 def test_a_right_pattern_is_not_reported_missing_where_the_derivative_cancels():
+    """sparse_jacfwd's probe bounds rounding by the derivative's own size, and this one
+    cancels to 1e-7 from terms of 1/2: on a disagreement a dense Jacobian decides."""
     x = np.array([-0.4, 1.3, 0.2, -0.6349, 0.9, -1.1])
     assert fwdad.jacobian_sparsity(nearly_cancelling, x).toarray().tolist() == \
         [[False, False, False, True, False, False]]
@@ -207,21 +202,31 @@ def test_a_write_into_a_view_of_a_new_array_from_a_global(f, api):
     assert_close(_along(f, x, t, api), _reference(f, x, t, api), rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.xfail(strict=True, raises=SharedTangentError,
-                   reason="a global's zero tangent is plain by design (constants cost no "
-                          "batch work: core/duals.read_global), and so is that of a new "
-                          "array computed from it (C * 2.0, C.copy()); a batched or "
-                          "recorded value written into a view of that array cannot widen "
-                          "the tangent the array and the view share (rules/widening.py). "
-                          "jacfwd of C * 2.0 is right through the optimized variant, whose "
-                          "new arrays take the context's zeros (optimizer/updates.py)")
 @pytest.mark.parametrize("f, api", [(into_a_view_of_a_copy_of_a_global, "jacfwd"),
                                     (into_a_view_of_twice_a_global, "linearize"),
                                     (into_a_view_of_a_copy_of_a_global, "linearize"),
                                     (into_a_view_of_twice_a_global, "hessian"),
                                     (into_a_view_of_a_copy_of_a_global, "hessian")])
 def test_a_batched_write_into_a_view_of_a_new_array_from_a_global(f, api):
+    """A global's zero tangent is plain (constants cost no batch work), and so is that
+    of a new array computed from it; taking a view of that array in a batched or
+    recorded call gives the array the context's tangent first (rules/widening.
+    widen_before_view), so the write through the view reaches it."""
     test_a_write_into_a_view_of_a_new_array_from_a_global(f, api)
+
+
+def two_views_of_twice_a_global(x):
+    r = C * 2.0
+    v, w = r[1:3], r[2:]
+    v += x[:2]
+    return r * x + w.sum()
+
+
+@pytest.mark.parametrize("api", ["jacfwd", "linearize", "hessian"])
+def test_a_view_taken_before_the_write_sees_it(api):
+    x, t = np.array([0.3, -0.5, 0.7, 0.2]), np.array([1.0, 0.5, -0.25, 2.0])
+    f = two_views_of_twice_a_global
+    assert_close(_along(f, x, t, api), _reference(f, x, t, api), rtol=1e-6, atol=1e-8)
 
 
 # ---- a mutable default array written at second order ---------------------------------
@@ -246,15 +251,12 @@ def test_first_order_and_hvp_through_a_default_buffer():
                  _differences_of_jacfwd(through_a_default_buffer, x, t), rtol=1e-6, atol=1e-8)
 
 
-@pytest.mark.xfail(strict=True, raises=SharedTangentError,
-                   reason="at level 2 the default's Dual (forward/defaults.FreshDefault."
-                          "level_two) holds plain zero tangents in a structural Tangent "
-                          "that the derivative keeps, so a batched write into the buffer "
-                          "cannot widen them (rules/widening.widen_for); the message then "
-                          "blames a global or a view. hvp, unbatched, is right")
 @pytest.mark.parametrize("api", ["hessian", "jacfwd(jacfwd)", "jacrev(jacfwd)",
                                  "jacfwd(jacrev)"])
 def test_batched_second_order_through_a_default_buffer(api):
+    """At level 2 the default's Dual (forward/defaults.FreshDefault.level_two) holds its
+    outer tangents in a structural Tangent that the derivative keeps: they are made by
+    the running context (batched), so a batched write into the buffer lands in them."""
     x, t = np.array([0.3, -0.5, 0.7]), np.array([1.0, 0.5, -0.25])
     outer, inner = {"hessian": (fwdad.hessian, None), "jacfwd(jacfwd)": (
         fwdad.jacfwd, fwdad.jacfwd), "jacrev(jacfwd)": (fwdad.jacrev, fwdad.jacfwd),
@@ -263,3 +265,44 @@ def test_batched_second_order_through_a_default_buffer(api):
         outer(inner(through_a_default_buffer))
     assert_close(second(x.copy()) @ t, _differences_of_jacfwd(through_a_default_buffer, x, t),
                  rtol=1e-6, atol=1e-8)
+
+
+# ---- sorted(key=) with a key defined inside the function, at third order -------------
+def _sum_of(t):
+    return float(np.sum(t))
+
+
+def sorted_by_a_lambda(a):
+    """The fuzzer's `sorted` idiom (tests/fuzz/idioms.py; seed 100,103,001): the key is
+    called by sorted's rule on plain values."""
+    parts = sorted([a + 3.0, a, a - 3.0], key=lambda t: float(np.sum(t)))
+    return parts[0] * 0.25 + np.tanh(parts[1]) + parts[2] * parts[0] * 0.1
+
+
+def sorted_by_a_module_function(a):
+    parts = sorted([a + 3.0, a, a - 3.0], key=_sum_of)
+    return parts[0] * 0.25 + np.tanh(parts[1]) + parts[2] * parts[0] * 0.1
+
+
+def _derivative(f):
+    return lambda x: fwdad.jvp(f, (x,), (1.0,))[1]
+
+
+def test_a_key_defined_inside_is_refused_at_third_order_with_what_to_do():
+    """It raised InternalError ("a function made at level 3 is called at level 2")."""
+    third = _derivative(_derivative(_derivative(sorted_by_a_lambda)))
+    with pytest.raises(fwdad.FwdadError, match="the lambda is called by a rule on plain "
+                                               "values .* second derivatives only. Define "
+                                               "the lambda outside"):
+        third(0.4)
+    second = _derivative(_derivative(sorted_by_a_lambda))
+    assert_close(second(0.4), (_derivative(sorted_by_a_lambda)(0.4 + 1e-6) -
+                               _derivative(sorted_by_a_lambda)(0.4 - 1e-6)) / 2e-6, rtol=1e-6)
+
+
+def test_a_key_defined_outside_gives_the_third_derivative():
+    """The refusal's advice, checked against differences of the second derivative."""
+    second = _derivative(_derivative(sorted_by_a_module_function))
+    h = 1e-4
+    assert_close(_derivative(second)(0.4), (second(0.4 + h) - second(0.4 - h)) / (2 * h),
+                 rtol=1e-6)

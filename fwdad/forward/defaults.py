@@ -44,7 +44,8 @@ from fwdad.core.rebinding import forget_rules
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
-from fwdad.tangents import Tangent, zero_tangent
+from fwdad.rules.batching import created_tangent
+from fwdad.tangents import Tangent
 
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
 
@@ -164,8 +165,12 @@ class FreshDefault:
 
 
 def _fresh_at_level_two(value: Any) -> Dual:
+    """The outer tangents are the running context's (batched in jacfwd, hessian,
+    jacrev(jacfwd)), as a new array's are: the derivative keeps them in a structural
+    Tangent, which a batched write could not widen (rules/widening.py)."""
     inner = fresh(value)
-    return Dual(inner, Tangent(primal=zero_tangent(value), tangent=zero_tangent(inner.tangent)))
+    return Dual(inner, Tangent(primal=created_tangent(value),
+                               tangent=created_tangent(inner.tangent)))
 
 
 def _inner(value: Dual, level: int) -> Dual:

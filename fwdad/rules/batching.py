@@ -153,6 +153,11 @@ def running_context() -> TangentContext:
     return _CONTEXT.get() or _PLAIN
 
 
+def in_a_context() -> bool:
+    """Whether a batched, recorded or sets call is running (any but a plain one)."""
+    return _CONTEXT.get() is not None
+
+
 def holds_sets() -> bool:
     """Whether the running call's tangents are dependency sets (fwdad/sparsity)."""
     return running_context().holds_sets

@@ -13,11 +13,11 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
-from fwdad.rules.batching import batch_position, is_batched, tangent_index
+from fwdad.rules.batching import batch_position, in_a_context, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
-from fwdad.rules.widening import assign, refused_as_constant
+from fwdad.rules.widening import assign, refused_as_constant, widen_before_view
 from fwdad.tangents import NoTangent, zero_tangent
 
 
@@ -31,7 +31,13 @@ def getitem_rule(x: Dual, index) -> Dual:
         return Dual(out, zero_tangent(out))
     if isinstance(primal, np.ndarray):
         if not is_batched(primal, tangent):
-            return Dual(out, tangent[index])
+            if type(out) is not np.ndarray or out.base is None or not in_a_context():
+                return Dual(out, tangent[index])
+            del tangent  # (a view, which a batched write may go through)
+            widen_before_view(x, out)
+            tangent = x.tangent
+            if not is_batched(primal, tangent):
+                return Dual(out, tangent[index])
         part = tangent[tangent_index(primal, tangent, index)]
         position = batch_position(index)  # the batch axis back in front:
         part = np.moveaxis(part, position, 0) if position else part

@@ -60,6 +60,38 @@ def widen_for(x: Any, value: Any, where: str) -> None:
         setattr(*field, x.tangent)
 
 
+def widen_before_view(x: Any, view: Any) -> None:
+    """Before the tangent of `view`, a view of Dual x's array, is taken in a batched,
+    recorded or sets call: when x's tangent is a writable plain array the context did
+    not make (computed from constants: `C * 2.0`, `C.copy()`) and x alone holds it, x
+    gets the context's tangent now. A batched write through this view, or through one
+    taken later, then reaches x and every view of it; widening at the write could not
+    reach the views taken before it. Read-only tangents (globals and other constants,
+    which cost no batch work) are left as they are."""
+    context = running_context()
+    tangent = x.tangent
+    if type(tangent) is not np.ndarray or tangent.dtype == object or \
+            not tangent.flags.writeable or is_batched(x.primal, tangent) or \
+            not np.may_share_memory(view, x.primal):
+        return
+    field = _field_holding(x, tangent)
+    if not _owned(tangent, 4 + (field is not None)):  # (as widen_for's)
+        return
+    x.tangent = _as_the_contexts(context, tangent)
+    if field is not None:
+        setattr(*field, x.tangent)
+
+
+def _as_the_contexts(context: Any, tangent: np.ndarray) -> Any:
+    """`tangent` as the running context makes a new array's: with a batch axis, recorded
+    or holding sets (the recorded and sets contexts do not read the written value)."""
+    if context.size is None:
+        return context.widen(tangent, None)
+    new = context.zeros(tangent)
+    new[...] = tangent
+    return new
+
+
 def _field_holding(x: Any, tangent: np.ndarray) -> Optional[Tuple[Any, str]]:
     """(owner, name) when x was read from a field that still holds `tangent`."""
     if type(x) is FieldDual and getattr(x.owner, x.name, None) is tangent:

@@ -26,6 +26,7 @@ from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
 from tests.fuzz.guarded import Guarded
+from tests.fuzz.idioms import Idioms
 from tests.fuzz.layouts import Layouts
 from tests.fuzz.state import State
 
@@ -52,8 +53,8 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
-# complex_values.py, guarded.py, layouts.py)
-OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout"]
+# complex_values.py, guarded.py, layouts.py, idioms.py)
+OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -120,15 +121,17 @@ class Generator:
 
 
 def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
-             complex_values: bool = False, guarded: bool = False, layouts: bool = False
-             ) -> Program:
+             complex_values: bool = False, guarded: bool = False, layouts: bool = False,
+             idioms: bool | str = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
     variables through complex intermediates (complex_values.py), `guarded` rebind one
     through try/except, errstate or a dict of state (guarded.py), `layouts` write
-    through a reshape of an array laid out in another order (layouts.py): the fuzzer's programs
-    do; other users of the programs, such as tests/sparsity, get them as they were."""
+    through a reshape of an array laid out in another order (layouts.py), `idioms`
+    through recursion, `nonlocal`, reduce, super() and the like (idioms.py; a name
+    draws that idiom only): the fuzzer's programs do; other users of the programs, such
+    as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
     shapes = [g.rng.choice([(), (3,), (2, 3)]) for _ in range(g.rng.randint(1, 3))]
@@ -141,12 +144,15 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     cplx = ComplexValues(seed, complex_values and "complex" not in exclude)
     guard = Guarded(seed, guarded and "guarded" not in exclude)
     layout = Layouts(seed, layouts and "layout" not in exclude)
+    idiom = Idioms(seed, bool(idioms) and "idioms" not in exclude,
+                   idioms if isinstance(idioms, str) else "")
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
         body += cplx.after_statement(g)
         body += guard.after_statement(g)
         body += layout.after_statement(g)
+        body += idiom.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, Tuple
 
 from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError
+from fwdad.errors import FwdadError
 from fwdad.forward import dispatch
 from fwdad.forward.nested.levels import build_rule_of_rule, lift_outer, outer_of
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -60,6 +60,17 @@ class NestedClosure(DerivedClosure):
         return Dual(out.primal.primal, outer_of(out)[0])
 
 
+def _called_by_a_rule(fn: Any, level: int) -> FwdadError:
+    name = getattr(fn, "__name__", "a function")
+    if name.startswith(RESERVED_PREFIX):  # (normalize/ names lambdas)
+        name = "the lambda"
+    return FwdadError(
+        f"{name} is called by a rule on plain values (the key of sorted, min or max), "
+        f"at derivative order {level}: fwdad does this for second derivatives only. "
+        f"Define {name} outside the differentiated function (a module-level def), or "
+        f"take the higher derivative by finite differences of fwdad.jacfwd.")
+
+
 @frule(NestedClosure)
 def _new_nested_closure(rule: Dual, level: Dual) -> Dual:
     """Closures hold their captured values themselves: no tangent."""
@@ -85,8 +96,8 @@ def call_closure(level: int, fn: DerivedClosure, *args: Dual,
                  **kwargs: Dual) -> Dual:
     """Call `fn` from code running at `level` (its arguments are values of that level)."""
     made = fn.level if isinstance(fn, NestedClosure) else 1
-    if made > level:
-        raise InternalError(f"a function made at level {made} is called at level {level}")
+    if made > level:  # (rule code, such as sorted's, calls it on plain values)
+        raise _called_by_a_rule(fn, made)
     rule, captured = fn.rule, {}
     if made < level:
         captured = _captured_duals(rule)

@@ -52,7 +52,15 @@ def _running_batch_size() -> Dual:
     return Dual(None, NoTangent)
 
 
-def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets)
+@frule(widening.widen_before_view)
+def _widen_before_view(x: Dual, view: Dual) -> Dual:
+    """Nothing at level 2: the inner tangents stay unbatched (nested calls are), and the
+    outer ones are widened at the write where they can be (widen_for), else refused."""
+    return Dual(None, NoTangent)
+
+
+def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batching.holds_sets,
+            batching.in_a_context)
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
 def_nondiff(dispatch.derived_rule, classes.python_method_of)
