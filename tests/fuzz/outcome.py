@@ -61,6 +61,7 @@ def message_class(exc: BaseException) -> str:
     text = str(exc).split("\n")[0]
     text = re.split(r"(?<=[.:])\s", text)[0]
     text = re.sub(r"/\S+\.py(:\d+)?", "<file>", text)
+    text = re.sub(r" in [\w.<>]+ at <file>", " in <function> at <file>", text)  # (user_code)
     text = re.sub(r"fuzz_\d+_\d+", "<module>", text)
     text = re.sub(r"'[^']*'|`[^`]*`", "<name>", text)
     text = re.sub(r"\b\d+(\.\d+)?\b", "<n>", text)
