@@ -114,3 +114,17 @@ def fresh(args: tuple) -> tuple:
 
 def scaled_difference(plus: Any, minus: Any, h: float) -> Any:
     return tree_map(lambda p, m: (np.asarray(p, float) - np.asarray(m, float)) / h, plus, minus)
+
+
+def differences_along(jac, args, t0):
+    """Central differences of `jac` (a jacfwd of f) along the first argument's tangent
+    t0, at the step 1e-5; None when the step 1e-4 disagrees (the references of the
+    second-order oracles)."""
+    estimates = []
+    for h in (1e-5, 1e-4):
+        moved = [perturb(args[:1], (t0,), s)[0] for s in (h, -h)]
+        plus, minus = (jac(m, *fresh(args[1:])) for m in moved)
+        estimates.append((np.asarray(plus, float) - np.asarray(minus, float)) / (2 * h))
+    if mismatch(estimates[1], estimates[0], rtol=2e-6, atol=2e-7):
+        return None
+    return estimates[0]
