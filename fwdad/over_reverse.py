@@ -69,11 +69,16 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         finals = [_final(b, region) if i in wrt else copied(b)  # (the backward pass
                   for i, b in enumerate(boxed)]                 # restores the values)
         _call(boxing.seed, out, Dual(1.0, 0.0))
-        for callback, _ in reversed(region.chain):
+        # As Tape.backward with release: each callback is dropped once run, so that the
+        # memory of its values and adjoints is reused by those made after it.
+        chain, region.chain = region.chain, []
+        while chain:
+            callback = chain.pop()[0]
             if type(callback) is over_reverse_pure.DualChain:
                 callback.run()
             else:
                 forward.call(callback)
+            del callback
         grads = [_call(boxing.cast, _adjoints(held[i]),
                        fresh(boxing.dtypes(args[i].primal))) for i in wrt]
     except InternalError:

@@ -3,6 +3,7 @@ reverse pass run on Dual values, against finite differences of the gradient, clo
 forms and the symmetry of the Hessian; and the fallback to forward over forward."""
 import copy
 import dataclasses
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -176,6 +177,37 @@ def test_hvp_costs_a_few_gradients_not_a_jacobian():
     want[:-1] += (1200.0 * a * a - 400.0 * b + 2.0) * v[:-1] - 400.0 * a * v[1:]
     want[1:] += -400.0 * a * v[:-1] + 200.0 * v[1:]
     np.testing.assert_allclose(hv, want, rtol=1e-10, atol=1e-8)
+
+
+
+def sine_chain(x):
+    for _ in range(12):
+        x = np.sin(x) + 0.5 * x
+    return np.sum(x)
+
+
+def peak_bytes(run):
+    run()  # (rules built before measuring)
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_hvp_drops_each_step_once_its_callback_has_run():
+    """As reverse mode does: the values and adjoints of a step are freed once its
+    callback has run, so the peak is about twice the gradient's (a value and a tangent
+    for each), not every step's values and adjoints held to the end of the pass."""
+    x, v = np.linspace(-1.0, 1.0, 20_000), np.cos(np.arange(20_000))
+    (hv,) = fwdad.hvp(sine_chain, (x,), (v,))
+    assert_close(hv, fd_jvp(gradient_of(sine_chain, 0), (x,), (v,), h=1e-5),
+                 rtol=1e-6, atol=1e-7)
+    grad = fwdad.grad(sine_chain)
+    grad_peak = peak_bytes(lambda: grad(x))
+    hvp_peak = peak_bytes(lambda: fwdad.hvp(sine_chain, (x,), (v,)))
+    assert hvp_peak < 2.5 * grad_peak, (hvp_peak, grad_peak)
 
 
 # ---- what falls back to forward over forward, and what is never mixed up -------------
