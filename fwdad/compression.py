@@ -13,13 +13,12 @@ pattern says a compressed entry is a sum of no nonzeros, it must be zero:
 """
 from __future__ import annotations
 
-import contextlib
-import threading
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
 from fwdad.coloring import as_pattern, check_coloring, coordinates, star_sources, symmetrized
+from fwdad.scratch import Fresh, Scratch
 
 
 class Compression:
@@ -53,7 +52,7 @@ class Compression:
         self._uncovered_mask = ~covered if 8 * self.uncovered.size > covered.size else None
         self._directions: Dict[Any, np.ndarray] = {}
         self._weights: Dict[Any, np.ndarray] = {}
-        self._workspace = _Scratch()
+        self._scratch = Scratch()
 
     @property
     def seeded_size(self) -> int:
@@ -94,8 +93,8 @@ class Compression:
         weights.flags.writeable = False
         return weights
 
-    def probe_mismatch(self, derivative: Any, along: np.ndarray, compressed: np.ndarray
-                       ) -> Optional[Tuple[int, Any, Any]]:
+    def probe_mismatch(self, derivative: Any, along: np.ndarray, compressed: np.ndarray,
+                       work: Fresh = Fresh()) -> Optional[Tuple[int, Any, Any]]:
         """(index, sparse's value, expected value) of the largest disagreement between
         the sparse derivative times `along` (rows: `along` times it) and the derivative
         along it, `compressed[-1]`, when one exceeds rounding; else None.
@@ -105,15 +104,17 @@ class Compression:
         each gathering `along`): the same sums (the order of their terms aside), at
         about two thirds of the cost (bench/sparse.py's residuals). Only a disagreement
         found there is located by the products. A complex derivative, and "star" (an
-        entry is read from its row or its column), take the products."""
+        entry is read from its row or its column), take the products. `work`: where
+        the check's temporaries go (the plan's kept arrays, `lend()`; default new)."""
         weights = self._weights.get(along.dtype)
         if weights is not None and compressed.dtype.kind == "f" and \
                 compressed.shape == (len(weights) + 1, weights.shape[1]) and \
-                not self._exceeds_rounding(compressed, weights):
+                not self._exceeds_rounding(compressed, weights, work):
             return None
         return self._located_mismatch(derivative, along, compressed[-1])
 
-    def _exceeds_rounding(self, compressed: np.ndarray, weights: np.ndarray) -> bool:
+    def _exceeds_rounding(self, compressed: np.ndarray, weights: np.ndarray,
+                          work: Fresh) -> bool:
         """Whether some |sparse product - expected| > 256 eps (|derivative| @ |along|
         + |expected|), each side summed over the compressed column.
 
@@ -121,17 +122,22 @@ class Compression:
         temporary the size of `compressed`); the probe's row is subtracted after it, so
         that no row of -1 weights is read. The bound, which is at least |expected|, is
         summed only in the columns where 256 eps |expected| does not already hold the
-        difference: the few where the product cancels."""
+        difference: the few where the product cancels, found by any() before
+        flatnonzero (which costs twenty times more over a row of False). Two of the
+        arrays the size of a row are `work`'s (kept between calls: fwdad/scratch.py)."""
         eps = np.finfo(np.result_type(compressed, np.float32)).eps
-        expected = compressed[-1]
+        expected, width = compressed[-1], compressed.shape[1]
+        # (einsum's result is its own: with out= it takes a loop four times slower)
         difference = np.einsum("ci,ci->i", weights, compressed[:-1])
         np.subtract(difference, expected, out=difference)
         np.abs(difference, out=difference)
-        smaller = np.abs(expected)
+        smaller = np.abs(expected, out=work.array("probe bound", (width,), difference.dtype))
         smaller *= 256 * eps
-        doubtful = np.flatnonzero(np.greater(difference, smaller))
-        if doubtful.size == 0:
+        exceeds = np.greater(difference, smaller,
+                             out=work.array("probe exceeds", (width,), np.bool_))
+        if not exceeds.any():
             return False
+        doubtful = np.flatnonzero(exceeds)
         columns = np.abs(compressed[:, doubtful])
         bound = np.einsum("ci,ci->i", np.abs(weights[:, doubtful]), columns[:-1])
         bound += columns[-1]
@@ -157,12 +163,15 @@ class Compression:
         index = int(np.nanargmax(excess))
         return index, product[index].item(), expected[index].item()
 
-    def misses_at(self, compressed: np.ndarray) -> Optional[Tuple[int, int]]:
+    def misses_at(self, compressed: np.ndarray, work: Fresh = Fresh()
+                  ) -> Optional[Tuple[int, int]]:
         """(colour, index) of a compressed entry that the pattern says is a sum of no
-        nonzeros but is not zero; None when there is none."""
+        nonzeros but is not zero; None when there is none. (`work` as probe_mismatch's.)"""
         mask = self._uncovered_mask
-        if mask is not None and not (np.not_equal(compressed, 0) & mask).any():
-            return None
+        if mask is not None:
+            nonzero = np.not_equal(compressed, 0, out=work.array("misses", mask.shape, bool))
+            if not np.logical_and(nonzero, mask, out=nonzero).any():
+                return None
         flat = compressed.reshape(-1).take(self.uncovered)
         if not flat.any():  # (NaN counts as nonzero, as below)
             return None
@@ -178,15 +187,11 @@ class Compression:
         data = np.ascontiguousarray(compressed).reshape(-1).take(self.flat_source)
         return self._with_data(data)
 
-    @contextlib.contextmanager
-    def workspace(self, directions: np.ndarray) -> Iterator[np.ndarray]:
-        """A writable array of the shape and dtype of `directions` for one call's
-        passes to hold their copy of the seeds in (f updating its argument in place
-        writes into its tangent): kept by the plan, so that a pass of many seeds
-        does not map fresh pages at every call, and lent to one call at a time. What
-        the passes compute from it must be read before the call gives it back."""
-        with self._workspace.lend(directions.shape, directions.dtype) as work:
-            yield work
+    def lend(self) -> Any:
+        """The plan's work arrays, kept between calls (fwdad/scratch.py), for one call:
+        `with plan.lend() as work: work.array(name, shape, dtype)`. What a call
+        computes from them must be read out before it gives them back."""
+        return self._scratch.lend()
 
     def _with_data(self, data: np.ndarray) -> Any:
         """A csr_array of the pattern's structure holding `data`: a shallow copy of a
@@ -199,27 +204,3 @@ class Compression:
         matrix.indices, matrix.indptr = template.indices.copy(), template.indptr.copy()
         matrix.data = data
         return matrix
-
-
-class _Scratch:
-    """A work array kept between calls (a fresh one past malloc's mmap threshold is
-    mapped anew, page by page, at every call), lent to one borrower at a time: a call
-    on another thread while it is lent gets a fresh array instead. It never leaves the
-    call that borrows it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._array: Optional[np.ndarray] = None
-
-    @contextlib.contextmanager
-    def lend(self, shape: Tuple[int, ...], dtype: Any) -> Iterator[np.ndarray]:
-        if not self._lock.acquire(blocking=False):
-            yield np.empty(shape, dtype)
-            return
-        try:
-            array = self._array
-            if array is None or array.shape != shape or array.dtype != dtype:
-                array = self._array = np.empty(shape, dtype)
-            yield array
-        finally:
-            self._lock.release()

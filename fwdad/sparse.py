@@ -23,6 +23,7 @@ from fwdad.chunked import check_executor
 from fwdad.coloring import column_coloring, row_coloring, symmetric_coloring
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, SparsityPatternError, a_type, describe
+from fwdad.scratch import Fresh
 from fwdad.signatures import check_call
 
 _COLORINGS = {"column": column_coloring, "row": row_coloring, "star": symmetric_coloring}
@@ -82,11 +83,13 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        with plan.workspace(seeds) as work:  # (compressed may be a view of work)
+        with plan.lend() as work:  # (compressed may be a view of the seeds' copy)
             out, compressed = passes.forward(f, args, kwargs, at, seeds, chunk_size,
-                                             executor, work)
+                                             executor, _seeds_copy(work, seeds))
             planner.check_rows(plan, int(np.size(out)))
-            return _finish(planner, plan, seeds, compressed, args, kwargs, check)
+            jac = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
+            work.hold("passes", out, compressed)  # (fwdad/scratch.py: why)
+            return jac
     jacobian.__name__ = f"sparse_jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian
 
@@ -107,7 +110,8 @@ def sparse_jacrev(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
         at, plan = planner.plan(args, kwargs)
         compressed, seeds = passes.reverse(f, args, kwargs, at, plan, probe,
                                            planner.check_rows)
-        return _finish(planner, plan, seeds, compressed, args, kwargs, check)
+        with plan.lend() as work:
+            return _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
     jacobian.__name__ = f"sparse_jacrev_{getattr(f, '__name__', 'f')}"
     return jacobian
 
@@ -151,10 +155,12 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
     def hessian(*args: Any, **kwargs: Any) -> Any:
         at, plan = planner.plan(args, kwargs)
         seeds = passes.directions(plan, args[at], probe)
-        with plan.workspace(seeds) as work:
+        with plan.lend() as work:
             compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size,
-                                                     executor, work)
-            return _finish(planner, plan, seeds, compressed, args, kwargs, check)
+                                                     executor, _seeds_copy(work, seeds))
+            hess = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
+            work.hold("passes", compressed)
+            return hess
     hessian.__name__ = f"sparse_hessian_{getattr(f, '__name__', 'f')}"
     return hessian
 
@@ -242,15 +248,23 @@ def _check_float(api_name: str, f: Callable[..., Any], x: Any, at: int) -> None:
 
 
 # ---- reading back and checking -------------------------------------------------------
+def _seeds_copy(work: Fresh, seeds: np.ndarray) -> np.ndarray:
+    """Where the passes copy the seeds to (f updating its argument in place writes into
+    its tangent): the plan's, kept between calls, so that a pass of many seeds does not
+    map fresh pages at every call."""
+    return work.array("seeds", seeds.shape, seeds.dtype)
+
+
 def _finish(planner: _Planner, plan: Compression, seeds: np.ndarray, compressed: np.ndarray,
-            args: Tuple[Any, ...], kwargs: dict[str, Any], check: bool) -> Any:
-    """The derivative read back from the compressed passes, once the checks pass."""
-    missed = plan.misses_at(compressed[:plan.ncolors])
+            args: Tuple[Any, ...], kwargs: dict[str, Any], check: bool, work: Fresh) -> Any:
+    """The derivative read back from the compressed passes, once the checks pass (their
+    temporaries in `work`, the plan's lent arrays)."""
+    missed = plan.misses_at(compressed[:plan.ncolors], work)
     if missed is not None:
         _report_missed(planner, plan, missed, compressed)
     jac = plan.decompress(compressed[:plan.ncolors])
     if len(seeds) > plan.ncolors:
-        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed)
+        mismatch = plan.probe_mismatch(jac, seeds[-1], compressed, work)
         # The probe bounds rounding by the derivative's size, too tightly where it
         # cancels (terms of 1/2 summing to 1e-7): there a dense derivative decides, once.
         if mismatch is not None and _outside_the_pattern(planner, plan, args, kwargs).any():

@@ -4,7 +4,8 @@ k hvp     fwdad.hvp, jvp(grad(f)) (forward over reverse) and hessian(f) @ t alon
           argument's tangent t (scalar outputs, a subset) against forward over
           forward: jacfwd of the directional derivative jvp(f, x, t)
 l sparse  sparse_jacfwd(sparsity="detect") of the first array argument (non-tuple
-          outputs, a subset) against dense jacfwd, and the local and global patterns of
+          outputs, a subset) against dense jacfwd, called twice (the first result
+          unchanged by the second call), and the local and global patterns of
           jacobian_sparsity: no nonzero of the dense Jacobian missing. A global-mode
           refusal is a pass, noted in its kind
 m jacrev  jacrev (a pullback per output entry) against jacfwd, every argument
@@ -70,15 +71,23 @@ def sparse(case: Case) -> Outcome:
         np.size(case.ref.out), np.size(case.args[at]))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", fwdad.DenseFallbackWarning)
+        jac = fwdad.sparse_jacfwd(case.f, argnums=at, sparsity="detect")
         try:
-            got = fwdad.sparse_jacfwd(case.f, argnums=at, sparsity="detect")(
-                *fresh(case.args))
+            got = jac(*fresh(case.args))
+            first = got.toarray()
+            # a second call: the plan's kept arrays again, and the first result the
+            # caller's, unchanged (fwdad/scratch.py)
+            again = jac(*fresh(case.args)).toarray()
         except fwdad.SparsityPatternError as exc:  # (the probe found a missed nonzero)
             return Outcome("wrong", "sparse_jacfwd probe: pattern misses a nonzero",
                            str(exc)[:400])
-        found = mismatch(got.toarray(), dense, **ANOTHER_ORDER)
+        found = mismatch(first, dense, **ANOTHER_ORDER)
         if found:
             return _wrong(found, "sparse_jacfwd vs jacfwd")
+        found = mismatch(again, dense, **ANOTHER_ORDER) or mismatch(
+            got.toarray(), first, rtol=0, atol=0)
+        if found:
+            return _wrong(found, "sparse_jacfwd's second call vs jacfwd and its first")
         outcome = _pattern(case, at, dense, "local")
         if outcome.status != "pass":
             return outcome
