@@ -7,6 +7,8 @@ its Line (forward/optimizer/lines.py), so that no analysis walks the statement.
     except E as e:                    stores     Counter({'b': 1, ...})
         ...                           bound      {'b', 'e'}: the names it binds here
                                       scoped     it declares a name global or nonlocal
+    g = _fw_f(x)                      assigns    ('g',): the names it surely binds (an
+                                                 assignment's targets; () otherwise)
 A nested def's own locals are mentioned but not bound here, as Python scopes them.
 """
 from __future__ import annotations
@@ -22,7 +24,7 @@ from fwdad.astwalk import child_nodes
 class Opaque:
     """The names a kept statement mentions, reads, assigns and binds."""
 
-    __slots__ = ("mentioned", "loads", "reads", "stores", "bound", "scoped")
+    __slots__ = ("mentioned", "loads", "reads", "stores", "bound", "scoped", "assigns")
 
     def __init__(self, stmt: ast.stmt) -> None:
         nodes = astwalk.walk(stmt)
@@ -36,6 +38,10 @@ class Opaque:
         self.stores: Counter = Counter(n.id for n in names if type(n.ctx) is not ast.Load)
         self.bound: Set[str] = bound_below([stmt], set())
         self.scoped = any(type(n) is ast.Global or type(n) is ast.Nonlocal for n in nodes)
+        # (a try or a loop may bind its names or not: only an assignment surely does)
+        self.assigns: Tuple[str, ...] = tuple(
+            n.id for target in stmt.targets for n in astwalk.names(target)
+            if type(n.ctx) is ast.Store) if type(stmt) is ast.Assign else ()
 
 
 def bound_below(nodes: List[ast.AST], names: Set[str]) -> Set[str]:
