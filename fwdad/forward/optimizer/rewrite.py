@@ -51,11 +51,10 @@ from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.transform.astbuild import attr as _attr
 from fwdad.forward.transform.astbuild import call as _call
-from fwdad.forward.transform.astbuild import fresh as _fresh
 from fwdad.forward.transform.astbuild import literal
 from fwdad.forward.transform.astbuild import load as _name
 from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
-from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.normalize.names import RESERVED_PREFIX, unused
 from fwdad.tangents import NoTangent
 
 _LITERALS = (int, float, bool, str, type(None))
@@ -103,7 +102,7 @@ class Rewrite(OtherLines):
     def temp(self, name: str) -> str:
         """A fresh local for the new value of `name` while its tangent still needs the
         old one."""
-        return _fresh(RESERVED_PREFIX + name.lstrip("_") + "_new", self.taken)
+        return unused(RESERVED_PREFIX + name.lstrip("_") + "_new", self.taken)
 
     # ---- operands -------------------------------------------------------------------
     def primal(self, atom: Atom) -> ast.expr:
