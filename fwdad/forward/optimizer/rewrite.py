@@ -96,6 +96,9 @@ class Rewrite(OtherLines):
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.needs_tangents: Set[str] = set()  # parameters the guard checks have one
         self.depth = 0  # how deep in blocks the statement being rewritten is
+        # how many try statements may catch an exception of the statement being rewritten
+        # and run more of the rule (other_lines.s_try): its primal runs first there
+        self.protected = 0
         self.names: Dict[str, ast.Name] = {}  # see name_node
         constants.reserve(taken)
 
@@ -312,5 +315,6 @@ def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
 # The rewrite of each kind of line (forward/optimizer/lines.py); a table of the class's functions,
 # not of bound methods, which would hold the rewrite in a reference cycle.
 _METHODS = {kind: getattr(Rewrite, "s_" + kind) for kind in (
-    "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}
+    "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "try", "part",
+    "keep", "unknown")}
 _METHODS["update"] = inplace.rewrite  # r[k] op= v on a local no other name holds
