@@ -89,9 +89,9 @@ def namedtuple_values(cls: type, args: tuple, kwargs: dict,
 
 
 def refusal(cls: type, made_by: str, location: str, register: str) -> str:
-    """Why creating a `cls` is refused, and what to do (`register`: the decorator)."""
-    at = f" at {location}" if location else ""
-    return (f"no rule to differentiate creating a {describe(cls)}{at}: its instances are "
+    """Why creating a `cls` is refused, and what to do (`register`: the decorator;
+    `location`: ` in f at file.py:12`, errors.user_code's phrase, or empty)."""
+    return (f"no rule to differentiate creating a {describe(cls)}{location}: its instances are "
             f"made by its own {made_by}, which fwdad does not model (it builds an "
             f"instance with object.__new__ and runs the rule of __init__). Register a "
             f"rule for the class:\n"

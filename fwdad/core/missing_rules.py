@@ -1,6 +1,6 @@
 """The error for a callee with no rule and no source: it prints a rule to paste.
 
-    no rule to differentiate numpy.frexp(ndarray) at model.py:12: ... Register one:
+    no rule to differentiate numpy.frexp(ndarray) in f at model.py:12: ... Register one:
         @fwdad.frule(numpy.frexp)
         def _frexp(x: fwdad.Dual) -> fwdad.Dual: ...
 """
@@ -13,11 +13,11 @@ from fwdad.errors import MissingRuleError, describe
 
 
 def missing_rule_error(fn: Any, args: tuple, location: str = "") -> MissingRuleError:
+    """`location`: ` in f at file.py:12` (errors.user_code's phrase), or empty."""
     types_ = ", ".join(type(a.primal).__name__ for a in args if isinstance(a, Dual))
-    at = f" at {location}" if location else ""
     name = getattr(fn, "__name__", "f")
     return MissingRuleError(
-        f"no rule to differentiate {describe(fn)}({types_}){at}: it has no Python "
+        f"no rule to differentiate {describe(fn)}({types_}){location}: it has no Python "
         f"source (or is library code) and no frule is registered for it. Register one:\n"
         f"    @fwdad.frule({_spelling(fn)})\n"
         f"    def _{name}(x: fwdad.Dual) -> fwdad.Dual:\n"

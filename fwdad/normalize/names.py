@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict
+from typing import Dict, Set
 
 RESERVED_PREFIX = "_fw_"
 
@@ -29,6 +29,24 @@ class Namer:
     def name(self, hint: str = "t", ctx: ast.expr_context = None) -> ast.Name:
         """A fresh ast.Name (Load unless ctx says otherwise)."""
         return ast.Name(id=self.fresh(hint), ctx=ctx or ast.Load())
+
+
+def unused(base: str, taken: Set[str]) -> str:
+    """`base`, or `base_2`, `base_3`, ...: the first not in `taken` (which then holds
+    it). `taken` starts as a snapshot of every name of the code the new name goes
+    into (`names_in`), so that it can be neither the user's nor a Namer's."""
+    out, count = base, 1
+    while out in taken:
+        count += 1
+        out = f"{base}_{count}"
+    taken.add(out)
+    return out
+
+
+def names_in(tree: ast.AST) -> Set[str]:
+    """Every name `tree` mentions: its Names and its parameters."""
+    return {n.id if type(n) is ast.Name else n.arg  # type: ignore[attr-defined]
+            for n in ast.walk(tree) if type(n) is ast.Name or type(n) is ast.arg}
 
 
 def is_generated(name: str) -> bool:

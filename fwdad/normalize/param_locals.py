@@ -28,6 +28,7 @@ from fwdad import lang
 from fwdad.astwalk import copy_location
 from fwdad.normalize import refs
 from fwdad.normalize.instance_params import Fields, instance_params
+from fwdad.normalize.names import names_in, unused
 from fwdad.normalize.sealed import IN_PLACE, Sealed
 
 Written = List[Tuple[str, str]]  # (parameter, field), in the order the returns give them
@@ -48,12 +49,11 @@ def keep_in_locals(tree: ast.FunctionDef, fields: Dict[str, Set[str]], found: Se
     """Rewrite the normalized `tree` in place (see the module docstring) for the
     parameters and fields in `fields`. Returns the (parameter, field) pairs of the
     fields written, which each return gives after its value."""
-    taken = {n.id for n in ast.walk(tree) if type(n) is ast.Name} | \
-        {a.arg for a in ast.walk(tree.args) if type(a) is ast.arg}
+    taken = names_in(tree)
     locals_: Dict[Tuple[str, str], str] = {}
     for param in sorted(fields):
         for name in sorted(fields[param]):
-            locals_[param, name] = _fresh(f"_fw_{param}__{name}", taken)
+            locals_[param, name] = unused(f"_fw_{param}__{name}", taken)
     written: Written = []
     _block(tree.body, locals_, found, written)
     written = sorted(set(written))
@@ -68,15 +68,6 @@ def keep_in_locals(tree: ast.FunctionDef, fields: Dict[str, Set[str]], found: Se
     tree.body[:0] = entry
     ast.fix_missing_locations(tree)
     return written
-
-
-def _fresh(name: str, taken: Set[str]) -> str:
-    out, n = name, 1
-    while out in taken:
-        n += 1
-        out = f"{name}{n}"
-    taken.add(out)
-    return out
 
 
 def _assign(target: str, value: ast.expr, like: ast.AST) -> ast.Assign:
@@ -125,7 +116,7 @@ def _returns(block: List[ast.stmt], written: List[str], taken: Set[str]) -> None
     while i < len(block):
         stmt = block[i]
         if type(stmt) is ast.Return:
-            result = _fresh("_fw_returned", taken)
+            result = unused("_fw_returned", taken)
             parts = [stmt.value or ast.Constant(None)] + \
                 [ast.Name(w, ast.Load()) for w in written]
             block[i:i + 1] = [

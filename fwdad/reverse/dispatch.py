@@ -64,7 +64,7 @@ class Unruled:
 
 
 def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError:
-    at = f" at {location}" if location else ""
+    """`location`: ` in f at file.py:12` (errors.user_code's phrase), or empty."""
     kinds = ", ".join(type(a).__name__ for a in args)
     why = ("it has a forward rule but no reverse rule yet" if is_primitive(fn) else
            "it has no Python source (or is library code) and no rule")
@@ -73,7 +73,7 @@ def missing_rrule_error(fn: Any, args: tuple, location: str) -> MissingRuleError
                "reverse mode is not supported): take the inner gradient at constants")
     name = getattr(fn, "__name__", "f")
     return MissingRuleError(
-        f"no reverse rule for {describe(fn)}({kinds}){at}: {why}. Register one:\n"
+        f"no reverse rule for {describe(fn)}({kinds}){location}: {why}. Register one:\n"
         f"    @fwdad.reverse.rrule({describe(fn)})\n"
         f"    def _{name}(x):\n"
         f"        return {name}(x), lambda ct: (ct * <derivative at x>,)\n"

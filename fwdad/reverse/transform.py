@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional
 from fwdad import lang
 from fwdad.core.constants import Constants, short_name
 from fwdad.core.statements import StatementTransform
-from fwdad.errors import where
+from fwdad.errors import user_code
 from fwdad.normalize.refs import is_ref
 from fwdad.reverse import activity, contexts, dispatch
 from fwdad.source import FunctionSource
@@ -129,4 +129,6 @@ class _Reverse(StatementTransform):
         return node
 
     def where(self, node: ast.AST) -> str:
-        return where(self.src.filename, getattr(node, "lineno", None))
+        """` in f at file.py:12`, the user's function and line of `node`, for the
+        messages of rules built here that raise later (a callee with no rule)."""
+        return user_code(self.src.name, self.src.filename, getattr(node, "lineno", None))

@@ -28,11 +28,9 @@ def branchy(x, k):
     return y
 
 
-def with_try(x):
-    try:
+def with_block(x, manager):
+    with manager:
         z = x * 2.0
-    except ValueError:
-        z = x
     return z + 1.0
 
 
@@ -115,36 +113,50 @@ def test_an_assert_tests_its_primal_and_keeps_its_message():
 
 
 def test_statements_the_optimizer_keeps_as_they_are_read_no_names():
-    _, _, lines = _lines(with_try)
+    _, _, lines = _lines(with_block)
     kinds = [line.kind for line in lines.body]
-    assert kinds[0] == "unknown" and isinstance(lines.body[0].node, ast.Try)
-    assert "z" in lines.locals  # read by the line after the try
+    assert kinds[0] == "unknown" and isinstance(lines.body[0].node, ast.With)
+    assert "z" in lines.locals  # read by the line after the with
     assert all(not line.body for line in lines.body)
 
 
+def test_a_try_holds_the_lines_of_its_body_and_of_each_part():
+    """The optimizer reads a try's blocks: its body's Lines, and a `part` Line for each
+    handler, for its else and its finally; an except clause tests its type and starts
+    with `err = _fw_const(err)`, kept as it is (so err stays a Dual)."""
+    _, _, lines = _lines(kept_statements)
+    tried = lines.body[0]
+    assert tried.kind == "try" and tried.control is ast.Try
+    assert [line.kind for line in tried.body] == ["template"]
+    handler, = tried.orelse
+    assert (handler.kind, handler.clause, handler.caught) == ("part", "except", "err")
+    assert handler.tests[0][1].literal.id == "ValueError"
+    rebind = handler.body[0]
+    assert rebind.kind == "unknown" and rebind.opaque.bound == {"err"}
+    assert tried.body[0] in walk_lines(lines.body) and rebind in walk_lines(lines.body)
+
+
 def test_a_kept_statement_s_line_says_what_it_does_with_names():
-    """try, with and a nested def are kept as Dual code; their Lines carry the names
-    each reads, stores and binds (optimizer/opaque.py), which the analyses read."""
+    """with and a nested def are kept as Dual code; their Lines carry the names each
+    reads, stores and binds (optimizer/opaque.py), which the analyses read."""
     _, _, lines = _lines(kept_statements)
     kept = {type(line.node): line.opaque for line in lines.body if line.kind == "unknown"}
-    tried, held, nested = kept[ast.Try], kept[ast.With], kept[ast.FunctionDef]
-    assert {"z", "err"} <= tried.bound and tried.stores["z"] == 2 and tried.stores["err"] == 1
-    assert tried.loads["x"] == 2 and tried.reads.count("x") == 2 and "x" in tried.mentioned
+    held, nested = kept[ast.With], kept[ast.FunctionDef]
     assert held.bound == {"m", "w"} and held.stores == {"m": 1, "w": 1}
     assert held.reads[:1] == ("_fw_entered",)  # the manager entered through its rules
     assert nested.bound == {"inner"}  # its own locals are its own
     assert {"u", "v", "w"} <= set(nested.mentioned) and nested.loads["w"] == 1
-    assert not (tried.scoped or held.scoped or nested.scoped)
+    assert not (held.scoped or nested.scoped)
 
 
 def test_the_analyses_read_a_kept_statement_s_names_not_its_syntax():
     """With its statement's names taken away from the analyses (the statement itself
-    still printed), the optimizer no longer sees that the try assigns z, and takes z
+    still printed), the optimizer no longer sees that the with assigns z, and takes z
     for a plain local (wrong code, which is the point: nothing walks the statement)."""
-    src, normalized = frontend.normalized(with_try)
+    src, normalized = frontend.normalized(with_block)
     tree, constants, lines = transform_lines(normalized, src)
     rule = optimize_module.optimize(tree, constants, lines, None)
-    assert "z + 1.0" not in ast.unparse(rule)  # z stays a Dual: the try assigns it
+    assert "z + 1.0" not in ast.unparse(rule)  # z stays a Dual: the with assigns it
     tree, constants, lines = transform_lines(normalized, src)
     kept = lines.body[0].opaque
     kept.mentioned, kept.bound = (), set()

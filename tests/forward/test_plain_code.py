@@ -42,7 +42,7 @@ def test_every_kind_of_line_prints_as_the_dual_statement_it_stands_for():
     lines, printed = _printed(every_kind)
     assert [line.kind for line in lines.body] == [
         "call", "call", "call", "unpack", "for", "call", "call", "use", "call", "use",
-        "use", "call", "call", "call", "unknown", "use"]
+        "use", "call", "call", "call", "try", "use"]
     assert printed == [
         "def every_kind_frule(x, *rest, **named):",
         "    rest = _fw_pack(rest)",
@@ -66,7 +66,7 @@ def test_every_kind_of_line_prints_as_the_dual_statement_it_stands_for():
         "    _fw_list1 = _fw_build_list(a, b)",
         "    _fw_array1 = _fw_array(_fw_list1)",
         "    total = _fw_sum(_fw_array1, **_fw_unbox_kw(named))",
-        "    try:",  # (kept as it is: made by the transform, its body printed)
+        "    try:",  # (a try Line: its body's Lines, and a part Line for the handler)
         "        total = _fw_add(total, _fw_1_0)",
         "    except ValueError:",
         "        pass",

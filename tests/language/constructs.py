@@ -230,7 +230,8 @@ CONSTRUCTS = [
               error=fwdad.UnsupportedSyntaxError, match=r"match statement"),
     Construct("a class with its own __new__ (or one from C)", U,
               unsupported.class_with_own_new, (0.5,), error=fwdad.MissingRuleError,
-              match=r"creating a .*Interned at .*unsupported\.py:\d+.*__new__",
+              match=(r"creating a .*Interned in class_with_own_new at "
+                     r".*unsupported\.py:\d+.*__new__"),
               note="register an frule for the class"),
     Construct("functions without source (made by exec, typed at a prompt)", U,
               unsupported.made_by_exec, (0.5,), error=fwdad.SourceUnavailableError,

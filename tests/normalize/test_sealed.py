@@ -9,6 +9,7 @@ import pytest
 
 from fwdad.frontend import normalized
 from fwdad.normalize.instance_params import instance_params
+from fwdad.normalize.names import names_in, unused
 from fwdad.normalize.param_locals import unbox_parameters
 from fwdad.normalize.sealed import sealed
 
@@ -108,3 +109,27 @@ def test_fields_in_locals():
     _fw_returned = fwdad.build_tuple(None, _fw_s__pos, _fw_s__t)
     return _fw_returned"""
     assert ast.unparse(tree) == want
+
+
+def writes_then_returns_on_a_branch(s, h):
+    s.t += h
+    if h > 0.5:
+        return s.t
+    return -s.t
+
+
+def test_each_return_gives_its_own_fresh_result():
+    """A second return's result takes the next fresh name (normalize/names.unused), never
+    one the function has."""
+    tree = normalized(writes_then_returns_on_a_branch)[1]
+    assert unbox_parameters(tree, ["s"]) == [("s", "t")]
+    text = ast.unparse(tree)
+    assert "_fw_returned = fwdad.build_tuple(" in text, text
+    assert "_fw_returned_2 = fwdad.build_tuple(" in text, text
+
+
+def test_a_fresh_name_is_none_of_the_names_taken():
+    taken = names_in(ast.parse("def f(x, _fw_t):\n    _fw_t_2 = x"))
+    assert taken == {"x", "_fw_t", "_fw_t_2"}
+    assert unused("_fw_t", taken) == "_fw_t_3" and unused("_fw_u", taken) == "_fw_u"
+    assert {"_fw_t_3", "_fw_u"} <= taken

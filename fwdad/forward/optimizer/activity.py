@@ -64,7 +64,7 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
         locals_ |= opaque.bound
     _join_tuple_swaps(rule_lines.body, lines, reads, [])
     scoped = any(opaque.scoped for opaque in unknown)
-    names |= locals_ | rule_lines.globals | set(constants)
+    names |= locals_ | rule_lines.globals | set(constants) | _literal_names(lines)
     everything, lines = lines, _rows(lines)
     value_kinds = kinds_of(everything) if kinds_of is not None else {}
     numbers = {name for name, kind in value_kinds.items() if is_number(kind)}
@@ -83,6 +83,13 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
     kinds = {name: BOXED if name in forced else SPLIT if name in active else PLAIN
              for name in locals_}
     return Analysis(kinds, names, scoped, opaque, everything, quiet, value_kinds)
+
+
+def _literal_names(lines: List[Line]) -> Set[str]:
+    """The names tests read as they are: an except clause's global class, which no
+    tangent's name may shadow."""
+    return {test.literal.id for line in lines for _, test in line.tests
+            if type(test.literal) is ast.Name}
 
 
 def _rows(lines: List[Line]) -> List[Line]:

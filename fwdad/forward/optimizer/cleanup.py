@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from fwdad import astwalk
 from fwdad.forward.optimizer.moves import substitute
 from fwdad.forward.optimizer.reads import Reads, Root
 from fwdad.forward.optimizer.records import (
@@ -138,17 +137,17 @@ def _free_temporaries(body: List[Record], reads: List[Set[str]],
     return out
 
 
-def _assigned(record: Record) -> List[str]:
-    """The names an assignment record binds."""
+def _assigned(record: Record) -> Sequence[str]:
+    """The names an assignment record surely binds (a kept statement's, as its Line
+    said: optimizer/opaque.py)."""
     kind = type(record)
     if kind is Assign:
         return record.targets  # type: ignore[attr-defined,no-any-return]
     if kind is Split:
         return [n for n in (record.name, record.dname) if n]  # type: ignore[attr-defined]
-    if kind is Raw and type(record.stmt) is ast.Assign:  # type: ignore[attr-defined]
-        return [n.id for target in record.stmt.targets  # type: ignore[attr-defined]
-                for n in astwalk.names(target)]
-    return []
+    if kind is Raw and record.opaque is not None:  # type: ignore[attr-defined]
+        return record.opaque.assigns  # type: ignore[attr-defined,no-any-return]
+    return ()
 
 
 def _ends(record: Record) -> bool:

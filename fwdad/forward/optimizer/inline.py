@@ -59,7 +59,11 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         return [Assign([target], primal, PRIMAL, bound)]
     primal_reads, bound = bound, []
     self_update = any(a.name == target and a.kind == "local" for a in line.operands)
-    out = rw.temp(target) if self_update and uses_out else target
+    # (where a try may catch what the primal raises, the handler must find the local
+    # and its tangent as they were, as the plain rule leaves them: the primal runs
+    # first, and its new value is kept aside while the tangent reads the old one)
+    protected = rw.protected > 0
+    out = rw.temp(target) if self_update and (uses_out or protected) else target
     subst["out"] = ast.Name(out, LOAD)
     tangent = _build(tpl, tpl.tangent, zeros, subst, bind, bound)
     if care:  # an operand's tangent may be NoTangent at run time: keep shape and object
@@ -81,7 +85,7 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
         return [Assign([out], primal, MOVE, primal_reads)] + tangents + [
             Assign([target], ast.Name(out, LOAD), MOVE, [out])]
     first = Assign([target], primal, PRIMAL, primal_reads)
-    if self_update or (tpl.tangent_first and not uses_out):
+    if not protected and (self_update or (tpl.tangent_first and not uses_out)):
         return tangents + [first]
     return [first] + tangents
 

@@ -7,7 +7,10 @@ optimizer rewrites them; neither reads Dual code back.
     y = _fw_mul(x, _fw_2_0)        <-  Line("template", targets=["y"], args=[x, 2.0])
     a, b = _fw_unpack(t, 2)        <-  Line("unpack", ...)
     if t.primal: ...               <-  Line("use", control=ast.If, body=[...its Lines])
-    try: ...                       <-  Line("unknown", node): kept as the statement it is,
+    try: ...                       <-  Line("try", body=[...], orelse=[Line("part", ...),
+    except E as e: ...                     ...]): the handlers, else and finally are
+    else: ...                              `part` Lines (`clause`), each with its block
+    with m as v: ...               <-  Line("unknown", node): kept as the statement it is,
                                        with the names it reads, writes and binds (`opaque`)
 Which calls are pure is rules/purity.py's to say; `LineTable.call` asks it.
 """
@@ -35,17 +38,20 @@ class Atom:
 
 class Line:
     """One statement of Dual code: `kind` is template, call, copy, unpack, for, use (a
-    branch, loop, return, assert or raise on primals: which one is `control`), keep
-    (break, continue, pass) or unknown (a statement the optimizer keeps as it is: try,
-    with, a nested def, ...); the analysis adds copies and skip. A line with blocks
-    (for, use) holds their Lines in `body` and `orelse`; `callee` and `entry` are what a
-    call line calls and that callee's registry entry; `opaque` is what an unknown line's
-    statement does with names; `lineno` is the user's line it comes from (the `# line N`
-    header above it)."""
+    branch, loop, return, assert or raise on primals: which one is `control`), try,
+    part (a try's handler, else or finally), keep (break, continue, pass) or unknown (a
+    statement the optimizer keeps as it is: with, a nested def, ...); the analysis adds
+    copies and skip. A line with blocks (for, use) holds their Lines in `body` and
+    `orelse`; a `try` line holds its body's in `body` and one `part` line for each
+    handler, its else and its finally in `orelse` (the `clause` each is; an except
+    clause's type is its test, the name it binds `caught`), so that every pass that
+    walks blocks walks them. `callee` and `entry` are what a call line calls and that
+    callee's registry entry; `opaque` is what an unknown line's statement does with
+    names; `lineno` is the user's line it comes from (the `# line N` header above it)."""
 
     __slots__ = ("kind", "node", "targets", "args", "keywords", "callee", "entry", "pure",
                  "template", "func", "counts", "body", "orelse", "tests", "control",
-                 "lineno", "opaque", "_operands")
+                 "lineno", "opaque", "clause", "caught", "_operands")
 
     def __init__(self, kind: str, node: Optional[ast.stmt] = None,
                  targets: Optional[List[str]] = None,
@@ -72,6 +78,8 @@ class Line:
         self.control = control  # a `use` line's statement: ast.If, While, Assert, Raise
         # or Return
         self.opaque: Optional[Opaque] = None  # an unknown line's names (unknown_line)
+        self.clause: Optional[str] = None  # a part line's: "except", "else", "finally"
+        self.caught: Optional[str] = None  # the name an except clause binds, if any
         self._operands: Optional[List[Atom]] = None
 
     @property
@@ -155,9 +163,13 @@ class LineTable:
         return line
 
     def unknown(self, stmt: ast.stmt) -> Line:
+        return self.add(self.kept(stmt))
+
+    def kept(self, stmt: ast.stmt) -> Line:
+        """The unknown Line of `stmt` (not yet added)."""
         if not self.analysed:  # (the kept statement around it carries its names)
-            return self.add(Line("unknown", stmt, pure=False))
-        return self.add(unknown_line(stmt))
+            return Line("unknown", stmt, pure=False)
+        return unknown_line(stmt)
 
     def call(self, callee: Any, entry: Optional[RuleEntry], args: List[Tuple[Atom, bool]],
              keywords: List[Tuple[Optional[str], Atom]]) -> Line:

@@ -1,12 +1,15 @@
-"""What a statement the optimizer keeps as it is does with names (try, with, a nested
-def, an assignment to a global, `del`, `import`): read once, when the transform makes
-its Line (forward/optimizer/lines.py), so that no analysis walks the statement.
+"""What a statement the optimizer keeps as it is does with names (with, a nested def,
+an assignment to a global, `del`, `import`, an except clause's `e = _fw_const(e)`):
+read once, when the transform makes its Line (forward/optimizer/lines.py), so that no
+analysis walks the statement.
 
-    try:                              mentioned  ('b', 'x', '_fw_f', ...): every name in it
+    with _fw_entered(m) as v:         mentioned  ('v', 'b', 'x', '_fw_f', ...): every name
         b = _fw_f(x)                  loads      Counter({'x': 1, '_fw_f': 1, ...})
-    except E as e:                    stores     Counter({'b': 1, ...})
-        ...                           bound      {'b', 'e'}: the names it binds here
+        ...                           stores     Counter({'v': 1, 'b': 1, ...})
+                                      bound      {'v', 'b'}: the names it binds here
                                       scoped     it declares a name global or nonlocal
+    g = _fw_f(x)                      assigns    ('g',): the names it surely binds (an
+                                                 assignment's targets; () otherwise)
 A nested def's own locals are mentioned but not bound here, as Python scopes them.
 """
 from __future__ import annotations
@@ -22,7 +25,7 @@ from fwdad.astwalk import child_nodes
 class Opaque:
     """The names a kept statement mentions, reads, assigns and binds."""
 
-    __slots__ = ("mentioned", "loads", "reads", "stores", "bound", "scoped")
+    __slots__ = ("mentioned", "loads", "reads", "stores", "bound", "scoped", "assigns")
 
     def __init__(self, stmt: ast.stmt) -> None:
         nodes = astwalk.walk(stmt)
@@ -36,6 +39,10 @@ class Opaque:
         self.stores: Counter = Counter(n.id for n in names if type(n.ctx) is not ast.Load)
         self.bound: Set[str] = bound_below([stmt], set())
         self.scoped = any(type(n) is ast.Global or type(n) is ast.Nonlocal for n in nodes)
+        # (a try or a loop may bind its names or not: only an assignment surely does)
+        self.assigns: Tuple[str, ...] = tuple(
+            n.id for target in stmt.targets for n in astwalk.names(target)
+            if type(n.ctx) is ast.Store) if type(stmt) is ast.Assign else ()
 
 
 def bound_below(nodes: List[ast.AST], names: Set[str]) -> Set[str]:

@@ -23,6 +23,7 @@ from fwdad.forward.optimizer.records import (
     Raw,
     Record,
     Return,
+    try_part,
 )
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.transform.astbuild import call as _call
@@ -116,6 +117,26 @@ class OtherLines:
             return test.literal
         primal = self.primal(test.atom)
         return ast.UnaryOp(op=ast.Not(), operand=primal) if test.negated else primal
+
+    def s_try(self, line: Line) -> List[Record]:
+        """The same try, on the locals as the rewrite keeps them (its parts, the
+        handlers, else and finally, are its orelse's records). A handler or a finally
+        may read any local the body assigns when an exception stopped it: in the body
+        (and in the handlers and else, when a finally follows them) each template's
+        primal runs before its tangent is assigned (optimizer/inline.py), so that a
+        primal that raises leaves both as they were."""
+        final = any(part.clause == "finally" for part in line.orelse)
+        self.protected += 1
+        body = self.block(line.body)
+        self.protected -= 0 if final else 1
+        parts = self.block(line.orelse)
+        self.protected -= 1 if final else 0
+        return [Block(ast.Try, {}, body, parts)]
+
+    def s_part(self, line: Line) -> List[Record]:
+        kind = self.tested(line.tests[0][1]) if line.tests else None
+        return [try_part(line.clause, kind, line.caught,  # type: ignore[arg-type]
+                         self.block(line.body))]
 
     def s_keep(self, line: Line) -> List[Record]:
         return [Raw(line.node)]

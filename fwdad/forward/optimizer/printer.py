@@ -21,6 +21,7 @@ from fwdad.forward.optimizer.records import (
     Record,
     Return,
     Split,
+    TryElse,
 )
 from fwdad.forward.transform.astbuild import DEL, LOAD, STORE
 
@@ -55,6 +56,8 @@ def _split(record: Split) -> ast.stmt:
 
 
 def _block(record: Block) -> ast.stmt:
+    if record.kind is ast.Try:
+        return _try(record)
     fields = dict(record.fields)
     if record.kind is not ast.Assert and record.kind is not ast.Raise:
         fields["body"] = statements(record.body)
@@ -62,6 +65,26 @@ def _block(record: Block) -> ast.stmt:
     if record.kind is ast.For:
         fields["type_comment"] = None
     return record.kind(**fields)  # type: ignore[no-any-return]
+
+
+def _try(record: Block) -> ast.stmt:
+    """`try:` with the parts in the record's orelse (records.Block)."""
+    handlers: List[ast.ExceptHandler] = []
+    orelse: List[ast.stmt] = []
+    final: List[ast.stmt] = []
+    for part in record.orelse:
+        body = statements(part.body)
+        if part.kind is ast.ExceptHandler:
+            name = part.fields["name"]
+            handler = ast.ExceptHandler(part.fields["type"], name and name.id, body)
+            if part.lineno is not None:
+                handler.lineno = part.lineno
+            handlers.append(handler)
+        elif part.kind is TryElse:
+            orelse = body
+        else:
+            final = body
+    return ast.Try(statements(record.body), handlers, orelse, final)
 
 
 _PRINT = {

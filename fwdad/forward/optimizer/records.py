@@ -94,7 +94,9 @@ class Return(Record):
 class Block(Record):
     """A statement of kind `kind` (ast.If, While, For, Assert, Raise) with its
     expression `fields` (test, target, iter, msg, exc, cause) and the records of its
-    bodies."""
+    bodies. A `try` is a Block of kind ast.Try whose orelse holds a Block for each of
+    its parts: ast.ExceptHandler (fields type, and name as a stored Name), TryElse,
+    TryFinally."""
 
     __slots__ = ("kind", "fields", "body", "orelse")
 
@@ -102,6 +104,24 @@ class Block(Record):
                  orelse: List[Record]) -> None:
         self.lineno = None
         self.kind, self.fields, self.body, self.orelse = kind, fields, body, orelse
+
+
+class TryElse:
+    """The kind of the Block of a try's `else:` (in the try's Block, after handlers)."""
+
+
+class TryFinally:
+    """The kind of the Block of a try's `finally:`."""
+
+
+def try_part(clause: str, kind: Optional[ast.expr], caught: Optional[str],
+             body: List[Record]) -> Block:
+    """The Block of a part of a try (forward/optimizer/lines.py's `part` lines): an
+    except clause ("except", its type and the name it binds), "else" or "finally"."""
+    if clause == "except":
+        name = None if caught is None else ast.Name(caught, ast.Store())
+        return Block(ast.ExceptHandler, {"type": kind, "name": name}, body, [])
+    return Block(TryElse if clause == "else" else TryFinally, {}, body, [])
 
 
 class Guard(Record):

@@ -51,11 +51,10 @@ from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.routes import FLOAT, Specialized
 from fwdad.forward.transform.astbuild import attr as _attr
 from fwdad.forward.transform.astbuild import call as _call
-from fwdad.forward.transform.astbuild import fresh as _fresh
 from fwdad.forward.transform.astbuild import literal
 from fwdad.forward.transform.astbuild import load as _name
 from fwdad.forward.transform.astbuild import tangent_name as _tangent_name
-from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.normalize.names import RESERVED_PREFIX, unused
 from fwdad.tangents import NoTangent
 
 _LITERALS = (int, float, bool, str, type(None))
@@ -97,13 +96,16 @@ class Rewrite(OtherLines):
         self.small: Set[str] = set()  # temporaries that hold one number (see note_small)
         self.needs_tangents: Set[str] = set()  # parameters the guard checks have one
         self.depth = 0  # how deep in blocks the statement being rewritten is
+        # how many try statements may catch an exception of the statement being rewritten
+        # and run more of the rule (other_lines.s_try): its primal runs first there
+        self.protected = 0
         self.names: Dict[str, ast.Name] = {}  # see name_node
         constants.reserve(taken)
 
     def temp(self, name: str) -> str:
         """A fresh local for the new value of `name` while its tangent still needs the
         old one."""
-        return _fresh(RESERVED_PREFIX + name.lstrip("_") + "_new", self.taken)
+        return unused(RESERVED_PREFIX + name.lstrip("_") + "_new", self.taken)
 
     # ---- operands -------------------------------------------------------------------
     def primal(self, atom: Atom) -> ast.expr:
@@ -313,5 +315,6 @@ def _defined_by_templates(lines: Iterable[Line], dnames: Dict[str, str],
 # The rewrite of each kind of line (forward/optimizer/lines.py); a table of the class's functions,
 # not of bound methods, which would hold the rewrite in a reference cycle.
 _METHODS = {kind: getattr(Rewrite, "s_" + kind) for kind in (
-    "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "keep", "unknown")}
+    "template", "call", "copy", "copies", "skip", "unpack", "for", "use", "try", "part",
+    "keep", "unknown")}
 _METHODS["update"] = inplace.rewrite  # r[k] op= v on a local no other name holds

@@ -1,29 +1,19 @@
-"""Small builders of AST nodes for generated code, and fresh local names."""
+"""Small builders of AST nodes for generated code, and tangents' names."""
 from __future__ import annotations
 
 import ast
 import math
 from typing import Any, Optional
 
-from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.normalize.names import RESERVED_PREFIX, unused
 
 
 def tangent_name(name: str, taken: set) -> str:
     """`x` -> `dx` (or `_fw_dx` if the user has a `dx`); `_fw_mul1` -> `_fw_dmul1`."""
     if name.startswith(RESERVED_PREFIX):
-        return fresh(RESERVED_PREFIX + "d" + name[len(RESERVED_PREFIX):], taken)
-    return fresh("d" + name if "d" + name not in taken else RESERVED_PREFIX + "d" + name,
-                 taken)
-
-
-def fresh(base: str, taken: set) -> str:
-    """`base`, or `base_2`, `base_3`, ...: the first not in `taken` (then taken)."""
-    out, count = base, 1
-    while out in taken:
-        count += 1
-        out = f"{base}_{count}"
-    taken.add(out)
-    return out
+        return unused(RESERVED_PREFIX + "d" + name[len(RESERVED_PREFIX):], taken)
+    return unused("d" + name if "d" + name not in taken else RESERVED_PREFIX + "d" + name,
+                  taken)
 
 
 # One instance of each context serves every node (as in trees ast.parse makes); nodes

@@ -3,8 +3,9 @@ forward/transform/dual_code.py's _Forward, whose operands, constants and blocks 
 
     if t:              ->  Line("use", control=ast.If, body=[...])   if t.primal:
     for v in xs:       ->  Line("for", ...)                          for v in _fw_iterate(xs):
-    try: ...           ->  Line("unknown", the Dual statement)       try: ...
-A statement no Line describes (try, with, a loop over a tuple) is made here, its blocks
+    try: ...           ->  Line("try", body=[...], orelse=[part Lines])  try: ...
+    with m as v: ...   ->  Line("unknown", the Dual statement)       with ...
+A statement no Line describes (with, a loop over a tuple) is made here, its blocks
 printed from their Lines, which go nowhere else, nor do the names its blocks read.
 """
 from __future__ import annotations
@@ -115,10 +116,46 @@ class ControlStatements:
         return Test(None, False, emitted) if isinstance(atom, ast.Constant) else None
 
     def s_Try(self, node: ast.Try) -> None:
-        saved = self.unread()
-        stmt = self.try_statement(node)
-        self.lines = saved
-        self.lines.unknown(stmt)
+        """A `try` Line: its body's Lines, and a `part` Line for each handler, for its
+        else and for its finally, holding theirs. The optimizer's analyses are
+        flow-insensitive (each local has one kind for the whole rule), so a handler,
+        which may start after any line of the body, needs no join of its own."""
+        if any(h.type is not None and type(h.type) not in (ast.Name, ast.Constant)
+               for h in node.handlers):  # (normalized code tests atoms: not met)
+            saved = self.unread()
+            stmt = self.try_statement(node)
+            self.lines = saved
+            self.lines.unknown(stmt)
+            return
+        line = Line("try", control=ast.Try)
+        line.body = self.block_lines(node.body)
+        line.orelse = [self.handler_part(h) for h in node.handlers]
+        for clause, block in (("else", node.orelse), ("finally", node.finalbody)):
+            if block:
+                part = Line("part")
+                part.clause, part.body = clause, self.block_lines(block)
+                line.orelse.append(part)
+        self.lines.add(line)
+
+    def handler_part(self, handler: ast.ExceptHandler) -> Line:
+        """The `part` Line of `except E as e:`: its test is E's primal (a local's, or a
+        global's, read as it is); `e = _fw_const(e)` starts its block (the exception
+        caught is a plain value), kept as it is, so that `e` stays a Dual."""
+        part = Line("part")
+        part.clause, part.caught = "except", handler.name
+        part.lineno = handler.__dict__.get("lineno")
+        kind = handler.type
+        if kind is not None:
+            if type(kind) is ast.Name and kind.id in self.duals:
+                part.tests = [("type", Test(self.lines.local(kind.id)))]
+            else:
+                part.tests = [("type", Test(None, literal=kind))]
+        part.body = self.block_lines(handler.body)
+        if handler.name:
+            rebind = self.lines.kept(self.rebind_const(handler.name, handler))
+            rebind.lineno = part.lineno
+            part.body.insert(0, rebind)
+        return part
 
     def try_statement(self, node: ast.Try) -> ast.Try:
         handlers = []

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Set, Type
 from fwdad import lang
 from fwdad.core import closures, duals
 from fwdad.core.constants import Constants, short_name
-from fwdad.errors import InternalError, where
+from fwdad.errors import InternalError, user_code
 from fwdad.forward import dispatch
 from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines
 from fwdad.forward.transform.control import ControlStatements
@@ -281,4 +281,6 @@ class _Forward(ControlStatements):
         return self.primal(node)
 
     def where(self, node: ast.AST) -> str:
-        return where(self.src.filename, getattr(node, "lineno", None))
+        """` in f at file.py:12`, the user's function and line of `node`, for the
+        messages of rules built here that raise later (a callee with no rule)."""
+        return user_code(self.src.name, self.src.filename, getattr(node, "lineno", None))

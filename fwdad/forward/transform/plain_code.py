@@ -27,6 +27,7 @@ from fwdad.forward.optimizer.records import (
     Raw,
     Record,
     Return,
+    try_part,
 )
 from fwdad.forward.transform.astbuild import LOAD, STORE
 
@@ -79,6 +80,15 @@ class PlainCode:
         for name, test in line.tests:
             fields[name] = self.tested(test)
         return Block(kind, fields, self.records(line.body), self.records(line.orelse))
+
+    def try_(self, line: Line) -> Record:
+        """A try: its parts (handlers, else, finally) are its orelse's records."""
+        return Block(ast.Try, {}, self.records(line.body), self.records(line.orelse))
+
+    def part(self, line: Line) -> Record:
+        kind = self.tested(line.tests[0][1]) if line.tests else None
+        return try_part(line.clause, kind, line.caught,  # type: ignore[arg-type]
+                        self.records(line.body))
 
     def kept(self, line: Line) -> Record:
         # (keep and unknown lines hold a statement; an unknown line, its names too)
@@ -148,4 +158,5 @@ def _reads(line: Line) -> Set[str]:
 _RECORDS: Dict[str, Callable[[PlainCode, Line], Record]] = {
     "call": PlainCode.assigned, "template": PlainCode.assigned, "copy": PlainCode.assigned,
     "unpack": PlainCode.assigned, "for": PlainCode.for_, "use": PlainCode.use,
-    "keep": PlainCode.kept, "unknown": PlainCode.kept}
+    "keep": PlainCode.kept, "unknown": PlainCode.kept, "try": PlainCode.try_,
+    "part": PlainCode.part}
