@@ -258,6 +258,9 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
         return operands[0]
     if fn is range and 1 <= len(operands) <= 3 and all(k == INT for k in operands):
         return RANGE
+    if fn is np.linspace and 2 <= len(operands) <= 3 and operands[2:] in ([], [INT]) and \
+            all(k in _PYTHON_NUMBERS or k[0] in ("npfloat", "array") for k in operands[:2]):
+        return _sampled(fn, operands)  # (num, an int, sets a length, not the kind)
     if fn in _CONVERSIONS and len(operands) == 1:
         return _CONVERSIONS[fn]  # (int(x) is an int whatever x is, or it raises)
     if operands and all(k in _PYTHON_NUMBERS for k in operands) and (
