@@ -183,11 +183,13 @@ def _reads_only_data(line: Line, numbers: Set[str]) -> bool:
     """Whether `line` calls a primitive (not a derived rule: the user's code may read
     state that holds Duals) and every operand is a constant that is data or a local that
     always holds a number (forward/constant_calls.is_data): an impure primitive
-    (np.linspace) sees no Dual then, and what it mutates or returns stays as constant as its operands. (Not
-    a local array: the result may be a view of it, which a later update may make active.)"""
-    return line.entry is not None and all(a.name in numbers if a.kind == "local" else
-               a.kind == "const" and is_data(getattr(a.value, "primal", a.value))
-               for a in line.operands)
+    (np.linspace) sees no Dual then, and what it mutates or returns stays as constant
+    as its operands. (Not a local array: the result may be a view of it, which a later
+    update may make active.)"""
+    return line.entry is not None and all(
+        a.name in numbers if a.kind == "local" else
+        a.kind == "const" and is_data(getattr(a.value, "primal", a.value))
+        for a in line.operands)
 
 
 def _passes_activity(line: Line) -> bool:
