@@ -71,6 +71,7 @@ class Rewrite(OtherLines):
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
+        self.calls = 0  # the rule calls left (forward/keyed.py: what kinds may save)
         self.batched = False  # the variant for batched tangents (see optimize)
         self.axes: Optional[BatchAxes] = None  # its batch axes, when kinds are known
         self.value_kinds = value_kinds  # local -> its kind, when kinds are known
@@ -248,6 +249,7 @@ class Rewrite(OtherLines):
             self.inlined = True
             return inlined
         callee = self.callee(line, self.name_node(line.func))
+        self.calls += 1
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                        self.dual(a)), ctx=ast.Load())
                                if starred else self.dual(a) for a, starred in line.args],
