@@ -96,3 +96,21 @@ def test_no_variant_past_the_cap():
     routes.variants.update({("full", i): None for i in range(64)})
     _checked(rule, (0.5, A), (1.0, np.ones(4)))
     assert _keyed(rule) is None
+
+
+def _helper(x, y):
+    return x * y
+
+
+def calls_a_helper(x, y):
+    return _helper(x, y) + np.sin(x)
+
+
+def test_a_rule_whose_calls_no_kind_inlines_has_nothing_to_key():
+    """The call of a derived rule, and `+` on its result (whose tangent may hold a batch
+    axis the inputs do not show), stay calls whatever the kinds: no keyed lines."""
+    rule = build_rule(calls_a_helper)
+    assert "_fw_keyed" not in rule.source
+    got = run_rule(rule, (0.5, 1.5), (1.0, 0.5))
+    assert_same(got, run_rule(build_rule(calls_a_helper, optimized=False),
+                              (0.5, 1.5), (1.0, 0.5)))
