@@ -36,7 +36,8 @@ from fwdad.forward.routes import KINDS, Key, Routes
 class KeyedCall:
     """The first call into a general rule's keyed variant: builds it or declines."""
 
-    def __init__(self, routes: Routes, build: Callable[[Key, "KeyedCall"], Callable]
+    def __init__(self, routes: Routes,
+                 build: Callable[[Key, "KeyedCall"], Optional[Callable]]
                  ) -> None:
         self.routes, self.build = routes, build
         self.name: Optional[str] = None  # the rule's name for it (kind_tests.entry)
