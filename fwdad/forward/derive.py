@@ -23,6 +23,7 @@ from fwdad.forward import defaults
 from fwdad.forward.default_aliases import reads_mutable_default
 from fwdad.forward.defaults import rule_defaults
 from fwdad.forward.field_writes import WritesBack
+from fwdad.forward.keyed import KeyedCall
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.routes import BATCHED, FIELDS, INSTANCE, KINDS, Key, Routes, unkinded_key
 from fwdad.forward.transform.dual_code import plain_rule, transform_lines
@@ -87,9 +88,11 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
             _variant, frontend.without_tree(src), compile_with, header, plain)
         routes = Routes(plain, tuple(a.arg for a in args.posonlyargs + args.args),
                         tuple(a.arg for a in args.kwonlyargs), specialize, instances)
+        keyed = None if specialize is None else KeyedCall(routes, functools.partial(
+            _keyed_variant, frontend.without_tree(src), compile_with, header, plain))
         better = None
         if not reads_mutable_default(src, lines.globals):
-            better = optimize(tree, constants, lines, routes)
+            better = optimize(tree, constants, lines, routes, keyed=keyed)
             if better is None and kept is None:
                 # the optimizer rewrote the Lines in place before it gave up: the rule
                 # left unoptimized is printed from Lines made again
@@ -97,6 +100,8 @@ def _build_rule(fn: Callable[..., Any], optimized: Optional[bool]) -> Callable[.
         if better is not None:
             rule = build(better, constants.values, header="optimized " + header)
             rule.routes = routes  # callers with constant arguments use its variants
+            if keyed is not None:
+                keyed.attach(rule)
         else:
             rule = build(kept or plain_rule(tree, constants, lines, free), constants.values,
                          header=header)
@@ -183,6 +188,27 @@ def _variant(src: FunctionSource, build: Callable[..., Callable[..., Any]], head
         rule = build(better, constants.values,
                      header=f"optimized {header}, for " + "; ".join(described))
         return WritesBack(rule, plain, written) if written else rule
+
+
+def _keyed_variant(src: FunctionSource, build: Callable[..., Callable[..., Any]],
+                   header: str, plain: "PlainRule", key: Key, keyed: KeyedCall
+                   ) -> Optional[Callable[..., Any]]:
+    """The variant for the signature in `key` that the general rule tries inline
+    (forward/keyed.py): Routes' variant for that key, with a test of it first; None
+    where the optimizer gives up on it."""
+    with collector_paused():
+        fresh, normalized = frontend.normalized_source(
+            source.again(src))  # type: ignore[arg-type]  # (a def: it has text)
+        tree, constants, lines = transform_lines(normalized, fresh)
+        key, kinds = unkinded_key(key)
+        better = optimize(tree, constants, lines, plain, dict(key), kinds=kinds,
+                          checked=True, keyed=keyed)
+        if better is None:
+            return None
+        described = [f"{', '.join(names)} {what}" for what, names in _described(key) if names]
+        return build(better, constants.values, bound=bound_names(normalized),
+                     header=f"optimized {header}, for "
+                     + "; ".join(described + ["arguments of the kinds its first line tests"]))
 
 
 def _described(key: Key) -> List[Tuple[str, List[str]]]:

@@ -27,6 +27,11 @@ the kinds of the positional arguments too, where each such instance has the kind
 fields (plain_instances.fields_kind): a field of another kind takes another variant, and
 after _MAX_VARIANTS keys the FIELDS variant with no kinds.
 
+Calls the guard lets through (every argument active) never come here: the general rule
+tries, inline, the variant for the first such call's signature (forward/keyed.py,
+built by the same specialize under the key it would have here, and not counted among
+the variants).
+
 A caller that knows some arguments are constants (its own plain locals, literals,
 globals; jvp given a None or zero tangent) calls `Specialized`: the same variants, with
 those parameters in the key too, so that the callee does no tangent work for them.
@@ -173,6 +178,10 @@ class Routes:
             else:
                 out.append(kind_of(d.primal))
         return tuple(out)
+
+    def full(self) -> bool:
+        """Whether the rule has met _MAX_VARIANTS keys (it builds no more variants)."""
+        return len(self.variants) >= _MAX_VARIANTS
 
     def variant(self, key: Key) -> Callable:
         rule = self.variants.get(key)

@@ -260,3 +260,68 @@ def test_item_kinds_of_a_dict_only_where_nothing_writes_into_one():
     assert kind_flow.propagate([read], params)["v"] == FLOAT
     write = Line("call", targets=[], args=[(Atom("local", "p"), False)], pure=False)
     assert kind_flow.propagate([read, write], params)["v"] == OTHER
+
+
+# ---- impure calls on data -------------------------------------------------------------
+def grid_sum(x, a):
+    t = np.linspace(0.0, a, 5)
+    return x * np.sum(np.sin(t))
+
+
+def grid_of_a_local(x, a):
+    b = a * 2.0
+    t = np.linspace(b, 1.0, 4)
+    return x * np.sum(t * t)
+
+
+@pytest.mark.parametrize("fn", [grid_sum, grid_of_a_local], ids=lambda f: f.__name__)
+def test_an_impure_call_on_data_gives_data(fn):
+    """np.linspace (not pure) of a literal and a constant number: its result has no
+    tangent, so np.sin of it and its sum need no rule; right against both references."""
+    f = _against_references(fn, (1.5, 0.7), (1.0, None), (1.0, 0.0))
+    source, = _variant_sources(f)
+    assert "_fw_sum(" not in source and "t, dt" not in source, source
+
+
+def test_an_impure_call_on_an_active_number_is_still_differentiated():
+    _against_references(grid_sum, (1.5, 0.7), (1.0, 1.0), (1.0, 1.0))
+
+
+# ---- a sum with a constant array: shaped inline -----------------------------------------
+def plus_constant(x, b):
+    return np.sin(x + b) * 2.0
+
+
+@pytest.mark.parametrize("x, b", [
+    (X, C),                                     # same shapes
+    (np.array([0.4]), C),                       # b gives the result its shape
+    (X, np.array([[1.5, 2.0, -0.5], [0.1, 0.2, 0.3]])),  # b adds an axis
+    (X, 2.0),                                   # a number
+], ids=["same", "broadcast", "new-axis", "number"])
+def test_a_sum_with_a_constant_array_is_inlined_and_shaped(x, b):
+    """`x + b`, b a constant float64 array: `dx` broadcast to the result's shape inline
+    (rules/operators.summed), not the rule of `+`; right against both references."""
+    f = _against_references(plus_constant, (x, b), (np.ones_like(x), None),
+                            (np.ones_like(x), np.zeros_like(b)))
+    source, = _variant_sources(f)
+    assert "_fw_add(" not in source, source
+
+
+def test_the_dict_layer_adds_its_bias_inline():
+    f = _against_references(layer, (_params(), X), (None, np.ones(3)),
+                            ({"W": np.zeros((2, 3)), "b": np.zeros(2), "s": 0.0},
+                             np.ones(3)))
+    source, = _variant_sources(f)
+    assert "_fw_add(" not in source, source
+
+
+def test_a_float32_array_plus_a_constant_still_calls_the_rule():
+    """(The rule promotes dx to float64 with the result: the plain rule's answer.)"""
+    f, x = _fresh(plus_constant), X.astype(np.float32)
+    _, tangent = fwdad.jvp(f, (x, C), (np.ones(3, np.float32), None))
+    plain = run_rule(build_rule(plus_constant, optimized=False), (x, C),
+                     (np.ones(3, np.float32), NoTangent))
+    assert_same(tangent, plain[0][1])
+    assert tangent.dtype == plain[0][1].dtype
+    source, = _variant_sources(f)
+    assert "_fw_add(" in source

@@ -228,3 +228,20 @@ def test_a_scalar_tangent_of_an_array_field_takes_the_general_rule():
     assert_same(results[0][0], results[1][0])
     assert_same(results[0][1], results[1][1])
     assert field_kinds(rule) == []
+
+
+def weighted(s, k):
+    """Float fields summed with another float: a + b of floats needs no shaping."""
+    return s.a * k + s.t + s.n
+
+
+def test_sums_of_float_fields_are_plain_sums():
+    """A field read into a local of a float kind holds a real tangent (a Dual of a float
+    has one), so `x + s.t` is `dx + dt`, not the rules' shaping (rules/operators.summed);
+    right against the plain rule and central differences."""
+    rule = build_rule(weighted)
+    run_both(rule, (Body(0.7, 1.5, 0.3), 0.8))
+    (key,) = [key for key in rule.routes.variants if ("s", FIELDS) in key]
+    source = rule.routes.variants[key].source
+    assert "_fw_summed" not in source, source
+    assert_differences(weighted, (0.7, 1.5, 0.3), 1e-6, 1e-7)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
 from fwdad import lang
-from fwdad.forward.constant_calls import MissingRule
+from fwdad.forward.constant_calls import MissingRule, is_data
 from fwdad.forward.optimizer import metadata
 from fwdad.forward.optimizer.kinds import is_number
 from fwdad.forward.optimizer.lines import Line, RuleLines, walk_lines
@@ -75,7 +75,8 @@ def analyse(fn: ast.FunctionDef, rule_lines: RuleLines, constants: Dict[str, Any
     quiet = metadata.quiet_reads(lines, params(fn)) if guarded else set()
     active = _closure(readers, (params(fn) - inactive) | forced | {
         t for line in lines if line.kind == "call" and not line.pure
-        and not _is_nondiff(line) and not _missing(line) for t in line.targets},
+        and not _is_nondiff(line) and not _missing(line)
+        and not _reads_only_data(line, numbers) for t in line.targets},
         lambda line: _passes_activity(line) and id(line) not in quiet)
     opaque = _closure(readers, {t for line in lines if line.kind in ("call", "unknown")
                                 and not line.pure for t in _defined(line, locals_)},
@@ -183,6 +184,19 @@ def _missing(line: Line) -> bool:
     the call raises unless its operands are data with zero tangents, so its result has
     none, and whatever it mutates stays as constant as it was."""
     return type(line.callee) is MissingRule
+
+
+def _reads_only_data(line: Line, numbers: Set[str]) -> bool:
+    """Whether `line` calls a primitive (not a derived rule: the user's code may read
+    state that holds Duals) and every operand is a constant that is data or a local that
+    always holds a number (forward/constant_calls.is_data): an impure primitive
+    (np.linspace) sees no Dual then, and what it mutates or returns stays as constant
+    as its operands. (Not a local array: the result may be a view of it, which a later
+    update may make active.)"""
+    return line.entry is not None and all(
+        a.name in numbers if a.kind == "local" else
+        a.kind == "const" and is_data(getattr(a.value, "primal", a.value))
+        for a in line.operands)
 
 
 def _passes_activity(line: Line) -> bool:

@@ -49,7 +49,8 @@ BATCH_SAFE = frozenset({
     "_neg", "_pos", "_pow", "pow_literal", "pow_two",
     # the derivative table's (rules/derivatives.py: a NumPy function and its math twin)
     "_sin", "_cos", "_tan", "_exp", "_log", "_tanh", "_sqrt", "_log1p", "_sinh", "_cosh",
-    "_square"})
+    "_square",
+    "_lgamma"})  # (math.lgamma's: digamma(x) * dx, x a number)
 
 
 # Templates right for batched tangents of any of their operands when all have the same

@@ -19,6 +19,7 @@ from fwdad import lang
 from fwdad.astwalk import walk
 from fwdad.forward.optimizer.activity import BOXED, PLAIN
 from fwdad.forward.optimizer.builders import builder
+from fwdad.forward.optimizer.kinds import is_value, kind_of
 from fwdad.forward.optimizer.lines import Line
 from fwdad.forward.optimizer.records import MOVE, PRIMAL, TANGENT, Assign, Expr
 from fwdad.forward.optimizer.templates import Template, pow_literal, pow_two
@@ -40,10 +41,13 @@ def instantiate(rw: Any, line: Line, target: Any) -> Optional[list]:
     assignment (optimizer/records.py) holds the names it reads (optimizer/cleanup.py
     counts them from there instead of walking the new expressions)."""
     tpl, subst, zeros = _template_for(rw, line)
+    shaped = False  # (the tangent must be broadcast to the result's shape)
     if zeros and target is not None and not _keeps_shape(rw, line, tpl, zeros):
-        return None
-    care = target is not None and rw.kinds[target] != PLAIN and any(
-        ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line))
+        if rw.batched or not _all_values(rw, line):
+            return None
+        shaped = True  # (`y + b`, b a constant vector: summed(dy, out, dy) shapes dy)
+    care = target is not None and rw.kinds[target] != PLAIN and (shaped or any(
+        ALWAYS in rw.vanish.get(a.name, ()) for a in passes_through(rw, line)))
     uses_out = tpl.uses_out or care
     bound: List[str] = []
     bind_constant = rw.k.bind
@@ -198,6 +202,21 @@ def _keeps_shape(rw: Any, line: Line, tpl: Template, zeros: tuple) -> bool:
                 not rw.is_number(atoms[i]):
             return False
     return True
+
+
+def _all_values(rw: Any, line: Line) -> bool:
+    """Whether every operand of `line` is known to be a float64 array or a number (never
+    a list, whose `+` concatenates; no float32, whose tangent the rule promotes), by the
+    kinds of a variant built for them."""
+    kinds = rw.value_kinds
+    return bool(kinds) and all(_float64_value(
+        kinds.get(a.name) if a.kind == "local" else
+        kind_of(getattr(a.value, "primal", a.value)) if a.kind == "const" else None)
+        for a in line.operands)
+
+
+def _float64_value(kind: Any) -> bool:
+    return is_value(kind) and (kind[0] in ("float", "int", "bool") or kind[-1] == np.float64)
 
 
 def _tangent_reads(tpl: Template, zeros: tuple) -> Optional[frozenset]:

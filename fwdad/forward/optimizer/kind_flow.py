@@ -12,7 +12,8 @@ gives its targets a kind other than OTHER only when it is a copy, or a call of a
 function whose result's kind follows from its operands' kinds alone: a ufunc, an
 arithmetic operator, a matrix product, a `math` function, a whole-array sum or mean;
 or that reads the shape of an array, or calls one of its methods that keep its dtype
-(`x.reshape(m, n)`, forward/optimizer/methods.py); or reads an item of a tuple of known
+(`x.reshape(m, n)`, forward/optimizer/methods.py), or np.linspace of numbers or arrays
+and an int; or reads an item of a tuple of known
 kinds at a literal index (`pair[0]`), or of a dict at a literal string key
 (`params["w"]`) where no line can write into a dict, or a field of an instance parameter
 whose fields' kinds the variant was built for (kinds.fields_kind: its only reads, on
@@ -258,6 +259,9 @@ def _result(fn: Any, operands: List[Kind]) -> Kind:
         return operands[0]
     if fn is range and 1 <= len(operands) <= 3 and all(k == INT for k in operands):
         return RANGE
+    if fn is np.linspace and 2 <= len(operands) <= 3 and operands[2:] in ([], [INT]) and \
+            all(k in _PYTHON_NUMBERS or k[0] in ("npfloat", "array") for k in operands[:2]):
+        return _sampled(fn, operands)  # (num, an int, sets a length, not the kind)
     if fn in _CONVERSIONS and len(operands) == 1:
         return _CONVERSIONS[fn]  # (int(x) is an int whatever x is, or it raises)
     if operands and all(k in _PYTHON_NUMBERS for k in operands) and (

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from typing import Callable, Dict, Optional, Set
+from typing import Any, Callable, Dict, Optional, Set
 
 from fwdad.core.constants import Constants
 from fwdad.forward import constructors
@@ -34,13 +34,14 @@ from fwdad.forward.optimizer import (
     batched_variant,
     inplace,
     kind_flow,
+    kind_tests,
     linear_tangents,
     methods,
     sequences,
 )
 from fwdad.forward.optimizer.batch_axes import BatchAxes
 from fwdad.forward.optimizer.cleanup import cleanup
-from fwdad.forward.optimizer.guard import guard
+from fwdad.forward.optimizer.guard import guard, passed_on
 from fwdad.forward.optimizer.kinds import Signature, is_value
 from fwdad.forward.optimizer.lines import RuleLines
 from fwdad.forward.optimizer.printer import statements
@@ -51,7 +52,7 @@ from fwdad.normalize import plain_classes
 def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
              unoptimized: Callable, without_tangent: Optional[Dict[str, str]] = None,
              batched: bool = False, kinds: Optional[Signature] = None,
-             checked: bool = False
+             checked: bool = False, keyed: Any = None
              ) -> Optional[ast.FunctionDef]:
     """The optimized version of the rule `tree`, or None when it has nothing to gain
     (it uses `global` or `nonlocal`) or may not be right: templates are the math of
@@ -68,7 +69,10 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     too (of the positional arguments, which Routes checked), it is the variant for
     arguments of those kinds: the kinds of its locals (kind_flow.py) tell it more
     lines are right. With `checked`, Routes checked the call (instance arguments of
-    plain classes): no guard."""
+    plain classes): no guard. Given `keyed` (a forward/keyed.KeyedCall), the general rule
+    tries the variant it holds after its guard, where a rule call is left; with `kinds`
+    too, this is that variant, which tests its kinds first (optimizer/kind_tests.py).
+    Either way, `keyed` learns how many rule calls are left."""
     without_tangent = without_tangent or {}
     params = kind_flow.parameter_kinds(tree, kinds) if kinds is not None else None
     if params is not None:
@@ -102,7 +106,17 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
         body = batched_variant.guard(rewrite, tree, unoptimized) + body
     elif (rewrite.inlined or analysis.quiet or _unboxes_instances(unoptimized)) and \
             not without_tangent and not checked:
-        body = guard(rewrite, tree, unoptimized) + body  # (metadata.py: always then)
+        tried = []
+        if keyed is not None and rewrite.calls:
+            tried = kind_tests.entry(constants, tree, keyed, passed_on(tree))
+        body = guard(rewrite, tree, unoptimized) + tried + body  # (metadata.py: always)
+    elif keyed is not None and kinds is not None:
+        body = kind_tests.miss_guard(constants, tree, kinds, list(without_tangent)) + body
+    if keyed is not None:
+        if kinds is None:
+            keyed.general_calls = rewrite.calls
+        else:
+            keyed.variant_calls = rewrite.calls
     body = cleanup(body, tree.args, rewrite.small)
     if batched and value_kinds:  # (one pass over the batch where a tangent repeats)
         body = linear_tangents.collected(body, set(rewrite.dnames.values()), value_kinds)

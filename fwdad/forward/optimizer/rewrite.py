@@ -70,6 +70,7 @@ class Rewrite(OtherLines):
         self.kinds, self.opaque, self.lines = \
             analysis.kinds, analysis.opaque, analysis.lines
         self.k, self.inlined = constants, False
+        self.calls = 0  # primitives' rule calls left (forward/keyed.py: kinds may save)
         self.batched = False  # the variant for batched tangents (see optimize)
         self.axes: Optional[BatchAxes] = None  # its batch axes, when kinds are known
         self.value_kinds = value_kinds  # local -> its kind, when kinds are known
@@ -250,6 +251,10 @@ class Rewrite(OtherLines):
             self.inlined = True
             return inlined
         callee = self.callee(line, self.name_node(line.func))
+        if line.entry is not None and not (self.opaque and any(
+                a.name in self.opaque for a in line.operands)):
+            self.calls += 1  # (what kinds may inline: a primitive's rule, on operands
+            #                  whose tangents hold no batch axis the inputs do not show)
         call = _call(callee, *[ast.Starred(value=_call(self.k.bind(duals.unbox, "unbox"),
                                                        self.dual(a)), ctx=ast.Load())
                                if starred else self.dual(a) for a, starred in line.args],

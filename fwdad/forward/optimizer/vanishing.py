@@ -7,8 +7,9 @@
 A template's tangent is NoTangent exactly when the tangents of all its operands that
 have one are (NoTangent absorbs products and is the zero of sums); every other line (a
 call, a nondiff call, an unpacking, a loop, a statement the optimizer does not know) may
-give one whatever the arguments are (an int result). An argument's tangent is NoTangent
-when the caller passes an int (or a string, None, ...).
+give one whatever the arguments are (an int result), but for a call whose result the
+kinds say holds floats (a Dual of floats has a real zero: fwdad/dual.py). An argument's
+tangent is NoTangent when the caller passes an int (or a string, None, ...).
 
 Input: the Lines of forward/optimizer/activity.py and the kinds of the locals. Output: for each
 local, the set of its causes: the parameters whose having no tangent may make its tangent
@@ -59,6 +60,8 @@ def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
             elif line.kind == "update" and kinds.get(target) == SPLIT and \
                     (value_kinds or {}).get(target, OTHER)[0] == "array":
                 new = _NONE
+            elif line.kind not in ("template", "copy") and _floats(value_kinds, target):
+                new = _NONE  # (a Dual of floats holds a real zero, never NoTangent)
             else:
                 new = _of_line(line, target, kinds, out, floats)
             old = out.get(target, _NONE)
@@ -66,6 +69,14 @@ def causes(lines: Iterable[Line], kinds: Dict[str, str], params: Set[str],
                 out[target] = old | new
                 changed = True
     return out
+
+
+def _floats(value_kinds: Optional[Dict[str, Kind]], name: str) -> bool:
+    """Whether `name` always holds a float, a NumPy float or a float array: the result of
+    a call (a Dual, whose constructor turns a NoTangent into a real zero: fwdad/dual.py)
+    then always has a tangent."""
+    kind = (value_kinds or {}).get(name, OTHER)
+    return kind[0] in ("float", "npfloat", "array")
 
 
 def _rows(lines: Iterable[Line], kinds: Dict[str, str]) -> List[tuple]:
