@@ -113,6 +113,7 @@ def _constant_first(fn, call: str, arg: str) -> None:
             refuse_tangent(1.0, call, arg)
         return inner(*args, **kwargs)
     rule.__name__ = getattr(inner, "__name__", "rule")
+    rule.wraps = inner  # (calls it with the same arguments: rules_outputs reads this)
     rrule_entry(fn).callable = rule
 
 

@@ -241,6 +241,17 @@ def concatenators(a, b):
     return r.sum() * np.c_[a[:, 0], a[:, 1] * a[:, 2]] + np.r_["0,2", a[1], b].sum()
 
 
+def outputs_by_position(a, b):
+    """out= given by position (a bare TypeError before): clip, the method, sum, mean."""
+    r, m = b * 0.0, np.zeros(3)
+    np.clip(b, -0.5, 0.6, r)
+    a.clip(-0.2, 0.3, a * 0.0)
+    np.sum(a, 1, None, m)
+    n = np.zeros(4)
+    np.mean(a, 0, None, n)
+    return r * b + m.sum() * n
+
+
 def add_at(a, b):
     c = a * 1.0
     np.add.at(c, [0, 2, 0], b[:3])
@@ -305,7 +316,7 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
                   Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
-                  Case(concatenators, (A, V4)),
+                  Case(concatenators, (A, V4)), Case(outputs_by_position, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: in

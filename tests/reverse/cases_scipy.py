@@ -39,6 +39,13 @@ PROBABILITY = (UNIT + 1.0) / 2.0  # in (0.1, 0.9): logit, ndtri
 ORDERS = np.array([[0, 1, 2], [3, 1, 0]])  # integer orders: constants
 
 
+def _zeta_into(q):
+    """zeta with out= given by position (a bare TypeError before)."""
+    r = q * 0.0
+    sc.zeta(3.0, q, r)
+    return r * q
+
+
 def _cases() -> list:
     real = [sc.erf, sc.erfc, sc.ndtr, sc.log_ndtr, sc.expit, sc.log_expit, sc.i0, sc.i1,
             sc.i0e, sc.i1e]
@@ -57,7 +64,8 @@ def _cases() -> list:
     out += [Case(polygamma_gap, (0, POS, POS[0] + 2.0)), Case(polygamma_gap, (1, 40.0, 1e-3))]
     out += [Case(np.i0, (A * 3.0,))]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
-    out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
+    out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS)),
+            Case(_zeta_into, (POS,))]
     out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),
             Case(sc.logsumexp, (A,), dict(axis=0, keepdims=True)),
             Case(sc.logsumexp, (A, 1, np.abs(A) + 0.1)),  # b a variable, by position
