@@ -29,7 +29,7 @@ SELECTIONS = [np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.take, np.nda
 JOINING = [np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack] + \
     ([np.row_stack] if hasattr(np, "row_stack") else [])  # (deprecated since NumPy 2.0)
 SPLITTING = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack]
-SPREADING = [np.broadcast_arrays, np.meshgrid, np.ix_]
+SPREADING = [np.broadcast_arrays, np.meshgrid]  # (np.ix_: below)
 
 
 def selection_rrule(fn: Callable) -> Callable:
@@ -114,6 +114,17 @@ for _fn in SPLITTING:
     raw_rrule(_fn)(_splitting(_fn))
 for _fn in SPREADING:
     rrule(_fn)(_many(_fn))
+
+
+@rrule(np.ix_)
+def _ix(*seqs):
+    """Each 1-d sequence reshaped to an axis of its own: a float one's cotangent is its
+    output's, flattened back; a boolean mask or integer indices take none. (Numbering
+    the positions, as _many does, read a mask as indices: a bare TypeError.)"""
+    out = np.ix_(*seqs)
+    return out, lambda ct: tuple(
+        None if c is None or o.dtype.kind not in "fc" else np.reshape(c, np.shape(s))
+        for s, o, c in zip(seqs, out, ct))
 
 
 def _atleast_rule(fn: Callable) -> Callable:

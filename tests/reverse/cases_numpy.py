@@ -121,7 +121,9 @@ def _shape_cases():
             Case(np.hsplit, (A, [1])), Case(np.vsplit, (A, 3)),
             Case(np.dsplit, (STACK, 2)), Case(np.unstack, (A,)),
             Case(np.broadcast_arrays, (V4, A, 2.0)), Case(np.meshgrid, (V3, V4)),
-            Case(np.meshgrid, (V3, V4), dict(indexing="ij")), Case(np.ix_, (V3, V4))]
+            Case(np.meshgrid, (V3, V4), dict(indexing="ij")), Case(np.ix_, (V3, V4)),
+            Case(np.ix_, (V3 > 0.0, V4)),  # a mask beside floats: a bare TypeError before
+            Case(np.ix_, (V4, np.array([0, 2])))]
     out += [Case(np.pad, (A, 2)), Case(np.pad, (A, ((1, 0), (0, 2)), "reflect")),
             Case(np.pad, (V4, 3, "wrap")), Case(np.pad, (A, 1, "edge")),
             Case(np.pad, (A, 1, "symmetric")), Case(np.pad, (A, 1),
