@@ -153,3 +153,15 @@ def test_errors_inside_generated_code_point_back_to_the_user_line():
     text = "".join(traceback.format_exception(info.value))
     assert "raises_inside_frule" in text  # the generated line is shown
     assert re.search(r"derivative of .*test_errors\.py:\d+", text)  # and the user's
+
+
+def interp_in_the_period(x):
+    return np.interp(1.3, np.array([0.0, 1.0, 2.5]), np.array([1.0, 3.0, 2.0]), period=x)
+
+
+def test_interp_refuses_a_period_with_a_tangent_naming_the_line():
+    """The period was a plain parameter: its tangent was dropped (a zero derivative)."""
+    with pytest.raises(fwdad.FwdadError,
+                       match=r"np.interp in interp_in_the_period at .*test_errors\.py:\d+: "
+                             r".*not in period="):
+        fwdad.jvp(interp_in_the_period, (0.3,), (1.0,))

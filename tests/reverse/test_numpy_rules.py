@@ -70,14 +70,31 @@ def _uncovered_complex(x):
     return np.ptp(x * (1.0 + 1.0j)).real  # ptp: no complex rule
 
 
+def _interp_in_the_period(x):
+    return np.interp(1.3, [0.0, 1.0, 2.5], [1.0, 3.0, 2.0], period=x[0])
+
+
 def _uncovered_complex_constant(x):
     return x * np.ptp(np.arange(2.0) * (1.0 + 1.0j)).real
 
 
-def test_complex_values_in_uncovered_rules_are_refused():
-    with pytest.raises(fwdad.NonDifferentiableError, match="numpy.ptp got or made a "
-                                                         "complex value that depends on"):
-        fwdad.vjp(_uncovered_complex, np.array([0.5, 2.0]))
+def _uncovered_imaginary(x):
+    """x * 1j: a real seed reaches no real x through it (a zero gradient before)."""
+    return np.interp(np.array([0.5, 2.0]), np.array([0.0, 1.0, 2.5]), x * 1j).imag.sum()
+
+
+def _uncovered_imaginary_periodic(x):
+    return np.interp(np.array([0.5, 2.7]), np.array([0.0, 1.0, 2.5]), x * 1j,
+                     period=3.0).imag.sum()
+
+
+@pytest.mark.parametrize("fn, name", [(_uncovered_complex, "numpy.ptp"),
+                                      (_uncovered_imaginary, "numpy.interp"),
+                                      (_uncovered_imaginary_periodic, "numpy.interp")])
+def test_complex_values_in_uncovered_rules_are_refused(fn, name):
+    with pytest.raises(fwdad.NonDifferentiableError, match=f"{name} got or made a "
+                                                           "complex value that depends on"):
+        fwdad.vjp(fn, np.array([0.5, 2.0, 1.2]))
 
 
 def test_complex_constants_in_uncovered_rules_stay_constants():
@@ -103,6 +120,8 @@ def test_complex_constants_made_inside_are_constants(x):
     (_logaddexp_accumulate, (np.ones(3),), "logaddexp.accumulate has no reverse rule; "
                                            "reverse mode has add.accumulate"),
     (_maximum_reduceat, (np.ones(3),), "maximum.reduceat has no reverse rule"),
+    (_interp_in_the_period, (np.ones(3),),
+     r"np.interp in _interp_in_the_period at .*test_numpy_rules.py:\d+: .* not in period="),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_clear_errors(fn, args, message):
     with pytest.raises(FwdadError, match=message):
