@@ -172,3 +172,25 @@ def test_a_forward_primitive_without_a_reverse_rule_is_refused_saying_how_to_wri
                 r"docs/writing-rules\.md, \"Reverse rules\"\), or use forward mode.*raised "
                 r"in the derivative of .*test_numpy_rules\.py")):
             fwdad.grad(_dawson_energy)(np.array([0.3, -1.2]))
+
+
+# ---- np.random draws: constants, in the generator they come from --------------------------
+def _module_level_draw(x):
+    """np.random.normal reaches its rule without the generator (the unbound method ran
+    on x instead: a crash of the interpreter)."""
+    np.random.seed(0)
+    return np.random.normal(x) @ x + np.random.dirichlet(x) @ x
+
+
+def _draw_from_a_list(x):
+    """A list holding variables (an unclear error before)."""
+    return np.random.default_rng(0).dirichlet([x[0], 1.0, x[1]]) @ x
+
+
+@pytest.mark.parametrize("fn", [_module_level_draw, _draw_from_a_list],
+                         ids=lambda f: f.__name__)
+def test_draws_are_constants_in_both_modes(fn):
+    x = np.array([0.3, 0.5, 1.2])
+    want = fwdad.jacfwd(fn)(x)  # (the draw a constant: its value times the unit vectors)
+    np.random.seed(0)
+    np.testing.assert_allclose(fwdad.grad(fn)(x), want, rtol=1e-12)
