@@ -217,6 +217,14 @@ def put_and_fill_diagonal(m, v):
     return b
 
 
+def put_along_axes(m, v):
+    """The last of repeated indices wins; axis=None writes into the flattened array."""
+    b = m * 1.0
+    np.put_along_axis(b, np.array([[1, 1], [0, 3], [2, -1]]), v[:2] * m[:, :1], 1)
+    np.put_along_axis(b, np.array([7, 0, 7]), [v[2], 0.5, v[3]], None)
+    return b * v
+
+
 def ufunc_methods(a, b):
     total = np.add.reduce(a, 1) + np.multiply.reduce(a) [:3] + np.maximum.reduce(a, 0)[1]
     return total + np.add.accumulate(a)[2, :3] + np.multiply.accumulate(b)[:3] \
@@ -317,6 +325,7 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
+                  Case(put_along_axes, (A, V4)),
                   Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
                   Case(concatenators, (A, V4)), Case(outputs_by_position, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
@@ -324,6 +333,7 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
 # The primitives that rows above exercise inside a function (complex128: in
 # test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
+          np.put_along_axis,
           np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.reduceat,
           np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,
