@@ -143,7 +143,8 @@ def _array_api_cases():
             # complex roots: the varmat layout only (docs/complex.md)
             Case(np.roots, (np.array([1.0, 0.5, 2.0, -1.0]),), varmat=False),
             Case(np.roots, (np.array([1.0 + 0.5j, -3.0, 2.0 - 1.0j]),), varmat=False),
-            Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
+            Case(np.polymul, (V4, V3)), Case(np.polydiv, (V4, V3)),
+            Case(np.polydiv, (V3, V4)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
             Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
             Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),
             Case(np.block, ([[A, A * 2.0], [A[:1], A[1:2]]],)), Case(np.block, ([V4, V3],)),
