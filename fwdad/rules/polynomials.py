@@ -174,7 +174,8 @@ def _roots(p: Dual) -> Dual:
 
 def_nondiff(refuse_polynomial)
 PLAIN = {np.polyadd: polyadd, np.polysub: polysub, np.polymul: polymul,
-         np.polydiv: polydiv, np.polyder: polyder, np.polyint: polyint, np.poly: poly, np.polyfit: polyfit}
+         np.polydiv: polydiv, np.polyder: polyder, np.polyint: polyint, np.poly: poly,
+         np.polyfit: polyfit}
 
 for _numpy_fn, _plain in PLAIN.items():
     frule(_numpy_fn)(derived_from(_plain))
