@@ -1,6 +1,8 @@
 """Complex values in reverse mode (docs/complex.md): grad of real functions of complex
 arguments against central finite differences in the real and imaginary directions,
 holomorphic grad against the analytic derivative, and the refusals."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -337,3 +339,16 @@ def test_a_complex_value_written_into_a_real_array_keeps_its_real_part(layout):
     with fwdad.reverse.layout(layout), pytest.warns(np.exceptions.ComplexWarning):
         got = fwdad.grad(_complex_written_into_a_real_array)(x)
     np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+
+def test_fuzzer_seed_100123268_reads_complex_matvar_values_as_complex():
+    """z.conjugate() of a complex scalar made from a matvar item ran on a 0-d matvar
+    holding it: var.gather read its values as floats, dropping the imaginary part with
+    a ComplexWarning. Every oracle of that program, with the warning an error."""
+    from tests.fuzz.check import check
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        result = check(100123268)
+    bad = {name: o for name, o in result.outcomes.items() if o.status in ("wrong", "crash")}
+    assert not bad, bad
