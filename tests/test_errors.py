@@ -7,17 +7,17 @@ import pytest
 import fwdad
 
 
-def calls_polydiv(x):  # (np.polydiv: no rule, and NumPy's code fwdad does not read)
-    return np.polydiv(np.array([1.0, x, 0.25]), np.array([1.0, 2.0]))[0][0]
+def calls_histogram(x):  # (np.histogram: no rule, and NumPy's code fwdad does not read)
+    return np.histogram(np.array([1.0, x, 0.25]), bins=2)[1][0]
 
 
 def test_missing_rule_names_the_callee_the_line_and_how_to_register():
     with pytest.raises(fwdad.MissingRuleError) as info:
-        fwdad.jvp(calls_polydiv, (1.5,), (1.0,))
+        fwdad.jvp(calls_histogram, (1.5,), (1.0,))
     message = str(info.value)
-    assert "numpy.polydiv" in message
-    assert re.search(r" in calls_polydiv at \S*test_errors\.py:\d+: ", message), message
-    assert "@fwdad.frule(numpy.polydiv)" in message
+    assert "numpy.histogram" in message
+    assert re.search(r" in calls_histogram at \S*test_errors\.py:\d+: ", message), message
+    assert "@fwdad.frule(numpy.histogram)" in message
 
 
 def defines_a_class(x):
@@ -153,3 +153,15 @@ def test_errors_inside_generated_code_point_back_to_the_user_line():
     text = "".join(traceback.format_exception(info.value))
     assert "raises_inside_frule" in text  # the generated line is shown
     assert re.search(r"derivative of .*test_errors\.py:\d+", text)  # and the user's
+
+
+def interp_in_the_period(x):
+    return np.interp(1.3, np.array([0.0, 1.0, 2.5]), np.array([1.0, 3.0, 2.0]), period=x)
+
+
+def test_interp_refuses_a_period_with_a_tangent_naming_the_line():
+    """The period was a plain parameter: its tangent was dropped (a zero derivative)."""
+    with pytest.raises(fwdad.FwdadError,
+                       match=r"np.interp in interp_in_the_period at .*test_errors\.py:\d+: "
+                             r".*not in period="):
+        fwdad.jvp(interp_in_the_period, (0.3,), (1.0,))

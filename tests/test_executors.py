@@ -100,13 +100,13 @@ def test_an_error_in_a_chunk_is_the_users_error_with_the_workers_traceback(pool)
 
 def test_a_fwdad_error_in_a_chunk_names_the_users_line(pool):
     def quotient_of(x):
-        return np.polydiv(x[:3], np.array([1.0, 2.0]))[0] * x[0]  # no rule for np.polydiv
+        return np.histogram(x[:3], bins=2)[1] * x[0]  # no rule for np.histogram
     with pytest.raises(fwdad.FwdadError) as info:
         fwdad.jacfwd(quotient_of, chunk_size=10, executor=pool)(X)
     with pytest.raises(type(info.value)) as here:
         fwdad.jacfwd(quotient_of)(X)
     assert str(info.value) == str(here.value)
-    assert "polydiv" in str(info.value)
+    assert "histogram" in str(info.value)
 
 
 def test_without_cloudpickle_a_closure_cannot_travel(monkeypatch, pool):

@@ -126,3 +126,22 @@ def test_a_new_value_with_an_arguments_tangent_fails(restore_rules, fn, rule, ar
         return
     with pytest.raises(AssertionError, match=re.escape(message)):
         testing.test_rule(fn, arg)
+
+
+@pytest.mark.parametrize("x", [np.array([0.3, -1.2, 0.5], dtype=np.float32),
+                               np.float32(0.7), [np.float32(0.2), np.float32(1.1)]])
+def test_float32_arguments_get_a_step_their_precision_resolves(x):
+    """A step of 1e-6 moved a float32 near 1 by a step rounded to 6%: a right rule
+    failed against the differences (np.sin: a 4.7% error)."""
+    testing.test_rule(np.sin, np.asarray(x))
+    testing.test_rule(lambda v: np.sum(np.tanh(np.asarray(v) * 3.0)), x)
+
+
+def test_the_default_step_and_tolerance_follow_the_coarsest_dtype():
+    from fwdad.testing.finite_differences import default_rtol, default_step
+    wide, narrow = np.ones(2), np.ones(2, dtype=np.float32)
+    assert default_step([wide, 1.5]) == 1e-6 and default_rtol([wide]) == 1e-6
+    eps = float(np.finfo(np.float32).eps)
+    assert default_step([wide, {"a": narrow}]) == pytest.approx(eps ** (1 / 3))
+    assert default_rtol([narrow]) == pytest.approx(10 * eps ** (2 / 3))
+    assert default_step([narrow], h=1e-3) == 1e-3  # given: kept

@@ -15,6 +15,7 @@ if HAS_SCIPY:  # SciPy is optional: its rules only where it imports
         rules_scipy_special, rules_scipy_linalg, rules_scipy_spectral, rules_scipy_sylvester,
         rules_scipy_matrix_functions, rules_scipy_optimize, rules_scipy_quad,
         rules_scipy_integrate)
+from fwdad.reverse import rules_outputs  # noqa: F401,E402 (after every rule: it reads them)
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

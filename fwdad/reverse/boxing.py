@@ -29,11 +29,11 @@ def box(x: Any, region: Tape) -> Any:
     elif isinstance(x, np.ndarray) and type(x) is not np.ndarray and x.dtype.kind in "fc":
         raise array_subclass_error(x)
     elif isinstance(x, np.ndarray) and x.dtype.kind == "f":
-        var = VarMat(x.astype(float)) if current_layout() == "varmat" \
-            else new_matvar(x)
+        var = VarMat(x.astype(x.dtype.newbyteorder("="))) if current_layout() == "varmat" \
+            else new_matvar(x)  # (its own dtype: the values are the plain call's)
     elif isinstance(x, np.ndarray) and x.dtype.kind == "c":
         note_complex()
-        var = VarMat(x.astype(complex)) if current_layout() == "varmat" \
+        var = VarMat(x.astype(x.dtype.newbyteorder("="))) if current_layout() == "varmat" \
             else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
         return type(x)(box(v, region) for v in x) if not hasattr(x, "_fields") \

@@ -40,8 +40,12 @@ def depends_on_arguments(variables: list) -> bool:
     if not region.arguments:
         return False
     region.zero_adjoints()
-    for v in variables:
-        accumulate(v, rng.uniform(1.0, 2.0, np.shape(value_of(v))))
+    for v in variables:  # (a complex value gets a complex seed: a real one reaches no
+        shape = np.shape(value_of(v))  # real argument through v = x * 1j)
+        seed = rng.uniform(1.0, 2.0, shape)
+        if np.iscomplexobj(value_of(v)):
+            seed = seed + 1j * rng.uniform(1.0, 2.0, shape)
+        accumulate(v, seed)
     region.backward()
     reached = any(np.any(adjoint_of(a) != 0) for a in region.arguments)
     region.zero_adjoints()

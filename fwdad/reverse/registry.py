@@ -73,11 +73,13 @@ def complex_ready(*fns: Any) -> None:
             entry.callable = entry.rule  # (nothing to check on the hot path)
 
 
-def nondiff_rrule(*fns: Any) -> None:
+def nondiff_rrule(*fns: Any, call: Optional[Callable] = None) -> None:
     """Declare forward primitives whose derivative is zero (piecewise constant, or not a
-    float): they run on plain values, as `def_nondiff` primitives do."""
+    float): they run on plain values, as `def_nondiff` primitives do. `call(fn)`, when
+    given, is what runs instead of fn itself (on the values of lists and tuples too)."""
     for fn in fns:
-        _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn), "nondiff")
+        run = NonDiff(fn) if call is None else NonDiff(call(fn), compared_value)
+        _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, run, "nondiff")
 
 
 def compare_rrule(*fns: Any) -> None:

@@ -72,16 +72,36 @@ class NonDiff:
 
 
 class Pure:
-    """Calls a pure rule on plain values and records its pullback on the tape."""
+    """Calls a pure rule on plain values and records its pullback on the tape.
 
-    __slots__ = ("fn", "rule", "numpy", "__name__")
+    `out_at` is where `fn` takes `out` among its positional parameters (None: not by
+    position; reverse/rules_outputs.py sets it): the rule takes `out` as a keyword, so
+    `np.clip(x, lo, hi, r)` reaches it as `np.clip(x, lo, hi, out=r)`. Kept here rather
+    than in a wrapper, so that what is pure stays a Pure (the static reverse schedule
+    replays Pure rules as steps)."""
+
+    __slots__ = ("fn", "rule", "numpy", "out_at", "__name__")
 
     def __init__(self, fn: Callable, rule: Callable) -> None:
         self.fn, self.rule, self.__name__ = fn, rule, getattr(rule, "__name__", "rrule")
         self.numpy = getattr(fn, "__objclass__", None) is np.ndarray or \
             reads_lists_as_arrays(fn)
+        self.out_at: Optional[int] = None
+
+    def out_by_keyword(self, args: tuple, kwargs: dict) -> tuple:
+        """(args, kwargs) with an `out` given by position moved to the keyword."""
+        at = self.out_at
+        if at is None or len(args) <= at:
+            return args, kwargs
+        if "out" in kwargs:
+            raise TypeError(f"{describe(self.fn)} got out= by position and by keyword")
+        if args[at] is not None:
+            kwargs = {**kwargs, "out": args[at]}
+        return args[:at] + args[at + 1:], kwargs
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.out_at is not None and len(args) > self.out_at:
+            args, kwargs = self.out_by_keyword(args, kwargs)
         at = _simple_variables(args)
         if at is not None and (not kwargs or "out" not in kwargs and untracked((), kwargs)):
             if not at:  # constants: the primal alone, nothing recorded
@@ -121,6 +141,16 @@ class Pure:
             inputs = [(i, _snapshot(args[i])) for i in at]
             current().push(Chain(pullback, inputs, _snapshot(result)), result)
         return result
+
+
+def pure_inside(rule: Any) -> Optional[Pure]:
+    """The Pure a registered reverse rule runs: the rule itself, or the one inside a
+    wrapper that says so with a `pure` attribute (a ufunc's rule with out=, a copy's);
+    None for a rule that records on the tape itself."""
+    if type(rule) is Pure:
+        return rule
+    inner = getattr(rule, "pure", None)
+    return inner if type(inner) is Pure else None
 
 
 def _into_out(rule: "Pure", args: tuple, kwargs: dict) -> Any:

@@ -27,6 +27,7 @@ from fwdad.reverse.var import (
     Var,
     VarMat,
     gather,
+    is_matvar,
     new_matvar,
     scatter_add,
     to_matvar,
@@ -172,10 +173,23 @@ def setitem(x: Any, key: Any, v: Any) -> None:
         x[key] = value_of(v)  # NumPy truncates: no derivative, as in forward mode
     elif user_method(operator.setitem, (x, key, v)) is not None:
         user_method(operator.setitem, (x, key, v))(x, key, v)
+    elif is_matvar(x) and np.iscomplexobj(value_of(v)):
+        x[key] = _real_part_as_numpy_writes(v)
     else:
         x[key] = v  # lists, dicts, matvars (they hold variables), int arrays
         if isinstance(x, (list, dict)):
             note(x, v)
+
+
+def _real_part_as_numpy_writes(v: Any) -> Any:
+    """A complex value written into a real matvar: what NumPy writes into a real array,
+    its real part, with NumPy's own ComplexWarning (or its TypeError, for a Python
+    complex constant) raised by the same write into a plain array. Stored as it was, the
+    complex variable made the matvar complex (a TypeError or a ComplexWarning later, in
+    var.gather). (A Var keeps a NumPy complex scalar as a Python complex: as an array.)"""
+    scratch = np.empty(np.shape(value_of(v)))
+    scratch[...] = value_of(v) if type(v) is complex else np.asarray(value_of(v))
+    return get_rrule(np.real)(v) if is_tracked(v) else np.real(v)
 
 
 @raw_rrule(operator.delitem)

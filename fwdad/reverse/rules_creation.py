@@ -146,6 +146,7 @@ def copying(fn: Any, rule: Any) -> None:
             return out
         return _fresh(out)
     made.__name__ = getattr(rule, "__name__", "copy")
+    made.pure = pure  # (rule_calls.pure_inside)
     raw_rrule(fn)(made)
 
 

@@ -178,9 +178,20 @@ def _gathered_sum(b, where, shape):
 
 
 # ---- np.random: draws are constants; shuffles move adjoints with values ------------------
+def _drawing(method):
+    """`method` of the generator given first, or of NumPy's global RandomState for a call
+    through np.random, which reaches the rule without it (calling the unbound method on
+    the first argument instead raised a TypeError, or crashed the interpreter)."""
+    def draw(*args, **kwargs):
+        source, args = forward_random.source_and_args(args)
+        return getattr(source, method.__name__)(*args, **kwargs)
+    draw.__name__ = method.__name__
+    return draw
+
+
 nondiff_rrule(*[getattr(cls, name) for cls in forward_random.SOURCES for name in dir(cls)
                 if not name.startswith("_") and name not in forward_random.NOT_DRAWS
-                and callable(getattr(cls, name))])
+                and callable(getattr(cls, name))], call=_drawing)
 
 
 def _shuffle_rule(in_place: bool):

@@ -18,10 +18,12 @@ import numpy as np
 import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.reverse.registry import raw_rrule, rrule, rrule_entry
+from fwdad.errors import FwdadError, in_user_code
+from fwdad.reverse.registry import complex_ready, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked
+from fwdad.rules.exprel import exprel_derivative
 from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap
@@ -42,6 +44,13 @@ def _over(x, z):
     """x / z, and 0 where x and z are 0; its derivative in x is 1 / z at x = 0 too
     (forward over reverse differentiates this row: a constant 0 wherever x is 0 gave 0)."""
     return x / np.where((x == 0) & (z == 0), 1.0, z)
+
+
+def _pseudo_huber_d(d, r):
+    """d/dd of d^2 (s - 1), s = sqrt(1 + (r / d)^2): 2 d (s - 1) - r^2 / (d s), with
+    s - 1 = (r / d)^2 / (s + 1), is r^4 / (d^3 s (s + 1)^2) (no cancellation)."""
+    s = np.sqrt(1.0 + np.square(divide(r, d)))
+    return r ** 4 / (d ** 3 * s * np.square(1.0 + s))
 
 
 def _psi_gap(a, b):
@@ -69,6 +78,11 @@ UNARY = {
     sc.i0e: lambda x, y: ive_derivative(1, 0, x),  # (i1e - i0e cancels: forward over
     sc.i1e: lambda x, y: ive_derivative(1, 1, x),  # reverse differentiates these rows)
     sc.entr: lambda x, y: -np.log(x) - 1.0,
+    sc.dawsn: lambda x, y: 1.0 - 2.0 * x * sc.dawsn(x),  # D' = 1 - 2 x D (DLMF 7.10)
+    sc.erfcx: lambda x, y: 2.0 * (x * sc.erfcx(x) - 1.0 / SQRT_PI),
+    sc.exprel: lambda x, y: exprel_derivative(1, x),  # (fwdad/rules/exprel.py: no 0 / 0)
+    sc.spence: lambda x, y: -divide(1.0, sc.exprel(np.log(x))),  # log z / (1 - z)
+    sc.cbrt: lambda x, y: divide(1.0, 3.0 * np.square(sc.cbrt(x))),
 }
 
 BINARY = {
@@ -86,6 +100,21 @@ BINARY = {
                   lambda a, x, y: np.exp(sc.xlogy(a - 1.0, x) - x) / sc.gamma(a)),
     sc.gammaincc: (_refused("gammaincc(a, x)", "a"),
                    lambda a, x, y: -np.exp(sc.xlogy(a - 1.0, x) - x) / sc.gamma(a)),
+    sc.owens_t: (lambda h, a, y: -0.5 * np.exp(-0.5 * np.square(h)) / SQRT_2PI
+                 * sc.erf(a * h / math.sqrt(2.0)),  # (-phi(h) erf(a h / sqrt 2) / 2)
+                 lambda h, a, y: np.exp(-0.5 * np.square(h) * (1.0 + np.square(a)))
+                 / (2.0 * math.pi * (1.0 + np.square(a)))),
+    sc.boxcox: (lambda x, lm, y: np.exp((lm - 1.0) * np.log(x)),
+                lambda x, lm, y: np.square(np.log(x)) * exprel_derivative(1, lm * np.log(x))),
+    sc.boxcox1p: (lambda x, lm, y: np.exp((lm - 1.0) * np.log1p(x)),
+                  lambda x, lm, y: np.square(np.log1p(x))
+                  * exprel_derivative(1, lm * np.log1p(x))),
+    sc.huber: (lambda d, r, y: np.where(d < 0, np.nan, np.maximum(np.abs(r) - d, 0.0)),
+               lambda d, r, y: np.where(d < 0, np.nan, np.where(np.abs(r) <= d, r,
+                                                                d * np.sign(r)))),
+    sc.pseudo_huber: (lambda d, r, y: np.where(d < 0, np.nan, _pseudo_huber_d(d, r)),
+                      lambda d, r, y: np.where(d < 0, np.nan, r / np.sqrt(
+                          1.0 + np.square(divide(r, d))))),
 }
 
 for _ufunc, _derivative in UNARY.items():
@@ -113,6 +142,7 @@ def _constant_first(fn, call: str, arg: str) -> None:
             refuse_tangent(1.0, call, arg)
         return inner(*args, **kwargs)
     rule.__name__ = getattr(inner, "__name__", "rule")
+    rule.wraps = inner  # (calls it with the same arguments: rules_outputs reads this)
     rrule_entry(fn).callable = rule
 
 
@@ -209,3 +239,29 @@ for _fn, _call, _arg in [(sc.kv, "kv(v, x)", "v"), (sc.iv, "iv(v, x)", "v"),
                          (sc.gammaincc, "gammaincc(a, x)", "a"),
                          (sc.polygamma, "polygamma(n, x)", "n"), (sc.zeta, "zeta(x, q)", "x")]:
     _constant_first(_fn, _call, _arg)
+
+
+@rrule(exprel_derivative)
+def _exprel_derivative(n, x):
+    out = exprel_derivative(n, x)
+    return out, lambda ct: (None, lambda: ct * exprel_derivative(n + 1, x))
+
+
+@rrule(sc.lambertw)
+def _lambertw(z, k=0, tol=1e-8):
+    """W' = exp(-W) / (1 + W) on every branch: holomorphic, so ct W' (complex_ready); a
+    real z keeps the real part of its cotangent."""
+    w = sc.lambertw(z, k, tol)
+    return w, lambda ct: (ct * divide(np.exp(-w), 1.0 + w),)
+
+
+complex_ready(sc.lambertw)
+
+
+@rrule(sc.softplus)
+def _softplus(x, **kwargs):
+    if kwargs:
+        raise FwdadError(f"scipy.special.softplus{in_user_code()} with keyword arguments "
+                         f"({', '.join(kwargs)}): call np.logaddexp(0, x, ...) instead, "
+                         f"which fwdad differentiates with them.")
+    return sc.softplus(x), lambda ct: (ct * sc.expit(x),)

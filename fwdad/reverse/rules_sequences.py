@@ -7,10 +7,10 @@ import operator
 
 import numpy as np
 
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.reverse.registry import complex_ready, composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.rule_calls import Pure
-from fwdad.reverse.tracked import is_tracked
+from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.rules.polynomials import roots_and_jacobian
 from fwdad.rules.sinc import sinc_derivative
 
@@ -127,11 +127,31 @@ def _polyval(p, x):
 @raw_rrule(np.interp)
 def _interp(x, xp, fp, left=None, right=None, period=None):
     if is_tracked(xp):
-        raise FwdadError("fwdad differentiates np.interp in x, fp, left and right, not in "
-                         f"the knots xp: pass xp as a constant ({_CONSTANT}).")
+        raise FwdadError(f"np.interp{in_user_code()}: fwdad differentiates it in x, fp, left "
+                         f"and right, not in the knots xp: pass xp as a constant "
+                         f"({_CONSTANT}).")
     if period is not None:
-        return _periodic(x, xp, fp, abs(period))
+        if is_tracked(period):
+            raise FwdadError(f"np.interp{in_user_code()}: fwdad differentiates it in x "
+                             f"and fp, not in period=: pass the period as a constant.")
+        return _periodic(x, xp, _as_values(fp), abs(period))
     return Pure(np.interp, _interp_rule)(x, xp, fp, left, right)
+
+
+def _as_values(fp):
+    """fp as an array: a variable, or a list holding variables made one (np.array's
+    rule), or a constant array of floats or complex numbers, as np.interp reads it."""
+    if is_tracked(fp) and not isinstance(fp, (list, tuple)):
+        return fp
+    if isinstance(fp, (list, tuple)) and holds_variable(fp):
+        return get_rrule(np.array)(fp)
+    return _floats(fp)
+
+
+def _floats(values):
+    """The values as np.interp computes with them: float, or complex when they are."""
+    values = np.asarray(values)
+    return values.astype(np.result_type(values, 1.0), copy=False)
 
 
 def _periodic(x, xp, fp, period):
@@ -142,8 +162,7 @@ def _periodic(x, xp, fp, period):
     knots = np.concatenate([knots[order][-1:] - period, knots[order], knots[order][:1]
                             + period])
     index = (np.concatenate([order[-1:], order, order[:1]]),)
-    fp = get_rrule(operator.getitem)(fp, index) if is_tracked(fp) else \
-        np.asarray(fp, dtype=float)[index]
+    fp = get_rrule(operator.getitem)(fp, index) if is_tracked(fp) else fp[index]
     x = get_rrule(np.remainder)(x, period) if is_tracked(x) else np.remainder(x, period)
     return Pure(np.interp, _interp_rule)(x, knots, fp)
 
@@ -152,7 +171,7 @@ def _interp_rule(x, xp, fp, left=None, right=None):
     """Linear in fp (weights 1 - t and t of the segment's ends), left and right; in x,
     the segment's slope (at a knot, the segment to its right; outside, 0)."""
     out = np.interp(x, xp, fp, left, right)
-    xp, fp = np.asarray(xp, dtype=float), np.asarray(fp, dtype=float)
+    xp, fp = np.asarray(xp, dtype=float), _floats(fp)  # (complex: Pure refuses them)
     k = np.clip(np.searchsorted(xp, x, "right") - 1, 0, len(xp) - 2)
     t = (x - xp[k]) / (xp[k + 1] - xp[k])
     below, above = np.asarray(x < xp[0]), np.asarray(x > xp[-1])

@@ -9,6 +9,7 @@ view of its adjoint, so writing through it reaches the base, as in NumPy.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 import numpy as np
@@ -19,7 +20,8 @@ from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import view_rrule
 from fwdad.reverse.tracked import holds_variable, is_tracked
-from fwdad.reverse.var import VarMat
+from fwdad.reverse.var import VarMat, value_of
+from fwdad.rules.indexing import along_axis_index
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
          np.expand_dims, np.flip, np.fliplr, np.flipud, np.rot90, np.rollaxis]
@@ -29,7 +31,7 @@ SELECTIONS = [np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.take, np.nda
 JOINING = [np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack] + \
     ([np.row_stack] if hasattr(np, "row_stack") else [])  # (deprecated since NumPy 2.0)
 SPLITTING = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.unstack]
-SPREADING = [np.broadcast_arrays, np.meshgrid, np.ix_]
+SPREADING = [np.broadcast_arrays, np.meshgrid]  # (np.ix_: below)
 
 
 def selection_rrule(fn: Callable) -> Callable:
@@ -116,6 +118,17 @@ for _fn in SPREADING:
     rrule(_fn)(_many(_fn))
 
 
+@rrule(np.ix_)
+def _ix(*seqs):
+    """Each 1-d sequence reshaped to an axis of its own: a float one's cotangent is its
+    output's, flattened back; a boolean mask or integer indices take none. (Numbering
+    the positions, as _many does, read a mask as indices: a bare TypeError.)"""
+    out = np.ix_(*seqs)
+    return out, lambda ct: tuple(
+        None if c is None or o.dtype.kind not in "fc" else np.reshape(c, np.shape(s))
+        for s, o, c in zip(seqs, out, ct))
+
+
 def _atleast_rule(fn: Callable) -> Callable:
     view = view_rrule(fn)
 
@@ -185,3 +198,13 @@ def _diff_adjoint(ct, n, axis):
         pad = np.zeros(ct.shape[:-1] + (1,))
         ct = np.concatenate([pad, ct], axis=-1) - np.concatenate([ct, pad], axis=-1)
     return np.moveaxis(ct, -1, axis)
+
+
+@raw_rrule(np.put_along_axis)
+def _put_along_axis(arr, indices, values, axis):
+    """In place: arr[index] = values, with the index take_along_axis reads (the last of
+    repeated indices wins, as the write's own rule has it)."""
+    if not holds_variable((arr, values)):
+        return np.put_along_axis(arr, indices, values, axis)
+    index = along_axis_index(np.asarray(value_of(arr)), indices, axis)
+    get_rrule(operator.setitem)(arr, index, _as_array(values))

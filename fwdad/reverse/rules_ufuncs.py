@@ -173,6 +173,7 @@ def with_out(ufunc: np.ufunc, call: Callable) -> Callable:
             get_rrule(operator.setitem)(target, Ellipsis, value)
         return outs if ufunc.nout > 1 else outs[0]
     rule.__name__ = f"_{ufunc.__name__}_out"
+    rule.pure = call  # (what it runs without out=: rule_calls.pure_inside)
     return rule
 
 

@@ -163,10 +163,14 @@ def compared_value(x: Any) -> Any:
 
 
 def gather(m: np.ndarray, field: str) -> np.ndarray:
-    """The values (or adjoints) of a matvar as a float array; plain items count as
-    constants (adjoint 0)."""
+    """The values (or adjoints) of a matvar as a float array (complex when an item is);
+    plain items count as constants (adjoint 0)."""
     flat = [getattr(v, field) if type(v) is Var else (v if field == "value" else 0.0)
             for v in m.flat]
+    if any(isinstance(v, (complex, np.complexfloating)) for v in flat):
+        # (a complex scalar held as a 0-d matvar, rules_scalar_methods._as_0d: as a float
+        # array its imaginary part was dropped, with a ComplexWarning)
+        return np.array(flat, dtype=complex).reshape(m.shape)
     return np.array(flat, dtype=float).reshape(m.shape)
 
 

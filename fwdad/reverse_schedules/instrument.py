@@ -21,7 +21,7 @@ from fwdad.core import rebinding
 from fwdad.core.rebinding import bound_names
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import entries
-from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.rule_calls import Pure, pure_inside
 from fwdad.reverse.transform import transform
 
 
@@ -130,13 +130,7 @@ def rule_tables() -> tuple:
 
 
 def _out_wrapped(rule: Any) -> Optional[Pure]:
-    """The Pure inside rules_ufuncs.with_out's wrapper (`call`), or inside
-    rules_creation.copying's (`pure`), if `rule` is one of them."""
-    if not isinstance(rule, types.FunctionType) or rule.__code__.co_name not in (
-            "rule", "made"):
-        return None
-    for name in ("call", "pure"):
-        if name in rule.__code__.co_freevars:
-            cell = rule.__closure__[rule.__code__.co_freevars.index(name)]
-            return cell.cell_contents if type(cell.cell_contents) is Pure else None
-    return None
+    """The Pure inside rules_ufuncs.with_out's wrapper, or inside rules_creation.copying's,
+    if `rule` is one of them."""
+    inner = pure_inside(rule)
+    return inner if inner is not rule else None

@@ -31,7 +31,7 @@ from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import get_rrule
-from fwdad.reverse.rule_calls import NonDiff, Pure, holds_complex
+from fwdad.reverse.rule_calls import NonDiff, Pure, holds_complex, pure_inside
 from fwdad.reverse.rules_arrays import last_writes
 from fwdad.reverse.rules_python import Method
 from fwdad.reverse.specialize import SpecializedRule
@@ -193,6 +193,7 @@ class ReverseRecorder:
 
     def pure(self, rule: Pure, args: tuple, kwargs: dict) -> Any:
         """An rrule: a pure step when its arguments are variables and plain values."""
+        args, kwargs = rule.out_by_keyword(args, kwargs)
         at = variables_at(args)
         if not at or any(holds_variable(v) for v in kwargs.values()) or "out" in kwargs:
             return self.plain(rule, args, kwargs, replay=rule.fn)
@@ -338,7 +339,7 @@ class ReverseRecorder:
 
     def call(self, rule: Any, args: tuple, kwargs: dict) -> Any:
         """A call of what reverse code binds for a primitive or a derived rule."""
-        if type(rule) is Pure:
+        if pure_inside(rule) is rule:
             return self.pure(rule, args, kwargs)
         inner = self.wrapped_pure(rule)  # (a ufunc without out=; a copy of a variable)
         if inner is not None and len(args) == inner[1] and "out" not in kwargs and \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import (
     common_batch,
     dense,
@@ -152,20 +152,23 @@ def _powers(x, n: int):
 # ---- interpolation and averages --------------------------------------------------------------
 @frule(np.interp)
 def _interp(x: Dual, xp: Dual, fp: Dual, left: Dual = None, right: Dual = None,
-            period=None) -> Dual:
+            period: Dual = None) -> Dual:
     """Linear in fp, left and right; in x, the slope of the segment x falls in (at a
-    knot, the segment to its right; outside [xp[0], xp[-1]], 0). The knots xp must be
-    constants."""
-    if xp.tangent is not NoTangent and np.any(xp.tangent):
-        raise FwdadError("fwdad differentiates np.interp in x and fp, not in the knots xp: "
-                         "give xp no tangent.")
+    knot, the segment to its right; outside [xp[0], xp[-1]], 0). The knots xp and the
+    period must be constants."""
+    for given, name in ((xp, "the knots xp"), (period, "period=")):
+        if given is not None and given.tangent is not NoTangent and np.any(given.tangent):
+            raise FwdadError(f"np.interp{in_user_code()}: fwdad differentiates it in x "
+                             f"and fp, not in {name}: give it no tangent.")
+    period = None if period is None else period.primal
     knots, fp = np.asarray(xp.primal, dtype=float), as_array(fp)
     given = [None if end is None else end.primal for end in (left, right)]
     out = np.interp(x.primal, knots, fp.primal, *given, period)
     ends = [None if end is None else 0.0 for end in given]
     dfp = map_batch(lambda t: np.interp(x.primal, knots, t, *ends, period),
                     fp.primal, fp.tangent)
-    values = np.asarray(fp.primal, dtype=float)
+    values = np.asarray(fp.primal)  # (float, or complex: the slope is complex too)
+    values = values.astype(np.result_type(values, 1.0), copy=False)
     at, knots, values = (x.primal, knots, values) if period is None else \
         _periodic(x.primal, knots, values, period)
     k = np.clip(np.searchsorted(knots, at, "right") - 1, 0, len(knots) - 2)

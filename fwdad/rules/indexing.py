@@ -15,6 +15,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.rules.batching import batch_position, in_a_context, is_batched, tangent_index
 from fwdad.rules.classes import overloadable
+from fwdad.rules.creation import array_rule
 from fwdad.rules.registry import frule
 from fwdad.rules.unshared import own_unless_view
 from fwdad.rules.widening import assign, refused_as_constant, widen_before_view
@@ -88,3 +89,27 @@ def array_view_tangent(x: Dual, name: str):
             tuple(range(tangent.ndim - 2)) + (tangent.ndim - 1, tangent.ndim - 2)
         return tangent.transpose(axes)
     return getattr(tangent, name)
+
+
+# ---- put_along_axis: a write at the index take_along_axis reads ----------------------------
+def along_axis_index(arr: np.ndarray, indices, axis) -> tuple:
+    """The index `arr[index] = values` writes through, for np.put_along_axis(arr, indices,
+    values, axis) (axis None: into the flattened array). NumPy's own checks run first:
+    np.take_along_axis reads the same places and raises what put_along_axis raises."""
+    indices = np.asarray(indices)
+    np.take_along_axis(arr, indices, axis)
+    if axis is None:
+        return np.unravel_index(np.where(indices < 0, indices + arr.size, indices), arr.shape)
+    axis = axis + arr.ndim if axis < 0 else axis
+    return tuple(indices if dim == axis else np.arange(n).reshape(
+        [n if d == dim else 1 for d in range(arr.ndim)]) for dim, n in enumerate(arr.shape))
+
+
+@frule(np.put_along_axis)
+def _put_along_axis(arr: Dual, indices, values: Dual, axis) -> Dual:
+    """In place: the tangent is written where the values are, as x[index] = v writes it
+    (the last of repeated indices wins in both)."""
+    if isinstance(values.primal, (list, tuple)):
+        values = array_rule(values)  # (the items' batched tangents: the batch axis first)
+    index = Dual(along_axis_index(arr.primal, indices, axis), NoTangent)
+    return setitem_rule(arr, index, values)  # (its wrapper takes Duals)

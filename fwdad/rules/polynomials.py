@@ -1,5 +1,5 @@
 """NumPy's polynomial functions on coefficient arrays (polyadd, polysub, polymul,
-polyder, polyint, poly, polyfit), written in plain NumPy for both modes to
+polydiv, polyder, polyint, poly, polyfit), written in plain NumPy for both modes to
 differentiate, as fwdad/rules/piecewise.py does piecewise; and the rule of np.roots.
 
     np.polymul(a, b)       ->  np.convolve(a, b)
@@ -60,6 +60,23 @@ def polysub(a1: Any, a2: Any) -> Any:
 
 def polymul(a1: Any, a2: Any) -> Any:
     return np.convolve(_coefficients("polymul", a1), _coefficients("polymul", a2))
+
+
+def polydiv(u: Any, v: Any) -> Any:
+    """Long division, as NumPy does it: (q, r) with u = q v + r, the remainder's leading
+    entries dropped while np.allclose(r[0], 0) says they are 0 (NumPy's own test)."""
+    u, v = _coefficients("polydiv", u) + 0.0, _coefficients("polydiv", v) + 0.0
+    m, n = len(u) - 1, len(v) - 1
+    scale = 1.0 / v[0]
+    q = np.zeros(max(m - n + 1, 1), np.result_type(u, v))
+    r = u.astype(q.dtype)
+    for k in range(m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] -= d * v
+    while np.allclose(r[0], 0, rtol=1e-14) and r.shape[-1] > 1:
+        r = r[1:]
+    return q, r
 
 
 def polyder(p: Any, m: int = 1) -> Any:
@@ -157,7 +174,8 @@ def _roots(p: Dual) -> Dual:
 
 def_nondiff(refuse_polynomial)
 PLAIN = {np.polyadd: polyadd, np.polysub: polysub, np.polymul: polymul,
-         np.polyder: polyder, np.polyint: polyint, np.poly: poly, np.polyfit: polyfit}
+         np.polydiv: polydiv, np.polyder: polyder, np.polyint: polyint, np.poly: poly,
+         np.polyfit: polyfit}
 
 for _numpy_fn, _plain in PLAIN.items():
     frule(_numpy_fn)(derived_from(_plain))

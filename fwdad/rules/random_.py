@@ -19,7 +19,7 @@ SOURCES = (np.random.Generator, np.random.RandomState)
 NOT_DRAWS = {"bit_generator", "spawn", "shuffle", "permutation", "permuted"}
 
 
-def _source_and_args(args: tuple):
+def source_and_args(args: tuple):
     """(the generator, the remaining arguments) for a bound or a module-level call."""
     if args and isinstance(args[0], SOURCES):
         return args[0], args[1:]
@@ -28,7 +28,7 @@ def _source_and_args(args: tuple):
 
 def _draw(cls: type, name: str) -> None:
     def rule(*args, **kwargs) -> Dual:
-        source, args = _source_and_args(args)
+        source, args = source_and_args(args)
         return Dual(getattr(source, name)(*args, **kwargs), NoTangent)
     rule.__name__ = f"_{name}"
     frule(getattr(cls, name))(rule)

@@ -23,6 +23,7 @@ import scipy.special as sc
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.exprel import exprel_derivative
 from fwdad.rules.ieee import divide  # (a Python float 0 gives inf, as NumPy does)
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap
@@ -34,6 +35,7 @@ from fwdad.tangents import NoTangent
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 SQRT_2PI = math.sqrt(2.0 * math.pi)
+SQRT_2 = math.sqrt(2.0)
 
 
 # ---- refusals: checks on values, with no derivative of their own --------------------------
@@ -87,6 +89,20 @@ def _over(x, z):
     return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
+def _in_domain(d, derivative):
+    """The derivative where d >= 0; NaN where d < 0 (SciPy's value is inf there)."""
+    return np.where(d < 0, np.nan, derivative)
+
+
+def _pseudo_huber_s(d, r):
+    return np.sqrt(1.0 + np.square(divide(r, d)))
+
+
+def _pseudo_huber_d(d, r):
+    s = _pseudo_huber_s(d, r)
+    return np.square(np.square(r)) / (d ** 3 * s * np.square(s + 1.0))
+
+
 def _i1_prime(x, y):
     """i1' = (i0 + i2) / 2 (DLMF 10.29.1), a sum of one sign: i0 - i1 / x, replaced by
     its limit 1/2 at x = 0, gave a third derivative of 0 there, not 3/8."""
@@ -119,6 +135,14 @@ UNARY = {
     sc.i1e: chain(lambda x, y: ive_derivative(1, 1, x)),  # order (fwdad/rules/scaled_bessel.py)
     # ---- entropy: -x log x ----
     sc.entr: chain(lambda x, y: -(np.log(x) + 1.0)),
+    # ---- Dawson's integral and the scaled complementary error function (DLMF 7.10, 7.2.3)
+    sc.dawsn: chain(lambda x, y: 1.0 - 2.0 * x * y),
+    sc.erfcx: chain(lambda x, y: 2.0 * x * y - TWO_OVER_SQRT_PI),
+    # ---- exprel(x) = (e^x - 1) / x; spence(z) = int_1^z log t / (1 - t) dt, whose
+    # derivative log z / (1 - z) is -1 / exprel(log z), without 0 / 0 at z = 1 ----
+    sc.exprel: chain(lambda x, y: exprel_derivative(1, x)),
+    sc.spence: chain(lambda x, y: -divide(1.0, sc.exprel(np.log(x)))),
+    sc.cbrt: chain(lambda x, y: divide(1.0, 3.0 * y * y)),
 }
 
 BINARY = {
@@ -142,6 +166,29 @@ BINARY = {
         sc.xlogy(a - 1.0, x) - x - sc.gammaln(a))),
     sc.gammaincc: _second_only("gammaincc(a, x)", "a", lambda a, x, y: -np.exp(
         sc.xlogy(a - 1.0, x) - x - sc.gammaln(a))),
+    # Owen's T(h, a) = int_0^a exp(-h^2 (1 + t^2) / 2) / (1 + t^2) dt / (2 pi): in h,
+    # -phi(h) erf(a h / sqrt 2) / 2; in a, the integrand at a
+    sc.owens_t: partials(lambda h, a, y: -np.exp(-0.5 * h * h) / (2.0 * SQRT_2PI)
+                         * sc.erf(a * h / SQRT_2),
+                         lambda h, a, y: np.exp(-0.5 * h * h * (1.0 + a * a))
+                         / (2.0 * math.pi * (1.0 + a * a))),
+    # boxcox(x, l) = (x^l - 1) / l = log(x) exprel(l log x): x^(l - 1), and in l
+    # log(x)^2 exprel'(l log x), without (x^l log x - y) / l cancelling near l = 0
+    sc.boxcox: partials(lambda x, lm, y: np.power(x, lm - 1.0),
+                        lambda x, lm, y: np.log(x) ** 2 * exprel_derivative(1, lm * np.log(x))),
+    sc.boxcox1p: partials(lambda x, lm, y: np.power(1.0 + x, lm - 1.0),
+                          lambda x, lm, y: np.log1p(x) ** 2
+                          * exprel_derivative(1, lm * np.log1p(x))),
+    # huber(d, r): r^2 / 2 where |r| <= d, else d (|r| - d / 2); inf (and here NaN) for d < 0
+    sc.huber: partials(lambda d, r, y: _in_domain(d, np.where(np.abs(r) <= d, 0.0,
+                                                              np.abs(r) - d)),
+                       lambda d, r, y: _in_domain(d, np.where(np.abs(r) <= d, r,
+                                                              d * np.sign(r)))),
+    # pseudo_huber(d, r) = d^2 (s - 1), s = sqrt(1 + (r / d)^2): in r, r / s; in d,
+    # 2 d (s - 1) - r^2 / (d s), written r^4 / (d^3 s (s + 1)^2) so as not to cancel
+    # (NaN at d = 0, where only the one-sided derivative |r| exists)
+    sc.pseudo_huber: partials(lambda d, r, y: _in_domain(d, _pseudo_huber_d(d, r)),
+                              lambda d, r, y: _in_domain(d, r / _pseudo_huber_s(d, r))),
 }
 
 
@@ -210,3 +257,25 @@ def _zeta(x: Dual, q: Dual = None, out: Dual = None) -> Dual:
     if out is not None:
         return write_outputs((out,), y, dy, {})
     return Dual(y, dy)
+
+
+@frule(sc.lambertw)
+def _lambertw(z: Dual, k=0, tol=1e-8) -> Dual:
+    """W' = W / (z (1 + W)) = exp(-W) / (1 + W) (DLMF 4.13.4), on every branch k, real or
+    complex z (SciPy's W is complex: so is the tangent); inf at the branch point -1/e."""
+    w = sc.lambertw(z.primal, k, tol)
+    dz = lift(z.primal, z.tangent, ndim(w))
+    return Dual(w, fit(divide(np.exp(-w), 1.0 + w) * dz, w))
+
+
+@frule(sc.softplus)
+def _softplus(x: Dual, **kwargs) -> Dual:
+    """softplus(x) = logaddexp(0, x) (SciPy's own definition): its derivative expit(x)."""
+    if kwargs:
+        raise FwdadError(f"scipy.special.softplus{in_user_code()} with keyword arguments "
+                         f"({', '.join(kwargs)}): call np.logaddexp(0, x, ...) instead, "
+                         f"which fwdad differentiates with them.")
+    refuse_complex("softplus(x)", x.primal)
+    x = as_array(x) if isinstance(x.primal, (list, tuple)) else x
+    y = sc.softplus(x.primal)
+    return Dual(y, fit(sc.expit(x.primal) * lift(x.primal, x.tangent, ndim(y)), y))

@@ -31,21 +31,33 @@ from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
 from fwdad.tangents import NoTangent, Tangent, inner, random_tangent, stack, unstack
 from fwdad.testing.aliasing import first_alias
-from fwdad.testing.finite_differences import directional, run_on_copies
+from fwdad.testing.finite_differences import (
+    default_rtol,
+    default_step,
+    directional,
+    run_on_copies,
+)
 
 
-def test_rule(f: Callable[..., Any], *args: Any, rtol: float = 1e-6, atol: float = 1e-8,
-              batch: int = 3, seed: int = 0, h: float = 1e-6, **kwargs: Any) -> None:
+def test_rule(f: Callable[..., Any], *args: Any, rtol: Optional[float] = None,
+              atol: float = 1e-8, batch: int = 3, seed: int = 0, h: Optional[float] = None,
+              **kwargs: Any) -> None:
     """Check the forward rule of `f` at `args` (keyword arguments are constants).
 
     Args:
         f: a function with a registered frule, or a Python function to derive one for.
         args: the point; floats and float arrays (in containers, too) are perturbed.
-        rtol: relative tolerance of the finite-difference comparison.
+        rtol: relative tolerance of the finite-difference comparison; by default 1e-6
+            for float64 arguments, and for less precise ones 10 eps^(2/3) of the
+            coarsest dtype among them (float32: 1.7e-4), the error of the differences.
         atol: absolute tolerance of the finite-difference comparison.
         batch: how many tangents to push through at once in the batch check (0: skip).
         seed: seeds the random tangents and cotangents.
-        h: the finite-difference step.
+        h: the finite-difference step; by default 1e-6 for float64 arguments, and for
+            less precise ones the cube root of the coarsest dtype's eps (float32:
+            4.9e-3), where rounding the perturbed point and the truncation error of
+            central differences balance (1e-6 moves a float32 near 1 by a step rounded
+            to 6%).
 
     Raises:
         AssertionError: with a report naming the function, the argument shapes, what
@@ -69,7 +81,8 @@ def test_rule(f: Callable[..., Any], *args: Any, rtol: float = 1e-6, atol: float
     cotangent = (random_tangent(expected_out, rng),
                  [random_tangent(a, rng) for a in expected_after])
     ad = inner(cotangent, (out.tangent, [d.tangent for d in after]))
-    fd = directional(f, args, kwargs, direction, cotangent, h)
+    fd = directional(f, args, kwargs, direction, cotangent, default_step(args, h))
+    rtol = default_rtol(args, rtol)
     report.close("<cotangent, tangent> against finite differences", fd, ad, rtol, atol)
     if batch:
         _check_batch(rule, f, args, kwargs, rng, batch, report)

@@ -66,6 +66,11 @@ def interp_periodic(x, fp):
     return np.interp(x, [350.0, 10.0, 90.0, 180.0], fp, period=360.0)
 
 
+def interp_periodic_list(x, fp):
+    """fp a list holding variables (np.asarray of it: an unclear error before)."""
+    return np.interp(x, [350.0, 10.0, 90.0, 180.0], [fp[0], 2.0, fp[1], fp[2]], period=360.0)
+
+
 def _sequence_cases():
     out = [Case(np.ediff1d, (A,)), Case(np.ediff1d, (V4,), dict(to_end=[1.0, 2.0],
                                                                  to_begin=-3.0)),
@@ -88,6 +93,7 @@ def _sequence_cases():
             Case(np.polyval, ([1.0, 2.0, 0.5], V3)),
             Case(interp, (AT, V4)), Case(interp, (AT, V4, 0.3, 1.2)), Case(interp, (1.7, V4)),
             Case(interp_periodic, (np.array([-20.0, 5.0, 100.0, 400.0, 720.0]), V4)),
+            Case(interp_periodic_list, (np.array([-20.0, 5.0, 100.0, 400.0]), V4)),
             Case(np.vander, (V4,)), Case(np.vander, (SINC, 4, True)),
             Case(np.sinc, (SINC,)), Case(np.sinc, (0.3,)),
             Case(sinc_derivative, (2, SINC)), Case(sinc_derivative, (1, SINC * 3.0)),
@@ -137,7 +143,8 @@ def _array_api_cases():
             # complex roots: the varmat layout only (docs/complex.md)
             Case(np.roots, (np.array([1.0, 0.5, 2.0, -1.0]),), varmat=False),
             Case(np.roots, (np.array([1.0 + 0.5j, -3.0, 2.0 - 1.0j]),), varmat=False),
-            Case(np.polymul, (V4, V3)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
+            Case(np.polymul, (V4, V3)), Case(np.polydiv, (V4, V3)),
+            Case(np.polydiv, (V3, V4)), Case(np.polyder, (V4, 2)), Case(np.polyint, (V4,)),
             Case(np.polyint, (V4, 2), dict(k=[0.5, 1.0])), Case(np.poly, (V3,)),
             Case(np.polyfit, (V4 * 3.0, V4 * V4, 2)),
             Case(np.block, ([[A, A * 2.0], [A[:1], A[1:2]]],)), Case(np.block, ([V4, V3],)),

@@ -121,7 +121,9 @@ def _shape_cases():
             Case(np.hsplit, (A, [1])), Case(np.vsplit, (A, 3)),
             Case(np.dsplit, (STACK, 2)), Case(np.unstack, (A,)),
             Case(np.broadcast_arrays, (V4, A, 2.0)), Case(np.meshgrid, (V3, V4)),
-            Case(np.meshgrid, (V3, V4), dict(indexing="ij")), Case(np.ix_, (V3, V4))]
+            Case(np.meshgrid, (V3, V4), dict(indexing="ij")), Case(np.ix_, (V3, V4)),
+            Case(np.ix_, (V3 > 0.0, V4)),  # a mask beside floats: a bare TypeError before
+            Case(np.ix_, (V4, np.array([0, 2])))]
     out += [Case(np.pad, (A, 2)), Case(np.pad, (A, ((1, 0), (0, 2)), "reflect")),
             Case(np.pad, (V4, 3, "wrap")), Case(np.pad, (A, 1, "edge")),
             Case(np.pad, (A, 1, "symmetric")), Case(np.pad, (A, 1),
@@ -215,6 +217,14 @@ def put_and_fill_diagonal(m, v):
     return b
 
 
+def put_along_axes(m, v):
+    """The last of repeated indices wins; axis=None writes into the flattened array."""
+    b = m * 1.0
+    np.put_along_axis(b, np.array([[1, 1], [0, 3], [2, -1]]), v[:2] * m[:, :1], 1)
+    np.put_along_axis(b, np.array([7, 0, 7]), [v[2], 0.5, v[3]], None)
+    return b * v
+
+
 def ufunc_methods(a, b):
     total = np.add.reduce(a, 1) + np.multiply.reduce(a) [:3] + np.maximum.reduce(a, 0)[1]
     return total + np.add.accumulate(a)[2, :3] + np.multiply.accumulate(b)[:3] \
@@ -239,6 +249,17 @@ def concatenators(a, b):
     range, a scalar, a complex step and the "0,2" directive."""
     r = np.r_[b, a[0], 1.5, 0:2] * np.r_[1.0:3.0:11j]
     return r.sum() * np.c_[a[:, 0], a[:, 1] * a[:, 2]] + np.r_["0,2", a[1], b].sum()
+
+
+def outputs_by_position(a, b):
+    """out= given by position (a bare TypeError before): clip, the method, sum, mean."""
+    r, m = b * 0.0, np.zeros(3)
+    np.clip(b, -0.5, 0.6, r)
+    a.clip(-0.2, 0.3, a * 0.0)
+    np.sum(a, 1, None, m)
+    n = np.zeros(4)
+    np.mean(a, 0, None, n)
+    return r * b + m.sum() * n
 
 
 def add_at(a, b):
@@ -304,13 +325,15 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                + [Case(sort_in_place, (A,)), Case(split_then_write, (V4 * 1.0, 0.5)),
                   Case(to_int_and_back, (A,)), Case(fill_and_copy, (A, 0.4)),
                   Case(put_and_fill_diagonal, (A, V4)), Case(ufunc_methods, (A, V4)),
+                  Case(put_along_axes, (A, V4)),
                   Case(running_extremes, (A, V4)), Case(segment_sums, (A, V4)),
-                  Case(concatenators, (A, V4)),
+                  Case(concatenators, (A, V4)), Case(outputs_by_position, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
 # The primitives that rows above exercise inside a function (complex128: in
 # test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
+          np.put_along_axis,
           np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.reduceat,
           np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,

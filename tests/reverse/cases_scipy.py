@@ -29,6 +29,7 @@ try:
     import scipy.linalg as sl
     import scipy.special as sc
 
+    from fwdad.rules.exprel import exprel_derivative
     from fwdad.rules.normal_log_cdf import log_ndtr_derivative
     from fwdad.rules.polygamma_gap import polygamma_gap
     from fwdad.rules.scaled_bessel import ive_derivative
@@ -37,6 +38,13 @@ except ImportError:  # SciPy is optional
 
 PROBABILITY = (UNIT + 1.0) / 2.0  # in (0.1, 0.9): logit, ndtri
 ORDERS = np.array([[0, 1, 2], [3, 1, 0]])  # integer orders: constants
+
+
+def _zeta_into(q):
+    """zeta with out= given by position (a bare TypeError before)."""
+    r = q * 0.0
+    sc.zeta(3.0, q, r)
+    return r * q
 
 
 def _cases() -> list:
@@ -56,8 +64,19 @@ def _cases() -> list:
     out += [Case(log_ndtr_derivative, (2, A)), Case(log_ndtr_derivative, (3, A * 20.0))]
     out += [Case(polygamma_gap, (0, POS, POS[0] + 2.0)), Case(polygamma_gap, (1, 40.0, 1e-3))]
     out += [Case(np.i0, (A * 3.0,))]
+    out += [Case(f, (A * 3.0,)) for f in (sc.dawsn, sc.erfcx, sc.exprel, sc.cbrt,
+                                          sc.softplus)]
+    out += [Case(sc.exprel, (A * 1e-7,)), Case(sc.spence, (POS,)),
+            Case(sc.spence, (np.array([1.0, 1.0 + 1e-8, 0.3]),)),
+            Case(exprel_derivative, (2, A * 3.0)), Case(exprel_derivative, (1, A * 1e-6))]
+    out += [Case(sc.owens_t, (A, A[::-1])), Case(sc.boxcox, (POS, UNIT)),
+            Case(sc.boxcox1p, (POS - 0.4, UNIT)), Case(sc.huber, (POS, UNIT * 2.0)),
+            Case(sc.pseudo_huber, (POS, UNIT * 2.0)), Case(sc.boxcox, (POS, 1e-9 * UNIT))]
+    out += [Case(sc.lambertw, (POS,), varmat=False),  # (complex: varmat only)
+            Case(sc.lambertw, (A * 0.3,), varmat=False)]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]
-    out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS))]
+    out += [Case(sc.zeta, (3, POS)), Case(sc.zeta, (ORDERS + 2, POS)),
+            Case(_zeta_into, (POS,))]
     out += [Case(sc.logsumexp, (A,)), Case(sc.logsumexp, (A,), dict(axis=1)),
             Case(sc.logsumexp, (A,), dict(axis=0, keepdims=True)),
             Case(sc.logsumexp, (A, 1, np.abs(A) + 0.1)),  # b a variable, by position

@@ -129,6 +129,26 @@ def test_dtypes_inside_containers_and_vjp():
     assert pullback(1.0)[0].dtype == np.float32
 
 
+def _float32_layer(x):
+    return np.tanh(x * np.float32(1.7)) + x * x
+
+
+@pytest.mark.parametrize("x", [np.array([0.3, -1.2, 0.5], np.float32),
+                               np.array([[0.3, 1.2]], np.float16), np.float32(0.4)],
+                         ids=lambda x: str(np.asarray(x).dtype))
+def test_the_primal_of_vjp_is_what_the_function_returns(x):
+    """Reverse mode computed on float64 copies of float32 arguments: vjp's primal came
+    out float64 (and its values rounded differently). Now the values are the plain
+    call's, bitwise; the cotangent keeps the argument's dtype."""
+    want = _float32_layer(x)
+    out, pullback = fwdad.vjp(_float32_layer, x)
+    assert type(out) is type(want) and out.dtype == want.dtype
+    np.testing.assert_array_equal(out, want)
+    assert pullback(np.ones_like(want))[0].dtype == np.asarray(x).dtype
+    value, _ = fwdad.value_and_grad(lambda v: np.sum(_float32_layer(v)))(x)
+    assert value == np.sum(want) and value.dtype == want.dtype
+
+
 def test_grad_of_an_int_argument_is_refused_before_f_runs():
     calls = []
 

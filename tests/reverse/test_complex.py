@@ -1,6 +1,8 @@
 """Complex values in reverse mode (docs/complex.md): grad of real functions of complex
 arguments against central finite differences in the real and imaginary directions,
 holomorphic grad against the analytic derivative, and the refusals."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -314,3 +316,39 @@ def test_derivatives_of_a_holomorphic_grad_are_refused():
         fwdad.jvp(_calls_holomorphic_grad, (0.5 + 1.0j,), (1.0 + 0.0j,))
     with pytest.raises(NonDifferentiableError, match="covers real values only"):
         fwdad.grad(lambda z: np.abs(_calls_holomorphic_grad(z)) ** 2)(0.5 + 1.0j)
+
+
+def _complex_written_into_a_real_array(x):
+    y = x * 1.0
+    y[0] = x[1] * (1.0 + 2.0j)  # NumPy keeps the real part, with a ComplexWarning
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize("layout", ["varmat", "matvar"])
+def test_a_complex_value_written_into_a_real_array_keeps_its_real_part(layout):
+    """As NumPy writes it, in both layouts: the matvar held the complex variable itself,
+    and reading its values dropped the imaginary part in var.gather (a ComplexWarning
+    there, or a bare TypeError)."""
+    x = np.array([0.3, 0.5, -1.2])
+    with pytest.warns(np.exceptions.ComplexWarning):
+        want = fwdad.jacfwd(_complex_written_into_a_real_array)(x)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        assert _complex_written_into_a_real_array(x) == pytest.approx(
+            x[1] * x[0] + x[1] ** 2 + x[2] ** 2)  # y = (x1, x1, x2)
+    np.testing.assert_allclose(want, [x[1], x[0] + 2 * x[1], 2 * x[2]], rtol=1e-14)
+    with fwdad.reverse.layout(layout), pytest.warns(np.exceptions.ComplexWarning):
+        got = fwdad.grad(_complex_written_into_a_real_array)(x)
+    np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+
+def test_fuzzer_seed_100123268_reads_complex_matvar_values_as_complex():
+    """z.conjugate() of a complex scalar made from a matvar item ran on a 0-d matvar
+    holding it: var.gather read its values as floats, dropping the imaginary part with
+    a ComplexWarning. Every oracle of that program, with the warning an error."""
+    from tests.fuzz.check import check
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        result = check(100123268)
+    bad = {name: o for name, o in result.outcomes.items() if o.status in ("wrong", "crash")}
+    assert not bad, bad

@@ -70,14 +70,31 @@ def _uncovered_complex(x):
     return np.ptp(x * (1.0 + 1.0j)).real  # ptp: no complex rule
 
 
+def _interp_in_the_period(x):
+    return np.interp(1.3, [0.0, 1.0, 2.5], [1.0, 3.0, 2.0], period=x[0])
+
+
 def _uncovered_complex_constant(x):
     return x * np.ptp(np.arange(2.0) * (1.0 + 1.0j)).real
 
 
-def test_complex_values_in_uncovered_rules_are_refused():
-    with pytest.raises(fwdad.NonDifferentiableError, match="numpy.ptp got or made a "
-                                                         "complex value that depends on"):
-        fwdad.vjp(_uncovered_complex, np.array([0.5, 2.0]))
+def _uncovered_imaginary(x):
+    """x * 1j: a real seed reaches no real x through it (a zero gradient before)."""
+    return np.interp(np.array([0.5, 2.0]), np.array([0.0, 1.0, 2.5]), x * 1j).imag.sum()
+
+
+def _uncovered_imaginary_periodic(x):
+    return np.interp(np.array([0.5, 2.7]), np.array([0.0, 1.0, 2.5]), x * 1j,
+                     period=3.0).imag.sum()
+
+
+@pytest.mark.parametrize("fn, name", [(_uncovered_complex, "numpy.ptp"),
+                                      (_uncovered_imaginary, "numpy.interp"),
+                                      (_uncovered_imaginary_periodic, "numpy.interp")])
+def test_complex_values_in_uncovered_rules_are_refused(fn, name):
+    with pytest.raises(fwdad.NonDifferentiableError, match=f"{name} got or made a "
+                                                           "complex value that depends on"):
+        fwdad.vjp(fn, np.array([0.5, 2.0, 1.2]))
 
 
 def test_complex_constants_in_uncovered_rules_stay_constants():
@@ -103,6 +120,8 @@ def test_complex_constants_made_inside_are_constants(x):
     (_logaddexp_accumulate, (np.ones(3),), "logaddexp.accumulate has no reverse rule; "
                                            "reverse mode has add.accumulate"),
     (_maximum_reduceat, (np.ones(3),), "maximum.reduceat has no reverse rule"),
+    (_interp_in_the_period, (np.ones(3),),
+     r"np.interp in _interp_in_the_period at .*test_numpy_rules.py:\d+: .* not in period="),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_clear_errors(fn, args, message):
     with pytest.raises(FwdadError, match=message):
@@ -130,9 +149,9 @@ def test_binary_ufunc_rows_broadcast(ufunc, shapes):
     check_dot_product(ufunc, (a, b))
 
 
-def _dawson_energy(x):
+def _erfi_energy(x):
     import scipy.special
-    return np.sum(scipy.special.dawsn(x) ** 2)
+    return np.sum(scipy.special.erfi(x) ** 2)
 
 
 def test_a_forward_primitive_without_a_reverse_rule_is_refused_saying_how_to_write_one():
@@ -143,13 +162,35 @@ def test_a_forward_primitive_without_a_reverse_rule_is_refused_saying_how_to_wri
     from fwdad.rules.registry import rules_restored
 
     with rules_restored():
-        @fwdad.frule(scipy.special.dawsn)
-        def _dawsn(x: fwdad.Dual) -> fwdad.Dual:
-            y = scipy.special.dawsn(x.primal)
-            return fwdad.Dual(y, (1.0 - 2.0 * x.primal * y) * x.tangent)
+        @fwdad.frule(scipy.special.erfi)
+        def _erfi(x: fwdad.Dual) -> fwdad.Dual:
+            y = scipy.special.erfi(x.primal)
+            return fwdad.Dual(y, 2.0 / np.sqrt(np.pi) * np.exp(x.primal ** 2) * x.tangent)
         with pytest.raises(fwdad.MissingRuleError, match=(
-                r"(?s)no reverse rule for dawsn\(VarMat\): it has a forward rule but no "
-                r"reverse rule yet\. Register one:\n    @fwdad\.reverse\.rrule\(dawsn\).*"
+                r"(?s)no reverse rule for erfi\(VarMat\): it has a forward rule but no "
+                r"reverse rule yet\. Register one:\n    @fwdad\.reverse\.rrule\(erfi\).*"
                 r"docs/writing-rules\.md, \"Reverse rules\"\), or use forward mode.*raised "
                 r"in the derivative of .*test_numpy_rules\.py")):
-            fwdad.grad(_dawson_energy)(np.array([0.3, -1.2]))
+            fwdad.grad(_erfi_energy)(np.array([0.3, -1.2]))
+
+
+# ---- np.random draws: constants, in the generator they come from --------------------------
+def _module_level_draw(x):
+    """np.random.normal reaches its rule without the generator (the unbound method ran
+    on x instead: a crash of the interpreter)."""
+    np.random.seed(0)
+    return np.random.normal(x) @ x + np.random.dirichlet(x) @ x
+
+
+def _draw_from_a_list(x):
+    """A list holding variables (an unclear error before)."""
+    return np.random.default_rng(0).dirichlet([x[0], 1.0, x[1]]) @ x
+
+
+@pytest.mark.parametrize("fn", [_module_level_draw, _draw_from_a_list],
+                         ids=lambda f: f.__name__)
+def test_draws_are_constants_in_both_modes(fn):
+    x = np.array([0.3, 0.5, 1.2])
+    want = fwdad.jacfwd(fn)(x)  # (the draw a constant: its value times the unit vectors)
+    np.random.seed(0)
+    np.testing.assert_allclose(fwdad.grad(fn)(x), want, rtol=1e-12)

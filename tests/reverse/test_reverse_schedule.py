@@ -500,3 +500,39 @@ def test_lstm_gradient_against_finite_differences():
         fd = (bench.lstm(up, xs) - bench.lstm(down, xs)) / (2 * step)
         np.testing.assert_allclose(got[which][index], fd, rtol=1e-6, atol=1e-9)
     assert scheduled.static_graph.reverse.counts["replays"] == 1
+
+
+# ---- out= given by position: the rules stay pure steps ---------------------------------
+def clipped_sums(x):
+    """np.clip and np.sum take out= by position; called without it they are steps."""
+    return np.sum(np.clip(x, -0.5, 0.6) * x, 0).sum()
+
+
+def clipped_into(x):
+    r, m = x * 0.0, np.zeros(3)
+    np.clip(x, -0.5, 0.6, r)  # (a bare TypeError before: the rule took out= by keyword)
+    np.sum(x, 1, None, m)
+    return (r * x).sum() + (m * m).sum()
+
+
+def test_rules_that_take_out_by_position_are_replayed():
+    x = np.random.default_rng(2).standard_normal((3, 4))
+    scheduled = fwdad.static_graph(clipped_sums)
+    for _ in range(2):
+        _vjp_twice(scheduled, (x,))
+    graph = scheduled.static_graph.reverse
+    assert graph.counts["replays"] == 1, graph.reasons
+
+
+def test_out_by_position_under_a_schedule():
+    x = np.random.default_rng(3).standard_normal((3, 4))
+    want = fwdad.grad(clipped_into)(x)
+    h, fd = 1e-6, np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        fd[i] = (clipped_into(x + e) - clipped_into(x - e)) / (2 * h)
+    np.testing.assert_allclose(want, fd, rtol=1e-6, atol=1e-8)
+    scheduled = fwdad.static_graph(clipped_into)
+    for _ in range(3):
+        _same(fwdad.grad(scheduled)(x), want)

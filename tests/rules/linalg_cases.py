@@ -173,6 +173,9 @@ DIFFERENCE_CASES = [
     Case(np.interp, np.array([-20.0, 5.0, 100.0, 400.0]), np.array([350, 10, 90, 180]),
          W3.tolist() + [0.2], period=360),  # knots unsorted, taken modulo the period
     Case(np.interp, np.array([-2.0, 0.7, 3.5]), KNOTS, POS3.tolist() + [0.1], 0.5, -0.5),
+    Case(np.interp, np.array([-0.5, 0.7, 2.5]), KNOTS, C3.tolist() + [0.2j]),  # complex fp:
+    Case(np.interp, np.array([-20.0, 5.0, 100.0]), np.array([350, 10, 90, 180]),  # (a real
+         C3.tolist() + [0.2j], period=360),  # slope, a zero derivative in x, before)
     Case(np.average, M23), Case(np.average, M23, axis=1, weights=POS3),
     Case(np.average, M23, 0, np.array([0.4, 1.2])), Case(np.average, M23, 1, M23 + 2.0),
     Case(np.average, M23, 1, POS3, True), Case(np.average, M23, 1, POS3, keepdims=True),

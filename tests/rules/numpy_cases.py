@@ -322,6 +322,10 @@ IN_PLACE_CASES = [
     Case(np.fill_diagonal, M34, W3), Case(np.ndarray.item, M23, 4),
     # a list of values (its items' tangents: batched, they are stacked first)
     Case(np.put, V3, [0, 0, 2], [0.5, 1.5, -0.5]), Case(np.fill_diagonal, M34, [0.5, 1.5]),
+    Case(np.put_along_axis, M23, np.array([[2, 0], [1, 1]]), M23[:, :2] * 2.0, 1),  # (1, 1:
+    Case(np.put_along_axis, M23, np.array([[1, 0, -1]]), W3, 0),  # the last write wins)
+    Case(np.put_along_axis, M23, np.array([4, 0, 4]), 0.5, None),
+    Case(np.put_along_axis, M23, np.array([[0], [2]]), [[0.5], [1.5]], -1),
     Case(np.ndarray.item, M23, 1, 2), Case(np.ndarray.item, np.array([0.3])),
     Case(np.ndarray.tolist, M23), Case(np.ndarray.tolist, V3), Case(np.ndarray.tolist, I3),
     Case(np.generic.item, np.float64(0.3)), Case(np.generic.tolist, np.float64(0.3)),

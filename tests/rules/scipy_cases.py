@@ -19,11 +19,12 @@ from fwdad.testing.strategies import (
     UNIT_OPEN,
     Domain,
 )
-from tests.rules.case import M23, POS3, V3, W3, Z3, Case
+from tests.rules.case import C3, M23, POS3, V3, W3, Z3, Case
 
 try:
     import scipy.special as sc
 
+    from fwdad.rules.exprel import exprel_derivative
     from fwdad.rules.normal_log_cdf import log_ndtr_derivative
     from fwdad.rules.polygamma_gap import polygamma_gap
     from fwdad.rules.scaled_bessel import ive_derivative
@@ -58,6 +59,14 @@ def _unary_rows() -> list:
         Case(sc.erf, [0.3, -1.2]), Case(sc.expit, (0.3, -1.2)),  # lists: arrays, as in SciPy
         Case(sc.gammaln, POS3.astype(np.float32), rtol=1e-3),  # SciPy's float32 loops
         Case(sc.erfinv, (V3 / 2.0).astype(np.float32), rtol=1e-3),
+        Case(sc.dawsn, M23 * 3.0), Case(sc.dawsn, 0.3), Case(sc.erfcx, M23 * 3.0),
+        Case(sc.erfcx, 40.0), Case(sc.exprel, M23), Case(sc.exprel, X23 * 1e-7),
+        Case(sc.exprel, 30.0), Case(sc.spence, POS3), Case(sc.spence, 1.0),  # (z = 1: -1)
+        Case(sc.spence, np.array([1.0 - 1e-9, 1.0 + 1e-7, 0.01])),
+        Case(sc.cbrt, M23), Case(sc.cbrt, -8.0),
+        Case(sc.softplus, M23), Case(sc.softplus, 0.3), Case(sc.softplus, [-40.0, 50.0]),
+        Case(exprel_derivative, 2, M23 * 3.0), Case(exprel_derivative, 1, X23 * 1e-6),
+        Case(exprel_derivative, 3, np.array([-3.9, 4.1, -9.0, 25.0])),  # both sides
     ]
 
 
@@ -88,6 +97,15 @@ def _binary_rows() -> list:
         # psi(x + y) - psi(x), its next order, and with y small beside x
         Case(polygamma_gap, 0, M23 + 2.0, POS3), Case(polygamma_gap, 1, 40.0, 1e-3),
         Case(np.i0, M23 * 3.0), Case(np.i0, 0.4),  # (NumPy's, whose derivative is SciPy's i1)
+        Case(sc.owens_t, M23, W3), Case(sc.owens_t, 0.3, -1.7), Case(sc.owens_t, 0.0, 0.5),
+        Case(sc.boxcox, POS3, M23), Case(sc.boxcox, 1.7, 0.0), Case(sc.boxcox, 0.3, 1e-9),
+        Case(sc.boxcox1p, POS3 - 0.4, M23), Case(sc.boxcox1p, 0.7, 0.0),
+        Case(sc.huber, POS3, M23), Case(sc.huber, 1.0, np.array([-2.5, 0.3, 1.7])),
+        Case(sc.pseudo_huber, POS3, M23), Case(sc.pseudo_huber, 2.0, 1e-4),
+        Case(sc.pseudo_huber, 1e-3, np.array([-2.5, 0.3])),  # r far beyond d
+        Case(sc.lambertw, POS3), Case(sc.lambertw, np.array([-0.3, 0.2, 4.0])),
+        Case(sc.lambertw, C3 * 0.5), Case(sc.lambertw, C3, -1),  # complex, other branches
+        Case(sc.lambertw, 0.5 + 0.4j, 1),
     ]
 
 
