@@ -27,7 +27,7 @@ import weakref
 from typing import Any, Callable, Dict, Iterable, Iterator
 
 from fwdad.core.duals import MUTABLE_DEFAULTS
-from fwdad.forward.defaults import ASSUMED_PLAIN, FreshDefault, may_hold_derivative
+from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
 from fwdad.source import FunctionSource
 
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
@@ -71,8 +71,8 @@ def register_reachable(fn: Callable[..., Any]) -> None:
         _WALKED.add(f)
         count += 1
         for value in _defaults(f):
-            if may_hold_derivative(value) and id(value) not in MUTABLE_DEFAULTS:
-                FreshDefault(value)  # (registers itself)
+            if may_hold_derivative(value):
+                registered(value, f)  # (registers it, kept while f lives)
         todo.extend(_reached(f))
 
 

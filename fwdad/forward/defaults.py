@@ -34,6 +34,7 @@ import ast
 import copy
 import threading
 import types
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -119,12 +120,18 @@ class EntryRule(LazyRule):
 
 class FreshDefault:
     """A mutable default: the rule makes a new Dual of it at each call (the same one
-    for every call of one derivative)."""
+    for every call of one derivative). It stays registered (MUTABLE_DEFAULTS, which
+    keeps the value alive, so that its id stays its own) while a function whose
+    default it is lives: `own`."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "owners", "lasting")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, owner: Any = None) -> None:
         self.value = value
+        self.owners: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self.lasting = owner is None  # (no owner to outlive: registered for good)
+        if owner is not None:
+            self.own(owner)
         if may_hold_derivative(value) and id(value) not in MUTABLE_DEFAULTS:
             # (read through a global or attribute too: core/duals.py)
             MUTABLE_DEFAULTS[id(value)] = self
@@ -132,6 +139,26 @@ class FreshDefault:
                 forget_rules()  # built again, it will not (forward/default_aliases.py)
                 if derivative_open():  # and that rule may be running now
                     raise _met_late(value)
+
+    def own(self, owner: Any) -> None:
+        """Keep the registration while `owner`, a function with this default, lives.
+
+        Note: the owners' weak references, not the value's: lists and dicts, the usual
+        mutable defaults, cannot be referenced weakly. A function gone, nothing calls
+        it with the default; a global still holding the value reads it as any global
+        (tests/forward/test_defaults.py::test_a_default_is_let_go_with_its_function)."""
+        if owner in self.owners:
+            return
+        try:
+            self.owners.add(owner)
+            weakref.finalize(owner, self._disowned)
+        except TypeError:  # (an owner that cannot be referenced weakly: kept for good)
+            self.lasting = True
+
+    def _disowned(self) -> None:
+        if not self.lasting and not any(True for _ in self.owners) and \
+                MUTABLE_DEFAULTS.get(id(self.value)) is self:
+            del MUTABLE_DEFAULTS[id(self.value)]
 
     def dual(self) -> Dual:
         return self._kept(1, fresh)
@@ -225,8 +252,8 @@ def rule_defaults(fn: Any, tree: ast.FunctionDef,
     """The rule to compile, its defaults and keyword defaults: `tree` itself when every
     default is immutable, else a copy that starts with the lines making fresh Duals
     (and the class those lines test, bound in `constants`)."""
-    defaults = [_default(v) for v in (fn.__defaults__ or ())]
-    kwdefaults = {k: _default(v) for k, v in (fn.__kwdefaults__ or {}).items()}
+    defaults = [_default(v, fn) for v in (fn.__defaults__ or ())]
+    kwdefaults = {k: _default(v, fn) for k, v in (fn.__kwdefaults__ or {}).items()}
     args = tree.args
     positional = [a.arg for a in args.posonlyargs + args.args]
     fresh = [name for name, d in zip(positional[len(positional) - len(defaults):], defaults)
@@ -241,13 +268,22 @@ def rule_defaults(fn: Any, tree: ast.FunctionDef,
     return out, defaults, kwdefaults
 
 
-def _default(value: Any) -> Any:
+def _default(value: Any, owner: Any) -> Any:
     if isinstance(value, (Dual, FreshDefault)):  # a default of a forward rule, whose rule
         return fresh(value)  # is derived again: its own first lines renew it per call
     if is_immutable(value):
         return const(value)
-    kept = MUTABLE_DEFAULTS.get(id(value))  # (one per default, however many rules)
-    return kept if kept is not None else FreshDefault(value)
+    return registered(value, owner)
+
+
+def registered(value: Any, owner: Any) -> "FreshDefault":
+    """The FreshDefault of `value`, a mutable default of the function `owner` (one per
+    default, however many rules and functions have it)."""
+    kept = MUTABLE_DEFAULTS.get(id(value))
+    if kept is None:
+        return FreshDefault(value, owner)
+    kept.own(owner)
+    return kept
 
 
 def is_immutable(value: Any) -> bool:

@@ -29,6 +29,8 @@ def _converted(x: Dual, out: np.ndarray) -> Dual:
         return x
     if out.dtype.kind not in "fc":
         return Dual(out, NoTangent)
+    if out.size == 0 and not isinstance(x.primal, np.ndarray):  # (np.array(()): no items
+        return Dual(out, created_tangent(out))                 # to read the batch from)
     if isinstance(x.primal, np.ndarray):
         if x.tangent is NoTangent:
             return Dual(out, created_tangent(out))

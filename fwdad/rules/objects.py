@@ -19,16 +19,33 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
-from fwdad.rules.widening import FieldDual
+from fwdad.rules.widening import FieldDual, widen_before_view_of
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 # ndarray attributes whose tangent is the attribute of the tangent (linear), and
 # the ones with no tangent.
 _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
+# ndarray methods that may return a view of the array (a batched write through it must
+# reach the array: rules/widening.widen_before_view)
+_VIEW_METHODS = {"reshape", "ravel", "transpose", "swapaxes", "squeeze", "view"}
+
+
+def gives_a_view(primal: Any, name: str) -> bool:
+    """Whether `primal.name` is a view of the array `primal`, or a method that may
+    return one (a batched write through it must reach the array: widen_before_view)."""
+    return isinstance(primal, np.ndarray) and (name in _ARRAY_LINEAR or name in _VIEW_METHODS)
 
 
 @frule(getattr, pure=True)
 def getattr_rule(obj: Dual, name: str, *default: Dual) -> Dual:
+    if gives_a_view(obj.primal, name):  # (x.T, or x.reshape, whose bound method holds
+        widen_before_view_of(obj, obj.primal)  # x's tangent: a batched write through
+    return attribute_rule(obj, name, *default)  # the view must reach x)
+
+
+def attribute_rule(obj: Dual, name: str, *default: Dual) -> Dual:
+    """getattr's rule but for the widening of an array a view is taken of (a level-2
+    rule runs it on inner values, whose tangents stay unbatched)."""
     primal = obj.primal
     if default and not hasattr(primal, name):
         return default[0]  # the default, with its own tangent

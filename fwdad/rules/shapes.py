@@ -29,6 +29,7 @@ from fwdad.rules.layout import stride_order
 from fwdad.rules.reductions import as_array
 from fwdad.rules.registry import frule, takes_out
 from fwdad.rules.unshared import own_unless_view, view_followed
+from fwdad.rules.widening import widen_before_view_of
 from fwdad.tangents import NoTangent
 
 
@@ -46,6 +47,7 @@ def _linear_rule(fn: Callable, batched: Optional[Callable]) -> Callable:
         if isinstance(x.primal, (list, tuple)):
             x = as_array(x)
         out = fn(x.primal, *args, **kwargs)
+        widen_before_view_of(x, out)  # (a batched write through out must reach x)
         dx = x.tangent
         if batched is None or dx is NoTangent or not is_batched(x.primal, dx):
             tangent = map_batch(lambda t: on_tangent(t, *args, **kwargs), x.primal, dx)

@@ -20,7 +20,14 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, in_user_code
-from fwdad.rules.batching import batch_position, is_batched, lift, running_context, tangent_index
+from fwdad.rules.batching import (
+    batch_position,
+    in_a_context,
+    is_batched,
+    lift,
+    running_context,
+    tangent_index,
+)
 from fwdad.tangents import NoTangent
 
 
@@ -80,6 +87,15 @@ def widen_before_view(x: Any, view: Any) -> None:
     x.tangent = _as_the_contexts(context, tangent)
     if field is not None:
         setattr(*field, x.tangent)
+
+
+def widen_before_view_of(x: Any, out: Any) -> None:
+    """`widen_before_view` for a rule whose result `out` may be a view of Dual x's array
+    (x.T, reshape, ravel, swapaxes; x itself for a bound method such as `x.reshape`,
+    which will give one): only in a batched, recorded or sets call. The caller must
+    hold no reference to x's tangent."""
+    if type(out) is np.ndarray and type(x) in (Dual, FieldDual) and in_a_context():
+        widen_before_view(x, out)
 
 
 def _as_the_contexts(context: Any, tangent: np.ndarray) -> Any:

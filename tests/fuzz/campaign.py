@@ -13,10 +13,11 @@ import functools
 import multiprocessing
 import signal
 import time
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Optional
 
 from tests.fuzz.check import Result, check
 from tests.fuzz.oracles import ORACLES
+from tests.fuzz.progress import Progress
 from tests.fuzz.shrink import shrink
 
 STATUSES = ("pass", "wrong", "crash", "refused", "skipped")
@@ -40,14 +41,22 @@ def run_one(seed: int, exclude: frozenset = frozenset()) -> Result:
         signal.alarm(0)
 
 
-def run(seeds: Iterable[int], workers: int, exclude: frozenset = frozenset()
-        ) -> List[Result]:
+def run(seeds: Iterable[int], workers: int, exclude: frozenset = frozenset(),
+        progress: Optional[Progress] = None) -> List[Result]:
+    """The results of `seeds`, in order; each is counted by `progress` as it comes."""
     seeds, one = list(seeds), functools.partial(run_one, exclude=exclude)
+    count = progress.add if progress is not None else (lambda result: None)
     if workers <= 1:
-        return [one(s) for s in seeds]
+        return [_counted(one(s), count) for s in seeds]
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, maxtasksperchild=500) as pool:
-        return sorted(pool.imap_unordered(one, seeds, chunksize=8), key=lambda r: r.seed)
+        return sorted((_counted(r, count) for r in pool.imap_unordered(one, seeds, chunksize=8)),
+                      key=lambda r: r.seed)
+
+
+def _counted(result: Result, count) -> Result:
+    count(result)
+    return result
 
 
 def table(results: List[Result]) -> str:
@@ -133,9 +142,13 @@ def summary(results: List[Result], elapsed: float, workers: int) -> str:
 
 
 def campaign(seed: int, count: int, workers: int, shrink_seconds: float,
-             examples: int = 1, exclude: frozenset = frozenset()) -> str:
+             examples: int = 1, exclude: frozenset = frozenset(),
+             progress: bool = True) -> str:
+    """The report of seeds seed .. seed+count-1; with `progress`, a line on stderr now and
+    then while they run (progress.py)."""
     start = time.perf_counter()
-    results = run(range(seed, seed + count), workers, exclude)
+    results = run(range(seed, seed + count), workers, exclude,
+                  Progress(count) if progress else None)
     elapsed = time.perf_counter() - start
     classes = failure_classes(results)
     return "\n\n".join([summary(results, elapsed, workers), table(results),

@@ -29,6 +29,7 @@ from tests.fuzz.guarded import Guarded
 from tests.fuzz.idioms import Idioms
 from tests.fuzz.layouts import Layouts
 from tests.fuzz.state import State
+from tests.fuzz.views import Views
 
 # feature -> statement generator; each program draws a random subset of FEATURES.
 STATEMENTS = {"assign": statements.assign, "inplace": statements.inplace,
@@ -53,8 +54,8 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
-# complex_values.py, guarded.py, layouts.py, idioms.py)
-OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms"]
+# complex_values.py, guarded.py, layouts.py, idioms.py, views.py)
+OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -122,7 +123,7 @@ class Generator:
 
 def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
              complex_values: bool = False, guarded: bool = False, layouts: bool = False,
-             idioms: bool | str = False) -> Program:
+             idioms: bool | str = False, views: bool | int = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
@@ -130,8 +131,9 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     through try/except, errstate or a dict of state (guarded.py), `layouts` write
     through a reshape of an array laid out in another order (layouts.py), `idioms`
     through recursion, `nonlocal`, reduce, super() and the like (idioms.py; a name
-    draws that idiom only): the fuzzer's programs do; other users of the programs, such
-    as tests/sparsity, get them as they were."""
+    draws that idiom only), `views` through views written in place and aliased
+    arguments (views.py; an int draws that pattern only): the fuzzer's programs do;
+    other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
     shapes = [g.rng.choice([(), (3,), (2, 3)]) for _ in range(g.rng.randint(1, 3))]
@@ -146,6 +148,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     layout = Layouts(seed, layouts and "layout" not in exclude)
     idiom = Idioms(seed, bool(idioms) and "idioms" not in exclude,
                    idioms if isinstance(idioms, str) else "")
+    view = Views(seed, views is not False and "views" not in exclude,
+                 views if type(views) is int else -1)
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
@@ -153,6 +157,7 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
         body += guard.after_statement(g)
         body += layout.after_statement(g)
         body += idiom.after_statement(g)
+        body += view.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from fwdad import attributes
 from fwdad.core import duals
 from fwdad.dual import Dual
@@ -17,13 +19,24 @@ from fwdad.errors import FwdadError
 from fwdad.forward import dispatch
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.rules import objects
+from fwdad.rules.batching import in_a_context
 from fwdad.rules.registry import frule
+from fwdad.rules.widening import FieldDual, widen_before_view
 from fwdad.tangents import NoTangent, Tangent
 
 
 # ---- reading -------------------------------------------------------------------------
 @frule(objects.getattr_rule)
 def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
+    """getattr: as on level 1, the outer tangents of an array a view is taken of are
+    widened first (the inner ones stay unbatched, as nested calls are)."""
+    if objects.gives_a_view(obj.primal.primal, name.primal) and in_a_context():
+        widen_outer_before_view(obj)
+    return _attribute_of_rule(obj, name, *default)
+
+
+@frule(objects.attribute_rule)
+def _attribute_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
     """getattr is structural: the outer tangent of `obj.name` is the same attribute of
     the outer tangents (a property runs its getter's level-2 rule)."""
     inner, name = obj.primal, name.primal
@@ -34,7 +47,7 @@ def _getattr_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
         return kept
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
-    return _field(obj, name, objects.getattr_rule(inner, name))
+    return _field(obj, name, objects.attribute_rule(inner, name))
 
 
 @frule(objects.get_attribute)
@@ -59,6 +72,27 @@ def _kept_defaults(owner: Any, name: str) -> Any:
     return duals.defaults_at_level_two(getattr(owner, name, None))
 
 
+def widen_outer_before_view(obj: Dual) -> None:
+    """Before a view of a level-2 array is taken (`x.T`, `x.reshape`): the outer
+    tangents of its value and of its inner tangent, where the outer call is batched,
+    as level 1 does (rules/widening.widen_before_view), so that a batched write through
+    the view reaches them. Each is read as a field of the outer Tangent, which is
+    moved along."""
+    if not isinstance(obj.tangent, Tangent) or not isinstance(obj.primal, Dual):
+        return
+    for part in ("primal", "tangent"):
+        if isinstance(getattr(obj.primal, part), np.ndarray):
+            widen_before_view(FieldDual(getattr(obj.primal, part), getattr(obj.tangent, part),
+                                        obj.tangent, part), getattr(obj.primal, part))
+
+
+@frule(widen_outer_before_view)
+def _widen_outer_before_view(obj: Dual) -> Dual:
+    """Nothing at level 3: the tangents of level 2 stay unbatched (nested calls are),
+    as level 2's widen_before_view does nothing (forward/nested/rules.py)."""
+    return Dual(None, NoTangent)
+
+
 def _field(obj: Dual, name: str, value: Dual) -> Dual:
     """`obj.name` as a level-2 value, given its level-1 value."""
     inner = obj.primal
@@ -76,7 +110,7 @@ def _is_property(kind: type, name: str) -> bool:
 def _attribute_tangent(primal: Any, tangent: Any, name: str) -> Any:
     if tangent is NoTangent or primal is NoTangent:
         return NoTangent
-    return objects.getattr_rule(Dual(primal, tangent), name).tangent
+    return objects.attribute_rule(Dual(primal, tangent), name).tangent
 
 
 def _attribute_of_tangent(inner: Dual, value: Dual, outer: Any, name: str) -> Any:
