@@ -26,6 +26,7 @@ import scipy.special as sc
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.regions import by_region
 from fwdad.rules.registry import frule
 
 
@@ -34,13 +35,8 @@ def exprel_derivative(n: int, x):
     scalar x."""
     if n == 0:
         return sc.exprel(x)
-    x = np.asarray(x)
-    x = x.astype(np.result_type(x, np.float64), copy=False)
-    near = np.abs(x) <= max(4.0, float(n))
-    out = np.empty_like(x)
-    out[near] = _quadrature(n, x[near])
-    out[~near] = _recurrence(n, x[~near])
-    return out[()]
+    return by_region(x, lambda x: np.abs(x) <= max(4.0, float(n)),
+                     lambda x: _quadrature(n, x), lambda x: _recurrence(n, x))
 
 
 def _quadrature(n: int, x: np.ndarray) -> np.ndarray:

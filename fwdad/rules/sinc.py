@@ -22,6 +22,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.regions import by_region
 from fwdad.rules.registry import frule
 
 
@@ -29,14 +30,10 @@ def sinc_derivative(n: int, x):
     """The n-th derivative of np.sinc (n >= 0), elementwise; a scalar for a scalar x."""
     if n == 0:
         return np.sinc(x)
-    x = np.asarray(x)
-    x = x.astype(np.result_type(x, np.float64), copy=False)
-    near = np.abs(x) <= (0.25 if n == 1 else 1.0)  # (first order: Leibniz loses under
-    # 4 bits from 0.25; the quadrature costs twenty cosines a value)
-    out = np.empty_like(x)
-    out[near] = _quadrature(n, x[near])
-    out[~near] = _leibniz(n, x[~near])
-    return out[()]
+    bound = 0.25 if n == 1 else 1.0  # (first order: Leibniz loses under 4 bits from
+    # 0.25; the quadrature costs twenty cosines a value)
+    return by_region(x, lambda x: np.abs(x) <= bound,
+                     lambda x: _quadrature(n, x), lambda x: _leibniz(n, x))
 
 
 def _quadrature(n: int, x: np.ndarray) -> np.ndarray:
