@@ -102,11 +102,14 @@ class SparsityCall:
                 out = None
             if out is not None:
                 return out
-            session.warn_dense(self.entry, "has a rule that cannot follow dependency sets "
-                                           "for these arguments")
+            why = "has a rule that cannot follow dependency sets for these arguments"
         else:
-            session.warn_dense(self.entry, "has no sparsity rule")
-        return rules.dense(session.every)(self.entry, args, kwargs)
+            why = "has no sparsity rule"
+        # (the warning comes after the call: one that fails, such as cholesky of a matrix
+        # that is not positive definite, raises its own error and no warning)
+        out = rules.dense(session.every)(self.entry, args, kwargs)
+        session.warn_dense(self.entry, why)
+        return out
 
 
 def _failed_update(entry: RuleEntry, err: Exception) -> FwdadError:

@@ -178,3 +178,16 @@ def test_a_stack_of_solves_of_one_vector_reads_its_own_matrix_and_all_of_it(mode
     reads_a = np.kron(np.eye(3, dtype=bool), np.ones((2, 4), dtype=bool))
     np.testing.assert_array_equal(pattern, np.hstack([reads_a, np.ones((6, 2), bool)]))
     np.testing.assert_array_equal(pattern, nonzeros)
+
+
+def _cholesky_of(x):
+    return np.linalg.cholesky(x.reshape(2, 2)).ravel()
+
+
+@pytest.mark.parametrize("mode", ["local", "global"])
+def test_a_call_that_fails_raises_its_own_error_and_warns_of_no_fallback(mode):
+    not_positive_definite = np.array([1.0, 2.0, 2.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DenseFallbackWarning)
+        with pytest.raises(np.linalg.LinAlgError):
+            fwdad.jacobian_sparsity(_cholesky_of, not_positive_definite, mode=mode)
