@@ -43,17 +43,21 @@ def test_a_loan_on_another_thread_is_never_waited_for():
     assert got == [FRESH]
 
 
+def _held_and_dropped(kept: Scratch, size: int = 1000) -> weakref.ref:
+    """Hold a fresh array under "passes", let go of every other reference to it, and
+    return a weak reference to it."""
+    value = np.zeros(size)
+    gone = weakref.ref(value)
+    with kept.lend() as work:
+        work.hold("passes", value)
+    del value
+    gc.collect()
+    return gone
+
+
 def test_a_held_value_lives_until_the_next_hold_of_its_name():
     kept = Scratch()
-
-    class Value(np.ndarray):
-        pass
-    first = np.zeros(1000).view(Value)
-    gone = weakref.ref(first)
-    with kept.lend() as work:
-        work.hold("passes", first)
-    del first
-    gc.collect()
+    gone = _held_and_dropped(kept)
     assert gone() is not None
     with kept.lend() as work:
         work.hold("passes", np.zeros(1000))
@@ -64,13 +68,5 @@ def test_a_held_value_lives_until_the_next_hold_of_its_name():
 def test_a_value_past_the_hold_limit_is_not_held(monkeypatch):
     monkeypatch.setattr(scratch, "HOLD_LIMIT", 100)
     kept = Scratch()
-
-    class Value(np.ndarray):
-        pass
-    large = np.zeros(1000).view(Value)
-    gone = weakref.ref(large)
-    with kept.lend() as work:
-        work.hold("passes", large)
-    del large
-    gc.collect()
+    gone = _held_and_dropped(kept)
     assert gone() is None

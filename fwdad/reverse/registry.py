@@ -52,6 +52,16 @@ def rrule(*fns: Any) -> Callable[[Callable], Callable]:
     return register
 
 
+def next_order_rrule(derivative: Callable[[int, Any], Any]) -> None:
+    """Register the rrule of `derivative(n, x)`, the n-th derivative of a function
+    (fwdad/rules/regions.py): its pullback in x is ct * derivative(n + 1, x), made only
+    when asked for; n is an integer."""
+    @rrule(derivative)
+    def next_order(n: Any, x: Any) -> Any:
+        out = derivative(n, x)
+        return out, lambda ct: (None, lambda: ct * derivative(n + 1, x))
+
+
 def raw_rrule(*fns: Any) -> Callable[[Callable], Callable]:
     """Register a rule that takes reverse values and records on the tape itself."""
     def register(rule: Callable) -> Callable:

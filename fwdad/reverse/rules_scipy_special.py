@@ -19,7 +19,7 @@ import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.reverse.registry import complex_ready, raw_rrule, rrule, rrule_entry
+from fwdad.reverse.registry import complex_ready, next_order_rrule, raw_rrule, rrule, rrule_entry
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked
@@ -241,10 +241,7 @@ for _fn, _call, _arg in [(sc.kv, "kv(v, x)", "v"), (sc.iv, "iv(v, x)", "v"),
     _constant_first(_fn, _call, _arg)
 
 
-@rrule(exprel_derivative)
-def _exprel_derivative(n, x):
-    out = exprel_derivative(n, x)
-    return out, lambda ct: (None, lambda: ct * exprel_derivative(n + 1, x))
+next_order_rrule(exprel_derivative)
 
 
 @rrule(sc.lambertw)

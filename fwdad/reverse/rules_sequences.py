@@ -8,7 +8,14 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.reverse.registry import complex_ready, composed_rrule, get_rrule, raw_rrule, rrule
+from fwdad.reverse.registry import (
+    complex_ready,
+    composed_rrule,
+    get_rrule,
+    next_order_rrule,
+    raw_rrule,
+    rrule,
+)
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.rules.polynomials import roots_and_jacobian
@@ -208,10 +215,7 @@ def _sinc(x):
     return out, lambda ct: (ct * slope,)
 
 
-@rrule(sinc_derivative)
-def _sinc_derivative(n, x):
-    out = sinc_derivative(n, x)
-    return out, lambda ct: (None, lambda: ct * sinc_derivative(n + 1, x))
+next_order_rrule(sinc_derivative)
 
 
 @raw_rrule(np.nan_to_num)

@@ -24,10 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.special as sc
 
-from fwdad.dual import Dual
-from fwdad.rules.batching import fit, lift, ndim
-from fwdad.rules.regions import by_region
-from fwdad.rules.registry import frule
+from fwdad.rules.regions import by_region, next_order_frule
 
 
 def exprel_derivative(n: int, x):
@@ -53,9 +50,4 @@ def _recurrence(n: int, x: np.ndarray) -> np.ndarray:
     return total
 
 
-@frule(exprel_derivative)
-def _exprel_derivative(n: Dual, x: Dual) -> Dual:
-    """d/dx exprel_derivative(n, x) = exprel_derivative(n + 1, x); n is an integer."""
-    y = exprel_derivative(n.primal, x.primal)
-    dx = lift(x.primal, x.tangent, ndim(y))
-    return Dual(y, fit(exprel_derivative(n.primal + 1, x.primal) * dx, y))
+next_order_frule(exprel_derivative)

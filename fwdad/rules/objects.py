@@ -25,15 +25,17 @@ from fwdad.tangents import NoTangent, Tangent, zero_tangent
 # ndarray attributes whose tangent is the attribute of the tangent (linear), and
 # the ones with no tangent.
 _ARRAY_LINEAR = {"T", "real", "imag", "mT"}
-# ndarray methods that may return a view of the array (a batched write through it must
-# reach the array: rules/widening.widen_before_view)
-_VIEW_METHODS = {"reshape", "ravel", "transpose", "swapaxes", "squeeze", "view"}
+# ...and those, with the methods that may return a view of the array (a batched write
+# through it must reach the array: rules/widening.widen_before_view)
+_VIEWS = frozenset(_ARRAY_LINEAR | {"reshape", "ravel", "transpose", "swapaxes", "squeeze",
+                                    "view"})
 
 
 def gives_a_view(primal: Any, name: str) -> bool:
     """Whether `primal.name` is a view of the array `primal`, or a method that may
     return one (a batched write through it must reach the array: widen_before_view)."""
-    return isinstance(primal, np.ndarray) and (name in _ARRAY_LINEAR or name in _VIEW_METHODS)
+    return name in _VIEWS and isinstance(primal, np.ndarray)  # (the name first: the
+    # common reads, .shape and the other methods, are decided by it)
 
 
 @frule(getattr, pure=True)

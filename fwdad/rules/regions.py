@@ -1,11 +1,16 @@
-"""A function evaluated by one of two formulas on each element, by region: the
-derivatives of np.sinc and scipy.special.exprel use a quadrature near 0, where their
-closed forms cancel, and the closed forms elsewhere."""
+"""Functions `derivative(n, x)` giving the n-th derivative of np.sinc or
+scipy.special.exprel: evaluated by one of two formulas on each element, by region (a
+quadrature near 0, where the closed forms cancel, and the closed forms elsewhere), and
+differentiated in x as the (n + 1)-th."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import numpy as np
+
+from fwdad.dual import Dual
+from fwdad.rules.batching import fit, lift, ndim
+from fwdad.rules.registry import frule
 
 
 def by_region(x: Any, near: Callable[[np.ndarray], np.ndarray],
@@ -20,3 +25,13 @@ def by_region(x: Any, near: Callable[[np.ndarray], np.ndarray],
     out[where] = inside(x[where])
     out[~where] = outside(x[~where])
     return out[()]
+
+
+def next_order_frule(derivative: Callable[[int, Any], Any]) -> None:
+    """Register the frule of `derivative(n, x)`: d/dx derivative(n, x) is
+    derivative(n + 1, x); n is an integer."""
+    @frule(derivative)
+    def next_order(n: Dual, x: Dual) -> Dual:
+        y = derivative(n.primal, x.primal)
+        dx = lift(x.primal, x.tangent, ndim(y))
+        return Dual(y, fit(derivative(n.primal + 1, x.primal) * dx, y))

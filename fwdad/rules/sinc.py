@@ -20,10 +20,7 @@ import math
 
 import numpy as np
 
-from fwdad.dual import Dual
-from fwdad.rules.batching import fit, lift, ndim
-from fwdad.rules.regions import by_region
-from fwdad.rules.registry import frule
+from fwdad.rules.regions import by_region, next_order_frule
 
 
 def sinc_derivative(n: int, x):
@@ -56,9 +53,4 @@ def _leibniz(n: int, x: np.ndarray) -> np.ndarray:
     return total
 
 
-@frule(sinc_derivative)
-def _sinc_derivative(n: Dual, x: Dual) -> Dual:
-    """d/dx sinc_derivative(n, x) = sinc_derivative(n + 1, x); n is an integer."""
-    y = sinc_derivative(n.primal, x.primal)
-    dx = lift(x.primal, x.tangent, ndim(y))
-    return Dual(y, fit(sinc_derivative(n.primal + 1, x.primal) * dx, y))
+next_order_frule(sinc_derivative)
