@@ -34,6 +34,12 @@ def with_block(x, manager):
     return z + 1.0
 
 
+def with_target(x, manager):
+    with manager as m:
+        pass
+    return m + x
+
+
 def kept_statements(x):
     try:
         z = x * 2.0
@@ -112,12 +118,16 @@ def test_an_assert_tests_its_primal_and_keeps_its_message():
     assert loop.control is ast.While and len(loop.body) == 3
 
 
-def test_statements_the_optimizer_keeps_as_they_are_read_no_names():
+def test_a_with_keeps_its_header_and_holds_the_lines_of_its_body():
+    """The header is kept as it is (an unknown line whose statement's body is `pass`),
+    with the names it reads and binds; its body's Lines are read as any block's."""
     _, _, lines = _lines(with_block)
-    kinds = [line.kind for line in lines.body]
-    assert kinds[0] == "unknown" and isinstance(lines.body[0].node, ast.With)
-    assert "z" in lines.locals  # read by the line after the with
-    assert all(not line.body for line in lines.body)
+    held = lines.body[0]
+    assert held.kind == "unknown" and isinstance(held.node, ast.With)
+    assert [type(s) for s in held.node.body] == [ast.Pass]
+    assert [line.kind for line in held.body] == ["template"]
+    assert held.body[0].targets == ["z"] and held.body[0] in walk_lines(lines.body)
+    assert "z" not in held.opaque.mentioned and "manager" in held.opaque.loads
 
 
 def test_a_try_holds_the_lines_of_its_body_and_of_each_part():
@@ -142,7 +152,7 @@ def test_a_kept_statement_s_line_says_what_it_does_with_names():
     _, _, lines = _lines(kept_statements)
     kept = {type(line.node): line.opaque for line in lines.body if line.kind == "unknown"}
     held, nested = kept[ast.With], kept[ast.FunctionDef]
-    assert held.bound == {"m", "w"} and held.stores == {"m": 1, "w": 1}
+    assert held.bound == {"m"} and held.stores == {"m": 1}  # (w: its body's Line)
     assert held.reads[:1] == ("_fw_entered",)  # the manager entered through its rules
     assert nested.bound == {"inner"}  # its own locals are its own
     assert {"u", "v", "w"} <= set(nested.mentioned) and nested.loads["w"] == 1
@@ -151,17 +161,18 @@ def test_a_kept_statement_s_line_says_what_it_does_with_names():
 
 def test_the_analyses_read_a_kept_statement_s_names_not_its_syntax():
     """With its statement's names taken away from the analyses (the statement itself
-    still printed), the optimizer no longer sees that the with assigns z, and takes z
-    for a plain local (wrong code, which is the point: nothing walks the statement)."""
-    src, normalized = frontend.normalized(with_block)
+    still printed), the optimizer no longer sees that the with's header binds m, and
+    takes m for a plain local (wrong code, which is the point: nothing walks the
+    statement)."""
+    src, normalized = frontend.normalized(with_target)
     tree, constants, lines = transform_lines(normalized, src)
     rule = optimize_module.optimize(tree, constants, lines, None)
-    assert "z + 1.0" not in ast.unparse(rule)  # z stays a Dual: the with assigns it
+    assert "_fw_add(m, " in ast.unparse(rule)  # m stays a Dual: the header binds it
     tree, constants, lines = transform_lines(normalized, src)
     kept = lines.body[0].opaque
     kept.mentioned, kept.bound = (), set()
     rule = optimize_module.optimize(tree, constants, lines, None)
-    assert "z + 1.0" in ast.unparse(rule)
+    assert "_fw_add(_fw_const(m), " in ast.unparse(rule)
 
 
 def test_a_tuple_swap_becomes_copies_made_at_once():

@@ -1,6 +1,8 @@
 """Statements users write around a computation: `try`/`except` (the exception raised
-in a helper, on a flag or never), `try`/`finally`, `np.errstate`, a string-keyed dict
-of state, and a nested helper that returns early.
+in a helper, on a flag or never), `try`/`finally`, `np.errstate`, a `with` whose
+manager suppresses what its body raises (always, after the body updated a local), a
+manager of the user's whose `__enter__` gives a value, a string-keyed dict of state,
+and a nested helper that returns early.
 
 Each program of the `guarded` subset (about one in four of the fuzzer's programs, drawn
 from the seed by its own random stream, so the rest of the program is drawn as before;
@@ -34,6 +36,32 @@ NESTED = ("def {name}(a, depth=2):\n"
           "            return np.cos(b) * 0.5 + b\n"
           "        return b * 0.0\n"
           "    return inner(inner(a) * 0.75)")
+SUPPRESSED = ("import contextlib\n"
+              "\n"
+              "SUPPRESS_{name} = contextlib.suppress(ValueError)\n"
+              "\n"
+              "\n"
+              "def {name}(a):\n"
+              "    b = a * 0.5\n"
+              "    with SUPPRESS_{name}:\n"
+              "        b = np.sin(a) * b + a\n"
+              "        b = b * math.log(-1.0 - float(np.sum(a * a)))  # (always raises)\n"
+              "    return b * 0.75 + a")
+ENTERED = ("class Scaled_{name}:\n"
+           "    def __init__(self, k):\n"
+           "        self.k = k\n"
+           "\n"
+           "    def __enter__(self):\n"
+           "        return self.k * 2.0\n"
+           "\n"
+           "    def __exit__(self, *exc):\n"
+           "        return False\n"
+           "\n"
+           "\n"
+           "def {name}(a):\n"
+           "    with Scaled_{name}(a) as s:\n"
+           "        b = np.sin(s) * a\n"
+           "    return b + s * 0.25")
 
 # (module text with {name}, or None; lines with {name}, {v} and {d})
 PATTERNS = [
@@ -57,6 +85,8 @@ PATTERNS = [
             "    {d}[{k}] = {d}[{k}] * 1.25",
             "{v} = {d}.get('value', {v}) + {d}['scale']"]),
     (NESTED, ["{v} = {name}({v})"]),
+    (SUPPRESSED, ["{v} = {name}({v})"]),
+    (ENTERED, ["{v} = {name}({v})"]),
 ]
 
 

@@ -10,8 +10,9 @@ optimizer rewrites them; neither reads Dual code back.
     try: ...                       <-  Line("try", body=[...], orelse=[Line("part", ...),
     except E as e: ...                     ...]): the handlers, else and finally are
     else: ...                              `part` Lines (`clause`), each with its block
-    with m as v: ...               <-  Line("unknown", node): kept as the statement it is,
-                                       with the names it reads, writes and binds (`opaque`)
+    with m as v: ...               <-  Line("unknown", node, body=[...]): the header kept
+                                       as the statement it is, with the names it reads,
+                                       writes and binds (`opaque`); its body's Lines
 Which calls are pure is rules/purity.py's to say; `LineTable.call` asks it.
 """
 from __future__ import annotations
@@ -40,7 +41,8 @@ class Line:
     """One statement of Dual code: `kind` is template, call, copy, unpack, for, use (a
     branch, loop, return, assert or raise on primals: which one is `control`), try,
     part (a try's handler, else or finally), keep (break, continue, pass) or unknown (a
-    statement the optimizer keeps as it is: with, a nested def, ...); the analysis adds
+    statement the optimizer keeps as it is: a nested def, a with's header, whose body's
+    Lines it holds, ...); the analysis adds
     copies and skip. A line with blocks (for, use) holds their Lines in `body` and
     `orelse`; a `try` line holds its body's in `body` and one `part` line for each
     handler, its else and its finally in `orelse` (the `clause` each is; an except
@@ -132,7 +134,7 @@ class LineTable:
     def __init__(self, constants: Dict[str, Any], analysed: bool = True) -> None:
         self.k = constants  # name -> value, of the constants the rule binds
         # whether the optimizer reads these Lines (not those of a block printed as it is
-        # made: inside a try, a with or a nested def)
+        # made: inside a nested def, or a try or a with printed as they are)
         self.analysed = analysed
         self.atoms: Dict[str, Atom] = {}
         self.locals: Set[str] = set()  # the names read as locals

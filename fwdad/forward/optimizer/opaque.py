@@ -1,12 +1,12 @@
-"""What a statement the optimizer keeps as it is does with names (with, a nested def,
-an assignment to a global, `del`, `import`, an except clause's `e = _fw_const(e)`):
-read once, when the transform makes its Line (forward/optimizer/lines.py), so that no
-analysis walks the statement.
+"""What a statement the optimizer keeps as it is does with names (a nested def, a
+with's header, an assignment to a global, `del`, `import`, an except clause's
+`e = _fw_const(e)`): read once, when the transform makes its Line
+(forward/optimizer/lines.py), so that no analysis walks the statement.
 
-    with _fw_entered(m) as v:         mentioned  ('v', 'b', 'x', '_fw_f', ...): every name
+    def g(v):                         mentioned  ('g', 'v', 'b', 'x', '_fw_f', ...): every
         b = _fw_f(x)                  loads      Counter({'x': 1, '_fw_f': 1, ...})
-        ...                           stores     Counter({'v': 1, 'b': 1, ...})
-                                      bound      {'v', 'b'}: the names it binds here
+        ...                           stores     Counter({'b': 1, ...})
+                                      bound      {'g'}: the names it binds here
                                       scoped     it declares a name global or nonlocal
     g = _fw_f(x)                      assigns    ('g',): the names it surely binds (an
                                                  assignment's targets; () otherwise)

@@ -24,6 +24,7 @@ from fwdad.forward.optimizer.records import (
     Record,
     Return,
     try_part,
+    with_block,
 )
 from fwdad.forward.optimizer.zeros import ZERO
 from fwdad.forward.transform.astbuild import call as _call
@@ -142,4 +143,16 @@ class OtherLines:
         return [Raw(line.node)]
 
     def s_unknown(self, line: Line) -> List[Record]:
+        if line.body:
+            return [with_block(line.node, self.protected_block(line.body))]  # type: ignore
         return [Raw(copy.deepcopy(line.node), line.opaque)]
+
+    def protected_block(self, body: List[Line]) -> List[Record]:
+        """A with's body: its manager's `__exit__` may suppress an exception the body
+        raises and run on after the with, so each template's primal runs before its
+        tangent is assigned there, as in a try's body (s_try)."""
+        self.protected += 1
+        try:
+            return self.block(body)
+        finally:
+            self.protected -= 1

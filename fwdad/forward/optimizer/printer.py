@@ -58,6 +58,8 @@ def _split(record: Split) -> ast.stmt:
 def _block(record: Block) -> ast.stmt:
     if record.kind is ast.Try:
         return _try(record)
+    if record.kind is ast.With:
+        return ast.With([ast.withitem(**record.fields)], statements(record.body))
     fields = dict(record.fields)
     if record.kind is not ast.Assert and record.kind is not ast.Raise:
         fields["body"] = statements(record.body)

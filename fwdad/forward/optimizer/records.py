@@ -17,6 +17,7 @@ optimizer does not know stay as they are, in a Raw record.
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Any, Dict, List, Optional
 
 PRIMAL = "primal"  # a template's primal (operators, `math` calls): it calls nothing impure
@@ -96,7 +97,8 @@ class Block(Record):
     expression `fields` (test, target, iter, msg, exc, cause) and the records of its
     bodies. A `try` is a Block of kind ast.Try whose orelse holds a Block for each of
     its parts: ast.ExceptHandler (fields type, and name as a stored Name), TryElse,
-    TryFinally."""
+    TryFinally. A `with` is a Block of kind ast.With whose fields are its one item's
+    (context_expr, optional_vars)."""
 
     __slots__ = ("kind", "fields", "body", "orelse")
 
@@ -122,6 +124,15 @@ def try_part(clause: str, kind: Optional[ast.expr], caught: Optional[str],
         name = None if caught is None else ast.Name(caught, ast.Store())
         return Block(ast.ExceptHandler, {"type": kind, "name": name}, body, [])
     return Block(TryElse if clause == "else" else TryFinally, {}, body, [])
+
+
+def with_block(header: ast.With, body: List[Record]) -> Block:
+    """The Block of `with` whose header (its item, kept as the transform made it) is
+    the statement `header` (forward/transform/control.py's s_With) and whose body's
+    records are `body`."""
+    item = copy.deepcopy(header.items[0])
+    return Block(ast.With, {"context_expr": item.context_expr,
+                            "optional_vars": item.optional_vars}, body, [])
 
 
 class Guard(Record):

@@ -4,8 +4,8 @@ forward/transform/dual_code.py's _Forward, whose operands, constants and blocks 
     if t:              ->  Line("use", control=ast.If, body=[...])   if t.primal:
     for v in xs:       ->  Line("for", ...)                          for v in _fw_iterate(xs):
     try: ...           ->  Line("try", body=[...], orelse=[part Lines])  try: ...
-    with m as v: ...   ->  Line("unknown", the Dual statement)       with ...
-A statement no Line describes (with, a loop over a tuple) is made here, its blocks
+    with m as v: ...   ->  Line("unknown", the header, body=[...])   with ...
+A statement no Line describes (a loop over a tuple) is made here, its blocks
 printed from their Lines, which go nowhere else, nor do the names its blocks read.
 """
 from __future__ import annotations
@@ -172,15 +172,16 @@ class ControlStatements:
 
     def s_With(self, node: ast.With) -> None:
         """`with m as v:` enters `_fw_entered(m)`, which runs m's `__enter__` and
-        `__exit__` through their rules (forward/contexts.py): v is a Dual."""
+        `__exit__` through their rules (forward/contexts.py): v is a Dual. Its Line is
+        an unknown one for the header, kept as it is (m and v stay Duals), holding its
+        body's Lines, which the optimizer reads as any block's."""
         item = node.items[0]
-        saved = self.unread()
         manager = ast.Call(func=self.helper(contexts.entered, "entered"),
                            args=[self.value(item.context_expr)], keywords=[])
         new = ast.withitem(context_expr=manager, optional_vars=item.optional_vars)
-        stmt = ast.With(items=[new], body=self.block(node.body))
-        self.lines = saved
-        self.lines.unknown(stmt)
+        line = self.lines.kept(ast.With(items=[new], body=[ast.Pass()]))
+        line.body = self.block_lines(node.body)
+        self.lines.add(line)
 
     def rebind_const(self, name: str, like: ast.AST) -> ast.stmt:
         """`name = _fw_const(name)`: a plain value bound by Python becomes a Dual."""

@@ -13,8 +13,8 @@ become closure constants, collected in `Constants`. Each statement becomes a Lin
 (forward/optimizer/lines.py) saying what the transform knew of it: the callee and its
 registry entry, the operands, whether the call is pure. The plain rule is printed from
 the Lines (forward/transform/plain_code.py), and the optimizer rewrites them; a statement
-no Line field describes (try, with, a nested def) is made here, as Dual code, and its
-Line holds it.
+no Line field describes (a nested def, a with's header) is made here, as Dual code,
+and its Line holds it.
 """
 from __future__ import annotations
 

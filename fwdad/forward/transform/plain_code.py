@@ -28,6 +28,7 @@ from fwdad.forward.optimizer.records import (
     Record,
     Return,
     try_part,
+    with_block,
 )
 from fwdad.forward.transform.astbuild import LOAD, STORE
 
@@ -91,7 +92,10 @@ class PlainCode:
                         self.records(line.body))
 
     def kept(self, line: Line) -> Record:
-        # (keep and unknown lines hold a statement; an unknown line, its names too)
+        # (keep and unknown lines hold a statement; an unknown line, its names too;
+        # a with's holds its header, and its body's Lines)
+        if line.body:
+            return with_block(line.node, self.records(line.body))  # type: ignore[arg-type]
         return Raw(line.node, line.opaque)  # type: ignore[arg-type]
 
     # ---- expressions ------------------------------------------------------------------
