@@ -1,0 +1,83 @@
+"""jvp lends the caller's tangent arrays, uncopied, to a function that writes nothing.
+
+    jvp(mlp, (w1,), (dw1,))      ->  mlp's rule gets a read-only view of dw1 itself
+    jvp(f, (w,), (dw,)), f(w)=w  ->  the output tangent, a view of dw, is copied
+    f writes (w[0] = ..., w.sort(), a method, an unknown call)  ->  a copy, as before
+
+jvp copies each array tangent it is given, so that a rule that writes into its
+argument's tangent (the function writes into its argument) does not write into the
+caller's array. The copy is a pass over memory (0.4 ms of a 10 ms MLP step); where
+fwdad/write_free.py finds that the function writes into nothing, the caller's tangent
+goes in uncopied. Two guards stay: the view is read-only, so a write the analysis
+missed is refused by NumPy (and reported as an InternalError) instead of made; and an
+output tangent that may share memory with a lent one (`f(w) = w`, `w.T`, `w[1:]`) is
+copied, so the caller never gets its own tangent back.
+"""
+from __future__ import annotations
+
+import types
+from typing import Any, Callable, FrozenSet, List, Sequence
+
+import numpy as np
+
+from fwdad import write_free
+from fwdad.errors import FwdadError, InternalError, describe
+from fwdad.tangents import rebuild
+
+_NONE: FrozenSet[int] = frozenset()
+
+
+def lendable(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
+             constants: FrozenSet[int]) -> FrozenSet[int]:
+    """The positions of the float arrays whose tangent arrays may go to f uncopied."""
+    arrays = frozenset(i for i, (p, t) in enumerate(zip(primals, tangents))
+                       if type(t) is np.ndarray and type(p) is np.ndarray and
+                       p.dtype.kind in "fc" and i not in constants)
+    if not arrays or type(f) is not types.FunctionType:
+        return _NONE
+    found = write_free.verdict(f)
+    if found is None or not write_free.holds(found, tuple(primals)):
+        return _NONE
+    return arrays
+
+
+def lent(tangent: np.ndarray) -> np.ndarray:
+    """A read-only view of the caller's tangent (a write into it raises)."""
+    view = tangent.view()
+    view.flags.writeable = False
+    return view
+
+
+def unshared(tangent: Any, lent_arrays: List[np.ndarray]) -> Any:
+    """The output tangent, with each array that may share memory with a lent one
+    copied (tuples, lists and dicts rebuilt around them)."""
+    kind = type(tangent)
+    if kind is np.ndarray:
+        if any(np.may_share_memory(tangent, a) for a in lent_arrays):
+            return tangent.copy()
+        return tangent
+    if isinstance(tangent, (tuple, list)):
+        return rebuild(tangent, [unshared(t, lent_arrays) for t in tangent])
+    if kind is dict:
+        return {k: unshared(t, lent_arrays) for k, t in tangent.items()}
+    if isinstance(tangent, np.ndarray):  # (a subclass: a copy keeps its type)
+        return tangent.copy() if any(
+            np.may_share_memory(tangent, a) for a in lent_arrays) else tangent
+    return tangent  # (numbers; a function that writes nothing makes no instances)
+
+
+def refused_write(f: Callable[..., Any], exc: Exception) -> Exception:
+    """The error to raise for `exc`: an InternalError when it is NumPy's (or a rule's)
+    refusal to write into a lent tangent, which write_free found f does not do."""
+    if not (isinstance(exc, ValueError) and "read-only" in str(exc) or
+            isinstance(exc, FwdadError) and "reads as a constant" in str(exc)):
+        return exc
+    error = InternalError(
+        f"jvp of {describe(f)}: fwdad found that {describe(f)} writes into none of its "
+        f"arguments, and so passed it the caller's tangent arrays uncopied (read-only), "
+        f"but a rule tried to write into one (the caller's tangent is unchanged). This "
+        f"is a bug in fwdad (fwdad/write_free.py); please report it. Meanwhile "
+        f"`fwdad.batched_jvp(f, primals, [t[None] for t in tangents])`, which copies "
+        f"its tangents, gives the same derivative with a leading axis of 1.")
+    error.__cause__ = exc
+    return error
