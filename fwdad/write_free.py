@@ -37,8 +37,7 @@ import numpy as np
 from fwdad import frontend
 from fwdad.core import rebinding
 from fwdad.normalize.refs import is_ref
-from fwdad.normalize.sealed import INTROSPECTION, REFUSED, harmless_ref, library_rule, \
-    nodes_below
+from fwdad.normalize.sealed import INTROSPECTION, REFUSED, harmless_ref, library_rule, nodes_below
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import RuleEntry, entry_of, is_primitive, on_register
 
