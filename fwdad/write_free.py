@@ -7,14 +7,17 @@ tangent arrays uncopied (fwdad/lent_tangents.py).
     def f(w): return helper(w) * 2.0      ->  helper's verdict, and a check that the
                                               name `helper` still holds that function
     def f(w): w[0] = 1.0; return w        ->  None   (setitem writes)
-    def f(w): return w.sum()              ->  None   (a method: known only at run time)
+    def f(w): return w.sum(0)             ->  Verdict (a method that reads, no `out`)
+    def f(w): w.sort(); return w          ->  None   (any other method)
 
 A function writes nothing when each call of its normalized code is, by static
 reference, a library primitive whose call is pure (rules/purity.call_is_pure, and no
-`out` given by position either), or a Python function that writes nothing itself; it
+`out` given by position either), a Python function that writes nothing itself, or a
+method that only reads on every type that has it (`x.sum()`, `x.reshape(...)`); it
 reads attributes only through getattr, and has none of the constructs that run code
 not its own (normalize/sealed.REFUSED: nested defs, lambdas, `with`, ...). Anything
-else (a dynamic call, a method, a class, a user's frule) counts as one that may write.
+else (a dynamic call, any other method, a class, a user's frule) counts as one that
+may write.
 
 A pure primitive runs no user code only on plain values (numbers, strings, None, numeric
 arrays, and tuples, lists and dicts of them: a user class's `__add__` may write into
@@ -102,6 +105,7 @@ def _walk(fn: types.FunctionType, tree: ast.FunctionDef,
         a.arg for a in (args.vararg, args.kwarg) if a is not None} | {
         n.id for n in ast.walk(tree) if type(n) is ast.Name and type(n.ctx) is ast.Store}
     functions, reads, calls = [fn], set(), set()
+    methods = _methods(tree)
     for node in nodes_below(tree):
         kind = type(node)
         if kind in REFUSED or (kind is ast.Attribute and not is_ref(node)):
@@ -110,7 +114,7 @@ def _walk(fn: types.FunctionType, tree: ast.FunctionDef,
                 and node.id not in local:
             reads.add((fn, node.id))
         elif kind is ast.Call:
-            callee = _call(node, visiting)
+            callee = _call(node, visiting) if not _method_call(node, methods) else _PURE
             if callee is None:
                 return None
             if callee is not _PURE:
@@ -146,6 +150,53 @@ def _call(call: ast.Call, visiting: Set[types.FunctionType]) -> Optional[Verdict
 
 
 _NO_OUT = 1 << 30
+
+# Methods that write nothing on any value made from plain ones (ndarrays, numbers,
+# lists, tuples, dicts, strings), with the number of positional arguments after
+# which ndarray's would take `out`.
+_READING_METHODS: Dict[str, int] = {
+    **dict.fromkeys(("reshape", "transpose", "astype", "swapaxes", "diagonal", "ravel",
+                     "flatten", "squeeze", "copy", "conj", "conjugate", "item", "tolist",
+                     "argsort", "nonzero", "count", "index", "keys", "values", "items",
+                     "get"), _NO_OUT),
+    **dict.fromkeys(("sum", "mean", "prod", "std", "var", "cumsum", "cumprod", "clip"), 2),
+    **dict.fromkeys(("max", "min", "round", "all", "any", "argmax", "argmin", "dot"), 1),
+    "trace": 4,
+}
+
+
+def _methods(tree: ast.FunctionDef) -> Dict[str, int]:
+    """local -> the positional arguments its call may take, for the locals assigned
+    once, by `m = getattr(x, 'sum')` with a method of _READING_METHODS."""
+    stores: Dict[str, int] = {}
+    found: Dict[str, int] = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Name and type(node.ctx) is ast.Store:
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if type(node) is ast.Assign and len(node.targets) == 1 and \
+                type(node.targets[0]) is ast.Name and _reads_method(node.value):
+            found[node.targets[0].id] = _READING_METHODS[node.value.args[1].value]
+    return {name: most for name, most in found.items() if stores[name] == 1}
+
+
+def _reads_method(value: ast.expr) -> bool:
+    return type(value) is ast.Call and is_ref(value.func) and \
+        value.func.fw_value is getattr and len(value.args) == 2 and \
+        not value.keywords and type(value.args[1]) is ast.Constant and \
+        value.args[1].value in _READING_METHODS
+
+
+def _method_call(call: ast.Call, methods: Dict[str, int]) -> bool:
+    """Whether `call` calls a reading method (see _methods) with no `out`, nor a
+    callback among its arguments."""
+    func = call.func
+    if type(func) is not ast.Name or func.id not in methods:
+        return False
+    operands = call.args + [k.value for k in call.keywords]
+    return len(call.args) <= methods[func.id] and \
+        all(k.arg is not None and k.arg != "out" for k in call.keywords) and \
+        not any(type(a) is ast.Starred or is_ref(a) and not harmless_ref(a.fw_value)
+                for a in operands)
 
 
 def _first_positional_out(entry: RuleEntry) -> int:

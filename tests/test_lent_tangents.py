@@ -115,6 +115,7 @@ READERS = [
     lambda w: w,
     lambda w: w.T,
     lambda w: w[1:],
+    lambda w: w.reshape(2, 2),
     lambda w: np.asarray(w),
     lambda w: (w, w[::2]),
     lambda w: [w, 2.0 * w],
@@ -161,7 +162,7 @@ def test_a_function_that_writes_into_its_argument_leaves_the_callers_tangent(f):
     _check(f, _W, _DW)
 
 
-@pytest.mark.parametrize("f", READERS, ids=["itself", "T", "slice", "asarray",
+@pytest.mark.parametrize("f", READERS, ids=["itself", "T", "slice", "reshape", "asarray",
                                              "tuple", "list", "dict", "mlp", "helper"])
 def test_a_function_that_writes_nothing_gets_the_tangent_and_gives_none_back(f):
     assert write_free.verdict(f) is not None  # (the tangent is lent, uncopied)

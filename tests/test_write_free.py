@@ -25,6 +25,13 @@ def _recursive(w, n):
     return w if n == 0 else _recursive(w, n - 1)
 
 
+def _method_bound_twice(w):
+    m = w.sum
+    if w[0] > 0:
+        m = w.sort
+    return m()
+
+
 WRITES_NOTHING = [
     lambda w: np.tanh(w @ w) + 1.0,
     lambda w: w.T[1:],
@@ -32,6 +39,7 @@ WRITES_NOTHING = [
     lambda w: np.roll(w, 1) * _G,
     lambda w: _pure_helper(w) + operator.neg(w),
     lambda w, k=2.0: np.sum(w, 0) ** k,
+    lambda w: w.sum(0) + w.reshape(3, 1).max() * w.T.copy(),
 ]
 
 MAY_WRITE = {
@@ -42,7 +50,10 @@ MAY_WRITE = {
     "out by position (signature)": lambda w: np.fix(w, w),
     "round into itself": lambda w: np.round(w, 0, w),
     "copyto": lambda w: np.copyto(w, 0.0),
-    "a method": lambda w: w.sum(),
+    "a method that writes": lambda w: w.sort(),
+    "a method given out": lambda w: w.sum(out=w),
+    "a method given out by position": lambda w: w.max(0, w),
+    "a method name bound twice": _method_bound_twice,
     "a writing helper": lambda w: _writing_helper(w),
     "recursion": _recursive,
     "a callback": lambda w: list(map(_pure_helper, w)),
