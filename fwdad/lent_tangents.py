@@ -2,7 +2,7 @@
 
     jvp(mlp, (w1,), (dw1,))      ->  mlp's rule gets a read-only view of dw1 itself
     jvp(f, (w,), (dw,)), f(w)=w  ->  the output tangent, a view of dw, is copied
-    f writes (w[0] = ..., w.sort(), a method, an unknown call)  ->  a copy, as before
+    f writes (w[0] = ..., w.sort(), an unknown call), or dw is small  ->  a copy
 
 jvp copies each array tangent it is given, so that a rule that writes into its
 argument's tangent (the function writes into its argument) does not write into the
@@ -29,16 +29,25 @@ _NONE: FrozenSet[int] = frozenset()
 
 def lendable(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any],
              constants: FrozenSet[int]) -> FrozenSet[int]:
-    """The positions of the float arrays whose tangent arrays may go to f uncopied."""
-    arrays = frozenset(i for i, (p, t) in enumerate(zip(primals, tangents))
-                       if type(t) is np.ndarray and type(p) is np.ndarray and
-                       p.dtype.kind in "fc" and i not in constants)
-    if not arrays or type(f) is not types.FunctionType:
+    """The positions of the float arrays whose tangent arrays may go to f uncopied:
+    none when they are small (the checks would cost more than the copies)."""
+    arrays, size = [], 0
+    for i, t in enumerate(tangents):
+        if type(t) is np.ndarray and i not in constants:
+            p = primals[i]
+            if type(p) is np.ndarray and p.dtype.kind in "fc":
+                arrays.append(i)
+                size += t.size
+    if size < LEND_FROM or type(f) is not types.FunctionType:
         return _NONE
     found = write_free.verdict(f)
-    if found is None or not write_free.holds(found, tuple(primals)):
+    if found is None or not write_free.holds(found, primals):
         return _NONE
-    return arrays
+    return frozenset(arrays)
+
+
+LEND_FROM = 4096  # numbers in the tangent arrays (below, copying them costs less than
+# the checks: bench/lent_tangents.py)
 
 
 def lent(tangent: np.ndarray) -> np.ndarray:
@@ -51,18 +60,15 @@ def lent(tangent: np.ndarray) -> np.ndarray:
 def unshared(tangent: Any, lent_arrays: List[np.ndarray]) -> Any:
     """The output tangent, with each array that may share memory with a lent one
     copied (tuples, lists and dicts rebuilt around them)."""
-    kind = type(tangent)
-    if kind is np.ndarray:
-        if any(np.may_share_memory(tangent, a) for a in lent_arrays):
-            return tangent.copy()
+    if isinstance(tangent, np.ndarray):  # (a subclass too: its copy keeps its type)
+        for a in lent_arrays:
+            if np.may_share_memory(tangent, a):
+                return tangent.copy()
         return tangent
     if isinstance(tangent, (tuple, list)):
         return rebuild(tangent, [unshared(t, lent_arrays) for t in tangent])
-    if kind is dict:
+    if type(tangent) is dict:
         return {k: unshared(t, lent_arrays) for k, t in tangent.items()}
-    if isinstance(tangent, np.ndarray):  # (a subclass: a copy keeps its type)
-        return tangent.copy() if any(
-            np.may_share_memory(tangent, a) for a in lent_arrays) else tangent
     return tangent  # (numbers; a function that writes nothing makes no instances)
 
 

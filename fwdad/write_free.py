@@ -33,7 +33,7 @@ import builtins
 import inspect
 import types
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Optional, Set, Tuple
+from typing import Any, Dict, FrozenSet, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -215,16 +215,22 @@ def _first_positional_out(entry: RuleEntry) -> int:
 
 
 # ---- at each call ---------------------------------------------------------------------
-def holds(found: Verdict, args: Tuple[Any, ...]) -> bool:
+def holds(found: Verdict, args: Sequence[Any]) -> bool:
     """Whether the Verdict's conditions hold for a call with `args` now."""
-    if not all(map(plain, args)):
-        return False
-    for fn in found.functions:
-        if fn.__defaults__ and not all(map(plain, fn.__defaults__)) or \
-                fn.__kwdefaults__ and not all(map(plain, fn.__kwdefaults__.values())):
+    for x in args:
+        if not plain(x):
             return False
-    return all(plain(free_value(fn, name)) for fn, name in found.reads) and \
-        all(free_value(fn, name) is callee for fn, name, callee in found.calls)
+    for fn in found.functions:
+        defaults, keywords = fn.__defaults__, fn.__kwdefaults__
+        if defaults and not plain(defaults) or keywords and not plain(keywords):
+            return False
+    for fn, name in found.reads:
+        if not plain(free_value(fn, name)):
+            return False
+    for fn, name, callee in found.calls:
+        if free_value(fn, name) is not callee:
+            return False
+    return True
 
 
 _UNBOUND = object()

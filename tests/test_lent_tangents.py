@@ -12,8 +12,14 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad import write_free
+from fwdad import lent_tangents, write_free
 from fwdad.errors import InternalError
+
+
+@pytest.fixture(autouse=True)
+def _lend_small_arrays(monkeypatch):
+    """The arrays here are small: lend them too (jvp copies small ones)."""
+    monkeypatch.setattr(lent_tangents, "LEND_FROM", 0)
 
 
 def _set_item(w):
@@ -239,11 +245,28 @@ def test_a_callee_rebound_to_one_that_writes_gets_a_copy(monkeypatch):
     np.testing.assert_allclose(tangent, 3.0 * np.r_[0.0, _DW[1:]])
 
 
+def _claims_to_write_nothing(f):
+    return write_free.Verdict((f,), frozenset(), frozenset())
+
+
 def test_a_write_the_analysis_missed_is_an_internal_error(monkeypatch):
     """The lent view is read-only: a write into it is refused, not made."""
-    monkeypatch.setattr(write_free, "verdict", lambda f: write_free.Verdict(
-        (f,), frozenset(), frozenset()))
+    monkeypatch.setattr(write_free, "verdict", _claims_to_write_nothing)
     dw = _DW.copy()
     with pytest.raises(InternalError, match="writes into none of its arguments"):
         fwdad.jvp(_set_item, (_W.copy(),), (dw,))
     np.testing.assert_array_equal(dw, _DW)
+
+
+def test_small_arrays_are_copied_and_large_ones_lent(monkeypatch):
+    monkeypatch.setattr(write_free, "verdict", _claims_to_write_nothing)
+    monkeypatch.setattr(lent_tangents, "LEND_FROM", 5)
+    dw = _DW.copy()
+    _, tangent = fwdad.jvp(_set_item, (_W.copy(),), (dw,))  # (4 numbers: a copy)
+    np.testing.assert_array_equal(dw, _DW)
+    np.testing.assert_allclose(tangent, 2.0 * np.r_[3.0 * _DW[1], _DW[1:]] * np.r_[
+        3.0 * _W[1], _W[1:]])
+    w, dw = np.ones(5), np.ones(5)
+    with pytest.raises(InternalError):
+        fwdad.jvp(_set_item, (w,), (dw,))
+    np.testing.assert_array_equal(dw, np.ones(5))
