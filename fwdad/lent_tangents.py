@@ -15,6 +15,7 @@ copied, so the caller never gets its own tangent back.
 """
 from __future__ import annotations
 
+import copy
 import types
 from typing import Any, Callable, FrozenSet, List, Sequence
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from fwdad import write_free
 from fwdad.errors import FwdadError, InternalError, describe
-from fwdad.tangents import rebuild
+from fwdad.tangents import NoTangent, rebuild
 
 _NONE: FrozenSet[int] = frozenset()
 
@@ -69,7 +70,13 @@ def unshared(tangent: Any, lent_arrays: List[np.ndarray]) -> Any:
         return rebuild(tangent, [unshared(t, lent_arrays) for t in tangent])
     if type(tangent) is dict:
         return {k: unshared(t, lent_arrays) for k, t in tangent.items()}
-    return tangent  # (numbers; a function that writes nothing makes no instances)
+    if type(tangent) in _UNSHARED:
+        return tangent
+    return copy.deepcopy(tangent)  # (a library's result object: whatever it holds)
+
+
+_UNSHARED = frozenset({float, complex, int, bool, type(None), type(NoTangent)} | {
+    t for t in np.sctypeDict.values() if issubclass(t, np.generic)})
 
 
 def refused_write(f: Callable[..., Any], exc: Exception) -> Exception:

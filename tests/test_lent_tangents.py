@@ -270,3 +270,15 @@ def test_small_arrays_are_copied_and_large_ones_lent(monkeypatch):
     with pytest.raises(InternalError):
         fwdad.jvp(_set_item, (w,), (dw,))
     np.testing.assert_array_equal(dw, np.ones(5))
+
+
+def test_an_output_tangent_shares_memory_with_no_lent_array_at_any_depth():
+    from collections import OrderedDict, namedtuple
+    pair = namedtuple("pair", "a b")
+    dw, other = np.arange(6.0), np.ones(2)
+    out = lent_tangents.unshared(
+        (pair(dw[1:], 2.0), {"k": [dw, other]}, OrderedDict(x=dw.T)), [dw])
+    assert type(out[0]) is pair and out[0].b == 2.0 and out[1]["k"][1] is other
+    for leaf in (out[0].a, out[1]["k"][0], out[2]["x"]):
+        assert not np.may_share_memory(leaf, dw)
+    np.testing.assert_array_equal(out[1]["k"][0], np.arange(6.0))
