@@ -39,10 +39,12 @@ import numpy as np
 
 from fwdad import frontend
 from fwdad.core import rebinding
+from fwdad.forward import records
 from fwdad.normalize.refs import is_ref
 from fwdad.normalize.sealed import INTROSPECTION, REFUSED, harmless_ref, library_rule, nodes_below
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import RuleEntry, entry_of, is_primitive, on_register
+from fwdad.source import is_generated
 
 
 @dataclass(frozen=True)
@@ -77,16 +79,24 @@ def _found(fn: types.FunctionType, visiting: Set[types.FunctionType]) -> Optiona
     if fn in visiting:  # (recursion: left to the copy)
         return None
     visiting.add(fn)
-    try:
-        _, tree = frontend.normalized(fn)
-    except Exception:  # (no source, unsupported syntax: the rule itself will say so)
-        found = None
-    else:
-        found = _walk(fn, tree, visiting)
+    found = None
+    if not _has_own_rule(fn):
+        try:
+            _, tree = frontend.normalized(fn)
+        except Exception:  # (no source, unsupported syntax: the rule itself will say so)
+            pass
+        else:
+            found = _walk(fn, tree, visiting)
     if len(_VERDICTS) > _MAX_VERDICTS:
         _VERDICTS.clear()
     _VERDICTS[fn] = (fn.__code__, found)
     return found
+
+
+def _has_own_rule(fn: types.FunctionType) -> bool:
+    """Whether calls of `fn` run a rule other than the one derived from its code (a
+    registered frule, which may write; a rule of a generated rule; a NamedTuple's)."""
+    return is_primitive(fn) or is_generated(fn) or records.rule_for(fn) is not None
 
 
 def _forget(_: Any = None) -> None:

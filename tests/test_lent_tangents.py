@@ -282,3 +282,23 @@ def test_an_output_tangent_shares_memory_with_no_lent_array_at_any_depth():
     for leaf in (out[0].a, out[1]["k"][0], out[2]["x"]):
         assert not np.may_share_memory(leaf, dw)
     np.testing.assert_array_equal(out[1]["k"][0], np.arange(6.0))
+
+
+def _with_own_rule(w):
+    return w * 2.0
+
+
+def test_a_function_with_a_registered_frule_that_writes_gets_a_copy():
+    """jvp runs the registered rule, not one derived from the function's code."""
+    from fwdad.dual import Dual
+    from fwdad.rules.registry import rules_restored
+
+    with rules_restored():
+        @fwdad.frule(_with_own_rule)
+        def _(w: Dual) -> Dual:
+            w.tangent[0] = 0.0  # (a rule that writes into its argument's tangent)
+            return Dual(w.primal * 2.0, 2.0 * w.tangent)
+        dw = _DW.copy()
+        _, tangent = fwdad.jvp(_with_own_rule, (_W.copy(),), (dw,))
+        np.testing.assert_array_equal(dw, _DW)
+        np.testing.assert_array_equal(tangent, 2.0 * np.r_[0.0, _DW[1:]])
