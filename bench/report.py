@@ -64,7 +64,10 @@ Notes:
   high), against a primal of 50 steps.
 - W3 differentiates with respect to the first weight matrix only; the other weights are
   closure constants, so the optimized rule computes no tangent products for them.
-- fwdad.jvp includes checking the inputs and copying the tangents (fwdad/api.py). The
+- fwdad.jvp includes checking the inputs and copying the tangents (fwdad/api.py); a
+  function found to write into nothing (fwdad/write_free.py) gets the caller's tangent
+  arrays uncopied instead, when they hold 4,096 numbers or more (W3, the MLP with
+  arguments: fwdad/lent_tangents.py, measured by bench/lent_tangents.py). The
   `f.frule(Dual, Dual)` row is the derived rule alone: for small calls nearly all of
   `jvp`'s time is the checking (inspect.signature for argument names, check_tangent,
   deepcopy), not differentiation.

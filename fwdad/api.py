@@ -12,7 +12,7 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import budget, chunked
+from fwdad import budget, chunked, lent_tangents
 from fwdad.aliased_arguments import separated, share_tangents
 from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
@@ -70,15 +70,24 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
     if duals is not None:  # (the fast path of small calls)
         constants = _NONE if 0.0 not in directions else frozenset(
             i for i, t in enumerate(directions) if t == 0.0)
+        lent = _NONE
     else:
         constants = constant_positions(directions)
-        duals = share_tangents(args, directions, _checked_duals(f, args, directions, constants))
+        lent = lent_tangents.lendable(f, args, directions, constants)
+        duals = share_tangents(args, directions,
+                               _checked_duals(f, args, directions, constants, lent))
     try:
         out = call_with_constants(f, duals, constants) if constants else call(f, duals)
     except Exception as exc:
+        if lent:
+            error = lent_tangents.refused_write(f, exc)
+            if error is not exc:
+                raise error from exc
         explain_failed_call("jvp", f, args, exc)
         note_user_location(exc)
         raise
+    if lent:  # (f(w) = w must not give the caller's own tangent back)
+        return out.primal, lent_tangents.unshared(out.tangent, [directions[i] for i in lent])
     return out.primal, out.tangent
 
 
@@ -91,14 +100,17 @@ def _float_duals(primals: tuple[Any, ...], tangents: tuple[Any, ...]) -> Optiona
 
 
 def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tuple[Any, ...],
-                   constants: FrozenSet[int] = frozenset()) -> List[Dual]:
-    """Duals of the checked arguments, each with a copy of its tangent (an argument in
-    `constants` gets a new zero, which costs no pass over memory for an array)."""
+                   constants: FrozenSet[int] = frozenset(), lent: FrozenSet[int] = frozenset()
+                   ) -> List[Dual]:
+    """Duals of the checked arguments, each with a copy of its tangent, or at `lent`
+    a read-only view of it (fwdad/lent_tangents.py); an argument in `constants` gets a
+    new zero, which costs no pass over memory for an array."""
     names = argument_names(f, len(primals))
     duals = []
     for i, (p, t, n) in enumerate(zip(primals, tangents, names)):
         if i not in constants:
-            duals.append(Dual(p, _copied_like(p, check_tangent(p, t, n, of=describe(f)))))
+            checked = check_tangent(p, t, n, of=describe(f))
+            duals.append(Dual(p, _copied_like(p, checked, i in lent)))
             continue
         if t is not None:
             check_tangent(p, t, n, of=describe(f))  # (a zero of the wrong shape, say)
@@ -106,11 +118,15 @@ def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tu
     return duals
 
 
-def _copied_like(primal: Any, tangent: Any) -> Any:
-    """A copy of the tangent; of an array's, laid out in memory as the array is (so that
-    a reshape of both is a view, or a copy, alike: rules/layout.py)."""
+def _copied_like(primal: Any, tangent: Any, lend: bool = False) -> Any:
+    """A copy of the tangent (with `lend`, a read-only view of it); of an array's, laid
+    out in memory as the array is (so that a reshape of both is a view, or a copy,
+    alike: rules/layout.py)."""
     laid_out = matched(primal, tangent)
-    return laid_out if laid_out is not tangent else copied(tangent)
+    if laid_out is not tangent:
+        return laid_out
+    return lent_tangents.lent(tangent) if lend and type(tangent) is np.ndarray else \
+        copied(tangent)
 
 
 def _new_zero(primal: Any) -> Any:

@@ -40,7 +40,7 @@ from fwdad.normalize.refs import is_ref
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import entry_of, is_primitive
 
-_REFUSED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With,
+REFUSED = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With,
             ast.AsyncWith, ast.Try, ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom,
             ast.Await, ast.Starred, ast.Match) + tuple(
                 getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name))
@@ -49,6 +49,7 @@ IN_PLACE = {operator.iadd: operator.add, operator.isub: operator.sub,
             operator.imul: operator.mul, operator.itruediv: operator.truediv,
             operator.ifloordiv: operator.floordiv, operator.ipow: operator.pow,
             operator.imod: operator.mod}
+INTROSPECTION = (delattr, vars, locals, eval, exec)  # (they reach names, not values)
 _RANDOM_MODULES = ("random", "numpy.random", "secrets", "time", "os")
 
 
@@ -71,9 +72,9 @@ def sealed(tree: ast.FunctionDef, instances: Set[str]) -> "Sealed | None":
                       if type(n) is ast.Name and type(n.ctx) is ast.Store}
     reads = _field_reads(tree, instances)
     found = Sealed(writes=True)
-    for node in _below(tree):
+    for node in nodes_below(tree):
         kind = type(node)
-        if kind in _REFUSED:
+        if kind in REFUSED:
             return None
         if kind is ast.Name and type(node.ctx) is ast.Load and not is_ref(node) \
                 and node.id not in local:
@@ -85,7 +86,7 @@ def sealed(tree: ast.FunctionDef, instances: Set[str]) -> "Sealed | None":
     return found
 
 
-def _below(tree: ast.FunctionDef) -> List[ast.AST]:
+def nodes_below(tree: ast.FunctionDef) -> List[ast.AST]:
     """The nodes below the def, but for the parts of static references (`operator` in
     `operator.add`)."""
     out: List[ast.AST] = []
@@ -130,7 +131,7 @@ def _call(call: ast.Call, instances: Set[str], reads: Dict[str, Any],
     if not is_ref(call.func):
         return False
     fn = call.func.fw_value
-    if not _library_rule(fn) or fn in (delattr, vars, locals, eval, exec):
+    if not library_rule(fn) or fn in INTROSPECTION:
         return False
     first = call.args[0] if call.args else None
     if fn is setattr:  # (uses.py: a write only of an instance parameter's field)
@@ -141,11 +142,11 @@ def _call(call: ast.Call, instances: Set[str], reads: Dict[str, Any],
     if _random(fn) or not call_is_pure(entry_of(fn), len(call.args),
                                        [k.arg for k in call.keywords]):
         found.writes = False
-    return not any(is_ref(a) and not _harmless(a.fw_value) for a in call.args) and \
-        not any(is_ref(k.value) and not _harmless(k.value.fw_value) for k in call.keywords)
+    return not any(is_ref(a) and not harmless_ref(a.fw_value) for a in call.args) and \
+        not any(is_ref(k.value) and not harmless_ref(k.value.fw_value) for k in call.keywords)
 
 
-def _library_rule(fn: Any) -> bool:
+def library_rule(fn: Any) -> bool:
     """A primitive whose rule and primal are the libraries' own (no user code: a user's
     frule, a user function marked linear, a user class, may read anything)."""
     entry = entry_of(fn)
@@ -165,7 +166,7 @@ _PLAIN_VALUES = (types.ModuleType, types.BuiltinFunctionType, np.ufunc, int, flo
                  complex, str, bytes, type(None), np.number, np.dtype)
 
 
-def _harmless(value: Any) -> bool:
+def harmless_ref(value: Any) -> bool:
     """A static reference given as an argument runs no user code when called back."""
     if isinstance(value, _PLAIN_VALUES):
         return True
