@@ -28,6 +28,7 @@ from fwdad.reverse.kinds import PLAIN_TYPES
 from fwdad.reverse.tape import current
 from fwdad.reverse.tracked import is_tracked, untracked
 from fwdad.reverse.var import Var, VarMat, new_matvar, value_of
+from fwdad.rules import registry as forward_registry
 from fwdad.rules.array_like import reads_lists_as_arrays
 from fwdad.tangents import rebuild
 
@@ -67,6 +68,18 @@ class NonDiff:
         method = user_method(self.fn, args)
         if method is not None:
             return method(*args)
+        at = getattr(forward_registry.entry_of(self.fn), "out_at", None)
+        if isinstance(at, int) and len(args) > at:  # (out by position: as a keyword)
+            kwargs, args = {**kwargs, "out": args[at]}, args[:at] + args[at + 1:]
+        out = kwargs.get("out")
+        if out is not None and is_tracked(out):
+            # a variable given as `out` gets the constant result as `out[...] = r` does:
+            # its adjoint stops there (the primal alone would keep the old one flowing)
+            del kwargs["out"]
+            out = out[0] if type(out) is tuple and len(out) == 1 else out
+            from fwdad.reverse.registry import get_rrule  # (the table holds this rule)
+            get_rrule(operator.setitem)(out, Ellipsis, self(*args, **kwargs))
+            return out
         args = [self.plain(a) for a in args]
         return self.fn(*args, **{k: self.plain(v) for k, v in kwargs.items()})
 

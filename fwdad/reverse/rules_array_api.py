@@ -136,16 +136,20 @@ def _eig(a):
 
 # ---- selections and writes ----------------------------------------------------------------------
 @raw_rrule(np.compress)
-def _compress(condition, a, axis=None):
-    """The elements (or slices along `axis`) where condition holds: a take."""
+def _compress(condition, a, axis=None, out=None):
+    """The elements (or slices along `axis`) where condition holds: a take (given
+    `out`, written into it as `out[...] = result` is)."""
+    if out is not None:
+        get_rrule(operator.setitem)(out, Ellipsis, _compress(condition, a, axis))
+        return out
     if not is_tracked(a):
         return np.compress(condition, a, axis)
     return get_rrule(np.take)(a, np.flatnonzero(condition), axis=axis)
 
 
 @raw_rrule(np.ndarray.compress)
-def _compress_method(a, condition, axis=None):
-    return _compress(condition, a, axis)
+def _compress_method(a, condition, axis=None, out=None):
+    return _compress(condition, a, axis, out)
 
 
 @raw_rrule(np.extract)

@@ -88,7 +88,9 @@ def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False):
 
 
 @raw_rrule(np.ufunc.accumulate)
-def _accumulate(ufunc, array, axis=0, dtype=None):
+def _accumulate(ufunc, array, axis=0, dtype=None, out=None):
+    if out is not None:
+        refuse_out(ufunc, "accumulate")
     if ufunc in _RUNNING:
         return _RUNNING[ufunc](array, axis, dtype)
     return _method(_ACCUMULATE, ufunc, "accumulate", _RUNNING)(array, axis=axis,

@@ -21,6 +21,7 @@ from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import view_rrule
 from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import VarMat, value_of
+from fwdad.rules import registry as forward_registry
 from fwdad.rules.indexing import along_axis_index
 
 VIEWS = [np.swapaxes, np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
@@ -81,7 +82,18 @@ def _as_array(item: Any) -> Any:
 
 def _joining(fn: Callable) -> Callable:
     """concatenate, stack, ...: the items of the sequence are the rule's arguments."""
+    at = getattr(forward_registry.entry_of(fn), "out_at", None)  # (out's position)
+    at = at if isinstance(at, int) else None
+
     def call(seq, *args, **kwargs):
+        if at is not None and len(args) >= at:  # (out by position: as a keyword)
+            kwargs, args = {**kwargs, "out": args[at - 1]}, args[:at - 1] + args[at:]
+        out = kwargs.get("out")
+        if out is not None and (is_tracked(out) or holds_variable(seq)):
+            # written into `out` as `out[...] = result` is (NumPy refuses a VarMat)
+            del kwargs["out"]
+            get_rrule(operator.setitem)(out, Ellipsis, call(seq, *args, **kwargs))
+            return out
         seq = [_as_array(item) for item in seq]
         if not any(is_tracked(item) for item in seq):
             return fn(seq, *args, **kwargs)

@@ -39,6 +39,9 @@ def _compress(condition, a: Dual, axis=None) -> Dual:
         lambda t: np.compress(condition, t, axis), a.primal, as_array(a).tangent))
 
 
+takes_out(3, np.compress, np.ndarray.compress)  # (rules/outputs.py adds out= to them)
+
+
 @frule(np.linalg.cross)
 def _cross(a: Dual, b: Dual, axis=-1) -> Dual:
     from fwdad.rules.differences import bilinear

@@ -19,7 +19,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.numpy_loops import apply_along_axis, derived_from
-from fwdad.rules.registry import def_nondiff, frule
+from fwdad.rules.registry import def_nondiff, frule, takes_out
 from fwdad.rules.statistics import check_quantile_method
 
 
@@ -128,6 +128,7 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
 
 def_nondiff(refuse_library, refuse_axes, check_quantile_method, np.isposinf, np.isneginf,
             np.hanning, np.hamming, np.blackman, np.bartlett)
+takes_out(1, np.isposinf, np.isneginf)  # (rules/outputs.py adds out= to their rules)
 PLAIN = {np.block: block, np.asarray_chkfinite: asarray_chkfinite,
          np.nanquantile: nanquantile, np.nanpercentile: nanpercentile,
          np.nanmedian: nanmedian}

@@ -349,4 +349,4 @@ spreading(np.broadcast_arrays, np.meshgrid)
 
 
 takes_out(3, np.take, np.ndarray.take)  # (rules/outputs.py adds out= to their rules)
-takes_out(2, np.concatenate)
+takes_out(2, np.concatenate, np.stack)

@@ -75,8 +75,10 @@ def refuse_out(ufunc, name: str) -> None:
 
 
 @frule(np.ufunc.accumulate)
-def _accumulate(ufunc, array: Dual, axis=0, dtype=None) -> Dual:
+def _accumulate(ufunc, array: Dual, axis=0, dtype=None, out=None) -> Dual:
     """add.accumulate is cumsum, multiply.accumulate cumprod (along axis 0 by default)."""
+    if out is not None:
+        refuse_out(ufunc, "accumulate")
     return _method(_ACCUMULATE, ufunc, "accumulate")(array, axis, dtype)
 
 

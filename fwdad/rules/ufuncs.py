@@ -237,6 +237,7 @@ def _angle(z: Dual, deg=False) -> Dual:
 def_nondiff(np.round, np.around, np.fix, np.isclose, np.allclose, np.array_equal,
             np.isreal, np.iscomplex)
 takes_out(2, np.round, np.around)  # (rules/outputs.py adds out= to their rules)
+takes_out(1, np.fix)
 def_linear(np.real, np.imag)
 
 

@@ -229,8 +229,10 @@ class Rewrite(OtherLines):
     def s_call(self, line: Line) -> List[Record]:
         target = line.targets[0] if line.targets else None
         kind = self.kinds.get(target) if target else None
-        if line.entry is not None and kind != BOXED and (line.entry.kind == "nondiff" or (
-                kind_flow.reads_metadata(line, self.value_kinds))):
+        # (a nondiff call given `out` writes into it: its rule zeroes out's tangent)
+        if line.entry is not None and kind != BOXED and (
+                (line.entry.kind == "nondiff" and line.pure) or
+                kind_flow.reads_metadata(line, self.value_kinds)):
             value = nondiff_call(self, line)
             self.note_small(line, target)
             if target is None:
