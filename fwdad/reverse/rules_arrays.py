@@ -140,7 +140,10 @@ def getitem(x: Any, key: Any) -> Any:
         if isinstance(x, _CONCATENATORS) and holds_variable(key):
             return _concatenated(x, key)
         method = user_method(operator.getitem, (x, key))
-        return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
+        if method is not None:
+            return method(x, key)
+        return x[index_values(key)]  # lists, dicts, matvars ...
+    key = index_values(key)
     value = x.value[key]
     if type(value) is np.ndarray and np.may_share_memory(value, x.value):
         return VarMat(value, x.adjoint[key])  # a view: shares value and adjoint
@@ -163,8 +166,19 @@ def _concatenated(x: Any, key: Any) -> Any:
     return _CONCATENATE_RULE[0](x, key)
 
 
+def index_values(key: Any) -> Any:
+    """An index's plain values. An index has no derivative, and a variable in one is a
+    float: NumPy (or Python) then raises its own error for it, as in forward mode (the
+    variable's own refusal of np.asarray said nothing of indices)."""
+    if type(key) is tuple or type(key) is list:
+        return type(key)(index_values(k) for k in key) if holds_variable(key) else key
+    return value_of(key) if is_tracked(key) else key
+
+
 @raw_rrule(operator.setitem)
 def setitem(x: Any, key: Any, v: Any) -> None:
+    if user_method(operator.setitem, (x, key, v)) is None:
+        key = index_values(key)
     if type(x) is VarMat:
         assign(x, key, v)
     elif type(x) is np.ndarray and x.dtype.kind in "fc":
