@@ -46,11 +46,24 @@ def _over(x, z):
     return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
+def _hypot(d, r):
+    """hypot(d, r), but 1 at (0, 0), where its derivative is 0 / 0 (a NaN warning, even
+    where _over then gives 0)."""
+    return np.hypot(np.where((d == 0) & (r == 0), 1.0, d), r)
+
+
 def _pseudo_huber_d(d, r):
     """d/dd of d^2 (s - 1), s = sqrt(1 + (r / d)^2): 2 d (s - 1) - r^2 / (d s), with
-    s - 1 = (r / d)^2 / (s + 1), is r^4 / (d^3 s (s + 1)^2) (no cancellation)."""
-    s = np.sqrt(1.0 + np.square(divide(r, d)))
-    return r ** 4 / (d ** 3 * s * np.square(1.0 + s))
+    s - 1 = (r / d)^2 / (s + 1) and d s = h = hypot(d, r), is r^4 / (h (h + d)^2) (no
+    cancellation; at d = 0, |r|, the one-sided derivative)."""
+    h = _hypot(d, r)
+    return _over(r ** 4, h * np.square(h + d))
+
+
+def _huber_like(partial):
+    """A partial derivative of huber or pseudo_huber: 0 where d < 0, where the function
+    is the constant inf."""
+    return lambda d, r, y: np.where(d < 0, 0.0, partial(d, r))
 
 
 def _psi_gap(a, b):
@@ -109,12 +122,10 @@ BINARY = {
     sc.boxcox1p: (lambda x, lm, y: np.exp((lm - 1.0) * np.log1p(x)),
                   lambda x, lm, y: np.square(np.log1p(x))
                   * exprel_derivative(1, lm * np.log1p(x))),
-    sc.huber: (lambda d, r, y: np.where(d < 0, np.nan, np.maximum(np.abs(r) - d, 0.0)),
-               lambda d, r, y: np.where(d < 0, np.nan, np.where(np.abs(r) <= d, r,
-                                                                d * np.sign(r)))),
-    sc.pseudo_huber: (lambda d, r, y: np.where(d < 0, np.nan, _pseudo_huber_d(d, r)),
-                      lambda d, r, y: np.where(d < 0, np.nan, r / np.sqrt(
-                          1.0 + np.square(divide(r, d))))),
+    sc.huber: (_huber_like(lambda d, r: np.maximum(np.abs(r) - d, 0.0)),
+               _huber_like(lambda d, r: np.where(np.abs(r) <= d, r, d * np.sign(r)))),
+    sc.pseudo_huber: (_huber_like(_pseudo_huber_d),  # in r: r / s = r d / h, 0 at d = 0
+                      _huber_like(lambda d, r: _over(r * d, _hypot(d, r)))),
 }
 
 for _ufunc, _derivative in UNARY.items():

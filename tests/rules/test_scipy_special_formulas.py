@@ -99,6 +99,44 @@ def test_huber_partial_derivatives_are_the_definitions(d, r):
     _close(got[1], want_r, atol=1e-9)
 
 
+def _pseudo_huber(d, r):
+    return d * mp.sqrt(d * d + r * r) - d * d  # d^2 (sqrt(1 + (r / d)^2) - 1), at d = 0 too
+
+
+@pytest.mark.parametrize("fn, definition", [(sc.huber, _huber),
+                                            (sc.pseudo_huber, _pseudo_huber)],
+                         ids=["huber", "pseudo_huber"])
+@pytest.mark.parametrize("r", [-2.5, 0.0, 1.5])
+def test_huber_like_derivatives_at_delta_zero_are_one_sided(fn, definition, r):
+    """SciPy gives 0 at d = 0 for every r and inf for d < 0: the partial in r is 0, and
+    the ones in d (first and second) are mpmath's from the right. They were NaN for
+    pseudo_huber."""
+    def inner(u, v):
+        return fwdad.jvp(fn, (u, v), (1.0, 0.0))[1]
+    for order, got in [(1, inner(0.0, r)), (2, fwdad.jvp(inner, (0.0, r), (1.0, 0.0))[1])]:
+        want = mp.diff(lambda u: definition(u, mp.mpf(r)), mp.mpf(0), order, direction=1)
+        _close(got, want, atol=1e-7)
+    assert fwdad.jvp(fn, (0.0, r), (0.0, 1.0))[1] == 0.0
+    assert tuple(fwdad.grad(lambda u, v: fn(u, v), (0, 1))(0.0, r)) == (abs(r), 0.0)
+    hessian = fwdad.hessian(lambda v: fn(v[0], v[1]))(np.array([0.0, r]))
+    assert np.allclose(hessian, fwdad.jacfwd(fwdad.grad(lambda v: fn(v[0], v[1])))(
+        np.array([0.0, r])))
+
+
+@pytest.mark.parametrize("fn", [sc.huber, sc.pseudo_huber])
+def test_huber_like_derivatives_are_zero_where_the_function_is_the_constant_inf(fn):
+    """d < 0: SciPy's value is inf for every (d, r), a constant, whose derivatives are 0
+    (those of its definition np.where(d < 0, np.inf, ...)); they were NaN."""
+    d, r = np.array([-1.0, -0.5, -2.0]), np.array([2.0, 0.0, -0.3])
+    assert np.all(np.isinf(fn(d, r)))
+    for tangent in [(np.ones(3), np.zeros(3)), (np.zeros(3), np.ones(3))]:
+        assert np.array_equal(fwdad.jvp(fn, (d, r), tangent)[1], np.zeros(3))
+    for cotangent in fwdad.vjp(fn, d, r)[1](np.ones(3)):
+        assert np.array_equal(cotangent, np.zeros(3))
+    assert np.array_equal(fwdad.hessian(lambda v: fn(v[0], v[1]))(np.array([-1.0, 2.0])),
+                          np.zeros((2, 2)))
+
+
 def _second(fn, x):
     """f''(x) by jvp of jvp, and by hessian (reverse rules on Duals)."""
     inner = lambda v: fwdad.jvp(fn, (v,), (1.0,))[1]  # noqa: E731
