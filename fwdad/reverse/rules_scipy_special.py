@@ -19,7 +19,8 @@ import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.reverse.registry import complex_ready, next_order_rrule, raw_rrule, rrule, rrule_entry
+from fwdad.reverse.registry import (
+    complex_ready, composed_rrule, next_order_rrule, raw_rrule, rrule, rrule_entry)
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked
@@ -28,6 +29,7 @@ from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.scaled_bessel import ive_derivative
+from fwdad.rules.scipy_composed import agm, diric, refuse_keywords
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -273,3 +275,21 @@ def _softplus(x, **kwargs):
                          f"({', '.join(kwargs)}): call np.logaddexp(0, x, ...) instead, "
                          f"which fwdad differentiates with them.")
     return sc.softplus(x), lambda ct: (ct * sc.expit(x),)
+
+
+# ---- agm and diric: composed from their plain NumPy (fwdad/rules/scipy_composed.py) ----
+_agm_composed = composed_rrule(sc.agm)(agm)
+_diric_composed = composed_rrule(sc.diric)(diric)
+
+
+@raw_rrule(sc.agm)
+def _agm(a, b, **kwargs):
+    refuse_keywords("agm(a, b)", kwargs)
+    return _agm_composed(a, b)
+
+
+@raw_rrule(sc.diric)
+def _diric(x, n):
+    if is_tracked(n):
+        refuse_tangent(1.0, "diric(x, n)", "n")
+    return _diric_composed(x, n)
