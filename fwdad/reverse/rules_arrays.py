@@ -276,7 +276,8 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     restored on the way back, for the rules that read them), an error for variables."""
     if is_tracked(v):
         raise FwdadError(
-            f"a variable was written into a constant array (a plain {x.dtype} array of "
+            f"x[i] = v{in_user_code()}: a variable was written into a constant array (a "
+            f"plain {x.dtype} array of "
             f"shape {x.shape}): its derivative would be lost. The array is one the "
             f"differentiated function did not make (an argument left out of argnums, a "
             f"global, a default value, or a view of one), or one computed from constants "
