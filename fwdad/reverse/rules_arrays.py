@@ -142,7 +142,9 @@ def getitem(x: Any, key: Any) -> Any:
         method = user_method(operator.getitem, (x, key))
         if method is not None:
             return method(x, key)
-        return x[index_values(key)]  # lists, dicts, matvars ...
+        if isinstance(x, _INDEXED_BY_VALUE):
+            key = index_values(key)
+        return x[key]  # lists, dicts, matvars ... (np.index_exp[x] holds x itself)
     key = index_values(key)
     value = x.value[key]
     if type(value) is np.ndarray and np.may_share_memory(value, x.value):
@@ -166,6 +168,9 @@ def _concatenated(x: Any, key: Any) -> Any:
     return _CONCATENATE_RULE[0](x, key)
 
 
+_INDEXED_BY_VALUE = (list, tuple, np.ndarray)  # (and VarMats)
+
+
 def index_values(key: Any) -> Any:
     """An index's plain values. An index has no derivative, and a variable in one is a
     float: NumPy (or Python) then raises its own error for it, as in forward mode (the
@@ -177,7 +182,7 @@ def index_values(key: Any) -> Any:
 
 @raw_rrule(operator.setitem)
 def setitem(x: Any, key: Any, v: Any) -> None:
-    if user_method(operator.setitem, (x, key, v)) is None:
+    if type(x) is VarMat or isinstance(x, _INDEXED_BY_VALUE):
         key = index_values(key)
     if type(x) is VarMat:
         assign(x, key, v)

@@ -20,7 +20,13 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.errors import FwdadError, in_user_code
 from fwdad.reverse.registry import (
-    complex_ready, composed_rrule, next_order_rrule, raw_rrule, rrule, rrule_entry)
+    complex_ready,
+    composed_rrule,
+    next_order_rrule,
+    raw_rrule,
+    rrule,
+    rrule_entry,
+)
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked

@@ -200,9 +200,10 @@ def test_diric_at_its_peaks_has_the_limits(n):
 
 
 def test_diric_of_a_differentiated_n_is_refused_in_both_modes():
-    with pytest.raises(fwdad.NonDifferentiableError, match=r"diric\(x, n\) in .* with respect to n"):
+    refused = r"diric\(x, n\) in .* with respect to n"
+    with pytest.raises(fwdad.NonDifferentiableError, match=refused):
         fwdad.jvp(lambda x, n: sc.diric(x, n), (0.3, 3.0), (1.0, 1.0))
-    with pytest.raises(fwdad.NonDifferentiableError, match=r"diric\(x, n\) in .* with respect to n"):
+    with pytest.raises(fwdad.NonDifferentiableError, match=refused):
         fwdad.grad(lambda x, n: sc.diric(x, n), (0, 1))(0.3, 3.0)
 
 
