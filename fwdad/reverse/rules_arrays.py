@@ -140,7 +140,12 @@ def getitem(x: Any, key: Any) -> Any:
         if isinstance(x, _CONCATENATORS) and holds_variable(key):
             return _concatenated(x, key)
         method = user_method(operator.getitem, (x, key))
-        return x[key] if method is None else method(x, key)  # lists, dicts, matvars ...
+        if method is not None:
+            return method(x, key)
+        if isinstance(x, _INDEXED_BY_VALUE):
+            key = index_values(key)
+        return x[key]  # lists, dicts, matvars ... (np.index_exp[x] holds x itself)
+    key = index_values(key)
     value = x.value[key]
     if type(value) is np.ndarray and np.may_share_memory(value, x.value):
         return VarMat(value, x.adjoint[key])  # a view: shares value and adjoint
@@ -163,8 +168,22 @@ def _concatenated(x: Any, key: Any) -> Any:
     return _CONCATENATE_RULE[0](x, key)
 
 
+_INDEXED_BY_VALUE = (list, tuple, np.ndarray)  # (and VarMats)
+
+
+def index_values(key: Any) -> Any:
+    """An index's plain values. An index has no derivative, and a variable in one is a
+    float: NumPy (or Python) then raises its own error for it, as in forward mode (the
+    variable's own refusal of np.asarray said nothing of indices)."""
+    if type(key) is tuple or type(key) is list:
+        return type(key)(index_values(k) for k in key) if holds_variable(key) else key
+    return value_of(key) if is_tracked(key) else key
+
+
 @raw_rrule(operator.setitem)
 def setitem(x: Any, key: Any, v: Any) -> None:
+    if type(x) is VarMat or isinstance(x, _INDEXED_BY_VALUE):
+        key = index_values(key)
     if type(x) is VarMat:
         assign(x, key, v)
     elif type(x) is np.ndarray and x.dtype.kind in "fc":
@@ -262,7 +281,8 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     restored on the way back, for the rules that read them), an error for variables."""
     if is_tracked(v):
         raise FwdadError(
-            f"a variable was written into a constant array (a plain {x.dtype} array of "
+            f"x[i] = v{in_user_code()}: a variable was written into a constant array (a "
+            f"plain {x.dtype} array of "
             f"shape {x.shape}): its derivative would be lost. The array is one the "
             f"differentiated function did not make (an argument left out of argnums, a "
             f"global, a default value, or a view of one), or one computed from constants "

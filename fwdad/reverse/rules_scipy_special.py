@@ -19,7 +19,14 @@ import scipy.special as sc
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.reverse.registry import complex_ready, next_order_rrule, raw_rrule, rrule, rrule_entry
+from fwdad.reverse.registry import (
+    complex_ready,
+    composed_rrule,
+    next_order_rrule,
+    raw_rrule,
+    rrule,
+    rrule_entry,
+)
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked
@@ -28,6 +35,7 @@ from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.scaled_bessel import ive_derivative
+from fwdad.rules.scipy_composed import agm, diric, refuse_keywords
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -46,11 +54,24 @@ def _over(x, z):
     return x / np.where((x == 0) & (z == 0), 1.0, z)
 
 
+def _hypot(d, r):
+    """hypot(d, r), but 1 at (0, 0), where its derivative is 0 / 0 (a NaN warning, even
+    where _over then gives 0)."""
+    return np.hypot(np.where((d == 0) & (r == 0), 1.0, d), r)
+
+
 def _pseudo_huber_d(d, r):
     """d/dd of d^2 (s - 1), s = sqrt(1 + (r / d)^2): 2 d (s - 1) - r^2 / (d s), with
-    s - 1 = (r / d)^2 / (s + 1), is r^4 / (d^3 s (s + 1)^2) (no cancellation)."""
-    s = np.sqrt(1.0 + np.square(divide(r, d)))
-    return r ** 4 / (d ** 3 * s * np.square(1.0 + s))
+    s - 1 = (r / d)^2 / (s + 1) and d s = h = hypot(d, r), is r^4 / (h (h + d)^2) (no
+    cancellation; at d = 0, |r|, the one-sided derivative)."""
+    h = _hypot(d, r)
+    return _over(r ** 4, h * np.square(h + d))
+
+
+def _huber_like(partial):
+    """A partial derivative of huber or pseudo_huber: 0 where d < 0, where the function
+    is the constant inf."""
+    return lambda d, r, y: np.where(d < 0, 0.0, partial(d, r))
 
 
 def _psi_gap(a, b):
@@ -109,12 +130,10 @@ BINARY = {
     sc.boxcox1p: (lambda x, lm, y: np.exp((lm - 1.0) * np.log1p(x)),
                   lambda x, lm, y: np.square(np.log1p(x))
                   * exprel_derivative(1, lm * np.log1p(x))),
-    sc.huber: (lambda d, r, y: np.where(d < 0, np.nan, np.maximum(np.abs(r) - d, 0.0)),
-               lambda d, r, y: np.where(d < 0, np.nan, np.where(np.abs(r) <= d, r,
-                                                                d * np.sign(r)))),
-    sc.pseudo_huber: (lambda d, r, y: np.where(d < 0, np.nan, _pseudo_huber_d(d, r)),
-                      lambda d, r, y: np.where(d < 0, np.nan, r / np.sqrt(
-                          1.0 + np.square(divide(r, d))))),
+    sc.huber: (_huber_like(lambda d, r: np.maximum(np.abs(r) - d, 0.0)),
+               _huber_like(lambda d, r: np.where(np.abs(r) <= d, r, d * np.sign(r)))),
+    sc.pseudo_huber: (_huber_like(_pseudo_huber_d),  # in r: r / s = r d / h, 0 at d = 0
+                      _huber_like(lambda d, r: _over(r * d, _hypot(d, r)))),
 }
 
 for _ufunc, _derivative in UNARY.items():
@@ -262,3 +281,21 @@ def _softplus(x, **kwargs):
                          f"({', '.join(kwargs)}): call np.logaddexp(0, x, ...) instead, "
                          f"which fwdad differentiates with them.")
     return sc.softplus(x), lambda ct: (ct * sc.expit(x),)
+
+
+# ---- agm and diric: composed from their plain NumPy (fwdad/rules/scipy_composed.py) ----
+_agm_composed = composed_rrule(sc.agm)(agm)
+_diric_composed = composed_rrule(sc.diric)(diric)
+
+
+@raw_rrule(sc.agm)
+def _agm(a, b, **kwargs):
+    refuse_keywords("agm(a, b)", kwargs)
+    return _agm_composed(a, b)
+
+
+@raw_rrule(sc.diric)
+def _diric(x, n):
+    if is_tracked(n):
+        refuse_tangent(1.0, "diric(x, n)", "n")
+    return _diric_composed(x, n)

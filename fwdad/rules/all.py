@@ -17,5 +17,6 @@ except ImportError:
 else:
     HAS_SCIPY = True
     from fwdad.rules import (  # noqa: F401
-        scipy_special, scipy_logsumexp, scipy_linalg, scipy_spectral, scipy_sylvester,
-        scipy_matrix_functions, scipy_roots, scipy_minimize, scipy_quad, scipy_integrate)
+        scipy_special, scipy_composed, scipy_logsumexp, scipy_linalg, scipy_spectral,
+        scipy_sylvester, scipy_matrix_functions, scipy_roots, scipy_minimize, scipy_quad,
+        scipy_integrate)

@@ -90,17 +90,27 @@ def _over(x, z):
 
 
 def _in_domain(d, derivative):
-    """The derivative where d >= 0; NaN where d < 0 (SciPy's value is inf there)."""
-    return np.where(d < 0, np.nan, derivative)
+    """The derivative where d >= 0; 0 where d < 0, where SciPy's value is the constant
+    inf (so the derivative of its definition, np.where(d < 0, np.inf, ...), is 0)."""
+    return np.where(d < 0, 0.0, derivative)
 
 
-def _pseudo_huber_s(d, r):
-    return np.sqrt(1.0 + np.square(divide(r, d)))
+def _hypot(d, r):
+    """hypot(d, r), but 1 at (0, 0), where its derivative is 0 / 0 (a NaN warning, even
+    where _over then gives 0)."""
+    return np.hypot(np.where((d == 0) & (r == 0), 1.0, d), r)
 
 
 def _pseudo_huber_d(d, r):
-    s = _pseudo_huber_s(d, r)
-    return np.square(np.square(r)) / (d ** 3 * s * np.square(s + 1.0))
+    """2 d (s - 1) - r^2 / (d s) with s = h / d, h = hypot(d, r): r^4 / (h (h + d)^2),
+    which does not cancel and is |r| at d = 0 (the one-sided derivative, as huber's)."""
+    h = _hypot(d, r)
+    return _over(np.square(np.square(r)), h * np.square(h + d))
+
+
+def _pseudo_huber_r(d, r):
+    """r / s = r d / h: 0 at d = 0, where pseudo_huber(0, r) is 0 for every r."""
+    return _over(r * d, _hypot(d, r))
 
 
 def _i1_prime(x, y):
@@ -179,16 +189,14 @@ BINARY = {
     sc.boxcox1p: partials(lambda x, lm, y: np.power(1.0 + x, lm - 1.0),
                           lambda x, lm, y: np.log1p(x) ** 2
                           * exprel_derivative(1, lm * np.log1p(x))),
-    # huber(d, r): r^2 / 2 where |r| <= d, else d (|r| - d / 2); inf (and here NaN) for d < 0
+    # huber(d, r): r^2 / 2 where |r| <= d, else d (|r| - d / 2); inf for d < 0
     sc.huber: partials(lambda d, r, y: _in_domain(d, np.where(np.abs(r) <= d, 0.0,
                                                               np.abs(r) - d)),
                        lambda d, r, y: _in_domain(d, np.where(np.abs(r) <= d, r,
                                                               d * np.sign(r)))),
-    # pseudo_huber(d, r) = d^2 (s - 1), s = sqrt(1 + (r / d)^2): in r, r / s; in d,
-    # 2 d (s - 1) - r^2 / (d s), written r^4 / (d^3 s (s + 1)^2) so as not to cancel
-    # (NaN at d = 0, where only the one-sided derivative |r| exists)
+    # pseudo_huber(d, r) = d^2 (s - 1), s = sqrt(1 + (r / d)^2); inf for d < 0
     sc.pseudo_huber: partials(lambda d, r, y: _in_domain(d, _pseudo_huber_d(d, r)),
-                              lambda d, r, y: _in_domain(d, r / _pseudo_huber_s(d, r))),
+                              lambda d, r, y: _in_domain(d, _pseudo_huber_r(d, r))),
 }
 
 

@@ -72,6 +72,8 @@ def _cases() -> list:
     out += [Case(sc.owens_t, (A, A[::-1])), Case(sc.boxcox, (POS, UNIT)),
             Case(sc.boxcox1p, (POS - 0.4, UNIT)), Case(sc.huber, (POS, UNIT * 2.0)),
             Case(sc.pseudo_huber, (POS, UNIT * 2.0)), Case(sc.boxcox, (POS, 1e-9 * UNIT))]
+    out += [Case(sc.agm, (POS, POS[::-1] * 2.0)), Case(sc.agm, (-POS, -POS)),
+            Case(sc.diric, (A * 3.0, 5)), Case(sc.diric, (np.array([0.0, 2 * np.pi]), 4))]
     out += [Case(sc.lambertw, (POS,), varmat=False),  # (complex: varmat only)
             Case(sc.lambertw, (A * 0.3,), varmat=False)]
     out += [Case(f, (2, POS)) for f in (sc.gammainc, sc.gammaincc)]

@@ -352,3 +352,40 @@ def test_fuzzer_seed_100123268_reads_complex_matvar_values_as_complex():
         result = check(100123268)
     bad = {name: o for name, o in result.outcomes.items() if o.status in ("wrong", "crash")}
     assert not bad, bad
+
+
+def _python_complex_into_an_item(x):
+    y = x * 1.0
+    y[0] = 1j
+    return np.sum(y)
+
+
+def _python_complex_into_a_slice(x):
+    y = x * 1.0
+    y[1:] = 2j
+    return np.sum(y)
+
+
+def _python_complex_into_a_0d_array(x):
+    y = np.zeros(())
+    y[()] = 1j
+    return y * x[0]
+
+
+@pytest.mark.parametrize("layout", ["varmat", "matvar"])
+@pytest.mark.parametrize("f", [_python_complex_into_an_item, _python_complex_into_a_slice,
+                               _python_complex_into_a_0d_array],
+                         ids=lambda f: f.__name__)
+def test_a_python_complex_written_into_a_real_array_raises_numpys_type_error(f, layout):
+    """NumPy 2 raises TypeError for a Python complex written into a float array, 0-d
+    too (and only warns for a NumPy complex, above): so does reverse mode, in both
+    layouts, and forward mode."""
+    x = np.array([0.3, 0.5, -1.2])
+    with pytest.raises(TypeError) as plain:
+        f(x)
+    with fwdad.reverse.layout(layout), pytest.raises(TypeError) as caught:
+        fwdad.grad(f)(x)
+    assert str(caught.value) == str(plain.value)
+    with pytest.raises(TypeError) as caught:
+        fwdad.jvp(f, (x,), (np.ones(3),))
+    assert str(caught.value) == str(plain.value)

@@ -50,8 +50,11 @@ def _write_variable_into_constant(x):
 
 
 def test_writing_a_variable_into_a_constant_array_is_an_error():
-    with pytest.raises(FwdadError, match="written into a constant array"):
+    with pytest.raises(FwdadError, match="written into a constant array") as caught:
         fwdad.vjp(_write_variable_into_constant, 0.5)
+    line = _write_variable_into_constant.__code__.co_firstlineno + 2
+    assert str(caught.value).startswith(  # in the message, as forward mode's, not a note only
+        f"x[i] = v in _write_variable_into_constant at {__file__}:{line}: ")
 
 
 def _out_with_where(x):

@@ -106,6 +106,10 @@ def _binary_rows() -> list:
         Case(sc.lambertw, POS3), Case(sc.lambertw, np.array([-0.3, 0.2, 4.0])),
         Case(sc.lambertw, C3 * 0.5), Case(sc.lambertw, C3, -1),  # complex, other branches
         Case(sc.lambertw, 0.5 + 0.4j, 1),
+        Case(sc.agm, POS3, POS3[::-1]), Case(sc.agm, -POS3, -2.0 * POS3),  # both negative
+        Case(sc.agm, 1.5, 1.5), Case(sc.agm, 0.05, 3.0),
+        Case(sc.diric, M23 * 3.0, 5), Case(sc.diric, np.array([0.0, 2 * np.pi, 1e-7]), 4),
+        Case(sc.diric, V3, np.array([1, 2, 7])),
     ]
 
 

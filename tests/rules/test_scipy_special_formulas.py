@@ -1,6 +1,7 @@
 """The derivatives of dawsn, erfcx, exprel, spence, cbrt, softplus, lambertw, owens_t,
-boxcox, boxcox1p, huber and pseudo_huber (fwdad/rules/scipy_special.py and
-fwdad/reverse/rules_scipy_special.py, written from DLMF and SciPy's definitions), against
+boxcox, boxcox1p, huber, pseudo_huber, agm and diric (fwdad/rules/scipy_special.py,
+scipy_composed.py and fwdad/reverse/rules_scipy_special.py, written from DLMF and SciPy's
+definitions), against
 mpmath's numerical derivative of each function written from its definition, at points
 Hypothesis draws: forward mode (jvp) and reverse mode (grad) alike, and again at second
 order where a formula was written to avoid cancellation (exprel near 0, spence near 1,
@@ -97,6 +98,113 @@ def test_huber_partial_derivatives_are_the_definitions(d, r):
     got = fwdad.grad(lambda u, v: sc.huber(u, v), (0, 1))(d, r)
     _close(got[0], want_d, atol=1e-9)
     _close(got[1], want_r, atol=1e-9)
+
+
+def _pseudo_huber(d, r):
+    return d * mp.sqrt(d * d + r * r) - d * d  # d^2 (sqrt(1 + (r / d)^2) - 1), at d = 0 too
+
+
+@pytest.mark.parametrize("fn, definition", [(sc.huber, _huber),
+                                            (sc.pseudo_huber, _pseudo_huber)],
+                         ids=["huber", "pseudo_huber"])
+@pytest.mark.parametrize("r", [-2.5, 0.0, 1.5])
+def test_huber_like_derivatives_at_delta_zero_are_one_sided(fn, definition, r):
+    """SciPy gives 0 at d = 0 for every r and inf for d < 0: the partial in r is 0, and
+    the ones in d (first and second) are mpmath's from the right. They were NaN for
+    pseudo_huber."""
+    def inner(u, v):
+        return fwdad.jvp(fn, (u, v), (1.0, 0.0))[1]
+    for order, got in [(1, inner(0.0, r)), (2, fwdad.jvp(inner, (0.0, r), (1.0, 0.0))[1])]:
+        want = mp.diff(lambda u: definition(u, mp.mpf(r)), mp.mpf(0), order, direction=1)
+        _close(got, want, atol=1e-7)
+    assert fwdad.jvp(fn, (0.0, r), (0.0, 1.0))[1] == 0.0
+    assert tuple(fwdad.grad(lambda u, v: fn(u, v), (0, 1))(0.0, r)) == (abs(r), 0.0)
+    hessian = fwdad.hessian(lambda v: fn(v[0], v[1]))(np.array([0.0, r]))
+    assert np.allclose(hessian, fwdad.jacfwd(fwdad.grad(lambda v: fn(v[0], v[1])))(
+        np.array([0.0, r])))
+
+
+@pytest.mark.parametrize("fn", [sc.huber, sc.pseudo_huber])
+def test_huber_like_derivatives_are_zero_where_the_function_is_the_constant_inf(fn):
+    """d < 0: SciPy's value is inf for every (d, r), a constant, whose derivatives are 0
+    (those of its definition np.where(d < 0, np.inf, ...)); they were NaN."""
+    d, r = np.array([-1.0, -0.5, -2.0]), np.array([2.0, 0.0, -0.3])
+    assert np.all(np.isinf(fn(d, r)))
+    for tangent in [(np.ones(3), np.zeros(3)), (np.zeros(3), np.ones(3))]:
+        assert np.array_equal(fwdad.jvp(fn, (d, r), tangent)[1], np.zeros(3))
+    for cotangent in fwdad.vjp(fn, d, r)[1](np.ones(3)):
+        assert np.array_equal(cotangent, np.zeros(3))
+    assert np.array_equal(fwdad.hessian(lambda v: fn(v[0], v[1]))(np.array([-1.0, 2.0])),
+                          np.zeros((2, 2)))
+
+
+def _agm_partial(a, b):
+    """d agm(a, b) / da in closed form (fwdad/rules/scipy_composed.py), from SciPy's
+    ellipk and elliprd."""
+    s = a + b
+    k, rd = sc.ellipk(((a - b) / s) ** 2), sc.elliprd(0.0, 4.0 * a * b / s ** 2, 1.0)
+    return np.pi / (4.0 * k) * (1.0 - (a - b) * (k - rd / 3.0) / (2.0 * a * k))
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 2.0), (0.3, 7.0), (5.0, 5.0), (1.0, 1.0 + 1e-9),
+                                  (1e-5, 1.0), (3.0, 1e-7), (1e10, 1.0)])
+def test_agm_derivatives_are_the_closed_form_and_mpmaths(a, b):
+    """First partials against the closed form and mpmath's; the second against
+    mpmath's, by jvp of jvp and by hessian (forward over reverse)."""
+    want_a, want_b = mp.diff(lambda u: mp.agm(u, b), a), mp.diff(lambda u: mp.agm(a, u), b)
+    _close(_agm_partial(a, b), want_a, rtol=1e-8)  # (ellipk loses digits near m = 1)
+    _close(fwdad.jvp(sc.agm, (a, b), (1.0, 0.0))[1], want_a, rtol=1e-14)
+    got_a, got_b = fwdad.grad(lambda u, v: sc.agm(u, v), (0, 1))(a, b)
+    _close(got_a, want_a, rtol=1e-14)
+    _close(got_b, want_b, rtol=1e-14)
+    want_aa = mp.diff(lambda u: mp.agm(u, b), a, 2)
+    _close(_second(lambda u: sc.agm(u, b), a)[0], want_aa, rtol=1e-12)
+    hessian = fwdad.hessian(lambda v: sc.agm(v[0], v[1]))(np.array([a, b]))
+    _close(hessian[0, 0], want_aa, rtol=1e-12)
+    _close(hessian[0, 1], mp.diff(lambda u, v: mp.agm(u, v), (a, b), (1, 1)), rtol=1e-12)
+
+
+def test_agm_of_negative_values_and_of_mixed_signs_is_scipys():
+    """agm(-a, -b) = -agm(a, b): the same partials; NaN where the signs differ."""
+    assert fwdad.grad(lambda u, v: sc.agm(u, v), (0, 1))(-1.0, -2.0) == \
+        fwdad.grad(lambda u, v: sc.agm(u, v), (0, 1))(1.0, 2.0)
+    value, tangent = fwdad.jvp(sc.agm, (-1.0, 2.0), (1.0, 1.0))
+    assert np.isnan(value) and np.isnan(sc.agm(-1.0, 2.0))
+
+
+def _diric(n):
+    return lambda t: mp.sin(n * t / 2) / (n * mp.sin(t / 2))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 50])
+@pytest.mark.parametrize("x", [1e-9, 0.3, 2.0, math.pi, 2 * math.pi + 1e-7, -5.0,
+                               4 * math.pi - 1e-3])
+def test_diric_derivatives_are_mpmaths(n, x):
+    """Near the peaks x = 2 pi k too, where SciPy's formula is 0 / 0."""
+    want, want2 = (mp.diff(_diric(n), mp.mpf(x), order) for order in (1, 2))
+    _close(fwdad.jvp(lambda t: sc.diric(t, n), (x,), (1.0,))[1], want, atol=1e-9)
+    _close(fwdad.grad(lambda t: sc.diric(t, n))(x), want, atol=1e-9)
+    for got in _second(lambda t: sc.diric(t, n), x):
+        _close(got, want2, rtol=1e-8, atol=1e-9)
+
+
+@pytest.mark.parametrize("n", [1, 4, 7])
+def test_diric_at_its_peaks_has_the_limits(n):
+    """At x = 2 pi k: the value +-1 (SciPy's), the slope 0, the curvature
+    -(n^2 - 1) / 12 times the value."""
+    for x in [0.0, 2 * math.pi, -2 * math.pi]:
+        value = float(sc.diric(x, n))
+        assert fwdad.jvp(lambda t: sc.diric(t, n), (x,), (1.0,)) == (value, 0.0)
+        for got in _second(lambda t: sc.diric(t, n), x):
+            assert got == pytest.approx(-(n * n - 1) / 12.0 * value, abs=1e-12)
+
+
+def test_diric_of_a_differentiated_n_is_refused_in_both_modes():
+    refused = r"diric\(x, n\) in .* with respect to n"
+    with pytest.raises(fwdad.NonDifferentiableError, match=refused):
+        fwdad.jvp(lambda x, n: sc.diric(x, n), (0.3, 3.0), (1.0, 1.0))
+    with pytest.raises(fwdad.NonDifferentiableError, match=refused):
+        fwdad.grad(lambda x, n: sc.diric(x, n), (0, 1))(0.3, 3.0)
 
 
 def _second(fn, x):

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, Tuple
 
 from fwdad.core.closures import DerivedClosure
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.forward import dispatch
 from fwdad.forward.nested.levels import build_rule_of_rule, lift_outer, outer_of
 from fwdad.normalize.names import RESERVED_PREFIX
@@ -51,8 +51,9 @@ class NestedClosure(DerivedClosure):
             return self.rule(*args, **kwargs)
         if self.level != 2 or not all(lifted):
             raise FwdadError(
-                f"{self.__name__} is called by a rule on plain values, at derivative "
-                f"order {self.level}: fwdad does this for second derivatives only. Define "
+                f"{self.__name__}{in_user_code()} is called by a rule on plain values, at "
+                f"derivative order {self.level}: fwdad does this for second derivatives "
+                f"only. Define "
                 f"{self.__name__} outside the differentiated function (a module-level def), "
                 f"or take the higher derivative by finite differences of fwdad.jacfwd.")
         out = self.rule(*map(lift_outer, args), **{k: lift_outer(v) for k, v in
@@ -65,8 +66,9 @@ def _called_by_a_rule(fn: Any, level: int) -> FwdadError:
     if name.startswith(RESERVED_PREFIX):  # (normalize/ names lambdas)
         name = "the lambda"
     return FwdadError(
-        f"{name} is called by a rule on plain values (the key of sorted, min or max), "
-        f"at derivative order {level}: fwdad does this for second derivatives only. "
+        f"{name}{in_user_code()} is called by a rule on plain values (the key of sorted, "
+        f"min or max), at derivative order {level}: fwdad does this for second "
+        f"derivatives only. "
         f"Define {name} outside the differentiated function (a module-level def), or "
         f"take the higher derivative by finite differences of fwdad.jacfwd.")
 
