@@ -1,0 +1,83 @@
+"""At run time: an arithmetic operator that writes its result into an operand nobody
+else holds, instead of into a new array.
+
+    dadd = _fw_into_left(_fw_np_add, dlap, dmul)    # dlap + dmul, into dlap when it may
+
+The batched variant (optimizer/dead_operands.py) calls these where the operand is a
+local that its rule never reads again; here, at each call, the operand must also be
+the rule's alone: a float array that owns its memory (no view of another), that no
+other object references (no list, instance, Dual or view of it holds it: each would
+add to its reference count), writable, with at least one axis, and the other operand a
+number or an array that broadcasts into its shape and dtype. Otherwise the operator
+runs as written. Either way the values are the operator's: the same ufunc, on the same
+operands; only where the result goes differs.
+
+The reference count an operand has when the rule's local is its only holder is measured
+once, at import, with a call of the same shape (_alone); an interpreter where one more
+holder does not show as one more reference gets no reuse at all.
+"""
+from __future__ import annotations
+
+import operator
+import sys
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+_OPERATORS = {np.add: operator.add, np.subtract: operator.sub,
+              np.multiply: operator.mul, np.true_divide: operator.truediv}
+_SCALARS = (float, int)
+_count = sys.getrefcount
+
+
+def into_left(ufunc: Callable, t: Any, other: Any) -> Any:
+    """`t <op> other`, into t when t is the caller's alone (the module docstring)."""
+    if type(t) is np.ndarray and _count(t) == _ALONE and _fits(t, other):
+        return ufunc(t, other, out=t)
+    return _OPERATORS[ufunc](t, other)
+
+
+def into_right(ufunc: Callable, other: Any, t: Any) -> Any:
+    """`other <op> t`, into t when t is the caller's alone."""
+    if type(t) is np.ndarray and _count(t) == _ALONE and _fits(t, other):
+        return ufunc(other, t, out=t)
+    return _OPERATORS[ufunc](other, t)
+
+
+def _fits(t: np.ndarray, other: Any) -> bool:
+    """Whether t may take the result: it owns its memory, is writable, has axes, and
+    `other` broadcasts to no larger shape and promotes to no other dtype."""
+    if t.base is not None or not t.ndim or not t.flags.writeable:
+        return False
+    kind = type(other)
+    if kind is np.ndarray:
+        if other.ndim > t.ndim or other.shape != t.shape[t.ndim - other.ndim:]:
+            return False
+    elif kind not in _SCALARS and not isinstance(other, np.number):
+        return False
+    return np.result_type(t, other) == t.dtype
+
+
+def _counted(t: Any) -> int:
+    """The reference count of `t` as into_left sees its operand (a parameter, counted)."""
+    return _count(t)
+
+
+def _alone() -> Optional[int]:
+    """The count of an operand whose only holder is the caller's local; None (no reuse)
+    when one more holder does not add exactly one."""
+    def only_local() -> int:
+        t = np.empty(1)
+        return _counted(t)
+
+    def held_once_more() -> int:
+        t = np.empty(1)
+        holder = [t]
+        count = _counted(t)
+        del holder
+        return count
+    alone = only_local()
+    return alone if held_once_more() == alone + 1 else None
+
+
+_ALONE = _alone()
