@@ -17,6 +17,12 @@ from tests.forward.test_batched_updates import _args, _variant
 from tests.util import assert_same, fd_jvp, run_rule
 
 
+@pytest.fixture(autouse=True)
+def _small_arrays_too(monkeypatch):
+    """The tests' arrays are small: let them be written into."""
+    monkeypatch.setattr(owned_operands, "MIN_SIZE", 1)
+
+
 # ---- at run time: the operand must be the caller's alone -----------------------------
 def test_an_operand_held_by_its_local_alone_takes_the_result():
     t = np.arange(4.0)
@@ -69,8 +75,14 @@ def test_an_alias_in_another_local_keeps_its_values():
     (lambda: np.ma.masked_array(np.arange(3.0)), 1.0),      # a subclass
     (lambda: np.arange(3.0), np.ma.masked_array(np.ones(3), mask=[0, 1, 0])),
     (lambda: np.arange(3.0), 1j),                           # complex result
+    (lambda: np.arange(3.0), np.ones(3, dtype=np.float32)),  # another dtype
+    (lambda: np.arange(3.0), np.int64(2)),                  # a NumPy number of another
+    (lambda: np.arange(3.0, dtype=np.float32), np.float64(2.0)),
+    (lambda: np.arange(3), 2),                              # an int array
+    (lambda: np.arange(3.0), [1.0, 2.0, 3.0]),              # a list
 ], ids=["view", "float32", "broadcast", "int", "0-d", "subclass", "subclass other",
-        "complex"])
+        "complex", "other dtype", "np.int64", "np.float64 into float32", "int array",
+        "list"])
 def test_an_operand_that_cannot_take_the_result_is_left_alone(make, other):
     t = make()
     before = np.array(t, copy=True)
@@ -80,6 +92,14 @@ def test_an_operand_that_cannot_take_the_result_is_left_alone(make, other):
     np.testing.assert_array_equal(np.asarray(t), before)
     np.testing.assert_array_equal(np.ma.getdata(got), np.ma.getdata(want))
     assert np.ma.is_masked(got) == np.ma.is_masked(want)
+
+
+def test_a_small_operand_is_left_alone(monkeypatch):
+    monkeypatch.setattr(owned_operands, "MIN_SIZE", 4096)
+    t = np.arange(4095.0)
+    assert into_left(np.add, t, 1.0) is not t
+    t = np.arange(4096.0)
+    assert into_left(np.add, t, 1.0) is t
 
 
 def test_a_read_only_operand_is_left_alone():

@@ -26,36 +26,42 @@ import numpy as np
 
 _OPERATORS = {np.add: operator.add, np.subtract: operator.sub,
               np.multiply: operator.mul, np.true_divide: operator.truediv}
-_SCALARS = (float, int)
+# Below this many items a new array costs about what the checks cost (it comes from
+# malloc's small bins, cached): the operator runs as written.
+MIN_SIZE = 4096
 _count = sys.getrefcount
 
 
 def into_left(ufunc: Callable, t: Any, other: Any) -> Any:
     """`t <op> other`, into t when t is the caller's alone (the module docstring)."""
-    if type(t) is np.ndarray and _count(t) == _ALONE and _fits(t, other):
+    if type(t) is np.ndarray and t.size >= MIN_SIZE and _count(t) == _ALONE and \
+            _fits(t, other):
         return ufunc(t, other, out=t)
     return _OPERATORS[ufunc](t, other)
 
 
 def into_right(ufunc: Callable, other: Any, t: Any) -> Any:
     """`other <op> t`, into t when t is the caller's alone."""
-    if type(t) is np.ndarray and _count(t) == _ALONE and _fits(t, other):
+    if type(t) is np.ndarray and t.size >= MIN_SIZE and _count(t) == _ALONE and \
+            _fits(t, other):
         return ufunc(other, t, out=t)
     return _OPERATORS[ufunc](other, t)
 
 
 def _fits(t: np.ndarray, other: Any) -> bool:
-    """Whether t may take the result: it owns its memory, is writable, has axes, and
-    `other` broadcasts to no larger shape and promotes to no other dtype."""
+    """Whether t may take the result: it owns its memory, is writable and has axes, and
+    `other` broadcasts to no larger shape and keeps t's dtype: an array or NumPy
+    number of that dtype, or a Python float or int where t is a float or complex array
+    (which NumPy casts to t's dtype, NEP 50)."""
     if t.base is not None or not t.ndim or not t.flags.writeable:
         return False
     kind = type(other)
     if kind is np.ndarray:
-        if other.ndim > t.ndim or other.shape != t.shape[t.ndim - other.ndim:]:
-            return False
-    elif kind not in _SCALARS and not isinstance(other, np.number):
-        return False
-    return np.result_type(t, other) == t.dtype
+        return other.dtype == t.dtype and other.ndim <= t.ndim and \
+            other.shape == t.shape[t.ndim - other.ndim:]
+    if kind is float or kind is int:
+        return t.dtype.kind in "fc"
+    return isinstance(other, np.number) and other.dtype == t.dtype
 
 
 def _counted(t: Any) -> int:
