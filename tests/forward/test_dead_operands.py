@@ -112,6 +112,14 @@ def test_the_count_of_a_lone_local_is_known():
     assert owned_operands._ALONE is not None  # (else no rule reuses anything)
 
 
+def test_an_interpreter_that_counts_otherwise_reuses_nothing(monkeypatch):
+    monkeypatch.setattr(owned_operands, "_LEAST", {})
+    assert owned_operands._alone() is None
+    monkeypatch.setattr(owned_operands, "_ALONE", None)
+    t = np.arange(4.0)
+    assert into_left(np.add, t, 1.0) is not t
+
+
 # ---- the pass: which statements it rewrites -------------------------------------------
 def _rewritten(source, candidates=("t", "s", "d")):
     body = ast.parse(textwrap.dedent(source)).body
