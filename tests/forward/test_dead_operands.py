@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import textwrap
 import types
+import weakref
 
 import numpy as np
 import pytest
@@ -49,8 +50,12 @@ def _viewed(t):
     return t[1:]
 
 
+def _weakly_referenced(t):
+    return weakref.ref(t)
+
+
 @pytest.mark.parametrize("holder", [_held_in_a_list, _held_by_a_dual, _held_by_an_instance,
-                                    _viewed], ids=lambda f: f.__name__)
+                                    _viewed, _weakly_referenced], ids=lambda f: f.__name__)
 def test_an_operand_held_elsewhere_keeps_its_values(holder):
     t = np.arange(4.0)
     held = holder(t)

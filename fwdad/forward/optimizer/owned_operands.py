@@ -5,12 +5,13 @@ else holds, instead of into a new array.
 
 The batched variant (optimizer/dead_operands.py) calls these where the operand is a
 local that its rule never reads again; here, at each call, the operand must also be
-the rule's alone: a float array that owns its memory (no view of another), that no
-other object references (no list, instance, Dual or view of it holds it: each would
-add to its reference count), writable, with at least one axis, and the other operand a
-number or an array that broadcasts into its shape and dtype. Otherwise the operator
-runs as written. Either way the values are the operator's: the same ufunc, on the same
-operands; only where the result goes differs.
+the rule's alone: a float array of at least MIN_SIZE items that owns its memory (no
+view of another), that no other object references (no list, instance, Dual or view of
+it holds it: each adds to its reference count) or weakly references, writable, with
+at least one axis; and the other operand a number or an array that broadcasts into its
+shape and keeps its dtype. Otherwise the operator runs as written. Either way the
+values are the operator's: the same ufunc, on the same operands; only where the
+result goes differs.
 
 The reference count an operand has when the rule's local is its only holder is measured
 once, at import, with a call of the same shape (_alone), and must be the least CPython
@@ -25,6 +26,7 @@ from __future__ import annotations
 import operator
 import sys
 import sysconfig
+import weakref
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -35,6 +37,7 @@ _OPERATORS = {np.add: operator.add, np.subtract: operator.sub,
 # malloc's small bins, cached): the operator runs as written.
 MIN_SIZE = 4096
 _count = sys.getrefcount
+_weak_count = weakref.getweakrefcount
 
 
 def into_left(ufunc: Callable, t: Any, other: Any) -> Any:
@@ -58,7 +61,8 @@ def _fits(t: np.ndarray, other: Any) -> bool:
     `other` broadcasts to no larger shape and keeps t's dtype: an array or NumPy
     number of that dtype, or a Python float or int where t is a float or complex array
     (which NumPy casts to t's dtype, NEP 50)."""
-    if t.base is not None or not t.ndim or not t.flags.writeable:
+    if t.base is not None or not t.ndim or not t.flags.writeable or \
+            _weak_count(t):  # (a weak reference adds no count, yet reads t later)
         return False
     kind = type(other)
     if kind is np.ndarray:
