@@ -163,6 +163,10 @@ def test_dead_operands_are_written_into(source, expected):
     "t = a * b\nfor k in K:\n    acc = acc + t\n    t = a * k\n    r = t + c\nreturn r",
     "t = a\nwhile t.sum() < 3:\n    t = a * 2.0\n    r = t + c\nreturn r",  # the test
     "t = a * b\ntry:\n    r = t + c\nexcept E:\n    r = t\nreturn r",  # a handler
+    # a manager that suppresses an exception after the write (errstate raising, or the
+    # second operator of a chain): t, bound again, would keep the value written into it
+    "t = a * b\nwith m:\n    t = t * 2.0 + q\nreturn t",
+    "t = a * b\nwith m:\n    r = t + c\nreturn r",
     "t = a * b\nf = lambda: t\nr = t + c\nreturn f",         # a nested scope reads it
     "t = a * b\nr = t + c\nreturn locals()",                 # the frame is read
 ])

@@ -11,10 +11,11 @@ of the batch's size a call). That takes two facts. That the name is dead, decide
 here, from the rule's code: the statement reads it once, no later statement reads it
 (a statement in a loop: the loop binds it afresh, by a plain assignment before the
 statement in the same block, before any other read in the loop), the rule has no
-nested scope that reads it, and the statement is not in a `try`. And that the array is
-the rule's alone, decided at each call (optimizer/owned_operands.py): its reference
-count, ownership of its memory, shape and dtype; otherwise the operator runs as
-written. An operand whose name is dead may still be held elsewhere (a list, an
+nested scope that reads it, and the statement is not in a `try` or `with` (whose
+handler or manager may go on after an exception, with the operand written). And that
+the array is the rule's alone, decided at each call (optimizer/owned_operands.py): its
+reference count, ownership of its memory, shape and dtype; otherwise the operator runs
+as written. An operand whose name is dead may still be held elsewhere (a list, an
 instance, a Dual the rule returned, a view: `v = t[1:]` keeps t alive as v's base),
 which is what the count sees.
 
@@ -100,7 +101,9 @@ def _reads_in(nodes: Iterable[ast.AST], name: str) -> int:
 # (a statement's block, its index there, and the compound statement that owns the
 # block, None for the rule's body), from the statement out to the rule's body
 Where = List[Tuple[List[ast.stmt], int, Optional[ast.stmt]]]
-_COMPOUND = (ast.If, ast.With, ast.For, ast.While)
+# (not `with` nor `try`: a context manager may suppress an exception raised between two
+# statements of a chain, or after a ufunc wrote into an operand that is read again)
+_COMPOUND = (ast.If, ast.For, ast.While)
 
 
 class _Rewriter:
@@ -157,7 +160,7 @@ class _Rewriter:
         for stmts, index, owner in where:
             if any(name in read for read in self.read_sets(stmts)[index + 1:]):
                 return False
-            if owner is None or isinstance(owner, (ast.If, ast.With)):
+            if owner is None or isinstance(owner, ast.If):
                 continue
             if not (isinstance(owner, _LOOPS) and _bound_first(name, owner, stmts, index)):
                 return False
