@@ -367,6 +367,24 @@ def test_the_probe_compares_row_by_row():
         fwdad.sparse_jacfwd(small_coupling, sparsity=sp.eye_array(10))(u)
 
 
+@pytest.mark.parametrize("off, exceeds", [(0.0, False), (1e-17, False), (1e-9, True)])
+def test_a_row_that_cancels_is_held_to_its_terms_bound(off, exceeds):
+    """Row 0 sums two entries of opposite sign along the probe (about 1 and -1, to
+    nearly 0): 256 eps |expected| is far below its rounding, so the row is doubtful,
+    and its bound comes from the terms (256 eps (|J| @ |v| + |expected|), about 1e-13):
+    a difference of 1e-17 is rounding, one of 1e-9 a missed entry. Row 1 is exact."""
+    from fwdad.compression import Compression
+    from fwdad.scratch import FRESH
+    plan = Compression(np.array([[True, True], [False, True]]), np.array([0, 1]), "column")
+    along = plan.directions(np.float64, True)[-1]
+    weights = plan._weights[along.dtype]
+    jac = np.array([[1.0, -along[0] / along[1]], [0.0, 2.0]])
+    product = jac @ along
+    compressed = np.array([[jac[0, 0], 0.0], [jac[0, 1], jac[1, 1]], product + [off, 0.0]])
+    assert abs(product[0]) < 1e-15  # (cancels)
+    assert plan._exceeds_rounding(compressed, weights, FRESH) is exceeds
+
+
 def test_the_probe_finds_a_missed_hessian_entry():
     with pytest.raises(SparsityPatternError, match="misses a nonzero in row"):
         fwdad.sparse_hessian(chain_energy, sparsity=sp.eye_array(14))(np.linspace(0, 1, 14))

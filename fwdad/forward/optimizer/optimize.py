@@ -32,6 +32,7 @@ from fwdad.forward.optimizer import (
     activity,
     array_lines,
     batched_variant,
+    dead_operands,
     inplace,
     kind_flow,
     kind_tests,
@@ -120,7 +121,12 @@ def optimize(tree: ast.FunctionDef, constants: Constants, lines: RuleLines,
     body = cleanup(body, tree.args, rewrite.small)
     if batched and value_kinds:  # (one pass over the batch where a tangent repeats)
         body = linear_tangents.collected(body, set(rewrite.dnames.values()), value_kinds)
-    out = ast.FunctionDef(name=tree.name, args=tree.args, body=statements(body),
+    body = statements(body)
+    if batched and value_kinds:  # (results into operands the rule reads no more)
+        body = dead_operands.reused(
+            body, dead_operands.owned_candidates(value_kinds, rewrite.dnames,
+                                                 activity.params(tree)), rewrite.k.bind)
+    out = ast.FunctionDef(name=tree.name, args=tree.args, body=body,
                           decorator_list=[], returns=None, type_comment=None)
     return ast.copy_location(out, tree)
 
