@@ -30,6 +30,7 @@ from fwdad.reverse.rule_calls import NonDiff, Pure, rrule_key
 from fwdad.reverse.tracked import holds_variable
 from fwdad.reverse.var import compared_value
 from fwdad.rules import registry as forward_registry
+from fwdad.rules import scipy_support
 
 
 @dataclass
@@ -135,6 +136,8 @@ def get_rrule(fn: Any) -> Optional[Callable]:
         entry = _RRULES.get(rrule_key(fn))
     except TypeError:
         return None
+    if entry is None and scipy_support.load_for(fn):  # (SciPy's rules: loaded now)
+        entry = _RRULES.get(rrule_key(fn))
     if entry is not None:
         return entry.callable
     forward = forward_registry.entry_of(fn)
@@ -147,6 +150,8 @@ def get_rrule(fn: Any) -> Optional[Callable]:
 def rrule_entry(fn: Any) -> RRuleEntry:
     """The registered entry of `fn` (a KeyError when there is none): rules that wrap
     another's rule read and replace its `callable`."""
+    if rrule_key(fn) not in _RRULES:
+        scipy_support.load_for(fn)
     return _RRULES[rrule_key(fn)]
 
 

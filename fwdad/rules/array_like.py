@@ -30,16 +30,12 @@ _MODULES = ("numpy", "scipy.special", "scipy.linalg", "scipy.fft")
 
 def _named(*names: str) -> FrozenSet[Any]:
     """The callables of `names` ("np.x", "np.linalg.x", "scipy.linalg.x") that exist
-    here (SciPy is optional; NumPy versions differ)."""
+    here (NumPy versions differ)."""
     found = set()
     for name in names:
         module, _, attr = name.rpartition(".")
-        try:
-            owner: Any = __import__(module.replace("np", "numpy", 1)
-                                    if module.startswith("np") else module,
-                                    fromlist=["_"])
-        except ImportError:
-            continue
+        owner: Any = __import__(module.replace("np", "numpy", 1)
+                                if module.startswith("np") else module, fromlist=["_"])
         if hasattr(owner, attr):
             found.add(getattr(owner, attr))
     return frozenset(found)
@@ -55,9 +51,20 @@ _LEFT_AS_THEY_ARE = _named(
     "np.fill_diagonal", "np.put_along_axis")
 # Functions with a sequence (or a pair that is not an array) at some positions only.
 _LEFT_AT = {fn: positions for names, positions in (
-    (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}),
-    (("scipy.linalg.cho_solve", "scipy.linalg.lu_solve", "scipy.linalg.cho_solve_banded"),
-     {0})) for fn in _named(*names)}
+    (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}))
+    for fn in _named(*names)}
+# SciPy's, read when SciPy's own rules register (`import fwdad` imports no SciPy).
+_SCIPY_LEFT_AT = (("scipy.linalg.cho_solve", "scipy.linalg.lu_solve",
+                   "scipy.linalg.cho_solve_banded"), {0})
+
+
+def _left_at(fn: Any) -> FrozenSet[int]:
+    """The positions where `fn` takes a sequence that is not one array."""
+    left = _LEFT_AT.get(fn)
+    if left is None and (getattr(fn, "__module__", None) or "").startswith("scipy."):
+        names, positions = _SCIPY_LEFT_AT
+        left = frozenset(positions) if fn in _named(*names) else None
+    return frozenset() if left is None else frozenset(left)
 
 
 def reads_lists_as_arrays(fn: Any) -> bool:
@@ -155,7 +162,7 @@ def lists_as_arrays(fn: Any, rule: Callable[..., Any], out_position: Optional[in
     if not reads_lists_as_arrays(fn) or isinstance(rule, ListsAsArrays):
         return rule
     stop = fn.nin if isinstance(fn, np.ufunc) else out_position
-    left = _LEFT_AT.get(fn, frozenset())
+    left = _left_at(fn)
     if isinstance(rule, Adapter):  # only its Dual parameters
         first = rule.first_star
         at = frozenset(i for i in rule.dual_at if i < first)
