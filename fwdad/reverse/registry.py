@@ -120,13 +120,30 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
 
 @contextlib.contextmanager
 def rrules_restored() -> Iterator[None]:
-    """Put the rrule table back as it was on exit (for tests that register rules)."""
+    """Put the rrule table back as it was on exit (for tests that register rules), but
+    for SciPy's rules, if they were loaded meanwhile: they load once (on_demand)."""
     saved = dict(_RRULES)
     try:
         yield
     finally:
         _RRULES.clear()
-        _RRULES.update(saved)
+        _RRULES.update({**_KEPT, **saved})
+
+
+_KEPT: Dict[Any, RRuleEntry] = {}  # rrules loaded on demand (SciPy's): restores keep them
+
+
+@contextlib.contextmanager
+def on_demand() -> Iterator[None]:
+    """Register rrules loaded when first needed (SciPy's, once): they stay through
+    rrules_restored, and an rrule registered before them (the user's own) stays theirs."""
+    before = dict(_RRULES)
+    yield
+    for key, entry in list(_RRULES.items()):
+        if key in before and before[key] is not entry:
+            _RRULES[key] = before[key]
+        elif key not in before:
+            _KEPT[key] = entry
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:

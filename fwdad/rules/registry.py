@@ -216,14 +216,33 @@ def _nondiff_rule(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 @contextlib.contextmanager
 def rules_restored() -> Iterator[None]:
-    """Put the rule table back as it was on exit (for tests that register rules)."""
+    """Put the rule table back as it was on exit (for tests that register rules), but
+    for SciPy's rules, if they were loaded meanwhile: they load once (on_demand)."""
     saved = dict(_RULES)
     try:
         yield
     finally:
         _RULES.clear()
-        _RULES.update(saved)
+        _RULES.update({**_KEPT, **saved})
         _notify(None)
+
+
+_KEPT: Dict[Any, RuleEntry] = {}  # rules loaded on demand (SciPy's): rules_restored keeps
+
+
+@contextlib.contextmanager
+def on_demand() -> Iterator[None]:
+    """Register rules loaded when first needed (SciPy's, once): they stay through
+    rules_restored, and a rule registered before them (the user's own) stays theirs,
+    as when fwdad registered SciPy's rules at import."""
+    before = dict(_RULES)
+    yield
+    for key, entry in list(_RULES.items()):
+        if key in before and before[key] is not entry:
+            _RULES[key] = before[key]
+            _notify(before[key].primal)
+        elif key not in before:
+            _KEPT[key] = entry
 
 
 def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None,

@@ -126,12 +126,15 @@ def _is_scipy_ufunc(fn: Any) -> bool:
 
 
 def _register(part: str, forward: Tuple[str, ...], reverse: Tuple[str, ...]) -> None:
-    for name in forward:
-        importlib.import_module(f"fwdad.rules.{name}")
-    for name in reverse:
-        importlib.import_module(f"fwdad.reverse.{name}")
+    from fwdad.reverse import registry as reverse_registry
     from fwdad.reverse import rules_outputs
+    from fwdad.rules import registry as forward_registry
     from fwdad.sparsity import scipy_rules
+    with forward_registry.on_demand(), reverse_registry.on_demand():
+        for name in forward:
+            importlib.import_module(f"fwdad.rules.{name}")
+        for name in reverse:
+            importlib.import_module(f"fwdad.reverse.{name}")
     rules_outputs.place_out_positions()  # (it reads every reverse rule: these too)
     scipy_rules.add_rows(part)
     _loaded.add(part)

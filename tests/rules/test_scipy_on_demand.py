@@ -206,3 +206,43 @@ def test_each_part_registers_only_rules_of_its_own_functions(tmp_path):
     print(wrong)
     """)
     assert out.strip() == "[]"
+
+
+def test_rules_loaded_inside_rules_restored_stay(tmp_path):
+    """Tests restore the rule tables (tests/conftest.py's restore_rules): SciPy's rules,
+    loaded once, must not be dropped by a restore around their first use."""
+    out = run_fresh(tmp_path, MODEL + USES + """
+    from fwdad.reverse.registry import rrules_restored
+    from fwdad.rules.registry import rules_restored
+    with rules_restored(), rrules_restored():
+        close(fwdad.grad(total)(X), central(total, X))
+    close(fwdad.grad(total)(X), central(total, X))
+    close(fwdad.jacfwd(model)(X), central(model, X))
+    print(fwdad.is_primitive(sc.erf))
+    """)
+    assert out.split() == ["True"]
+
+
+def test_a_rule_the_user_registered_before_the_load_stays_theirs(tmp_path):
+    """As when SciPy's rules were registered at import, before any of the user's."""
+    out = run_fresh(tmp_path, MODEL + """
+    import scipy.special as sc
+
+    @fwdad.frule(sc.erf)
+    def my_erf(x: fwdad.Dual) -> fwdad.Dual:
+        return fwdad.Dual(sc.erf(x.primal), 42.0 * x.tangent)
+
+    @fwdad.reverse.rrule(sc.erf)
+    def my_erf_rrule(x):
+        return sc.erf(x), lambda ct: (42.0 * ct,)
+
+    def f(x):
+        return np.sum(sc.gammaln(x) + sc.erf(x))
+
+    gammaln = central(lambda x: np.sum(sc.gammaln(x)), X)
+    close(fwdad.jvp(f, (X,), (np.ones(3),))[1], np.sum(gammaln) + 42.0 * 3)
+    close(fwdad.grad(f)(X), gammaln + 42.0)
+    from fwdad.rules import scipy_support
+    print(sorted(scipy_support.loaded_parts()))
+    """)
+    assert out.split() == ["['special']"]
