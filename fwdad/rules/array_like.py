@@ -29,8 +29,8 @@ _MODULES = ("numpy", "scipy.special", "scipy.linalg", "scipy.fft")
 
 
 def _named(*names: str) -> FrozenSet[Any]:
-    """The callables of `names` ("np.x", "np.linalg.x", "scipy.linalg.x") that exist
-    here (NumPy versions differ)."""
+    """The callables of `names` ("np.x", "np.linalg.x") that exist here (NumPy
+    versions differ)."""
     found = set()
     for name in names:
         module, _, attr = name.rpartition(".")
@@ -53,17 +53,19 @@ _LEFT_AS_THEY_ARE = _named(
 _LEFT_AT = {fn: positions for names, positions in (
     (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}))
     for fn in _named(*names)}
-# SciPy's, read when SciPy's own rules register (`import fwdad` imports no SciPy).
-_SCIPY_LEFT_AT = (("scipy.linalg.cho_solve", "scipy.linalg.lu_solve",
-                   "scipy.linalg.cho_solve_banded"), {0})
+# scipy.linalg's, read when their rules register: from scipy.linalg, which the user's
+# code imported then (`import fwdad` imports no SciPy; importing it here would cost
+# scipy.special's rules, which need no scipy.linalg, half a second).
+_SCIPY_LINALG_LEFT_AT = {"cho_solve": {0}, "lu_solve": {0}, "cho_solve_banded": {0}}
 
 
 def _left_at(fn: Any) -> FrozenSet[int]:
     """The positions where `fn` takes a sequence that is not one array."""
     left = _LEFT_AT.get(fn)
-    if left is None and (getattr(fn, "__module__", None) or "").startswith("scipy."):
-        names, positions = _SCIPY_LEFT_AT
-        left = frozenset(positions) if fn in _named(*names) else None
+    linalg = sys.modules.get("scipy.linalg")
+    if left is None and linalg is not None:
+        left = next((at for name, at in _SCIPY_LINALG_LEFT_AT.items()
+                     if getattr(linalg, name, None) is fn), None)
     return frozenset() if left is None else frozenset(left)
 
 
