@@ -30,8 +30,10 @@ from fwdad import nesting as _nesting  # noqa: F401  (registers the nesting rule
 from fwdad import testing  # noqa: F401  (so that `import fwdad` gives fwdad.testing)
 from fwdad import optimize  # noqa: F401  (derivatives as scipy.optimize takes them)
 from fwdad.version import installed_version as _installed_version
+from fwdad.rules import scipy_support as _scipy_support
 
 __version__ = _installed_version()
+_scipy_support.load_if_imported()  # (else SciPy's rules load when first needed)
 
 __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp", "jacfwd",
            "jacrev", "jacobian_sparsity", "linearize", "hessian", "hvp", "vjp", "grad",

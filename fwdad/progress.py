@@ -3,20 +3,19 @@
     with progress.steps("jacfwd of f", total=8, unit="direction", shown=True) as step:
         for ...: step(2)       # a tqdm bar, or plain lines on stderr without tqdm
 
-tqdm is optional (the `progress` extra): without it, a line goes to stderr on the first
-step, at most once a second after that, and on the last step.
+tqdm is optional (the `progress` extra), and imported on the first progress shown:
+without it, a line goes to stderr on the first step, at most once a second after that,
+and on the last step.
 """
 from __future__ import annotations
 
 import contextlib
 import sys
 import time
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
-try:
-    from tqdm import tqdm as _tqdm
-except ImportError:  # tqdm is optional
-    _tqdm = None
+_UNKNOWN = object()
+_tqdm: Any = _UNKNOWN  # tqdm's bar, None without tqdm (read by _bar on first use)
 
 Step = Callable[..., None]  # step(count=1)
 
@@ -27,10 +26,11 @@ EVERY_SECONDS = 1.0  # the plain lines' pace: one a second is readable in a log
 def steps(what: str, total: int, unit: str, shown: bool) -> Iterator[Step]:
     """A function to call with the steps done (1 unless given), of `total`, showing
     progress when `shown`."""
+    bar_of = _bar() if shown else None
     if not shown:
         yield _nothing
-    elif _tqdm is not None:
-        with _tqdm(total=total, desc=what, unit=f" {unit}", leave=True) as bar:
+    elif bar_of is not None:
+        with bar_of(total=total, desc=what, unit=f" {unit}", leave=True) as bar:
             yield lambda count=1: bar.update(count)
     else:
         yield _Lines(what, total, unit)
@@ -38,6 +38,17 @@ def steps(what: str, total: int, unit: str, shown: bool) -> Iterator[Step]:
 
 def _nothing(count: int = 1) -> None:
     pass
+
+
+def _bar() -> Any:
+    """tqdm's bar, or None without tqdm (imported once, when asked for)."""
+    global _tqdm
+    if _tqdm is _UNKNOWN:
+        try:
+            from tqdm import tqdm as _tqdm
+        except ImportError:  # tqdm is optional
+            _tqdm = None
+    return _tqdm
 
 
 class _Lines:

@@ -9,13 +9,8 @@ from fwdad.reverse import (  # noqa: F401 (imported for their rules)
     rules_array_api, rules_scalar_methods, rules_reordering, rules_complex,
     rules_complex_ufuncs, rules_complex_linalg, rules_fft, rules_copies, rules_cmath,
     rules_plain_numpy)
-from fwdad.rules.all import HAS_SCIPY
-if HAS_SCIPY:  # SciPy is optional: its rules only where it imports
-    from fwdad.reverse import (  # noqa: F401
-        rules_scipy_special, rules_scipy_linalg, rules_scipy_spectral, rules_scipy_sylvester,
-        rules_scipy_matrix_functions, rules_scipy_optimize, rules_scipy_quad,
-        rules_scipy_integrate)
-from fwdad.reverse import rules_outputs  # noqa: F401,E402 (after every rule: it reads them)
+# (SciPy's rules come when first needed: fwdad/rules/scipy_support.py)
+from fwdad.reverse import rules_outputs  # noqa: F401 (after every rule: it reads them)
 from fwdad.reverse.dispatch import derived_rrule as build_rule
 from fwdad.reverse.registry import raw_rrule, rrule
 from fwdad.reverse.tape import layout, nested, zero_adjoints

@@ -30,6 +30,7 @@ from fwdad.reverse.rule_calls import NonDiff, Pure, rrule_key
 from fwdad.reverse.tracked import holds_variable
 from fwdad.reverse.var import compared_value
 from fwdad.rules import registry as forward_registry
+from fwdad.rules import scipy_support
 
 
 @dataclass
@@ -119,13 +120,30 @@ def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
 
 @contextlib.contextmanager
 def rrules_restored() -> Iterator[None]:
-    """Put the rrule table back as it was on exit (for tests that register rules)."""
+    """Put the rrule table back as it was on exit (for tests that register rules), but
+    for SciPy's rules, if they were loaded meanwhile: they load once (on_demand)."""
     saved = dict(_RRULES)
     try:
         yield
     finally:
         _RRULES.clear()
-        _RRULES.update(saved)
+        _RRULES.update({**_KEPT, **saved})
+
+
+_KEPT: Dict[Any, RRuleEntry] = {}  # rrules loaded on demand (SciPy's): restores keep them
+
+
+@contextlib.contextmanager
+def on_demand() -> Iterator[None]:
+    """Register rrules loaded when first needed (SciPy's, once): they stay through
+    rrules_restored, and an rrule registered before them (the user's own) stays theirs."""
+    before = dict(_RRULES)
+    yield
+    for key, entry in list(_RRULES.items()):
+        if key in before and before[key] is not entry:
+            _RRULES[key] = before[key]
+        elif key not in before:
+            _KEPT[key] = entry
 
 
 def get_rrule(fn: Any) -> Optional[Callable]:
@@ -135,6 +153,8 @@ def get_rrule(fn: Any) -> Optional[Callable]:
         entry = _RRULES.get(rrule_key(fn))
     except TypeError:
         return None
+    if entry is None and scipy_support.load_for(fn):  # (SciPy's rules: loaded now)
+        entry = _RRULES.get(rrule_key(fn))
     if entry is not None:
         return entry.callable
     forward = forward_registry.entry_of(fn)
@@ -147,6 +167,8 @@ def get_rrule(fn: Any) -> Optional[Callable]:
 def rrule_entry(fn: Any) -> RRuleEntry:
     """The registered entry of `fn` (a KeyError when there is none): rules that wrap
     another's rule read and replace its `callable`."""
+    if rrule_key(fn) not in _RRULES:
+        scipy_support.load_for(fn)
     return _RRULES[rrule_key(fn)]
 
 

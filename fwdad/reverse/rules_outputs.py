@@ -8,29 +8,33 @@ it, as `out[...] = result`); the forward entry says where the function takes `ou
 (`out_at`, rules/registry.takes_out). The position goes on the rule's Pure, which moves
 an `out` given there to the keyword (the rule raised a bare TypeError before): no
 wrapper, so that the rule stays a Pure for the static reverse schedule. Imported after
-every other reverse rule module, so that it reaches them all.
+every other reverse rule module, so that it reaches them all; SciPy's rules, loaded
+later (rules/scipy_support.py), place theirs again.
 """
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
 from fwdad.reverse.registry import entries
 from fwdad.reverse.rule_calls import Pure
 from fwdad.rules import registry as forward_registry
-from fwdad.rules.all import HAS_SCIPY
 
 
 def _out_positions() -> dict:
     """Functions whose forward rules handle `out` themselves (no `out_at` on their
     entry)."""
     at = {np.clip: 3, np.ndarray.clip: 3}
-    if HAS_SCIPY:
-        import scipy.special
-        at[scipy.special.zeta] = 2
+    special = sys.modules.get("scipy.special")
+    if special is not None:  # (imported where SciPy's rules are)
+        at[special.zeta] = 2
     return at
 
 
-def _place_all() -> None:
+def place_out_positions() -> None:
+    """Put on each pure reverse rule where its function takes `out` (again for the
+    rules placed before: the same places)."""
     also = _out_positions()
     for entry in entries():
         pure = entry.callable
@@ -43,4 +47,4 @@ def _place_all() -> None:
         pure.out_at = at if isinstance(at, int) else also.get(entry.primal)
 
 
-_place_all()
+place_out_positions()

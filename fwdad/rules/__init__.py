@@ -1,1 +1,2 @@
-"""Registered frules, one module per domain; `fwdad.rules.all` imports every one."""
+"""Registered frules, one module per domain; `fwdad.rules.all` imports every one (but
+SciPy's, which `fwdad.rules.scipy_support` loads when first needed)."""

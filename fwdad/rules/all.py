@@ -1,4 +1,5 @@
-"""Imports every rule module, which registers its rules (SciPy's only where it imports)."""
+"""Imports every rule module, which registers its rules (SciPy's are registered when
+first needed: rules/scipy_support.py)."""
 # The import order matters: rules registered later wrap or read earlier ones.
 # isort: skip_file
 from fwdad.rules import (  # noqa: F401  (imported for their registrations)
@@ -9,14 +10,6 @@ from fwdad.rules import (  # noqa: F401  (imported for their registrations)
     numpy_library,
     outputs,  # after the others: it wraps rules registered above
     scalar_methods)  # after outputs: scalar methods take out= as array methods do
+from fwdad.rules import scipy_support
 
-try:  # SciPy is optional (pip install fwdad[scipy])
-    import scipy.special  # noqa: F401
-except ImportError:
-    HAS_SCIPY = False
-else:
-    HAS_SCIPY = True
-    from fwdad.rules import (  # noqa: F401
-        scipy_special, scipy_composed, scipy_logsumexp, scipy_linalg, scipy_spectral,
-        scipy_sylvester, scipy_matrix_functions, scipy_roots, scipy_minimize, scipy_quad,
-        scipy_integrate)
+HAS_SCIPY = scipy_support.installed()  # (SciPy is optional: pip install fwdad[scipy])

@@ -29,17 +29,13 @@ _MODULES = ("numpy", "scipy.special", "scipy.linalg", "scipy.fft")
 
 
 def _named(*names: str) -> FrozenSet[Any]:
-    """The callables of `names` ("np.x", "np.linalg.x", "scipy.linalg.x") that exist
-    here (SciPy is optional; NumPy versions differ)."""
+    """The callables of `names` ("np.x", "np.linalg.x") that exist here (NumPy
+    versions differ)."""
     found = set()
     for name in names:
         module, _, attr = name.rpartition(".")
-        try:
-            owner: Any = __import__(module.replace("np", "numpy", 1)
-                                    if module.startswith("np") else module,
-                                    fromlist=["_"])
-        except ImportError:
-            continue
+        owner: Any = __import__(module.replace("np", "numpy", 1)
+                                if module.startswith("np") else module, fromlist=["_"])
         if hasattr(owner, attr):
             found.add(getattr(owner, attr))
     return frozenset(found)
@@ -55,9 +51,22 @@ _LEFT_AS_THEY_ARE = _named(
     "np.fill_diagonal", "np.put_along_axis")
 # Functions with a sequence (or a pair that is not an array) at some positions only.
 _LEFT_AT = {fn: positions for names, positions in (
-    (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}),
-    (("scipy.linalg.cho_solve", "scipy.linalg.lu_solve", "scipy.linalg.cho_solve_banded"),
-     {0})) for fn in _named(*names)}
+    (("np.select",), {0, 1}), (("np.choose",), {1}), (("np.piecewise",), {1, 2}))
+    for fn in _named(*names)}
+# scipy.linalg's, read when their rules register: from scipy.linalg, which the user's
+# code imported then (`import fwdad` imports no SciPy; importing it here would cost
+# scipy.special's rules, which need no scipy.linalg, half a second).
+_SCIPY_LINALG_LEFT_AT = {"cho_solve": {0}, "lu_solve": {0}, "cho_solve_banded": {0}}
+
+
+def _left_at(fn: Any) -> FrozenSet[int]:
+    """The positions where `fn` takes a sequence that is not one array."""
+    left = _LEFT_AT.get(fn)
+    linalg = sys.modules.get("scipy.linalg")
+    if left is None and linalg is not None:
+        left = next((at for name, at in _SCIPY_LINALG_LEFT_AT.items()
+                     if getattr(linalg, name, None) is fn), None)
+    return frozenset() if left is None else frozenset(left)
 
 
 def reads_lists_as_arrays(fn: Any) -> bool:
@@ -155,7 +164,7 @@ def lists_as_arrays(fn: Any, rule: Callable[..., Any], out_position: Optional[in
     if not reads_lists_as_arrays(fn) or isinstance(rule, ListsAsArrays):
         return rule
     stop = fn.nin if isinstance(fn, np.ufunc) else out_position
-    left = _LEFT_AT.get(fn, frozenset())
+    left = _left_at(fn)
     if isinstance(rule, Adapter):  # only its Dual parameters
         first = rule.first_star
         at = frozenset(i for i in rule.dual_at if i < first)

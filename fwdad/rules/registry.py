@@ -23,6 +23,7 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
+from fwdad.rules import scipy_support
 from fwdad.rules.array_like import lists_as_arrays
 from fwdad.rules.plain_params import Spec, with_plain_params
 from fwdad.tangents import NoTangent
@@ -68,26 +69,25 @@ def _key(fn: Any) -> Any:
 
 def is_primitive(fn: Any) -> bool:
     """True when calls of `fn` use a registered frule instead of a derived one."""
-    try:
-        return _key(fn) in _RULES
-    except TypeError:  # unhashable callables cannot be registered
-        return False
+    return entry_of(fn) is not None
 
 
 def entry_of(fn: Any) -> Optional[RuleEntry]:
-    """The registered entry of `fn`, or None (an unhashable callable has none)."""
+    """The registered entry of `fn`, or None (an unhashable callable has none). Every
+    lookup comes here: a miss on a SciPy function registers SciPy's rules first."""
     try:
-        return _RULES.get(_key(fn))
-    except TypeError:
+        key = _key(fn)
+        entry = _RULES.get(key)
+    except TypeError:  # unhashable callables cannot be registered
         return None
+    if entry is None and scipy_support.load_for(fn):
+        entry = _RULES.get(key)
+    return entry
 
 
 def get_frule(fn: Any) -> Optional[Callable[..., Any]]:
     """The callable that differentiates calls of `fn`, or None."""
-    try:
-        entry = _RULES.get(_key(fn))
-    except TypeError:
-        return None
+    entry = entry_of(fn)
     return bound(entry) if entry is not None else None
 
 
@@ -123,15 +123,13 @@ def _notify(fn: Any) -> None:
 
 def kind_of(fn: Any) -> Optional[str]:
     """How the rule of `fn` was declared ("frule", "linear", "nondiff"), or None."""
-    try:
-        entry = _RULES.get(_key(fn))
-    except TypeError:
-        return None
+    entry = entry_of(fn)
     return entry.kind if entry is not None else None
 
 
 def entries() -> Iterator[RuleEntry]:
-    """Every registered rule (the meta-test walks these)."""
+    """Every registered rule (the meta-test walks these; SciPy's once loaded:
+    rules/scipy_support.load)."""
     return iter(list(_RULES.values()))
 
 
@@ -218,14 +216,33 @@ def _nondiff_rule(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 @contextlib.contextmanager
 def rules_restored() -> Iterator[None]:
-    """Put the rule table back as it was on exit (for tests that register rules)."""
+    """Put the rule table back as it was on exit (for tests that register rules), but
+    for SciPy's rules, if they were loaded meanwhile: they load once (on_demand)."""
     saved = dict(_RULES)
     try:
         yield
     finally:
         _RULES.clear()
-        _RULES.update(saved)
+        _RULES.update({**_KEPT, **saved})
         _notify(None)
+
+
+_KEPT: Dict[Any, RuleEntry] = {}  # rules loaded on demand (SciPy's): rules_restored keeps
+
+
+@contextlib.contextmanager
+def on_demand() -> Iterator[None]:
+    """Register rules loaded when first needed (SciPy's, once): they stay through
+    rules_restored, and a rule registered before them (the user's own) stays theirs,
+    as when fwdad registered SciPy's rules at import."""
+    before = dict(_RULES)
+    yield
+    for key, entry in list(_RULES.items()):
+        if key in before and before[key] is not entry:
+            _RULES[key] = before[key]
+            _notify(before[key].primal)
+        elif key not in before:
+            _KEPT[key] = entry
 
 
 def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec] = None,

@@ -15,8 +15,8 @@ Without t_eval the solver's own step times are constants, except the first and l
 With dense_output=True, `res.sol(t)` gives tangents too (fwdad/rules/ode_dense.py); the
 event times and states, by the implicit function theorem (fwdad/rules/ode_events.py).
 Refused (an fwdad error that says what to do): complex y0, second order, and a solve
-that fails. This module imports SciPy: fwdad/rules/all.py loads it only where
-SciPy imports.
+that fails. This module imports SciPy: fwdad/rules/scipy_support.py loads it when first
+needed.
 """
 from __future__ import annotations
 

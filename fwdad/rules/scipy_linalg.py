@@ -11,7 +11,7 @@ matrix), so expm can be differentiated again as well. Real matrices only
 (`real_only`); a routine that reads one triangle of a (solve_triangular, cholesky, solve
 with assume_a='sym' or 'pos') reads that triangle of da too. SciPy's `overwrite_*` flags
 are not passed on (SciPy may, not must, overwrite: the arguments stay as they were).
-This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+This module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
 
 The sums run over `axis` (of the tangent: after its batch axis, `tangent_axis`). Each
 tangent is written with functions that have rules, so it can be differentiated again.
-This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+This module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

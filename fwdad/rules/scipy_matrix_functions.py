@@ -8,7 +8,7 @@ np.concatenate for the block), so the rules can be differentiated again. Real re
 only: SciPy returns a complex root or logarithm for a real matrix with an eigenvalue on
 the negative real axis, and fwdad refuses it (as complex input is refused); and a
 singular matrix, where neither function has a derivative, is refused too. This module
-imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ term, and dF/dx is the Hessian, exact (not least_squares' Gauss-Newton J^T J). T
 minimum must be strict (a positive definite Hessian) and interior: an active bound, a
 constraint or a robust loss changes the conditions, and is refused. `res.fun` (and
 least_squares' `cost`) carry their total derivative; other fields are constants. This
-module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ of `args`, and of the Duals f captured when it was defined inside differentiated
 integrated by quad with the call's own tolerances, one quad per tangent of a batch. The
 error estimate, and full_output's other items, are constants. A limit at infinity with
 a tangent, and `weight=` (whose singular weights move with the limits), are refused.
-This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+This module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ code. A bracket or starting point has no effect on the solution nearby: no tange
 result that reports failure raises `ImplicitFunctionError`. Results keep SciPy's types:
 an OptimizeResult (a RootResults) whose `x` (`root`) carries the tangent, and whose `fun`
 carries zero (F stays 0 along the solutions); its other fields are constants. This
-module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

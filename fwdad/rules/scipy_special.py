@@ -10,7 +10,7 @@ the rules can be differentiated again (hessian). An argument SciPy has no deriva
 for (the order v of kv and iv, the a of gammainc, the x of zeta) is refused when its
 tangent is not zero: `refuse_tangent` raises NonDifferentiableError naming the function,
 the argument, the user's line and what to do. Real inputs only (`refuse_complex`).
-This module imports SciPy: fwdad/rules/all.py loads it only where SciPy imports.
+This module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

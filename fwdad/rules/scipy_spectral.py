@@ -11,8 +11,8 @@ refused; a subset of the spectrum (`subset_by_index`, `subset_by_value`) has the
 tangents of the whole spectrum's at the positions it keeps. Where two
 eigenvalues (singular values) are equal to rounding, or a singular value is zero, the
 derivative does not exist, and the rules refuse rather than return infinities or the
-derivative of one particular split. This module imports SciPy: fwdad/rules/all.py loads
-it only where SciPy imports.
+derivative of one particular split. This module imports SciPy: fwdad/rules/scipy_support.py loads
+it when first needed.
 """
 from __future__ import annotations
 

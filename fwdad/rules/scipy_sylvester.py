@@ -8,8 +8,7 @@ The tangent solves the same equation with another right-hand side, by SciPy's so
 which has this rule: so the rules can be differentiated again. SciPy's solvers take
 stacks of matrices and broadcast their leading axes, so a batch of right-hand sides is
 one call. Real matrices only; the solution must be unique (a and -b share no
-eigenvalue). This module imports SciPy: fwdad/rules/all.py loads it only where SciPy
-imports.
+eigenvalue). This module imports SciPy: fwdad/rules/scipy_support.py loads it when first needed.
 """
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
     rule_for(entry of np.sin, "local")     ->  elementwise
     rule_for(entry of np.max, "global")    ->  reduce_union (which item wins is a value)
     rule_for(entry of np.linalg.solve, _)  ->  None: the dense fallback
+
+SciPy's rows are added with SciPy's rules (fwdad/sparsity/scipy_rules.py).
 """
 from __future__ import annotations
 
@@ -107,12 +109,9 @@ _MOVER_MODULES = ("builtins", "_operator", "operator", "itertools", "functools",
 _CHOOSERS = {max, min, sorted, abs, pow}  # builtins that compare or compute
 
 
-def _optional(module: str, *names: str) -> list:
-    """The functions of an optional module (SciPy) by name: none when it is missing."""
-    try:
-        found = __import__(module, fromlist=["_"])
-    except ImportError:
-        return []
+def functions_of(module: str, *names: str) -> list:
+    """The functions of a module by name (those this version has)."""
+    found = __import__(module, fromlist=["_"])
     return [getattr(found, name) for name in names if hasattr(found, name)]
 
 
@@ -121,18 +120,13 @@ def _optional(module: str, *names: str) -> list:
 _MIXERS: Dict[Any, SparsityRule] = {
     **dict.fromkeys(_numpy("linalg.inv", "linalg.det", "linalg.slogdet", "linalg.cholesky",
                            "linalg.qr", "linalg.eigh", "linalg.eigvalsh", "linalg.svd",
-                           "linalg.svdvals") + _optional(
-        "scipy.linalg", "inv", "det", "cholesky"), mixing.of_each_matrix),
-    **dict.fromkeys(_numpy("linalg.solve") + _optional("scipy.linalg", "solve"),
-                    mixing.solve),
-    **dict.fromkeys(_optional("numpy.fft", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",
+                           "linalg.svdvals"), mixing.of_each_matrix),
+    **dict.fromkeys(_numpy("linalg.solve"), mixing.solve),
+    **dict.fromkeys(functions_of("numpy.fft", "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",
                               "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn",
                               "irfftn"), mixing.fft),
-    **dict.fromkeys(_optional("scipy.special", "softmax", "log_softmax"), mixing.softmax),
-    **dict.fromkeys(_numpy("sinc", "angle") + _optional("scipy.special", "polygamma",
-                                                        "zeta"), elementwise),
-    **dict.fromkeys(_optional("scipy.special", "logsumexp"), reduce_union),
-    **dict.fromkeys(_optional("numpy.fft", "fftshift", "ifftshift"), through_frule)}
+    **dict.fromkeys(_numpy("sinc", "angle"), elementwise),
+    **dict.fromkeys(functions_of("numpy.fft", "fftshift", "ifftshift"), through_frule)}
 
 
 def _build_tables() -> tuple:
@@ -153,8 +147,8 @@ def _build_tables() -> tuple:
         globally[fn] = reduce_union
     for fn in _SELECTIONS + [max, min]:
         globally[fn] = elementwise
-    for fn in _ORDERINGS + _optional("scipy.special", "logsumexp"):
-        del globally[fn]  # (the dense fallback; logsumexp indexes by its values)
+    for fn in _ORDERINGS:
+        del globally[fn]  # (the dense fallback)
     return local, globally
 
 

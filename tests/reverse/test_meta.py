@@ -6,6 +6,7 @@ import fwdad
 from fwdad.errors import describe
 from fwdad.reverse import registry, to_matvar, to_varmat, value_of
 from fwdad.reverse.registry import forward_primitives_without_rrule
+from fwdad.rules import scipy_support
 from fwdad.transformed import Transformed
 from tests.reverse.cases import CASES
 from tests.reverse.cases_api import API_COVERS
@@ -14,6 +15,8 @@ from tests.reverse.cases_scipy_optimize import COVERS as SCIPY_OPTIMIZE_COVERS
 from tests.reverse.examples import ITERATION_COVERS
 from tests.reverse.inplace_cases import COVERS
 from tests.rules.infinite_iterators import COVERS as ITERATOR_COVERS
+
+scipy_support.load()  # (SciPy's rules register on first use: the walks see them all)
 
 # Exercised by their own tests: layout conversions (test_varmat.py), and the array
 # creation functions, which make variables (test_inplace.py: fill_zeros), super

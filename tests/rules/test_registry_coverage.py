@@ -5,10 +5,12 @@ import math
 import numpy as np
 
 from fwdad.errors import describe
-from fwdad.rules import registry
+from fwdad.rules import registry, scipy_support
 from tests.rules.cases import CASES, unwrap
 from tests.rules.infinite_iterators import COVERS as ITERATOR_COVERS
 from tests.rules.scipy_optimize_cases import COVERS
+
+scipy_support.load()  # (SciPy's rules register on first use: the walks see them all)
 
 
 # Rules for fwdad's own machinery (Dual, const, call, jvp itself, ...) are used when a

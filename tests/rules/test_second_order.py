@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 import fwdad
 from fwdad.errors import describe
-from fwdad.rules import registry
+from fwdad.rules import registry, scipy_support
 from fwdad.testing.strategies import REAL, array_shapes, values_in
 from tests.rules.second_order import check_second_order
 from tests.rules.second_order_cases import NO_SECOND_ORDER_ROW, ROWS
 from tests.rules.test_registry_coverage import _fwdads_own
+
+scipy_support.load()  # (SciPy's rules register on first use: the walk sees them all)
 
 
 def _id(row) -> str:
