@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator
 
 from fwdad.core.duals import MUTABLE_DEFAULTS
 from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
+from fwdad.forward.written_globals import register_written_arrays
 from fwdad.source import FunctionSource
 
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
@@ -57,7 +58,8 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
 def register_reachable(fn: Callable[..., Any]) -> None:
     """Register (as FreshDefault) the mutable defaults of `fn` and of the Python
     functions it reaches through its globals and closure cells (its static calls, and
-    theirs), library code left out."""
+    theirs), library code left out; and the global and closure arrays they write into
+    (forward/written_globals.py)."""
     todo, count = [fn], 0
     while todo and count < _MOST_FUNCTIONS:
         f = _function_of(todo.pop())
@@ -73,6 +75,7 @@ def register_reachable(fn: Callable[..., Any]) -> None:
         for value in _defaults(f):
             if may_hold_derivative(value):
                 registered(value, f)  # (registers it, kept while f lives)
+        register_written_arrays(f)  # (a global array it writes into: as a default)
         todo.extend(_reached(f))
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import sys
 import threading
 import types
 import weakref
@@ -124,10 +125,12 @@ class FreshDefault:
     keeps the value alive, so that its id stays its own) while a function whose
     default it is lives: `own`."""
 
-    __slots__ = ("value", "owners", "lasting")
+    __slots__ = ("value", "owners", "lasting", "what")
 
-    def __init__(self, value: Any, owner: Any = None) -> None:
+    def __init__(self, value: Any, owner: Any = None,
+                 what: str = "a function's mutable default") -> None:
         self.value = value
+        self.what = what  # (for messages: forward/written_globals.py registers arrays too)
         self.owners: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.lasting = owner is None  # (no owner to outlive: registered for good)
         if owner is not None:
@@ -137,8 +140,8 @@ class FreshDefault:
             MUTABLE_DEFAULTS[id(value)] = self
             if _assumed_plain(value):  # an optimized rule reads it as a constant:
                 forget_rules()  # built again, it will not (forward/default_aliases.py)
-                if derivative_open():  # and that rule may be running now
-                    raise _met_late(value)
+                if derivative_open() and _rule_running():  # and it may be that rule
+                    raise _met_late(self)
 
     def own(self, owner: Any) -> None:
         """Keep the registration while `owner`, a function with this default, lives.
@@ -161,7 +164,7 @@ class FreshDefault:
             del MUTABLE_DEFAULTS[id(self.value)]
 
     def dual(self) -> Dual:
-        return self._kept(1, fresh)
+        return self._kept(1, _fresh_at_level_one)
 
     def level_two(self) -> Dual:
         """What `dual()` gives, as a value of a rule differentiated again (the rule of
@@ -184,11 +187,20 @@ class FreshDefault:
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
-                raise _changed_outside(self.value)
+                raise _changed_outside(self)
             kept = None
         if kept is None:
             kept = made[(id(self.value), level)] = (self.value, make(self.value))
         return kept[1]
+
+
+def _fresh_at_level_one(value: Any) -> Dual:
+    """An array's tangent is the running context's, as a new array's is (batched in
+    jacfwd): a batched write through a bound method (`buf.fill(w[0])`), which holds the
+    tangent, could not widen a plain one (rules/widening.py)."""
+    if type(value) is np.ndarray:
+        return Dual(value, created_tangent(value))
+    return fresh(value)
 
 
 def _fresh_at_level_two(value: Any) -> Dual:
@@ -225,26 +237,39 @@ def _assumed_plain(value: Any) -> bool:
     return scope is not None and scope.get(name) is value
 
 
-def _met_late(value: Any) -> FwdadError:
+def _rule_running() -> bool:
+    """Whether generated code (a rule) runs now in this thread, below the caller: a
+    rule built at the start of a derivative, before any rule ran (the first jvp of a
+    function that reaches the object), leaves none running that took it for a
+    constant (compile.py names the code of every rule `<fwdad ...>`)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<fwdad "):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _met_late(kept: FreshDefault) -> FwdadError:
     line = in_user_code()
     return FwdadError(
-        f"fwdad met a function's mutable default ({a_type(value)}) only in the middle of "
+        f"fwdad met {kept.what} ({a_type(kept.value)}) only in the middle of "
         f"a derivative{line}, after it had "
         f"built a rule that reads the same object through a global or closure variable "
         f"and takes it for a constant; that rule may be running now, and this "
-        f"derivative would be wrong. fwdad has dropped its rules and knows the default "
+        f"derivative would be wrong. fwdad has dropped its rules and knows the object "
         f"now: the next call is right. To avoid this, call the function that owns the "
-        f"default by its name (fwdad then finds it when it builds the rules), or pass "
-        f"the list, dict or array as an argument.")
+        f"default or writes the array by its name (fwdad then finds it when it builds "
+        f"the rules), or pass the list, dict or array as an argument.")
 
 
-def _changed_outside(value: Any) -> FwdadError:
+def _changed_outside(kept: FreshDefault) -> FwdadError:
     line = in_user_code()
     return FwdadError(
-        f"a mutable default ({a_type(value)}) was changed outside its function between "
-        f"two calls of one derivative{line}: the "
+        f"{kept.what} ({a_type(kept.value)}) was changed outside its function "
+        f"between two calls of one derivative{line}: the "
         f"derivatives it holds no longer match its items. Pass the list, dict or array "
-        f"as an argument instead of keeping it in a default.")
+        f"as an argument instead.")
 
 
 def rule_defaults(fn: Any, tree: ast.FunctionDef,

@@ -263,13 +263,16 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
     if is_tracked(v):
         raise FwdadError(
             f"a variable was written into a constant array (a plain {x.dtype} array of "
-            f"shape {x.shape}): its derivative would be lost. The array is one the "
+            f"shape {x.shape}){in_user_code()}: its derivative would be lost. The array "
+            f"is one the "
             f"differentiated function did not make (an argument left out of argnums, a "
             f"global, a default value, or a view of one), or one computed from constants "
             f"only; reverse mode cannot make it a variable, since every other reference "
             f"to it would stay constant. Write into a copy made inside the function "
             f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
-            f"respect to that argument too (argnums).")
+            f"respect to that argument too (argnums). Forward mode (fwdad.jvp, jacfwd, "
+            f"linearize) follows writes into a global or closure array that the code "
+            f"names (`G[i] = v`).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))

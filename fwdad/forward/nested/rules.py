@@ -122,12 +122,13 @@ def _defaults_deeper(value: Dual) -> Dual:
 def _no_default_deeper(kept: Any) -> Dual:
     if kept is not None:
         line = in_user_code()
+        value = kept.primal.primal
         raise FwdadError(
-            f"a mutable default of a function ({a_type(kept.primal.primal)}) is read "
+            f"{duals.MUTABLE_DEFAULTS[id(value)].what} ({a_type(value)}) is read "
             f"through a global, a closure variable or f.__defaults__"
             f"{line} in a third derivative (or higher): fwdad "
-            f"keeps the derivatives of such a default to second order only. Pass the "
-            f"list, dict or array as an argument instead of keeping it in a default.")
+            f"keeps the derivatives of such an object to second order only. Pass the "
+            f"list, dict or array as an argument instead.")
     return duals.NONE
 
 

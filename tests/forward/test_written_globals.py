@@ -1,0 +1,210 @@
+"""A global or closure float array that the code writes into by name holds a
+derivative within one derivative, as a mutable default does (forward/written_globals.py):
+every read of it in that derivative is one Dual, whose tangent starts at zero. Each
+program runs three times in a row in each forward transformation, checked against
+central differences (of f, or of jacfwd(f) for second derivatives). Every one of them
+was refused before ("an array that fwdad reads as a constant")."""
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.errors import FwdadError
+from tests.util import assert_close
+
+W = np.array([0.3, -0.7, 1.1])
+V = np.array([0.5, 1.0, -0.4])
+
+
+# ---- the programs --------------------------------------------------------------------
+SCRATCH = np.zeros(3)
+
+
+def _scratch_helper(a):  # (the fuzzer's "global_scratch" pattern)
+    SCRATCH[...] = a
+    return SCRATCH * 2.0
+
+
+def scratch_in_a_helper(w):
+    return np.sum(_scratch_helper(np.sin(w)) * w)
+
+
+BUF = np.zeros(3)
+
+
+def _put(a):
+    BUF[...] = a * a
+
+
+def _get():
+    return np.sum(BUF * BUF)
+
+
+def written_in_one_helper_read_in_another(w):
+    _put(w)
+    return _get() * w[0]
+
+
+ROWS = np.zeros((3, 3))
+
+
+def rows_written_in_a_loop(w):
+    for i in range(3):
+        ROWS[i] = w * w[i]
+    return np.sum(np.tanh(ROWS))
+
+
+VIEWED = np.zeros(3)
+
+
+def read_through_a_view_taken_after_the_write(w):
+    VIEWED[...] = w ** 2
+    v = VIEWED[1:]
+    return np.sum(v * w[1:]) + VIEWED[0] * w[2]
+
+
+HELD = np.zeros(3)
+
+
+def named_before_the_write(w):
+    a = HELD  # (another name for the one array: it sees the write)
+    HELD[0] = w[0] * w[1]
+    HELD[1:] = np.cos(w[1:])
+    return a[0] * np.sum(a)
+
+
+ACC = np.zeros(3)
+
+
+def updated_in_place(w):
+    ACC[...] = 1.0
+    ACC[...] += w * w
+    ACC[1:] *= w[:2]
+    return np.sum(ACC * w)
+
+
+OUT = np.zeros(3)
+FILLED = np.zeros(3)
+
+
+def written_by_numpy_and_a_method(w):
+    np.multiply(w, w, out=OUT)
+    FILLED.fill(w[2])
+    return np.sum(OUT * FILLED) + np.sum(np.sin(OUT))
+
+
+def _make_step():
+    buf = np.zeros(3)
+
+    def step(a):
+        buf[...] = a
+        return np.sum(buf ** 2)
+    return step
+
+
+STEP = _make_step()
+
+
+def written_in_a_closure(w):
+    return STEP(np.sin(w)) * w[2]
+
+
+PROGRAMS = [scratch_in_a_helper, written_in_one_helper_read_in_another,
+            rows_written_in_a_loop, read_through_a_view_taken_after_the_write,
+            named_before_the_write, updated_in_place, written_by_numpy_and_a_method,
+            written_in_a_closure]
+
+
+def _central(f, x, h=1e-6):
+    """Central differences of f along each unit vector (rows)."""
+    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
+
+
+FIRST_ORDER = {
+    "jvp": lambda f: np.array([fwdad.jvp(f, (W,), (e,))[1] for e in np.eye(3)]),
+    "jacfwd": lambda f: fwdad.jacfwd(f)(W),
+    "linearize": lambda f: np.array([fwdad.linearize(f, W)[1](e) for e in np.eye(3)]),
+    "linearize_transposed": lambda f: fwdad.linearize(f, W)[1].T(1.0)[0],
+}
+SECOND_ORDER = {
+    "hessian": lambda f, hessian: (fwdad.hessian(f)(W), hessian),
+    "hvp": lambda f, hessian: (fwdad.hvp(f, (W,), (V,))[0], hessian @ V),
+    "jacfwd_of_jacfwd": lambda f, hessian: (fwdad.jacfwd(fwdad.jacfwd(f))(W), hessian),
+}
+
+
+@pytest.mark.parametrize("how", sorted(FIRST_ORDER))
+@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+def test_first_derivatives_stay_right_call_after_call(f, how):
+    want = _central(f, W)
+    for _ in range(3):
+        assert_close(FIRST_ORDER[how](f), want, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("how", sorted(SECOND_ORDER))
+@pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
+def test_second_derivatives_stay_right_call_after_call(f, how):
+    hessian = _central(fwdad.jacfwd(f), W, h=1e-5)
+    for _ in range(3):
+        got, want = SECOND_ORDER[how](f, hessian)
+        assert_close(got, want, rtol=1e-6, atol=1e-8)
+
+
+KEPT = np.zeros(3)
+
+
+def accumulated_across_calls(w):
+    KEPT[...] += w
+    return np.sum(KEPT * KEPT)
+
+
+def test_the_next_derivative_starts_from_a_zero_tangent():
+    """What one derivative left in the array is a constant of the next: after the first
+    call KEPT holds w, so the second's derivative is that of sum((w + w') ** 2) at w' =
+    w, 4 w . v (a tangent left from the first call would have given 8 w . v)."""
+    KEPT[...] = 0.0
+    assert fwdad.jvp(accumulated_across_calls, (W,), (V,))[1] == pytest.approx(2 * W @ V)
+    assert fwdad.jvp(accumulated_across_calls, (W,), (V,))[1] == pytest.approx(4 * W @ V)
+    # one batched pass (jacfwd runs f once a pass): KEPT holds 2 w before it
+    assert_close(fwdad.jacfwd(accumulated_across_calls, chunk_size=3)(W), 6 * W)
+    assert_close(KEPT, 3 * W)
+
+
+# ---- refused: writes the scan does not see, and reverse mode -------------------------
+PASSED = np.zeros(3)
+
+
+def _fill(a, x):
+    a[...] = x
+
+
+def written_through_a_parameter(w):
+    _fill(PASSED, w * w)  # (PASSED is not written by name: read as a constant)
+    return np.sum(PASSED * w)
+
+
+@pytest.mark.parametrize("how", ["jvp", "jacfwd", "hessian"])
+def test_a_write_through_a_parameter_is_refused_at_the_users_line(how):
+    calls = {"jvp": lambda: fwdad.jvp(written_through_a_parameter, (W,), (V,)),
+             "jacfwd": lambda: fwdad.jacfwd(written_through_a_parameter)(W),
+             "hessian": lambda: fwdad.hessian(written_through_a_parameter)(W)}
+    with pytest.raises(FwdadError, match=r"x\[i\] = v in _fill at .*test_written_globals"
+                                         r"\.py:\d+: a value with a derivative was written "
+                                         r"into an array that fwdad reads as a constant"):
+        calls[how]()
+
+
+@pytest.mark.parametrize("how", ["grad", "jacrev", "vjp"])
+def test_reverse_mode_refuses_at_the_users_line(how):
+    f = scratch_in_a_helper
+    calls = {"grad": lambda: fwdad.grad(f)(W), "jacrev": lambda: fwdad.jacrev(f)(W),
+             "vjp": lambda: fwdad.vjp(f, W)[1](1.0)}
+    with pytest.raises(FwdadError, match=r"(?s)written into a constant array .*in "
+                                         r"_scratch_helper at .*test_written_globals\.py:"
+                                         r"\d+.*Forward mode"):
+        calls[how]()
+
+
+def test_sparsity_detection_refuses_at_the_users_line():
+    with pytest.raises(FwdadError, match=r"in _scratch_helper at .*test_written_globals"
+                                         r"\.py:\d+: a value with a derivative"):
+        fwdad.jacobian_sparsity(lambda w: _scratch_helper(np.sin(w)), W)
