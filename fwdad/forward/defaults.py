@@ -62,10 +62,10 @@ _LOCAL = threading.local()
 _OPEN: Dict[Any, Any] = {}
 
 # id of a mutable value (a list, dict, array, instance) that an optimized rule reads
-# from a module's global as a constant -> (the module's globals, the name): a default
-# met later with that id is that value while the global still holds it
-# (forward/default_aliases.py).
-ASSUMED_PLAIN: Dict[int, Tuple[Dict[str, Any], str]] = {}
+# from a module's global or a closure cell as a constant -> (the module's globals, the
+# name), or (the cell, None): a default met later with that id is that value while the
+# global or cell still holds it (forward/default_aliases.py).
+ASSUMED_PLAIN: Dict[int, Tuple[Any, Optional[str]]] = {}
 
 
 def begin_derivative() -> Any:
@@ -234,7 +234,14 @@ def _emptied(value: Any) -> bool:
 
 def _assumed_plain(value: Any) -> bool:
     scope, name = ASSUMED_PLAIN.pop(id(value), (None, ""))
-    return scope is not None and scope.get(name) is value
+    if scope is None:
+        return False
+    if name is None:  # (a closure cell)
+        try:
+            return scope.cell_contents is value
+        except ValueError:  # (emptied)
+            return False
+    return scope.get(name) is value
 
 
 def _rule_running() -> bool:

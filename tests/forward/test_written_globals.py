@@ -9,6 +9,8 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError
+from fwdad.forward.derive import build_rule
+from tests.forward import written_globals_config as config
 from tests.util import assert_close
 
 W = np.array([0.3, -0.7, 1.1])
@@ -208,3 +210,101 @@ def test_sparsity_detection_refuses_at_the_users_line():
     with pytest.raises(FwdadError, match=r"in _scratch_helper at .*test_written_globals"
                                          r"\.py:\d+: a value with a derivative"):
         fwdad.jacobian_sparsity(lambda w: _scratch_helper(np.sin(w)), W)
+
+
+# ---- rules built before fwdad knew the array was written: dropped, or refused once ---
+def _central_jvp(f, *args):
+    return _central(lambda w: f(w, *args), W) @ V
+
+
+FIRST = np.zeros(3)
+
+
+def _read_first(w):
+    return np.sum(FIRST * w)
+
+
+def _write_first(w):
+    FIRST[...] = w * w
+
+
+def written_then_read(w):
+    _write_first(w)
+    return _read_first(w)
+
+
+def _make_pair():
+    buf = np.zeros(3)
+
+    def read(w):
+        return np.sum(buf * w)
+
+    def write(w):
+        buf[...] = w * w
+    return read, write
+
+
+READ_CELL, WRITE_CELL = _make_pair()
+
+
+def written_then_read_in_a_closure(w):
+    WRITE_CELL(w)
+    return READ_CELL(w)
+
+
+def _read_config(w):
+    return np.sum(config.BUF * w)
+
+
+def written_then_read_through_a_module(w):
+    config.write(w)
+    return _read_config(w)
+
+
+@pytest.mark.parametrize("reader, f", [
+    (_read_first, written_then_read), (READ_CELL, written_then_read_in_a_closure),
+    (_read_config, written_then_read_through_a_module)], ids=["global", "closure", "module"])
+def test_a_reader_optimized_before_the_writer_was_met_is_built_again(reader, f):
+    """The reader's rule, built first, takes the array for a constant (optimized: no
+    tangent for it); f's rule, built next, meets the writer before any rule runs, and
+    the reader's rule is dropped and built again. The closure and the module attribute
+    gave half the derivative with no error (their reads were not noted as constants)."""
+    fwdad.jvp(reader, (W,), (V,))
+    assert build_rule(reader).source.startswith("# optimized")  # (the case to test)
+    for _ in range(3):
+        assert fwdad.jvp(f, (W,), (V,))[1] == pytest.approx(_central_jvp(f), rel=1e-6)
+        assert_close(fwdad.jacfwd(f)(W), _central(f, W), rtol=1e-6)
+    assert not build_rule(reader).source.startswith("# optimized")
+
+
+LATE = np.zeros(3)
+
+
+def _read_late(w):
+    return np.sum(LATE * w)
+
+
+def _write_late(w):
+    LATE[...] = w * w
+
+
+def written_by_a_helper_passed_in(w, write):
+    r = _read_late(w)
+    write(w)
+    return _read_late(w) + r
+
+
+def test_a_writer_met_while_a_reader_that_took_the_array_for_a_constant_runs():
+    """_read_late's rule (optimized: LATE is a constant then) has run in this derivative
+    when fwdad meets _write_late, passed as an argument: that derivative is refused, the
+    rules are dropped, and every call after is right."""
+    f = written_by_a_helper_passed_in
+    with pytest.raises(FwdadError, match=r"a global or closure array that the "
+                                         r"differentiated code writes into \(an ndarray\) "
+                                         r"only in the middle of a derivative .*the next "
+                                         r"call is right"):
+        fwdad.jvp(f, (W, _write_late), (V, None))
+    for _ in range(3):
+        LATE[...] = W ** 2  # (read before the write: a constant, w^2, of the derivative)
+        want = 4 * W ** 2 @ V
+        assert fwdad.jvp(f, (W, _write_late), (V, None))[1] == pytest.approx(want, rel=1e-9)
