@@ -89,8 +89,12 @@ def defaults_at_level_two(value: Any) -> Optional[Dual]:
 def store_global(value: Dual) -> Any:
     """`G = v` for G declared global, or nonlocal to code that is not differentiated
     (`_fw_store_global(v)`): the value goes into the variable, and a later read of it
-    makes a zero tangent (read_global), so a derivative it carries is refused."""
-    refuse_unless_zero((value.tangent,), stored=True)
+    makes a zero tangent (read_global), so a derivative it carries is refused; unless
+    the value is the object the variable holds, updated in place, whose Dual the
+    derivative keeps (`G += w`, G a global array written into: forward/written_globals.py)."""
+    kept = shared_default(value.primal, 1)
+    if kept is None or kept.tangent is not value.tangent:
+        refuse_unless_zero((value.tangent,), stored=True)
     return value.primal
 
 

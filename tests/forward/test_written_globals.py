@@ -84,6 +84,17 @@ def updated_in_place(w):
     return np.sum(ACC * w)
 
 
+AUGMENTED = np.zeros(3)
+
+
+def augmented_as_a_global(w):
+    global AUGMENTED  # (`AUGMENTED += v` stores the array, updated in place, back)
+    AUGMENTED[...] = 1.0
+    AUGMENTED += w * w
+    AUGMENTED *= w
+    return np.sum(AUGMENTED * w)
+
+
 OUT = np.zeros(3)
 FILLED = np.zeros(3)
 
@@ -112,7 +123,8 @@ def written_in_a_closure(w):
 
 PROGRAMS = [scratch_in_a_helper, written_in_one_helper_read_in_another,
             rows_written_in_a_loop, read_through_a_view_taken_after_the_write,
-            named_before_the_write, updated_in_place, written_by_numpy_and_a_method,
+            named_before_the_write, updated_in_place, augmented_as_a_global,
+            written_by_numpy_and_a_method,
             written_in_a_closure]
 
 

@@ -137,9 +137,16 @@ def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 
 
 @frule(duals.store_global)
 def _store_global(value: Dual) -> Dual:
-    """What goes into a global must be a constant at this level too."""
+    """What goes into a global must be a constant at this level too; unless it is the
+    object the global holds, updated in place, with the Duals the derivative keeps for
+    it at both levels (core/duals.store_global)."""
+    inner = value.primal
+    kept = duals.shared_default(getattr(inner, "primal", None), 2)
+    if kept is not None and kept.tangent is value.tangent and \
+            kept.primal.tangent is getattr(inner, "tangent", None):
+        return Dual(inner.primal, NoTangent)
     refuse_unless_zero(outer_of(value), stored=True)
-    return Dual(duals.store_global(value.primal), NoTangent)
+    return Dual(duals.store_global(inner), NoTangent)
 
 
 @frule(closures.closure)
