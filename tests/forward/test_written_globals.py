@@ -203,8 +203,24 @@ def test_a_write_through_a_parameter_is_refused_at_the_users_line(how):
              "hessian": lambda: fwdad.hessian(written_through_a_parameter)(W)}
     with pytest.raises(FwdadError, match=r"x\[i\] = v in _fill at .*test_written_globals"
                                          r"\.py:\d+: a value with a derivative was written "
-                                         r"into an array that fwdad reads as a constant"):
+                                         r"into an array that fwdad reads as a constant "
+                                         r"\(the global or closure variable `PASSED`\)"):
         calls[how]()
+
+
+def _make_passing():
+    kept = np.zeros(3)
+
+    def h(w):
+        _fill(kept[1:], w[1:])  # (a view of the closure's array, through a parameter)
+        return np.sum(kept * w)
+    return h
+
+
+def test_the_refusal_names_the_closure_variable_whose_array_is_written():
+    with pytest.raises(FwdadError, match=r"in _fill at .*reads as a constant \(the global "
+                                         r"or closure variable `kept`\)"):
+        fwdad.jvp(_make_passing(), (W,), (V,))
 
 
 @pytest.mark.parametrize("how", ["grad", "jacrev", "vjp"])
