@@ -36,7 +36,7 @@ import sys
 import threading
 import types
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -68,18 +68,19 @@ _OPEN: Dict[Any, Any] = {}
 ASSUMED_PLAIN: Dict[int, Tuple[Any, Optional[str]]] = {}
 
 
-def begin_derivative() -> Any:
+def begin_derivative(arguments: Sequence[Any] = ()) -> Any:
     """From here to `end_derivative(token)`, calls share the Duals of their mutable
-    defaults (the public transformations bracket each pass of f with these).
+    defaults (the public transformations bracket each pass of f with these), which
+    must not be among the `arguments` (Duals) of the pass (`_given_as_argument`).
 
     Note: two functions rather than a context manager: every jvp runs them."""
-    token = getattr(_LOCAL, "made", None)
-    _LOCAL.made = _OPEN
+    token = (getattr(_LOCAL, "made", None), getattr(_LOCAL, "arguments", ()))
+    _LOCAL.made, _LOCAL.arguments = _OPEN, arguments
     return token
 
 
 def end_derivative(token: Any) -> None:
-    _LOCAL.made = token
+    _LOCAL.made, _LOCAL.arguments = token
 
 
 def derivative_open() -> bool:
@@ -190,8 +191,39 @@ class FreshDefault:
                 raise _changed_outside(self)
             kept = None
         if kept is None:
+            if type(self.value) is np.ndarray and _given_as_argument(self.value):
+                raise _an_argument_too(self)
             kept = made[(id(self.value), level)] = (self.value, make(self.value))
         return kept[1]
+
+
+def _given_as_argument(array: np.ndarray) -> bool:
+    """Whether an array among the arguments of the derivative running now (in lists,
+    tuples and dicts too) shares memory with `array`: its Dual would be another than
+    the one the derivative keeps for `array`, and a write through one would not reach
+    the other's tangent."""
+    todo = list(getattr(_LOCAL, "arguments", ()))
+    while todo:
+        item = todo.pop()
+        while isinstance(item, Dual):
+            item = item.primal
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif type(item) is np.ndarray and np.may_share_memory(item, array):
+            return True
+    return False
+
+
+def _an_argument_too(kept: "FreshDefault") -> FwdadError:
+    line = in_user_code()
+    return FwdadError(
+        f"{kept.what} ({a_type(kept.value)}) is also given as an argument (or a view of "
+        f"it is) of the function differentiated{line}: the argument and the "
+        f"variable would carry two derivatives of one array, and a write through one "
+        f"would not reach the other. Pass a copy of the array as the argument "
+        f"(`x.copy()`).")
 
 
 def _fresh_at_level_one(value: Any) -> Dual:

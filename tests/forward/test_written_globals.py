@@ -336,3 +336,31 @@ def test_a_writer_met_while_a_reader_that_took_the_array_for_a_constant_runs():
         LATE[...] = W ** 2  # (read before the write: a constant, w^2, of the derivative)
         want = 4 * W ** 2 @ V
         assert fwdad.jvp(f, (W, _write_late), (V, None))[1] == pytest.approx(want, rel=1e-9)
+
+
+ALSO_AN_ARGUMENT = np.array([0.3, -0.7, 1.1])
+
+
+def writes_the_global_given_as_its_argument(a):
+    ALSO_AN_ARGUMENT[...] = a * 2.0
+    return np.sum(a * a)
+
+
+@pytest.mark.parametrize("argument", [ALSO_AN_ARGUMENT, ALSO_AN_ARGUMENT[1:], [ALSO_AN_ARGUMENT]],
+                         ids=["itself", "a view", "in a list"])
+def test_the_array_given_as_an_argument_too_is_refused(argument):
+    """The argument's Dual and the one the derivative keeps for the global were two: the
+    write through the global's name did not reach the argument's tangent (1.2, not
+    f(G) = 4 sum(G^2)'s 2.4 along e0), with no error."""
+    saved = ALSO_AN_ARGUMENT.copy()
+    tangent = [np.ones(3)] if isinstance(argument, list) else np.ones_like(argument)
+    f = writes_the_global_given_as_its_argument
+    try:
+        with pytest.raises(FwdadError, match=r"a global or closure array that the "
+                                             r"differentiated code writes into \(an ndarray\) "
+                                             r"is also given as an argument .*in writes_the_"
+                                             r"global_given_as_its_argument at .*x\.copy\(\)"):
+            fwdad.jvp(f if not isinstance(argument, list) else lambda a: f(a[0]),
+                      (argument,), (tangent,))
+    finally:
+        ALSO_AN_ARGUMENT[...] = saved
