@@ -26,7 +26,10 @@ import types
 import weakref
 from typing import Any, Callable, Dict, Iterable, Iterator, Set, Tuple
 
+import numpy as np
+
 from fwdad.core.duals import MUTABLE_DEFAULTS
+from fwdad.core.written_arrays import written_within
 from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
 from fwdad.forward.written_globals import register_written_arrays
 from fwdad.source import FunctionSource
@@ -56,6 +59,9 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
             where[attribute] = (scope, attribute)
     if any(id(v) in MUTABLE_DEFAULTS for v in mutable.values()):
         return True
+    if any(written_within(v) is not None for v in list(mutable.values()) + list(read.values())
+           if type(v) is np.ndarray or may_hold_derivative(v)):
+        return True  # (a list, object or view holding an array written into: its reads refuse)
     for name, value in mutable.items():
         ASSUMED_PLAIN[id(value)] = where[name]
     return False

@@ -43,6 +43,7 @@ import numpy as np
 from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
+from fwdad.core.written_arrays import refuse_holder
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
@@ -141,8 +142,8 @@ class FreshDefault:
             MUTABLE_DEFAULTS[id(value)] = self
             if _assumed_plain(value):  # an optimized rule reads it as a constant:
                 forget_rules()  # built again, it will not (forward/default_aliases.py)
-                if derivative_open() and _rule_running():  # and it may be that rule
-                    raise _met_late(self)
+                if derivative_open() and rule_running():  # and it may be that rule
+                    raise met_late(self)
 
     def own(self, owner: Any) -> None:
         """Keep the registration while `owner`, a function with this default, lives.
@@ -232,6 +233,7 @@ def _fresh_at_level_one(value: Any) -> Dual:
     tangent, could not widen a plain one (rules/widening.py)."""
     if type(value) is np.ndarray:
         return Dual(value, created_tangent(value))
+    refuse_holder(value)  # (a default list holding a global array written into)
     return fresh(value)
 
 
@@ -239,6 +241,8 @@ def _fresh_at_level_two(value: Any) -> Dual:
     """The outer tangents are the running context's (batched in jacfwd, hessian,
     jacrev(jacfwd)), as a new array's are: the derivative keeps them in a structural
     Tangent, which a batched write could not widen (rules/widening.py)."""
+    if type(value) is not np.ndarray:
+        refuse_holder(value)
     inner = fresh(value)
     return Dual(inner, Tangent(primal=created_tangent(value),
                                tangent=created_tangent(inner.tangent)))
@@ -276,7 +280,7 @@ def _assumed_plain(value: Any) -> bool:
     return scope.get(name) is value
 
 
-def _rule_running() -> bool:
+def rule_running() -> bool:
     """Whether generated code (a rule) runs now in this thread, below the caller: a
     rule built at the start of a derivative, before any rule ran (the first jvp of a
     function that reaches the object), leaves none running that took it for a
@@ -289,7 +293,7 @@ def _rule_running() -> bool:
     return False
 
 
-def _met_late(kept: FreshDefault) -> FwdadError:
+def met_late(kept: "FreshDefault") -> FwdadError:
     line = in_user_code()
     return FwdadError(
         f"fwdad met {kept.what} ({a_type(kept.value)}) only in the middle of "

@@ -22,7 +22,9 @@ Since every read shares the one Dual, a name bound to the array before the write
 unoptimized (the optimizer takes global reads for constants).
 
 Writes the scan does not see (through another name in a function that does not name the
-array, or into a function's parameter that was given the global) are still refused.
+array, or into a function's parameter that was given the global) are still refused; so
+is a live read of a list, object or view that holds such an array (core/written_arrays.py),
+whose zero tangent would not see what the array's Dual holds.
 """
 from __future__ import annotations
 
@@ -32,8 +34,17 @@ from typing import Any, Dict, Iterator
 
 import numpy as np
 
+from fwdad.core.rebinding import forget_rules
+from fwdad.core.written_arrays import note_written, written_within
 from fwdad.errors import FwdadError
-from fwdad.forward.defaults import FreshDefault, MUTABLE_DEFAULTS
+from fwdad.forward.defaults import (
+    ASSUMED_PLAIN,
+    MUTABLE_DEFAULTS,
+    FreshDefault,
+    derivative_open,
+    met_late,
+    rule_running,
+)
 from fwdad.source import get_source
 
 # Methods of ndarray that write into the array they are called on.
@@ -56,9 +67,33 @@ def register_written_arrays(f: types.FunctionType) -> None:
     for value in written_arrays(f):
         kept = MUTABLE_DEFAULTS.get(id(value))
         if kept is None:
-            FreshDefault(value, f, WRITTEN)
+            note_written(value)  # (before: FreshDefault may raise, and the array is known)
+            kept = FreshDefault(value, f, WRITTEN)
+            _drop_rules_taking_holders_for_constants(kept)
         else:
+            note_written(value)
             kept.own(f)
+
+
+def _drop_rules_taking_holders_for_constants(kept: FreshDefault) -> None:
+    """An optimized rule that took a list, object or view holding the array for a
+    constant (defaults.ASSUMED_PLAIN) is dropped, as one that took the array itself
+    (FreshDefault); it may be running now: then this derivative is refused."""
+    for key, (scope, name) in list(ASSUMED_PLAIN.items()):
+        holder = scope.get(name) if name is not None else _contents(scope)
+        if holder is not None and written_within(holder) is kept.value:
+            ASSUMED_PLAIN.clear()
+            forget_rules()
+            if derivative_open() and rule_running():
+                raise met_late(kept)
+            return
+
+
+def _contents(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # (an empty cell)
+        return None
 
 
 def written_arrays(f: types.FunctionType) -> Iterator[np.ndarray]:

@@ -4,6 +4,10 @@ every read of it in that derivative is one Dual, whose tangent starts at zero. E
 program runs three times in a row in each forward transformation, checked against
 central differences (of f, or of jacfwd(f) for second derivatives). Every one of them
 was refused before ("an array that fwdad reads as a constant")."""
+import importlib.util
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -364,3 +368,36 @@ def test_the_array_given_as_an_argument_too_is_refused(argument):
                       (argument,), (tangent,))
     finally:
         ALSO_AN_ARGUMENT[...] = saved
+
+
+# ---- other objects that hold such an array: their reads are refused ------------------
+def _fresh_holders(name):
+    """tests/forward/written_holders.py loaded anew, as a module of its own: its array
+    is one fwdad has not met yet."""
+    path = Path(__file__).with_name("written_holders.py")
+    spec = importlib.util.spec_from_file_location(f"written_holders_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("before", [False, True], ids=["", "reader built first"])
+@pytest.mark.parametrize("reader, holder", [("read_list", "a list"), ("read_view", "an array that shares"),
+                                            ("read_box", "a Box"), ("read_default", "a list"),
+                                            ("read_whole", "an array that shares")],
+                         ids=["list", "view", "field", "default", "base"])
+def test_a_read_through_another_holder_of_the_array_is_refused(reader, holder, before):
+    """The holder's zero tangent missed what the write through the array's name put in
+    the array's Dual: half the derivative, with no error. Read first (optimized, taking
+    the holder for a constant), the reader's rule is dropped when fwdad meets the
+    writer."""
+    module = _fresh_holders(f"{reader}_{before}")
+    read = getattr(module, reader)
+    if before:
+        fwdad.jvp(read, (W,), (V,))
+    with pytest.raises(FwdadError, match=holder + r".* a global or closure array that the "
+                                                  r"differentiated code writes into by name "
+                                                  r"is read in " + reader):
+        fwdad.jvp(module.written_then(read, module.write_row if reader == "read_whole"
+                                      else module.write_held), (W,), (V,))
