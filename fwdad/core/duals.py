@@ -15,7 +15,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.core.read_only import read_only, refuse_unless_zero
-from fwdad.core.written_arrays import WRITTEN, refuse_holder
+from fwdad.core.written_arrays import WRITTEN, derivative_is_open, refuse_holder
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type
 from fwdad.rules.batching import iterate_tangent
@@ -41,14 +41,9 @@ def read_global(value: Any) -> Dual:
     shared = shared_default(value, 1)
     if shared is not None:
         return shared
-    if WRITTEN and _derivative_open():  # (a list, object or view that holds one)
+    if WRITTEN and derivative_is_open():  # (a list, object or view that holds one)
         refuse_holder(value)
     return Dual(value, read_only(zero_tangent(value)))
-
-
-def _derivative_open() -> bool:
-    from fwdad.forward.defaults import derivative_open  # (it imports this module)
-    return derivative_open()
 
 
 # id of a mutable default -> the object that keeps its Dual for the derivative running

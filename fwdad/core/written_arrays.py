@@ -10,7 +10,7 @@ refused (`refuse_holder`), as is a rule that would take such a holder for a cons
 from __future__ import annotations
 
 import weakref
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -19,6 +19,19 @@ from fwdad.errors import FwdadError, a_type, in_user_code
 # id -> a weak reference to the array (a plain dict: read_global tests it at every read;
 # an entry whose array is gone stays, and matches nothing)
 WRITTEN: Dict[int, "weakref.ref[np.ndarray]"] = {}
+
+# Whether a derivative runs now in this thread: forward/defaults.py, a higher layer,
+# tells (`tell_derivative_open`).
+_OPEN_TEST: List[Callable[[], bool]] = []
+
+
+def tell_derivative_open(test: Callable[[], bool]) -> None:
+    _OPEN_TEST[:] = [test]
+
+
+def derivative_is_open() -> bool:
+    return bool(_OPEN_TEST) and _OPEN_TEST[0]()
+
 
 _MOST_ITEMS = 64  # (looked through per container: a bound on a read's cost)
 _DEEPEST = 3

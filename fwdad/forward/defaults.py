@@ -43,7 +43,7 @@ import numpy as np
 from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
-from fwdad.core.written_arrays import refuse_holder
+from fwdad.core.written_arrays import refuse_holder, tell_derivative_open
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
@@ -87,6 +87,9 @@ def end_derivative(token: Any) -> None:
 def derivative_open() -> bool:
     """Whether a derivative runs now in this thread (begin_derivative)."""
     return getattr(_LOCAL, "made", None) is not None
+
+
+tell_derivative_open(derivative_open)  # (core/duals.read_global asks)
 
 
 def kept_duals() -> List[Dual]:
