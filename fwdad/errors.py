@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Set, Tuple
 
 
 class FwdadError(Exception):
@@ -266,10 +266,10 @@ def global_holding(array: Any) -> Optional[str]:
     return None
 
 
-def _named(scope: Any, wanted: set) -> Optional[str]:
+def _named(scope: Any, wanted: Set[int]) -> Optional[str]:
     for name, value in list(scope.items()):
         if id(value) in wanted and not name.startswith("_fw"):
-            return name
+            return str(name)
     return None
 
 

@@ -383,7 +383,8 @@ def _fresh_holders(name):
 
 
 @pytest.mark.parametrize("before", [False, True], ids=["", "reader built first"])
-@pytest.mark.parametrize("reader, holder", [("read_list", "a list"), ("read_view", "an array that shares"),
+@pytest.mark.parametrize("reader, holder", [("read_list", "a list"),
+                                            ("read_view", "an array that shares"),
                                             ("read_box", "a Box"), ("read_default", "a list"),
                                             ("read_whole", "an array that shares")],
                          ids=["list", "view", "field", "default", "base"])
