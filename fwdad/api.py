@@ -143,7 +143,7 @@ def call(f: Callable[..., Any], duals: List[Dual], keywords: Optional[dict[Any, 
     (Duals too) passed by name."""
     refuse_masked_arguments(f, duals)  # (jacfwd's seeded ones have no zero tangent made)
     self_tangent = zero_tangent(f.__self__) if isinstance(f, types.MethodType) else None
-    token = defaults.begin_derivative()
+    token = defaults.begin_derivative((duals, keywords))
     try:
         return dispatch.call(Dual(f, self_tangent), *duals, **(keywords or {}))
     finally:
@@ -166,7 +166,7 @@ def call_with_constants(f: Callable[..., Any], duals: List[Dual],
     if constants and type(f) is types.FunctionType:
         rule = dispatch.specialized_rule(f, constants)
         if rule is not None:
-            token = defaults.begin_derivative()
+            token = defaults.begin_derivative(duals)
             try:
                 out: Dual = rule(*duals)
             finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Optional, Set, Tuple
 
 
 class FwdadError(Exception):
@@ -236,3 +236,41 @@ def note_user_location(exc: BaseException) -> None:
     note = f"fwdad: raised in the derivative of {where(filename, lineno)}"
     if note not in getattr(exc, "__notes__", ()):
         exc.add_note(note)
+
+
+def global_holding(array: Any) -> Optional[str]:
+    """The name of a global or closure variable of the user's code running now that
+    holds `array` (or the array it is a view of), for a message; None when none does.
+    Generated rules run with their function's globals and closure cells."""
+    import sys
+    if array is None:
+        return None
+    wanted = {id(array), id(getattr(array, "base", None) if getattr(array, "base", None)
+                          is not None else array)}
+    frame: Optional[types.FrameType] = sys._getframe(1)
+    seen = set()
+    while frame is not None:
+        scope = frame.f_globals
+        if id(scope) not in seen and \
+                not str(scope.get("__name__", "")).startswith(_LIBRARY_NAMES):
+            seen.add(id(scope))  # (a module's globals: alive, so its id stays its own)
+            found = _named(scope, wanted)
+            if found:
+                return found
+        if frame.f_code.co_filename.startswith("<fwdad "):  # (its closure cells)
+            local = frame.f_locals
+            found = _named({n: local.get(n) for n in frame.f_code.co_freevars}, wanted)
+            if found:
+                return found
+        frame = frame.f_back
+    return None
+
+
+def _named(scope: Any, wanted: Set[int]) -> Optional[str]:
+    for name, value in list(scope.items()):
+        if id(value) in wanted and not name.startswith("_fw"):
+            return str(name)
+    return None
+
+
+_LIBRARY_NAMES = ("fwdad", "numpy", "scipy")

@@ -84,8 +84,12 @@ def test_third_order_through_a_memo_default_is_refused():
 SCRATCH = np.zeros(3)
 
 
+def _fill(a, x):
+    a[...] = x
+
+
 def written_into_a_global_array(x):
-    SCRATCH[...] = x
+    _fill(SCRATCH, x)  # (not by name, which forward/written_globals.py follows)
     return np.sum(SCRATCH * 2.0)
 
 
@@ -100,7 +104,7 @@ def test_a_refusal_at_second_order_names_the_users_line(api):
              "hvp": lambda: fwdad.hvp(written_into_a_global_array, (x,), (x,)),
              "jacfwd of jacfwd": lambda: fwdad.jacfwd(fwdad.jacfwd(
                  written_into_a_global_array))(x)}
-    with pytest.raises(fwdad.FwdadError, match=r"x\[i\] = v in written_into_a_global_array "
+    with pytest.raises(fwdad.FwdadError, match=r"x\[i\] = v in _fill "
                        r"at .*test_fuzz_findings\.py:\d+"
                                                r": a value with a derivative was written "
                                                r"into an array that fwdad reads as a "

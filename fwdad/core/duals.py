@@ -15,6 +15,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.core.read_only import read_only, refuse_unless_zero
+from fwdad.core.written_arrays import WRITTEN, derivative_is_open, refuse_holder
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type
 from fwdad.rules.batching import iterate_tangent
@@ -40,6 +41,8 @@ def read_global(value: Any) -> Dual:
     shared = shared_default(value, 1)
     if shared is not None:
         return shared
+    if WRITTEN and derivative_is_open():  # (a list, object or view that holds one)
+        refuse_holder(value)
     return Dual(value, read_only(zero_tangent(value)))
 
 
@@ -89,8 +92,12 @@ def defaults_at_level_two(value: Any) -> Optional[Dual]:
 def store_global(value: Dual) -> Any:
     """`G = v` for G declared global, or nonlocal to code that is not differentiated
     (`_fw_store_global(v)`): the value goes into the variable, and a later read of it
-    makes a zero tangent (read_global), so a derivative it carries is refused."""
-    refuse_unless_zero((value.tangent,), stored=True)
+    makes a zero tangent (read_global), so a derivative it carries is refused; unless
+    the value is the object the variable holds, updated in place, whose Dual the
+    derivative keeps (`G += w`, G a global array written into: forward/written_globals.py)."""
+    kept = shared_default(value.primal, 1)
+    if kept is None or kept.tangent is not value.tangent:
+        refuse_unless_zero((value.tangent,), stored=True)
     return value.primal
 
 

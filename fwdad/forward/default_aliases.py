@@ -24,10 +24,14 @@ from __future__ import annotations
 import sys
 import types
 import weakref
-from typing import Any, Callable, Dict, Iterable, Iterator
+from typing import Any, Callable, Dict, Iterable, Iterator, Set, Tuple
+
+import numpy as np
 
 from fwdad.core.duals import MUTABLE_DEFAULTS
+from fwdad.core.written_arrays import written_within
 from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
+from fwdad.forward.written_globals import register_written_arrays
 from fwdad.source import FunctionSource
 
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
@@ -46,18 +50,47 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
         return True  # (`helper.__defaults__[0]`: an attribute the optimizer may fold)
     read = {name: _live_value(src, name) for name in names}
     mutable = {name: v for name, v in read.items() if may_hold_derivative(v)}
+    # (where to look each up again, which tells a live entry from a reused id)
+    where = {name: (src.globals, name) if name not in src.cells else (src.cells[name], None)
+             for name in mutable}
+    if code is not None:  # (`config.BUF`, `Model.cache`: attributes it may fold too)
+        for scope, attribute, value in _attributes_read(read.values(), set(_names(code))):
+            mutable[attribute] = value
+            where[attribute] = (scope, attribute)
     if any(id(v) in MUTABLE_DEFAULTS for v in mutable.values()):
         return True
-    for name, value in mutable.items():  # (a module's globals: where to look it up again,
-        if name not in src.cells:         # which tells a live entry from a reused id)
-            ASSUMED_PLAIN[id(value)] = (src.globals, name)
+    if any(written_within(v) is not None for v in list(mutable.values()) + list(read.values())
+           if type(v) is np.ndarray or may_hold_derivative(v)):
+        return True  # (a list, object or view holding an array written into: its reads refuse)
+    for name, value in mutable.items():
+        ASSUMED_PLAIN[id(value)] = where[name]
     return False
+
+
+def _attributes_read(values: Iterable[Any], names: Set[str]
+                     ) -> Iterator[Tuple[Any, str, Any]]:
+    """(namespace, name, value) for the mutable attributes named in the code of the
+    user's modules and classes among `values`, and of the modules those hold."""
+    todo, seen = [v for v in values if isinstance(v, (types.ModuleType, type))], set()
+    while todo:
+        holder = todo.pop()
+        if id(holder) in seen or _in_library(holder):
+            continue
+        seen.add(id(holder))
+        space = vars(holder)
+        for name in names & space.keys():
+            value = space[name]
+            if isinstance(value, types.ModuleType):
+                todo.append(value)
+            elif may_hold_derivative(value):
+                yield space, name, value
 
 
 def register_reachable(fn: Callable[..., Any]) -> None:
     """Register (as FreshDefault) the mutable defaults of `fn` and of the Python
     functions it reaches through its globals and closure cells (its static calls, and
-    theirs), library code left out."""
+    theirs), library code left out; and the global and closure arrays they write into
+    (forward/written_globals.py)."""
     todo, count = [fn], 0
     while todo and count < _MOST_FUNCTIONS:
         f = _function_of(todo.pop())
@@ -73,6 +106,7 @@ def register_reachable(fn: Callable[..., Any]) -> None:
         for value in _defaults(f):
             if may_hold_derivative(value):
                 registered(value, f)  # (registers it, kept while f lives)
+        register_written_arrays(f)  # (a global array it writes into: as a default)
         todo.extend(_reached(f))
 
 
@@ -92,10 +126,14 @@ def _reached(f: types.FunctionType) -> Iterator[Any]:
     """The values `f` may call: its globals named in its code (nested defs' too), and
     its closure cells."""
     scope: Dict[str, Any] = f.__globals__
-    for name in _names(f.__code__):
+    names = set(_names(f.__code__))
+    for name in names:
         value = scope.get(name)
         if isinstance(value, (dict, list, tuple)):  # (a table of functions: one level)
             yield from value.values() if isinstance(value, dict) else value
+        elif isinstance(value, types.ModuleType) and not _in_library(value):
+            space = vars(value)  # (`config.helper(x)`: its functions it names)
+            yield from (space[n] for n in names & space.keys())
         elif value is not None:
             yield value
     for cell in f.__closure__ or ():
@@ -113,7 +151,8 @@ def _names(code: types.CodeType) -> Iterator[str]:
 
 
 def _in_library(f: Any) -> bool:
-    module = getattr(f, "__module__", None) or ""
+    module = f.__name__ if isinstance(f, types.ModuleType) else \
+        getattr(f, "__module__", None) or ""
     return module.split(".", 1)[0] in _LIBRARIES
 
 

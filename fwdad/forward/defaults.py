@@ -32,16 +32,18 @@ from __future__ import annotations
 
 import ast
 import copy
+import sys
 import threading
 import types
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from fwdad.core.duals import MUTABLE_DEFAULTS, const, fresh
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
+from fwdad.core.written_arrays import refuse_holder, tell_derivative_open
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
@@ -61,29 +63,33 @@ _LOCAL = threading.local()
 _OPEN: Dict[Any, Any] = {}
 
 # id of a mutable value (a list, dict, array, instance) that an optimized rule reads
-# from a module's global as a constant -> (the module's globals, the name): a default
-# met later with that id is that value while the global still holds it
-# (forward/default_aliases.py).
-ASSUMED_PLAIN: Dict[int, Tuple[Dict[str, Any], str]] = {}
+# from a module's global or a closure cell as a constant -> (the module's globals, the
+# name), or (the cell, None): a default met later with that id is that value while the
+# global or cell still holds it (forward/default_aliases.py).
+ASSUMED_PLAIN: Dict[int, Tuple[Any, Optional[str]]] = {}
 
 
-def begin_derivative() -> Any:
+def begin_derivative(arguments: Sequence[Any] = ()) -> Any:
     """From here to `end_derivative(token)`, calls share the Duals of their mutable
-    defaults (the public transformations bracket each pass of f with these).
+    defaults (the public transformations bracket each pass of f with these), which
+    must not be among the `arguments` (Duals) of the pass (`_given_as_argument`).
 
     Note: two functions rather than a context manager: every jvp runs them."""
-    token = getattr(_LOCAL, "made", None)
-    _LOCAL.made = _OPEN
+    token = (getattr(_LOCAL, "made", None), getattr(_LOCAL, "arguments", ()))
+    _LOCAL.made, _LOCAL.arguments = _OPEN, arguments
     return token
 
 
 def end_derivative(token: Any) -> None:
-    _LOCAL.made = token
+    _LOCAL.made, _LOCAL.arguments = token
 
 
 def derivative_open() -> bool:
     """Whether a derivative runs now in this thread (begin_derivative)."""
     return getattr(_LOCAL, "made", None) is not None
+
+
+tell_derivative_open(derivative_open)  # (core/duals.read_global asks)
 
 
 def kept_duals() -> List[Dual]:
@@ -124,10 +130,12 @@ class FreshDefault:
     keeps the value alive, so that its id stays its own) while a function whose
     default it is lives: `own`."""
 
-    __slots__ = ("value", "owners", "lasting")
+    __slots__ = ("value", "owners", "lasting", "what")
 
-    def __init__(self, value: Any, owner: Any = None) -> None:
+    def __init__(self, value: Any, owner: Any = None,
+                 what: str = "a function's mutable default") -> None:
         self.value = value
+        self.what = what  # (for messages: forward/written_globals.py registers arrays too)
         self.owners: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.lasting = owner is None  # (no owner to outlive: registered for good)
         if owner is not None:
@@ -137,8 +145,8 @@ class FreshDefault:
             MUTABLE_DEFAULTS[id(value)] = self
             if _assumed_plain(value):  # an optimized rule reads it as a constant:
                 forget_rules()  # built again, it will not (forward/default_aliases.py)
-                if derivative_open():  # and that rule may be running now
-                    raise _met_late(value)
+                if derivative_open() and rule_running():  # and it may be that rule
+                    raise met_late(self)
 
     def own(self, owner: Any) -> None:
         """Keep the registration while `owner`, a function with this default, lives.
@@ -161,7 +169,7 @@ class FreshDefault:
             del MUTABLE_DEFAULTS[id(self.value)]
 
     def dual(self) -> Dual:
-        return self._kept(1, fresh)
+        return self._kept(1, _fresh_at_level_one)
 
     def level_two(self) -> Dual:
         """What `dual()` gives, as a value of a rule differentiated again (the rule of
@@ -184,17 +192,60 @@ class FreshDefault:
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
-                raise _changed_outside(self.value)
+                raise _changed_outside(self)
             kept = None
         if kept is None:
+            if type(self.value) is np.ndarray and _given_as_argument(self.value):
+                raise _an_argument_too(self)
             kept = made[(id(self.value), level)] = (self.value, make(self.value))
         return kept[1]
+
+
+def _given_as_argument(array: np.ndarray) -> bool:
+    """Whether an array among the arguments of the derivative running now (in lists,
+    tuples and dicts too) shares memory with `array`: its Dual would be another than
+    the one the derivative keeps for `array`, and a write through one would not reach
+    the other's tangent."""
+    todo = list(getattr(_LOCAL, "arguments", ()))
+    while todo:
+        item = todo.pop()
+        while isinstance(item, Dual):
+            item = item.primal
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif type(item) is np.ndarray and np.may_share_memory(item, array):
+            return True
+    return False
+
+
+def _an_argument_too(kept: "FreshDefault") -> FwdadError:
+    line = in_user_code()
+    return FwdadError(
+        f"{kept.what} ({a_type(kept.value)}) is also given as an argument (or a view of "
+        f"it is) of the function differentiated{line}: the argument and the "
+        f"variable would carry two derivatives of one array, and a write through one "
+        f"would not reach the other. Pass a copy of the array as the argument "
+        f"(`x.copy()`).")
+
+
+def _fresh_at_level_one(value: Any) -> Dual:
+    """An array's tangent is the running context's, as a new array's is (batched in
+    jacfwd): a batched write through a bound method (`buf.fill(w[0])`), which holds the
+    tangent, could not widen a plain one (rules/widening.py)."""
+    if type(value) is np.ndarray:
+        return Dual(value, created_tangent(value))
+    refuse_holder(value)  # (a default list holding a global array written into)
+    return fresh(value)
 
 
 def _fresh_at_level_two(value: Any) -> Dual:
     """The outer tangents are the running context's (batched in jacfwd, hessian,
     jacrev(jacfwd)), as a new array's are: the derivative keeps them in a structural
     Tangent, which a batched write could not widen (rules/widening.py)."""
+    if type(value) is not np.ndarray:
+        refuse_holder(value)
     inner = fresh(value)
     return Dual(inner, Tangent(primal=created_tangent(value),
                                tangent=created_tangent(inner.tangent)))
@@ -222,29 +273,49 @@ def _emptied(value: Any) -> bool:
 
 def _assumed_plain(value: Any) -> bool:
     scope, name = ASSUMED_PLAIN.pop(id(value), (None, ""))
-    return scope is not None and scope.get(name) is value
+    if scope is None:
+        return False
+    if name is None:  # (a closure cell)
+        try:
+            return scope.cell_contents is value
+        except ValueError:  # (emptied)
+            return False
+    return scope.get(name) is value
 
 
-def _met_late(value: Any) -> FwdadError:
+def rule_running() -> bool:
+    """Whether generated code (a rule) runs now in this thread, below the caller: a
+    rule built at the start of a derivative, before any rule ran (the first jvp of a
+    function that reaches the object), leaves none running that took it for a
+    constant (compile.py names the code of every rule `<fwdad ...>`)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<fwdad "):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def met_late(kept: "FreshDefault") -> FwdadError:
     line = in_user_code()
     return FwdadError(
-        f"fwdad met a function's mutable default ({a_type(value)}) only in the middle of "
+        f"fwdad met {kept.what} ({a_type(kept.value)}) only in the middle of "
         f"a derivative{line}, after it had "
         f"built a rule that reads the same object through a global or closure variable "
         f"and takes it for a constant; that rule may be running now, and this "
-        f"derivative would be wrong. fwdad has dropped its rules and knows the default "
+        f"derivative would be wrong. fwdad has dropped its rules and knows the object "
         f"now: the next call is right. To avoid this, call the function that owns the "
-        f"default by its name (fwdad then finds it when it builds the rules), or pass "
-        f"the list, dict or array as an argument.")
+        f"default or writes the array by its name (fwdad then finds it when it builds "
+        f"the rules), or pass the list, dict or array as an argument.")
 
 
-def _changed_outside(value: Any) -> FwdadError:
+def _changed_outside(kept: FreshDefault) -> FwdadError:
     line = in_user_code()
     return FwdadError(
-        f"a mutable default ({a_type(value)}) was changed outside its function between "
-        f"two calls of one derivative{line}: the "
+        f"{kept.what} ({a_type(kept.value)}) was changed outside its function "
+        f"between two calls of one derivative{line}: the "
         f"derivatives it holds no longer match its items. Pass the list, dict or array "
-        f"as an argument instead of keeping it in a default.")
+        f"as an argument instead.")
 
 
 def rule_defaults(fn: Any, tree: ast.FunctionDef,

@@ -289,7 +289,9 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
             f"only; reverse mode cannot make it a variable, since every other reference "
             f"to it would stay constant. Write into a copy made inside the function "
             f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
-            f"respect to that argument too (argnums).")
+            f"respect to that argument too (argnums). Forward mode (fwdad.jvp, jacfwd, "
+            f"linearize) follows writes into a global or closure array that the code "
+            f"names (`G[i] = v`).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))

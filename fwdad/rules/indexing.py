@@ -52,7 +52,7 @@ def setitem_rule(x: Dual, index, value: Dual) -> Dual:
     primal = x.primal  # (no local reference to x.tangent: assign may widen it)
     _no_flat(primal)
     if isinstance(primal, np.ndarray):
-        refused_as_constant(x.tangent, value.tangent, "x[i] = v")  # (before the write:
+        refused_as_constant(x.tangent, value.tangent, "x[i] = v", primal)  # (before:
         primal[index] = value.primal                     # a refused global stays as it was)
         assign(x, index, value.primal, value.tangent)
         return Dual(None, NoTangent)

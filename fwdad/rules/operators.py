@@ -229,7 +229,7 @@ def _in_place(pure, update):
             return x
         if not isinstance(x.primal, np.ndarray):
             return pure(x, y)
-        if refused_as_constant(x.tangent, y.tangent, where):
+        if refused_as_constant(x.tangent, y.tangent, where, x.primal):
             update(x.primal, y.primal)  # zero tangents stay zero
             return x
         if update in _LINEAR_UPDATES and _tangent_updates_in_place(x, y):

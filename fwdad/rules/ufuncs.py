@@ -178,7 +178,7 @@ def _write(target: Dual, y, dy, kwargs) -> None:
     np.copyto(target.primal, y, casting=kwargs.get("casting", "same_kind"), where=where)
     if target.tangent is NoTangent:  # an integer output
         return
-    if refused_as_constant(target.tangent, dy, "out="):
+    if refused_as_constant(target.tangent, dy, "out=", target.primal):
         return  # zeros into a constant's zeros
     if dy is not NoTangent:  # a batched or recorded dy needs a tangent that can hold it
         widen_for(target, Dual(y, dy), "out=")

@@ -19,7 +19,13 @@ from typing import Any, NamedTuple, Optional, Tuple
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, SharedTangentError, UnrecordableError, in_user_code
+from fwdad.errors import (
+    FwdadError,
+    SharedTangentError,
+    UnrecordableError,
+    global_holding,
+    in_user_code,
+)
 from fwdad.rules.batching import (
     batch_position,
     in_a_context,
@@ -153,30 +159,35 @@ def _carries(tangent: Any) -> bool:
         return True
 
 
-def refused_as_constant(target_tangent: Any, tangent: Any, where: str) -> bool:
+def refused_as_constant(target_tangent: Any, tangent: Any, where: str,
+                        primal: Any = None) -> bool:
     """Whether `target_tangent` is the read-only zero tangent of a constant array (a
     global, a closure variable, a value bound outside the differentiated code: see
     core/duals.const); then writing a zero `tangent` into it changes nothing, and any
-    other is refused: the next read of the array would not see the derivative."""
+    other is refused: the next read of the array would not see the derivative. The
+    message names the global that holds the array `primal`, when one does."""
     if not isinstance(target_tangent, np.ndarray) or target_tangent.flags.writeable:
         return False
     if not _carries(tangent):
         return True
     line = in_user_code()
+    name = global_holding(primal)
+    held = f"the global or closure variable `{name}`" if name else \
+        "a global or closure variable, or a value bound outside the differentiated code"
     raise FwdadError(
         f"{where}{line}: a value with a derivative was written "
         f"into an array that fwdad "
-        f"reads as a constant (a global or closure variable, or a value bound "
-        f"outside the differentiated code): the next read of it would not see the "
-        f"derivative. Pass the array as an argument, or write into a copy "
-        f"(`a = A.copy()`).")
+        f"reads as a constant ({held}): the next read of it would not see the "
+        f"derivative. fwdad follows a global or closure array that the code writes "
+        f"into by its name (`G[i] = v`); else pass the array as an argument, or write "
+        f"into a copy (`a = A.copy()`).")
 
 
 def overwrite(x: Any, tangent: Any, where: str) -> None:
     """`x.tangent[...] = tangent` after an in-place update of the array in the Dual x
     (sort, shuffle, nan_to_num(copy=False)); into a constant's zero tangent only zeros
     go (refused_as_constant)."""
-    if not refused_as_constant(x.tangent, tangent, where):
+    if not refused_as_constant(x.tangent, tangent, where, x.primal):
         x.tangent[...] = tangent
 
 
@@ -193,7 +204,7 @@ def assign(target: Any, index: Any, primal: Any, tangent: Any, where: str = "x[i
                 f"whose items fwdad gives no tangents: the derivative would be lost. "
                 f"Keep such values in a list, or in a float array.")
         return  # (an int array truncates: no derivative)
-    if refused_as_constant(target.tangent, tangent, where):
+    if refused_as_constant(target.tangent, tangent, where, target.primal):
         return  # a constant written into a constant
     widen_for(target, _Value(primal, tangent), where)  # holding no reference to it
     base = target.tangent

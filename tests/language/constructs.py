@@ -134,8 +134,19 @@ CONSTRUCTS = [
     Construct("module constants and arrays (read as constants)", F,
               functions.globals_read, (0.3,)),
     Construct("global writes", F, functions.globals_written, (0.3,),
-              note="the global holds the plain value; a value with a derivative is "
-                   "refused (its derivative would be lost at the next read)"),
+              note="the global holds the plain value; a value with a derivative assigned "
+                   "to it is refused (its derivative would be lost at the next read)"),
+    Construct("a global or closure float array written into by name (`G[i] = v`, "
+              "`G[...] += v`, `G.fill(v)`, `out=G`), and read anywhere", F,
+              functions.global_array_written, (0.5,),
+              note="one object: in a derivative every read of it shares one tangent, which "
+                   "starts from zero in each derivative (a rule that reads it is left "
+                   "unoptimized); a write the code does not make by name (into a parameter "
+                   "given the global) is refused",
+              reverse_error=fwdad.FwdadError,
+              reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
+              reverse_note="the global array is a constant: create the array inside the "
+                           "function, or use forward mode"),
     Construct("recursion and mutual recursion", F, functions.recursion, (0.9,)),
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),

@@ -63,6 +63,18 @@ def globals_written(x):
     return x * calls / calls
 
 
+_SCRATCH = np.zeros(3)
+
+
+def _into_scratch(x):
+    _SCRATCH[...] = x * np.arange(3.0)
+    return _SCRATCH * 2.0
+
+
+def global_array_written(x):
+    return _into_scratch(np.sin(x)).sum() + _SCRATCH[2] * x
+
+
 def factorial_like(x, n):
     return 1.0 if n == 0 else x * factorial_like(x, n - 1)
 

@@ -122,12 +122,13 @@ def _defaults_deeper(value: Dual) -> Dual:
 def _no_default_deeper(kept: Any) -> Dual:
     if kept is not None:
         line = in_user_code()
+        value = kept.primal.primal
         raise FwdadError(
-            f"a mutable default of a function ({a_type(kept.primal.primal)}) is read "
+            f"{duals.MUTABLE_DEFAULTS[id(value)].what} ({a_type(value)}) is read "
             f"through a global, a closure variable or f.__defaults__"
             f"{line} in a third derivative (or higher): fwdad "
-            f"keeps the derivatives of such a default to second order only. Pass the "
-            f"list, dict or array as an argument instead of keeping it in a default.")
+            f"keeps the derivatives of such an object to second order only. Pass the "
+            f"list, dict or array as an argument instead.")
     return duals.NONE
 
 
@@ -136,9 +137,16 @@ def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 
 
 @frule(duals.store_global)
 def _store_global(value: Dual) -> Dual:
-    """What goes into a global must be a constant at this level too."""
+    """What goes into a global must be a constant at this level too; unless it is the
+    object the global holds, updated in place, with the Duals the derivative keeps for
+    it at both levels (core/duals.store_global)."""
+    inner = value.primal
+    kept = duals.shared_default(getattr(inner, "primal", None), 2)
+    if kept is not None and kept.tangent is value.tangent and \
+            kept.primal.tangent is getattr(inner, "tangent", None):
+        return Dual(inner.primal, NoTangent)
     refuse_unless_zero(outer_of(value), stored=True)
-    return Dual(duals.store_global(value.primal), NoTangent)
+    return Dual(duals.store_global(inner), NoTangent)
 
 
 @frule(closures.closure)
