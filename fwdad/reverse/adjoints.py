@@ -50,7 +50,7 @@ def accumulate(x: Any, ct: Any) -> None:
         x.add_adjoint(ct)
     elif is_matvar(x):
         ct = unbroadcast(ct, x.shape)
-        scatter_add(x, np.real(ct) if is_complex(ct) else ct)
+        scatter_add(x, ct)  # (each Var keeps the part of ct its kind takes)
 
 
 def unbroadcast(ct: Any, shape: tuple) -> Any:

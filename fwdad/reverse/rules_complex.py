@@ -19,6 +19,11 @@ import numpy as np
 from fwdad import lang
 from fwdad.reverse.registry import complex_ready
 
+# (each one's ndarray method is declared below; tolist runs item's rule)
+SCALAR_METHODS = ("conj", "conjugate", "copy", "astype", "item", "tolist",
+                  "sum", "mean", "prod", "cumsum", "cumprod", "reshape", "transpose",
+                  "squeeze", "ravel", "flatten", "take", "repeat")
+
 # ---- holomorphic: ct * f'(x) -------------------------------------------------------------
 complex_ready(operator.add, np.add, operator.sub, np.subtract, operator.mul, np.multiply,
               operator.truediv, np.true_divide, operator.neg, np.negative, operator.pos,
@@ -42,7 +47,8 @@ complex_ready(operator.getitem, operator.setitem, np.transpose, np.ndarray.trans
               np.reshape, np.ndarray.reshape, np.ravel, np.ndarray.ravel, np.swapaxes,
               np.ndarray.swapaxes, np.moveaxis, np.squeeze, np.ndarray.squeeze,
               np.expand_dims, np.concatenate, np.stack, np.hstack, np.vstack,
-              np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.ndarray.flatten)
+              np.broadcast_to, np.diagonal, np.ndarray.diagonal, np.ndarray.flatten,
+              np.take, np.ndarray.take, np.repeat, np.ndarray.repeat, np.ndarray.item)
 complex_ready(lang.build_list, lang.build_tuple, lang.build_dict, lang.unpack, list.append,
               getattr, np.array, np.asarray, np.copy, np.ndarray.copy, np.ndarray.conj,
               np.ndarray.conjugate, np.linalg.matmul)
@@ -53,6 +59,10 @@ complex_ready(builtins.complex)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: adjoints.accumulate)
 complex_ready(np.ndarray.astype, np.astype, np.complex128)
+
+# ---- methods of NumPy scalars: a complex scalar's runs the ndarray method's rule above on
+# it as a 0-d varmat (rules_scalar_methods.py), which checks its own arguments -----------
+complex_ready(*(getattr(np.generic, name) for name in SCALAR_METHODS))
 
 # ---- rules that only call the rules above (which check their own arguments) ------------
 complex_ready(operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ipow,

@@ -175,10 +175,19 @@ def gather(m: np.ndarray, field: str) -> np.ndarray:
 
 
 def scatter_add(m: np.ndarray, ct: np.ndarray) -> None:
-    """Add a cotangent array into the adjoints of a matvar's Vars."""
-    for v, c in zip(m.flat, np.broadcast_to(ct, m.shape).flat):
+    """Add a cotangent array into the adjoints of a matvar's Vars: a complex Var keeps
+    its complex cotangent, a real one the real part (as adjoints.accumulate does for a
+    Var; the real part for all dropped a complex scalar's imaginary part, whose method
+    runs on a 0-d matvar: test_complex_scalars.py)."""
+    ct = np.broadcast_to(ct, m.shape)
+    if ct.dtype.kind != "c":
+        for v, c in zip(m.flat, ct.flat):
+            if type(v) is Var:
+                v.adjoint += c
+        return
+    for v, c in zip(m.flat, ct.flat):
         if type(v) is Var:
-            v.adjoint += c
+            v.adjoint += c if isinstance(v.value, (complex, np.complexfloating)) else c.real
 
 
 def new_matvar(values: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ import operator
 
 import numpy as np
 
+from fwdad.reverse.rules_complex import SCALAR_METHODS
 from fwdad.rules.cmathfns import TWINS
 from tests.reverse.case import Case
 
@@ -206,5 +207,19 @@ def _moving():
     return rows
 
 
+def _scalar_methods():
+    """A NumPy complex scalar's methods (a 0-d varmat for the ndarray method's rule:
+    fwdad/reverse/rules_scalar_methods.py), and a real one cast to complex."""
+    z = np.complex128(ZS)
+    extra = {"astype": (complex,), "reshape": ((1, 1),), "take": ([0, 0],), "repeat": (3,)}
+    rows = [_row(getattr(np.generic, name), z, *extra.get(name, ()))
+            for name in SCALAR_METHODS]
+    return rows + [Case(np.generic.astype, (z, np.complex64), varmat=False, rtol=1e-5),
+                   _row(np.generic.astype, np.float64(0.7), complex),
+                   _row(np.ndarray.item, Z, 4),
+                   _row(np.take, Z, [4, 0, 4]), _row(np.ndarray.take, Z, [1, 2], axis=1),
+                   _row(np.repeat, Z, 2, axis=0), _row(np.ndarray.repeat, V, [1, 0, 2])]
+
+
 COMPLEX_CASES = (_arithmetic() + _ufuncs() + _off_the_cuts() + _parts() + _reductions()
-                 + _linalg() + _moving() + _delegating() + _cmath())
+                 + _linalg() + _moving() + _delegating() + _cmath() + _scalar_methods())

@@ -257,18 +257,6 @@ def test_rules_not_written_for_complex_values_refuse_them(f):
         fwdad.grad(f)(Z)
 
 
-def _conjugate_of_a_numpy_scalar(x):
-    z = np.complex128(x + 1j)
-    return z.conjugate().real
-
-
-def test_a_method_of_a_numpy_complex_scalar_is_refused_in_the_name_the_user_called():
-    """Not fwdad's internal rule (rules_scalar_methods._on_scalar.<locals>.method)."""
-    with pytest.raises(NonDifferentiableError,
-                       match=r"^numpy\.complex128\.conjugate got or made a complex value"):
-        fwdad.grad(_conjugate_of_a_numpy_scalar)(0.5)
-
-
 def test_the_matvar_layout_refuses_complex_arrays():
     with layout("matvar"), pytest.raises(NonDifferentiableError, match="varmat layout"):
         fwdad.grad(lambda z: np.sum(np.abs(z)))(Z)
