@@ -14,7 +14,7 @@ copy.deepcopy), and Transformer (for ast.NodeTransformer).
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 _AST = ast.AST
 
@@ -286,3 +286,19 @@ class Transformer:
                     continue
             out.append(item)
         return out
+
+
+def assigned_once(tree: ast.AST, read: Callable[[ast.expr], Any]) -> Dict[str, Any]:
+    """local -> read(value) for the locals of `tree` assigned once, by `local = value`
+    where `read(value)` is not None (e.g. `m = getattr(x, 'sum')`: a method read)."""
+    stores: Dict[str, int] = {}
+    found: Dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Name and type(node.ctx) is ast.Store:
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if type(node) is ast.Assign and len(node.targets) == 1 and \
+                type(node.targets[0]) is ast.Name:
+            value = read(node.value)
+            if value is not None:
+                found[node.targets[0].id] = value
+    return {name: value for name, value in found.items() if stores[name] == 1}

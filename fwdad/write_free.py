@@ -38,6 +38,7 @@ from typing import Any, Dict, FrozenSet, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from fwdad import frontend
+from fwdad.astwalk import assigned_once
 from fwdad.core import rebinding
 from fwdad.forward import records
 from fwdad.normalize.refs import is_ref
@@ -178,15 +179,8 @@ _READING_METHODS: Dict[str, int] = {
 def _methods(tree: ast.FunctionDef) -> Dict[str, int]:
     """local -> the positional arguments its call may take, for the locals assigned
     once, by `m = getattr(x, 'sum')` with a method of _READING_METHODS."""
-    stores: Dict[str, int] = {}
-    found: Dict[str, int] = {}
-    for node in ast.walk(tree):
-        if type(node) is ast.Name and type(node.ctx) is ast.Store:
-            stores[node.id] = stores.get(node.id, 0) + 1
-        if type(node) is ast.Assign and len(node.targets) == 1 and \
-                type(node.targets[0]) is ast.Name and _reads_method(node.value):
-            found[node.targets[0].id] = _READING_METHODS[node.value.args[1].value]
-    return {name: most for name, most in found.items() if stores[name] == 1}
+    return assigned_once(tree, lambda value: _READING_METHODS[value.args[1].value]
+                         if _reads_method(value) else None)
 
 
 def _reads_method(value: ast.expr) -> bool:

@@ -125,3 +125,12 @@ def test_clone_copies_nodes_and_shares_other_values(tree):
     originals = {id(n) for n in ast.walk(tree)}
     assert not any(id(n) in originals for n in ast.walk(copied))
     assert copied.body is not tree.body
+
+
+def test_assigned_once_reads_the_locals_bound_once_by_a_value_it_recognizes():
+    tree = ast.parse("a = f(1)\nb = f(2)\nb = f(3)\nc = g(4)\nd, e = f(5), f(6)\n")
+
+    def read(value):
+        return value.args[0].value if type(value) is ast.Call and value.func.id == "f" \
+            else None
+    assert astwalk.assigned_once(tree, read) == {"a": 1}  # (b twice, c not f, d unpacked)

@@ -38,6 +38,22 @@ def fd_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
     return _tree_map(lambda a, b: (_inexact(a) - _inexact(b)) / (2 * h), plus, minus)
 
 
+def assert_jvp_matches_central_differences(fn: Callable, args: Sequence[Any],
+                                            seed: int = 3) -> None:
+    """jvp of `fn` along random tangents of its float and array arguments (the others
+    held fixed) against central differences, and its output against a plain call."""
+    import fwdad
+    active = [isinstance(a, (float, np.ndarray)) for a in args]
+    rng = np.random.default_rng(seed)
+    tangents = [rng.normal(size=np.shape(a)) if yes else 0 for a, yes in zip(args, active)]
+    tangents = [t if np.ndim(t) else float(t) for t in tangents]
+    primal, tangent = fwdad.jvp(fn, tuple(args), tuple(tangents))
+    assert_close(primal, fn(*args))
+    want = fd_jvp(lambda *a: fn(*[v if yes else args[i] for i, (v, yes) in
+                                   enumerate(zip(a, active))]), args, tangents)
+    assert_close(tangent, want, rtol=1e-5, atol=1e-7)
+
+
 def _inexact(x: Any) -> np.ndarray:
     """float64, or complex128 for a complex value (its imaginary part counts too)."""
     return np.asarray(x, complex if np.iscomplexobj(x) else float)

@@ -36,6 +36,7 @@ from typing import Any, Dict, List, Set
 
 import numpy as np
 
+from fwdad.astwalk import assigned_once
 from fwdad.normalize.refs import is_ref
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import entry_of, is_primitive
@@ -102,17 +103,7 @@ def nodes_below(tree: ast.FunctionDef) -> List[ast.AST]:
 def _field_reads(tree: ast.FunctionDef, instances: Set[str]) -> Dict[str, Any]:
     """local -> (parameter, field) for `local = getattr(p, 'f')`, where that is the
     local's only assignment."""
-    out: Dict[str, Any] = {}
-    counts: Dict[str, int] = {}
-    for node in ast.walk(tree):
-        if type(node) is ast.Name and type(node.ctx) is ast.Store:
-            counts[node.id] = counts.get(node.id, 0) + 1
-        if type(node) is ast.Assign and len(node.targets) == 1 and \
-                type(node.targets[0]) is ast.Name:
-            read = _field_read(node.value, instances)
-            if read is not None:
-                out[node.targets[0].id] = read
-    return {name: read for name, read in out.items() if counts[name] == 1}
+    return assigned_once(tree, lambda value: _field_read(value, instances))
 
 
 def _field_read(value: ast.expr, instances: Set[str]) -> Any:

@@ -13,7 +13,11 @@ import pytest
 
 import fwdad
 from fwdad.forward.derive import build_rule
-from tests.util import assert_close, assert_optimized_matches_plain, fd_jvp
+from tests.util import (
+    assert_close,
+    assert_jvp_matches_central_differences,
+    assert_optimized_matches_plain,
+)
 
 SUPPRESS = contextlib.suppress(ValueError)  # (a manager built in the rule keeps it plain)
 
@@ -130,15 +134,7 @@ def test_the_optimized_rule_matches_the_plain_rule(case):
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_derivatives_match_central_differences(case):
     fn, args = case
-    active = [isinstance(a, (float, np.ndarray)) for a in args]
-    rng = np.random.default_rng(3)
-    tangents = [rng.normal(size=np.shape(a)) if yes else 0 for a, yes in zip(args, active)]
-    tangents = [t if np.ndim(t) else float(t) for t in tangents]
-    primal, tangent = fwdad.jvp(fn, args, tuple(tangents))
-    assert_close(primal, fn(*args))
-    want = fd_jvp(lambda *a: fn(*[v if yes else args[i] for i, (v, yes) in
-                                   enumerate(zip(a, active))]), args, tangents)
-    assert_close(tangent, want, rtol=1e-5, atol=1e-7)
+    assert_jvp_matches_central_differences(fn, args)
 
 
 def _with_body(source):
