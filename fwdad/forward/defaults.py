@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import sys
 import threading
 import types
 import weakref
@@ -45,7 +44,12 @@ from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import forget_rules
 from fwdad.core.written_arrays import refuse_holder, tell_derivative_open
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, in_user_code
+from fwdad.forward.default_refusals import (
+    an_argument_too,
+    changed_outside,
+    met_late,
+    rule_running,
+)
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
 from fwdad.rules.batching import created_tangent
 from fwdad.tangents import Tangent
@@ -192,11 +196,11 @@ class FreshDefault:
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
-                raise _changed_outside(self)
+                raise changed_outside(self)
             kept = None
         if kept is None:
             if type(self.value) is np.ndarray and _given_as_argument(self.value):
-                raise _an_argument_too(self)
+                raise an_argument_too(self)
             kept = made[(id(self.value), level)] = (self.value, make(self.value))
         return kept[1]
 
@@ -218,16 +222,6 @@ def _given_as_argument(array: np.ndarray) -> bool:
         elif type(item) is np.ndarray and np.may_share_memory(item, array):
             return True
     return False
-
-
-def _an_argument_too(kept: "FreshDefault") -> FwdadError:
-    line = in_user_code()
-    return FwdadError(
-        f"{kept.what} ({a_type(kept.value)}) is also given as an argument (or a view of "
-        f"it is) of the function differentiated{line}: the argument and the "
-        f"variable would carry two derivatives of one array, and a write through one "
-        f"would not reach the other. Pass a copy of the array as the argument "
-        f"(`x.copy()`).")
 
 
 def _fresh_at_level_one(value: Any) -> Dual:
@@ -281,41 +275,6 @@ def _assumed_plain(value: Any) -> bool:
         except ValueError:  # (emptied)
             return False
     return scope.get(name) is value
-
-
-def rule_running() -> bool:
-    """Whether generated code (a rule) runs now in this thread, below the caller: a
-    rule built at the start of a derivative, before any rule ran (the first jvp of a
-    function that reaches the object), leaves none running that took it for a
-    constant (compile.py names the code of every rule `<fwdad ...>`)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<fwdad "):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def met_late(kept: "FreshDefault") -> FwdadError:
-    line = in_user_code()
-    return FwdadError(
-        f"fwdad met {kept.what} ({a_type(kept.value)}) only in the middle of "
-        f"a derivative{line}, after it had "
-        f"built a rule that reads the same object through a global or closure variable "
-        f"and takes it for a constant; that rule may be running now, and this "
-        f"derivative would be wrong. fwdad has dropped its rules and knows the object "
-        f"now: the next call is right. To avoid this, call the function that owns the "
-        f"default or writes the array by its name (fwdad then finds it when it builds "
-        f"the rules), or pass the list, dict or array as an argument.")
-
-
-def _changed_outside(kept: FreshDefault) -> FwdadError:
-    line = in_user_code()
-    return FwdadError(
-        f"{kept.what} ({a_type(kept.value)}) was changed outside its function "
-        f"between two calls of one derivative{line}: the "
-        f"derivatives it holds no longer match its items. Pass the list, dict or array "
-        f"as an argument instead.")
 
 
 def rule_defaults(fn: Any, tree: ast.FunctionDef,

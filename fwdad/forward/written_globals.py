@@ -37,13 +37,12 @@ import numpy as np
 from fwdad.core.rebinding import forget_rules
 from fwdad.core.written_arrays import note_written, written_within
 from fwdad.errors import FwdadError
+from fwdad.forward.default_refusals import met_late, rule_running
 from fwdad.forward.defaults import (
     ASSUMED_PLAIN,
     MUTABLE_DEFAULTS,
     FreshDefault,
     derivative_open,
-    met_late,
-    rule_running,
 )
 from fwdad.source import get_source
 
