@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import textwrap
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, Tuple
 
 import numpy as np
 
@@ -52,6 +52,23 @@ def assert_jvp_matches_central_differences(fn: Callable, args: Sequence[Any],
     want = fd_jvp(lambda *a: fn(*[v if yes else args[i] for i, (v, yes) in
                                    enumerate(zip(a, active))]), args, tangents)
     assert_close(tangent, want, rtol=1e-5, atol=1e-7)
+
+
+def case_id(case: Tuple[Callable, Sequence[Any]]) -> str:
+    """The test id of a (function, arguments) case: the arguments shown when scalar."""
+    fn, args = case
+    return f"{fn.__name__}{args}" if np.ndim(args[0]) == 0 else fn.__name__
+
+
+def assert_rule_matches_plain(fn: Callable, args: Sequence[Any], optimized: bool = True
+                              ) -> None:
+    """fn's derived rule is the optimized one (unless not `optimized`: a rule kept as it
+    is) and gives what its plain rule gives, single and batched."""
+    from fwdad.forward.derive import build_rule
+    rule = build_rule(fn)
+    if optimized:
+        assert "optimized" in rule.source.splitlines()[0], rule.source
+    assert_optimized_matches_plain(rule, rule.unoptimized, args, np.random.default_rng(7))
 
 
 def _inexact(x: Any) -> np.ndarray:

@@ -59,12 +59,14 @@ _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozense
 
 # The Duals of the mutable defaults met in the derivative running now in this thread, by
 # the id of the default (kept alive with it): one per default, whichever rule of the
-# function (its variants for constants, the batched one) makes it. `_OPEN`: a derivative
-# runs and has met none yet (the dict is made on first use).
+# function (its variants for constants, the batched one) makes it.
 # Note: a threading.local rather than a ContextVar, which every jvp would set: setting
 # one cost a quarter of a small jvp's time (it invalidates every ContextVar's cache).
+# `made` is None outside a derivative; inside one, the arguments of its pass (a
+# sequence, `()` for none) until a default is met, then a dict of the Duals met, which
+# keeps the arguments under _ARGUMENTS (one attribute: every jvp sets and restores it).
 _LOCAL = threading.local()
-_OPEN: Dict[Any, Any] = {}
+_ARGUMENTS = "arguments"
 
 # id of a mutable value (a list, dict, array, instance) that an optimized rule reads
 # from a module's global or a closure cell as a constant -> (the module's globals, the
@@ -79,13 +81,13 @@ def begin_derivative(arguments: Sequence[Any] = ()) -> Any:
     must not be among the `arguments` (Duals) of the pass (`_given_as_argument`).
 
     Note: two functions rather than a context manager: every jvp runs them."""
-    token = (getattr(_LOCAL, "made", None), getattr(_LOCAL, "arguments", ()))
-    _LOCAL.made, _LOCAL.arguments = _OPEN, arguments
+    token = getattr(_LOCAL, "made", None)
+    _LOCAL.made = arguments
     return token
 
 
 def end_derivative(token: Any) -> None:
-    _LOCAL.made, _LOCAL.arguments = token
+    _LOCAL.made = token
 
 
 def derivative_open() -> bool:
@@ -99,9 +101,9 @@ tell_derivative_open(derivative_open)  # (core/duals.read_global asks)
 def kept_duals() -> List[Dual]:
     """The Duals (level 1) of the mutable defaults met in the derivative running now."""
     made = getattr(_LOCAL, "made", None)
-    if made is None or made is _OPEN:
+    if type(made) is not dict:
         return []
-    return [dual for (_, level), (_, dual) in made.items() if level == 1]
+    return [kept[1] for key, kept in made.items() if key is not _ARGUMENTS and key[1] == 1]
 
 
 class EntryRule(LazyRule):
@@ -121,7 +123,7 @@ class EntryRule(LazyRule):
             rule = self.rule = self.derive(self.fn)
         if getattr(_LOCAL, "made", None) is not None:
             return rule(*args, **kwargs)
-        _LOCAL.made = _OPEN
+        _LOCAL.made = ()
         try:
             return rule(*args, **kwargs)
         finally:
@@ -191,8 +193,8 @@ class FreshDefault:
         made = getattr(_LOCAL, "made", None)
         if made is None:
             return make(self.value)
-        if made is _OPEN:
-            made = _LOCAL.made = {}
+        if type(made) is not dict:
+            made = _LOCAL.made = {_ARGUMENTS: made}
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
@@ -210,7 +212,8 @@ def _given_as_argument(array: np.ndarray) -> bool:
     tuples and dicts too) shares memory with `array`: its Dual would be another than
     the one the derivative keeps for `array`, and a write through one would not reach
     the other's tangent."""
-    todo = list(getattr(_LOCAL, "arguments", ()))
+    made = getattr(_LOCAL, "made", None)
+    todo = list(made.get(_ARGUMENTS, ()) if type(made) is dict else made or ())
     while todo:
         item = todo.pop()
         while isinstance(item, Dual):

@@ -9,7 +9,11 @@ import numpy as np
 import pytest
 
 from fwdad.forward.derive import build_rule
-from tests.util import assert_jvp_matches_central_differences, assert_optimized_matches_plain
+from tests.util import (
+    assert_jvp_matches_central_differences,
+    assert_rule_matches_plain,
+    case_id,
+)
 
 
 def log_or_linear(x):
@@ -148,20 +152,12 @@ CASES = [
 EXPLICIT = [(raises_explicitly, (0.3,)), (raises_explicitly, (1.2,))]
 
 
-def _id(case):
-    fn, args = case
-    return f"{fn.__name__}{args}" if np.ndim(args[0]) == 0 else fn.__name__
-
-
-@pytest.mark.parametrize("case", CASES, ids=_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_optimized_rule_matches_the_plain_rule(case):
-    fn, args = case
-    rule = build_rule(fn)
-    assert "optimized" in rule.source.splitlines()[0], rule.source
-    assert_optimized_matches_plain(rule, rule.unoptimized, args, np.random.default_rng(7))
+    assert_rule_matches_plain(*case)
 
 
-@pytest.mark.parametrize("case", CASES + EXPLICIT, ids=_id)
+@pytest.mark.parametrize("case", CASES + EXPLICIT, ids=case_id)
 def test_derivatives_match_central_differences(case):
     fn, args = case
     assert_jvp_matches_central_differences(fn, args)
