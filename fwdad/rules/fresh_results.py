@@ -7,9 +7,10 @@ rules are pure (RuleEntry.pure) without each registration saying so.
 A function is listed only when, for every call the rule accepts, NumPy writes into no
 argument, runs no code of the caller (no callback, no user class: its rule takes arrays),
 and returns arrays it made (no view of an argument, never an argument itself). Left out:
-views and reshapes (`reshape`, `transpose`, `split`, `broadcast_to`, ...), functions that
-may return their argument (`asarray_chkfinite`, `real_if_close`, `astype`, `diff` with
-n=0, `polyder` and `polyint` with m=0, `matrix_power`), `diag` of a matrix (a view), writers (`copyto`, `put`, `place`, `fill_diagonal`,
+views and reshapes (`reshape`, `transpose`, `split`, `broadcast_to`, `diag` of a
+matrix, ...), functions that may return their argument (`asarray_chkfinite`,
+`real_if_close`, `astype`, `diff` with n=0, `polyder` and `polyint` with m=0,
+`matrix_power`), writers (`copyto`, `put`, `place`, `fill_diagonal`,
 `nan_to_num(copy=False)`), callbacks (`vectorize`, `apply_along_axis`, `piecewise`) and
 random draws. `out` is the caller's choice: a call that passes it is a mutation
 (rules/purity.call_is_pure reads where the function takes it).

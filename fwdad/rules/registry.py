@@ -24,8 +24,8 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.rules import scipy_support
-from fwdad.rules.fresh_results import FRESH_RESULTS
 from fwdad.rules.array_like import lists_as_arrays
+from fwdad.rules.fresh_results import FRESH_RESULTS
 from fwdad.rules.plain_params import Spec, with_plain_params
 from fwdad.tangents import NoTangent
 
