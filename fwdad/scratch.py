@@ -11,8 +11,9 @@ page, at every call; and a heap that grew for a call's temporaries is given back
 system when the last of them is freed, to fault in again at the next call: a sparse
 Jacobian of a 10^4-point residual spent more time in page faults than in arithmetic
 (bench/sparse.py). An array kept here is mapped once. `hold` keeps a call's last large
-result (allocated last, so at the top of the heap) until the next call has made its
-own: the temporaries freed below it are reused, not given back and faulted in again.
+results (allocated last, so at the top of the heap: the sparse matrix returned, whose
+arrays the caller may drop at once) until the next call has made its own: the
+temporaries freed below them are reused, not given back and faulted in again.
 
 Arrays lent and values held never leave the call that made them (what the user gets is
 read out of them into arrays of its own). A call on another thread, or a nested call of

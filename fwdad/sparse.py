@@ -88,7 +88,7 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
                                              executor, _seeds_copy(work, seeds))
             planner.check_rows(plan, int(np.size(out)))
             jac = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
-            work.hold("passes", out, compressed)  # (fwdad/scratch.py: why)
+            work.hold("passes", out, compressed, *_arrays(jac))  # (fwdad/scratch.py: why)
             return jac
     jacobian.__name__ = f"sparse_jacfwd_{getattr(f, '__name__', 'f')}"
     return jacobian
@@ -111,7 +111,9 @@ def sparse_jacrev(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
         compressed, seeds = passes.reverse(f, args, kwargs, at, plan, probe,
                                            planner.check_rows)
         with plan.lend() as work:
-            return _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
+            jac = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
+            work.hold("passes", compressed, *_arrays(jac))
+            return jac
     jacobian.__name__ = f"sparse_jacrev_{getattr(f, '__name__', 'f')}"
     return jacobian
 
@@ -159,7 +161,7 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
             compressed = passes.forward_over_reverse(f, args, kwargs, at, seeds, chunk_size,
                                                      executor, _seeds_copy(work, seeds))
             hess = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
-            work.hold("passes", compressed)
+            work.hold("passes", compressed, *_arrays(hess))
             return hess
     hessian.__name__ = f"sparse_hessian_{getattr(f, '__name__', 'f')}"
     return hessian
@@ -272,6 +274,13 @@ def _finish(planner: _Planner, plan: Compression, seeds: np.ndarray, compressed:
     if check:
         _check_against_dense(planner, plan, args, kwargs)
     return jac
+
+
+def _arrays(matrix: Any) -> Tuple[np.ndarray, ...]:
+    """The arrays of a csr_array this call made: the last large ones it allocated, so
+    the ones to hold (fwdad/scratch.py) until the next call, whatever the caller does
+    with the matrix (holding them neither reads nor writes them)."""
+    return matrix.data, matrix.indices, matrix.indptr
 
 
 def _report_missed(planner: _Planner, plan: Compression, missed: Tuple[int, int],

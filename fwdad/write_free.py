@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import inspect
 import types
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Optional, Sequence, Set, Tuple
@@ -44,7 +43,7 @@ from fwdad.forward import records
 from fwdad.normalize.refs import is_ref
 from fwdad.normalize.sealed import INTROSPECTION, REFUSED, harmless_ref, library_rule, nodes_below
 from fwdad.rules.purity import call_is_pure
-from fwdad.rules.registry import RuleEntry, entry_of, is_primitive, on_register
+from fwdad.rules.registry import entry_of, is_primitive, on_register
 from fwdad.source import is_generated
 
 
@@ -152,8 +151,7 @@ def _call(call: ast.Call, visiting: Set[types.FunctionType]) -> Optional[Verdict
     if library_rule(fn):
         entry = entry_of(fn)
         pure = fn not in INTROSPECTION and fn is not setattr and call_is_pure(
-            entry, len(call.args), [k.arg for k in call.keywords]) and \
-            len(call.args) <= _first_positional_out(entry)
+            entry, len(call.args), [k.arg for k in call.keywords])
         return _PURE if pure else None
     if type(fn) is types.FunctionType and not is_primitive(fn):
         return _found(fn, visiting)
@@ -201,21 +199,6 @@ def _method_call(call: ast.Call, methods: Dict[str, int]) -> bool:
         all(k.arg is not None and k.arg != "out" for k in call.keywords) and \
         not any(type(a) is ast.Starred or is_ref(a) and not harmless_ref(a.fw_value)
                 for a in operands)
-
-
-def _first_positional_out(entry: RuleEntry) -> int:
-    """The position of an `out` parameter its entry does not know of (np.fix(x, y)
-    writes y), from the primal's signature; a large number when there is none."""
-    if entry.out_at is not None or isinstance(entry.primal, np.ufunc):
-        return _NO_OUT  # (call_is_pure knows these)
-    try:
-        params = list(inspect.signature(entry.primal).parameters.values())
-    except (TypeError, ValueError):  # (a C function without a signature)
-        return _NO_OUT
-    for i, p in enumerate(params):
-        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            return i
-    return _NO_OUT
 
 
 # ---- at each call ---------------------------------------------------------------------

@@ -7,7 +7,8 @@ functions that take `out` mutate only `out`, so a call that passes none is pure.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Set
+import inspect
+from typing import Any, Dict, Optional, Set, Tuple
 
 import numpy as np
 
@@ -38,7 +39,34 @@ def call_is_pure(entry: Optional[RuleEntry], positional: int, keywords: Any,
             position != KEYWORD_ONLY and positional > position))
     if isinstance(fn, np.ufunc) and (starred or positional > fn.nin):
         return False
-    return entry.pure and "out" not in keywords
+    return entry.pure and "out" not in keywords and positional <= positional_out(entry)
+
+
+_NO_OUT = 1 << 30
+_POSITIONAL_OUT: Dict[int, Tuple[RuleEntry, int]] = {}  # id(entry) -> (entry, position)
+
+
+def positional_out(entry: RuleEntry) -> int:
+    """The position of an `out` parameter its entry does not know of (np.clip(a, lo,
+    hi, out) writes out), from the primal's signature; a large number when there is
+    none (kept per entry: a signature costs microseconds)."""
+    known = _POSITIONAL_OUT.get(id(entry))
+    if known is None or known[0] is not entry:
+        known = _POSITIONAL_OUT[id(entry)] = entry, _out_in_signature(entry)
+    return known[1]
+
+
+def _out_in_signature(entry: RuleEntry) -> int:
+    if entry.out_at is not None or isinstance(entry.primal, np.ufunc):
+        return _NO_OUT  # (call_is_pure knows these)
+    try:
+        params = list(inspect.signature(entry.primal).parameters.values())
+    except (TypeError, ValueError):  # (a C function without a signature)
+        return _NO_OUT
+    for i, p in enumerate(params):
+        if p.name == "out" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            return i
+    return _NO_OUT
 
 
 # (id(entry), positional) -> (entry, whether such a call without keywords is pure)

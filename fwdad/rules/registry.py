@@ -25,6 +25,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe
 from fwdad.rules import scipy_support
 from fwdad.rules.array_like import lists_as_arrays
+from fwdad.rules.fresh_results import FRESH_RESULTS
 from fwdad.rules.plain_params import Spec, with_plain_params
 from fwdad.tangents import NoTangent
 
@@ -263,7 +264,15 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
 
 
 def _pure_by_default(fn: Any, kind: str) -> bool:
-    """Shorthands, ufuncs and `math` functions mutate no argument (a ufunc's `out` is
-    its own matter: rules/purity.py); other rules say so themselves."""
+    """Shorthands, ufuncs, `math` functions and the NumPy functions of
+    rules/fresh_results.py mutate no argument (`out` is the call's matter:
+    rules/purity.py); other rules say so themselves."""
     return kind != "frule" or isinstance(fn, np.ufunc) or \
-        getattr(fn, "__module__", None) == "math"
+        getattr(fn, "__module__", None) == "math" or _fresh(fn)
+
+
+def _fresh(fn: Any) -> bool:
+    try:
+        return fn in FRESH_RESULTS
+    except TypeError:  # (an unhashable callable: refused by _register's own check)
+        return False

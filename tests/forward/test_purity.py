@@ -34,6 +34,13 @@ def peak_method(x):
     return x.max() * x
 
 
+def folded(x, c):  # NumPy functions of rules/fresh_results.py, pure by default
+    y = np.sin(x) * c
+    z = np.where(y > 0, y * y, -y)
+    w = np.clip(z, 0.1, 2.0) + np.linalg.norm(y)
+    return np.linalg.solve(np.outer(w, w) * 0.1 + 3.0 * np.eye(w.size), y) * w
+
+
 # ---- `out` passed: a mutation -----------------------------------------------------------
 def max_into_keyword(a, buf):
     np.max(a, axis=0, out=buf)
@@ -50,12 +57,19 @@ def sum_into_position(a, buf):
     return buf * 2.0
 
 
+def clip_into_position(a, buf):
+    np.clip(a[0], -0.5, 0.6, buf)
+    return np.cos(buf) * a[1]
+
+
 A = np.array([[0.3, -1.2, 0.8], [1.1, 0.4, -0.5]])
 PURE = [(peak, (np.array([0.2, 1.4, -0.3]),), [np.max]),
-        (column_floor, (A,), [np.min, np.max])]
+        (column_floor, (A,), [np.min, np.max]),
+        (folded, (np.array([0.2, 1.4, -0.3]), 0.7), [np.where, np.clip, np.linalg.solve])]
 MUTATING = [(max_into_keyword, (A, np.zeros(3)), np.max),
             (max_into_position, (A, np.zeros(3)), np.max),
-            (sum_into_position, (A, np.zeros(2)), np.sum)]
+            (sum_into_position, (A, np.zeros(2)), np.sum),
+            (clip_into_position, (A, np.zeros(3)), np.clip)]
 
 
 # (function, positional arguments, keyword names (None: **kw), *args, pure)
@@ -68,6 +82,9 @@ CALL_SITES = [
     (np.einsum, 3, [], False, True), (np.einsum, 3, ["out"], False, False),
     (np.add, 2, [], False, True), (np.add, 3, [], False, False),
     (np.add, 2, ["out"], False, False), (np.sin, 1, [], True, False),
+    (np.where, 3, [], False, True), (np.clip, 3, [], False, True),
+    (np.clip, 4, [], False, False), (np.clip, 3, ["out"], False, False),
+    (np.linalg.solve, 2, [], False, True), (np.copyto, 2, [], False, False),
 ]
 
 
