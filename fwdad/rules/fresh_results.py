@@ -1,5 +1,5 @@
-"""NumPy functions that mutate none of their arguments and return new arrays: their
-rules are pure (RuleEntry.pure) without each registration saying so.
+"""NumPy functions (and methods) that mutate none of their arguments and return new
+arrays: their rules are pure (RuleEntry.pure) without each registration saying so.
 
     z = np.where(y > 0, y * y, -y)    # y is only read: the optimizer may split y into
                                       # a primal and a tangent local across this call
@@ -35,6 +35,11 @@ _LINALG = ("cholesky", "cond", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv
            "vector_norm", "multi_dot", "tensordot", "trace", "vecdot", "cross", "outer",
            "matmul")
 _FFT = ("fftfreq", "rfftfreq", "fftshift", "ifftshift")
+# methods: an array's that copy, and a NumPy scalar's (it cannot be written) that take no
+# `out` (one given by position is not seen: C methods have no signature to read it from)
+_NDARRAY = ("copy", "flatten", "repeat", "item", "tolist")
+_GENERIC = ("astype", "conj", "conjugate", "copy", "flatten", "item", "ravel", "repeat",
+            "reshape", "squeeze", "tolist", "transpose")
 
 
 def _present(module: Any, names: tuple) -> set:
@@ -44,4 +49,5 @@ def _present(module: Any, names: tuple) -> set:
 
 
 FRESH_RESULTS: FrozenSet[Any] = frozenset(
-    _present(np, _NUMPY) | _present(np.linalg, _LINALG) | _present(np.fft, _FFT))
+    _present(np, _NUMPY) | _present(np.linalg, _LINALG) | _present(np.fft, _FFT)
+    | _present(np.ndarray, _NDARRAY) | _present(np.generic, _GENERIC))
