@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import types
 import weakref
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 

@@ -31,7 +31,7 @@ import numpy as np
 from fwdad.core.duals import MUTABLE_DEFAULTS
 from fwdad.core.written_arrays import refers, written_within
 from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
-from fwdad.forward.written_globals import register_written_arrays
+from fwdad.forward.written_globals import register_written_objects
 from fwdad.source import FunctionSource
 
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
@@ -95,7 +95,7 @@ def _attributes_read(values: Iterable[Any], names: Set[str]
 def register_reachable(fn: Callable[..., Any]) -> None:
     """Register (as FreshDefault) the mutable defaults of `fn` and of the Python
     functions it reaches through its globals and closure cells (its static calls, and
-    theirs), library code left out; and the global and closure arrays they write into
+    theirs), library code left out; and the global and closure objects they write into
     (forward/written_globals.py)."""
     todo, count = [fn], 0
     while todo and count < _MOST_FUNCTIONS:
@@ -112,7 +112,7 @@ def register_reachable(fn: Callable[..., Any]) -> None:
         for value in _defaults(f):
             if may_hold_derivative(value):
                 registered(value, f)  # (registers it, kept while f lives)
-        register_written_arrays(f)  # (a global array it writes into: as a default)
+        register_written_objects(f)  # (a global object it writes into: as a default)
         todo.extend(_reached(f))
 
 

@@ -1,30 +1,36 @@
-"""The float arrays kept in a module's globals or a closure that code writes into by
-name: within one derivative they hold a derivative, as a function's mutable default does.
+"""The float arrays, lists, dicts and instances kept in a module's globals or a closure
+that code writes into by name: within one derivative they hold a derivative, as a
+function's mutable default does.
 
-    SCRATCH = np.zeros(3)
+    SCRATCH = np.zeros(3)                   def make_stash():
+                                                store = {}
+    def helper(a):                              def stash(a):
+        SCRATCH[...] = a  # a derivative...         store["a"] = a
+        return SCRATCH * 2.0  # ...read back        return store["a"] * 0.5
+                                                return stash
 
-    def helper(a):
-        SCRATCH[...] = a            # a derivative written into a global array...
-        return SCRATCH * 2.0        # ...and read back
-
-A global array is otherwise read as a constant, with a read-only zero tangent: writing
-a derivative into it is refused (rules/widening.refused_as_constant), since the next
-read would not see it. An array that a function writes into by name (`G[i] = v`,
-`G[...] += v`, `G.fill(v)`, `np.copyto(G, v)`, `out=G`) is registered instead, when
-the rule of a function that reaches it is built (forward/default_aliases.py walks them):
-it is registered as forward/defaults.FreshDefault registers a mutable default. So, in one
-derivative (a jvp, one batched pass of jacfwd, a linearize, a hessian), every read of the
-array, in any rule, gets the same Dual, whose writable tangent starts at zero; what one
-line writes, a later one reads with its derivative; the next derivative starts from a
-zero tangent again (the array's value, what the last call left, is a constant of it).
-Since every read shares the one Dual, a name bound to the array before the write
-(`a = G; G[0] = x; a[0]`) sees the write too. Rules that read such an array stay
-unoptimized (the optimizer takes global reads for constants).
+A global is otherwise read as a constant, with a read-only zero tangent: writing a
+derivative into it is refused (rules/widening.refused_as_constant, core/read_only.py),
+since the next read would not see it. An object that a function writes into by name
+(`G[i] = v`, `G[...] += v`, `G.fill(v)`, `np.copyto(G, v)`, `out=G`, `S.append(v)`,
+`T[k] = v`, `T.update(d)`, `B.v = w`, `B.a[0] = w`) is registered instead, when the rule
+of a function that reaches it is built (forward/default_aliases.py walks them): it is
+registered as forward/defaults.FreshDefault registers a mutable default. So, in one
+derivative (a jvp, one batched pass of jacfwd, a linearize, a hessian, a sparsity
+detection), every read of the object, in any rule, gets the same Dual, whose writable
+tangent starts at zero; what one line writes, a later one reads with its derivative;
+the next derivative starts from a zero tangent again (the object's value, what the last
+call left, is a constant of it). The object itself only ever holds plain values.
+Since every read shares the one Dual, a name bound to it before the write
+(`a = G; G[0] = x; a[0]`, or a second global naming the same dict) sees the write too.
+Rules that read such an object stay unoptimized (the optimizer takes global reads for
+constants).
 
 Writes the scan does not see (through another name in a function that does not name the
-array, or into a function's parameter that was given the global) are still refused; so
-is a live read of a list, object or view that holds such an array (core/written_arrays.py),
-whose zero tangent would not see what the array's Dual holds.
+object, or into a function's parameter that was given the global) are still refused; so
+is a live read of a list, object, view or bound method that holds such an object
+(core/written_arrays.py), whose zero tangent would not see what the object's Dual holds,
+and the object also given as an argument of the derivative (forward/defaults.py).
 """
 from __future__ import annotations
 
@@ -68,10 +74,10 @@ WRITTEN = "a global or closure array that the differentiated code writes into"
 WRITTEN_HOLDER = "a global or closure container that the differentiated code writes into"
 
 
-def register_written_arrays(f: types.FunctionType) -> None:
+def register_written_objects(f: types.FunctionType) -> None:
     """Register the float arrays, lists, dicts and instances of `f`'s globals and
     closure cells that `f` writes into by name (kept registered while f lives)."""
-    for value in written_arrays(f):
+    for value in written_objects(f):
         kept = MUTABLE_DEFAULTS.get(id(value))
         if type(value) is np.ndarray:
             note_written(value)  # (before: FreshDefault may raise, and the array is known)
@@ -116,22 +122,22 @@ def _contents(cell: Any) -> Any:
         return None
 
 
-def written_arrays(f: types.FunctionType) -> Iterator[Any]:
+def written_objects(f: types.FunctionType) -> Iterator[Any]:
     """The float arrays, lists, dicts and instances among `f`'s globals and closure
     cells that its code (nested defs included) writes into by name."""
-    arrays = _named_arrays(f)
-    if not arrays:
+    named = _named_objects(f)
+    if not named:
         return  # (the common case: nothing to parse)
     try:
         tree = get_source(f).tree
     except FwdadError:  # (no source: its calls are foreign, and refuse such writes)
         return
-    written = {name for name in _written_names(tree) if name in arrays}
+    written = {name for name in _written_names(tree) if name in named}
     for name in sorted(written):
-        yield arrays[name]
+        yield named[name]
 
 
-def _named_arrays(f: types.FunctionType) -> Dict[str, Any]:
+def _named_objects(f: types.FunctionType) -> Dict[str, Any]:
     """Name -> float array, list, dict or instance, for the globals that f's code names
     and its closure cells."""
     found = {}

@@ -18,11 +18,10 @@ from fwdad.errors import (
     describe,
     note_user_location,
 )
-from fwdad.forward import dispatch
+from fwdad.forward import defaults, dispatch
 from fwdad.signatures import check_call
 from fwdad.sparsity import session as sessions
 from fwdad.sparsity.deps import bits_of, indices, seeds
-from fwdad.forward import defaults
 from fwdad.sparsity.unknown import known_nothing, plain
 from fwdad.tangents import NoTangent, rebuild, zero_tangent
 

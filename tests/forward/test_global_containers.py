@@ -98,12 +98,6 @@ def field_written_and_read_here(w):
     return BOX.v * w[1]
 
 
-def field_written_through_a_local(w):
-    box = BOX
-    box.v = w[0] * 2.0
-    return box.v * w[1]
-
-
 def field_list_appended(w):
     BOX.items.append(w[0])
     return BOX.items[-1] * w[1]
