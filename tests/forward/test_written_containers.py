@@ -339,3 +339,30 @@ def test_sparsity_detection_follows_the_dict():
     for mode in ("local", "global"):
         pattern = fwdad.jacobian_sparsity(closure_store, W, mode=mode).toarray()
         assert (pattern == (fwdad.jacfwd(closure_store)(W) != 0)).all()
+
+
+def test_threads_keep_their_own_derivatives():
+    """The Dual a derivative keeps for the dict is its thread's (forward/defaults.py's
+    thread-local): two threads differentiating the same program at once along different
+    tangents each get their own derivative. (The dict's keys are in place before: a key
+    one thread adds while another's derivative holds the dict is refused, as a change
+    made outside it.)"""
+    import threading
+    closure_store(W)
+    want = _central(closure_store, W)
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            results[k] = [fwdad.jvp(closure_store, (W,), (np.eye(3)[k],))[1]
+                          for _ in range(30)]
+        except Exception as exc:  # (reported below, with the thread's index)
+            errors.append((k, exc))
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(3):
+        assert_close(np.array(results[k]), np.full(30, want[k]), rtol=1e-6)
