@@ -43,9 +43,30 @@ STORE = {}
 SCRATCH = np.zeros(3)
 
 
+def _put(table, v):
+    table["a"] = v
+
+
 def into_a_global_dict(x):
-    STORE["a"] = x * 2.0
+    _put(STORE, x * 2.0)  # (not by name, which forward/written_globals.py follows)
     return STORE["a"] + 1.0
+
+
+NAMED = {}
+
+
+def into_a_global_dict_by_name(x):
+    NAMED["a"] = x * 2.0
+    return NAMED["a"] + 1.0
+
+
+def test_a_write_into_a_global_dict_by_name_is_recorded():
+    """linearize follows it as jvp does (refused before: "a value whose derivative
+    linearize records ... is written into a list, dict or object")."""
+    f = into_a_global_dict_by_name
+    out, lin = fwdad.linearize(f, X.copy())
+    assert_close(lin(T), fwdad.jvp(f, (X.copy(),), (T,))[1], rtol=1e-12)
+    assert_close(lin(T), 2.0 * T, rtol=1e-12)
 
 
 def _write_tail(a, v):

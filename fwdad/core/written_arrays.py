@@ -1,24 +1,29 @@
-"""The global and closure arrays that differentiated code writes into by name, and the
-other objects that hold them (forward/written_globals.py registers the arrays).
+"""The global and closure arrays, lists, dicts and instances that differentiated code
+writes into by name, and the other objects that hold them (forward/written_globals.py
+registers them).
 
-Within one derivative every read of such an array by a name gets the one Dual that
-the derivative keeps for it. A list, dict, instance or view that holds the array too
-(`HOLDER = [G]`, `BOX.g = G`, `V = G[1:]`), read live, would get a new zero tangent for
-it, which does not see what a write through G's name put there: such a read is
-refused (`refuse_holder`), as is a rule that would take such a holder for a constant.
+Within one derivative every read of such an object by a name gets the one Dual that
+the derivative keeps for it. A list, dict, instance or view that holds it too
+(`HOLDER = [G]`, `BOX.g = G`, `V = G[1:]`, `VALUES = STORE.values()`), read live, would
+get a new zero tangent for it, which does not see what a write through G's name put
+there: such a read is refused (`refuse_holder`), as is a rule that would take such a
+holder for a constant.
 """
 from __future__ import annotations
 
+import gc
+import types
 import weakref
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 import numpy as np
 
 from fwdad.errors import FwdadError, a_type, in_user_code
 
-# id -> a weak reference to the array (a plain dict: read_global tests it at every read;
-# an entry whose array is gone stays, and matches nothing)
-WRITTEN: Dict[int, "weakref.ref[np.ndarray]"] = {}
+# id -> a weak reference to the array, or a `Kept` of the list, dict or instance (a plain
+# dict: read_global tests it at every read; an entry whose object is gone stays, and
+# matches nothing)
+WRITTEN: Dict[int, Callable[[], Any]] = {}
 
 # Whether a derivative runs now in this thread: forward/defaults.py, a higher layer,
 # tells (`tell_derivative_open`).
@@ -37,26 +42,56 @@ _MOST_ITEMS = 64  # (looked through per container: a bound on a read's cost)
 _DEEPEST = 3
 
 
-def note_written(array: np.ndarray) -> None:
-    WRITTEN[id(array)] = weakref.ref(array)
+class Kept:
+    """The entry of a list, dict or instance, which cannot be referenced weakly: it
+    is registered while the object that keeps its Dual (a forward/defaults.FreshDefault)
+    lives."""
+
+    __slots__ = ("keeper",)
+
+    def __init__(self, keeper: Any) -> None:
+        self.keeper = weakref.ref(keeper)
+
+    def __call__(self) -> Any:
+        keeper = self.keeper()
+        return None if keeper is None else keeper.value
 
 
-def is_written(array: Any) -> bool:
-    ref = WRITTEN.get(id(array))
-    return ref is not None and ref() is array
+def note_written(value: Any, keeper: Any = None) -> None:
+    """Register an array (`keeper` None), or a list, dict or instance whose Dual
+    `keeper` keeps."""
+    WRITTEN[id(value)] = weakref.ref(value) if keeper is None else Kept(keeper)
 
 
-def written_within(value: Any, depth: int = 0) -> Optional[np.ndarray]:
-    """A registered array that `value` holds (a view of it, an item, a field), looked
-    for a few levels deep; None when there is none (or no array is registered)."""
-    if not WRITTEN:
+def is_written(value: Any) -> bool:
+    ref = WRITTEN.get(id(value))
+    return ref is not None and ref() is value
+
+
+# Objects that refer to a dict or list without being one (`STORE.values()`,
+# `iter(STORE)`, `STORE.append`): gc tells what they refer to.
+_VIEWS = (type({}.values()), type({}.items()), type(iter([])), type(iter({})),
+          type(iter({}.values())), type(iter({}.items())), types.BuiltinMethodType,
+          types.MethodWrapperType)
+
+
+def refers(value: Any) -> bool:
+    """Whether `value` is a view, iterator or bound method of another object, which a
+    write into that object reaches (`STORE.values()`, `STORE.__getitem__`)."""
+    return isinstance(value, _VIEWS) and not isinstance(
+        getattr(value, "__self__", None), (types.ModuleType, type, type(None))) or \
+        isinstance(value, types.MethodType) and not isinstance(value.__self__, type)
+
+
+def written_within(value: Any, depth: int = 0) -> Any:
+    """A registered object that `value` holds (a view of it, an item, a field), looked
+    for a few levels deep; None when there is none (or nothing is registered)."""
+    if not WRITTEN or is_written(value):
         return None
     if type(value) is np.ndarray:  # (a view of one, or the array one is a view of)
-        if is_written(value):
-            return None
         for ref in list(WRITTEN.values()):
             array = ref()
-            if array is not None and np.may_share_memory(value, array):
+            if type(array) is np.ndarray and np.may_share_memory(value, array):
                 return array
         return None
     if depth >= _DEEPEST:
@@ -65,13 +100,18 @@ def written_within(value: Any, depth: int = 0) -> Optional[np.ndarray]:
         items = value[:_MOST_ITEMS]
     elif isinstance(value, dict):
         items = list(value.values())[:_MOST_ITEMS]
+    elif isinstance(value, _VIEWS):
+        items = [getattr(value, "__self__", None)] if isinstance(value, (
+            types.BuiltinMethodType, types.MethodWrapperType)) else gc.get_referents(value)
+    elif isinstance(value, types.MethodType):
+        items = [value.__self__]
     elif hasattr(value, "__dict__") and not isinstance(value, type) and \
             type(value).__module__.split(".")[0] not in ("fwdad", "numpy", "builtins"):
         items = list(vars(value).values())[:_MOST_ITEMS]
     else:
         return None
     for item in items:
-        if type(item) is np.ndarray and is_written(item):
+        if is_written(item):
             return item
         found = written_within(item, depth + 1)  # (views too)
         if found is not None:
@@ -79,17 +119,19 @@ def written_within(value: Any, depth: int = 0) -> Optional[np.ndarray]:
     return None
 
 
-def refuse_holder(value: Any) -> None:
-    """Refuse a live read, in a derivative, of an object other than a registered array
-    that holds one."""
+def refuse_holder(value: Any, what: str = "") -> None:
+    """Refuse a live read, in a derivative, of an object other than a registered one
+    that holds one (`what` it is, for the message)."""
     held = written_within(value)
     if held is None:
         return
     line = in_user_code()
-    what = "an array that shares memory with (a view of it, or its base)" \
-        if type(value) is np.ndarray else f"{a_type(value)} that holds"
+    what = what or ("an array that shares memory with (a view of it, or its base)"
+                    if type(value) is np.ndarray else f"{a_type(value)} that holds")
+    kind = "array" if type(held) is np.ndarray else type(held).__name__
+    such = "an array" if kind == "array" else a_type(held)
     raise FwdadError(
-        f"{what} a global or closure array that the differentiated code writes into "
-        f"by name is read{line}: fwdad follows such an array only through its own name "
-        f"(a write through the name would not reach this read's derivative). Read the "
-        f"array by its name, or pass the object that holds it as an argument.")
+        f"{what} a global or closure {kind} that the differentiated code writes into "
+        f"by name is read{line}: fwdad follows such {such} only through its own "
+        f"name (a write through the name would not reach this read's derivative). Read "
+        f"the {kind} by its name, or pass the object that holds it as an argument.")

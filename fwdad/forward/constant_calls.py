@@ -21,6 +21,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from fwdad.core.missing_rules import missing_rule_error
+from fwdad.core.written_arrays import WRITTEN, derivative_is_open, refuse_holder
 from fwdad.dual import Dual
 from fwdad.forward.optimizer.kinds import Kind, is_value
 from fwdad.rules.registry import get_frule
@@ -117,5 +118,7 @@ class MissingRule:
             return rule(*args, **kwargs)
         constant = constant_primals(args, kwargs)
         if constant is not None:
+            if WRITTEN and derivative_is_open():  # (`GET = STORE.__getitem__`, STORE
+                refuse_holder(self.fn)  # written into: its items may hold derivatives)
             return Dual(self.fn(*constant[0], **constant[1]), NoTangent)
         raise missing_rule_error(self.fn, args, self.location)

@@ -6,10 +6,11 @@ source, are built field by field; exceptions carry no tangent.
 """
 from __future__ import annotations
 
+import types
 from typing import Any, Callable
 
 from fwdad import construction
-from fwdad.core.duals import const
+from fwdad.core.duals import const, read_global
 from fwdad.dual import Dual
 from fwdad.errors import MissingRuleError
 from fwdad.tangents import NoTangent, Tangent
@@ -21,12 +22,21 @@ def _derived_rule(fn: Callable) -> Callable:
 
 
 def bound_rule(rule: Callable, owner: Any) -> Callable:
-    """The rule of a method bound to `owner` (a constant: its tangent is zero)."""
-    self = const(owner)
+    """The rule of a method bound to `owner` (a class or module: a constant, whose
+    tangent is zero; else read live)."""
+    if isinstance(owner, (type, types.ModuleType)):
+        self = const(owner)
 
-    def bound(*args: Dual, **kwargs: Dual) -> Dual:
-        return rule(self, *args, **kwargs)
-    return bound
+        def bound(*args: Dual, **kwargs: Dual) -> Dual:
+            return rule(self, *args, **kwargs)
+        return bound
+
+    def bound_to_live(*args: Dual, **kwargs: Dual) -> Dual:
+        """`M = BOX.set` or `PUT = STORE.append`: the owner read live at each call, as
+        a global is (the Dual the derivative keeps for it when it is written into by
+        name; else read-only zeros, which refuse a derivative written into them)."""
+        return rule(read_global(owner), *args, **kwargs)
+    return bound_to_live
 
 
 def class_rule(cls: type, location: str) -> Callable:

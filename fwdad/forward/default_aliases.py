@@ -29,9 +29,9 @@ from typing import Any, Callable, Dict, Iterable, Iterator, Set, Tuple
 import numpy as np
 
 from fwdad.core.duals import MUTABLE_DEFAULTS
-from fwdad.core.written_arrays import written_within
+from fwdad.core.written_arrays import refers, written_within
 from fwdad.forward.defaults import ASSUMED_PLAIN, may_hold_derivative, registered
-from fwdad.forward.written_globals import register_written_arrays
+from fwdad.forward.written_globals import register_written_objects
 from fwdad.source import FunctionSource
 
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad"}) | frozenset(sys.stdlib_module_names)
@@ -49,7 +49,13 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
     if code is not None and _READS_DEFAULTS & set(_names(code)):
         return True  # (`helper.__defaults__[0]`: an attribute the optimizer may fold)
     read = {name: _live_value(src, name) for name in names}
-    mutable = {name: v for name, v in read.items() if may_hold_derivative(v)}
+    if code is not None:  # (`GET = STORE.__getitem__` called: a callee, bound when the
+        # rule is built, that a write into STORE reaches)
+        for name in set(_names(code)) | set(code.co_freevars):
+            value = _live_value(src, name)
+            if name not in read and refers(value):
+                read[name] = value
+    mutable = {name: v for name, v in read.items() if may_hold_derivative(v) or refers(v)}
     # (where to look each up again, which tells a live entry from a reused id)
     where = {name: (src.globals, name) if name not in src.cells else (src.cells[name], None)
              for name in mutable}
@@ -60,7 +66,7 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
     if any(id(v) in MUTABLE_DEFAULTS for v in mutable.values()):
         return True
     if any(written_within(v) is not None for v in list(mutable.values()) + list(read.values())
-           if type(v) is np.ndarray or may_hold_derivative(v)):
+           if type(v) is np.ndarray or may_hold_derivative(v) or refers(v)):
         return True  # (a list, object or view holding an array written into: its reads refuse)
     for name, value in mutable.items():
         ASSUMED_PLAIN[id(value)] = where[name]
@@ -89,7 +95,7 @@ def _attributes_read(values: Iterable[Any], names: Set[str]
 def register_reachable(fn: Callable[..., Any]) -> None:
     """Register (as FreshDefault) the mutable defaults of `fn` and of the Python
     functions it reaches through its globals and closure cells (its static calls, and
-    theirs), library code left out; and the global and closure arrays they write into
+    theirs), library code left out; and the global and closure objects they write into
     (forward/written_globals.py)."""
     todo, count = [fn], 0
     while todo and count < _MOST_FUNCTIONS:
@@ -106,7 +112,7 @@ def register_reachable(fn: Callable[..., Any]) -> None:
         for value in _defaults(f):
             if may_hold_derivative(value):
                 registered(value, f)  # (registers it, kept while f lives)
-        register_written_arrays(f)  # (a global array it writes into: as a default)
+        register_written_objects(f)  # (a global object it writes into: as a default)
         todo.extend(_reached(f))
 
 

@@ -23,9 +23,9 @@ def an_argument_too(kept: Any) -> FwdadError:
     return FwdadError(
         f"{kept.what} ({a_type(kept.value)}) is also given as an argument (or a view of "
         f"it is) of the function differentiated{line}: the argument and the "
-        f"variable would carry two derivatives of one array, and a write through one "
-        f"would not reach the other. Pass a copy of the array as the argument "
-        f"(`x.copy()`).")
+        f"variable would carry two derivatives of one object, and a write through one "
+        f"would not reach the other. Pass a copy as the argument (`x.copy()`), or "
+        f"read the object through the variable alone.")
 
 
 def met_late(kept: Any) -> FwdadError:

@@ -52,8 +52,9 @@ from fwdad.forward.default_refusals import (
 )
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
 from fwdad.rules.batching import created_tangent
-from fwdad.tangents import Tangent
+from fwdad.tangents import Tangent, zero_tangent
 
+_OWN_DEFAULT = "a function's mutable default"
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
 
 
@@ -136,12 +137,12 @@ class FreshDefault:
     keeps the value alive, so that its id stays its own) while a function whose
     default it is lives: `own`."""
 
-    __slots__ = ("value", "owners", "lasting", "what")
+    __slots__ = ("value", "owners", "lasting", "what", "__weakref__")
 
-    def __init__(self, value: Any, owner: Any = None,
-                 what: str = "a function's mutable default") -> None:
+    def __init__(self, value: Any, owner: Any = None, what: Optional[str] = None) -> None:
         self.value = value
-        self.what = what  # (for messages: forward/written_globals.py registers arrays too)
+        self.what = what or _OWN_DEFAULT  # (for messages: forward/written_globals.py
+        # registers global arrays and containers too)
         self.owners: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self.lasting = owner is None  # (no owner to outlive: registered for good)
         if owner is not None:
@@ -195,34 +196,44 @@ class FreshDefault:
             return make(self.value)
         if type(made) is not dict:
             made = _LOCAL.made = {_ARGUMENTS: made}
+        if level == 1 and (id(self.value), 2) in made:
+            # (a rule differentiated again reads the global at level 1 to hand it to the
+            # rule of read_global: the level-1 Dual inside the level-2 one, which writes
+            # at level 2 keep in step)
+            return made[(id(self.value), 2)][1].primal
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
                 raise changed_outside(self)
             kept = None
         if kept is None:
-            if type(self.value) is np.ndarray and _given_as_argument(self.value):
+            if (type(self.value) is np.ndarray or self.what is not _OWN_DEFAULT) and \
+                    _given_as_argument(self.value):  # (a default list: its own Dual)
                 raise an_argument_too(self)
             kept = made[(id(self.value), level)] = (self.value, make(self.value))
         return kept[1]
 
 
-def _given_as_argument(array: np.ndarray) -> bool:
-    """Whether an array among the arguments of the derivative running now (in lists,
-    tuples and dicts too) shares memory with `array`: its Dual would be another than
-    the one the derivative keeps for `array`, and a write through one would not reach
+def _given_as_argument(value: Any) -> bool:
+    """Whether `value` (a global or closure array, list, dict or instance written into)
+    is among the arguments of the derivative running now (in lists, tuples and dicts
+    too; for an array, one that shares memory with it): its Dual would be another than
+    the one the derivative keeps for `value`, and a write through one would not reach
     the other's tangent."""
     made = getattr(_LOCAL, "made", None)
     todo = list(made.get(_ARGUMENTS, ()) if type(made) is dict else made or ())
+    array = type(value) is np.ndarray
     while todo:
         item = todo.pop()
         while isinstance(item, Dual):
             item = item.primal
+        if item is value:
+            return True
         if isinstance(item, (list, tuple)):
             todo.extend(item)
         elif isinstance(item, dict):
             todo.extend(item.values())
-        elif type(item) is np.ndarray and np.may_share_memory(item, array):
+        elif array and type(item) is np.ndarray and np.may_share_memory(item, value):
             return True
     return False
 
@@ -234,7 +245,7 @@ def _fresh_at_level_one(value: Any) -> Dual:
     if type(value) is np.ndarray:
         return Dual(value, created_tangent(value))
     refuse_holder(value)  # (a default list holding a global array written into)
-    return fresh(value)
+    return Dual(value, _created_leaves(zero_tangent(value)))
 
 
 def _fresh_at_level_two(value: Any) -> Dual:
@@ -244,8 +255,29 @@ def _fresh_at_level_two(value: Any) -> Dual:
     if type(value) is not np.ndarray:
         refuse_holder(value)
     inner = fresh(value)
-    return Dual(inner, Tangent(primal=created_tangent(value),
-                               tangent=created_tangent(inner.tangent)))
+    return Dual(inner, Tangent(primal=_created_leaves(zero_tangent(value)),
+                               tangent=_created_leaves(zero_tangent(inner.tangent))))
+
+
+def _created_leaves(zero: Any, seen: Optional[set] = None) -> Any:
+    """A zero tangent whose float arrays (items, fields) are the running context's, as
+    a new array's are: a batched write into one (`BOX.a[0] = w[0]` in jacfwd) could not
+    widen it where the container's tangent holds it (rules/widening.py). Changed in
+    place, but for a top-level array."""
+    if type(zero) is np.ndarray:
+        return created_tangent(zero)
+    seen = set() if seen is None else seen
+    if id(zero) in seen:
+        return zero
+    seen.add(id(zero))
+    if type(zero) is list:
+        zero[:] = [_created_leaves(t, seen) for t in zero]
+    elif type(zero) is dict:
+        zero.update({k: _created_leaves(t, seen) for k, t in zero.items()})
+    elif type(zero) is Tangent:
+        fields = vars(zero)
+        fields.update({k: _created_leaves(t, seen) for k, t in fields.items()})
+    return zero
 
 
 def _inner(value: Dual, level: int) -> Dual:

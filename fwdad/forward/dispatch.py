@@ -48,6 +48,8 @@ def derived_rule(fn: Callable) -> Callable:
 def static_rule(fn: Any, location: str) -> Callable:
     """What generated code should call for a callee known when the rule is built."""
     rule = get_frule(fn) or records.rule_for(fn)
+    if rule is not None and _is_builtin_method(fn):  # (`PUT = STORE.append`: the rule
+        return constructors.bound_rule(rule, fn.__self__)  # of list.append, and STORE)
     if rule is not None:
         return rule
     if construction.is_user_class(fn) or records.is_namedtuple_class(fn):

@@ -1,41 +1,48 @@
-"""The float arrays kept in a module's globals or a closure that code writes into by
-name: within one derivative they hold a derivative, as a function's mutable default does.
+"""The float arrays, lists, dicts and instances kept in a module's globals or a closure
+that code writes into by name: within one derivative they hold a derivative, as a
+function's mutable default does.
 
-    SCRATCH = np.zeros(3)
+    SCRATCH = np.zeros(3)                   def make_stash():
+                                                store = {}
+    def helper(a):                              def stash(a):
+        SCRATCH[...] = a  # a derivative...         store["a"] = a
+        return SCRATCH * 2.0  # ...read back        return store["a"] * 0.5
+                                                return stash
 
-    def helper(a):
-        SCRATCH[...] = a            # a derivative written into a global array...
-        return SCRATCH * 2.0        # ...and read back
-
-A global array is otherwise read as a constant, with a read-only zero tangent: writing
-a derivative into it is refused (rules/widening.refused_as_constant), since the next
-read would not see it. An array that a function writes into by name (`G[i] = v`,
-`G[...] += v`, `G.fill(v)`, `np.copyto(G, v)`, `out=G`) is registered instead, when
-the rule of a function that reaches it is built (forward/default_aliases.py walks them):
-it is registered as forward/defaults.FreshDefault registers a mutable default. So, in one
-derivative (a jvp, one batched pass of jacfwd, a linearize, a hessian), every read of the
-array, in any rule, gets the same Dual, whose writable tangent starts at zero; what one
-line writes, a later one reads with its derivative; the next derivative starts from a
-zero tangent again (the array's value, what the last call left, is a constant of it).
-Since every read shares the one Dual, a name bound to the array before the write
-(`a = G; G[0] = x; a[0]`) sees the write too. Rules that read such an array stay
-unoptimized (the optimizer takes global reads for constants).
+A global is otherwise read as a constant, with a read-only zero tangent: writing a
+derivative into it is refused (rules/widening.refused_as_constant, core/read_only.py),
+since the next read would not see it. An object that a function writes into by name
+(`G[i] = v`, `G[...] += v`, `G.fill(v)`, `np.copyto(G, v)`, `out=G`, `S.append(v)`,
+`T[k] = v`, `T.update(d)`, `B.v = w`, `B.a[0] = w`) is registered instead, when the rule
+of a function that reaches it is built (forward/default_aliases.py walks them): it is
+registered as forward/defaults.FreshDefault registers a mutable default. So, in one
+derivative (a jvp, one batched pass of jacfwd, a linearize, a hessian, a sparsity
+detection), every read of the object, in any rule, gets the same Dual, whose writable
+tangent starts at zero; what one line writes, a later one reads with its derivative;
+the next derivative starts from a zero tangent again (the object's value, what the last
+call left, is a constant of it). The object itself only ever holds plain values.
+Since every read shares the one Dual, a name bound to it before the write
+(`a = G; G[0] = x; a[0]`, or a second global naming the same dict) sees the write too.
+Rules that read such an object stay unoptimized (the optimizer takes global reads for
+constants).
 
 Writes the scan does not see (through another name in a function that does not name the
-array, or into a function's parameter that was given the global) are still refused; so
-is a live read of a list, object or view that holds such an array (core/written_arrays.py),
-whose zero tangent would not see what the array's Dual holds.
+object, or into a function's parameter that was given the global) are still refused; so
+is a live read of a list, object, view or bound method that holds such an object
+(core/written_arrays.py), whose zero tangent would not see what the object's Dual holds,
+and the object also given as an argument of the derivative (forward/defaults.py).
 """
 from __future__ import annotations
 
 import ast
+import sys
 import types
 from typing import Any, Dict, Iterator
 
 import numpy as np
 
 from fwdad.core.rebinding import forget_rules
-from fwdad.core.written_arrays import note_written, written_within
+from fwdad.core.written_arrays import is_written, note_written, written_within
 from fwdad.errors import FwdadError
 from fwdad.forward.default_refusals import met_late, rule_running
 from fwdad.forward.defaults import (
@@ -43,35 +50,55 @@ from fwdad.forward.defaults import (
     MUTABLE_DEFAULTS,
     FreshDefault,
     derivative_open,
+    may_hold_derivative,
 )
 from fwdad.source import get_source
 
-# Methods of ndarray that write into the array they are called on.
+# Methods of ndarray, list and dict that write into the object they are called on.
 _WRITING_METHODS = frozenset({"fill", "sort", "put", "itemset", "partition", "resize",
                               "setfield", "byteswap", "__setitem__", "__iadd__",
-                              "__isub__", "__imul__", "__itruediv__"})
+                              "__isub__", "__imul__", "__itruediv__", "append", "extend",
+                              "insert", "pop", "remove", "clear", "reverse", "update",
+                              "setdefault", "popitem", "__delitem__", "__setattr__"})
 # Functions (np.copyto, np.put, np.add.at, ...) that write into their first argument.
 _WRITING_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
                                 "put_along_axis", "at"})
-# Attributes of an array that are views of it (`G.T[0] = v` writes into G).
-_VIEWS = frozenset({"T", "mT", "real", "imag", "flat"})
+# Modules whose instances are not the user's state (a generator, a lock).
+_LIBRARIES = frozenset({"numpy", "scipy", "fwdad", "builtins"}) | \
+    frozenset(sys.stdlib_module_names)
 
 
 WRITTEN = "a global or closure array that the differentiated code writes into"
 
 
-def register_written_arrays(f: types.FunctionType) -> None:
-    """Register the float arrays of `f`'s globals and closure cells that `f` writes
-    into by name (kept registered while f lives)."""
-    for value in written_arrays(f):
+WRITTEN_HOLDER = "a global or closure container that the differentiated code writes into"
+
+
+def register_written_objects(f: types.FunctionType) -> None:
+    """Register the float arrays, lists, dicts and instances of `f`'s globals and
+    closure cells that `f` writes into by name (kept registered while f lives)."""
+    for value in written_objects(f):
         kept = MUTABLE_DEFAULTS.get(id(value))
-        if kept is None:
+        if type(value) is np.ndarray:
             note_written(value)  # (before: FreshDefault may raise, and the array is known)
-            kept = FreshDefault(value, f, WRITTEN)
+        if kept is None:
+            kept = _fresh(value, f)
             _drop_rules_taking_holders_for_constants(kept)
         else:
-            note_written(value)
             kept.own(f)
+            if type(value) is not np.ndarray and not is_written(value):
+                note_written(value, kept)  # (a mutable default, written through a global)
+
+
+def _fresh(value: Any, f: types.FunctionType) -> FreshDefault:
+    if type(value) is np.ndarray:
+        return FreshDefault(value, f, WRITTEN)
+    try:
+        return FreshDefault(value, f, WRITTEN_HOLDER)
+    finally:  # (registered before FreshDefault may raise, as an array is)
+        kept = MUTABLE_DEFAULTS.get(id(value))
+        if kept is not None and kept.value is value:
+            note_written(value, kept)
 
 
 def _drop_rules_taking_holders_for_constants(kept: FreshDefault) -> None:
@@ -95,41 +122,49 @@ def _contents(cell: Any) -> Any:
         return None
 
 
-def written_arrays(f: types.FunctionType) -> Iterator[np.ndarray]:
-    """The float arrays among `f`'s globals and closure cells that its code (nested
-    defs included) writes into by name."""
-    arrays = _named_arrays(f)
-    if not arrays:
+def written_objects(f: types.FunctionType) -> Iterator[Any]:
+    """The float arrays, lists, dicts and instances among `f`'s globals and closure
+    cells that its code (nested defs included) writes into by name."""
+    named = _named_objects(f)
+    if not named:
         return  # (the common case: nothing to parse)
     try:
         tree = get_source(f).tree
     except FwdadError:  # (no source: its calls are foreign, and refuse such writes)
         return
-    written = {name for name in _written_names(tree) if name in arrays}
+    written = {name for name in _written_names(tree) if name in named}
     for name in sorted(written):
-        yield arrays[name]
+        yield named[name]
 
 
-def _named_arrays(f: types.FunctionType) -> Dict[str, np.ndarray]:
-    """Name -> float array, for the globals that f's code names and its closure cells."""
+def _named_objects(f: types.FunctionType) -> Dict[str, Any]:
+    """Name -> float array, list, dict or instance, for the globals that f's code names
+    and its closure cells."""
     found = {}
     scope = f.__globals__
     for name in _names(f.__code__):
         value = scope.get(name)
-        if _float_array(value):
+        if _writable(value):
             found[name] = value
     for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
         try:
             value = cell.cell_contents
         except ValueError:  # (an empty cell)
             continue
-        if _float_array(value):
+        if _writable(value):
             found[name] = value
     return found
 
 
-def _float_array(value: Any) -> bool:
-    return type(value) is np.ndarray and value.dtype.kind in "fc"
+def _writable(value: Any) -> bool:
+    """A float array, a list, a dict, or an instance of a class of the user's."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value.dtype.kind in "fc"
+    if kind is list or kind is dict:
+        return True
+    return may_hold_derivative(value) and not isinstance(value, (list, dict, np.ndarray)) \
+        and kind.__module__.split(".")[0] not in _LIBRARIES
 
 
 def _names(code: types.CodeType) -> Iterator[str]:
@@ -141,11 +176,12 @@ def _names(code: types.CodeType) -> Iterator[str]:
 
 
 def _written_names(tree: ast.AST) -> Iterator[str]:
-    """The names whose arrays the code writes into: `G[i] = v`, `G[i] += v`,
+    """The names whose objects the code writes into: `G[i] = v`, `G[i] += v`,
     `del G[i]`, `G.T[i] = v`, `G += v` (G global or nonlocal), `G.fill(v)`,
-    `np.copyto(G, v)`, `f(..., out=G)`."""
+    `np.copyto(G, v)`, `f(..., out=G)`, `S.append(v)`, `S.update(d)`, `B.v = w`."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and \
+                not isinstance(node.ctx, ast.Load):
             yield from _base_name(node.value)
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             yield node.target.id  # (in place on an array; a local of that name is
@@ -170,9 +206,8 @@ def _written_by_call(node: ast.Call) -> Iterator[str]:
 
 
 def _base_name(node: ast.AST) -> Iterator[str]:
-    """The name whose array `node` is a part or view of (`G`, `G[0]`, `G.T`)."""
-    while isinstance(node, ast.Subscript) or (
-            isinstance(node, ast.Attribute) and node.attr in _VIEWS):
+    """The name whose object `node` is a part or view of (`G`, `G[0]`, `G.T`, `B.a`)."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
         node = node.value
     if isinstance(node, ast.Name):
         yield node.id

@@ -18,7 +18,7 @@ from fwdad.errors import (
     describe,
     note_user_location,
 )
-from fwdad.forward import dispatch
+from fwdad.forward import defaults, dispatch
 from fwdad.signatures import check_call
 from fwdad.sparsity import session as sessions
 from fwdad.sparsity.deps import bits_of, indices, seeds
@@ -107,11 +107,14 @@ def _detect(f: Callable[..., Any], primals: Sequence[Any], offsets: Dict[int, in
     one that can, but its views would not follow) and refuses with a SharedTangentError.
     The first run gives them plain zeros, which cost no set arithmetic."""
     duals = [_seeded(p, offsets.get(i), mode, holding_sets) for i, p in enumerate(primals)]
+    token = defaults.begin_derivative(duals)  # (one derivative: forward/defaults.py)
     try:
         return dispatch.call(Dual(f, None), *duals)
     except Exception as exc:
         note_user_location(exc)
         raise
+    finally:
+        defaults.end_derivative(token)
 
 
 def _seeded(primal: Any, offset: Any, mode: str, holding_sets: bool = False) -> Dual:

@@ -238,10 +238,19 @@ def test_reverse_mode_refuses_at_the_users_line(how):
         calls[how]()
 
 
-def test_sparsity_detection_refuses_at_the_users_line():
-    with pytest.raises(FwdadError, match=r"in _scratch_helper at .*test_written_globals"
-                                         r"\.py:\d+: a value with a derivative"):
-        fwdad.jacobian_sparsity(lambda w: _scratch_helper(np.sin(w)), W)
+def test_sparsity_detection_follows_the_array_in_local_mode():
+    """Detection is one derivative (forward/defaults.begin_derivative) now: the sets
+    written into the array are read back (refused before, at the write). The pattern
+    is that of the Jacobian, a diagonal."""
+    f = lambda w: _scratch_helper(np.sin(w))  # noqa: E731
+    pattern = fwdad.jacobian_sparsity(f, W).toarray()
+    assert (pattern == (fwdad.jacfwd(f)(W) != 0)).all() and pattern.sum() == 3
+
+
+def test_sparsity_detection_refuses_it_in_global_mode_at_the_users_line():
+    with pytest.raises(FwdadError, match=r"mode='global'.*in _scratch_helper at "
+                                         r".*test_written_globals\.py:\d+"):
+        fwdad.jacobian_sparsity(lambda w: _scratch_helper(np.sin(w)), W, mode="global")
 
 
 # ---- rules built before fwdad knew the array was written: dropped, or refused once ---

@@ -147,6 +147,13 @@ CONSTRUCTS = [
               reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
               reverse_note="the global array is a constant: create the array inside the "
                            "function, or use forward mode"),
+    Construct("a global or closure list, dict or object written into by name "
+              "(`S.append(v)`, `T[k] = v`, `B.v = v`, `S.clear()`), and read anywhere", F,
+              functions.global_containers_written, (0.5,),
+              note="one object, as a written global array: in a derivative every read of "
+                   "it shares one tangent, and after it holds plain values; one also given "
+                   "as an argument, or read through another holder (a list, a field, a dict "
+                   "view), is refused, as is a write the code does not make by name"),
     Construct("recursion and mutual recursion", F, functions.recursion, (0.9,)),
     Construct("*args, **kwargs, keyword-only arguments, defaults", F, functions.arguments,
               (0.5,)),

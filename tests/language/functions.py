@@ -75,6 +75,33 @@ def global_array_written(x):
     return _into_scratch(np.sin(x)).sum() + _SCRATCH[2] * x
 
 
+def _make_stash():
+    store = {}
+
+    def stash(x):
+        store["x"] = x * 2.0
+        return store["x"] + np.sin(x)
+    return stash
+
+
+_STASH = _make_stash()
+_LOG = []
+
+
+class _Box:
+    v = None
+
+
+_BOX = _Box()
+
+
+def global_containers_written(x):
+    _LOG.clear()
+    _LOG.append(_STASH(x) * x)
+    _BOX.v = np.cos(x)
+    return _LOG[0] * _BOX.v + _LOG[-1]
+
+
 def factorial_like(x, n):
     return 1.0 if n == 0 else x * factorial_like(x, n - 1)
 

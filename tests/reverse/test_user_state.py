@@ -169,11 +169,31 @@ def written_into_a_global_list(x):
     return LOG[0] * x[1]
 
 
+UNNAMED = []  # (written through another name only: read as a constant)
+
+
+def written_into_a_global_list_through_a_local(x):
+    log = UNNAMED
+    log.clear()
+    log.append(x[0] ** 2)
+    return UNNAMED[0] * x[1]
+
+
+def test_a_global_list_written_by_name_is_followed_by_forward_over_reverse():
+    """f = x0^2 x1: its Hessian in closed form (refused before: forward mode follows a
+    global list written into by name now, forward/written_globals.py)."""
+    x = np.array([0.3, -0.7])
+    assert_close(fwdad.grad(written_into_a_global_list)(x), [2 * x[0] * x[1], x[0] ** 2])
+    assert_close(fwdad.jacfwd(fwdad.grad(written_into_a_global_list))(x),
+                 [[2 * x[1], 2 * x[0]], [2 * x[0], 0.0]], rtol=1e-12)
+
+
 def test_a_refused_global_write_names_the_users_line():
     """Forward over reverse runs fwdad's own reverse rules as generated code: the error
     named the line of fwdad's rule that did the write (errors._fwdads_own)."""
     from fwdad.errors import FwdadError
     x = np.array([0.3, -0.7])
-    assert_close(fwdad.grad(written_into_a_global_list)(x), [2 * x[0] * x[1], x[0] ** 2])
+    f = written_into_a_global_list_through_a_local
+    assert_close(fwdad.grad(f)(x), [2 * x[0] * x[1], x[0] ** 2])
     with pytest.raises(FwdadError, match=r"read from a global .* at .*test_user_state.py:\d+"):
-        fwdad.jacfwd(fwdad.grad(written_into_a_global_list))(x)
+        fwdad.jacfwd(fwdad.grad(f))(x)
