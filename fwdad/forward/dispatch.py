@@ -48,7 +48,7 @@ def derived_rule(fn: Callable) -> Callable:
 def static_rule(fn: Any, location: str) -> Callable:
     """What generated code should call for a callee known when the rule is built."""
     rule = get_frule(fn) or records.rule_for(fn)
-    if rule is not None and _is_builtin_method(fn):  # (`PUT = STORE.append`: the rule
+    if rule is not None and is_bound_c_method(fn):  # (`PUT = STORE.append`: the rule
         return constructors.bound_rule(rule, fn.__self__)  # of list.append, and STORE)
     if rule is not None:
         return rule
@@ -113,7 +113,7 @@ def _callee_key(fn: Any) -> Any:
         return (_BOUND, fn.__func__)       # `m = s.apply; m(x)`, then `Scale.apply(s, x)`)
     if isinstance(fn, types.MethodWrapperType):  # e.g. super().__setattr__
         return (fn.__objclass__, fn.__name__)
-    if _is_builtin_method(fn):
+    if is_bound_c_method(fn):
         return (type(fn.__self__), fn.__name__)
     if isinstance(fn, (types.FunctionType, type, types.BuiltinFunctionType)):
         return fn
@@ -139,7 +139,7 @@ def _is_function_like(fn: Any) -> bool:
                            type, LazyRule, MissingRule))
 
 
-def _is_builtin_method(fn: Any) -> bool:
+def is_bound_c_method(fn: Any) -> bool:
     """A C method bound to an instance (not a module's function, nor a classmethod
     bound to its class, like itertools.chain.from_iterable: those are functions)."""
     return isinstance(fn, types.BuiltinMethodType) and not isinstance(
@@ -149,7 +149,7 @@ def _is_builtin_method(fn: Any) -> bool:
 def _runtime_caller(key: Any, fn: Any) -> Caller:
     """How to call what a dynamic call site met."""
     if isinstance(fn, (types.MethodType, types.MethodWrapperType)) or \
-            _is_builtin_method(fn):
+            is_bound_c_method(fn):
         return _with_self(static_rule(method_of(key), ""))
     if isinstance(fn, DerivedClosure):
         return lambda f, args, kwargs: f.primal.call_rule(args, kwargs)

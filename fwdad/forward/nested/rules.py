@@ -274,7 +274,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     fn = callee.primal
     if isinstance(fn, closures.DerivedClosure):  # a def inside differentiated code
         return call_closure, (2, fn)
-    if isinstance(fn, types.MethodType) or dispatch._is_builtin_method(fn):
+    if isinstance(fn, types.MethodType) or dispatch.is_bound_c_method(fn):
         method = dispatch.method_of(dispatch._callee_key(fn))
         bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
         return rule_call, (dispatch.static_rule(method, ""), bound)

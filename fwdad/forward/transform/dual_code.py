@@ -222,7 +222,10 @@ class _Forward(ControlStatements):
             known = self.callees.get(id(target))
             if known is None:
                 rule = dispatch.static_rule(target, self.where(node))
-                known = self.helper(rule, short_name(target)).id, rule, entry_of(target)
+                # (a C method bound to an instance, `CNT = L.count`: its rule binds the
+                # owner, the entry's function (list.count) wants it too, so no entry)
+                entry = None if dispatch.is_bound_c_method(target) else entry_of(target)
+                known = self.helper(rule, short_name(target)).id, rule, entry
                 if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
                     self.callees[id(target)] = known
             name, rule, entry = known
