@@ -8,12 +8,14 @@ for forward and reverse mode to spell out with calls their dispatch already know
     obj(x)   (a Python __call__)          ->  obj.__call__(x)
 
 `kind_of(fn)` names which of these `fn` is (None for anything else); the helpers below
-take one apart.
+take one apart. `is_bound_c_method(fn)`: a C method bound to an object (`L.count`),
+which both modes call through its type's rule with the object first.
 """
 from __future__ import annotations
 
 import functools
 import operator
+import types
 from typing import Any, Optional, Tuple
 
 from fwdad.source import python_function
@@ -48,3 +50,11 @@ def methodcaller_parts(m: operator.methodcaller) -> tuple:
     if isinstance(made, functools.partial):  # with keywords
         return made.args[0], args, dict(made.keywords)
     return args[0], args[1:], {}
+
+
+def is_bound_c_method(fn: Any) -> bool:
+    """A C method bound to an object (`L.count`, `np.add.at`, `rng.normal`): not a
+    module's function, nor a class's (`dict.fromkeys`, `object.__new__`, or a
+    classmethod bound to its class like itertools.chain.from_iterable: functions)."""
+    return isinstance(fn, types.BuiltinMethodType) and not isinstance(
+        getattr(fn, "__self__", None), (types.ModuleType, type(None), type))

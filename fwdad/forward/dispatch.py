@@ -9,6 +9,7 @@ import types
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from fwdad import construction
+from fwdad.callables import is_bound_c_method
 from fwdad.core import entry_points, rebinding
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.lazy_rule import LazyRule
@@ -137,13 +138,6 @@ def _is_function_like(fn: Any) -> bool:
                            types.BuiltinMethodType, types.MethodWrapperType,
                            types.WrapperDescriptorType, types.MethodDescriptorType,
                            type, LazyRule, MissingRule))
-
-
-def is_bound_c_method(fn: Any) -> bool:
-    """A C method bound to an instance (not a module's function, nor a classmethod
-    bound to its class, like itertools.chain.from_iterable: those are functions)."""
-    return isinstance(fn, types.BuiltinMethodType) and not isinstance(
-        getattr(fn, "__self__", None), (types.ModuleType, type(None), type))
 
 
 def _runtime_caller(key: Any, fn: Any) -> Caller:

@@ -9,6 +9,7 @@ import types
 from typing import Any, Callable, Dict
 
 from fwdad import construction
+from fwdad.callables import is_bound_c_method
 from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rule_cache import RuleCache
@@ -88,7 +89,7 @@ def static_rrule(fn: Any, location: str = "") -> Callable:
     rule = get_rrule(fn)
     if rule is not None:
         return rule
-    if _is_builtin_method(fn) and get_rrule(getattr(type(fn.__self__), fn.__name__,
+    if is_bound_c_method(fn) and get_rrule(getattr(type(fn.__self__), fn.__name__,
                                                     None)) is not None:
         return functools.partial(get_rrule(getattr(type(fn.__self__), fn.__name__)),
                                  fn.__self__)  # np.add.at, np.random.normal, ...
@@ -127,7 +128,7 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
         return static_rrule(f.fn)(f.obj, *args, **kwargs)
     if t is types.MethodType:
         return rule_for(f.__func__)(f.__self__, *args, **kwargs)
-    if _is_builtin_method(f):
+    if is_bound_c_method(f):
         return rule_for(getattr(type(f.__self__), f.__name__))(f.__self__, *args, **kwargs)
     if t is types.MethodWrapperType:  # e.g. super().__setattr__
         return rule_for(getattr(f.__objclass__, f.__name__))(f.__self__, *args, **kwargs)
@@ -138,13 +139,6 @@ def call(f: Any, *args: Any, **kwargs: Any) -> Any:
         if caller is not None:
             return caller(*args, **kwargs)
     return rule_for(f)(*args, **kwargs)
-
-
-def _is_builtin_method(fn: Any) -> bool:
-    """A C method bound to an object (`np.add.at`, `rng.normal`), not a module, nor a
-    class (`object.__new__`, `dict.fromkeys`: its type's attribute is the metaclass's)."""
-    return isinstance(fn, types.BuiltinMethodType) and not isinstance(
-        fn.__self__, (types.ModuleType, type(None), type))
 
 
 def rule_for(fn: Any) -> Callable:

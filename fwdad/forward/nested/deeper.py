@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad import api_checks, callables, construction, over_reverse_rules
+from fwdad.callables import is_bound_c_method
 from fwdad.core import duals
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, describe, in_user_code
@@ -27,7 +28,7 @@ from fwdad.tangents import NoTangent, Tangent
 
 # what the level-2 rule of dispatch.call looks up (rules and kinds of callees), and
 # which rule runs a `with` statement's manager method: constants
-def_nondiff(describe, dispatch.is_bound_c_method, dispatch._callee_key, dispatch.method_of,
+def_nondiff(describe, is_bound_c_method, dispatch._callee_key, dispatch.method_of,
             dispatch.static_rule, get_frule, callables.kind_of, construction.is_user_class,
             records.is_namedtuple_class, contexts.method_rule)
 

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad import callables, construction
+from fwdad.callables import is_bound_c_method
 from fwdad.core import closures, duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
@@ -274,7 +275,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     fn = callee.primal
     if isinstance(fn, closures.DerivedClosure):  # a def inside differentiated code
         return call_closure, (2, fn)
-    if isinstance(fn, types.MethodType) or dispatch.is_bound_c_method(fn):
+    if isinstance(fn, types.MethodType) or is_bound_c_method(fn):
         method = dispatch.method_of(dispatch._callee_key(fn))
         bound = Dual(Dual(fn.__self__, callee.tangent), f.tangent)
         return rule_call, (dispatch.static_rule(method, ""), bound)

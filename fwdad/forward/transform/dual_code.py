@@ -22,6 +22,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Type
 
 from fwdad import lang
+from fwdad.callables import is_bound_c_method
 from fwdad.core import closures, duals
 from fwdad.core.constants import Constants, short_name
 from fwdad.errors import InternalError, user_code
@@ -224,7 +225,7 @@ class _Forward(ControlStatements):
                 rule = dispatch.static_rule(target, self.where(node))
                 # (a C method bound to an instance, `CNT = L.count`: its rule binds the
                 # owner, the entry's function (list.count) wants it too, so no entry)
-                entry = None if dispatch.is_bound_c_method(target) else entry_of(target)
+                entry = None if is_bound_c_method(target) else entry_of(target)
                 known = self.helper(rule, short_name(target)).id, rule, entry
                 if not isinstance(rule, dispatch.MissingRule):  # (it names the line)
                     self.callees[id(target)] = known
