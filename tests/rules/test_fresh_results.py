@@ -1,12 +1,16 @@
 """rules/fresh_results.py lists NumPy functions whose rules are pure by default: each
 must write into none of its arguments and return arrays that share no memory with
-them, on every row of the rule tables that calls it (and each has such a row)."""
+them, on every row of the rule tables that calls it (and each has such a row); and its
+rule, run on Duals, must leave their primals and tangents as they were."""
 import copy
 
 import numpy as np
 import pytest
 
+from fwdad import api
+from fwdad.dual import Dual
 from fwdad.rules.fresh_results import FRESH_RESULTS
+from fwdad.tangents import random_tangent
 from fwdad.rules.registry import entry_of
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES
@@ -42,3 +46,18 @@ def test_writes_into_no_argument_and_returns_new_arrays(case):
         for arg in _arrays(given):
             for made in _arrays(result):
                 assert not np.shares_memory(made, arg), case.fn.__name__
+
+
+@pytest.mark.parametrize("case", ROWS, ids=lambda c: c.fn.__name__)
+def test_the_rule_leaves_its_duals_as_they_were(case):
+    if "out" in case.kwargs or len(case.args) > 3 and case.fn is np.clip:
+        pytest.skip("out given: the call's own mutation (rules/purity.call_is_pure)")
+    rng = np.random.default_rng(5)
+    given = [(a, random_tangent(a, rng)) for a in case.args]
+    duals = [Dual(copy.deepcopy(a), copy.deepcopy(t)) for a, t in given]
+    keywords = {k: Dual(copy.deepcopy(v), random_tangent(v, rng))
+                for k, v in case.kwargs.items()}
+    api.call(case.fn, duals, keywords)
+    for dual, (primal, tangent) in zip(duals, given):
+        np.testing.assert_equal(dual.primal, primal)
+        np.testing.assert_equal(dual.tangent, tangent)
