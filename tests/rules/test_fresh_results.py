@@ -10,8 +10,8 @@ import pytest
 from fwdad import api
 from fwdad.dual import Dual
 from fwdad.rules.fresh_results import FRESH_RESULTS
-from fwdad.tangents import random_tangent
 from fwdad.rules.registry import entry_of
+from fwdad.tangents import random_tangent
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES
 
