@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.probe import shallow_copy
 from fwdad.reverse.var import Var, VarMat, compared_value
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -87,7 +88,7 @@ def _with_values(obj: Any) -> Any:
     fields = getattr(obj, "__dict__", None)
     if not fields or type(obj) in _PLAIN:
         return obj
-    plain = copy.copy(obj)
+    plain = shallow_copy(obj)
     for name, value in fields.items():
         object.__setattr__(plain, name, compared_value(value))
     return plain
