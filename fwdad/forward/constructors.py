@@ -20,13 +20,21 @@ def _derived_rule(fn: Callable) -> Callable:
     return derived_rule(fn)
 
 
-def bound_rule(rule: Callable, owner: Any) -> Callable:
-    """The rule of a method bound to `owner` (a constant: its tangent is zero)."""
-    self = const(owner)
+class BoundRule:
+    """The rule of a method bound to `owner` (a constant: its tangent is zero), such as
+    a classmethod reached through its class. An object rather than a closure, so that
+    code differentiated again finds its level-2 rule (forward/nested/rules.py)."""
 
-    def bound(*args: Dual, **kwargs: Dual) -> Dual:
-        return rule(self, *args, **kwargs)
-    return bound
+    __slots__ = ("rule", "self")
+
+    def __init__(self, rule: Callable, owner: Any) -> None:
+        self.rule, self.self = rule, const(owner)
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        return self.rule(self.self, *args, **kwargs)
+
+
+bound_rule = BoundRule
 
 
 def class_rule(cls: type, location: str) -> Callable:

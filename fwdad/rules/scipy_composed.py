@@ -47,7 +47,7 @@ def agm(a: Any, b: Any) -> Any:
     zero = (x == 0) | (y == 0)
     mixed = (x < 0) | (y < 0)
     skip = zero | mixed  # (a zero would never converge; a negative has no square root)
-    x0, y0, x, y = x, y, np.where(skip, 1.0, x), np.where(skip, 1.0, y)
+    x, y = np.where(skip, 1.0, x), np.where(skip, 1.0, y)
     extra = _AGM_EXTRA_STEPS
     for _ in range(_AGM_STEPS):
         if not np.any(np.abs(x - y) > 1e-16 * np.abs(x)):
