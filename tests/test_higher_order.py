@@ -272,3 +272,23 @@ def test_hessian_where_a_column_has_a_plain_zero_tangent():
     tangent is a plain zero sit beside batched ones (found by the fuzzer, seed 99920176)."""
     x = np.array([0.3, 0.8, 0.1])
     np.testing.assert_array_equal(fwdad.hessian(_scaled_max)(x), np.zeros((3, 3)))
+
+
+def _einsums(x):
+    m = np.outer(x, x)
+    return np.einsum("ii->i", m).sum() * np.einsum("ij,j->i", m, x).sum() \
+        + np.einsum("ij,ij->", m, m) + np.einsum("ii", m)
+
+
+def test_einsum_to_third_order():
+    """einsum's rule, differentiated a third time, met next() of a generator and
+    str.count (its subscripts): refused with a message naming neither the call nor
+    the line. f(x + tT) is a polynomial in t: its t^3 coefficient times 6."""
+    x, t = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25])
+    q, b, c, s, a = x @ x, x @ t, t @ t, x.sum(), t.sum()
+
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(_einsums, (z,), (t,))[1], (y,), (t,))[1]
+    # the t^3 coefficient of Q^2 S + Q^2 + Q, with Q = q + 2bt + ct^2, S = s + at
+    cubic = 4 * b * c * s + (4 * b * b + 2 * q * c) * a + 4 * b * c
+    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(6 * cubic, rel=1e-12)
