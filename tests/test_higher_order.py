@@ -292,3 +292,23 @@ def test_einsum_to_third_order():
     # the t^3 coefficient of Q^2 S + Q^2 + Q, with Q = q + 2bt + ct^2, S = s + at
     cubic = 4 * b * c * s + (4 * b * b + 2 * q * c) * a + 4 * b * c
     assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(6 * cubic, rel=1e-12)
+
+
+def _counts_in_a_label(x):
+    label = "a,b,c"
+    k = label.count(",") + label.find("b") + len(label.strip().upper())  # 2 + 2 + 5
+    return x * x * k
+
+
+def _slope_times(x):
+    return fwdad.jvp(_counts_in_a_label, (x,), (1.0,))[1] * x  # 18 x^2
+
+
+def test_a_string_method_on_constants_in_code_differentiated_twice_and_three_times():
+    """A C function with no rule, called on data alone, needs only its plain call (as
+    at first order): at second order it raised a MissingRuleError for str.count, and at
+    third one for fwdad's own missing_rule_error."""
+    assert fwdad.jvp(_slope_times, (1.5,), (1.0,)) == (pytest.approx(18 * 1.5 ** 2),
+                                                       pytest.approx(36 * 1.5))
+    second = lambda y: fwdad.jvp(_slope_times, (y,), (1.0,))[1]  # noqa: E731
+    assert fwdad.jvp(second, (1.5,), (1.0,))[1] == pytest.approx(36.0)

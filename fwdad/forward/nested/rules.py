@@ -17,6 +17,7 @@ from fwdad import callables, construction
 from fwdad.core import closures, duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
+from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location, describe, in_user_code
@@ -445,10 +446,27 @@ def _bound(bound: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     missing = missing.primal
     rule = get_frule(missing.fn)
-    if rule is None:
-        raise missing_rule_error(missing.fn, tuple(a.primal for a in args),
-                                          missing.location)
-    return rule_call(rule, *args, **kwargs)
+    if rule is not None:
+        return rule_call(rule, *args, **kwargs)
+    constant = constant_arguments(args, kwargs)
+    if constant is not None:  # data with zero tangents at both levels: the plain call
+        return duals.const(duals.const(missing.fn(*constant[0], **constant[1])))
+    raise missing_rule_error(missing.fn, tuple(a.primal for a in args), missing.location)
+
+
+def constant_arguments(args: tuple, kwargs: dict) -> Any:
+    """As constant_calls.constant_primals, for level-2 values: their primals when every
+    one is data whose tangent and outer tangents are zero, else None. (A constant
+    itself where it is differentiated again: it takes the level-2 values as they are.)"""
+    inner = constant_primals(tuple(a.primal for a in args),
+                             {k: v.primal for k, v in kwargs.items()})
+    if inner is None or not all(is_zero_tangent(t) for a in (*args, *kwargs.values())
+                                for t in outer_of(a)):
+        return None
+    return inner
+
+
+def_nondiff(constant_arguments, missing_rule_error)
 
 
 from fwdad.forward.nested import attributes, contexts, deeper, streams  # noqa: E402,F401 (their rules)
