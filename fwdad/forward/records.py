@@ -15,8 +15,8 @@ from typing import Any, Callable, Optional
 from fwdad.construction import namedtuple_method
 from fwdad.core.duals import iterate
 from fwdad.core.missing_rules import missing_rule_error
-from fwdad.forward.constructors import BoundRule
 from fwdad.dual import Dual
+from fwdad.forward.constructors import BoundRule
 
 
 def rule_for(fn: Any) -> Optional[Callable]:

@@ -7,7 +7,6 @@ VarMats, unbox results, seed the output's cotangent, read the arguments' adjoint
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np

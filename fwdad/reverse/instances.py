@@ -8,7 +8,6 @@ is Python code run that method's derived reverse rule, as a plain call would run
 """
 from __future__ import annotations
 
-import copy
 import functools
 import operator
 from typing import Any, Callable, Dict, Optional

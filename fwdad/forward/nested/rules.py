@@ -17,18 +17,17 @@ from fwdad import callables, construction
 from fwdad.core import closures, duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.missing_rules import missing_rule_error
-from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location, describe, in_user_code
 from fwdad.forward import callables as forward_callables
 from fwdad.forward import constructors, dispatch, records
+from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
-from fwdad.rules import (batching, classes, iteration, linalg, operators, plain_params,
-                         widening)
+from fwdad.rules import batching, classes, iteration, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
