@@ -18,6 +18,7 @@ import weakref
 from typing import Any, Callable, List, Optional, Tuple
 
 from fwdad.errors import describe
+from fwdad.probe import probe
 from fwdad.source import is_foreign, python_function
 
 
@@ -110,7 +111,7 @@ _GENERATED = {getattr(getattr(_Sample, name), "__func__", getattr(_Sample, name)
 def namedtuple_method(fn: Any) -> Optional[str]:
     """"_make", "_replace" or "_asdict" when `fn` (bound or not) is that generated
     method (`_make` is `tuple.__new__` on some versions of Python), else None."""
-    func = getattr(fn, "__func__", fn)
+    func = probe(fn, "__func__", fn)
     if func is tuple.__new__:
         return "_make"
-    return _GENERATED.get(getattr(func, "__code__", None))
+    return _GENERATED.get(probe(func, "__code__"))

@@ -9,6 +9,8 @@ import inspect
 import types
 from typing import Any, Callable, Optional, Set, Tuple
 
+from fwdad.probe import probe
+
 
 class FwdadError(Exception):
     """Base class of every error fwdad raises on purpose."""
@@ -101,10 +103,10 @@ class WorkerTraceback(FwdadError):
 def describe(fn: Any) -> str:
     """A short, recognizable name for a callable: `module.qualname`."""
     module = getattr(fn, "user_module", None) or getattr(fn, "__module__", None)
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None)
+    name = probe(fn, "__qualname__") or probe(fn, "__name__")
     if name is None:
         return repr(fn)
-    owner = getattr(fn, "__self__", None)
+    owner = probe(fn, "__self__")
     if isinstance(fn, type(print)) and owner is not None and not inspect.ismodule(owner):
         owner = type(owner)
         return f"{owner.__module__}.{owner.__qualname__}.{fn.__name__}"

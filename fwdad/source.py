@@ -19,6 +19,7 @@ import numpy as np
 
 from fwdad.astwalk import child_nodes, clone, copy_location, fix_missing_locations
 from fwdad.errors import SourceUnavailableError, a_type, describe
+from fwdad.probe import probe
 
 
 @dataclass
@@ -42,10 +43,10 @@ class FunctionSource:
 def python_function(fn: Any) -> Optional[types.FunctionType]:
     """The plain Python function behind `fn` (unwrapping methods and decorators made
     with functools.wraps), or None when `fn` has no Python code."""
-    fn = getattr(fn, "__func__", fn)
+    fn = probe(fn, "__func__", fn)
     try:
         fn = inspect.unwrap(fn)
-    except ValueError:
+    except Exception:  # noqa: BLE001 (a cycle, or a __getattr__ asked for __wrapped__)
         return None
     return fn if isinstance(fn, types.FunctionType) else None
 

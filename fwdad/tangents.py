@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Iterator, Tuple
 import numpy as np
 
 from fwdad.errors import masked_array_error
+from fwdad.probe import probe, shallow_copy
 
 
 # ---- NoTangent: the tangent of a value that cannot vary ----------------------------
@@ -178,7 +179,7 @@ del _kind
 def _is_instance(x: Any) -> bool:
     """An instance of a user class whose fields we can see."""
     return hasattr(x, "__dict__") and not isinstance(x, (type, type(np)))  \
-        and not callable(getattr(x, "__func__", None)) and not _is_function(x)
+        and not callable(probe(x, "__func__")) and not _is_function(x)
 
 
 def _is_function(x: Any) -> bool:
@@ -276,7 +277,7 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
     if isinstance(primal, dict):
         return {k: perturb(v, tangent[k], h) for k, v in primal.items()}
     if isinstance(tangent, Tangent) or type(tangent) is type(primal) and _is_instance(primal):
-        out = copy.copy(primal)
+        out = shallow_copy(primal)
         for key, value in instance_fields(primal).items():  # (around a frozen dataclass's
             object.__setattr__(out, key,           # own __setattr__, as its __init__)
                                perturb(value, getattr(tangent, key, NoTangent), h))

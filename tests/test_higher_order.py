@@ -1,8 +1,8 @@
 """Higher order: jvp inside a differentiated function (no perturbation confusion),
 jvp of jvp against finite differences of jvp, hessian and hvp against closed forms."""
 import copy
-import functools
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -249,21 +249,17 @@ def test_rules_that_normalize_an_axis_are_differentiated_again():
     np.testing.assert_allclose(fwdad.hessian(_norm_times_first)(x), want, rtol=1e-12)
 
 
-def _scaled(a, b):
-    return a * b
-
-
-def _calls_a_partial(x):
-    p = functools.partial(_scaled, 2.0)
-    return np.sum(p(x) * x)  # a partial object called at second order: refused
+def _calls_a_methodcaller(x):
+    p = operator.methodcaller("dot", x)
+    return np.sum(p(x) * x)  # a methodcaller called at second order: refused
 
 
 def test_a_second_order_refusal_names_the_users_line():
     """The note pointed at the generated first-order rule (`<fwdad f_frule #3>:7`)."""
-    inner = lambda x: fwdad.jvp(_calls_a_partial, (x,), (np.ones(2),))[1]  # noqa: E731
-    with pytest.raises(fwdad.FwdadError) as caught:
+    inner = lambda x: fwdad.jvp(_calls_a_methodcaller, (x,), (np.ones(2),))[1]  # noqa: E731
+    with pytest.raises(fwdad.FwdadError, match="methodcaller") as caught:
         fwdad.jvp(inner, (np.array([0.3, 0.5]),), (np.ones(2),))
-    line = _calls_a_partial.__code__.co_firstlineno + 2
+    line = _calls_a_methodcaller.__code__.co_firstlineno + 2
     assert f"test_higher_order.py:{line}" in " ".join(caught.value.__notes__)
 
 
@@ -276,3 +272,43 @@ def test_hessian_where_a_column_has_a_plain_zero_tangent():
     tangent is a plain zero sit beside batched ones (found by the fuzzer, seed 99920176)."""
     x = np.array([0.3, 0.8, 0.1])
     np.testing.assert_array_equal(fwdad.hessian(_scaled_max)(x), np.zeros((3, 3)))
+
+
+def _einsums(x):
+    m = np.outer(x, x)
+    return np.einsum("ii->i", m).sum() * np.einsum("ij,j->i", m, x).sum() \
+        + np.einsum("ij,ij->", m, m) + np.einsum("ii", m)
+
+
+def test_einsum_to_third_order():
+    """einsum's rule, differentiated a third time, met next() of a generator and
+    str.count (its subscripts): refused with a message naming neither the call nor
+    the line. f(x + tT) is a polynomial in t: its t^3 coefficient times 6."""
+    x, t = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25])
+    q, b, c, s, a = x @ x, x @ t, t @ t, x.sum(), t.sum()
+
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(_einsums, (z,), (t,))[1], (y,), (t,))[1]
+    # the t^3 coefficient of Q^2 S + Q^2 + Q, with Q = q + 2bt + ct^2, S = s + at
+    cubic = 4 * b * c * s + (4 * b * b + 2 * q * c) * a + 4 * b * c
+    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(6 * cubic, rel=1e-12)
+
+
+def _counts_in_a_label(x):
+    label = "a,b,c"
+    k = label.count(",") + label.find("b") + len(label.strip().upper())  # 2 + 2 + 5
+    return x * x * k
+
+
+def _slope_times(x):
+    return fwdad.jvp(_counts_in_a_label, (x,), (1.0,))[1] * x  # 18 x^2
+
+
+def test_a_string_method_on_constants_in_code_differentiated_twice_and_three_times():
+    """A C function with no rule, called on data alone, needs only its plain call (as
+    at first order): at second order it raised a MissingRuleError for str.count, and at
+    third one for fwdad's own missing_rule_error."""
+    assert fwdad.jvp(_slope_times, (1.5,), (1.0,)) == (pytest.approx(18 * 1.5 ** 2),
+                                                       pytest.approx(36 * 1.5))
+    second = lambda y: fwdad.jvp(_slope_times, (y,), (1.0,))[1]  # noqa: E731
+    assert fwdad.jvp(second, (1.5,), (1.0,))[1] == pytest.approx(36.0)

@@ -13,6 +13,7 @@ from typing import Any, Dict, Set
 
 from fwdad.dual import Dual
 from fwdad.normalize.names import RESERVED_PREFIX
+from fwdad.probe import probe
 from fwdad.tangents import zero_tangent
 
 LOAD = ast.Load()
@@ -65,5 +66,5 @@ def _literal_hint(value: Any) -> str:
 
 def short_name(fn: Any) -> str:
     """A readable name for a bound callable: `np.sin` -> `sin`, `__add__` -> `add`."""
-    name = getattr(fn, "__name__", None) or type(fn).__name__
+    name = probe(fn, "__name__", None) or type(fn).__name__
     return name.strip("_") or "fn"

@@ -28,14 +28,22 @@ def caller_of(fn: Any) -> Optional[Caller]:
     return _CALLERS.get(kind_of(fn))
 
 
-def static_caller(fn: Any, caller: Caller) -> Callable:
-    """A rule for an object known when the rule is built (a constant: zero tangent)."""
-    f = const(fn)
+class StaticCaller:
+    """A rule for an object known when the rule is built (a constant: zero tangent).
+    An object rather than a closure, so that code differentiated again finds its
+    level-2 rule (forward/nested/rules.py)."""
 
-    def call_constant(*args: Dual, **kwargs: Dual) -> Dual:
-        return caller(f, args, kwargs)
-    call_constant.__name__ = f"call_{type(fn).__name__}"
-    return call_constant
+    __slots__ = ("fn", "caller", "__name__")
+
+    def __init__(self, fn: Any, caller: Caller) -> None:
+        self.fn, self.caller = fn, caller
+        self.__name__ = f"call_{type(fn).__name__}"
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        return self.caller(const(self.fn), args, kwargs)
+
+
+static_caller = StaticCaller
 
 
 def call_partial(f: Dual, args: tuple, kwargs: dict) -> Dual:

@@ -21,15 +21,26 @@ def _derived_rule(fn: Callable) -> Callable:
     return derived_rule(fn)
 
 
-def bound_rule(rule: Callable, owner: Any) -> Callable:
-    """The rule of a method bound to `owner` (a class or module: a constant, whose
-    tangent is zero; else read live)."""
-    if isinstance(owner, (type, types.ModuleType)):
-        self = const(owner)
+class BoundRule:
+    """The rule of a method bound to a class or module (a constant: its tangent is
+    zero), such as a classmethod reached through its class. An object rather than a
+    closure, so that code differentiated again finds its level-2 rule
+    (forward/nested/rules.py)."""
 
-        def bound(*args: Dual, **kwargs: Dual) -> Dual:
-            return rule(self, *args, **kwargs)
-        return bound
+    __slots__ = ("rule", "self")
+
+    def __init__(self, rule: Callable, owner: Any) -> None:
+        self.rule, self.self = rule, const(owner)
+
+    def __call__(self, *args: Dual, **kwargs: Dual) -> Dual:
+        return self.rule(self.self, *args, **kwargs)
+
+
+def bound_rule(rule: Callable, owner: Any) -> Callable:
+    """The rule of a method bound to `owner`: a BoundRule for a class or module; else
+    the owner read live at each call."""
+    if isinstance(owner, (type, types.ModuleType)):
+        return BoundRule(rule, owner)
 
     def bound_to_live(*args: Dual, **kwargs: Dual) -> Dual:
         """`M = BOX.set` or `PUT = STORE.append`: the owner read live at each call, as

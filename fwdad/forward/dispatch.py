@@ -18,6 +18,7 @@ from fwdad.forward import callables, constructors, fixed_calls, records
 from fwdad.forward.cache import derived_rules
 from fwdad.forward.constant_calls import MissingRule
 from fwdad.forward.routes import Specialized
+from fwdad.probe import probe
 from fwdad.rules.registry import get_frule, on_register
 from fwdad.source import is_foreign, is_generated, python_function, required_python_function
 
@@ -56,7 +57,7 @@ def static_rule(fn: Any, location: str) -> Callable:
     if construction.is_user_class(fn) or records.is_namedtuple_class(fn):
         return constructors.class_rule(fn, location)  # (a library's NamedTuple, too:
         # np.linalg's results, which rules build, and second order builds again)
-    creates = getattr(fn, "_fw_creates", None)
+    creates = probe(fn, "_fw_creates", None)
     if creates is not None:  # a constructor's rule, differentiated again (second order)
         from fwdad.forward.nested.constructors import class_rule_of_rule  # (imports us)
         return class_rule_of_rule(creates)

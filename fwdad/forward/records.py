@@ -13,9 +13,10 @@ import types
 from typing import Any, Callable, Optional
 
 from fwdad.construction import namedtuple_method
-from fwdad.core.duals import const, iterate
+from fwdad.core.duals import iterate
 from fwdad.core.missing_rules import missing_rule_error
 from fwdad.dual import Dual
+from fwdad.forward.constructors import BoundRule
 
 
 def rule_for(fn: Any) -> Optional[Callable]:
@@ -23,8 +24,7 @@ def rule_for(fn: Any) -> Optional[Callable]:
     rule = _RULES.get(namedtuple_method(fn))
     if rule is None or not isinstance(fn, types.MethodType):
         return rule
-    owner = const(fn.__self__)
-    return lambda *args, **kwargs: rule(owner, *args, **kwargs)
+    return BoundRule(rule, fn.__self__)  # (the class, for _make; a constant record)
 
 
 def is_namedtuple_class(cls: Any) -> bool:

@@ -7,11 +7,11 @@ VarMats, unbox results, seed the output's cotangent, read the arguments' adjoint
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
 
+from fwdad.probe import shallow_copy
 from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.complex_values import no_complex_matvar, note_complex
 from fwdad.reverse.rule_calls import array_subclass_error
@@ -52,7 +52,7 @@ def _with_fields(obj: Any, convert: Any) -> Any:
     """A shallow copy of an instance with each field converted, set as
     object.__setattr__ sets it: a frozen dataclass's own __setattr__ refuses, and its
     generated __init__ goes around it the same way."""
-    out = copy.copy(obj)
+    out = shallow_copy(obj)
     for key, value in vars(obj).items():
         object.__setattr__(out, key, convert(value))
     return out

@@ -8,7 +8,6 @@ is Python code run that method's derived reverse rule, as a plain call would run
 """
 from __future__ import annotations
 
-import copy
 import functools
 import operator
 from typing import Any, Callable, Dict, Optional
@@ -16,6 +15,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.probe import shallow_copy
 from fwdad.reverse.var import Var, VarMat, compared_value
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -87,7 +87,7 @@ def _with_values(obj: Any) -> Any:
     fields = getattr(obj, "__dict__", None)
     if not fields or type(obj) in _PLAIN:
         return obj
-    plain = copy.copy(obj)
+    plain = shallow_copy(obj)
     for name, value in fields.items():
         object.__setattr__(plain, name, compared_value(value))
     return plain

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from fwdad.errors import FwdadError, describe, in_user_code, masked_array_error
+from fwdad.probe import probe
 from fwdad.reverse.adjoints import accumulate, adjoint_of
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
@@ -36,7 +37,7 @@ from fwdad.tangents import rebuild
 def rrule_key(fn: Any) -> Any:
     """The key of `fn`'s row in the rrule table (and in COMPLEX_READY): a method is
     keyed by its function."""
-    return getattr(fn, "__func__", fn)
+    return probe(fn, "__func__", fn)
 
 
 def _simple_variables(args: tuple) -> Optional[list]:

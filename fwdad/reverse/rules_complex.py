@@ -58,7 +58,7 @@ complex_ready(setattr, object.__setattr__)
 complex_ready(builtins.complex)
 # (a complex value cast to a real dtype keeps its real part, whose transpose is ct as it
 # is; a real one cast to complex keeps the real part of its cotangent: adjoints.accumulate)
-complex_ready(np.ndarray.astype, np.astype, np.complex128)
+complex_ready(np.ndarray.astype, np.astype, np.complex128, np.complex64)
 
 # ---- methods of NumPy scalars: a complex scalar's runs the ndarray method's rule above on
 # it as a 0-d varmat (rules_scalar_methods.py), which checks its own arguments -----------

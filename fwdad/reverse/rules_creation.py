@@ -255,7 +255,8 @@ def _scalar_type(kind):
     rrule(kind)(rule)
 
 
-for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128,
+              np.complex64):
     _scalar_type(_kind)
 
 

@@ -30,12 +30,13 @@ from fwdad.reverse.registry import (
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_ufuncs import accept_out, binary_rrule, unary_rrule
 from fwdad.reverse.tracked import is_tracked
+from fwdad.reverse.var import value_of
 from fwdad.rules.exprel import exprel_derivative
 from fwdad.rules.ieee import divide
 from fwdad.rules.normal_log_cdf import log_ndtr_derivative
 from fwdad.rules.polygamma_gap import polygamma_gap
 from fwdad.rules.scaled_bessel import ive_derivative
-from fwdad.rules.scipy_composed import agm, diric, refuse_keywords
+from fwdad.rules.scipy_composed import agm, diric, refuse_keywords, refuse_zero_argument
 from fwdad.rules.scipy_special import refuse_tangent, refuse_where
 
 SQRT_PI, SQRT_2PI = math.sqrt(math.pi), math.sqrt(2.0 * math.pi)
@@ -291,7 +292,15 @@ _diric_composed = composed_rrule(sc.diric)(diric)
 @raw_rrule(sc.agm)
 def _agm(a, b, **kwargs):
     refuse_keywords("agm(a, b)", kwargs)
+    tracked = {"a": is_tracked(a), "b": is_tracked(b)}
+    refuse_zero_argument(tracked.get, _primal(a), _primal(b))
     return _agm_composed(a, b)
+
+
+def _primal(x):
+    """The values of an argument: of a variable, or of a Dual (forward over reverse)."""
+    value = value_of(x) if is_tracked(x) else x
+    return getattr(value, "primal", value)
 
 
 @raw_rrule(sc.diric)

@@ -80,9 +80,12 @@ class Tape:
 
 
 def _zero(output: Any) -> None:
-    """Zero the adjoints of a variable, a matvar or a tuple of them (others have none)."""
-    if type(output) is tuple or (type(output) is np.ndarray and output.dtype == object):
-        for item in (output if type(output) is tuple else output.flat):
+    """Zero the adjoints of a variable, a matvar or a tuple of them (others have none).
+    Named tuples too: np.linalg's results (slogdet, qr, eigh, svd) are; a pullback of
+    them called again had added the first call's cotangents
+    (tests/reverse/test_tape.py::test_a_pullback_through_a_named_tuple_runs_again)."""
+    if isinstance(output, tuple) or (type(output) is np.ndarray and output.dtype == object):
+        for item in (output if isinstance(output, tuple) else output.flat):
             _zero(item)
     elif hasattr(output, "zero"):
         output.zero()

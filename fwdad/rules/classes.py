@@ -74,12 +74,22 @@ def overloadable(name: str, reflected: Optional[str] = None,
                     or (x.tangent is NoTangent and opaque_with_dunder(x, rest, name)):
                 if fallback and _python_method(x.primal, name) is None:
                     return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
+                if _defined_by_neither(x, rest, name, reflected):
+                    return plain(x, *rest)  # e.g. d[key], key an instance: dict's own
                 return call_dunder(name, reflected, x, *rest)
             return plain(x, *rest)
         checked.__name__ = rule.__name__
         checked.__doc__ = rule.__doc__
         return checked
     return wrap
+
+
+def _defined_by_neither(x: Dual, rest: tuple, name: str, reflected: Optional[str]) -> bool:
+    """Whether neither operand's class defines the operator in Python: a container of
+    the language's own indexed by an instance (a dict keyed by instances whose __eq__
+    and __hash__ are the user's), which the built-in operator does, as in Python."""
+    return _python_method(x.primal, name) is None and not (
+        reflected and rest and _python_method(rest[0].primal, reflected) is not None)
 
 
 @frule(super)

@@ -242,6 +242,7 @@ def _scalar_type(kind):
     frule(kind)(rule)
 
 
-for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128):
+for _kind in (np.float64, np.float32, np.float16, np.longdouble, np.complex128,
+              np.complex64):
     _scalar_type(_kind)
 def_nondiff(np.int64, np.int32, np.int16, np.int8, np.uint8, np.intp, np.bool_)

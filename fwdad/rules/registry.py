@@ -65,7 +65,10 @@ def _key(fn: Any) -> Any:
     if isinstance(fn, types.BuiltinMethodType) and not isinstance(
             getattr(fn, "__self__", None), (types.ModuleType, type(None))):
         return getattr(type(fn.__self__), fn.__name__, fn)
-    return getattr(fn, "__func__", fn)
+    try:
+        return getattr(fn, "__func__", fn)
+    except Exception:  # noqa: BLE001 (a user's __getattr__ raising KeyError: no __func__)
+        return fn
 
 
 def is_primitive(fn: Any) -> bool:

@@ -25,9 +25,10 @@ import scipy.special as sc
 
 from fwdad.core import entry_points
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, in_user_code
+from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules.registry import frule
 from fwdad.rules.scipy_special import refuse_tangent
+from fwdad.tangents import NoTangent
 
 # Past this, a float64 iteration has converged (it doubles the correct digits a step);
 # the cap only stops a NaN or an inf from looping.
@@ -38,13 +39,15 @@ _AGM_EXTRA_STEPS = 2
 
 def agm(a: Any, b: Any) -> Any:
     """What scipy.special.agm computes: -agm(-a, -b) where both are negative, NaN where
-    their signs differ, 0 where one is 0 (where no two-sided derivative exists: NaN)."""
+    their signs differ, 0 where one is 0 (for every value of the other: its partial
+    there is 0; the rules refuse a derivative with respect to the zero itself,
+    refuse_zero_argument)."""
     sign = np.where((a < 0) & (b < 0), -1.0, 1.0)
     x, y = sign * a, sign * b
     zero = (x == 0) | (y == 0)
     mixed = (x < 0) | (y < 0)
     skip = zero | mixed  # (a zero would never converge; a negative has no square root)
-    x0, y0, x, y = x, y, np.where(skip, 1.0, x), np.where(skip, 1.0, y)
+    x, y = np.where(skip, 1.0, x), np.where(skip, 1.0, y)
     extra = _AGM_EXTRA_STEPS
     for _ in range(_AGM_STEPS):
         if not np.any(np.abs(x - y) > 1e-16 * np.abs(x)):
@@ -52,8 +55,8 @@ def agm(a: Any, b: Any) -> Any:
             if extra < 0:
                 break
         x, y = 0.5 * (x + y), np.sqrt(x * y)
-    out = np.where(zero, np.sqrt(np.abs(x0 * y0)), sign * x)
-    return np.where(mixed, np.nan, out)[()]
+    out = np.where(zero, 0.0, sign * x)
+    return np.where(mixed & ~zero, np.nan, out)[()]
 
 
 def diric(x: Any, n: Any) -> Any:
@@ -74,10 +77,41 @@ def refuse_keywords(call: str, kwargs: dict) -> None:
             f"(write out[...] = scipy.special.{call} instead of out=).")
 
 
+def refuse_zero_argument(moving: Any, a: Any, b: Any) -> None:
+    """Raise where a or b is 0 and `moving(name)` says the derivative is asked along it:
+    agm(a, 0) = 0 for every a, but agm(a, b) ~ pi a / (2 log(4 a / b)) as b -> 0+ (a > 0),
+    whose slope grows without bound, and agm is NaN for b < 0 (the signs differ): its
+    derivative in b at 0 is +inf from one side and does not exist from the other."""
+    for name, value in (("a", a), ("b", b)):
+        if np.any(np.asarray(value) == 0) and moving(name):
+            other = "b" if name == "a" else "a"
+            raise NonDifferentiableError(
+                f"scipy.special.agm(a, b){in_user_code()}: {name} is 0, where agm is 0 for "
+                f"every {other}. Its derivative with respect to {name} there is infinite "
+                f"from the side where {name} has the sign of {other} (agm(a, b) ~ "
+                f"pi a / (2 log(4 a / b)) as b -> 0+) and does not exist from the other, "
+                f"where agm is NaN; fwdad refuses rather than return an infinite or NaN "
+                f"derivative. Differentiate at a nonzero {name}, or pass {name} = 0 as a "
+                f"constant (the derivative in {other} is then 0).")
+
+
 @frule(sc.agm)
 def _agm(a: Dual, b: Dual, **kwargs: Any) -> Dual:
     refuse_keywords("agm(a, b)", kwargs)
+    tangents = {"a": (a.primal, a.tangent), "b": (b.primal, b.tangent)}
+    refuse_zero_argument(lambda name: _moves_at_zero(*tangents[name]), a.primal, b.primal)
     return entry_points.derived_rule(agm)(a, b)
+
+
+def _moves_at_zero(primal: Any, tangent: Any) -> bool:
+    """Whether a tangent (of a batch too) is nonzero where its primal is 0; True when
+    its values cannot be read (a tangent recorded by linearize)."""
+    if tangent is NoTangent:
+        return False
+    try:
+        return bool(np.any((np.asarray(tangent) != 0) & (np.asarray(primal) == 0)))
+    except (TypeError, ValueError):
+        return True
 
 
 @frule(sc.diric)

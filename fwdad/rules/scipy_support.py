@@ -24,6 +24,8 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from fwdad.probe import probe
+
 # part: (SciPy's modules, fwdad's forward rule modules, its reverse rule modules), in
 # the order they import: rules registered later wrap or read earlier ones.
 PARTS: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...], Tuple[str, ...]]] = {
@@ -111,7 +113,7 @@ def part_of(fn: Any) -> Optional[str]:
         return "special" if installed() else None
     if "scipy" not in sys.modules:
         return None
-    for owner in (fn, getattr(fn, "__func__", None), type(getattr(fn, "__self__", None))):
+    for owner in (fn, probe(fn, "__func__"), type(probe(fn, "__self__"))):
         module = getattr(owner, "__module__", None)
         if isinstance(module, str) and module.startswith("scipy."):
             return _PART_OF_MODULE.get(".".join(module.split(".")[:2]))

@@ -26,6 +26,7 @@ from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
 from tests.fuzz.guarded import Guarded
+from tests.fuzz.habits import Habits
 from tests.fuzz.idioms import Idioms
 from tests.fuzz.layouts import Layouts
 from tests.fuzz.state import State
@@ -54,8 +55,9 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
-# complex_values.py, guarded.py, layouts.py, idioms.py, views.py)
-OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views"]
+# complex_values.py, guarded.py, layouts.py, idioms.py, views.py, habits.py)
+OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views",
+                       "habits"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -87,6 +89,7 @@ class Generator:
         self.helpers: list = []
         self.params: list = []
         self.out_kind = self.rng.choice(OUTPUTS)
+        self.output_terms: list = []  # terms a construct adds to an active output
         self._count = itertools.count()
 
     def has(self, feature: str) -> bool:
@@ -115,15 +118,16 @@ class Generator:
 
     def _active(self, expr: str) -> str:
         """expr, made to depend on a parameter when it names none (a constant output
-        is one kind of output, not the usual one)."""
-        if any(p in expr for p in self.params):
-            return expr
-        return f"({expr}) * (1.0 + 0.1 * float(np.sum({self.rng.choice(self.params)})))"
+        is one kind of output, not the usual one), plus the output terms."""
+        if not any(p in expr for p in self.params):
+            expr = f"({expr}) * (1.0 + 0.1 * float(np.sum({self.rng.choice(self.params)})))"
+        return " + ".join([expr] + self.output_terms)
 
 
 def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
              complex_values: bool = False, guarded: bool = False, layouts: bool = False,
-             idioms: bool | str = False, views: bool | int = False) -> Program:
+             idioms: bool | str = False, views: bool | int = False,
+             habits: bool | str = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
@@ -132,7 +136,9 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     through a reshape of an array laid out in another order (layouts.py), `idioms`
     through recursion, `nonlocal`, reduce, super() and the like (idioms.py; a name
     draws that idiom only), `views` through views written in place and aliased
-    arguments (views.py; an int draws that pattern only): the fuzzer's programs do;
+    arguments (views.py; an int draws that pattern only), `habits` through
+    classmethods, partials, einsum, decompositions and the like (habits.py; a name
+    draws that habit only): the fuzzer's programs do;
     other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
@@ -150,6 +156,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
                    idioms if isinstance(idioms, str) else "")
     view = Views(seed, views is not False and "views" not in exclude,
                  views if type(views) is int else -1)
+    habit = Habits(seed, bool(habits) and "habits" not in exclude,
+                   habits if isinstance(habits, str) else "")
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
@@ -158,6 +166,7 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
         body += layout.after_statement(g)
         body += idiom.after_statement(g)
         body += view.after_statement(g)
+        body += habit.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

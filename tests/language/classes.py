@@ -238,3 +238,25 @@ def attribute_protocol(x):
     s = Slotted(x)
     s.a = s.a * 3.0
     return d.v + d._v + t.u + t.w + h.p + h.k + h.square + getattr(h, "k") + s.a + s.b
+
+
+class Key:
+    """Equal by its name: a dict looks it up through the user's __eq__ and __hash__."""
+
+    def __init__(self, name, weight):
+        self.name, self.weight = name, weight
+
+    def __eq__(self, other):
+        return isinstance(other, Key) and self.name == other.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+def instances_as_dict_keys(x):
+    first = Key("a", x)
+    d = {first: x * 2.0}
+    d[Key("b", 1.0)] = math.sin(x)
+    if Key("b", 0.0) in d:
+        d[Key("b", 0.0)] = d[Key("b", 2.0)] * x
+    return d[Key("a", 0.0)] * first.weight + d.pop(Key("b", 0.0)) + len(d)

@@ -330,11 +330,12 @@ NUMPY_CASES = (_ufunc_cases() + _reordering_cases() + _reduction_cases() + _shap
                   Case(concatenators, (A, V4)), Case(outputs_by_position, (A, V4)),
                   Case(add_at, (V4, V4 * 0.5 + 1.0)), Case(shuffles, (A,)),
                   Case(array_methods, (A,))])
-# The primitives that rows above exercise inside a function (complex128: in
-# test_numpy_rules.py's complex intermediates).
+# The primitives that rows above exercise inside a function (complex128 and complex64:
+# in test_numpy_rules.py's complex intermediates).
 COVERS = [np.ndarray.sort, np.ndarray.fill, np.copyto, np.put, np.ndarray.put,
           np.put_along_axis,
           np.fill_diagonal, np.ufunc.reduce, np.ufunc.accumulate, np.ufunc.reduceat,
           np.ufunc.outer,
           np.ufunc.at, np.random.Generator.shuffle, np.random.Generator.permutation,
-          np.random.RandomState.shuffle, np.random.RandomState.permutation, np.complex128]
+          np.random.RandomState.shuffle, np.random.RandomState.permutation, np.complex128,
+          np.complex64]

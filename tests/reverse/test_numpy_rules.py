@@ -11,6 +11,10 @@ def _complex(x):
     return np.complex128(x) * (1.0 + 2.0j)
 
 
+def _complex64(x):
+    return np.complex64(x) * (1.0 + 2.0j)
+
+
 def _pad_mean(a):
     return np.pad(a, 1, mode="mean")
 
@@ -64,6 +68,12 @@ COMPLEX = [(_complex, (0.5,)), (_reported_complex, (np.array([1.0, 2.0]),)),
 @pytest.mark.parametrize("fn, args", COMPLEX, ids=lambda v: getattr(v, "__name__", ""))
 def test_complex_values_made_from_variables_are_differentiated(fn, args):
     check_dot_product(fn, args, forward=False)  # against central finite differences
+
+
+def test_complex64_of_a_variable_against_forward_mode():
+    """np.complex64 computes in float32: forward mode (its rule tested against
+    differences by test_rule) is the reference."""
+    check_dot_product(_complex64, (0.5,), rtol=1e-6)
 
 
 def _uncovered_complex(x):

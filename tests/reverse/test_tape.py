@@ -169,3 +169,35 @@ def test_complex_arguments_get_complex_adjoints():
     (ct,) = pullback(1.0 + 0.0j)
     assert value == _cube(z) and isinstance(ct, complex)
     assert np.isclose(ct, 3 * z * z)
+
+
+def _slogdet_of(x):
+    sign, logabsdet = np.linalg.slogdet(np.diag(np.exp(x)) + 0.1 * np.outer(x, x))
+    return logabsdet * np.cos(x)
+
+
+def _eigh_of(x):
+    w, _ = np.linalg.eigh(np.diag(np.exp(x)) + 0.1 * np.outer(x, x))
+    return w
+
+
+def _svd_of(x):
+    return np.linalg.svd(np.diag(np.exp(x)) + 0.1 * np.outer(x, x))[1]
+
+
+def _qr_of(x):
+    return np.linalg.qr(np.outer(x, x) + np.eye(3)).R[0]
+
+
+@pytest.mark.parametrize("f", [_slogdet_of, _eigh_of, _svd_of, _qr_of],
+                         ids=lambda f: f.__name__)
+def test_a_pullback_through_a_named_tuple_runs_again(f):
+    """np.linalg's results are named tuples: zeroing the tape must reach their
+    variables, or each call of a pullback adds the cotangents of the calls before it
+    (jacrev calls it once a row)."""
+    x = np.array([0.1, 0.4, -0.3])
+    _, pullback = fwdad.vjp(f, x)
+    ct = np.array([1.0, -0.5, 2.0])
+    first, second = pullback(ct)[0], pullback(ct)[0]
+    np.testing.assert_allclose(second, first, rtol=1e-12)
+    np.testing.assert_allclose(fwdad.jacrev(f)(x), fwdad.jacfwd(f)(x), rtol=1e-9, atol=1e-12)

@@ -301,7 +301,7 @@ CREATION_MORE_CASES = [
     Case(np.asfortranarray, M23),
     Case(np.float64, 0.3), Case(np.float64, np.array(0.3)), Case(np.float64, 3),
     Case(np.float64), Case(np.float32, 0.5, rtol=1e-3), Case(np.float16, 0.5, rtol=5e-2),
-    Case(np.longdouble, 0.3), Case(np.complex128, 0.3),
+    Case(np.longdouble, 0.3), Case(np.complex128, 0.3), Case(np.complex64, 0.3, rtol=1e-3),
     Case(np.int64, 2.7), Case(np.int32, 2.7), Case(np.int16, 3), Case(np.int8, 3),
     Case(np.uint8, 3), Case(np.intp, 3), Case(np.bool_, 0.3),
     Case(np.identity, 3), Case(np.tri, 3), Case(np.indices, (2, 3)),

@@ -172,6 +172,53 @@ def test_agm_of_negative_values_and_of_mixed_signs_is_scipys():
     assert np.isnan(value) and np.isnan(sc.agm(-1.0, 2.0))
 
 
+@pytest.mark.parametrize("a", [1.0, 0.3, -2.0])
+def test_agm_at_a_constant_zero_has_the_partial_zero(a):
+    """agm(a, 0) = 0 for every a: the partial in a is 0 (mpmath's), in both modes and
+    at second order; it was NaN (the rule differentiated sqrt(|a b|) at 0)."""
+    assert complex(mp.diff(lambda u: mp.agm(u, 0), a)) == 0.0
+    at_zero = _agm_of_a_and_zero
+    assert fwdad.jvp(at_zero, (a,), (1.0,)) == (0.0, 0.0)
+    assert fwdad.grad(at_zero)(a) == 0.0
+    assert fwdad.hessian(at_zero)(a) == 0.0
+    assert fwdad.jvp(sc.agm, (a, 0.0), (1.0, 0.0))[1] == 0.0  # (b moves not: a constant)
+    rows = fwdad.jacrev(_agm_of_a_row)(np.array([a, 2.0, 1.5]))
+    np.testing.assert_array_equal(np.diag(rows)[[0, 1]], [0.0, 0.0])
+    assert np.diag(rows)[2] == pytest.approx(float(mp.diff(lambda u: mp.agm(u, 2.0), 1.5)))
+
+
+def _agm_of_a_and_zero(a):
+    return sc.agm(a, 0.0)
+
+
+def _agm_of_a_row(v):
+    return sc.agm(v, np.array([0.0, 0.0, 2.0]))
+
+
+def _agm_of_two(a, b):
+    return sc.agm(a, b)
+
+
+@pytest.mark.parametrize("run", [
+    lambda: fwdad.jvp(_agm_of_two, (1.0, 0.0), (0.0, 1.0)),
+    lambda: fwdad.jvp(_agm_of_two, (0.0, -2.0), (1.0, 0.0)),
+    lambda: fwdad.grad(_agm_of_two, (0, 1))(1.0, 0.0),
+    lambda: fwdad.grad(_agm_of_two)(0.0, 3.0),
+    lambda: fwdad.jacfwd(_agm_of_two, argnums=1)(np.ones(2), np.array([0.5, 0.0])),
+    lambda: fwdad.jacrev(_agm_of_two, argnums=1)(np.ones(2), np.array([0.5, 0.0])),
+    lambda: fwdad.hessian(lambda v: _agm_of_two(v[0], v[1]))(np.array([1.0, 0.0]))],
+    ids=["jvp b", "jvp a", "grad", "grad a", "jacfwd", "jacrev", "hessian"])
+def test_agm_refuses_a_derivative_along_a_zero_argument(run):
+    """At b = 0 the slope in b is infinite from one side (mpmath's grows like
+    1 / (b log(b)^2)) and there is none from the other (NaN): a clear refusal, naming
+    the call and the user's line, where both modes gave NaN."""
+    assert mp.diff(lambda u: mp.agm(1, u), mp.mpf("1e-20")) > 1e15
+    with pytest.raises(fwdad.NonDifferentiableError,
+                       match=r"scipy\.special\.agm\(a, b\) in _agm_of_two at .*"
+                             r"test_scipy_special_formulas\.py:\d+: . is 0.*constant"):
+        run()
+
+
 def _diric(n):
     return lambda t: mp.sin(n * t / 2) / (n * mp.sin(t / 2))
 

@@ -6,6 +6,7 @@ enumerate, dict).
 """
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any, Callable, Tuple
 
@@ -20,12 +21,14 @@ from fwdad.core.missing_rules import missing_rule_error
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, current_user_location, describe, in_user_code
-from fwdad.forward import dispatch, records
+from fwdad.forward import callables as forward_callables
+from fwdad.forward import constructors, dispatch, records
+from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import NestedClosure, call_closure, closure_level
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
-from fwdad.rules import batching, classes, linalg, operators, plain_params, widening
+from fwdad.rules import batching, classes, iteration, linalg, operators, plain_params, widening
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -291,12 +294,82 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
         bound = Dual(Dual(fn, callee.tangent), f.tangent)
         method = dispatch.static_rule(type(fn).__call__, "")
         return rule_call, (method, bound)
+    if kind == "partial":
+        return _call_partial, (f,)
     if kind is not None:
         raise FwdadError(
-            f"second derivatives through calling a {kind} object ({describe(fn)}) are not "
-            f"supported yet: call the function it wraps directly, or take the second "
-            f"derivative by finite differences of fwdad.jacfwd.")
+            f"second derivatives through calling a {kind} object ({describe(fn)})"
+            f"{in_user_code()} are not supported yet: call the function it wraps "
+            f"directly, or take the second derivative by finite differences of "
+            f"fwdad.jacfwd.")
     return rule_call, (dispatch.static_rule(fn, ""),)
+
+
+def _call_partial(f: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """functools.partial(fn, a, k=b)(x) at level 2: fn's level-2 rule, with each bound
+    argument a level-2 value of its value, its tangent and its outer tangents (a
+    partial's tangent holds its bound arguments' tangents as (args, keywords):
+    rules/iteration.py)."""
+    p, inner = f.primal.primal, f.primal.tangent
+    outer_p, outer_t = outer_of(f)
+    bound = [_bound_part(v, (0, i), inner, outer_p, outer_t) for i, v in enumerate(p.args)]
+    named = {k: _bound_part(v, (1, k), inner, outer_p, outer_t) for k, v in p.keywords.items()}
+    named.update(kwargs)  # (as a call of the partial does: the call's keywords win)
+    return call_rule(duals.const(duals.const(p.func)), *bound, *args, **named)
+
+
+@frule(iteration._partial)
+def _partial_of_rule(fn: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """functools.partial(fn, a, k=b) at level 2: the partial, whose tangent holds its
+    bound arguments' tangents and whose outer tangents hold theirs, each as (args,
+    keywords); a partial of a partial is flattened, as Python does."""
+    func = fn.primal.primal
+    primal = functools.partial(func, *(a.primal.primal for a in args),
+                               **{k: v.primal.primal for k, v in kwargs.items()})
+    if primal.func is not func:  # flattened: fn's bound arguments come first
+        inner, (outer_p, outer_t) = fn.primal.tangent, outer_of(fn)
+        named = {k: _bound_part(v, (1, k), inner, outer_p, outer_t)
+                 for k, v in func.keywords.items()}
+        named.update(kwargs)
+        args = tuple(_bound_part(v, (0, i), inner, outer_p, outer_t)
+                     for i, v in enumerate(func.args)) + args
+        kwargs = named
+    outers = [outer_of(a) for a in args]
+    named_outers = {k: outer_of(v) for k, v in kwargs.items()}
+    return Dual(Dual(primal, (tuple(a.primal.tangent for a in args),
+                              {k: v.primal.tangent for k, v in kwargs.items()})),
+                Tangent(primal=(tuple(o[0] for o in outers),
+                                {k: o[0] for k, o in named_outers.items()}),
+                        tangent=(tuple(o[1] for o in outers),
+                                 {k: o[1] for k, o in named_outers.items()})))
+
+
+def _bound_part(value: Any, at: tuple, inner: Any, outer_p: Any, outer_t: Any) -> Dual:
+    def part(tangents: Any) -> Any:  # (a constant partial's: NoTangent, or an empty Tangent)
+        # (isinstance, not type(...) is: this code is differentiated again at third
+        # order, where type() would see a Dual)
+        return tangents[at[0]][at[1]] if isinstance(tangents, tuple) else NoTangent
+    level1 = Dual(value, part(inner))
+    if outer_p is NoTangent and outer_t is NoTangent:
+        return Dual(level1, NoTangent)
+    return Dual(level1, Tangent(primal=part(outer_p), tangent=part(outer_t)))
+
+
+def _third_order_partial(what: str) -> Callable:
+    """The rule of a partial's level-2 rule, at a third level: refused. (Differentiated
+    from its source, it read the bound arguments as fields of the partial, whose
+    tangent is not a structure of fields: it dropped their third-order terms.)"""
+    def refused(*args: Dual, **kwargs: Dual) -> Dual:
+        raise FwdadError(
+            f"third derivatives through {what} a functools.partial{in_user_code()} are "
+            f"not supported yet (second derivatives are): call the function it wraps "
+            f"directly, or take the third derivative by finite differences of "
+            f"fwdad.hessian.")
+    return refused
+
+
+frule(_call_partial)(_third_order_partial("calling"))
+frule(_partial_of_rule)(_third_order_partial("making"))
 
 
 @frule(plain_params.Adapter.__call__)
@@ -335,14 +408,65 @@ def _lazy(lazy: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     return dispatch.derived_rule(rule)(*args, **kwargs)
 
 
+# ---- the methods collections.namedtuple generates (forward/records.py) -----------------
+@frule(records._replace)
+def _replace(record: Dual, **changes: Dual) -> Dual:
+    """t._replace(b=v) at level 2: the record built again from its level-2 fields."""
+    cls = type(record.primal.primal)
+    unknown = set(changes) - set(cls._fields)
+    if unknown:
+        raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
+    items = [changes.get(name, item) for name, item in zip(cls._fields, _items(record))]
+    return nested_constructors.class_rule_of_rule(cls)(*items)
+
+
+@frule(records._make)
+def _make(cls: Dual, iterable: Dual) -> Dual:
+    if not records.is_namedtuple_class(cls.primal.primal):
+        raise missing_rule_error(tuple.__new__, (cls.primal, iterable.primal))
+    return nested_constructors.class_rule_of_rule(cls.primal.primal)(*_items(iterable))
+
+
+@frule(forward_callables.StaticCaller.__call__)
+def _static_caller(caller: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """Calling a callable object known when the rule was built (a constant), at level 2:
+    as a dynamic call of it."""
+    return call_rule(duals.const(duals.const(caller.primal.fn)), *args, **kwargs)
+
+
+@frule(constructors.BoundRule.__call__)
+def _bound(bound: Dual, *args: Dual, **kwargs: Dual) -> Dual:
+    """A method bound to a constant owner (a classmethod through its class): the
+    level-2 rule of its rule, with the owner a level-2 constant."""
+    bound = bound.primal
+    return rule_call(bound.rule, duals.const(bound.self), *args, **kwargs)
+
+
 @frule(dispatch.MissingRule.__call__)
 def _missing(missing: Dual, *args: Dual, **kwargs: Dual) -> Dual:
     missing = missing.primal
     rule = get_frule(missing.fn)
-    if rule is None:
-        raise missing_rule_error(missing.fn, tuple(a.primal for a in args),
-                                          missing.location)
-    return rule_call(rule, *args, **kwargs)
+    if rule is not None:
+        return rule_call(rule, *args, **kwargs)
+    constant = constant_arguments(args, kwargs)
+    if constant is not None:  # data with zero tangents at both levels: the plain call
+        return duals.const(duals.const(missing.fn(*constant[0], **constant[1])))
+    raise missing_rule_error(missing.fn, tuple(a.primal for a in args), missing.location)
+
+
+def constant_arguments(args: tuple, kwargs: dict) -> Any:
+    """As constant_calls.constant_primals, for level-2 values: their primals when every
+    one is data whose tangent and outer tangents are zero, else None. (A constant
+    itself where it is differentiated again: it takes the level-2 values as they are.)"""
+    inner = constant_primals(tuple(a.primal for a in args),
+                             {k: v.primal for k, v in kwargs.items()})
+    if inner is None or not all(is_zero_tangent(t) for a in (*args, *kwargs.values())
+                                for t in outer_of(a)):
+        return None
+    return inner
+
+
+def_nondiff(constant_arguments, missing_rule_error)
 
 
 from fwdad.forward.nested import attributes, contexts, deeper, streams  # noqa: E402,F401 (their rules)

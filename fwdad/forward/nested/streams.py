@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from fwdad.core.duals import TangentStream, const, iterate, stream
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.forward import dispatch
 from fwdad.forward.nested.levels import outer_of
 from fwdad.rules import iteration
@@ -65,8 +65,9 @@ def _next_of_rule(iterator: Dual, *default: Dual) -> Dual:
         if inner.tangent is NoTangent and iterator.tangent is NoTangent:
             return const(const(next(inner.primal,
                                                     *(d.primal.primal for d in default))))
-        raise FwdadError("second derivatives through next() of this iterator are not "
-                         "supported: iterate it with a for loop, or make a list of it.")
+        raise FwdadError(f"second derivatives through next() of this iterator"
+                         f"{in_user_code()} are not supported: iterate it with a for "
+                         f"loop, or make a list of it.")
     try:
         item = next(inner.tangent.source)
     except StopIteration:
