@@ -65,3 +65,21 @@ def test_linearize_of_grad_itself():
     assert_close(lin(T.copy()), want, rtol=1e-10, atol=1e-12)
     assert_close(want, fd_jvp(fwdad.grad(shift_then_fortran), (X.copy(),), (T,)),
                  rtol=1e-6, atol=1e-8)
+
+
+def complex_inside(x):
+    z = x * (1.0 + 2.0j)
+    return np.sum(np.real(z * np.conj(z)) * np.sin(x))
+
+
+def test_transpose_of_linearize_of_grad_with_complex_values_inside():
+    """Complex intermediates send lin.T to reverse mode's pullback, which refuses an
+    inner grad; with real arguments and output lin is a real matrix, and lin.T takes
+    its transpose (a Hessian: symmetric, so central differences of grad along c)."""
+    x, c = X[0].copy(), T[0].copy()
+    gradient = fwdad.grad(complex_inside)
+    lin = fwdad.linearize(gradient, x.copy())[1]
+    want = fd_jvp(gradient, (x.copy(),), (c,))
+    assert_close(lin.T(c.copy())[0], want, rtol=1e-6, atol=1e-8)
+    batch = lin.T(np.stack([c, 2.0 * c]))[0]
+    assert_close(batch, np.stack([want, 2.0 * want]), rtol=1e-6, atol=1e-8)
