@@ -25,6 +25,7 @@ from fwdad.api_checks import argument_names, check_callable
 from fwdad.dual import Dual
 from fwdad.errors import (
     FwdadError,
+    InternalError,
     TangentError,
     UnrecordableError,
     a_type,
@@ -263,7 +264,15 @@ class Transpose:
         if self.method == "vjp":
             pairs = _output_pairs(self.lin.out_primal, self.lin.out_tangent, cotangent)
             batch = next((np.shape(c)[:np.ndim(c) - np.ndim(p)] for p, _, c in pairs), ())
-            return self._complex(cotangent, batch)
+            try:
+                return self._complex(cotangent, batch)
+            except InternalError:
+                raise
+            except FwdadError as exc:  # (reverse mode refuses f: a grad inside, say)
+                if not self._real_ends():
+                    raise
+                self.method = "jacobian"  # real in and out: J^T is the transpose
+                self.why = f"complex intermediates, and reverse mode refuses f ({exc})"
         if self.method == "transpose":
             try:
                 return self._backward(cotangent)
@@ -276,6 +285,12 @@ class Transpose:
         flat, batch = _flatten_like(lin.out_primal, cotangent)
         result = flat @ jacobian_t.T
         return tuple(seeds.tree_map(lambda leaf: _unflatten(result, leaf, batch), inputs))
+
+    def _real_ends(self) -> bool:
+        """Whether the arguments and the output are real (complex values inside only):
+        then lin is a real matrix, and its transpose is lin.T whatever the pairing."""
+        return not any(np.iscomplexobj(leaf) for leaf in
+                       leaves((self.lin.primals, self.lin.out_primal)))
 
     def source(self) -> str:
         """The transposed program (what `lin.T` runs), as readable Python."""

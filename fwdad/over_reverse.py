@@ -132,7 +132,9 @@ def write_final(arg: Dual, final: Dual) -> None:
     if isinstance(primal, np.ndarray) and isinstance(final.primal, np.ndarray):
         if not np.array_equal(primal, final.primal):
             primal[...] = final.primal
-        if isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray) and \
+        if _recorded(tangent) or _recorded(final.tangent):  # (linearize: values unknown,
+            tangent[...] = final.tangent                     # the write is recorded)
+        elif isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray) and \
                 not np.array_equal(tangent, final.tangent):
             tangent[...] = final.tangent  # (a constant's read-only zero refuses it)
     elif isinstance(primal, (list, tuple)) and isinstance(final.primal, (list, tuple)):
@@ -150,7 +152,11 @@ def copied(d: Dual) -> Dual:
 
 
 def arrays_copied(x: Any) -> Any:
-    """x with its arrays (in lists, tuples and dicts too) copied; the rest shared."""
+    """x with its arrays (in lists, tuples and dicts too) copied; the rest shared. A
+    tangent linearize records (`Linear`) is copied on its tape: shared, a write of one
+    run into it reached the next run's tangent when lin replayed them."""
+    if _recorded(x):
+        return x.copy()
     if isinstance(x, np.ndarray):
         copy = x.copy()
         copy.flags.writeable = x.flags.writeable  # (a constant's tangent stays read-only)
@@ -160,6 +166,13 @@ def arrays_copied(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: arrays_copied(v) for k, v in x.items()}
     return x
+
+
+def _recorded(tangent: Any) -> bool:
+    if type(tangent) is np.ndarray:  # (the common case, asked without the import)
+        return False
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    return type(tangent) is Linear
 
 
 def _item(d: Dual, key: Any) -> Dual:

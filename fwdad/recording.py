@@ -109,6 +109,15 @@ class Linear:
                                                             kwargs)
         return self.tape.record(_attribute(name), (self,), {})
 
+    def __copy__(self) -> "Linear":
+        return self.tape.record(method_caller("copy"), (self,), {})
+
+    def __deepcopy__(self, memo: dict) -> "Linear":
+        """A copy on the tape, as of an array (jvp copies the tangents it is given):
+        copy.deepcopy had copied the tape with it, and what was recorded on the copy
+        was lost from lin."""
+        return self.__copy__()
+
     def __len__(self) -> int:
         return self.shape[0]
 

@@ -1,9 +1,13 @@
 """python -m tests.fuzz --count 20000 --seed S [--workers 2] [--show] [--shrink-seconds T]
     [--examples K]
-    [--exclude with,lambdas]
+    [--exclude with,lambdas] [--higher] [--oracles hessian,hvp,...]
 
 Runs the differential fuzzer over seeds S .. S+count-1 and prints the report of
 campaign.py; with --show, prints each program and its per-oracle results instead.
+With --higher, the higher-order oracles (hessian, third, repeat's hessian, hvp, revfwd,
+revjvp, lingrad, jacswap) check every program they apply to, not their subset of the
+seeds (tests/fuzz/subsets.py): for hunting bugs in the nested modes, at some 3 to 5
+times the cost of a program. --oracles runs only the oracles named.
 """
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import textwrap
 from tests.fuzz.campaign import campaign
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import FEATURES, OWN_STREAM_FEATURES
+from tests.fuzz.oracles import ORACLES
+from tests.fuzz.subsets import set_higher
 
 
 def main(argv=None) -> None:
@@ -29,6 +35,10 @@ def main(argv=None) -> None:
     parser.add_argument("--exclude", default="",
                         help="comma-separated features to leave out (see generate.FEATURES, "
                              "and state)")
+    parser.add_argument("--higher", action="store_true",
+                        help="the higher-order oracles on every program (no subsets)")
+    parser.add_argument("--oracles", default="",
+                        help=f"comma-separated oracles to run (default all: {','.join(ORACLES)})")
     parser.add_argument("--xfail-table", action="store_true",
                         help="print the KNOWN table of test_fuzz.py for these seeds")
     args = parser.parse_args(argv)
@@ -37,15 +47,19 @@ def main(argv=None) -> None:
     if unknown:
         parser.error(f"unknown features {sorted(unknown)}; they are "
                      f"{FEATURES + OWN_STREAM_FEATURES}")
+    oracles = tuple(o for o in args.oracles.split(",") if o) or None
+    if oracles and set(oracles) - set(ORACLES):
+        parser.error(f"unknown oracles {sorted(set(oracles) - set(ORACLES))}")
+    set_higher(args.higher)
     if args.xfail_table:
         print(xfail_table(range(args.seed, args.seed + args.count)))
         return
     if args.show:
         for seed in range(args.seed, args.seed + args.count):
-            print(report(check(seed, exclude=exclude)))
+            print(report(check(seed, oracles, exclude=exclude)))
         return
     print(campaign(args.seed, args.count, args.workers, args.shrink_seconds,
-                   args.examples, exclude), flush=True)
+                   args.examples, exclude, oracles=oracles), flush=True)
 
 
 def xfail_table(seeds) -> str:

@@ -32,19 +32,22 @@ def _on_alarm(signum, frame):
     raise ProgramTimeout(f"still running after {PROGRAM_SECONDS} s")
 
 
-def run_one(seed: int, exclude: frozenset = frozenset()) -> Result:
+def run_one(seed: int, exclude: frozenset = frozenset(),
+            oracles: Optional[tuple] = None) -> Result:
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.alarm(PROGRAM_SECONDS)
     try:
-        return check(seed, exclude=exclude)
+        return check(seed, oracles, exclude=exclude)
     finally:
         signal.alarm(0)
 
 
 def run(seeds: Iterable[int], workers: int, exclude: frozenset = frozenset(),
-        progress: Optional[Progress] = None) -> List[Result]:
-    """The results of `seeds`, in order; each is counted by `progress` as it comes."""
-    seeds, one = list(seeds), functools.partial(run_one, exclude=exclude)
+        progress: Optional[Progress] = None, oracles: Optional[tuple] = None) -> List[Result]:
+    """The results of `seeds` (by `oracles`, all when None), in order; each is counted by
+    `progress` as it comes."""
+    seeds = list(seeds)
+    one = functools.partial(run_one, exclude=exclude, oracles=oracles)
     count = progress.add if progress is not None else (lambda result: None)
     if workers <= 1:
         return [_counted(one(s), count) for s in seeds]
@@ -143,12 +146,12 @@ def summary(results: List[Result], elapsed: float, workers: int) -> str:
 
 def campaign(seed: int, count: int, workers: int, shrink_seconds: float,
              examples: int = 1, exclude: frozenset = frozenset(),
-             progress: bool = True) -> str:
+             progress: bool = True, oracles: Optional[tuple] = None) -> str:
     """The report of seeds seed .. seed+count-1; with `progress`, a line on stderr now and
-    then while they run (progress.py)."""
+    then while they run (progress.py); `oracles` (all when None) those to run."""
     start = time.perf_counter()
     results = run(range(seed, seed + count), workers, exclude,
-                  Progress(count) if progress else None)
+                  Progress(count) if progress else None, oracles)
     elapsed = time.perf_counter() - start
     classes = failure_classes(results)
     return "\n\n".join([summary(results, elapsed, workers), table(results),

@@ -17,6 +17,11 @@ l sparse       sparse_jacfwd and jacobian_sparsity against dense jacfwd (a subse
 m jacrev       jacrev against jacfwd (k to m: jacobian_oracles.py)
 n revfwd       jacrev(jacfwd(f)) against differences of jacfwd (an eighth of the
                programs: reverse_over_forward.py)
+o revjvp       grad of jvp(f, x, t) against hvp (scalar outputs, a subset)
+p lingrad      linearize(grad(f)) and batched_jvp(grad(f)) against hvp, lin.T against lin
+q jacswap      jacfwd(jacrev), jacrev(jacfwd), jacrev(jacrev) against jacfwd(jacfwd)
+               (o to q: nested_oracles.py, a sixteenth of the programs each; all with
+               --higher, as the subsets of g, h, j, k and n: subsets.py)
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from tests.fuzz.constants_oracle import constants
 from tests.fuzz.generate import load
 from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
+from tests.fuzz.nested_oracles import jacswap, lingrad, revjvp
 from tests.fuzz.outcome import PASS, Outcome
 from tests.fuzz.repeat_oracle import repeat
 from tests.fuzz.reverse_over_forward import revfwd
@@ -75,4 +81,4 @@ ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_stat
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
            "hessian": hessian, "third": third, "constants": constants,
            "repeat": repeat, "hvp": hvp, "sparse": sparse, "jacrev": jacrev,
-           "revfwd": revfwd}
+           "revfwd": revfwd, "revjvp": revjvp, "lingrad": lingrad, "jacswap": jacswap}

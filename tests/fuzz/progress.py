@@ -3,7 +3,9 @@
     1200/5000 programs, 3 wrong, 0 crash (210 s)
 
 A line at most every `every` seconds (and one at the end), so that a long run shows
-that it is alive; stdout, the report, is left as it was.
+that it is alive, and a line for each failing program as it comes (its seed and failure
+classes: a long hunt can be triaged before the report); stdout, the report, is left as
+it was.
 """
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ class Progress:
         statuses = [o.status for o in result.outcomes.values()]
         self.wrong += "wrong" in statuses
         self.crash += "crash" in statuses
+        failed = [f"{name} {o.status}: {o.kind}" for name, o in result.outcomes.items()
+                  if o.status in ("wrong", "crash")]
+        if failed:
+            print(f"seed {result.seed}: {'; '.join(failed)}", file=self.stream, flush=True)
         now = time.perf_counter()
         if now - self.last >= self.every or self.done == self.total:
             self.last = now

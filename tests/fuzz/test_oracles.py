@@ -1,10 +1,13 @@
-"""The repeat, hvp, sparse, jacrev and revfwd oracles on programs written for them: each passes
-a right program and flags the failure it is for."""
+"""The repeat, hvp, sparse, jacrev, revfwd, revjvp, lingrad and jacswap oracles on programs
+written for them: each passes a right program and flags the failure it is for."""
 import numpy as np
 
+import fwdad
+from tests.fuzz import subsets
 from tests.fuzz.case import Case
 from tests.fuzz.generate import HEADER, Program
 from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
+from tests.fuzz.nested_oracles import jacswap, lingrad, revjvp
 from tests.fuzz.outcome import attempt
 from tests.fuzz.repeat_oracle import repeat
 from tests.fuzz.reverse_over_forward import revfwd
@@ -68,3 +71,40 @@ def test_revfwd_passes_a_right_program_with_a_vector_output():
     assert attempt(lambda: revfwd(case)).status == "pass"
     assert attempt(lambda: revfwd(_case(MEMO, 5))).status == "pass"
     assert attempt(lambda: revfwd(_case(MEMO, 4))).status == "skipped"
+
+
+SCALAR_QUARTIC = HEADER + """def f(x0):
+    return np.sum(x0 ** 4) + x0[0] * x0[1] * x0[2]
+"""
+
+
+def test_nested_oracles_pass_a_right_program_in_their_subsets_only():
+    for oracle, seed in ((revjvp, 6), (lingrad, 10), (jacswap, 14)):
+        assert attempt(lambda: oracle(_case(SCALAR_QUARTIC, seed))).status == "pass"
+        assert attempt(lambda: oracle(_case(SCALAR_QUARTIC, seed + 1))).status == "skipped"
+    assert attempt(lambda: jacswap(_case(BRANCH_ON_VALUES, 14))).status == "pass"
+
+
+def test_higher_turns_the_subsets_off():
+    try:
+        subsets.set_higher(True)
+        for oracle in (revjvp, lingrad, jacswap, revfwd, hvp):
+            assert attempt(lambda: oracle(_case(SCALAR_QUARTIC, 1))).status == "pass"
+    finally:
+        subsets.set_higher(False)
+
+
+def test_nested_oracles_flag_a_wrong_second_derivative(monkeypatch):
+    """An hvp off by a factor: revjvp and lingrad (whose references are hvp) report it."""
+    right = fwdad.hvp
+    monkeypatch.setattr(fwdad, "hvp", lambda *a, **k: tuple(2 * h for h in right(*a, **k)))
+    for oracle, seed in ((revjvp, 6), (lingrad, 10)):
+        assert attempt(lambda: oracle(_case(SCALAR_QUARTIC, seed))).status == "wrong"
+
+
+def test_jacswap_flags_a_wrong_composition(monkeypatch):
+    right = fwdad.jacrev
+    monkeypatch.setattr(fwdad, "jacrev", lambda f, argnums=0: (
+        lambda *a: 2 * right(f, argnums)(*a)))
+    outcome = attempt(lambda: jacswap(_case(SCALAR_QUARTIC, 14)))
+    assert outcome.status == "wrong" and outcome.kind.startswith("jacfwd(jacrev)")

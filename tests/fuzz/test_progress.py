@@ -19,3 +19,12 @@ def test_progress_is_reported_and_changes_no_result():
     lines = stream.getvalue().splitlines()
     assert len(lines) == len(SEEDS)
     assert lines[-1].startswith(f"{len(SEEDS)}/{len(SEEDS)} programs, 0 wrong, 0 crash (")
+
+
+def test_a_failing_program_is_named_as_it_comes():
+    from tests.fuzz.check import Result
+    from tests.fuzz.outcome import Outcome
+    stream = io.StringIO()
+    progress = Progress(2, every=1e9, stream=stream)
+    progress.add(Result(7, "", outcomes={"hvp": Outcome("wrong", "hvp value")}))
+    assert stream.getvalue().splitlines() == ["seed 7: hvp wrong: hvp value"]
