@@ -46,15 +46,24 @@ def is_written(array: Any) -> bool:
     return ref is not None and ref() is array
 
 
-def written_within(value: Any, depth: int = 0) -> Optional[np.ndarray]:
+def _registered(array: Any, registry: Dict[int, "weakref.ref[np.ndarray]"]) -> bool:
+    ref = registry.get(id(array))
+    return ref is not None and ref() is array
+
+
+def written_within(value: Any, depth: int = 0,
+                   registry: Optional[Dict[int, "weakref.ref[np.ndarray]"]] = None
+                   ) -> Optional[np.ndarray]:
     """A registered array that `value` holds (a view of it, an item, a field), looked
-    for a few levels deep; None when there is none (or no array is registered)."""
-    if not WRITTEN:
+    for a few levels deep; None when there is none (or no array is registered). The
+    `registry` is WRITTEN unless given (reverse/state.py has its own)."""
+    registry = WRITTEN if registry is None else registry
+    if not registry:
         return None
     if type(value) is np.ndarray:  # (a view of one, or the array one is a view of)
-        if is_written(value):
+        if _registered(value, registry):
             return None
-        for ref in list(WRITTEN.values()):
+        for ref in list(registry.values()):
             array = ref()
             if array is not None and np.may_share_memory(value, array):
                 return array
@@ -71,9 +80,9 @@ def written_within(value: Any, depth: int = 0) -> Optional[np.ndarray]:
     else:
         return None
     for item in items:
-        if type(item) is np.ndarray and is_written(item):
+        if type(item) is np.ndarray and _registered(item, registry):
             return item
-        found = written_within(item, depth + 1)  # (views too)
+        found = written_within(item, depth + 1, registry)  # (views too)
         if found is not None:
             return found
     return None

@@ -154,6 +154,9 @@ def _written_names(tree: ast.AST) -> Iterator[str]:
             yield from _written_by_call(node)
 
 
+written_names = _written_names  # (public: reverse/state.py finds written defaults with it)
+
+
 def _written_by_call(node: ast.Call) -> Iterator[str]:
     func = node.func
     if isinstance(func, ast.Attribute):

@@ -289,9 +289,10 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
             f"only; reverse mode cannot make it a variable, since every other reference "
             f"to it would stay constant. Write into a copy made inside the function "
             f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
-            f"respect to that argument too (argnums). Forward mode (fwdad.jvp, jacfwd, "
-            f"linearize) follows writes into a global or closure array that the code "
-            f"names (`G[i] = v`).")
+            f"respect to that argument too (argnums). Both modes follow writes into a "
+            f"function's own default array or a global or closure array that the code "
+            f"names (`buf[i] = v`, `G[i] = v`), not through another name (a parameter "
+            f"given the array).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))
