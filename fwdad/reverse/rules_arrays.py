@@ -17,6 +17,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, describe, in_user_code
 from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.complex_parts import forward_parts
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, rrule_entry
@@ -231,6 +232,8 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
         x.value[key] = old
         accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
+    if region.parts is not None and x.value.dtype.kind == "c":
+        forward_parts(region, x)  # (parts of x read after this: their new values)
     region.writes.append((x.value, key, np.array(x.value[key])))
 
 
