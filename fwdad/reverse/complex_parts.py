@@ -15,10 +15,17 @@ reach z as z is after the write, not before it.
 So a write into a complex VarMat pushes, after its own callback, one for each part of
 it taken before in the region (`forward_parts`). The regions note where such parts'
 callbacks are (`note_part`), so that a write looks at them alone.
+
+A write through a whole part (`z.imag[...] = 0.0`, `np.real(z)[k] = v`) is the write
+of the complex value it makes into z (`z[...] = z.real + 0j`, `z[k] = v + 1j *
+z.imag[k]`), recorded as such (`write_through_part`), as `z.imag = v` is
+(rules_python._set_part); through a view of a part (`z.imag[1:] *= 3.0`) it is still
+refused (rules_arrays.read_only_write_error).
 """
 from __future__ import annotations
 
-from typing import Any, List
+import operator
+from typing import Any, Iterator, List, Tuple
 
 import numpy as np
 
@@ -42,15 +49,45 @@ def forward_parts(region: Tape, x: VarMat) -> None:
 
 
 def _parts_of(region: Tape, x: VarMat) -> List[Any]:
-    found = []
+    return [(callback, out) for callback, out in _parts(region)
+            if out is not x and np.may_share_memory(out.value, x.value)]
+
+
+def _parts(region: Tape) -> Iterator[Tuple[Any, VarMat]]:
+    """The callbacks and outputs of the parts of complex variables taken in `region`."""
     for at in region.parts or ():
-        if at >= len(region.chain):
-            continue
-        callback, out = region.chain[at]
-        if type(out) is VarMat and out is not x and not out.value.flags.writeable and \
-                np.may_share_memory(out.value, x.value):
-            found.append((callback, out))
-    return found
+        if at < len(region.chain):
+            callback, out = region.chain[at]
+            if type(out) is VarMat and not out.value.flags.writeable:
+                yield callback, out
+
+
+def write_through_part(x: VarMat, key: Any, v: Any) -> bool:
+    """x[key] = v for x the real or imaginary part of a complex VarMat taken in this
+    region: written into the complex value instead; False when x is no such part."""
+    if not recording():
+        return False
+    region = current()
+    for callback, out in _parts(region):
+        if out is x:
+            base = getattr(callback, "inputs", [(0, None)])[0][1]
+            if type(base) is VarMat and base.shape == x.shape:
+                real = x.value.ctypes.data == base.value.ctypes.data
+                write_part(base, real, key, v)
+                return True
+    return False
+
+
+def write_part(base: VarMat, real: bool, key: Any, v: Any) -> None:
+    """base.real[key] = v (or base.imag[key] = v), as base[key] = the complex value."""
+    from fwdad.reverse.registry import get_rrule  # (the rules import this module)
+    from fwdad.reverse.rules_arrays import assign
+    old = get_rrule(operator.getitem)(base, key)
+    if real:
+        other = get_rrule(operator.mul)(get_rrule(np.imag)(old), 1j)
+    else:
+        other, v = get_rrule(np.real)(old), get_rrule(operator.mul)(v, 1j)
+    assign(base, key, get_rrule(operator.add)(v, other))
 
 
 class _Forward:

@@ -17,7 +17,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, describe, in_user_code
 from fwdad.reverse.adjoints import accumulate
-from fwdad.reverse.complex_parts import forward_parts
+from fwdad.reverse.complex_parts import forward_parts, write_through_part
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, rrule_entry
@@ -221,6 +221,8 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
     """x[key] = v, Stan's way: save the overwritten values; on the way back, give the
     written part's adjoint to v, zero it and restore the old values."""
     if not x.value.flags.writeable:
+        if write_through_part(x, key, v):  # (z.imag[...] = v: a write into z)
+            return
         _writable_constant_part(x, v)
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
@@ -251,11 +253,13 @@ def read_only_write_error(x: VarMat) -> FwdadError:
     at = in_user_code()
     return FwdadError(
         f"a write{at} into a read-only {x.value.dtype} array of "
-        f"shape {x.shape}: the real or imaginary part of a complex variable (z.real, "
-        f"z.imag, np.real(z), np.imag(z), or a slice of one), which reverse mode does not "
-        f"write through (the write would reach the complex value but not its derivative), "
-        f"or a view NumPy makes read-only (np.broadcast_to). Build the new value instead, "
-        f"e.g. z = z.real + 1j * new_imag, or use forward mode (fwdad.jvp, fwdad.jacfwd), "
+        f"shape {x.shape}: a slice (or other view) of the real or imaginary part of a "
+        f"complex variable (z.real[1:], np.imag(z)[::2]), which reverse mode does not "
+        f"write through (the write would reach the complex value but not its derivative; "
+        f"a write through the whole part, z.imag[k] = v, is followed), or a view NumPy "
+        f"makes read-only (np.broadcast_to). Write through the whole part instead "
+        f"(z.real[1:] = z.real[1:] * 2.0, not z.real[1:] *= 2.0), build the new value "
+        f"(z = z.real + 1j * new_imag), or use forward mode (fwdad.jvp, fwdad.jacfwd), "
         f"which follows these writes.")
 
 
