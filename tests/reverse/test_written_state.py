@@ -235,3 +235,24 @@ def test_a_name_read_before_fwdad_knew_the_array_is_written_is_refused_once():
         fwdad.grad(f)(W)
     for _ in range(2):
         assert_close(fwdad.grad(f)(W), _central(f, W), rtol=1e-6, atol=1e-9)
+
+
+# ---- threads: each pass keeps its own variables --------------------------------------
+def test_passes_in_two_threads_keep_their_own_variables():
+    """Each thread's pass (its own tape region) makes its own variable of the default;
+    the function writes the default before reading it, so each gradient is right."""
+    import threading
+    points = [W * (1.0 + 0.1 * k) for k in range(8)]
+    got = {}
+
+    def run(k):
+        for _ in range(5):
+            got[k] = fwdad.grad(buffer_default)(points[k])
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(points))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, x in enumerate(points):
+        assert_close(got[k], _central(buffer_default, x), rtol=1e-6, atol=1e-9)
