@@ -13,9 +13,8 @@ import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
-from fwdad.reverse import dispatch
+from fwdad.reverse import dispatch, state
 from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
-from fwdad.reverse import state
 from fwdad.reverse.stores import settle
 from fwdad.reverse.tape import Tape, nested
 from fwdad.signatures import explain_failed_call

@@ -14,10 +14,10 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, in_user_code
+from fwdad.reverse.complex_parts import write_part
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
-from fwdad.reverse.complex_parts import write_part
-from fwdad.reverse.rules_arrays import assign, read_only_write_error, transpose, write_constant
+from fwdad.reverse.rules_arrays import assign, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of

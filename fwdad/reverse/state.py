@@ -33,9 +33,11 @@ from typing import Any, Dict, Tuple
 import numpy as np
 
 from fwdad.core.written_arrays import written_within
+from fwdad.core.written_names import written_arrays, written_names
 from fwdad.errors import FwdadError, a_type, in_user_code
 from fwdad.reverse.tape import Tape, current, recording, regions
 from fwdad.reverse.var import VarMat, new_matvar, value_of
+from fwdad.source import get_source
 
 # id -> a weak reference to the array: the mutable default arrays written by name, and
 # the global or closure arrays written by name (a plain dict: `read` tests it per read)
@@ -61,7 +63,6 @@ def begin(region: Tape, given: tuple) -> None:
 def register(fn: Any) -> None:
     """Note the arrays that `fn` writes into by name: its float array defaults and the
     float arrays of its globals and closure cells (when its reverse rule is built)."""
-    from fwdad.forward.written_globals import written_arrays  # (the same scan)
     for array in list(written_arrays(fn)) + list(written_defaults(fn).values()):
         STATEFUL[id(array)] = weakref.ref(array)
 
@@ -79,8 +80,6 @@ def written_defaults(fn: Any) -> Dict[str, np.ndarray]:
               if type(v) is np.ndarray and v.dtype.kind in "fc"}
     if not arrays:
         return {}
-    from fwdad.forward.written_globals import written_names
-    from fwdad.source import get_source
     written = set(written_names(get_source(fn).tree))
     return {n: v for n, v in arrays.items() if n in written}
 
