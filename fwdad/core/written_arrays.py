@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import types
 import weakref
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -63,8 +63,10 @@ def note_written(value: Any, keeper: Any = None) -> None:
     WRITTEN[id(value)] = weakref.ref(value) if keeper is None else Kept(keeper)
 
 
-def is_written(value: Any) -> bool:
-    ref = WRITTEN.get(id(value))
+def is_written(value: Any, registry: Optional[Dict[int, Callable[[], Any]]] = None) -> bool:
+    """Whether `value` is registered in `registry` (WRITTEN unless given:
+    reverse/state.py has its own)."""
+    ref = (WRITTEN if registry is None else registry).get(id(value))
     return ref is not None and ref() is value
 
 
@@ -83,13 +85,16 @@ def refers(value: Any) -> bool:
         isinstance(value, types.MethodType) and not isinstance(value.__self__, type)
 
 
-def written_within(value: Any, depth: int = 0) -> Any:
+def written_within(value: Any, depth: int = 0,
+                   registry: Optional[Dict[int, Callable[[], Any]]] = None) -> Any:
     """A registered object that `value` holds (a view of it, an item, a field), looked
-    for a few levels deep; None when there is none (or nothing is registered)."""
-    if not WRITTEN or is_written(value):
+    for a few levels deep; None when there is none (or nothing is registered). The
+    `registry` is WRITTEN unless given (reverse/state.py has its own)."""
+    registry = WRITTEN if registry is None else registry
+    if not registry or is_written(value, registry):
         return None
     if type(value) is np.ndarray:  # (a view of one, or the array one is a view of)
-        for ref in list(WRITTEN.values()):
+        for ref in list(registry.values()):
             array = ref()
             if type(array) is np.ndarray and np.may_share_memory(value, array):
                 return array
@@ -111,9 +116,9 @@ def written_within(value: Any, depth: int = 0) -> Any:
     else:
         return None
     for item in items:
-        if is_written(item):
+        if is_written(item, registry):
             return item
-        found = written_within(item, depth + 1)  # (views too)
+        found = written_within(item, depth + 1, registry)  # (views too)
         if found is not None:
             return found
     return None

@@ -34,16 +34,15 @@ and the object also given as an argument of the derivative (forward/defaults.py)
 """
 from __future__ import annotations
 
-import ast
 import sys
 import types
-from typing import Any, Dict, Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
 from fwdad.core.rebinding import forget_rules
 from fwdad.core.written_arrays import is_written, note_written, written_within
-from fwdad.errors import FwdadError
+from fwdad.core.written_names import written_values
 from fwdad.forward.default_refusals import met_late, rule_running
 from fwdad.forward.defaults import (
     ASSUMED_PLAIN,
@@ -52,17 +51,7 @@ from fwdad.forward.defaults import (
     derivative_open,
     may_hold_derivative,
 )
-from fwdad.source import get_source
 
-# Methods of ndarray, list and dict that write into the object they are called on.
-_WRITING_METHODS = frozenset({"fill", "sort", "put", "itemset", "partition", "resize",
-                              "setfield", "byteswap", "__setitem__", "__iadd__",
-                              "__isub__", "__imul__", "__itruediv__", "append", "extend",
-                              "insert", "pop", "remove", "clear", "reverse", "update",
-                              "setdefault", "popitem", "__delitem__", "__setattr__"})
-# Functions (np.copyto, np.put, np.add.at, ...) that write into their first argument.
-_WRITING_FUNCTIONS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal",
-                                "put_along_axis", "at"})
 # Modules whose instances are not the user's state (a generator, a lock).
 _LIBRARIES = frozenset({"numpy", "scipy", "fwdad", "builtins"}) | \
     frozenset(sys.stdlib_module_names)
@@ -125,35 +114,7 @@ def _contents(cell: Any) -> Any:
 def written_objects(f: types.FunctionType) -> Iterator[Any]:
     """The float arrays, lists, dicts and instances among `f`'s globals and closure
     cells that its code (nested defs included) writes into by name."""
-    named = _named_objects(f)
-    if not named:
-        return  # (the common case: nothing to parse)
-    try:
-        tree = get_source(f).tree
-    except FwdadError:  # (no source: its calls are foreign, and refuse such writes)
-        return
-    written = {name for name in _written_names(tree) if name in named}
-    for name in sorted(written):
-        yield named[name]
-
-
-def _named_objects(f: types.FunctionType) -> Dict[str, Any]:
-    """Name -> float array, list, dict or instance, for the globals that f's code names
-    and its closure cells."""
-    found = {}
-    scope = f.__globals__
-    for name in _names(f.__code__):
-        value = scope.get(name)
-        if _writable(value):
-            found[name] = value
-    for name, cell in zip(f.__code__.co_freevars, f.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # (an empty cell)
-            continue
-        if _writable(value):
-            found[name] = value
-    return found
+    return written_values(f, _writable)
 
 
 def _writable(value: Any) -> bool:
@@ -165,49 +126,3 @@ def _writable(value: Any) -> bool:
         return True
     return may_hold_derivative(value) and not isinstance(value, (list, dict, np.ndarray)) \
         and kind.__module__.split(".")[0] not in _LIBRARIES
-
-
-def _names(code: types.CodeType) -> Iterator[str]:
-    yield from code.co_names
-    yield from code.co_freevars
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _names(const)
-
-
-def _written_names(tree: ast.AST) -> Iterator[str]:
-    """The names whose objects the code writes into: `G[i] = v`, `G[i] += v`,
-    `del G[i]`, `G.T[i] = v`, `G += v` (G global or nonlocal), `G.fill(v)`,
-    `np.copyto(G, v)`, `f(..., out=G)`, `S.append(v)`, `S.update(d)`, `B.v = w`."""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Subscript, ast.Attribute)) and \
-                not isinstance(node.ctx, ast.Load):
-            yield from _base_name(node.value)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            yield node.target.id  # (in place on an array; a local of that name is
-            # no global, and registering it costs only optimization)
-        elif isinstance(node, ast.Call):
-            yield from _written_by_call(node)
-
-
-def _written_by_call(node: ast.Call) -> Iterator[str]:
-    func = node.func
-    if isinstance(func, ast.Attribute):
-        if func.attr in _WRITING_METHODS:
-            yield from _base_name(func.value)
-        if func.attr in _WRITING_FUNCTIONS and node.args:
-            yield from _base_name(node.args[0])
-    for keyword in node.keywords:
-        if keyword.arg == "out":
-            outs = keyword.value.elts if isinstance(keyword.value, ast.Tuple) \
-                else [keyword.value]
-            for out in outs:
-                yield from _base_name(out)
-
-
-def _base_name(node: ast.AST) -> Iterator[str]:
-    """The name whose object `node` is a part or view of (`G`, `G[0]`, `G.T`, `B.a`)."""
-    while isinstance(node, (ast.Subscript, ast.Attribute)):
-        node = node.value
-    if isinstance(node, ast.Name):
-        yield node.id

@@ -13,7 +13,7 @@ import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
-from fwdad.reverse import dispatch
+from fwdad.reverse import dispatch, state
 from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
 from fwdad.reverse.stores import settle
 from fwdad.reverse.tape import Tape, nested
@@ -60,20 +60,24 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
     for i in wrt:
         _check_not_opaque(f, primals[i], i)
     with nested() as region:
+        state.begin(region, primals + tuple((kwargs or {}).values()))
         boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
         held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
             out = dispatch.call(f, *boxed, **(kwargs or {}))
         except NestedTransformation:
+            state.write_back(region)
             settle(region.stores)
             region.recover()
             raise
         except Exception as exc:
+            state.write_back(region)
             settle(region.stores)
             region.recover()
             explain_failed_call(api, f, primals, exc, kwargs)
             note_user_location(exc)
             raise
+    state.write_back(region)
     if region.writes or region.layout == "matvar":  # (matvar writes are not recorded)
         for primal, boxed_primal in zip(primals, boxed):
             write_back(primal, boxed_primal)

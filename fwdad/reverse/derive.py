@@ -16,6 +16,7 @@ from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
 from fwdad.errors import location_of
+from fwdad.reverse import state
 from fwdad.reverse.specialize import parameter_kinds
 from fwdad.reverse.transform import transform
 
@@ -28,6 +29,7 @@ def build_rrule(fn: Callable, key: Optional[Tuple[str, ...]] = None) -> Callable
         SourceUnavailableError, UnsupportedSyntaxError: see fwdad.errors.
     """
     src, normalized = frontend.normalized(fn)
+    state.register(src.fn)
     kinds = None if key is None else parameter_kinds(normalized.args, src.fn, key)
     tree, constants = transform(normalized, src, kinds)
     header = f"reverse rule of {src.fn.__qualname__} ({location_of(src.fn)})"

@@ -17,6 +17,7 @@ import numpy as np
 
 from fwdad.errors import FwdadError, InternalError, describe, in_user_code
 from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.complex_parts import forward_parts, write_through_part
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule, rrule_entry
@@ -220,6 +221,8 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
     """x[key] = v, Stan's way: save the overwritten values; on the way back, give the
     written part's adjoint to v, zero it and restore the old values."""
     if not x.value.flags.writeable:
+        if write_through_part(x, key, v):  # (z.imag[...] = v: a write into z)
+            return
         _writable_constant_part(x, v)
     old = np.array(x.value[key])
     x.value[key] = value_of(v)
@@ -231,6 +234,8 @@ def assign(x: VarMat, key: Any, v: Any) -> None:
         x.value[key] = old
         accumulate(v, ct if landed is None else ct * landed)
     region.push(restore)
+    if region.parts is not None and x.value.dtype.kind == "c":
+        forward_parts(region, x)  # (parts of x read after this: their new values)
     region.writes.append((x.value, key, np.array(x.value[key])))
 
 
@@ -248,11 +253,13 @@ def read_only_write_error(x: VarMat) -> FwdadError:
     at = in_user_code()
     return FwdadError(
         f"a write{at} into a read-only {x.value.dtype} array of "
-        f"shape {x.shape}: the real or imaginary part of a complex variable (z.real, "
-        f"z.imag, np.real(z), np.imag(z), or a slice of one), which reverse mode does not "
-        f"write through (the write would reach the complex value but not its derivative), "
-        f"or a view NumPy makes read-only (np.broadcast_to). Build the new value instead, "
-        f"e.g. z = z.real + 1j * new_imag, or use forward mode (fwdad.jvp, fwdad.jacfwd), "
+        f"shape {x.shape}: a slice (or other view) of the real or imaginary part of a "
+        f"complex variable (z.real[1:], np.imag(z)[::2]), which reverse mode does not "
+        f"write through (the write would reach the complex value but not its derivative; "
+        f"a write through the whole part, z.imag[k] = v, is followed), or a view NumPy "
+        f"makes read-only (np.broadcast_to). Write through the whole part instead "
+        f"(z.real[1:] = z.real[1:] * 2.0, not z.real[1:] *= 2.0), build the new value "
+        f"(z = z.real + 1j * new_imag), or use forward mode (fwdad.jvp, fwdad.jacfwd), "
         f"which follows these writes.")
 
 
@@ -289,9 +296,10 @@ def write_constant(x: np.ndarray, key: Any, v: Any) -> None:
             f"only; reverse mode cannot make it a variable, since every other reference "
             f"to it would stay constant. Write into a copy made inside the function "
             f"(s = s0.copy(), np.array(s0), np.zeros(n), ...), or differentiate with "
-            f"respect to that argument too (argnums). Forward mode (fwdad.jvp, jacfwd, "
-            f"linearize) follows writes into a global or closure array that the code "
-            f"names (`G[i] = v`).")
+            f"respect to that argument too (argnums). Both modes follow writes into a "
+            f"function's own default array or a global or closure array that the code "
+            f"names (`buf[i] = v`, `G[i] = v`), not through another name (a parameter "
+            f"given the array).")
     if recording():
         old, region = np.array(x[key]), current()
         region.push(lambda: operator.setitem(x, key, old))

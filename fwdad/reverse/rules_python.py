@@ -14,9 +14,10 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, in_user_code
+from fwdad.reverse.complex_parts import write_part
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
-from fwdad.reverse.rules_arrays import assign, read_only_write_error, transpose, write_constant
+from fwdad.reverse.rules_arrays import assign, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, value_of
@@ -206,10 +207,11 @@ def _set_attribute(obj: Any, name: str, value: Any) -> None:
 
 
 def _set_part(obj: VarMat, name: str, value: Any) -> None:
-    """x.real = v writes all of a real x; a complex x's parts are refused, as writes
-    through z.real and z.imag are (rules_ufuncs._read_only_part)."""
+    """x.real = v writes all of a real x; z.real = v and z.imag = v, of a complex z,
+    write the complex value they make into z (reverse/complex_parts.py)."""
     if np.iscomplexobj(obj.value):
-        raise read_only_write_error(obj)
+        write_part(obj, name == "real", Ellipsis, value)
+        return
     if name == "imag":
         raise TypeError("array does not have imaginary part to set")
     assign(obj, Ellipsis, value)

@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.complex_parts import note_part
 from fwdad.reverse.registry import _RRULES, get_rrule, nondiff_rrule, rrule
 from fwdad.reverse.tracked import is_tracked
 from fwdad.rules import derivatives
@@ -145,6 +146,7 @@ def _read_only_part(part, x):
     if type(part) is np.ndarray and np.iscomplexobj(x) and np.may_share_memory(part, x):
         part = part.view()
         part.flags.writeable = False
+        note_part(part)  # (a later write into x passes its adjoint on: complex_parts.py)
     return part
 
 

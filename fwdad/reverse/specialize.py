@@ -19,6 +19,8 @@ import ast
 import weakref
 from typing import Any, Callable, Dict, Tuple
 
+import numpy as np
+
 from fwdad.buildlog import timed_build
 from fwdad.core.rule_cache import RuleCache
 from fwdad.reverse.kinds import OTHER, PLAIN, kind_of, signature
@@ -81,4 +83,8 @@ def parameter_kinds(args: ast.arguments, fn: Callable, key: Tuple[str, ...]
     for name in positional[len(key):] + [a.arg for a in args.kwonlyargs]:
         kinds[name] = PLAIN if name in defaults and kind_of(defaults[name]) == PLAIN \
             else OTHER
+    for name, value in defaults.items():  # (a default array that some code writes into
+        # by name is a variable within a pass, whoever reads it: reverse/state.py)
+        if name in kinds and type(value) is np.ndarray and value.dtype.kind in "fc":
+            kinds[name] = OTHER
     return kinds

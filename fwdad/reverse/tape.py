@@ -27,7 +27,8 @@ from fwdad.errors import FwdadError
 class Tape:
     """One region of the tape."""
 
-    __slots__ = ("chain", "nochain", "arguments", "writes", "stores", "used", "layout")
+    __slots__ = ("chain", "nochain", "arguments", "writes", "stores", "used", "layout",
+                 "state", "parts")
 
     def __init__(self, layout: str = "varmat") -> None:
         self.chain: List[Tuple[Callable[[], None], Any]] = []
@@ -37,6 +38,9 @@ class Tape:
         self.stores: Dict[Any, Tuple[Any, Optional[str]]] = {}
         self.used = False  # a backward pass has run since the adjoints were zeroed
         self.layout = layout
+        self.state: Any = None  # a vjp pass's stateful arrays (reverse/state.py)
+        self.parts: Any = None  # where parts of complex variables were taken
+        # (reverse/complex_parts.py)
 
     def push(self, callback: Callable[[], None], output: Any = None) -> None:
         self.chain.append((callback, output))

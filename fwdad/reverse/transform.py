@@ -17,14 +17,17 @@ from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Dict, List, Optional
+import types
+from typing import Any, Dict, List, Optional, Set
+
+import numpy as np
 
 from fwdad import lang
 from fwdad.core.constants import Constants, short_name
 from fwdad.core.statements import StatementTransform
 from fwdad.errors import user_code
 from fwdad.normalize.refs import is_ref
-from fwdad.reverse import activity, contexts, dispatch
+from fwdad.reverse import activity, contexts, dispatch, state
 from fwdad.source import FunctionSource
 
 
@@ -39,6 +42,60 @@ def transform(tree: ast.FunctionDef, src: FunctionSource,
     return out, constants
 
 
+def _read_live(tree: ast.FunctionDef, src: FunctionSource) -> Set[str]:
+    """The global and closure names of the code whose values may be, or hold, an array
+    that code writes into by name: each load of one goes through state.read."""
+    declared = {name for n in ast.walk(tree) if isinstance(n, (ast.Global, ast.Nonlocal))
+                for name in n.names}
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+             and not isinstance(n.ctx, ast.Load)} - declared
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            args = node.args
+            bound.update(a.arg for a in args.posonlyargs + args.args + args.kwonlyargs)
+            bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+              and isinstance(n.ctx, ast.Load) and not is_ref(n)} - bound
+    return {name for name in loaded if _may_hold_array(_value_of(name, src))}
+
+
+def _live_defaults(fn: Any) -> List[str]:
+    """The parameters whose defaults may be, or hold, an array written by name."""
+    if not isinstance(fn, types.FunctionType):
+        return []
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    defaults = fn.__defaults__ or ()
+    found = [n for n, v in zip(names[len(names) - len(defaults):], defaults)
+             if _may_hold_array(v)]
+    return found + [n for n, v in (fn.__kwdefaults__ or {}).items() if _may_hold_array(v)]
+
+
+_NO_VALUE = object()
+
+
+def _value_of(name: str, src: FunctionSource) -> Any:
+    cell = src.cells.get(name)
+    if cell is not None:
+        try:
+            return cell.cell_contents
+        except ValueError:  # (an empty cell)
+            return _NO_VALUE
+    return src.globals.get(name, _NO_VALUE)
+
+
+def _may_hold_array(value: Any) -> bool:
+    """Arrays, containers and instances of user classes (not modules, functions,
+    classes or plain numbers)."""
+    if type(value) is np.ndarray:
+        return value.dtype.kind in "fcO"
+    if isinstance(value, (list, dict, tuple)):
+        return True
+    return hasattr(value, "__dict__") and not isinstance(
+        value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                types.MethodType)) and not callable(value)
+
+
 class _Reverse(StatementTransform):
     mode = "reverse"
 
@@ -46,6 +103,7 @@ class _Reverse(StatementTransform):
                  direct: Dict[int, Any]) -> None:
         self.src, self.k = src, constants
         self.direct = direct  # id(call) -> the primal it runs: no variable reaches it
+        self.live = _read_live(src.tree, src)
 
     def function(self, node: ast.FunctionDef, name: str, top: bool = False) -> ast.stmt:
         args = copy.copy(node.args)
@@ -54,7 +112,13 @@ class _Reverse(StatementTransform):
         else:
             args.defaults = [self.atoms(d) for d in args.defaults]
             args.kw_defaults = [d if d is None else self.atoms(d) for d in args.kw_defaults]
-        out = ast.FunctionDef(name=name, args=args, body=self.block(node.body),
+        body = self.block(node.body)
+        if top:  # (a default array written by name: the pass's variable of it; a
+            # default that holds one is refused)
+            body = [ast.Assign(targets=[ast.Name(id=p, ctx=ast.Store())],
+                               value=self._read(ast.Name(id=p, ctx=ast.Load())))
+                    for p in _live_defaults(self.src.fn)] + body
+        out = ast.FunctionDef(name=name, args=args, body=body,
                               decorator_list=[], returns=None, type_comment=None)
         return ast.copy_location(out, node)
 
@@ -68,6 +132,10 @@ class _Reverse(StatementTransform):
     def s_Assign(self, node: ast.Assign) -> List[ast.stmt]:
         value = node.value
         value = self.call(value) if isinstance(value, ast.Call) else self.atoms(value)
+        if any(type(t) is ast.Name and t.id in self.live for t in node.targets):
+            # (`global G; G += v` stores the array back, not the pass's variable of it)
+            value = ast.Call(func=self.k.bind(state.stored, "stored"), args=[value],
+                             keywords=[])
         return [ast.Assign(targets=node.targets, value=value)]
 
     def s_Expr(self, node: ast.Expr) -> List[ast.stmt]:
@@ -119,6 +187,8 @@ class _Reverse(StatementTransform):
         value known when the rule was built); names and literals stay as they are."""
         if is_ref(node):
             return self.k.bind(node.fw_value, short_name(node.fw_value))
+        if type(node) is ast.Name and node.id in self.live and type(node.ctx) is ast.Load:
+            return self._read(node)
         node = copy.copy(node)
         for field, value in ast.iter_fields(node):
             if isinstance(value, ast.AST):
@@ -127,6 +197,11 @@ class _Reverse(StatementTransform):
                 setattr(node, field, [self.atoms(v) if isinstance(v, ast.AST) else v
                                       for v in value])
         return node
+
+    def _read(self, name: ast.Name) -> ast.Call:
+        """`_fw_state(name)`: a read of what may be a stateful array (reverse/state.py)."""
+        return ast.copy_location(ast.Call(func=self.k.bind(state.read, "state"),
+                                          args=[name], keywords=[]), name)
 
     def where(self, node: ast.AST) -> str:
         """` in f at file.py:12`, the user's function and line of `node`, for the

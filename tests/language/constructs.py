@@ -145,11 +145,9 @@ CONSTRUCTS = [
               note="one object: in a derivative every read of it shares one tangent, which "
                    "starts from zero in each derivative (a rule that reads it is left "
                    "unoptimized); a write the code does not make by name (into a parameter "
-                   "given the global) is refused",
-              reverse_error=fwdad.FwdadError,
-              reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
-              reverse_note="the global array is a constant: create the array inside the "
-                           "function, or use forward mode"),
+                   "given the global) is refused; in reverse mode, one variable in "
+                   "each pass, made from a copy of the array at its first read, whose "
+                   "value the array gets when the pass ends"),
     Construct("a global or closure list, dict or object written into by name "
               "(`S.append(v)`, `T[k] = v`, `B.v = v`, `S.clear()`), and read anywhere", F,
               functions.global_containers_written, (0.5,),
@@ -162,11 +160,9 @@ CONSTRUCTS = [
               (0.5,)),
     Construct("a mutable default written into", F, functions.mutable_default, (0.5,),
               note="the same object across calls, as in Python; the calls of one "
-                   "derivative share its tangent, which starts from zero in each derivative",
-              reverse_error=fwdad.FwdadError,
-              reverse_match=r"(?s)written into a constant array.*functions\.py:\d+",
-              reverse_note="a default array is a constant: create the array inside the "
-                           "function, or pass it"),
+                   "derivative share its tangent, which starts from zero in each "
+                   "derivative; in reverse mode, an array default the function writes by "
+                   "name is one variable in each pass"),
     Construct("a mutable default list or dict appended to", F,
               functions.mutable_default_list, (0.5,),
               note="the same object across calls, as in Python; after a derivative it holds "

@@ -168,7 +168,13 @@ def into_a_value_computed_from_constants(w, s0):
 
 
 REFUSED = [into_the_constant_argument, into_a_view_of_the_constant_argument,
-           into_a_global, into_a_default, into_a_value_computed_from_constants]
+           into_a_value_computed_from_constants]
+
+
+@pytest.mark.parametrize("fn", [into_a_global, into_a_default], ids=lambda f: f.__name__)
+def test_a_global_or_default_written_by_name_is_a_variable_of_the_pass(fn):
+    """(fwdad/reverse/state.py; tests/reverse/test_written_state.py has more.)"""
+    test_gradient_with_a_constant_matches_forward_mode_and_finite_differences(fn)
 
 
 @pytest.mark.parametrize("fn", REFUSED, ids=lambda f: f.__name__)
