@@ -149,3 +149,15 @@ def assert_same(got: Any, want: Any, where: str = "output") -> None:
 
 def copy_args(args: Sequence[Any]) -> list:
     return copy.deepcopy(list(args))
+
+
+def fresh_module(path: Any, name: str) -> Any:
+    """The Python file `path` loaded anew as a module of its own named `name`: its
+    globals are objects fwdad has not met yet."""
+    import importlib.util
+    import sys
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

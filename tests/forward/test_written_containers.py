@@ -5,8 +5,6 @@ program runs three times in a row in each transformation, checked against centra
 differences (of f, or of jacfwd(f) for second derivatives), and leaves the user's
 objects as a plain call does. Every one of them was refused before ("written into a
 list, dict or object read from a global or closure variable")."""
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +14,7 @@ import fwdad
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
-from tests.util import assert_close
+from tests.util import assert_close, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -272,14 +270,10 @@ def test_the_dict_given_as_an_argument_too_is_refused(inside):
 
 
 def _fresh_holders(name):
-    """tests/forward/written_container_holders.py loaded anew, as a module of its own:
-    its dicts are ones fwdad has not met yet."""
-    path = Path(__file__).with_name("written_container_holders.py")
-    spec = importlib.util.spec_from_file_location(f"written_container_holders_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """tests/forward/written_container_holders.py loaded anew: its dicts are ones fwdad
+    has not met yet."""
+    return fresh_module(Path(__file__).with_name("written_container_holders.py"),
+                        f"written_container_holders_{name}")
 
 
 @pytest.mark.parametrize("before", [False, True], ids=["", "reader built first"])

@@ -4,8 +4,6 @@ every read of it in that derivative is one Dual, whose tangent starts at zero. E
 program runs three times in a row in each forward transformation, checked against
 central differences (of f, or of jacfwd(f) for second derivatives). Every one of them
 was refused before ("an array that fwdad reads as a constant")."""
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +13,7 @@ import fwdad
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
 from tests.forward import written_globals_config as config
-from tests.util import assert_close
+from tests.util import assert_close, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -370,14 +368,9 @@ def test_the_array_given_as_an_argument_too_is_refused(argument):
 
 # ---- other objects that hold such an array: their reads are refused ------------------
 def _fresh_holders(name):
-    """tests/forward/written_holders.py loaded anew, as a module of its own: its array
-    is one fwdad has not met yet."""
-    path = Path(__file__).with_name("written_holders.py")
-    spec = importlib.util.spec_from_file_location(f"written_holders_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """tests/forward/written_holders.py loaded anew: its array is one fwdad has not met."""
+    return fresh_module(Path(__file__).with_name("written_holders.py"),
+                        f"written_holders_{name}")
 
 
 @pytest.mark.parametrize("before", [False, True], ids=["", "reader built first"])

@@ -1,5 +1,6 @@
 """An array written into by name, which other objects hold too: loaded anew by each test
-of test_written_globals.py that uses it (a module of its own each time)."""
+of tests/forward/test_written_globals.py and tests/reverse/test_written_state.py that
+uses it (a module of its own each time)."""
 import numpy as np
 
 HELD = np.zeros(3)
@@ -52,3 +53,17 @@ def write_row(w):
 
 def read_whole(w):
     return np.sum(WHOLE[0] * w)
+
+
+def read_held(w):
+    return np.sum(HELD * w)
+
+
+def read_named_then_written(w):
+    a = read_alias()  # (HELD read by name before fwdad knows that it is written)
+    write_held(w)
+    return np.sum(a * w)
+
+
+def read_alias():
+    return HELD

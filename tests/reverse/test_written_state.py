@@ -5,8 +5,6 @@ leaves; the next derivative starts from a constant. Each program runs three time
 row in each reverse transformation, against central differences, and grad against jvp
 by the dot-product test. All of these were refused before ("a variable was written into
 a constant array"), except the refusals at the end, which are new."""
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +13,7 @@ import pytest
 import fwdad
 from fwdad.errors import FwdadError
 from tests.forward import test_written_globals as forward_programs
-from tests.util import assert_close
+from tests.util import assert_close, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -165,12 +163,9 @@ def test_the_default_is_a_constant_outside_derivatives():
 
 # ---- refused: holders fwdad cannot follow --------------------------------------------
 def _fresh_holders(name):
-    path = Path(__file__).with_name("written_state_holders.py")
-    spec = importlib.util.spec_from_file_location(f"written_state_holders_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    """tests/forward/written_holders.py (the arrays both modes' tests use) loaded anew."""
+    return fresh_module(Path(__file__).parent.parent / "forward" / "written_holders.py",
+                        f"written_state_holders_{name}")
 
 
 @pytest.mark.parametrize("how", ["grad", "jacrev"])
@@ -190,8 +185,7 @@ def test_a_read_through_another_holder_of_the_array_is_refused(reader, holder, h
                                                   r"closure array that the differentiated "
                                                   r"code writes into by name is read in (" +
                                                   reader + r"|written_then.<locals>.f) at "
-                                                  r".*written_state_holders"
-                                                  r"\.py:\d+"):
+                                                  r".*written_holders\.py:\d+"):
         REVERSE[how](f)
 
 
