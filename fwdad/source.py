@@ -39,6 +39,17 @@ class FunctionSource:
     def name(self) -> str:
         return self.fn.__name__ if self.fn.__name__ != "<lambda>" else "lambda"
 
+    def live_value(self, name: str, missing: Any = None) -> Any:
+        """What the free name `name` holds now (a closure cell's contents, else the
+        global), or `missing` when it holds nothing (an empty cell, an unbound global)."""
+        cell = self.cells.get(name)
+        if cell is not None:
+            try:
+                return cell.cell_contents
+            except ValueError:  # (an empty cell)
+                return missing
+        return self.globals.get(name, missing)
+
 
 def python_function(fn: Any) -> Optional[types.FunctionType]:
     """The plain Python function behind `fn` (unwrapping methods and decorators made

@@ -48,11 +48,11 @@ def reads_mutable_default(src: FunctionSource, names: Iterable[str]) -> bool:
     code = getattr(src.fn, "__code__", None)
     if code is not None and _READS_DEFAULTS & set(_names(code)):
         return True  # (`helper.__defaults__[0]`: an attribute the optimizer may fold)
-    read = {name: _live_value(src, name) for name in names}
+    read = {name: src.live_value(name, _MISSING) for name in names}
     if code is not None:  # (`GET = STORE.__getitem__` called: a callee, bound when the
         # rule is built, that a write into STORE reaches)
         for name in set(_names(code)) | set(code.co_freevars):
-            value = _live_value(src, name)
+            value = src.live_value(name, _MISSING)
             if name not in read and refers(value):
                 read[name] = value
     mutable = {name: v for name, v in read.items() if may_hold_derivative(v) or refers(v)}
@@ -163,13 +163,3 @@ def _in_library(f: Any) -> bool:
 
 
 _MISSING = object()
-
-
-def _live_value(src: FunctionSource, name: str) -> Any:
-    cell = src.cells.get(name)
-    if cell is not None:
-        try:
-            return cell.cell_contents
-        except ValueError:
-            return _MISSING
-    return src.globals.get(name, _MISSING)

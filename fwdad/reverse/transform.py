@@ -56,7 +56,7 @@ def _read_live(tree: ast.FunctionDef, src: FunctionSource) -> Set[str]:
             bound.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
     loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
               and isinstance(n.ctx, ast.Load) and not is_ref(n)} - bound
-    return {name for name in loaded if _may_hold_array(_value_of(name, src))}
+    return {name for name in loaded if _may_hold_array(src.live_value(name, _NO_VALUE))}
 
 
 def _live_defaults(fn: Any) -> List[str]:
@@ -72,16 +72,6 @@ def _live_defaults(fn: Any) -> List[str]:
 
 
 _NO_VALUE = object()
-
-
-def _value_of(name: str, src: FunctionSource) -> Any:
-    cell = src.cells.get(name)
-    if cell is not None:
-        try:
-            return cell.cell_contents
-        except ValueError:  # (an empty cell)
-            return _NO_VALUE
-    return src.globals.get(name, _NO_VALUE)
 
 
 def _may_hold_array(value: Any) -> bool:
