@@ -155,3 +155,40 @@ def test_a_class_with_its_own_new_is_refused_at_second_order_as_at_first():
         fwdad.jacfwd(_creates_an_interned)(X)
     with pytest.raises(fwdad.FwdadError, match="its own __new__"):
         fwdad.hessian(_creates_an_interned)(X)
+
+
+class _Bag:
+    def __init__(self, items):
+        self.items = items
+
+    def __iter__(self):
+        return iter(self.items)
+
+
+def _unpacked_bag(x):
+    a, b = _Bag([x, np.sin(x)])
+    return np.sum(a * b) + np.sum(np.stack(list(_Bag([x, x * x]))) ** 2)
+
+
+def _zipped_bags(x):
+    return np.sum([u * v for u, v in zip(_Bag([x, x * 2.0]), _Bag([np.cos(x), x]))])
+
+
+@pytest.mark.parametrize("f", [_unpacked_bag, _zipped_bags], ids=lambda f: f.__name__)
+def test_an_instance_iterated_through_its_own_iter_to_third_order(f):
+    """Iterating an instance that carries a derivative runs the derived rule of its
+    __iter__ (it was refused), at every order; against central differences."""
+    x, t, h = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25]), 1e-5
+
+    def central(g, y):
+        return (g(y + h * t) - g(y - h * t)) / (2 * h)
+
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(f, (z,), (t,))[1], (y,), (t,))[1]
+    assert fwdad.grad(f)(x) @ t == pytest.approx(central(f, x), rel=1e-7)
+    want = np.array([(fwdad.grad(f)(x + h * e) - fwdad.grad(f)(x - h * e)) / (2 * h)
+                     for e in np.eye(3)])
+    np.testing.assert_allclose(fwdad.hessian(f)(x), want, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-6, atol=1e-8)
+    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(central(second, x), rel=1e-5,
+                                                              abs=1e-7)

@@ -14,11 +14,13 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 import numpy as np
 
 from fwdad import lang
+from fwdad.core import entry_points
 from fwdad.core.read_only import read_only, refuse_unless_zero
 from fwdad.core.written_arrays import WRITTEN, derivative_is_open, refuse_holder
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError, a_type
+from fwdad.errors import FwdadError, InternalError, a_type, in_user_code
 from fwdad.rules.batching import iterate_tangent
+from fwdad.source import python_function
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
@@ -142,6 +144,18 @@ def stream(duals: Iterator[Dual]) -> Dual:
     return Dual(PrimalStream(source), TangentStream(source))
 
 
+def _user_iterator(primal: Any, tangent: Tangent) -> Dual:
+    """What the derived rule of the instance's own __iter__ (Python code) returns."""
+    method = getattr(type(primal), "__iter__", None)
+    if python_function(method) is None:
+        raise FwdadError(
+            f"fwdad cannot iterate over {a_type(primal)} instance that carries a "
+            f"derivative{in_user_code()}: its class has no __iter__ in Python to "
+            f"differentiate. Iterate over the field that holds the items (e.g. "
+            f"`for v in obj.items`).")
+    return entry_points.derived_rule(method)(Dual(primal, tangent))
+
+
 def iterate(d: Dual) -> Iterator[Dual]:
     primal, tangent = d.primal, d.tangent
     if type(tangent) is TangentStream:
@@ -156,10 +170,7 @@ def iterate(d: Dual) -> Iterator[Dual]:
     elif isinstance(primal, np.ndarray):
         yield from map(Dual, primal, iterate_tangent(primal, tangent))
     elif isinstance(tangent, Tangent):  # an instance whose class defines __iter__
-        raise FwdadError(
-            f"fwdad cannot iterate over {a_type(primal)} instance that carries "
-            f"a derivative: its __iter__ is not differentiated yet. Iterate over the "
-            f"field that holds the items (e.g. `for v in obj.items`).")
+        yield from iterate(_user_iterator(primal, tangent))
     else:
         if isinstance(tangent, (list, tuple)) and len(tangent) != len(primal):
             raise InternalError(f"a {type(primal).__name__} of {len(primal)} items has a "

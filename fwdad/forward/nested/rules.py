@@ -161,8 +161,16 @@ def _closure(rule: Dual) -> Dual:
                 NoTangent)
 
 
+def _own_iterator(value: Dual) -> Dual:
+    """What the level-2 rule of an instance's own __iter__ gives (duals.iterate runs
+    its level-1 rule)."""
+    return rule_call(dispatch.derived_rule(type(value.primal.primal).__iter__), value)
+
+
 def _items(value: Dual) -> list:
     """The level-2 items of a level-2 container (what `for v in value` gives)."""
+    if isinstance(value.primal.tangent, Tangent):  # an instance: the list of what its
+        value = call_rule(duals.const(duals.const(list)), _own_iterator(value))  # __iter__ gives
     inner = value.primal
     items = list(duals.iterate(inner))
     outer_p, outer_t = outer_of(value)
@@ -188,6 +196,8 @@ def _as_container(items: list, kind: type) -> Dual:
 
 @frule(duals.iterate)
 def _iterate(value: Dual) -> Dual:
+    if isinstance(value.primal.tangent, Tangent):  # an instance: its own __iter__
+        return _iterate(_own_iterator(value))
     if type(getattr(value.primal, "tangent", None)) is duals.TangentStream:
         return duals.stream(stream_items(value))  # lazy, as on level 1: a list would
         # consume the iterator at once (zip(it, it) would pair it with nothing left)
