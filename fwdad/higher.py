@@ -20,8 +20,8 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.forward.nested import calls as nested_calls
 from fwdad.forward.nested import levels as nested
-from fwdad.forward.nested import rules as nested_rules
 from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
@@ -45,7 +45,7 @@ def jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
     named = {k: nested.lift_outer(v) for k, v in keywords.items()}
-    out = nested_rules.call_rule(nested.lift_outer(f), *args, **named)
+    out = nested_calls.call_rule(nested.lift_outer(f), *args, **named)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))
