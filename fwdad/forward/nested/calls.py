@@ -23,7 +23,7 @@ from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.forward.nested import constructors as nested_constructors
 from fwdad.forward.nested.closures import call_closure
 from fwdad.forward.nested.levels import outer_of, rule_call
-from fwdad.forward.nested.rules import _items
+from fwdad.forward.nested.rules import level_two_items
 from fwdad.rules import iteration, plain_params
 from fwdad.rules.registry import def_nondiff, frule, get_frule
 from fwdad.tangents import NoTangent, Tangent
@@ -184,7 +184,7 @@ def _replace(record: Dual, **changes: Dual) -> Dual:
     unknown = set(changes) - set(cls._fields)
     if unknown:
         raise ValueError(f"Got unexpected field names: {sorted(unknown)!r}")
-    items = [changes.get(name, item) for name, item in zip(cls._fields, _items(record))]
+    items = [changes.get(name, item) for name, item in zip(cls._fields, level_two_items(record))]
     return nested_constructors.class_rule_of_rule(cls)(*items)
 
 
@@ -192,7 +192,7 @@ def _replace(record: Dual, **changes: Dual) -> Dual:
 def _make(cls: Dual, iterable: Dual) -> Dual:
     if not records.is_namedtuple_class(cls.primal.primal):
         raise missing_rule_error(tuple.__new__, (cls.primal, iterable.primal))
-    return nested_constructors.class_rule_of_rule(cls.primal.primal)(*_items(iterable))
+    return nested_constructors.class_rule_of_rule(cls.primal.primal)(*level_two_items(iterable))
 
 
 @frule(forward_callables.StaticCaller.__call__)

@@ -158,7 +158,7 @@ def _own_iterator(value: Dual) -> Dual:
     return rule_call(dispatch.derived_rule(type(value.primal.primal).__iter__), value)
 
 
-def _items(value: Dual) -> list:
+def level_two_items(value: Dual) -> list:
     """The level-2 items of a level-2 container (what `for v in value` gives)."""
     if isinstance(value.primal.tangent, Tangent):  # an instance: the list of what its
         from fwdad.forward.nested.calls import call_rule  # (calls imports this module)
@@ -193,18 +193,18 @@ def _iterate(value: Dual) -> Dual:
     if type(getattr(value.primal, "tangent", None)) is duals.TangentStream:
         return duals.stream(stream_items(value))  # lazy, as on level 1: a list would
         # consume the iterator at once (zip(it, it) would pair it with nothing left)
-    return _as_container(_items(value), list)
+    return _as_container(level_two_items(value), list)
 
 
 @frule(duals.unbox)
 def _unbox(value: Dual) -> Dual:
-    return _as_container(_items(value), tuple)
+    return _as_container(level_two_items(value), tuple)
 
 
 @frule(duals.unpack)
 def _unpack(value: Dual, count: Dual, star: Dual = None) -> Dual:
     """`a, *b, c = value` at level 2 (duals.unpack checks the count first)."""
-    items, star = _items(value), -1 if star is None else star.primal
+    items, star = level_two_items(value), -1 if star is None else star.primal
     duals.unpack(value.primal, count.primal, star)
     if star < 0:
         return _as_container(items, tuple)
