@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
-from fwdad.reverse.registry import composed_rrule, get_rrule, raw_rrule, rrule
+from fwdad.reverse.registry import complex_ready, composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules.piecewise import piecewise
@@ -92,12 +92,24 @@ def _cond(x, p=None):
 
 
 # ---- eigenvalues of a general matrix (real, distinct) -----------------------------------------
-def _real_eig(a, fn):
-    w, v = np.linalg.eig(a)
+def _real_eig(a, fn, eig):
+    """The eigenvalues and vectors of a real matrix whose eigenvalues are real, as real
+    arrays, from `eig`, NumPy's result. NumPy 2.5 and later return them complex whatever
+    their values (with zero imaginary parts where LAPACK found them real): those are
+    taken real here, and the rules' pullbacks read the real part of a complex
+    cotangent, `Re(ct t) = Re(ct) t` for a real tangent t (docs/complex.md)."""
+    w, v = eig
     if np.iscomplexobj(w):
-        raise FwdadError(f"{describe(fn)}: reverse mode differentiates real eigenvalues "
-                         f"only; use forward mode (fwdad.jvp), or eigh if a is symmetric.")
+        if np.iscomplexobj(a) or np.any(w.imag) or np.any(v.imag):
+            raise FwdadError(f"{describe(fn)}: reverse mode differentiates real eigenvalues "
+                             f"of a real matrix only; use forward mode (fwdad.jvp), or eigh "
+                             f"if a is symmetric.")
+        w, v = w.real, v.real
     return w, v
+
+
+# (names of their own: tests give them the complex results of NumPy 2.5)
+_general_eig, _general_eigvals = np.linalg.eig, np.linalg.eigvals
 
 
 def _T(x):
@@ -112,26 +124,32 @@ def _from_c(v, ct_c):
 @rrule(np.linalg.eigvals)
 def _eigvals(a):
     """dw = diag(V^-1 dA V)."""
-    w, v = _real_eig(a, np.linalg.eigvals)
+    w, v = _real_eig(a, np.linalg.eigvals, _general_eig(a))
     eye = np.eye(w.shape[-1])
-    return np.linalg.eigvals(a), lambda ct: (_from_c(v, ct[..., None] * eye),)
+    return _general_eigvals(a), lambda ct: (_from_c(v, np.real(ct)[..., None] * eye),)
 
 
 @rrule(np.linalg.eig)
 def _eig(a):
     """C = V^-1 dA V: dw = diag C; dV = V (F * C), F_ij = 1 / (w_j - w_i) off the
     diagonal, with each column then kept at unit length (as NumPy returns them)."""
-    w, v = _real_eig(a, np.linalg.eig)
+    out = _general_eig(a)
+    w, v = _real_eig(a, np.linalg.eig, out)
     gap = w[..., None, :] - w[..., :, None]
     eye = np.eye(w.shape[-1], dtype=bool)
     f = np.where(eye, 0.0, 1.0 / np.where(eye, 1.0, gap))
 
     def pullback(ct):
-        ct_w, ct_v = ct
+        ct_w, ct_v = np.real(ct[0]), np.real(ct[1])
         ct_d = ct_v - v * np.sum(ct_v * v, axis=-2, keepdims=True)
         ct_c = f * (_T(v) @ ct_d) + ct_w[..., None] * eye
         return (_from_c(v, ct_c),)
-    return np.linalg.eig(a), pullback
+    return out, pullback
+
+
+# Right for every value they take: a complex matrix, or complex eigenvalues, are refused
+# (_real_eig), and the complex results of NumPy 2.5 hold real eigenvalues.
+complex_ready(np.linalg.eig, np.linalg.eigvals)
 
 
 # ---- selections and writes ----------------------------------------------------------------------
