@@ -18,6 +18,7 @@ from fwdad.rules.scipy_linalg import (
     SYMMETRIC,
     blocks,
     check_assume_a,
+    cho_factor_keeps_a,
     factor_of,
     lu_parts,
     mirrored,
@@ -126,14 +127,18 @@ def _cholesky_pullback(low, ct_low, lower: bool):
 # calls the solver of the parts (cho_solve_parts, lu_solve_parts), which has a pure rule.
 @rrule(sl.cho_factor)
 def _cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
-    """c's triangle is L (or L^T): cholesky's pullback; its other triangle is a's."""
+    """c's triangle is L (or L^T): cholesky's pullback; its other triangle is a's, or
+    zeros (fwdad/rules/scipy_linalg.cho_factor_keeps_a)."""
     out = sl.cho_factor(a, lower=lower, check_finite=check_finite)
     low = factor_of(out[0], lower)
+    keeps_a = cho_factor_keeps_a(bool(lower))
 
     def pullback(ct):
         ct_c = ct[0]
-        rest = np.triu(ct_c, 1) if lower else np.tril(ct_c, -1)
-        return _cholesky_pullback(low, ct_c if lower else _T(ct_c), lower) + rest, None
+        ct_a = _cholesky_pullback(low, ct_c if lower else _T(ct_c), lower)
+        if keeps_a:
+            ct_a = ct_a + (np.triu(ct_c, 1) if lower else np.tril(ct_c, -1))
+        return ct_a, None
     return out, pullback
 
 

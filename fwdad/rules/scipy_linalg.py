@@ -15,6 +15,8 @@ This module imports SciPy: fwdad/rules/scipy_support.py loads it when first need
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.linalg as sl
 
@@ -150,12 +152,22 @@ def cholesky_tangent(low, da):
 @frule(sl.cho_factor)
 def _cho_factor(a: Dual, lower=False, overwrite_a=False, check_finite=True) -> Dual:
     """c holds L (lower) or L^T in one triangle: cholesky's tangent there; in the other,
-    a's own entries (SciPy leaves them), with da's."""
+    what this SciPy leaves there: a's own entries, with da's, or zeros."""
     real_only("scipy.linalg.cho_factor", a.primal)
     c, lower = out = sl.cho_factor(a.primal, lower=lower, check_finite=check_finite)
     dlow = cholesky_tangent(factor_of(c, lower), mirrored(_da(a), lower))
-    rest = np.triu(_da(a), 1) if lower else np.tril(_da(a), -1)
-    return Dual(out, (fit((dlow if lower else _T(dlow)) + rest, c), NoTangent))
+    dc = dlow if lower else _T(dlow)
+    if cho_factor_keeps_a(bool(lower)):
+        dc = dc + (np.triu(_da(a), 1) if lower else np.tril(_da(a), -1))
+    return Dual(out, (fit(dc, c), NoTangent))
+
+
+@functools.cache
+def cho_factor_keeps_a(lower: bool) -> bool:
+    """Whether cho_factor leaves a's entries in the triangle of c its solver does not
+    read (SciPy before 1.18), rather than zeros (1.18 and later): asked of SciPy once."""
+    c, _ = sl.cho_factor(np.array([[2.0, 1.0], [1.0, 2.0]]), lower=lower)
+    return bool(c[0, 1] == 1.0 if lower else c[1, 0] == 1.0)
 
 
 def factor_of(c, lower: bool):
