@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.array_protocol import as_array, reads_as_array
 from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
@@ -56,9 +57,13 @@ def _method_copy(x, order="C"):
 def array(x, dtype=None, **kwargs):
     """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
     each variable it was built from (a matvar in that layout)."""
+    if reads_as_array(x):  # (an instance: the array its __array__ gives)
+        x, copy = as_array(x, np.array, dtype, kwargs.get("copy", True))
+        kwargs = {**kwargs, "copy": copy}
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
-        out = x if kwargs.get("copy") is False else \
-            get_rrule(np.copy)(x, order=kwargs.get("order", "K"))
+        copy = kwargs.get("copy", True)  # (None: only when it must, as asarray does)
+        out = x if copy is False else _in_order(x, kwargs.get("order")) if copy is None \
+            else get_rrule(np.copy)(x, order=kwargs.get("order", "K"))
         ndmin = kwargs.get("ndmin", 0)  # (leading axes of length 1, as NumPy adds them)
         if ndmin > out.ndim:
             out = get_rrule(np.ndarray.reshape)(out, (1,) * (ndmin - out.ndim) + out.shape)
@@ -96,6 +101,11 @@ def asarray(x, dtype=None, **kwargs):
     """np.asarray of a variable array is the variable itself, as for a plain array;
     of a plain array, the array itself unless it converts (a write into it writes into
     the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
+    if reads_as_array(x):  # (an instance: the array its __array__ gives)
+        x, copy = as_array(x, np.asarray, dtype, kwargs.get("copy"))
+        kwargs = {**kwargs, "copy": copy} if "copy" in kwargs else kwargs
+    if kwargs.get("copy") is True:  # (a copy even of an array: np.array's)
+        return array(x, dtype=dtype, **kwargs)
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
         return _in_order(x, kwargs.get("order"))
     if type(x) is np.ndarray:
