@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import fwdad
-from fwdad.errors import FwdadError
 from fwdad import testing
+from fwdad.errors import FwdadError
 
 
 class Box:

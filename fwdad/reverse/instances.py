@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.probe import shallow_copy
+from fwdad.probe import probe, shallow_copy
 from fwdad.reverse.var import Var, VarMat, compared_value
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -85,7 +85,7 @@ def _on_values(fn: Callable, *args: Any) -> Any:
 
 
 def _with_values(obj: Any) -> Any:
-    fields = getattr(obj, "__dict__", None)
+    fields = probe(obj, "__dict__")
     if not fields or type(obj) in _PLAIN:
         return obj
     plain = shallow_copy(obj)

@@ -30,6 +30,7 @@ from fwdad.forward.defaults import is_immutable
 from fwdad.forward.schedule import recording
 from fwdad.forward.schedule.recording import RecordingCode
 from fwdad.forward.transform.dual_code import transform
+from fwdad.probe import probe
 from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
 from fwdad.source import python_function
@@ -97,7 +98,7 @@ class Recorder:
     def call(self, callee: Any, entry: Any, args: tuple, kwargs: dict) -> Any:
         """A call of the rule `callee` of the registry entry `entry`."""
         if not purity.call_is_pure(entry, len(args), kwargs):
-            self.invalid(f"{getattr(callee, '__name__', callee)} may mutate its arguments")
+            self.invalid(f"{probe(callee, '__name__', callee)} may mutate its arguments")
         refs = [self.ref(a) for a in args]
         kw = {k: self.ref(v) for k, v in kwargs.items()}
         out = callee(*args, **kwargs)
@@ -265,5 +266,5 @@ class _Poisoned:
         self.fn, self.rec = fn, rec
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.rec.invalid(f"a call of {getattr(self.fn, '__name__', self.fn)!r}")
+        self.rec.invalid(f"a call of {probe(self.fn, '__name__', self.fn)!r}")
         return self.fn(*args, **kwargs)
