@@ -24,6 +24,7 @@ from fwdad.compile import compile_function
 from fwdad.core import duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
+from fwdad.core.written_names import writes_by_name
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.defaults import is_immutable
@@ -217,6 +218,9 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
         # through a global (forward/defaults.py): the derived rule runs, unrecorded
         rec.invalid(f"{fn.__qualname__} has a mutable default")
         return dispatch.derived_rule(fn)
+    if writes_by_name(fn):  # (the schedule would read the object as a constant; the
+        rec.invalid(f"{fn.__qualname__} writes into a global or closure object by name")
+        return dispatch.derived_rule(fn)  # derived rule follows such writes)
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src, RecordingCode)
     if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(normalized)
