@@ -209,3 +209,23 @@ def test_an_instance_without_a_derivative_is_numpys_to_read():
     np.testing.assert_allclose(fwdad.jvp(f, (X,), (T,))[1], 2.0 * T)
     np.testing.assert_allclose(fwdad.grad(lambda x: np.sum(f(x)))(X), [2.0, 2.0])
     np.testing.assert_allclose(fwdad.jacfwd(f)(X), 2.0 * np.eye(2))
+
+
+def joined_instances(x):
+    return np.concatenate([Box(x), Box(x * 2.0)]) * np.stack((Box(x), NoCopy(x)))[1, 0]
+
+
+def array_of_instances(x):
+    return np.sum(np.array([Box(x), Box(np.sin(x))]) ** 2, axis=0) + np.asarray(
+        [[NoCopy(x)], (Box(x),)])[1, 0]
+
+
+@pytest.mark.parametrize("f", [joined_instances, array_of_instances],
+                         ids=lambda f: f.__name__)
+def test_instances_inside_a_list_numpy_reads(f):
+    """np.array of a list of instances, and the joining functions (concatenate, stack),
+    read each item by its __array__."""
+    testing.test_rule(f, X)
+    np.testing.assert_allclose(fwdad.jacrev(f)(X) @ T, _central(f, X, T), rtol=1e-7,
+                               atol=1e-9)
+    test_array_protocol_at_second_order(f)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.reverse.adjoints import accumulate
-from fwdad.reverse.array_protocol import as_array, reads_as_array
+from fwdad.reverse.array_protocol import as_array, implicit_array, reads_as_array
 from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
@@ -60,6 +60,7 @@ def array(x, dtype=None, **kwargs):
     if reads_as_array(x):  # (an instance: the array its __array__ gives)
         x, copy = as_array(x, np.array, dtype, kwargs.get("copy", True))
         kwargs = {**kwargs, "copy": copy}
+    x = _items_read(x)
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
         copy = kwargs.get("copy", True)  # (None: only when it must, as asarray does)
         out = x if copy is False else _in_order(x, kwargs.get("order")) if copy is None \
@@ -86,6 +87,16 @@ def array(x, dtype=None, **kwargs):
     else:
         current().keep(result)
     return result
+
+
+def _items_read(x: Any) -> Any:
+    """A list or tuple (nested) with its instances that NumPy reads by their __array__
+    made those arrays (variables when they depend on the inputs); x itself when it holds
+    none."""
+    if type(x) not in (list, tuple):
+        return x
+    items = [implicit_array(_items_read(item), np.array) for item in x]
+    return x if all(a is b for a, b in zip(items, x)) else items
 
 
 def _keeps_dtype(x: Any, dtype: Any) -> bool:
