@@ -43,8 +43,9 @@ REFUSED = {f"numpy.{name}": reason for reason, names in _NO_DERIVATIVE.items()
            for name in names}
 # Rules that refuse on purpose, with the error's reason.
 REFUSED_BY_RULE = {
-    "numpy.unique": "of a float array that depends on the inputs: a perturbation can "
-                    "split a repeated value, changing the output's length",
+    f"numpy.{name}": "refuses a tie among values with a derivative (a perturbation can "
+                     "split a repeated value), and axis=" for name in (
+        "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values")
 }
 # Reverse rules not written yet: np.fft's come with complex values in reverse mode.
 REVERSE_WAITS = {f"numpy.fft.{name}": "reverse rule: with np.fft's, after complex values "

@@ -12,6 +12,7 @@ from typing import Any, Callable, List
 import numpy as np
 
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
+from fwdad.probe import probe
 from fwdad.signatures import signature_of
 
 
@@ -59,7 +60,7 @@ def no_floats_error(api: str, f: Callable[..., Any], argnums: Any,
     """The error for a Jacobian with respect to arguments with no float leaves: it
     names an instance of a class among them, which jacfwd and jacrev do not open."""
     where = f"{api}({describe(f)}, argnums={argnums}) differentiates with respect to "
-    instance = next((x for x in inputs if hasattr(x, "__dict__")
+    instance = next((x for x in inputs if probe(x, "__dict__") is not None
                      and not isinstance(x, (type, np.ndarray))), None)
     if instance is not None:
         return NonDifferentiableError(

@@ -102,7 +102,7 @@ class WorkerTraceback(FwdadError):
 
 def describe(fn: Any) -> str:
     """A short, recognizable name for a callable: `module.qualname`."""
-    module = getattr(fn, "user_module", None) or getattr(fn, "__module__", None)
+    module = probe(fn, "user_module") or probe(fn, "__module__")
     name = probe(fn, "__qualname__") or probe(fn, "__name__")
     if name is None:
         return repr(fn)

@@ -22,6 +22,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
 from fwdad.forward.nested import calls as nested_calls
 from fwdad.forward.nested import levels as nested
+from fwdad.probe import probe
 from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
 from fwdad.rules import batching
@@ -213,5 +214,5 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
                 done()
         stacked = np.stack(columns, axis=-1)
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
-    compute.__name__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    compute.__name__ = f"hessian_{probe(f, '__name__', 'f')}"
     return Transformed("hessian", f, argnums, compute)

@@ -16,6 +16,7 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import SharedTangentError, describe
+from fwdad.probe import probe
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
 from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
@@ -95,7 +96,7 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
         if holomorphic:
             complex_args.check_outputs("jacfwd", f, out)
         return jac
-    jacobian.__name__ = f"jacfwd_{getattr(f, '__name__', 'f')}"
+    jacobian.__name__ = f"jacfwd_{probe(f, '__name__', 'f')}"
     return Transformed("jacfwd", f, argnums, jacobian)
 
 

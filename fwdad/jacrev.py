@@ -23,6 +23,7 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
 from fwdad.errors import FwdadError, a_type, describe
+from fwdad.probe import probe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
@@ -66,7 +67,7 @@ def jacrev(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     def jacobian(*args: Any, **kwargs: Any) -> Any:
         check_call("jacrev", f, args, kwargs)
         return value_and_jacobian_by_rows(f, argnums, args, kwargs, progress, holomorphic)[1]
-    jacobian.__name__ = f"jacrev_{getattr(f, '__name__', 'f')}"
+    jacobian.__name__ = f"jacrev_{probe(f, '__name__', 'f')}"
     return Transformed("jacrev", f, argnums, jacobian)
 
 

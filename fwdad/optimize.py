@@ -27,6 +27,7 @@ from fwdad.api import jvp
 from fwdad.errors import FwdadError, describe
 from fwdad.higher import hessian
 from fwdad.jacobians import jacfwd
+from fwdad.probe import probe
 from fwdad.reverse.api import grad, value_and_grad
 
 
@@ -42,7 +43,7 @@ def jac(f: Callable[..., Any]) -> Callable[..., Any]:
         if np.ndim(out) == 0:
             return np.asarray(value_and_grad(f)(x, *args)[1])
         return np.asarray(jacfwd(f)(x, *args))
-    jac_of_f.__name__ = f"jac_{getattr(f, '__name__', 'f')}"
+    jac_of_f.__name__ = f"jac_{probe(f, '__name__', 'f')}"
     return jac_of_f
 
 
@@ -54,7 +55,7 @@ def value_and_jac(f: Callable[..., Any]) -> Callable[..., Any]:
     def value_and_jac_of_f(x: Any, *args: Any) -> tuple[Any, ...]:
         value, gradient = value_and_grad(f)(np.asarray(x, dtype=float), *args)
         return value, np.asarray(gradient)
-    value_and_jac_of_f.__name__ = f"value_and_jac_{getattr(f, '__name__', 'f')}"
+    value_and_jac_of_f.__name__ = f"value_and_jac_{probe(f, '__name__', 'f')}"
     return value_and_jac_of_f
 
 
@@ -65,7 +66,7 @@ def hess(f: Callable[..., Any]) -> Callable[..., Any]:
     def hess_of_f(x: Any, *args: Any) -> np.ndarray:
         x = np.asarray(x, dtype=float)
         return np.asarray(hessian(f)(x, *args)).reshape(x.size, x.size)
-    hess_of_f.__name__ = f"hess_{getattr(f, '__name__', 'f')}"
+    hess_of_f.__name__ = f"hess_{probe(f, '__name__', 'f')}"
     return hess_of_f
 
 
@@ -80,7 +81,7 @@ def hessp(f: Callable[..., Any]) -> Callable[..., Any]:
         tangents = (p,) + (None,) * len(args)  # (the args: no tangent)
         return np.asarray(jvp(grad(f), (x,) + args, tangents)[1])  # (forward over
         # reverse, as hvp: the gradient with respect to x alone)
-    hessp_of_f.__name__ = f"hessp_{getattr(f, '__name__', 'f')}"
+    hessp_of_f.__name__ = f"hessp_{probe(f, '__name__', 'f')}"
     return hessp_of_f
 
 

@@ -28,6 +28,7 @@ import types
 from typing import Any, Dict, List, Optional, Protocol, Set
 
 from fwdad.errors import FwdadError, ShippingError, WorkerTraceback, describe
+from fwdad.probe import probe
 
 
 class Task(Protocol):
@@ -83,7 +84,7 @@ KEPT = 64  # functions kept per worker
 
 def importable(f: Any) -> bool:
     """Whether importing f's module and looking up its qualname gives f back."""
-    module, qualname = getattr(f, "__module__", None), getattr(f, "__qualname__", None)
+    module, qualname = probe(f, "__module__"), probe(f, "__qualname__")
     if not isinstance(module, str) or not isinstance(qualname, str) or \
             module == "__main__" or "<" in qualname:
         return False

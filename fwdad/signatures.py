@@ -15,6 +15,7 @@ import weakref
 from typing import Any, Callable, Optional
 
 from fwdad.errors import FwdadError, describe
+from fwdad.probe import probe
 
 
 def check_call(api: str, f: Callable, args: tuple, kwargs: Optional[dict] = None) -> None:
@@ -55,8 +56,8 @@ def signature_of(f: Callable) -> Optional[inspect.Signature]:
         return known[1]
     try:
         signature: Optional[inspect.Signature] = inspect.signature(f)
-    except (TypeError, ValueError):
-        signature = None
+    except Exception:  # noqa: BLE001 (TypeError, ValueError: no signature; or what a user's
+        signature = None  # __getattr__ raised when inspect asked it for __signature__)
     try:
         _SIGNATURES[f] = (parts, signature)
     except TypeError:
@@ -66,7 +67,7 @@ def signature_of(f: Callable) -> Optional[inspect.Signature]:
 
 def _parts(f: Callable) -> tuple:
     """What a function's signature is read from (compared by identity)."""
-    return tuple(getattr(f, name, None) for name in (
+    return tuple(probe(f, name) for name in (
         "__code__", "__defaults__", "__kwdefaults__", "__signature__", "__wrapped__"))
 
 

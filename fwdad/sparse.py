@@ -23,6 +23,7 @@ from fwdad.chunked import check_executor
 from fwdad.coloring import column_coloring, row_coloring, symmetric_coloring
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, SparsityPatternError, a_type, describe
+from fwdad.probe import probe as probe_attribute
 from fwdad.scratch import Fresh
 from fwdad.signatures import check_call
 
@@ -90,7 +91,7 @@ def sparse_jacfwd(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
             jac = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
             work.hold("passes", out, compressed, *_arrays(jac))  # (fwdad/scratch.py: why)
             return jac
-    jacobian.__name__ = f"sparse_jacfwd_{getattr(f, '__name__', 'f')}"
+    jacobian.__name__ = f"sparse_jacfwd_{probe_attribute(f, '__name__', 'f')}"
     return jacobian
 
 
@@ -114,7 +115,7 @@ def sparse_jacrev(f: Callable[..., Any], argnums: int = 0, sparsity: Any = "dete
             jac = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
             work.hold("passes", compressed, *_arrays(jac))
             return jac
-    jacobian.__name__ = f"sparse_jacrev_{getattr(f, '__name__', 'f')}"
+    jacobian.__name__ = f"sparse_jacrev_{probe_attribute(f, '__name__', 'f')}"
     return jacobian
 
 
@@ -163,7 +164,7 @@ def sparse_hessian(f: Callable[..., Any], argnums: int = 0, sparsity: Any = None
             hess = _finish(planner, plan, seeds, compressed, args, kwargs, check, work)
             work.hold("passes", compressed, *_arrays(hess))
             return hess
-    hessian.__name__ = f"sparse_hessian_{getattr(f, '__name__', 'f')}"
+    hessian.__name__ = f"sparse_hessian_{probe_attribute(f, '__name__', 'f')}"
     return hessian
 
 

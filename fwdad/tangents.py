@@ -178,7 +178,7 @@ del _kind
 
 def _is_instance(x: Any) -> bool:
     """An instance of a user class whose fields we can see."""
-    return hasattr(x, "__dict__") and not isinstance(x, (type, type(np)))  \
+    return probe(x, "__dict__") is not None and not isinstance(x, (type, type(np))) \
         and not callable(probe(x, "__func__")) and not _is_function(x)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fwdad.probe import probe
+
 
 class Transformed:
     """`kind` ("grad", "value_and_grad", "jacfwd", "jacrev", "hessian") of `f` with
@@ -26,7 +28,7 @@ class Transformed:
         return self.compute(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<fwdad.{self.kind} of {getattr(self.f, '__name__', self.f)!r}>"
+        return f"<fwdad.{self.kind} of {probe(self.f, '__name__', self.f)!r}>"
 
 
 class NestedTransformation(BaseException):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from fwdad.errors import FwdadError
 
 
 class DictBacked:
@@ -39,6 +40,23 @@ class Params:
         return np.tanh(self.w * x) + self.b
 
 
+class Slotted:
+    """No __dict__: fwdad's look-up of `__dict__` reaches __getattr__, which raises."""
+    __slots__ = ("w",)
+
+    def __init__(self, w):
+        self.w = w
+
+    def __getattr__(self, name):
+        raise KeyError(name)
+
+    def __call__(self, x):
+        return np.sin(x) * self.w
+
+
+SLOTTED = Slotted(3.0)
+
+
 def uses_a_global(x):
     return CONFIG(x) + CONFIG.scale(x) * x
 
@@ -46,6 +64,14 @@ def uses_a_global(x):
 def makes_one(x):
     p = Params(x, 0.5)
     return p(x) * p.w
+
+
+def slotted_global(x):
+    return SLOTTED(x) * x
+
+
+def slotted_made(x):
+    return Slotted(2.0)(x) + np.cos(x) * Slotted(x[0]).w
 
 
 def loss(p, x):
@@ -65,11 +91,14 @@ MODES = {
     "transposed": lambda f: np.array([fwdad.linearize(f, X)[1].T(e)[0]  # (rows of J)
                                       for e in np.eye(2)]) @ T,
     "sparse": lambda f: fwdad.sparse_jacfwd(f)(X).toarray() @ T,
+    "grad": lambda f: np.array([fwdad.grad(lambda x: f(x)[i])(X) for i in range(2)]) @ T,
+    "vjp": lambda f: np.array([fwdad.vjp(f, X)[1](e)[0] for e in np.eye(2)]) @ T,
 }
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("f", [uses_a_global, makes_one], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("f", [uses_a_global, makes_one, slotted_global, slotted_made],
+                         ids=lambda f: f.__name__)
 def test_each_mode_reads_a_raising_getattr_as_a_missing_name(f, mode):
     np.testing.assert_allclose(MODES[mode](f), _central(f, X, T), rtol=1e-7, atol=1e-9)
 
@@ -88,3 +117,25 @@ def test_an_instance_with_a_raising_getattr_as_an_argument():
 def test_the_users_own_read_of_a_missing_name_still_raises_its_error():
     with pytest.raises(KeyError, match="nope"):
         fwdad.jvp(lambda x: x * CONFIG.nope, (1.0,), (1.0,))
+
+
+@pytest.mark.parametrize("f", [uses_a_global, slotted_global, slotted_made],
+                         ids=lambda f: f.__name__)
+def test_hessian_through_a_raising_getattr(f):
+    def scalar(x):
+        return np.sum(f(x) ** 2)
+    np.testing.assert_allclose(fwdad.hessian(scalar)(X) @ T,
+                               _central(fwdad.grad(scalar), X, T), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("transform", [fwdad.jacfwd, fwdad.jacrev, fwdad.sparse_jacfwd],
+                         ids=lambda t: t.__name__)
+def test_a_callable_instance_with_a_raising_getattr_is_transformed(transform):
+    """fwdad names the transformed function (`__name__`) and reads its signature
+    (`__code__`, `__wrapped__`): a callable instance has neither."""
+    for callable_ in (CONFIG, SLOTTED):
+        jac = transform(callable_)(X)
+        jac = jac.toarray() if hasattr(jac, "toarray") else jac
+        np.testing.assert_allclose(jac @ T, _central(callable_, X, T), rtol=1e-7, atol=1e-9)
+    with pytest.raises(FwdadError, match="hold no floats|is an int"):  # (not a KeyError)
+        transform(SLOTTED)(3)

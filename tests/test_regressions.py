@@ -126,9 +126,9 @@ def test_bincount_is_differentiated_in_its_weights_in_both_modes():
 
 
 def test_unique_of_a_differentiated_float_array_is_refused_in_both_modes():
-    x = np.array([0.5, 0.5, 2.0])
-    with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):
-        fwdad.jvp(np.unique, (x,), (np.ones(3),))
+    x = np.array([0.5, 0.5, 2.0])  # the tied two move apart (equal tangents would keep
+    with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):  # them tied:
+        fwdad.jvp(np.unique, (x,), (np.array([1.0, 2.0, 3.0]),))  # tests/test_unique.py)
     with pytest.raises(fwdad.NonDifferentiableError, match="np.unique"):
         fwdad.grad(lambda x: np.sum(np.unique(x)))(x)
 

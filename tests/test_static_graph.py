@@ -229,3 +229,35 @@ def test_loops_over_iterators_record_and_run_again_correctly(fn):
     for _ in range(2):  # the recording run, then the next call
         assert_close(fwdad.jvp(g, (x.copy(),), (t,))[1], want, rtol=1e-6)
         assert_close(fwdad.grad(g)(x.copy()) @ t, want, rtol=1e-6)
+
+
+WRITTEN = np.zeros(3)
+
+
+def _writes_one(v):
+    WRITTEN[1] = v
+
+
+def writes_a_global(x):
+    WRITTEN[0] = x[0] * 2.0
+    _writes_one(x[1] * 3.0)
+    return np.sum(WRITTEN * x)
+
+
+def test_a_function_that_writes_a_global_by_name_runs_its_full_rule():
+    """The schedule would read WRITTEN as a constant (both modes refused the write
+    through it, saying fwdad follows such writes): the graph records the reason and
+    runs the full rule, which follows them, on every call."""
+    x, t = np.array([0.3, 0.7, 1.1]), np.array([1.0, -0.5, 2.0])
+    graph = fwdad.static_graph(writes_a_global)
+    want_grad = np.array([4 * x[0], 6 * x[1], 0.0])  # WRITTEN[2] stays 0
+    for _ in range(3):  # the record, then the calls after it
+        WRITTEN[:] = 0.0
+        assert_close(fwdad.grad(graph)(x), want_grad, rtol=1e-12)
+        WRITTEN[:] = 0.0
+        assert_close(fwdad.jvp(graph, (x,), (t,))[1], want_grad @ t, rtol=1e-12)
+        assert_close(WRITTEN, [2 * x[0], 3 * x[1], 0.0], rtol=1e-12)  # (as a plain call)
+        WRITTEN[:] = 0.0
+        assert_close(fwdad.static_graph(fwdad.grad(writes_a_global))(x), want_grad,
+                     rtol=1e-12)
+    assert "writes into a global" in next(iter(graph.static_graph.reasons.values()))

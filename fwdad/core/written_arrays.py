@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad.errors import FwdadError, a_type, in_user_code
+from fwdad.probe import probe
 
 # id -> a weak reference to the array, or a `Kept` of the list, dict or instance (a plain
 # dict: read_global tests it at every read; an entry whose object is gone stays, and
@@ -110,7 +111,7 @@ def written_within(value: Any, depth: int = 0,
             types.BuiltinMethodType, types.MethodWrapperType)) else gc.get_referents(value)
     elif isinstance(value, types.MethodType):
         items = [value.__self__]
-    elif hasattr(value, "__dict__") and not isinstance(value, type) and \
+    elif probe(value, "__dict__") is not None and not isinstance(value, type) and \
             type(value).__module__.split(".")[0] not in ("fwdad", "numpy", "builtins"):
         items = list(vars(value).values())[:_MOST_ITEMS]
     else:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, Iterator
 import numpy as np
 
 from fwdad.errors import FwdadError
+from fwdad.probe import probe
 from fwdad.source import get_source
 
 # Methods of ndarray, list and dict that write into the object they are called on.
@@ -33,6 +34,22 @@ def written_arrays(f: types.FunctionType) -> Iterator[np.ndarray]:
     """The float arrays among `f`'s globals and closure cells that its code (nested
     defs included) writes into by name."""
     return written_values(f, float_array)
+
+
+def writes_by_name(f: types.FunctionType) -> bool:
+    """Whether f's code writes into an array, list, dict or object of its globals or
+    closure cells by name (a static schedule, which reads them as constants, cannot
+    follow that: it runs the full rule instead)."""
+    return next(written_values(f, _mutable), _NOTHING) is not _NOTHING
+
+
+_NOTHING = object()
+
+
+def _mutable(value: Any) -> bool:
+    return isinstance(value, (np.ndarray, list, dict)) or (
+        probe(value, "__dict__") is not None and not isinstance(
+            value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)))
 
 
 def written_values(f: types.FunctionType, kept: Callable[[Any], bool]) -> Iterator[Any]:

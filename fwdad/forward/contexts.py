@@ -17,6 +17,7 @@ from fwdad.core.closures import DerivedClosure
 from fwdad.core.duals import NONE, const
 from fwdad.dual import Dual
 from fwdad.managers import Entered, Mode, runs_on_plain_values
+from fwdad.probe import probe
 from fwdad.rules.registry import get_frule
 from fwdad.tangents import NoTangent, Tangent
 
@@ -71,7 +72,7 @@ def holds_values(primal: Any, tangent: Any) -> bool:
 
 
 def _fields(primal: Any) -> dict:
-    return dict(getattr(primal, "__dict__", None) or {})
+    return dict(probe(primal, "__dict__") or {})
 
 
 def _may_close_over_values(value: Any) -> bool:

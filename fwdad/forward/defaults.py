@@ -51,6 +51,7 @@ from fwdad.forward.default_refusals import (
     rule_running,
 )
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
+from fwdad.probe import probe
 from fwdad.rules.batching import created_tangent
 from fwdad.tangents import Tangent, zero_tangent
 
@@ -380,6 +381,6 @@ def may_hold_derivative(value: Any) -> bool:
         return True
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fcO"
-    return hasattr(value, "__dict__") and not isinstance(
+    return probe(value, "__dict__") is not None and not isinstance(
         value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                 types.MethodType))

@@ -42,6 +42,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.forward.optimizer import kinds, unboxed
 from fwdad.normalize.plain_classes import layout
+from fwdad.probe import probe
 from fwdad.rules.registry import on_register
 from fwdad.tangents import Tangent
 
@@ -71,9 +72,9 @@ def plain_instance(d: Dual, fields: FrozenSet[str]
     names = _fields(type(primal))
     if names is None or not fields <= names:
         return None
-    own = getattr(primal, "__dict__", None)
+    own = probe(primal, "__dict__")
     if own is None:
-        own = {name: getattr(primal, name, _MISSING) for name in names}
+        own = {name: probe(primal, name, _MISSING) for name in names}
     elif own.keys() != names:  # (an attribute that is no field, a field deleted)
         return None
     if not all(type(v) in _SCALARS or _leaf(v) for v in own.values()):

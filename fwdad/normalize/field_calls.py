@@ -43,6 +43,7 @@ from fwdad.normalize.names import Namer
 from fwdad.normalize.plain_classes import Layout
 from fwdad.normalize.refs import is_ref
 from fwdad.normalize.uses import Use
+from fwdad.probe import probe
 from fwdad.rules.registry import is_primitive
 
 _VARIANTS: "weakref.WeakKeyDictionary[Any, Dict[Tuple[str, type], Any]]" = \
@@ -78,7 +79,7 @@ def _parameter(call: ast.Call, name: str, fn: Any) -> Optional[str]:
     given = [i for i, a in enumerate(call.args) if type(a) is ast.Name and a.id == name]
     named = [k.arg for k in call.keywords if type(k.value) is ast.Name and k.value.id == name]
     mentions = sum(1 for n in walk(call) if type(n) is ast.Name and n.id == name)
-    code = getattr(fn, "__code__", None)
+    code = probe(fn, "__code__")
     if code is None or mentions != 1 or len(given) + len(named) != 1 or any(
             type(a) is ast.Starred for a in call.args) or \
             any(k.arg is None for k in call.keywords):

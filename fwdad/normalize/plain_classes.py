@@ -22,6 +22,7 @@ import types
 from typing import Any, Dict, Optional, Tuple
 
 from fwdad.errors import FwdadError
+from fwdad.probe import probe
 from fwdad.rules.registry import is_primitive
 from fwdad.source import get_source
 
@@ -133,9 +134,9 @@ def _dataclass_layout(cls: type) -> Optional[Layout]:
 
 def _made_by_dataclasses(fn: Any, cls: type) -> bool:
     """`fn` is a method dataclasses generated for `cls` (exec'd code, no source)."""
-    code = getattr(fn, "__code__", None)
+    code = probe(fn, "__code__")
     return code is not None and code.co_filename == "<string>" \
-        and getattr(fn, "__qualname__", "") == f"{cls.__qualname__}.{fn.__name__}"
+        and probe(fn, "__qualname__", "") == f"{cls.__qualname__}.{fn.__name__}"
 
 
 def _is_frozen_dataclass(cls: type) -> bool:

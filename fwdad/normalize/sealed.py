@@ -38,6 +38,7 @@ import numpy as np
 
 from fwdad.astwalk import assigned_once
 from fwdad.normalize.refs import is_ref
+from fwdad.probe import probe
 from fwdad.rules.purity import call_is_pure
 from fwdad.rules.registry import entry_of, is_primitive
 
@@ -172,7 +173,7 @@ def _random(fn: Any) -> bool:
     call is run again (the general rule runs it again after an exception)."""
     if fn in (print, input, open, breakpoint):
         return True
-    owner = getattr(fn, "__self__", None)
-    module = getattr(fn, "__module__", None) or getattr(type(owner), "__module__", "")
+    owner = probe(fn, "__self__")
+    module = probe(fn, "__module__") or getattr(type(owner), "__module__", "")
     return module.startswith(_RANDOM_MODULES) or \
         type(owner).__module__.startswith("numpy.random")

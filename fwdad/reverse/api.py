@@ -13,6 +13,7 @@ import numpy as np
 
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
+from fwdad.probe import probe
 from fwdad.reverse import dispatch, state
 from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
 from fwdad.reverse.stores import settle
@@ -181,7 +182,7 @@ def _value_and_grad(api: str, f: Callable[..., Any], argnums: Any,
         cts = pullback.run(unit, release=True)  # (a seed made here: nothing to check)
         picked = tuple(cts[i] for i in wrt)
         return out, picked if isinstance(argnums, (tuple, list)) else picked[0]
-    value_and_grad_f.__name__ = f"value_and_grad_{getattr(f, '__name__', 'f')}"
+    value_and_grad_f.__name__ = f"value_and_grad_{probe(f, '__name__', 'f')}"
     return Transformed("value_and_grad", f, argnums, value_and_grad_f)
 
 
@@ -289,5 +290,5 @@ def grad(f: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
 
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         return value_and_grad_f(*args, **kwargs)[1]
-    grad_f.__name__ = f"grad_{getattr(f, '__name__', 'f')}"
+    grad_f.__name__ = f"grad_{probe(f, '__name__', 'f')}"
     return Transformed("grad", f, argnums, grad_f)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fwdad.managers import Entered, Mode, runs_on_plain_values
+from fwdad.probe import probe
 from fwdad.reverse.registry import get_rrule
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
@@ -45,7 +46,7 @@ def holds_variables(value: Any, depth: int = 3) -> bool:
         return any(holds_variables(v, depth - 1) for v in value)
     if isinstance(value, dict):
         return any(holds_variables(v, depth - 1) for v in value.values())
-    fields = getattr(value, "__dict__", None)
+    fields = probe(value, "__dict__")
     return bool(fields) and any(holds_variables(v, depth - 1) for v in fields.values())
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
-from fwdad.probe import shallow_copy
+from fwdad.probe import probe, shallow_copy
 from fwdad.reverse.var import Var, VarMat, compared_value
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
@@ -44,12 +44,12 @@ def user_method(fn: Any, args: tuple) -> Optional[Callable]:
     name = _DUNDERS.get(fn)
     if name is None or not args:
         return None
-    method = None if type(args[0]) in _PLAIN else _method(type(args[0]), f"__{name}__")
+    method = None if type(args[0]) in _PLAIN else method_rule(type(args[0]), f"__{name}__")
     if method is not None:
         return method
     reflected_name = _REFLECTED.get(name, f"__r{name}__")
     if len(args) == 2 and type(args[1]) not in _PLAIN and reflected_name is not None:
-        reflected = _method(type(args[1]), reflected_name)
+        reflected = method_rule(type(args[1]), reflected_name)
         if reflected is not None:
             return lambda a, b: reflected(b, a)
     return None
@@ -58,7 +58,8 @@ def user_method(fn: Any, args: tuple) -> Optional[Callable]:
 _PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
 
 
-def _method(cls: type, name: str) -> Optional[Callable]:
+def method_rule(cls: type, name: str) -> Optional[Callable]:
+    """The reverse rule of cls's method `name` when that is Python code, else None."""
     key = (cls, name)
     if key not in _METHODS:
         from fwdad.reverse.dispatch import derived_rrule
@@ -84,7 +85,7 @@ def _on_values(fn: Callable, *args: Any) -> Any:
 
 
 def _with_values(obj: Any) -> Any:
-    fields = getattr(obj, "__dict__", None)
+    fields = probe(obj, "__dict__")
     if not fields or type(obj) in _PLAIN:
         return obj
     plain = shallow_copy(obj)

@@ -16,7 +16,9 @@ import numpy as np
 
 from fwdad.errors import FwdadError, describe, in_user_code, masked_array_error
 from fwdad.probe import probe
+from fwdad.reverse import array_protocol
 from fwdad.reverse.adjoints import accumulate, adjoint_of
+from fwdad.reverse.array_protocol import implicit_array
 from fwdad.reverse.complex_values import (
     COMPLEX_READY,
     complex_among,
@@ -127,8 +129,10 @@ class Pure:
         if self.numpy or self.fn in _ARITHMETIC and any(
                 isinstance(a, _NUMPY_VALUES) for a in args):
             # NumPy reads a list of variables as an array (an operator does when the
-            # other operand is an array): so do we
-            args = tuple(_as_array(a) for a in args)
+            # other operand is an array), and an instance by its __array__: so do we
+            args = tuple(_as_array(a) for a in array_protocol.operands(self.fn, args)) \
+                if not self.numpy else tuple(_as_array(implicit_array(a, self.fn))
+                                             for a in args)
         at = [i for i, a in enumerate(args) if is_tracked(a)]
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
             raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from fwdad.reverse.adjoints import accumulate
+from fwdad.reverse.array_protocol import as_array, implicit_array, reads_as_array
 from fwdad.reverse.complex_values import note_complex
 from fwdad.reverse.complexes import refuse_complex
 from fwdad.reverse.positions import positions, scatter
@@ -56,9 +57,14 @@ def _method_copy(x, order="C"):
 def array(x, dtype=None, **kwargs):
     """np.array of (nested lists of) variables: one VarMat whose adjoint is handed to
     each variable it was built from (a matvar in that layout)."""
+    if reads_as_array(x):  # (an instance: the array its __array__ gives)
+        x, copy = as_array(x, np.array, dtype, kwargs.get("copy", True))
+        kwargs = {**kwargs, "copy": copy}
+    x = _items_read(x)
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
-        out = x if kwargs.get("copy") is False else \
-            get_rrule(np.copy)(x, order=kwargs.get("order", "K"))
+        copy = kwargs.get("copy", True)  # (None: only when it must, as asarray does)
+        out = x if copy is False else _in_order(x, kwargs.get("order")) if copy is None \
+            else get_rrule(np.copy)(x, order=kwargs.get("order", "K"))
         ndmin = kwargs.get("ndmin", 0)  # (leading axes of length 1, as NumPy adds them)
         if ndmin > out.ndim:
             out = get_rrule(np.ndarray.reshape)(out, (1,) * (ndmin - out.ndim) + out.shape)
@@ -83,6 +89,16 @@ def array(x, dtype=None, **kwargs):
     return result
 
 
+def _items_read(x: Any) -> Any:
+    """A list or tuple (nested) with its instances that NumPy reads by their __array__
+    made those arrays (variables when they depend on the inputs); x itself when it holds
+    none."""
+    if type(x) not in (list, tuple):
+        return x
+    items = [implicit_array(_items_read(item), np.array) for item in x]
+    return x if all(a is b for a, b in zip(items, x)) else items
+
+
 def _keeps_dtype(x: Any, dtype: Any) -> bool:
     """Whether a variable array converted to `dtype` keeps its values' dtype (a matvar
     holds float64 values)."""
@@ -96,6 +112,11 @@ def asarray(x, dtype=None, **kwargs):
     """np.asarray of a variable array is the variable itself, as for a plain array;
     of a plain array, the array itself unless it converts (a write into it writes into
     the caller's array, as in a plain call: tests/reverse/test_made_inside.py)."""
+    if reads_as_array(x):  # (an instance: the array its __array__ gives)
+        x, copy = as_array(x, np.asarray, dtype, kwargs.get("copy"))
+        kwargs = {**kwargs, "copy": copy} if "copy" in kwargs else kwargs
+    if kwargs.get("copy") is True:  # (a copy even of an array: np.array's)
+        return array(x, dtype=dtype, **kwargs)
     if is_tracked(x) and type(x) is not Var and _keeps_dtype(x, dtype):
         return _in_order(x, kwargs.get("order"))
     if type(x) is np.ndarray:

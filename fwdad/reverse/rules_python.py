@@ -14,6 +14,7 @@ import numpy as np
 
 from fwdad import attributes, lang
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, in_user_code
+from fwdad.probe import probe
 from fwdad.reverse.complex_parts import write_part
 from fwdad.reverse.instances import user_method
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
@@ -116,7 +117,7 @@ class Method:
         self.fn, self.obj = fn, obj
 
     def __repr__(self) -> str:
-        return f"<method {getattr(self.fn, '__name__', '?')} of {self.obj!r}>"
+        return f"<method {probe(self.fn, '__name__', '?')} of {self.obj!r}>"
 
 
 _ARRAY_DATA = {"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"}

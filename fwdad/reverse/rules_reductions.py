@@ -8,15 +8,18 @@ picks); sort and median are stable.
 """
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from fwdad.errors import NonDifferentiableError
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_arrays import assign
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
+from fwdad.rules import counting
+from fwdad.tangents import rebuild
 
 
 def merged_axes(x, axis):
@@ -315,12 +318,24 @@ def _bincount(x, weights=None, minlength=0):
     return _bincount_of_weights(x, weights, minlength)
 
 
-@raw_rrule(np.unique)
-def _unique(ar, *args, **kwargs):
-    if is_tracked(ar):
-        raise NonDifferentiableError(
-            "np.unique of a float array that depends on the differentiated inputs: its "
-            "values would need a derivative, and one perturbation can split a repeated "
-            "value. Sort instead (np.sort is differentiable), or call np.unique on "
-            "values that do not depend on the inputs.")
-    return np.unique(ar, *args, **kwargs)
+def _unique_rrule(fn):
+    """np.unique and the array API's unique_*: the values are the elements they are
+    (rules/counting.py), read from the flattened variable; ties are refused."""
+    def rule(ar, *args, **kwargs):
+        if not is_tracked(ar):
+            return fn(ar, *args, **kwargs)
+        out = fn(value_of(ar), *args, **kwargs)
+        values = out if isinstance(out, np.ndarray) else out[0]
+        if counting.axis_of(fn, args, kwargs) is not None:
+            raise counting.axis_error(fn)
+        at = counting.unique_positions(np.ravel(value_of(ar)), values)
+        if at is None:
+            raise counting.tied_error(fn)
+        picked = get_rrule(operator.getitem)(get_rrule(np.ravel)(ar), at)
+        return picked if isinstance(out, np.ndarray) else rebuild(out, [picked, *out[1:]])
+    rule.__name__ = f"_{fn.__name__}"
+    raw_rrule(fn)(rule)
+
+
+for _fn in counting.UNIQUE:
+    _unique_rrule(_fn)

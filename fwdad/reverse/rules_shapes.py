@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from fwdad.errors import FwdadError, describe
+from fwdad.reverse.array_protocol import implicit_array
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rule_calls import Pure
@@ -94,7 +95,7 @@ def _joining(fn: Callable) -> Callable:
             del kwargs["out"]
             get_rrule(operator.setitem)(out, Ellipsis, call(seq, *args, **kwargs))
             return out
-        seq = [_as_array(item) for item in seq]
+        seq = [_as_array(implicit_array(item, fn)) for item in seq]
         if not any(is_tracked(item) for item in seq):
             return fn(seq, *args, **kwargs)
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from fwdad.buildlog import timed_build
 from fwdad.core.rule_cache import RuleCache
+from fwdad.probe import probe
 from fwdad.reverse.kinds import OTHER, PLAIN, kind_of, signature
 
 specialized_rrules = RuleCache(weak=True)  # Python function -> {signature: its rule}
@@ -43,7 +44,7 @@ class SpecializedRule:
         return rule_for(self, args, kwargs)(*args, **kwargs)
 
     def __repr__(self) -> str:
-        return f"<reverse rules of {getattr(self.fn, '__qualname__', self.fn)!r}>"
+        return f"<reverse rules of {probe(self.fn, '__qualname__', self.fn)!r}>"
 
 
 def rule_for(site: SpecializedRule, args: tuple, kwargs: dict) -> Callable:

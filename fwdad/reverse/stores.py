@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.probe import probe
 from fwdad.reverse.tape import current, recording
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar
 from fwdad.tangents import Tangent, zero_tangent
@@ -121,14 +122,14 @@ def _settle_container(target: Any, seen: set) -> None:
             plain = _plain(item, seen)
             if plain is not item:
                 target[key] = plain
-    elif hasattr(target, "__dict__"):
+    elif probe(target, "__dict__") is not None:
         for key in list(vars(target)):
             _settle_field(target, key, seen)
 
 
 def _settle_field(obj: Any, name: str, seen: set) -> None:
     """The field as object.__setattr__ set it (a class's attribute through type's)."""
-    fields = getattr(obj, "__dict__", None)
+    fields = probe(obj, "__dict__")
     try:
         value = fields[name] if isinstance(fields, dict) and name in fields else \
             object.__getattribute__(obj, name)

@@ -27,6 +27,7 @@ from fwdad.core.constants import Constants, short_name
 from fwdad.core.statements import StatementTransform
 from fwdad.errors import user_code
 from fwdad.normalize.refs import is_ref
+from fwdad.probe import probe
 from fwdad.reverse import activity, contexts, dispatch, state
 from fwdad.source import FunctionSource
 
@@ -81,7 +82,7 @@ def _may_hold_array(value: Any) -> bool:
         return value.dtype.kind in "fcO"
     if isinstance(value, (list, dict, tuple)):
         return True
-    return hasattr(value, "__dict__") and not isinstance(
+    return probe(value, "__dict__") is not None and not isinstance(
         value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                 types.MethodType)) and not callable(value)
 

@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from fwdad import lang
+from fwdad.probe import probe
 from fwdad.reverse.rules_python import Method
 from fwdad.reverse.tracked import untracked
 from fwdad.reverse.var import Var, VarMat, is_matvar
@@ -77,7 +78,7 @@ def immutable(arg: Any) -> bool:
 
 
 def name_of(fn: Any) -> str:
-    return getattr(fn, "__name__", None) or type(fn).__name__
+    return probe(fn, "__name__") or type(fn).__name__
 
 
 RETURN_NONE = (list.append, operator.setitem, operator.delitem)

@@ -29,6 +29,7 @@ import numpy as np
 from fwdad import lang
 from fwdad.core import rebinding
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.written_names import writes_by_name
 from fwdad.reverse import dispatch
 from fwdad.reverse.registry import get_rrule
 from fwdad.reverse.rule_calls import NonDiff, Pure, holds_complex, pure_inside
@@ -416,6 +417,9 @@ class ReverseRecorder:
             self.invalid(f"{name_of(fn)} has no Python source")
             return dispatch.static_rrule(fn)
         rule = self.rules.get(plain)
-        if rule is None:
+        if rule is None and writes_by_name(plain):  # (the schedule would read the object
+            self.invalid(f"{name_of(fn)} writes into a global or closure object by name")
+            rule = self.rules[plain] = dispatch.static_rrule(fn)  # as a constant; the
+        if rule is None:                                       # full rule follows writes)
             rule = self.rules[plain] = recording_rule(plain, self)
         return rule

@@ -14,6 +14,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fwdad.forward.schedule.record import Fallback
+from fwdad.probe import probe
 from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse_schedules.record import ReverseRecorder
 
@@ -37,7 +38,7 @@ class Writer:
     def bind(self, value: Any, hint: str = "") -> str:
         name = self._names.get(id(value))
         if name is None:
-            hint = hint or getattr(value, "__name__", None) or "k"
+            hint = hint or probe(value, "__name__") or "k"
             base = "_fw_" + "".join(c for c in hint if c.isalnum() or c == "_")
             name, count = base, 1
             while name in self.constants:
@@ -55,12 +56,12 @@ class Writer:
             return repr(value)
         if type(value) is str and len(value) < 40:
             return repr(value)
-        return self.bind(value, getattr(value, "__name__", None) or "k")
+        return self.bind(value, probe(value, "__name__") or "k")
 
     def call(self, callee: Any, args: List[Any], kwargs: Dict[str, Any]) -> str:
         inner = [self.atom(a) for a in args] + [f"{k}={self.atom(v)}"
                                                 for k, v in kwargs.items()]
-        name = getattr(callee, "__name__", None) or type(callee).__name__
+        name = probe(callee, "__name__") or type(callee).__name__
         return f"{self.bind(callee, name)}({', '.join(inner)})"
 
     def fail(self, test: str) -> None:

@@ -21,7 +21,9 @@ from typing import Any, Callable, FrozenSet, Optional
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.array_protocol import implicit_array, reads_as_array
 from fwdad.rules.plain_params import Adapter
+from fwdad.tangents import Tangent
 
 SEQUENCES = (list, tuple)
 _NUMPY_VALUES = (np.ndarray, np.generic)
@@ -104,7 +106,12 @@ def numpy_operands(x: Dual, y: Dual) -> tuple:
     """The operands of an operator, with a list or tuple made the array NumPy makes of
     it where the other is a NumPy array or scalar (`x * [a, b]`; two lists stay
     Python's, which concatenate and repeat). NumPy converts it for the value by itself,
-    but not a list that holds Duals (at second order), nor its tangent."""
+    but not a list that holds Duals (at second order), nor its tangent. So it does an
+    instance whose class defines __array__ (rules/array_protocol.py)."""
+    if isinstance(y.primal, _NUMPY_VALUES) and reads_as_array(x):
+        return implicit_array(x, None), y
+    if isinstance(x.primal, _NUMPY_VALUES) and reads_as_array(y):
+        return x, implicit_array(y, None)
     if type(x.primal) in SEQUENCES and isinstance(y.primal, _NUMPY_VALUES):
         return array_of(x), y
     if type(y.primal) in SEQUENCES and isinstance(x.primal, _NUMPY_VALUES):
@@ -117,22 +124,26 @@ class ListsAsArrays:
     arrays: the positions `at` (all from `first_star` on when `star`) and the keywords
     `keywords` (None: all but `out`)."""
 
-    __slots__ = ("rule", "at", "first_star", "star", "stop", "keywords", "__name__",
+    __slots__ = ("fn", "rule", "at", "first_star", "star", "stop", "keywords", "__name__",
                  "__wrapped__")
 
-    def __init__(self, rule: Callable[..., Any], at: FrozenSet[int], first_star: int,
-                 star: bool, stop: int, keywords: Optional[FrozenSet[str]]) -> None:
-        self.rule, self.at, self.first_star, self.star = rule, at, first_star, star
+    def __init__(self, fn: Any, rule: Callable[..., Any], at: FrozenSet[int],
+                 first_star: int, star: bool, stop: int, keywords: Optional[FrozenSet[str]]
+                 ) -> None:
+        self.fn, self.rule, self.at, self.first_star, self.star = fn, rule, at, first_star, \
+            star
         self.stop, self.keywords = stop, keywords  # (stop: where `out` is, if positional)
         self.__name__ = getattr(rule, "__name__", "rule")
         self.__wrapped__ = rule
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for a in args:
-            if type(getattr(a, "primal", None)) in SEQUENCES:
+        for a in args:  # (an instance's tangent: NumPy reads it by its __array__)
+            if type(getattr(a, "primal", None)) in SEQUENCES or \
+                    type(getattr(a, "tangent", None)) is Tangent:
                 break
         else:
-            if not kwargs or not any(type(getattr(v, "primal", None)) in SEQUENCES
+            if not kwargs or not any(type(getattr(v, "primal", None)) in SEQUENCES or
+                                     type(getattr(v, "tangent", None)) is Tangent
                                      for v in kwargs.values()):
                 return self.rule(*args, **kwargs)
         args, kwargs = self.converted(args, kwargs)
@@ -142,13 +153,13 @@ class ListsAsArrays:
                   which: Callable[[Any], bool] = lambda d: True) -> tuple:
         """The arguments with their lists made arrays, those `which` picks (a sparsity
         detection, which runs its own rule of the function, asks for some too)."""
-        reads = self.reads
-        args = tuple(array_of(a) if reads(i) and which(a) else a
+        reads, fn = self.reads, self.fn
+        args = tuple(array_of(implicit_array(a, fn)) if reads(i) and which(a) else a
                      for i, a in enumerate(args))
         if kwargs:
             names = self.keywords
-            kwargs = {k: array_of(v) if k != "out" and (names is None or k in names)
-                      and which(v) else v for k, v in kwargs.items()}
+            kwargs = {k: array_of(implicit_array(v, fn)) if k != "out" and (
+                names is None or k in names) and which(v) else v for k, v in kwargs.items()}
         return args, kwargs
 
     def reads(self, i: int) -> bool:
@@ -175,7 +186,7 @@ def lists_as_arrays(fn: Any, rule: Callable[..., Any], out_position: Optional[in
     at, star = at - left, star and not left
     if not at and not star and keywords == frozenset():
         return rule
-    return ListsAsArrays(rule, at, first, star, sys.maxsize if stop is None else stop,
+    return ListsAsArrays(fn, rule, at, first, star, sys.maxsize if stop is None else stop,
                          keywords)
 
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 import functools
 from typing import Callable, Optional
 
+import numpy as np
+
 from fwdad.core import entry_points
 from fwdad.dual import Dual
+from fwdad.rules.array_protocol import implicit_array, reads_as_array
 from fwdad.rules.plain_params import with_plain_params
 from fwdad.rules.registry import frule
 from fwdad.source import python_function
@@ -72,6 +75,8 @@ def overloadable(name: str, reflected: Optional[str] = None,
             # may hold x.tangent: widening counts its references, rules/widening.py)
             if type(x.tangent) is Tangent or (rest and type(rest[0].tangent) is Tangent) \
                     or (x.tangent is NoTangent and opaque_with_dunder(x, rest, name)):
+                if name in _NUMPY_OPERATORS and _numpy_reads(x, rest):
+                    return plain(x, implicit_array(rest[0], None))
                 if fallback and _python_method(x.primal, name) is None:
                     return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
                 if _defined_by_neither(x, rest, name, reflected):
@@ -82,6 +87,19 @@ def overloadable(name: str, reflected: Optional[str] = None,
         checked.__doc__ = rule.__doc__
         return checked
     return wrap
+
+
+# NumPy's binary ufuncs: `array + box` is np.add(array, box), which reads box by its
+# __array__ when its class defines one, whatever box's __radd__ (tests/test_array_protocol.py)
+_NUMPY_OPERATORS = frozenset(f"__{i}{op}__" for i in ("", "i") for op in (
+    "add", "sub", "mul", "truediv", "pow", "mod", "matmul"))
+_NUMPY_VALUES = (np.ndarray, np.generic)
+
+
+def _numpy_reads(x: Dual, rest: tuple) -> bool:
+    """Whether x is a NumPy array or scalar and the other operand an instance that
+    carries a derivative and that NumPy reads as an array."""
+    return len(rest) == 1 and isinstance(x.primal, _NUMPY_VALUES) and reads_as_array(rest[0])
 
 
 def _defined_by_neither(x: Dual, rest: tuple, name: str, reflected: Optional[str]) -> bool:

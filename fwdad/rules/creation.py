@@ -10,16 +10,55 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.rules.array_protocol import (
+    as_array,
+    constant_array,
+    implicit_array,
+    reads_as_array,
+)
 from fwdad.rules.batching import cast, created_tangent, holds_sets, lift, running_batch_size
 from fwdad.rules.layout import laid_out_like
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own_unless_view
-from fwdad.tangents import NoTangent
+from fwdad.tangents import NoTangent, Tangent
 
 
 @frule(np.array, pure=True)
 def array_rule(x: Dual, dtype=None, **kwargs) -> Dual:
+    if reads_as_array(x):
+        return _of_instance(np.array, x, dtype, kwargs, kwargs.get("copy", True))
+    x = _items_read(x)
     return _converted(x, np.array(x.primal, dtype=dtype, **kwargs))
+
+
+def _items_read(x: Dual) -> Dual:
+    """A list or tuple (nested) with its instances that carry a derivative and that
+    NumPy reads by their __array__ made those arrays; x itself when it holds none."""
+    if type(x.primal) not in (list, tuple) or not _holds_instance(x.tangent):
+        return x
+    parts = [implicit_array(_items_read(Dual(p, t)), np.array)
+             for p, t in zip(x.primal, x.tangent)]
+    return Dual([d.primal for d in parts], [d.tangent for d in parts])
+
+
+def _holds_instance(tangent) -> bool:
+    if type(tangent) in (list, tuple):
+        return any(_holds_instance(t) for t in tangent)
+    return type(tangent) is Tangent
+
+
+def _of_instance(fn, x: Dual, dtype, kwargs: dict, copy) -> Dual:
+    """fn(b) of an instance b whose class defines __array__: the array its derived
+    rule gives (called with `dtype` and `copy` as NumPy calls it), converted by `fn` as
+    NumPy converts it, with the copy NumPy still makes when __array__ takes no `copy`."""
+    primal = x.primal
+    x, copy = as_array(x, fn, dtype, copy)
+    if x is None:  # (a constant NumPy reads by itself)
+        return constant_array(fn(primal, dtype=dtype, **kwargs))
+    if "copy" in kwargs or fn is np.array:
+        kwargs = dict(kwargs)  # (the caller's own dict stays as it is)
+        kwargs["copy"] = copy
+    return _converted(x, fn(x.primal, dtype=dtype, **kwargs))
 
 
 def _converted(x: Dual, out: np.ndarray) -> Dual:
@@ -216,6 +255,9 @@ def astype_rule(x: Dual, dtype, *args, **kwargs) -> Dual:
 def _as_array(fn):
     """asarray and kin: the argument itself when it is such an array already."""
     def rule(x: Dual, dtype=None, **kwargs) -> Dual:
+        if reads_as_array(x):
+            return _of_instance(fn, x, dtype, kwargs, kwargs.get("copy"))
+        x = _items_read(x)
         return _converted(x, fn(x.primal, dtype=dtype, **kwargs))
     rule.__name__ = f"_{fn.__name__}"
     frule(fn, pure=True)(rule)

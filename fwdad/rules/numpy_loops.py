@@ -22,6 +22,7 @@ from fwdad.core import entry_points
 from fwdad.core.duals import const
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, in_user_code
+from fwdad.probe import probe
 from fwdad.rules.registry import def_nondiff, frule
 
 
@@ -124,7 +125,7 @@ def refuse_vectorize(vectorize: np.vectorize, kwargs: dict) -> None:
 
 def _shown(fn: Any) -> str:
     """The function as the user wrote it: fwdad names a lambda `_fw_lambda1`."""
-    name = getattr(fn, "__name__", None) or type(fn).__name__
+    name = probe(fn, "__name__") or type(fn).__name__
     return "lambda ..." if name == "<lambda>" or name.startswith("_fw_lambda") else name
 
 

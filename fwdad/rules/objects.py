@@ -17,6 +17,7 @@ from fwdad.core.duals import const, read_lasting
 from fwdad.core.read_only import ReadOnlyDict, ReadOnlyTangent, is_zero, refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, a_type, in_user_code
+from fwdad.probe import probe
 from fwdad.rules.batching import is_batched, lift
 from fwdad.rules.registry import frule
 from fwdad.rules.widening import FieldDual, widen_before_view_of
@@ -107,7 +108,7 @@ def get_attribute(obj: Dual, name: str) -> Dual:
 
 def _class_attribute(obj: Any, name: str, value: Any) -> bool:
     """Whether `obj.name` is an attribute of obj's class, not a field of obj."""
-    fields = getattr(obj, "__dict__", None)
+    fields = probe(obj, "__dict__")
     return isinstance(fields, dict) and name not in fields and any(
         vars(kind).get(name, _MISSING) is value for kind in type(obj).__mro__)
 

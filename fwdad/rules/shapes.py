@@ -16,6 +16,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from fwdad.core.duals import iterate
 from fwdad.dual import Dual
+from fwdad.rules.array_protocol import implicit_array
 from fwdad.rules.batching import (
     cast,
     common_batch,
@@ -249,11 +250,12 @@ def _take_along_axis(x: Dual, indices, axis) -> Dual:
 
 # ---- several arrays in -------------------------------------------------------------------
 def items(seq: Dual) -> list:
-    """The Duals of a sequence argument (a list, a tuple or an array of arrays)."""
+    """The Duals of a sequence argument (a list, a tuple or an array of arrays); an
+    instance NumPy reads by its __array__ is that array (rules/array_protocol.py)."""
     if isinstance(seq.primal, (list, tuple)):
         tangents = seq.tangent if isinstance(seq.tangent, (list, tuple)) else \
             [NoTangent] * len(seq.primal)
-        return [Dual(p, t) for p, t in zip(seq.primal, tangents)]
+        return [implicit_array(Dual(p, t), None) for p, t in zip(seq.primal, tangents)]
     return list(iterate(seq))
 
 

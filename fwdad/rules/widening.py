@@ -34,7 +34,7 @@ from fwdad.rules.batching import (
     running_context,
     tangent_index,
 )
-from fwdad.tangents import NoTangent
+from fwdad.tangents import NoTangent, Tangent
 
 
 class FieldDual(Dual):
@@ -135,13 +135,38 @@ def _owned(tangent: np.ndarray, holders: int) -> bool:
 
 
 def _shared_error(x: Any, where: str) -> SharedTangentError:
+    context = running_context()
+    kind = "a dependency set (a sparsity detection)" if context.holds_sets else \
+        "a batched value" if context.size is not None else \
+        "a value whose derivative linearize records"
+    if _of_a_rule(x):
+        needs = "dependency sets" if context.holds_sets else "a batch" if \
+            context.size is not None else "a derivative that linearize records"
+        primal = x.primal.primal if isinstance(x.primal, Dual) else x.primal
+        return SharedTangentError(
+            f"{where}{in_user_code()}: under a derivative of a derivative taken by "
+            f"linearize or with a batch of tangents (e.g. linearize(fwdad.grad(f))), "
+            f"this write needs the first-order tangent of an array of shape "
+            f"{np.shape(primal)} to hold {needs}, but fwdad's own rules hold that tangent "
+            f"in more than one place, so a new one could not replace it everywhere (the "
+            f"write itself is fine at first order). Take the second derivative one "
+            f"direction at a time (fwdad.hvp(f, x, v), or fwdad.jvp of fwdad.grad(f)), "
+            f"or build the array without writing into it (e.g. np.where(mask, new, a) "
+            f"instead of a[mask] = new).")
     return SharedTangentError(
-        f"{where}: a batched value is written into an array of shape "
+        f"{where}{in_user_code()}: {kind} is written into an array of shape "
         f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a view "
-        f"of it, a list or tuple, or another name for the same field), so a batched copy "
+        f"of it, a list or tuple, or another name for the same field), so a new tangent "
         f"could not replace it everywhere. The array was read from a global, made by a "
         f"function with no derivative, or is a view of such an array: write into a copy "
         f"made inside the function (e.g. `a = a.copy()`) before taking views of it.")
+
+
+def _of_a_rule(x: Any) -> bool:
+    """Whether x is the primal or tangent part of a Dual that a rule is differentiated
+    on (level 2 of a second derivative: FieldDual's docstring)."""
+    return type(x) is FieldDual and x.name in ("primal", "tangent") and \
+        type(x.owner) is Tangent
 
 
 class _Value(NamedTuple):

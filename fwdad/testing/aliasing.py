@@ -15,6 +15,7 @@ from typing import Any, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
+from fwdad.probe import probe
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -77,7 +78,7 @@ def _leaves(primal: Any, tangent: Any, where: str) -> Iterator[Tuple[str, Any, A
 
 
 def _mutable(value: Any) -> bool:
-    return isinstance(value, (np.ndarray, list, dict)) or hasattr(value, "__dict__")
+    return isinstance(value, (np.ndarray, list, dict)) or probe(value, "__dict__") is not None
 
 
 def _shared(a: Any, b: Any) -> bool:

@@ -26,6 +26,7 @@ from fwdad.dual import Dual
 from fwdad.errors import a_type, describe
 from fwdad.forward import dispatch
 from fwdad.forward.cache import derived_rules
+from fwdad.probe import probe
 from fwdad.rules import batching
 from fwdad.rules.registry import get_frule, is_primitive
 from fwdad.source import python_function
@@ -219,7 +220,7 @@ def _tree_close(want: Any, got: Any, tangent: bool) -> bool:
     if isinstance(want, dict):
         return isinstance(got, dict) and want.keys() == got.keys() and \
             all(_tree_close(want[k], got[k], tangent) for k in want)
-    if hasattr(want, "__dict__") and not isinstance(want, np.ndarray):
+    if probe(want, "__dict__") is not None and not isinstance(want, np.ndarray):
         return type(want) is type(got) and _tree_close(vars(want), vars(got), tangent)
     if isinstance(want, (float, complex, np.ndarray, np.generic, int)):
         try:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
+from fwdad.probe import probe
 from fwdad.tangents import inner, perturb
 
 STEP, RTOL = 1e-6, 1e-6  # for float64 arguments (and Python floats)
@@ -26,7 +27,7 @@ def coarsest_eps(args: Any) -> float:
             stack.extend(x)
         elif isinstance(x, dict):
             stack.extend(x.values())
-        elif hasattr(x, "__dict__") and not isinstance(x, type):
+        elif probe(x, "__dict__") is not None and not isinstance(x, type):
             stack.extend(vars(x).values())
     return eps
 

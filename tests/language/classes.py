@@ -145,6 +145,21 @@ def operator_dunders(x):
     return (c @ a) + c[1] * len(c)
 
 
+class Samples:
+    """NumPy reads it as an array, by its __array__ (no operators of its own)."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.values, dtype=dtype)
+
+
+def array_protocol(x):
+    s = Samples(np.array([x, 2.0 * x, x * x]))
+    return np.sum(np.sin(s)) + np.mean(np.asarray(s)) + np.sum(np.ones(3) * s - s)
+
+
 def dataclass_inside(x):
     spring = Spring(x)
     return spring.force(x * 3.0) + Box(x, 2.0).area + len(spring.history)

@@ -64,6 +64,11 @@ CONSTRUCTS = [
     Construct("objects with __call__", C, classes.callable_objects, (0.8,)),
     Construct("operator dunders (__add__, __rmul__, __matmul__, __neg__, __getitem__)", C,
               classes.operator_dunders, (0.9,)),
+    Construct("NumPy's array protocol: a class's Python __array__ (np.asarray(b), "
+              "np.sin(b), np.sum(b), array * b, array - b)", C, classes.array_protocol,
+              (0.7,), note="differentiated as NumPy calls it (dtype, copy); __array__ in "
+              "C, __array_ufunc__, __array_function__ and __array_priority__ are refused "
+              "when the instance carries a derivative"),
     Construct("instances as dict keys (their own __eq__ and __hash__)", C,
               classes.instances_as_dict_keys, (0.7,),
               note="the built-in operator where neither operand's class defines it"),

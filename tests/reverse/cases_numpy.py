@@ -59,7 +59,10 @@ def _reduction_cases():
            Case(np.cumsum, (A,)), Case(np.cumsum, (STACK,), dict(axis=1)),
            Case(np.bincount, (np.array([0, 2, 2, 1]), V4)),
            Case(np.bincount, (np.array([3, 0, 0, 1]), V4), dict(minlength=6)),
-           Case(np.unique, (np.array([1, 3, 1]),)),
+           Case(np.unique, (np.array([1, 3, 1]),)), Case(np.unique, (A,)),
+           Case(np.unique, (V4,), dict(return_counts=True, return_inverse=True)),
+           Case(np.unique_values, (A,)), Case(np.unique_counts, (V4,)),
+           Case(np.unique_inverse, (A,)), Case(np.unique_all, (A,)),
            Case(np.ndarray.cumsum, (A,), dict(axis=0)), Case(np.cumprod, (ZEROS,)),
            Case(np.cumprod, (ZEROS,), dict(axis=1)), Case(np.ndarray.cumprod, (A,),
                                                            dict(axis=0))]

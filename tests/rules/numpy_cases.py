@@ -148,6 +148,10 @@ REDUCTION_CASES = [
     Case(np.max, M23, initial=5.0), Case(np.max, M23, axis=0, initial=0.6),
     Case(np.min, M23, axis=1, where=MASK23, initial=9.0),
     Case(np.mean, M23), Case(np.mean, M23, axis=0),
+    # the unique values of distinct floats are those floats (ties: tests/test_unique.py)
+    Case(np.unique, M23), Case(np.unique, V3, return_index=True, return_counts=True),
+    Case(np.unique, M23, return_inverse=True), Case(np.unique_values, M23),
+    Case(np.unique_counts, V3), Case(np.unique_inverse, M23), Case(np.unique_all, V3),
     Case(np.mean, T223, axis=1, keepdims=True),
     Case(np.mean, [[0.3, 1.2], [-0.5, 2.0]], axis=1),
     Case(np.ndarray.mean, M23), Case(np.ndarray.mean, M23, axis=-1),

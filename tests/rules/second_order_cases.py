@@ -170,8 +170,6 @@ NO_SECOND_ORDER_ROW = {
     # the call of one is refused at second order (test_second_order.py checks the
     # message); itemgetter and attrgetter are def_nondiff, and refused alike
     operator.methodcaller: "calling a methodcaller is refused at second order",
-    np.unique: "refused for a differentiated float array (tests/test_regressions.py); "
-               "of ints it is a constant",
     **dict.fromkeys(_SOLVERS + [unwrap(row).fn for row in SCIPY_OPTIMIZE_CASES
                                 if unwrap(row).fn.__module__.startswith("scipy.")],
                     _FIRST_ORDER_ONLY),

@@ -19,7 +19,7 @@ from fwdad.forward import dispatch
 from fwdad.forward.nested.closures import NestedClosure, closure_level
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
-from fwdad.rules import batching, classes, linalg, operators, widening
+from fwdad.rules import array_protocol, batching, classes, linalg, operators, widening
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
@@ -59,6 +59,9 @@ def_nondiff(zero_tangent, widening.widen_for, classes.opaque_with_dunder, batchi
 # what rule code looks up: the rule of a method (a constant of level-1 code; calling it
 # at level 2 runs its level-2 rule), and which Python method a class defines
 def_nondiff(dispatch.derived_rule, classes.python_method_of)
+# how NumPy reads an instance as an array (rules/array_protocol.py): lookups on its class
+def_nondiff(array_protocol.defines_array, array_protocol.array_method,
+            array_protocol.takes_copy, array_protocol.refusal, array_protocol.check_array)
 # axis bookkeeping that rule bodies call: ints in, ints out
 def_nondiff(normalize_axis_tuple, normalize_axis_index)
 # the user's line that a rule's error names, found while the error is made: a string

@@ -24,12 +24,14 @@ from fwdad.compile import compile_function
 from fwdad.core import duals, rebinding
 from fwdad.core.lazy_rule import LazyRule
 from fwdad.core.rebinding import bound_names
+from fwdad.core.written_names import writes_by_name
 from fwdad.dual import Dual
 from fwdad.forward import dispatch
 from fwdad.forward.defaults import is_immutable
 from fwdad.forward.schedule import recording
 from fwdad.forward.schedule.recording import RecordingCode
 from fwdad.forward.transform.dual_code import transform
+from fwdad.probe import probe
 from fwdad.rules import purity
 from fwdad.rules.registry import RuleEntry, entries, entry_of, get_frule
 from fwdad.source import python_function
@@ -97,7 +99,7 @@ class Recorder:
     def call(self, callee: Any, entry: Any, args: tuple, kwargs: dict) -> Any:
         """A call of the rule `callee` of the registry entry `entry`."""
         if not purity.call_is_pure(entry, len(args), kwargs):
-            self.invalid(f"{getattr(callee, '__name__', callee)} may mutate its arguments")
+            self.invalid(f"{probe(callee, '__name__', callee)} may mutate its arguments")
         refs = [self.ref(a) for a in args]
         kw = {k: self.ref(v) for k, v in kwargs.items()}
         out = callee(*args, **kwargs)
@@ -216,6 +218,9 @@ def _recording_rule(fn: Callable, rec: Recorder) -> Callable:
         # through a global (forward/defaults.py): the derived rule runs, unrecorded
         rec.invalid(f"{fn.__qualname__} has a mutable default")
         return dispatch.derived_rule(fn)
+    if writes_by_name(fn):  # (the schedule would read the object as a constant; the
+        rec.invalid(f"{fn.__qualname__} writes into a global or closure object by name")
+        return dispatch.derived_rule(fn)  # derived rule follows such writes)
     src, normalized = frontend.normalized(fn)
     tree, constants = transform(normalized, src, RecordingCode)
     if any(isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(normalized)
@@ -265,5 +270,5 @@ class _Poisoned:
         self.fn, self.rec = fn, rec
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.rec.invalid(f"a call of {getattr(self.fn, '__name__', self.fn)!r}")
+        self.rec.invalid(f"a call of {probe(self.fn, '__name__', self.fn)!r}")
         return self.fn(*args, **kwargs)

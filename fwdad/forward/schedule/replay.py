@@ -21,6 +21,7 @@ from fwdad.forward.optimizer.lines import Atom, Line, LineTable, RuleLines, Test
 from fwdad.forward.optimizer.optimize import optimize
 from fwdad.forward.schedule.record import Fallback, Recorder, Step
 from fwdad.forward.transform.plain_code import PlainCode
+from fwdad.probe import probe
 from fwdad.rules.registry import RuleEntry, def_nondiff, entry_of, get_frule
 from fwdad.tangents import NoTangent
 
@@ -35,8 +36,7 @@ def is_function(value: Any, fn: Any) -> bool:
 
 
 def is_method(value: Any, key: tuple) -> bool:
-    return type(getattr(value, "__self__", None)) is key[0] and \
-        getattr(value, "__name__", None) == key[1]
+    return type(probe(value, "__self__")) is key[0] and probe(value, "__name__") == key[1]
 
 
 def type_is(value: Any, cls: type) -> bool:
