@@ -15,8 +15,9 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from fwdad.core.lazy_rule import LazyRule
+from fwdad.core.numpy_binops import refuse_reflected
 from fwdad.probe import probe, shallow_copy
-from fwdad.reverse.var import Var, VarMat, compared_value
+from fwdad.reverse.var import Var, VarMat, compared_value, value_of
 
 _DUNDERS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
             operator.truediv: "truediv", operator.matmul: "matmul", operator.pow: "pow",
@@ -48,6 +49,9 @@ def user_method(fn: Any, args: tuple) -> Optional[Callable]:
     if method is not None:
         return method
     reflected_name = _REFLECTED.get(name, f"__r{name}__")
+    if len(args) == 2 and type(args[0]) in (np.ndarray, VarMat) and \
+            type(args[1]) not in _PLAIN:
+        _refuse_numpy_loop(name, args)
     if len(args) == 2 and type(args[1]) not in _PLAIN and reflected_name is not None:
         reflected = method_rule(type(args[1]), reflected_name)
         if reflected is not None:
@@ -56,6 +60,16 @@ def user_method(fn: Any, args: tuple) -> Optional[Callable]:
 
 
 _PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
+
+
+def _refuse_numpy_loop(name: str, args: tuple) -> None:
+    """An array <op> an instance with a Python reflected method: refused where NumPy
+    would not call that method once with the whole array (fwdad/core/numpy_binops.py)."""
+    in_place = name in _IN_PLACE.values()
+    plain = name[1:] if in_place else name
+    reflected = _REFLECTED.get(plain, f"__r{plain}__")
+    if reflected is not None and method_rule(type(args[1]), reflected) is not None:
+        refuse_reflected(value_of(args[0]), args[1], reflected, in_place)
 
 
 def method_rule(cls: type, name: str) -> Optional[Callable]:

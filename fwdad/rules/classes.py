@@ -15,6 +15,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from fwdad.core import entry_points
+from fwdad.core.numpy_binops import refuse_reflected
 from fwdad.dual import Dual
 from fwdad.rules.array_protocol import implicit_array, reads_as_array
 from fwdad.rules.plain_params import with_plain_params
@@ -46,8 +47,10 @@ def _carries(tangent) -> bool:
     return tangent is not NoTangent
 
 
-def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual) -> Dual:
-    """`x.name(*rest)`, else `rest[0].reflected(x)`, through derived rules."""
+def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual,
+                in_place: bool = False) -> Dual:
+    """`x.name(*rest)`, else `rest[0].reflected(x)`, through derived rules (`in_place`:
+    for an in-place operator x has no method of)."""
     method = _python_method(x.primal, name)
     if method is not None:
         out = entry_points.derived_rule(method)(x, *rest)
@@ -55,6 +58,7 @@ def call_dunder(name: str, reflected: Optional[str], x: Dual, *rest: Dual) -> Du
             return out
     other = _python_method(rest[0].primal, reflected) if rest else None
     if other is not None:
+        refuse_reflected(x.primal, rest[0].primal, reflected, in_place)
         out = entry_points.derived_rule(other)(rest[0], x)
         if out.primal is not NotImplemented:
             return out
@@ -78,7 +82,8 @@ def overloadable(name: str, reflected: Optional[str] = None,
                 if name in _NUMPY_OPERATORS and _numpy_reads(x, rest):
                     return plain(x, implicit_array(rest[0], None))
                 if fallback and _python_method(x.primal, name) is None:
-                    return call_dunder(fallback, "__r" + fallback[2:], x, *rest)
+                    return call_dunder(fallback, "__r" + fallback[2:], x, *rest,
+                                       in_place=True)
                 if _defined_by_neither(x, rest, name, reflected):
                     return plain(x, *rest)  # e.g. d[key], key an instance: dict's own
                 return call_dunder(name, reflected, x, *rest)
