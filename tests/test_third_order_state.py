@@ -1,12 +1,17 @@
 """Third derivatives through state a function keeps outside its arguments: a mutable
 default, a global or closure array, list, dict or instance written into by name, a
-global assigned in place (`H += w`) and `f.__defaults__`. Within one derivative every
-read of such an object shares one Dual carrying every level of derivative
-(forward/defaults.py). Each program is checked by jvp of jvp of jvp, jacfwd of jvp of
-jvp, hessian of a jvp and jacfwd of jacfwd of a jvp against central differences of the
-second derivative (jvp of jvp); each was refused before ("... to second order only").
-(hessian of a grad, jacfwd of jacfwd of jacfwd and a jvp of hvp nest a transformation
-other than jvp three deep, which fwdad/nesting.py refuses for any function.)"""
+global assigned in place (`H += w`), `f.__defaults__`, and functools.partial made inside
+or read from a global. Within one derivative every read of such an object shares one
+Dual carrying every level of derivative (forward/defaults.py), and a partial's level-3
+value holds its bound arguments' tangents at every level (forward/nested/partials.py).
+Each program is checked by jvp of jvp of jvp, jacfwd of jvp of jvp, hessian of a jvp
+and jacfwd of jacfwd of a jvp against central differences of the second derivative
+(jvp of jvp); each was refused before ("... to second order only", "third derivatives
+through ... a functools.partial"). (hessian of a grad, jacfwd of jacfwd of jacfwd and a
+jvp of hvp nest a transformation other than jvp three deep, which fwdad/nesting.py
+refuses for any function.)"""
+import functools
+
 import numpy as np
 import pytest
 
@@ -132,9 +137,26 @@ def closure_dict_and_array(x):
     return stash(x) * x[2]
 
 
+def _core(a, scale, shift=0.25):
+    return np.cos(a) * scale + shift * a
+
+
+SHIFTED = functools.partial(_core, shift=0.3)
+
+
+def partial_made_inside(x):
+    w = functools.partial(_core, scale=x[0], shift=0.5)
+    return np.sum(w(x) * x[1] + functools.partial(_core, x)(0.75) ** 2)
+
+
+def partial_of_a_partial_and_a_global(x):
+    w = functools.partial(functools.partial(_core, x * x), shift=x[2])
+    return np.sum(SHIFTED(x, 2.0) * w(scale=x[0]))
+
+
 PROGRAMS = [default_list, default_array, default_across_calls_and_defaults, global_array,
             global_assigned_in_place, global_dict, global_list, global_instance,
-            closure_dict_and_array]
+            closure_dict_and_array, partial_made_inside, partial_of_a_partial_and_a_global]
 STATE = {default_list: lambda: _square_into.__defaults__[0],
          default_array: lambda: _scaled_into.__defaults__[0],
          default_across_calls_and_defaults: lambda: _put.__defaults__[1],
@@ -165,7 +187,7 @@ THIRD = {
 # hessian(jvp) and jacfwd(jacfwd(jvp)) take seconds a program: the default run checks
 # them on one program of each kind, the long run on all
 _HEAVY = ("hessian(jvp)", "jacfwd(jacfwd(jvp))")
-_HEAVY_BY_DEFAULT = (default_array, global_dict)
+_HEAVY_BY_DEFAULT = (default_array, global_dict, partial_of_a_partial_and_a_global)
 CASES = [pytest.param(f, api, id=f"{f.__name__}-{api}", marks=(
     pytest.mark.long if api in _HEAVY and f not in _HEAVY_BY_DEFAULT else ()))
     for f in PROGRAMS for api in THIRD]
@@ -203,6 +225,14 @@ def test_the_state_holds_plain_values_after_a_third_derivative(f):
 def test_fourth_derivatives_match_differences_of_the_third(f):
     third = along(along(along(f)))
     assert along(third)(X) == pytest.approx(central(third, X, 1e-4), rel=1e-5, abs=1e-7)
+
+
+@pytest.mark.parametrize("f", [partial_made_inside, partial_of_a_partial_and_a_global],
+                         ids=lambda f: f.__name__)
+def test_fourth_derivatives_through_a_partial_are_refused_at_the_users_line(f):
+    with pytest.raises(fwdad.FwdadError, match=rf"fourth derivatives through (making|calling)"
+                       rf" a functools.partial in {f.__name__} at .*state.py:\d+"):
+        along(along(along(along(f))))(X)
 
 
 K = 0.0
