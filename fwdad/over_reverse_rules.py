@@ -75,7 +75,7 @@ def_nondiff(reverse.rule_for, reverse.static_rrule, reverse.derived_rrule,
 def fresh_default_rule(default: Dual) -> Dual:
     """A mutable default of a rule that is itself differentiated: zeros at both levels
     (a NoTangent outer tangent dropped what was written into the default)."""
-    return default.primal.level_two()
+    return default.primal.at_level(2)
 
 
 @frule(rules_python.unpack_rule)  # (lang.unpack itself stays what forward mode inlines)

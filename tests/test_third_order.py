@@ -274,3 +274,26 @@ def test_pinned_third_derivative_of_a_fuzzed_program():
     by_differences = [(second(x + h * t) - second(x - h * t)) / (2 * h) for h in (3e-4, 1e-4)]
     assert abs(by_differences[0] - by_differences[1]) < 1e-5 * abs(by_differences[1])
     assert_close(got, by_differences[1], rtol=2e-5)
+
+
+# ---- np.select and np.choose at third order (fuzzer seed 100,149,031) --------------------
+def _selected(x):
+    y = np.select([x > 0.35, x < -0.3], [np.sin(x), x * x], default=0.5 * x)
+    return np.sum(y * x * x)
+
+
+def _chosen(x):
+    return np.sum(np.choose(np.array([0, 1, 0]), [np.sin(x), x * x], mode="clip") * x)
+
+
+@pytest.mark.parametrize("f", [_selected, _chosen], ids=lambda f: f.__name__)
+def test_select_and_choose_to_third_order(f):
+    """Their rules took the batch size by next() of a generator, which the third level
+    refused as "second derivatives through next() of this iterator", at the user's line
+    that has no next()."""
+    x, t = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25])
+
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(f, (z,), (t,))[1], (y,), (t,))[1]
+    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(fd_jvp(second, (x,), (t,),
+                                                                    h=1e-5), rel=1e-6)

@@ -79,16 +79,46 @@ def read_lasting(value: Any) -> Dual:
     return read_global(value)
 
 
-def defaults_at_level_two(value: Any) -> Optional[Dual]:
-    """`f.__defaults__` read by a rule differentiated again, when it holds a mutable
-    default: a level-2 tuple whose items are the level-2 Duals the derivative keeps for
-    the mutable defaults (constants for the others); None for any other value."""
+def defaults_at_level(value: Any, level: int) -> Optional[Dual]:
+    """`f.__defaults__` read by a rule differentiated again (level 2: once; 3: twice),
+    when it holds a mutable default: a tuple of that level whose items are the Duals
+    the derivative keeps for the mutable defaults (constants for the others); None for
+    any other value."""
     if type(value) is not tuple or not any(id(v) in MUTABLE_DEFAULTS for v in value):
         return None
-    items = [shared_default(v, 2) or const(const(v)) for v in value]
-    inner = Dual(value, tuple(d.primal.tangent for d in items))
-    return Dual(inner, Tangent(primal=tuple(d.tangent.primal for d in items),
-                               tangent=tuple(d.tangent.tangent for d in items)))
+    return packed_at_level([shared_default(v, level) or _constant_at(v, level)
+                            for v in value], level)
+
+
+def _constant_at(value: Any, level: int) -> Dual:
+    for _ in range(level):
+        value = const(value)
+    return value
+
+
+def packed_at_level(items: list, level: int) -> Dual:
+    """The tuple of `items`, Duals of `level`, as one Dual of that level: the tuple of
+    their primals (packed one level lower), and their tangents taken apart as the
+    tangent of that is."""
+    if level == 1:
+        return Dual(tuple(i.primal for i in items), tuple(i.tangent for i in items))
+    return Dual(packed_at_level([i.primal for i in items], level - 1),
+                _tangents_apart([i.tangent for i in items], level - 1))
+
+
+def _tangents_apart(tangents: list, depth: int) -> Any:
+    """The tangent of a tuple of Duals of `depth`, from theirs: a Dual's tangent is the
+    structure Tangent(primal=..., tangent=...), so that of the tuple is the structure
+    of the tuples of their fields (NoTangent: a constant's, zero in every field)."""
+    if depth == 0:
+        return tuple(tangents)
+    return Tangent(primal=_tangents_apart([_field(t, "primal") for t in tangents], depth - 1),
+                   tangent=_tangents_apart([_field(t, "tangent") for t in tangents],
+                                           depth - 1))
+
+
+def _field(tangent: Any, name: str) -> Any:
+    return NoTangent if tangent is NoTangent else getattr(tangent, name)
 
 
 def store_global(value: Dual) -> Any:

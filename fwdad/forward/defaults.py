@@ -35,7 +35,7 @@ import copy
 import threading
 import types
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -69,6 +69,7 @@ _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozense
 # keeps the arguments under _ARGUMENTS (one attribute: every jvp sets and restores it).
 _LOCAL = threading.local()
 _ARGUMENTS = "arguments"
+_DEEPEST = 0  # (id, _DEEPEST): the deepest level of a default's Duals made, when above 1
 
 # id of a mutable value (a list, dict, array, instance) that an optimized rule reads
 # from a module's global or a closure cell as a constant -> (the module's globals, the
@@ -177,31 +178,33 @@ class FreshDefault:
             del MUTABLE_DEFAULTS[id(self.value)]
 
     def dual(self) -> Dual:
-        return self._kept(1, _fresh_at_level_one)
+        return self._kept(1)
 
-    def level_two(self) -> Dual:
-        """What `dual()` gives, as a value of a rule differentiated again (the rule of
-        `dual` at level 2): zero tangents at both levels, which writes land in."""
-        return self._kept(2, _fresh_at_level_two)
+    def at_level(self, level: int) -> Dual:
+        """What `dual()` gives, as a value of a rule differentiated `level - 1` times
+        (level 2: the rule of `dual`; 3: the rule of that rule): zero tangents at every
+        level, which writes land in."""
+        return self._kept(level)
 
     def kept(self, level: int) -> Optional[Dual]:
         """The Dual at `level` shared by the derivative running now, None outside one
         (a global read then keeps its read-only zero tangent)."""
         if getattr(_LOCAL, "made", None) is None:
             return None
-        return self.dual() if level == 1 else self.level_two()
+        return self._kept(level)
 
-    def _kept(self, level: int, make: Callable[[Any], Dual]) -> Dual:
+    def _kept(self, level: int) -> Dual:
         made = getattr(_LOCAL, "made", None)
         if made is None:
-            return make(self.value)
+            return _fresh_at(self.value, level)
         if type(made) is not dict:
             made = _LOCAL.made = {_ARGUMENTS: made}
-        if level == 1 and (id(self.value), 2) in made:
-            # (a rule differentiated again reads the global at level 1 to hand it to the
-            # rule of read_global: the level-1 Dual inside the level-2 one, which writes
-            # at level 2 keep in step)
-            return made[(id(self.value), 2)][1].primal
+        deepest = made.get((id(self.value), _DEEPEST), level)
+        if deepest > level:
+            # (a rule differentiated again reads the global one level lower to hand it
+            # to the rule of read_global: the Dual inside the deepest one, which writes
+            # at every level keep in step)
+            return _inner(made[(id(self.value), deepest)][1], deepest - level + 1)
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
@@ -211,7 +214,9 @@ class FreshDefault:
             if (type(self.value) is np.ndarray or self.what is not _OWN_DEFAULT) and \
                     _given_as_argument(self.value):  # (a default list: its own Dual)
                 raise an_argument_too(self)
-            kept = made[(id(self.value), level)] = (self.value, make(self.value))
+            kept = made[(id(self.value), level)] = (self.value, _fresh_at(self.value, level))
+            if level > 1:
+                made[(id(self.value), _DEEPEST)] = level
         return kept[1]
 
 
@@ -249,15 +254,31 @@ def _fresh_at_level_one(value: Any) -> Dual:
     return Dual(value, _created_leaves(zero_tangent(value)))
 
 
-def _fresh_at_level_two(value: Any) -> Dual:
-    """The outer tangents are the running context's (batched in jacfwd, hessian,
-    jacrev(jacfwd)), as a new array's are: the derivative keeps them in a structural
-    Tangent, which a batched write could not widen (rules/widening.py)."""
+def _fresh_at(value: Any, level: int) -> Dual:
+    """A new Dual of `value` at `level` (1: a Dual; 2: a Dual of that Dual; ...) whose
+    tangents are zero at every level."""
+    return _fresh_at_level_one(value) if level == 1 else _fresh_deeper(value, level)
+
+
+def _fresh_deeper(value: Any, level: int) -> Dual:
+    """At level 2 or deeper, the outermost tangents are the running context's (batched
+    in jacfwd, hessian, jacrev(jacfwd)), as a new array's are: the derivative keeps them
+    in a structural Tangent, which a batched write could not widen (rules/widening.py).
+    The inner ones are plain zeros: nested calls are unbatched inside."""
     if type(value) is not np.ndarray:
         refuse_holder(value)
     inner = fresh(value)
-    return Dual(inner, Tangent(primal=_created_leaves(zero_tangent(value)),
-                               tangent=_created_leaves(zero_tangent(inner.tangent))))
+    for _ in range(level - 2):
+        inner = Dual(inner, _zero_of(inner))
+    return Dual(inner, _created_leaves(_zero_of(inner)))
+
+
+def _zero_of(value: Any) -> Any:
+    """The zero tangent of `value` where a Dual is a value of the level above: the
+    structure of the zero tangents of its primal and tangent."""
+    if isinstance(value, Dual):
+        return Tangent(primal=_zero_of(value.primal), tangent=_zero_of(value.tangent))
+    return zero_tangent(value)
 
 
 def _created_leaves(zero: Any, seen: Optional[set] = None) -> Any:
@@ -282,7 +303,10 @@ def _created_leaves(zero: Any, seen: Optional[set] = None) -> Any:
 
 
 def _inner(value: Dual, level: int) -> Dual:
-    return value if level == 1 else value.primal
+    """The level-1 Dual inside a Dual of `level`."""
+    for _ in range(level - 1):
+        value = value.primal
+    return value
 
 
 def _fits(value: Any, tangent: Any) -> bool:

@@ -6,13 +6,14 @@ derivative."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
-from fwdad.rules.batching import dense, fit, is_batched, lift, map_batch
+from fwdad.rules.batching import common_batch, dense, fit, lift, map_batch
 from fwdad.rules.creation import astype_rule, linspace_rule
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import KEYWORD_ONLY, def_nondiff, frule, takes_out
@@ -130,8 +131,7 @@ def _select(condlist, choicelist: Dual, default: Dual = None) -> Dual:
     choices = shapes.items(choicelist)
     default = Dual(0, NoTangent) if default is None else default
     out = np.select(condlist, [c.primal for c in choices], default.primal)
-    size = next((len(d.tangent) for d in choices + [default]
-                 if is_batched(d.primal, d.tangent)), None)
+    size = _batch_of(choices + [default])
     dense_t = [np.broadcast_to(lift(d.primal, dense(d.primal, d.tangent, size), out.ndim),
                                ((size,) if size else ()) + out.shape)
                for d in choices + [default]]
@@ -144,13 +144,20 @@ def _choose(a, choices: Dual, mode="raise") -> Dual:
     """choices[a[i]][i], item by item: linear in the choices."""
     items = shapes.items(choices)
     out = np.asarray(np.choose(a, [c.primal for c in items], mode=mode))
-    size = next((len(c.tangent) for c in items if is_batched(c.primal, c.tangent)), None)
+    size = _batch_of(items)
     dense_t = [np.broadcast_to(lift(c.primal, dense(c.primal, c.tangent, size), out.ndim),
                                ((size,) if size else ()) + out.shape) for c in items]
     return Dual(out, fit(np.choose(a, dense_t, mode=mode), out))
 
 
 takes_out(2, np.choose)  # (rules/outputs.py adds out= to its rule)
+
+
+def _batch_of(duals: list) -> Optional[int]:
+    """The batch size of the first batched tangent among `duals`, or None. (A loop, not
+    next() of a generator: these rules are differentiated again at a third order, where
+    next() of a lazy iterator is refused.)"""
+    return common_batch([d.primal for d in duals], [d.tangent for d in duals])
 
 
 @frule(np.extract)

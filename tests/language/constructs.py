@@ -176,8 +176,7 @@ CONSTRUCTS = [
               "read or cleared through it", F, functions.mutable_default_named_by_a_global,
               (0.5,),
               note="one object: in a derivative the function and the global share its "
-                   "tangent (a rule that reads it is left unoptimized); a third derivative "
-                   "through it is refused"),
+                   "tangent (a rule that reads it is left unoptimized), at every order"),
     Construct("higher-order functions taking user callables", F, functions.higher_order,
               (0.7,)),
     Construct("your function through NumPy's loops: `np.vectorize(f)(x, y)` (also as a "

@@ -69,7 +69,7 @@ def _kept_defaults(owner: Any, name: str) -> Any:
     """`f.__defaults__` holding a mutable default: the Duals the derivative keeps."""
     if name != "__defaults__":
         return None
-    return duals.defaults_at_level_two(getattr(owner, name, None))
+    return duals.defaults_at_level(getattr(owner, name, None), 2)
 
 
 def widen_outer_before_view(obj: Dual) -> None:

@@ -21,6 +21,7 @@ from fwdad.forward import callables as forward_callables
 from fwdad.forward import constructors, dispatch, records
 from fwdad.forward.constant_calls import constant_primals, is_zero_tangent
 from fwdad.forward.nested import constructors as nested_constructors
+from fwdad.forward.nested import partials
 from fwdad.forward.nested.closures import call_closure
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.rules import level_two_items
@@ -41,7 +42,7 @@ def _level2_rule_of_callee(f: Dual) -> Tuple[Callable, tuple]:
     """The level-2 rule for the callee in `f`, and the arguments that go first (the
     level-1 rule when the level-2 rule is `rule_call` of it; the object a method is
     bound to). No functools.partial: this code is differentiated again at a third
-    level, where calling a partial would need a level-2 rule of its own."""
+    level, where calling a partial needs a rule of its own (forward/nested/partials.py)."""
     callee = f.primal
     fn = callee.primal
     if isinstance(fn, closures.DerivedClosure):  # a def inside differentiated code
@@ -123,21 +124,9 @@ def _bound_part(value: Any, at: tuple, inner: Any, outer_p: Any, outer_t: Any) -
     return Dual(level1, Tangent(primal=part(outer_p), tangent=part(outer_t)))
 
 
-def _third_order_partial(what: str) -> Callable:
-    """The rule of a partial's level-2 rule, at a third level: refused. (Differentiated
-    from its source, it read the bound arguments as fields of the partial, whose
-    tangent is not a structure of fields: it dropped their third-order terms.)"""
-    def refused(*args: Dual, **kwargs: Dual) -> Dual:
-        raise FwdadError(
-            f"third derivatives through {what} a functools.partial{in_user_code()} are "
-            f"not supported yet (second derivatives are): call the function it wraps "
-            f"directly, or take the third derivative by finite differences of "
-            f"fwdad.hessian.")
-    return refused
-
-
-frule(_call_partial)(_third_order_partial("calling"))
-frule(_partial_of_rule)(_third_order_partial("making"))
+# (a third level: forward/nested/partials.py)
+frule(_call_partial)(partials.call_partial_at_three)
+frule(_partial_of_rule)(partials.partial_at_three)
 
 
 @frule(plain_params.Adapter.__call__)

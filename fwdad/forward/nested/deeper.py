@@ -14,7 +14,7 @@ from fwdad import api_checks, callables, construction, over_reverse_rules
 from fwdad.callables import is_bound_c_method
 from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, describe, in_user_code
+from fwdad.errors import describe
 from fwdad.forward import contexts, dispatch, records
 from fwdad.forward.defaults import may_hold_derivative
 from fwdad.forward.nested import constructors as nested_constructors
@@ -126,20 +126,15 @@ def _deeper_default(default: Dual) -> _DeeperDefault:
 
 @frule(over_reverse_rules.fresh_default_rule)
 def _fresh_default_deeper(default: Dual) -> Dual:
-    """A mutable default of a rule differentiated a third time (or more): a new constant
-    of the level its Duals wrap it in where it cannot hold a derivative (a sentinel
-    object); else refused. Its Duals are kept to second order, and a new constant
-    dropped what the function wrote into it (the third derivative came out 0:
-    tests/test_fuzz_findings.py). This is its own rule, for every level further."""
+    """A mutable default of a rule differentiated a third time (or more): the Dual the
+    derivative keeps for it at that level, zeros at every level (as at level 2), or a
+    new constant where it cannot hold a derivative (a sentinel object). This is its
+    own rule, for every level further (the default comes wrapped once more each
+    time: its depth counts the levels)."""
     depth, fresh_default = unwrapped(default)
     if not may_hold_derivative(fresh_default.value):
         return wrapped(duals.fresh(fresh_default.value), depth)
-    line = in_user_code()
-    raise FwdadError(
-        f"a function with a mutable default ({a_type(fresh_default.value)}) is "
-        f"differentiated three times or more{line}: fwdad keeps "
-        f"the derivatives of a default to second order only. Pass the list, dict or "
-        f"array as an argument, or make the default None and create it in the function.")
+    return fresh_default.at_level(depth + 1)
 
 
 frule(_fresh_default_deeper)(_fresh_default_deeper)

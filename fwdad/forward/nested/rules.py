@@ -14,9 +14,9 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from fwdad.core import closures, duals, rebinding
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type, current_user_location, in_user_code
+from fwdad.errors import current_user_location, in_user_code
 from fwdad.forward import dispatch
-from fwdad.forward.nested.closures import NestedClosure, closure_level
+from fwdad.forward.nested.closures import NestedClosure, closure_level, unwrapped, wrapped
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
 from fwdad.rules import array_protocol, batching, classes, linalg, operators, widening
@@ -107,27 +107,30 @@ def _read_global(value: Dual) -> Dual:
 
 @frule(duals.shared_default)
 def _shared_default_deeper(value: Dual, level: Dual) -> Dual:
-    """A third derivative (or higher) through a read of a global: fine unless the
-    global is a mutable default, whose Duals are kept at levels 1 and 2 only."""
-    return _no_default_deeper(duals.shared_default(value.primal, level.primal))
+    """A read of a global in a rule differentiated again (a third derivative or
+    higher): the Dual that the derivative keeps one level deeper for a mutable default
+    or a global written into, as `shared_default` at level 1 and 2; else None. This is
+    its own rule, for every level further (level and value come wrapped once more
+    each time: their depth counts the levels)."""
+    depth, plain_level = unwrapped(level)
+    kept = duals.shared_default(unwrapped(value)[1], plain_level + depth)
+    return wrapped(None, depth) if kept is None else kept
 
 
-@frule(duals.defaults_at_level_two)
-def _defaults_deeper(value: Dual) -> Dual:
-    return _no_default_deeper(duals.defaults_at_level_two(value.primal))
+frule(_shared_default_deeper)(_shared_default_deeper)
 
 
-def _no_default_deeper(kept: Any) -> Dual:
-    if kept is not None:
-        line = in_user_code()
-        value = kept.primal.primal
-        raise FwdadError(
-            f"{duals.MUTABLE_DEFAULTS[id(value)].what} ({a_type(value)}) is read "
-            f"through a global, a closure variable or f.__defaults__"
-            f"{line} in a third derivative (or higher): fwdad "
-            f"keeps the derivatives of such an object to second order only. Pass the "
-            f"list, dict or array as an argument instead.")
-    return duals.NONE
+@frule(duals.defaults_at_level)
+def _defaults_deeper(value: Dual, level: Dual) -> Dual:
+    """`f.__defaults__` holding a mutable default, read by a rule differentiated again
+    (a third derivative or higher): the tuple of the Duals the derivative keeps one
+    level deeper. Its own rule for every level further, as _shared_default_deeper."""
+    depth, plain_level = unwrapped(level)
+    kept = duals.defaults_at_level(unwrapped(value)[1], plain_level + depth)
+    return wrapped(None, depth) if kept is None else kept
+
+
+frule(_defaults_deeper)(_defaults_deeper)
 
 
 def_nondiff(rebinding.forget_rules)  # (a rule's check of its globals, at level 2)
@@ -145,6 +148,39 @@ def _store_global(value: Dual) -> Dual:
         return Dual(inner.primal, NoTangent)
     refuse_unless_zero(outer_of(value), stored=True)
     return Dual(duals.store_global(inner), NoTangent)
+
+
+@frule(_store_global)
+def _store_global_deeper(value: Dual) -> Dual:
+    """`G = v` (`G += w`) in code differentiated three times or more: as at level 2, v
+    must be the Dual the derivative keeps for G at this level, updated in place (the
+    same tangents at every level), or a constant at every level. This is its own rule,
+    for every level further (the depth of `value` counts the levels)."""
+    depth, plain = unwrapped(value)
+    kept = duals.shared_default(plain, depth)
+    if kept is None or not _same_tangents(kept, value):
+        refuse_unless_zero(_tangents(value), stored=True)
+    return wrapped(plain, depth - 1)
+
+
+frule(_store_global_deeper)(_store_global_deeper)
+
+
+def _same_tangents(kept: Any, value: Any) -> bool:
+    while isinstance(kept, Dual) and isinstance(value, Dual):
+        if kept.tangent is not value.tangent:
+            return False
+        kept, value = kept.primal, value.primal
+    return kept is value
+
+
+def _tangents(value: Any) -> list:
+    """The tangents of a value at every level, outermost first."""
+    found = []
+    while isinstance(value, Dual):
+        found.append(value.tangent)
+        value = value.primal
+    return found
 
 
 @frule(closures.closure)
