@@ -2,6 +2,7 @@
 transformation."""
 # The import order matters: rules register before the modules that build on them.
 # isort: skip_file
+from fwdad import requirements as _requirements  # noqa: F401  (checks NumPy first)
 from fwdad.dual import Dual
 from fwdad.errors import (ColoringError, DenseFallbackWarning, FwdadError, InternalError,
                           MissingRuleError, NonDifferentiableError, ShippingError,

@@ -24,6 +24,8 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from fwdad import requirements
+from fwdad.errors import FwdadError
 from fwdad.probe import probe
 
 # part: (SciPy's modules, fwdad's forward rule modules, its reverse rule modules), in
@@ -77,7 +79,10 @@ def load_if_imported() -> None:
     before `import fwdad`)."""
     for part, (modules, _, _) in PARTS.items():
         if any(sys.modules.get(module) is not None for module in modules):
-            load_part(part)
+            try:
+                load_part(part)
+            except FwdadError:  # (a SciPy too old: said when one of its functions is met)
+                return
 
 
 def load_part(part: str) -> bool:
@@ -97,6 +102,7 @@ def load_part(part: str) -> bool:
         except ImportError:  # (SciPy is optional: pip install fwdad[scipy])
             _absent = True
             return False
+        requirements.check_scipy()  # (an older SciPy: an error saying what to install)
         _loading.add(part)
         try:
             _register(part, forward, reverse)
