@@ -47,6 +47,11 @@ def _attribute_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
         return kept
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
+    if isinstance(inner.primal, super):  # super().prop: the getter's level-2 rule
+        hook = attributes.reader(inner.primal, name)
+        if hook is not None:
+            return rule_call(dispatch.derived_rule(hook.fn),
+                             *hook.arguments(_wrapped_by_super(obj), constant=_constant))
     return _field(obj, name, objects.attribute_rule(inner, name))
 
 
@@ -61,8 +66,17 @@ def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
     hook = attributes.reader(inner.primal, name)
     if hook is not None:
         return rule_call(dispatch.derived_rule(hook.fn),
-                         *hook.arguments(obj, constant=_constant))
+                         *hook.arguments(_wrapped_by_super(obj), constant=_constant))
     return _field(obj, name, objects.get_attribute(inner, name))
+
+
+def _wrapped_by_super(obj: Dual) -> Dual:
+    """super(C, o) as level 2 passes it to a property's getter: o, with super's tangents
+    (which are o's); any other object as it is."""
+    inner = obj.primal
+    if not isinstance(inner.primal, super):
+        return obj
+    return Dual(Dual(inner.primal.__self__, inner.tangent), obj.tangent)
 
 
 def _kept_defaults(owner: Any, name: str) -> Any:
