@@ -23,8 +23,15 @@ def as_array(x: Dual) -> Dual:
     if isinstance(x.primal, (list, tuple)):
         return array_rule(x)  # batched tangents of the items: the batch axis goes first
     if not isinstance(x.primal, np.ndarray):  # a new 0-d array, with a new tangent (a
-        return Dual(np.asarray(x.primal), np.array(x.tangent))  # batch's is an array)
+        return Dual(np.asarray(x.primal), _new_array(x.tangent))  # batch's is an array)
     return x
+
+
+def _new_array(tangent):
+    """np.array(tangent); for one linearize records, a copy on its tape (np.array is
+    not recorded)."""
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    return np.copy(tangent) if type(tangent) is Linear else np.array(tangent)
 
 
 def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
