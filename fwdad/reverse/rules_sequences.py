@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, in_user_code
+from fwdad.reverse.complexes import depends_on_arguments
 from fwdad.reverse.registry import (
     complex_ready,
     composed_rrule,
@@ -16,7 +17,6 @@ from fwdad.reverse.registry import (
     raw_rrule,
     rrule,
 )
-from fwdad.reverse.complexes import depends_on_arguments
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import value_of
