@@ -2,7 +2,8 @@
 `setattr(obj, name, v)` run, for forward and reverse mode to call through their rules.
 
     getattribute_override(C)   C.__getattribute__ when it is user code, else None
-    reader(obj, "v")       ->  Hook(fget, (SELF,))                 a property
+    reader(obj, "v")       ->  Hook(fget, (SELF,))                 a property (of super(C, o):
+                                                                   called with o)
                                Hook(D.__get__, (D, SELF, type))    a Python descriptor
                                Hook(C.__getattr__, (SELF, "v"))    the fallback
                                None                                the field, as Python reads it
@@ -48,6 +49,8 @@ def setattr_override(cls: type) -> Optional[Callable]:
 def reader(obj: Any, name: str) -> Optional[Hook]:
     """What object.__getattribute__ runs for `obj.name`: a data descriptor, the
     instance's field, a descriptor or a class attribute, else `__getattr__`."""
+    if isinstance(obj, super):
+        return _super_reader(obj, name)
     descriptor = class_attribute(type(obj), name)
     if descriptor is MISSING and name in _fields(obj):
         return None  # a field, which no class attribute shadows (the common case)
@@ -62,6 +65,33 @@ def reader(obj: Any, name: str) -> Optional[Hook]:
             name not in getattr(obj, "__dict__", {}):
         return Hook(getattr_, (SELF, name))
     return None
+
+
+def _super_reader(obj: super, name: str) -> Optional[Hook]:
+    """What `super(C, o).name` runs: a property or Python descriptor that a class after
+    C in o's MRO defines, called with o itself (the mode passes o for SELF:
+    `wrapped_by_super`); None for a method (bound to o) or a class's own attribute."""
+    if isinstance(obj.__self__, type) or obj.__self__ is None:
+        return None  # (super() in a classmethod: a property of the class is itself)
+    mro = obj.__self_class__.__mro__
+    for klass in mro[mro.index(obj.__thisclass__) + 1:]:
+        if name in klass.__dict__:
+            descriptor = klass.__dict__[name]
+            break
+    else:
+        return None
+    if isinstance(descriptor, property) and descriptor.fget is not None:
+        return Hook(descriptor.fget, (SELF,))
+    python_get = python_method(type(descriptor), "__get__")
+    if python_get is not None:
+        return Hook(python_get, (descriptor, SELF, obj.__self_class__))
+    return None
+
+
+def wrapped_by_super(obj: Any) -> Any:
+    """The object a `super` object wraps, which its properties' getters take as self;
+    any other value as it is."""
+    return obj.__self__ if isinstance(obj, super) else obj
 
 
 def _fields(obj: Any) -> Any:

@@ -215,8 +215,9 @@ def _viewed(shadow: Any, tree: Any) -> Optional[int]:
     found: list = []
     if isinstance(shadow, np.ndarray) and not any(
             stride == 0 and n > 1 for stride, n in zip(shadow.strides, shadow.shape)):
-        _map(lambda v: found.append(v.index) if type(v) is Linear and
-             np.may_share_memory(shadow, v.shadow) else None, tree)
+        _map(lambda v: found.append(v.index) if type(v) is Linear and isinstance(
+            v.shadow, np.ndarray) and np.may_share_memory(shadow, v.shadow) else None,
+             tree)  # (not the node of several arrays, np.array_split's pieces)
     return found[0] if found else None
 
 

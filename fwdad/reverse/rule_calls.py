@@ -56,6 +56,26 @@ def _simple_variables(args: tuple) -> Optional[list]:
     return at
 
 
+# A primitive whose keyword argument may carry a derivative, as a composition of
+# reverse rules: fn -> (names of such keywords, composed(args, kwargs)); filled by the
+# rules' modules (np.sum's `initial` is added, reverse/rules_reductions.py).
+TRACKED_KEYWORDS: dict = {}
+
+
+def _tracked_keywords(call: Any, args: tuple, kwargs: dict) -> Any:
+    """A call whose keyword arguments carry a derivative: by its composition when the
+    primitive has one for them, else refused (a keyword is otherwise a constant)."""
+    tracked = sorted(k for k, v in kwargs.items() if is_tracked(v))
+    names, composed = TRACKED_KEYWORDS.get(call.fn, ((), None))
+    if composed is not None and set(tracked) <= set(names):
+        return composed(args, kwargs)
+    raise FwdadError(
+        f"{describe(call.fn)}{in_user_code()}: its keyword argument "
+        f"{', '.join(tracked)} carries a derivative, which reverse mode does not follow "
+        f"for this function (its keyword arguments are constants). Pass it by position "
+        f"if the function takes it so, or compute that part outside the call.")
+
+
 class NonDiff:
     """A primitive without a derivative: the primal runs on plain values."""
 
@@ -135,8 +155,7 @@ class Pure:
                                              for a in args)
         at = [i for i, a in enumerate(args) if is_tracked(a)]
         if kwargs and any(is_tracked(v) for v in kwargs.values()):
-            raise FwdadError(f"{describe(self.fn)}: pass differentiable arguments by "
-                             f"position; keyword arguments of a primitive are constants.")
+            return _tracked_keywords(self, args, kwargs)
         method = user_method(self.fn, args)  # an instance's own operator, even when
         if method is not None:                # the other operand is a variable
             return method(*args)

@@ -79,12 +79,14 @@ def _method(table, ufunc, name, also=()):
 
 
 @raw_rrule(np.ufunc.reduce)
-def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False):
-    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, **given):
+    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min (`given`:
+    their `initial` and `where`)."""
     if out is not None:
         refuse_out(ufunc, "reduce")
     extra = {} if ufunc in (np.maximum, np.minimum) else {"dtype": dtype}
-    return _method(_REDUCE, ufunc, "reduce")(array, axis=axis, keepdims=keepdims, **extra)
+    return _method(_REDUCE, ufunc, "reduce")(array, axis=axis, keepdims=keepdims, **extra,
+                                              **given)
 
 
 @raw_rrule(np.ufunc.accumulate)

@@ -146,7 +146,7 @@ def _get_attribute(obj: Any, name: str) -> Any:
     """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.reader(obj, name)
     if hook is not None:
-        return _derived_rrule(hook.fn)(*hook.arguments(obj))
+        return _derived_rrule(hook.fn)(*hook.arguments(attributes.wrapped_by_super(obj)))
     return attributes.read_field(obj, name)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
-from fwdad.reverse.rule_calls import Pure
+from fwdad.reverse.rule_calls import TRACKED_KEYWORDS, Pure
 from fwdad.reverse.rules_arrays import assign
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
@@ -97,6 +97,25 @@ rrule(np.max, np.amax, np.ndarray.max)(_extreme(np.max, np.argmax))
 rrule(np.min, np.amin, np.ndarray.min)(_extreme(np.min, np.argmin))
 rrule(np.nanmax)(_extreme(np.nanmax, np.nanargmax))
 rrule(np.nanmin)(_extreme(np.nanmin, np.nanargmin))
+
+
+# ---- an `initial` that carries a derivative: the reduction, then combined with it -----
+def _from_initial(reduce, combine, neutral):
+    """`reduce(x, ..., initial=c)` as `combine(reduce(x, ..., initial=neutral), c)`, by
+    their reverse rules (for a max, ties go to x, as forward mode's rule has them)."""
+    def composed(args, kwargs):
+        start = kwargs["initial"]
+        rest = {**kwargs, "initial": neutral}
+        return get_rrule(combine)(get_rrule(reduce)(*args, **rest), start)
+    return ("initial",), composed
+
+
+for _fns, _parts in (((np.sum, np.ndarray.sum), (np.sum, np.add, 0.0)),
+                     ((np.prod, np.ndarray.prod), (np.prod, np.multiply, 1.0)),
+                     ((np.max, np.amax, np.ndarray.max), (np.max, np.maximum, -np.inf)),
+                     ((np.min, np.amin, np.ndarray.min), (np.min, np.minimum, np.inf))):
+    for _fn in _fns:
+        TRACKED_KEYWORDS[_fn] = _from_initial(*_parts)
 
 
 @rrule(np.ptp)

@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from fwdad.errors import FwdadError, in_user_code
+from fwdad.reverse.complexes import depends_on_arguments
 from fwdad.reverse.registry import (
     complex_ready,
     composed_rrule,
@@ -18,11 +19,19 @@ from fwdad.reverse.registry import (
 )
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.tracked import holds_variable, is_tracked
+from fwdad.reverse.var import value_of
 from fwdad.rules.polynomials import roots_and_jacobian
 from fwdad.rules.sinc import sinc_derivative
 
-_CONSTANT = ("reverse mode makes an array built inside the differentiated function a "
-             "variable: build it outside, or pass a list")
+_CONSTANT = ("here they depend on the arguments: compute them from constants (an array "
+             "of constants built inside the function is taken as one)")
+
+
+def _constant_variable(v) -> bool:
+    """A variable of floats that depends on no argument: an array of constants that
+    reverse mode made a variable (because the function writes into arrays), taken as
+    its values, as forward mode takes a zero tangent."""
+    return np.asarray(value_of(v)).dtype.kind == "f" and not depends_on_arguments([v])
 
 
 # ---- differences ----------------------------------------------------------------------------
@@ -40,9 +49,11 @@ def _ediff1d(ary, to_end=None, to_begin=None):
 @raw_rrule(np.gradient)
 def _gradient(f, *varargs, **kwargs):
     """Linear in f; the spacings must be constants."""
+    varargs = tuple(value_of(v) if is_tracked(v) and _constant_variable(v) else v
+                    for v in varargs)
     if any(is_tracked(v) for v in varargs):
-        raise FwdadError("fwdad differentiates np.gradient in f, not in the spacing: "
-                         f"pass the spacing as a constant ({_CONSTANT}).")
+        raise FwdadError(f"np.gradient{in_user_code()}: fwdad differentiates it in f, not "
+                         f"in the spacing: {_CONSTANT}.")
     return Pure(np.gradient, _gradient_rule)(f, *varargs, **kwargs)
 
 
@@ -133,10 +144,11 @@ def _polyval(p, x):
 # ---- interpolation ------------------------------------------------------------------------------
 @raw_rrule(np.interp)
 def _interp(x, xp, fp, left=None, right=None, period=None):
+    if is_tracked(xp) and _constant_variable(xp):
+        xp = value_of(xp)
     if is_tracked(xp):
         raise FwdadError(f"np.interp{in_user_code()}: fwdad differentiates it in x, fp, left "
-                         f"and right, not in the knots xp: pass xp as a constant "
-                         f"({_CONSTANT}).")
+                         f"and right, not in the knots xp: {_CONSTANT}.")
     if period is not None:
         if is_tracked(period):
             raise FwdadError(f"np.interp{in_user_code()}: fwdad differentiates it in x "

@@ -77,11 +77,19 @@ def _deep_tangent(tangent: Any, memo: Dict[int, Any]) -> Any:
         out.update((k, _deep_tangent(v, memo)) for k, v in tangent.items())
     elif isinstance(tangent, tuple):
         out = tuple(_deep_tangent(v, memo) for v in tangent)
+    elif _is_recorded(tangent):  # (linearize's: a copy recorded on its tape)
+        out = tangent.__deepcopy__(memo)
     else:
-        raise FwdadError(f"copy.deepcopy of a value whose tangent is {a_type(tangent)}: "
+        raise FwdadError(f"copy.deepcopy{in_user_code()} of a value whose tangent is "
+                         f"{a_type(tangent)}: "
                          f"fwdad does not copy it. Copy the fields you need by hand.")
     memo[id(tangent)] = out
     return out
+
+
+def _is_recorded(tangent: Any) -> bool:
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    return type(tangent) is Linear
 
 
 def check_copied_field_by_field(x: Any, api: str, deep: bool, seen: Any = None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError
+from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules import phases, spectra
 from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.complex_input import real_only
@@ -246,6 +246,12 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
             f"(its formula solves with a^H a): this a ({a.primal.shape[-2]} x "
             f"{a.primal.shape[-1]}) has rank {rank}. For a wide a of full row rank, use "
             f"np.linalg.pinv(a) @ b; else drop the dependent columns of a.")
+    if spectra.repeated(s[..., ::-1]):
+        raise NonDifferentiableError(
+            f"np.linalg.lstsq{in_user_code()}: two singular values of a (its fourth "
+            f"result) are equal to rounding, where they have no derivative, and fwdad "
+            f"differentiates every result. For the solution alone, use "
+            f"np.linalg.pinv(a) @ b, which has one here.")
     vector = np.ndim(b.primal) == 1
     col = (lambda v: v[..., None]) if vector else (lambda v: v)
     row = (lambda v: v[..., 0]) if vector else (lambda v: v)

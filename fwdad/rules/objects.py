@@ -81,12 +81,15 @@ def get_attribute(obj: Dual, name: str) -> Dual:
     """What object.__getattribute__ does (fwdad/attributes.py), Python code by its rule."""
     hook = attributes.reader(obj.primal, name)
     if hook is not None:
+        if isinstance(obj.primal, super):  # (super().prop: the getter takes the object,
+            obj = Dual(obj.primal.__self__, obj.tangent)  # which has super's tangent)
         return entry_points.derived_rule(hook.fn)(*hook.arguments(obj, constant=const))
     value = attributes.read_field(obj.primal, name)
     if attributes.is_bound_to(value, obj.primal):
         return Dual(value, obj.tangent)
-    if name == "__self__" and attributes.is_bound_to(obj.primal, value):
-        return Dual(value, obj.tangent)  # a bound method's tangent is its object's
+    if name == "__self__" and (attributes.is_bound_to(obj.primal, value) or
+                               isinstance(obj.primal, super)):
+        return Dual(value, obj.tangent)  # a bound method's (super's) tangent is its object's
     if name == "__dict__" and isinstance(obj.tangent, ReadOnlyTangent):
         return Dual(value, ReadOnlyDict(vars(obj.tangent)))  # (a global's: writes checked)
     if isinstance(obj.tangent, Tangent):  # (the Dual can widen the field: widening.py)

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
+from fwdad.rules.batching import batch_size, dense, fit, is_batched, lift, tangent_axis
 from fwdad.rules.creation import array_rule
 from fwdad.rules.registry import def_nondiff, frule, takes_out
 from fwdad.rules.widening import overwrite
@@ -23,8 +23,15 @@ def as_array(x: Dual) -> Dual:
     if isinstance(x.primal, (list, tuple)):
         return array_rule(x)  # batched tangents of the items: the batch axis goes first
     if not isinstance(x.primal, np.ndarray):  # a new 0-d array, with a new tangent (a
-        return Dual(np.asarray(x.primal), np.array(x.tangent))  # batch's is an array)
+        return Dual(np.asarray(x.primal), _new_array(x.tangent))  # batch's is an array)
     return x
+
+
+def _new_array(tangent):
+    """np.array(tangent); for one linearize records, a copy on its tape (np.array is
+    not recorded)."""
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    return np.copy(tangent) if type(tangent) is Linear else np.array(tangent)
 
 
 def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
@@ -38,10 +45,24 @@ def _reduce_linear(fn, x: Dual, axis, kwargs, primal_only=None) -> Dual:
 
 
 @frule(np.sum, np.ndarray.sum, pure=True)
-def sum_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True, initial=0) -> Dual:
-    """Linear (`initial` is a constant; `where` leaves entries out)."""
-    return _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims,
-                                                where=where), dict(initial=initial))
+def sum_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
+             initial: Dual = None) -> Dual:
+    """Linear in x and in `initial`, which each sum starts from (`where` leaves entries
+    out)."""
+    start = {} if initial is None else dict(initial=initial.primal)
+    total = _reduce_linear(np.sum, x, axis, dict(dtype=dtype, keepdims=keepdims,
+                                                 where=where), start)
+    return total if initial is None else _plus_initial(total, initial, 1.0)
+
+
+def _plus_initial(reduced: Dual, initial: Dual, factor) -> Dual:
+    """`reduced` (whose value NumPy computed from `initial`), with `factor` times the
+    tangent of `initial` added to its tangent: initial enters each result once."""
+    if initial.tangent is NoTangent:
+        return reduced
+    out = reduced.primal
+    d = lift(initial.primal, initial.tangent, np.ndim(out)) * factor
+    return Dual(out, fit(d if reduced.tangent is NoTangent else reduced.tangent + d, out))
 
 
 @frule(np.mean, np.ndarray.mean, pure=True)
@@ -96,12 +117,17 @@ def _gathered(x: Dual, axis, out, combine) -> Dual:
 # ---- products --------------------------------------------------------------------------
 @frule(np.prod, np.ndarray.prod)
 def prod_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
-          initial=1) -> Dual:
+              initial: Dual = None) -> Dual:
     """d prod(x) = sum_i dx_i * prod_{j != i} x_j: exact when some x_j are 0. Entries
-    left out by `where` count as 1; `initial` is a constant factor."""
+    left out by `where` count as 1; `initial` is one more factor."""
     x = _left_out(as_array(x), where, 1.0)
-    out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
-    return _gathered(x, axis, out, lambda xf, dxf: initial * np.sum(dxf * _others(xf), -1))
+    start = 1 if initial is None else initial.primal
+    out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims, initial=start)
+    product = _gathered(x, axis, out, lambda xf, dxf: start * np.sum(dxf * _others(xf), -1))
+    if initial is None:
+        return product
+    rest = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _plus_initial(product, initial, rest)
 
 
 def _left_out(x: Dual, where, neutral: float) -> Dual:
@@ -124,10 +150,11 @@ def _others(xf):
 def extreme_rule(fn, arg):
     """max-like reductions: the tangent of the element `arg` (argmax ...) points to; among
     equal extreme elements, the first in C order (over the reduced axes). Where
-    `initial` wins (ties included), the tangent is 0."""
-    def rule(x: Dual, axis=None, keepdims=False, *, initial=None, where=True) -> Dual:
+    `initial` wins, the tangent is initial's."""
+    def rule(x: Dual, axis=None, keepdims=False, *, initial: Dual = None,
+             where=True) -> Dual:
         x = as_array(x)
-        given = {} if initial is None else {"initial": initial}
+        given = {} if initial is None else {"initial": initial.primal}
         out = fn(x.primal, axis=axis, keepdims=keepdims, where=where, **given)
         if initial is not None or where is not True:  # left out: beyond every value
             far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
@@ -137,8 +164,12 @@ def extreme_rule(fn, arg):
             index = arg(xf, axis=-1)
             won = True if initial is None else np.take_along_axis(
                 xf, index[..., None], -1)[..., 0] == np.reshape(out, index.shape)
-            return _take_last(dxf, index) * won  # initial won: a constant
-        return _gathered(x, axis, out, pick)
+            return _take_last(dxf, index) * won  # initial won: its tangent, added below
+        picked = _gathered(x, axis, out, pick)
+        if initial is None:
+            return picked
+        from_x = fn(x.primal, axis=axis, keepdims=keepdims, initial=far) == out
+        return _plus_initial(picked, initial, np.where(from_x, 0.0, 1.0))
     rule.__name__ = f"_{fn.__name__}"
     rule.__doc__ = extreme_rule.__doc__
     return rule

@@ -40,15 +40,23 @@ def refuse(call: str, what: str, problem: str) -> None:
         f"the quantity without splitting them ({_INSTEAD[what]}).")
 
 
+def _rounding(values):
+    n = np.shape(values)[-1]
+    return ROUNDING_UNITS * n * np.finfo(np.float64).eps * \
+        np.max(np.abs(values), axis=-1, keepdims=True)
+
+
+def repeated(values) -> bool:
+    """Whether two of the sorted `values` (along the last axis) are equal to rounding."""
+    return bool(np.any(np.abs(np.diff(values, axis=-1)) <= _rounding(values)))
+
+
 def check_spectrum(call: str, values, what: str) -> None:
     """Refuse eigenvalues or singular values (`what`) two of which are equal to rounding;
     and a singular value zero to rounding."""
-    n = np.shape(values)[-1]
-    tol = ROUNDING_UNITS * n * np.finfo(np.float64).eps * \
-        np.max(np.abs(values), axis=-1, keepdims=True)
-    if np.any(np.abs(np.diff(values, axis=-1)) <= tol):
+    if repeated(values):
         refuse(call, what, f"two of the {what} are equal to rounding")
-    if what == "singular values" and np.any(np.abs(values) <= tol):
+    if what == "singular values" and np.any(np.abs(values) <= _rounding(values)):
         refuse(call, what, "a singular value is zero to rounding (a is rank deficient)")
 
 

@@ -55,13 +55,17 @@ def _method(table, ufunc, name):
 
 
 @frule(np.ufunc.reduce)
-def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False) -> Dual:
-    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min."""
+def _reduce(ufunc, array: Dual, axis=0, dtype=None, out=None, keepdims=False,
+            initial: Dual = None, where=True) -> Dual:
+    """add.reduce is sum, multiply.reduce prod, maximum/minimum.reduce max/min (with
+    their `initial` and `where`)."""
     if out is not None:
         refuse_out(ufunc, "reduce")
+    given = {} if initial is None else {"initial": initial}
     if ufunc in (np.maximum, np.minimum):
-        return _method(_REDUCE, ufunc, "reduce")(array, axis, keepdims)
-    return _method(_REDUCE, ufunc, "reduce")(array, axis, dtype, keepdims)
+        return _method(_REDUCE, ufunc, "reduce")(array, axis, keepdims, where=where, **given)
+    return _method(_REDUCE, ufunc, "reduce")(array, axis, dtype, keepdims, where=where,
+                                              **given)
 
 
 def refuse_out(ufunc, name: str) -> None:

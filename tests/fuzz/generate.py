@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from tests.fuzz import constructs, flow, numerics, statements
+from tests.fuzz.array_calls import ArrayCalls
+from tests.fuzz.classes import Classes
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
 from tests.fuzz.guarded import Guarded
@@ -55,9 +57,10 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
            "comprehension": 1, "special": 1, "listed": 1}
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
-# complex_values.py, guarded.py, layouts.py, idioms.py, views.py, habits.py)
+# complex_values.py, guarded.py, layouts.py, idioms.py, views.py, habits.py, classes.py,
+# array_calls.py)
 OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views",
-                       "habits"]
+                       "habits", "classes", "arrays"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -127,7 +130,8 @@ class Generator:
 def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False,
              complex_values: bool = False, guarded: bool = False, layouts: bool = False,
              idioms: bool | str = False, views: bool | int = False,
-             habits: bool | str = False) -> Program:
+             habits: bool | str = False, classes: bool | str = False,
+             arrays: bool | str = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
@@ -138,7 +142,10 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     draws that idiom only), `views` through views written in place and aliased
     arguments (views.py; an int draws that pattern only), `habits` through
     classmethods, partials, einsum, decompositions and the like (habits.py; a name
-    draws that habit only): the fuzzer's programs do;
+    draws that habit only), `classes` through dataclasses, slots, super() properties,
+    __getattr__ records and user containers (classes.py), `arrays` through ufunc
+    methods, reductions' keywords, broadcasting, stacking and mixed dtypes
+    (array_calls.py; a name draws that pattern only): the fuzzer's programs do;
     other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
@@ -158,6 +165,10 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
                  views if type(views) is int else -1)
     habit = Habits(seed, bool(habits) and "habits" not in exclude,
                    habits if isinstance(habits, str) else "")
+    klass = Classes(seed, bool(classes) and "classes" not in exclude,
+                    classes if isinstance(classes, str) else "")
+    call = ArrayCalls(seed, bool(arrays) and "arrays" not in exclude,
+                      arrays if isinstance(arrays, str) else "")
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
@@ -167,6 +178,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
         body += idiom.after_statement(g)
         body += view.after_statement(g)
         body += habit.after_statement(g)
+        body += klass.after_statement(g)
+        body += call.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

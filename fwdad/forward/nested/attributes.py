@@ -47,7 +47,18 @@ def _attribute_of_rule(obj: Dual, name: Dual, *default: Dual) -> Dual:
         return kept
     if _is_property(type(inner.primal), name):
         return rule_call(dispatch.derived_rule(getattr(type(inner.primal), name).fget), obj)
+    if _read_as_object(inner.primal, name):  # (as level 1's attribute_rule does)
+        return _get_attribute_of_rule(obj, duals.const(name))
     return _field(obj, name, objects.attribute_rule(inner, name))
+
+
+def _read_as_object(value: Any, name: str) -> bool:
+    """Whether level 1 reads `value.name` by object.__getattribute__ (which runs a
+    property of super(), a descriptor or `__getattr__` by its rule), not as an array's
+    or a number's attribute, nor by the class's own __getattribute__."""
+    return not isinstance(value, np.ndarray) and not (
+        isinstance(value, (float, complex, np.inexact)) and name in ("real", "imag")) and \
+        attributes.getattribute_override(type(value)) is None
 
 
 @frule(objects.get_attribute)
@@ -61,8 +72,17 @@ def _get_attribute_of_rule(obj: Dual, name: Dual) -> Dual:
     hook = attributes.reader(inner.primal, name)
     if hook is not None:
         return rule_call(dispatch.derived_rule(hook.fn),
-                         *hook.arguments(obj, constant=_constant))
+                         *hook.arguments(_wrapped_by_super(obj), constant=_constant))
     return _field(obj, name, objects.get_attribute(inner, name))
+
+
+def _wrapped_by_super(obj: Dual) -> Dual:
+    """super(C, o) as level 2 passes it to a property's getter: o, with super's tangents
+    (which are o's); any other object as it is."""
+    inner = obj.primal
+    if not isinstance(inner.primal, super):
+        return obj
+    return Dual(Dual(inner.primal.__self__, inner.tangent), obj.tangent)
 
 
 def _kept_defaults(owner: Any, name: str) -> Any:

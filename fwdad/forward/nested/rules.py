@@ -77,17 +77,36 @@ def _pow_exponent_term(x: Dual, out: Dual, dy: Dual) -> Dual:
     value = term(x.primal, out.primal, dy.primal)
     if dy.primal is NoTangent:
         return Dual(value, NoTangent)
-    return Dual(value, term(x.primal, out.primal, dy.tangent)
-                + _coefficient_tangent(x, out) * dy.primal)
+    # (a batch of outer tangents broadcasts as its value does: a scalar exponent's
+    # against an array power, `(x1 + 3.0) ** x0` under jacfwd of a jvp)
+    n = batching.ndim(value)
+    return Dual(value, _plus(term(x.primal, out.primal, _lifted(dy, n)),
+                             _times(_lifted_coefficient(x, out, n), dy.primal)))
 
 
-def _coefficient_tangent(x: Dual, out: Dual):
-    """d(log|x| * out) = dx / x * out + log|x| * dout, 0 where out is 0."""
+def _lifted(d: Dual, n: int):
+    return d.tangent if d.tangent is NoTangent else batching.lift(d.primal, d.tangent, n)
+
+
+def _plus(a, b):
+    return b if a is NoTangent else a if b is NoTangent else a + b
+
+
+def _times(a, b):
+    return NoTangent if a is NoTangent else a * b
+
+
+def _lifted_coefficient(x: Dual, out: Dual, n: int):
+    """d(log|x| * out) = dx / x * out + log|x| * dout, 0 where out is 0, with its
+    batch axis lifted to broadcast against a result of `n` axes."""
     if x.tangent is NoTangent and out.tangent is NoTangent:
         return NoTangent
+    m = batching.ndim(out.primal)
+    dx, dout = (0.0 if d.tangent is NoTangent else batching.lift(d.primal, d.tangent, m)
+                for d in (x, out))
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = x.tangent / x.primal * out.primal + np.log(np.abs(x.primal)) * out.tangent
-    return np.where(np.asarray(out.primal) == 0, 0.0, d)
+        d = dx / x.primal * out.primal + np.log(np.abs(x.primal)) * dout
+    return batching.lift(out.primal, np.where(np.asarray(out.primal) == 0, 0.0, d), n)
 
 
 # dict, tuple, list, zip and enumerate, which rule code calls too, have their rules in
