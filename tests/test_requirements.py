@@ -28,15 +28,15 @@ def test_pyproject_declares_the_floors_checked(name, floor):
 
 
 def test_an_older_numpy_is_refused_saying_what_to_install():
-    with pytest.raises(ImportError, match=r"NumPy 2\.2 or later, and this is NumPy 2\.1\.3: "
-                                          r"pip install -U 'numpy>=2\.2'"):
-        requirements.check_numpy("2.1.3")
-    for version in ("2.2.0", "2.10.0", "3.0.0rc1"):
+    with pytest.raises(ImportError, match=r"NumPy 2\.4 or later, and this is NumPy 2\.2\.6: "
+                                          r"pip install -U 'numpy>=2\.4'"):
+        requirements.check_numpy("2.2.6")
+    for version in ("2.4.0", "2.10.0", "3.0.0rc1"):
         requirements.check_numpy(version)
     requirements.check_numpy()  # (the NumPy installed here)
 
 
 def test_an_older_scipy_is_refused_saying_what_to_install():
-    with pytest.raises(FwdadError, match=r"SciPy 1\.15 or later, and this is SciPy 1\.14\.1"):
-        requirements.check_scipy("1.14.1")
-    requirements.check_scipy("1.15.0")
+    with pytest.raises(FwdadError, match=r"SciPy 1\.17 or later, and this is SciPy 1\.15\.3"):
+        requirements.check_scipy("1.15.3")
+    requirements.check_scipy("1.17.0")
