@@ -73,8 +73,9 @@ def _diagonal_mask(a, wrap):
 
 @frule(np.ndarray.item, np.generic.item)
 def _item(x: Dual, *args) -> Dual:
-    return Dual(x.primal.item(*args), map_batch(lambda t: t.item(*args), x.primal,
-                                                dense(x.primal, x.tangent)))
+    # (np.asarray: a zero tangent may be a Python float, as jacobian_sparsity's is)
+    return Dual(x.primal.item(*args), map_batch(lambda t: np.asarray(t).item(*args),
+                                                x.primal, dense(x.primal, x.tangent)))
 
 
 @frule(np.ndarray.tolist, np.generic.tolist)
