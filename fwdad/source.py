@@ -87,7 +87,15 @@ def has_source(fn: Any) -> bool:
     """True when `fn` is a Python function whose source can be parsed: code that is not
     *foreign*."""
     fn = python_function(fn)
-    return fn is not None and _parsed_file(fn.__code__.co_filename) is not None
+    if fn is None:
+        return False
+    code = fn.__code__
+    module = _parsed_file(code.co_filename)
+    if module is None:
+        return False
+    # (code made by exec, as dataclasses' methods are, is "in" a file such as
+    # '<string>', whose lines linecache may hold for other code: its def must be there)
+    return not code.co_filename.startswith("<") or _find_node(module, code) is not None
 
 
 # Library code fwdad does not trace into: without a rule, a call is foreign.
