@@ -73,9 +73,14 @@ def _diagonal_mask(a, wrap):
 
 @frule(np.ndarray.item, np.generic.item)
 def _item(x: Dual, *args) -> Dual:
-    # (np.asarray: a zero tangent may be a Python float, as jacobian_sparsity's is)
-    return Dual(x.primal.item(*args), map_batch(lambda t: np.asarray(t).item(*args),
-                                                x.primal, dense(x.primal, x.tangent)))
+    return Dual(x.primal.item(*args), map_batch(lambda t: _item_of(t, args), x.primal,
+                                                dense(x.primal, x.tangent)))
+
+
+def _item_of(tangent, args):
+    """tangent.item(*args); a Python number (a zero tangent of jacobian_sparsity's) is
+    its own item."""
+    return tangent if type(tangent) in (int, float, complex) else tangent.item(*args)
 
 
 @frule(np.ndarray.tolist, np.generic.tolist)
