@@ -24,16 +24,14 @@ interpolation knots far from the values), so the oracles' references stay valid.
 """
 from __future__ import annotations
 
-from typing import List
-
-from tests.fuzz.own_stream import OnceAfter
+from tests.fuzz.own_stream import OncePattern
 
 FRACTION = 4     # one program in FRACTION draws an array call
 SALT = 5737      # the construct's own random stream: random.Random(seed * SALT + 19)
 
 # (name, lines with {v}, {w}, {t} and {s}; the shapes {v} may have: "any", "array" or
 # "vector")
-PATTERNS = [
+CALLS = [
     ("reduce", ["{w} = np.multiply.outer({v}, np.array([0.5, -0.25]))",
                 "{v} = np.add.reduce({w}, axis=-1) + np.maximum.reduce({w} + "
                 "np.array([0.0, 10.0]), axis=-1, keepdims=True)[..., 0] * 0.1 + "
@@ -92,30 +90,14 @@ PATTERNS = [
                 "np.hypot(math.cos({w}), 1.0) + {w}.item() * 0.5 + {w} * {v}"], "any"),
 ]
 SHAPES = {"any": [(), (3,), (2, 3)], "array": [(3,), (2, 3)], "vector": [(3,)]}
+PATTERNS = [(name, None, lines, kind) for name, lines, kind in CALLS]  # (no module text)
 
 
-class ArrayCalls(OnceAfter):
-    """Whether and where the program of `seed` gets an array call, and which one
-    (`only` names the one to draw, for measuring one at a time)."""
+class ArrayCalls(OncePattern):
+    """Whether and where the program of `seed` gets an array call, and which one (`only`
+    names the one to draw, for measuring one at a time)."""
+
+    PATTERNS, SHAPES, FRESH, PREFIX = PATTERNS, SHAPES, ("w", "t"), "arr"
 
     def __init__(self, seed: int, enabled: bool, only: str = "") -> None:
-        super().__init__(seed, enabled, SALT, 19, FRACTION, "arrays")
-        self.pattern = self.rng.choice([p for p in PATTERNS if p[0] == only] or PATTERNS)
-
-    def after_statement(self, g) -> List[str]:
-        """The lines of the statement, once, where a variable of a shape it takes
-        exists."""
-        name, lines, kind = self.pattern
-        names = sorted(v for v, s in g.vars.items() if s in SHAPES[kind])
-        if not self.due(g, bool(names)):
-            return []
-        v = self.rng.choice(names)
-        scalars = sorted(u for u, s in g.vars.items() if s == ())
-        shift = self.rng.choice(scalars) if scalars else f"float(np.sum({v}))"
-        fields = dict(v=v, s=shift, w=g.fresh("arr"), t=g.fresh("arr"))
-        # a variable made from constants is made to depend on an argument, so that the
-        # call's derivative is not zero
-        active = [] if v in g.params else [
-            f"{v} = {v} * (1.0 + 0.125 * np.sum({self.rng.choice(g.params)}))"]
-        g.output_terms.append(f"0.25 * np.sum({v})")  # (the output reads what it made)
-        return active + [line.format(**fields) for line in lines]
+        super().__init__(seed, enabled, SALT, 19, FRACTION, "arrays", only)

@@ -24,9 +24,7 @@ oracles' references stay valid.
 """
 from __future__ import annotations
 
-from typing import List
-
-from tests.fuzz.own_stream import OnceAfter
+from tests.fuzz.own_stream import OncePattern
 
 FRACTION = 4     # one program in FRACTION draws a habit
 SALT = 6151      # the construct's own random stream: random.Random(seed * SALT + 13)
@@ -158,33 +156,11 @@ PATTERNS = [
 SHAPES = {"any": [(), (3,), (2, 3)], "array": [(3,), (2, 3)], "vector": [(3,)]}
 
 
-class Habits(OnceAfter):
+class Habits(OncePattern):
     """Whether and where the program of `seed` gets a habit, and which one (`only`
     names the one to draw, for measuring one at a time)."""
 
-    def __init__(self, seed: int, enabled: bool, only: str = "") -> None:
-        super().__init__(seed, enabled, SALT, 13, FRACTION, "habits")
-        self.pattern = self.rng.choice([p for p in PATTERNS if p[0] == only] or PATTERNS)
+    PATTERNS, SHAPES, FRESH, PREFIX = PATTERNS, SHAPES, ("w", "t", "r", "k"), "habit"
 
-    def after_statement(self, g) -> List[str]:
-        """The lines of the statement (registering its module text), once, where a
-        variable of a shape it takes exists."""
-        name, text, lines, kind = self.pattern
-        names = sorted(v for v, s in g.vars.items() if s in SHAPES[kind])
-        if not self.due(g, bool(names)):
-            return []
-        number = len(g.module)
-        helper = f"habit_{name}_{number}"
-        if text is not None:
-            g.module.append(text.format(name=helper, n=number))
-        v = self.rng.choice(names)
-        scalars = sorted(u for u, s in g.vars.items() if s == ())
-        shift = self.rng.choice(scalars) if scalars else f"float(np.sum({v}))"
-        fields = dict(name=helper, n=number, v=v, s=shift, w=g.fresh("habit"),
-                      t=g.fresh("habit"), r=g.fresh("habit"), k=g.fresh("habit"))
-        # a variable made from constants is made to depend on an argument, so that the
-        # habit's derivative is not zero
-        active = [] if v in g.params else [
-            f"{v} = {v} * (1.0 + 0.125 * np.sum({self.rng.choice(g.params)}))"]
-        g.output_terms.append(f"0.25 * np.sum({v})")  # (the output reads what it made)
-        return active + [line.format(**fields) for line in lines]
+    def __init__(self, seed: int, enabled: bool, only: str = "") -> None:
+        super().__init__(seed, enabled, SALT, 13, FRACTION, "habits", only)

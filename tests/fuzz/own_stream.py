@@ -5,6 +5,7 @@ is drawn as it was without it; and the test that it is."""
 from __future__ import annotations
 
 import random
+from typing import Any, ClassVar, Dict, List, Tuple
 
 
 class OnceAfter:
@@ -27,6 +28,46 @@ class OnceAfter:
         self.wanted = False
         g.features = g.features | {self.feature}
         return True
+
+
+class OncePattern(OnceAfter):
+    """A construct of one statement (habits.py, classes.py, array_calls.py): a pattern
+    (name, module text or None, lines, kind) drawn once, whose lines rebind a variable
+    of a shape `SHAPES[kind]` names; `FRESH` are the fields that get fresh names."""
+
+    PATTERNS: ClassVar[List[Tuple[str, Any, List[str], str]]]
+    SHAPES: ClassVar[Dict[str, List[tuple]]]
+    FRESH: ClassVar[Tuple[str, ...]]
+    PREFIX: ClassVar[str]  # of the fresh names and of the module text's helper
+
+    def __init__(self, seed: int, enabled: bool, salt: int, offset: int, fraction: int,
+                 feature: str, only: str) -> None:
+        super().__init__(seed, enabled, salt, offset, fraction, feature)
+        self.pattern = self.rng.choice([p for p in self.PATTERNS if p[0] == only]
+                                       or self.PATTERNS)
+
+    def after_statement(self, g) -> List[str]:
+        """The lines of the statement (registering its module text), once, where a
+        variable of a shape it takes exists."""
+        name, text, lines, kind = self.pattern
+        names = sorted(v for v, s in g.vars.items() if s in self.SHAPES[kind])
+        if not self.due(g, bool(names)):
+            return []
+        number = len(g.module)
+        helper = f"{self.PREFIX}_{name}_{number}"
+        if text is not None:
+            g.module.append(text.format(name=helper, n=number))
+        v = self.rng.choice(names)
+        scalars = sorted(u for u, s in g.vars.items() if s == ())
+        shift = self.rng.choice(scalars) if scalars else f"float(np.sum({v}))"
+        fields = dict(name=helper, n=number, v=v, s=shift)
+        fields.update((field, g.fresh(self.PREFIX)) for field in self.FRESH)
+        # a variable made from constants is made to depend on an argument, so that the
+        # construct's derivative is not zero
+        active = [] if v in g.params else [
+            f"{v} = {v} * (1.0 + 0.125 * np.sum({self.rng.choice(g.params)}))"]
+        g.output_terms.append(f"0.25 * np.sum({v})")  # (the output reads what it made)
+        return active + [line.format(**fields) for line in lines]
 
 
 def assert_drawn_apart(seeds, feature: str, without, with_it) -> None:

@@ -4,32 +4,15 @@ draw each call pass every oracle."""
 import pytest
 
 from tests.fuzz.array_calls import PATTERNS
-from tests.fuzz.check import check, failure_class, report
-from tests.fuzz.generate import generate
-from tests.fuzz.own_stream import assert_drawn_apart
+from tests.fuzz.construct_tests import ConstructTests
 
-SEEDS = range(300, 400)
-
-
-def _without(seed, **kwargs):
-    return generate(seed, stateful=True, complex_values=True, guarded=True, layouts=True,
-                    idioms=True, views=True, habits=True, classes=True, **kwargs)
+CONSTRUCT = ConstructTests("arrays")
 
 
 def test_programs_without_the_construct_are_unchanged():
-    assert_drawn_apart(SEEDS, "arrays", _without, lambda seed: _without(seed, arrays=True))
-    assert _without(SEEDS[0], arrays=True, exclude=frozenset({"arrays"})).source == \
-        _without(SEEDS[0]).source
-
-
-def _first_drawing(name):
-    return next(s for s in SEEDS if "arrays" in _without(s, arrays=name).features)
+    CONSTRUCT.assert_unchanged_without_it()
 
 
 @pytest.mark.parametrize("name", [p[0] for p in PATTERNS])
 def test_a_program_with_each_call_passes_every_oracle(name):
-    seed = _first_drawing(name)
-    result = check(seed, arrays=name)
-    assert result.source == _without(seed, arrays=name).source != _without(seed).source
-    assert result.discard is None  # (a discarded program would pass without a check)
-    assert not result.failures(), f"{failure_class(result)}\n{report(result)}"
+    CONSTRUCT.assert_passes_every_oracle(name)

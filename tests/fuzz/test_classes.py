@@ -3,33 +3,16 @@ that does not draw it is the program it was without it, and the programs that dr
 each class pass every oracle."""
 import pytest
 
-from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.classes import PATTERNS
-from tests.fuzz.generate import generate
-from tests.fuzz.own_stream import assert_drawn_apart
+from tests.fuzz.construct_tests import ConstructTests
 
-SEEDS = range(300, 400)
-
-
-def _without(seed, **kwargs):
-    return generate(seed, stateful=True, complex_values=True, guarded=True, layouts=True,
-                    idioms=True, views=True, habits=True, **kwargs)
+CONSTRUCT = ConstructTests("classes", at_check=dict(arrays=False))
 
 
 def test_programs_without_the_construct_are_unchanged():
-    assert_drawn_apart(SEEDS, "classes", _without, lambda seed: _without(seed, classes=True))
-    assert _without(SEEDS[0], classes=True, exclude=frozenset({"classes"})).source == \
-        _without(SEEDS[0]).source
-
-
-def _first_drawing(name):
-    return next(s for s in SEEDS if "classes" in _without(s, classes=name).features)
+    CONSTRUCT.assert_unchanged_without_it()
 
 
 @pytest.mark.parametrize("name", [p[0] for p in PATTERNS])
 def test_a_program_with_each_class_passes_every_oracle(name):
-    seed = _first_drawing(name)
-    result = check(seed, classes=name, arrays=False)
-    assert result.source == _without(seed, classes=name).source != _without(seed).source
-    assert result.discard is None  # (a discarded program would pass without a check)
-    assert not result.failures(), f"{failure_class(result)}\n{report(result)}"
+    CONSTRUCT.assert_passes_every_oracle(name)

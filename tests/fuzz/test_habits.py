@@ -3,33 +3,16 @@ that does not draw it is the program it was without it, and the programs that dr
 each habit pass every oracle."""
 import pytest
 
-from tests.fuzz.check import check, failure_class, report
-from tests.fuzz.generate import generate
+from tests.fuzz.construct_tests import ConstructTests
 from tests.fuzz.habits import PATTERNS
-from tests.fuzz.own_stream import assert_drawn_apart
 
-SEEDS = range(300, 400)
-
-
-def _without(seed, **kwargs):
-    return generate(seed, stateful=True, complex_values=True, guarded=True, layouts=True,
-                    idioms=True, views=True, **kwargs)
+CONSTRUCT = ConstructTests("habits", at_check=dict(classes=False, arrays=False))
 
 
 def test_programs_without_the_construct_are_unchanged():
-    assert_drawn_apart(SEEDS, "habits", _without, lambda seed: _without(seed, habits=True))
-    assert _without(SEEDS[0], habits=True, exclude=frozenset({"habits"})).source == \
-        _without(SEEDS[0]).source
-
-
-def _first_drawing(name):
-    return next(s for s in SEEDS if "habits" in _without(s, habits=name).features)
+    CONSTRUCT.assert_unchanged_without_it()
 
 
 @pytest.mark.parametrize("name", [p[0] for p in PATTERNS])
 def test_a_program_with_each_habit_passes_every_oracle(name):
-    seed = _first_drawing(name)
-    result = check(seed, habits=name, classes=False, arrays=False)
-    assert result.source == _without(seed, habits=name).source != _without(seed).source
-    assert result.discard is None  # (a discarded program would pass without a check)
-    assert not result.failures(), f"{failure_class(result)}\n{report(result)}"
+    CONSTRUCT.assert_passes_every_oracle(name)
