@@ -335,20 +335,27 @@ def test_sparsity_detection_follows_the_dict():
         assert (pattern == (fwdad.jacfwd(closure_store)(W) != 0)).all()
 
 
+def stored_once(w):
+    return np.sum(STASH(w * w) * np.cos(w))
+
+
 def test_threads_keep_their_own_derivatives():
     """The Dual a derivative keeps for the dict is its thread's (forward/defaults.py's
     thread-local): two threads differentiating the same program at once along different
     tangents each get their own derivative. (The dict's keys are in place before: a key
     one thread adds while another's derivative holds the dict is refused, as a change
-    made outside it.)"""
+    made outside it. The dict itself is the user's, shared by the threads: the program
+    writes it once, with the same value in every thread, so that no thread reads a
+    value another wrote in between, which would be a race in the program itself;
+    closure_store, which writes two values, gave such reads on Python 3.13.)"""
     import threading
-    closure_store(W)
-    want = _central(closure_store, W)
+    stored_once(W)
+    want = _central(stored_once, W)
     results, errors = {}, []
 
     def work(k):
         try:
-            results[k] = [fwdad.jvp(closure_store, (W,), (np.eye(3)[k],))[1]
+            results[k] = [fwdad.jvp(stored_once, (W,), (np.eye(3)[k],))[1]
                           for _ in range(30)]
         except Exception as exc:  # (reported below, with the thread's index)
             errors.append((k, exc))
