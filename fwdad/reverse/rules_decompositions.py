@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.errors import in_user_code
 from fwdad.reverse.registry import rrule
 from fwdad.rules import spectra
+from fwdad.rules.decompositions import check_lstsq_rank, lstsq_tie
 
 
 def _T(a):
@@ -185,8 +187,11 @@ def _pinv(a, rcond=None, hermitian=False, **kwargs):
 @rrule(np.linalg.lstsq)
 def _lstsq(a, b, rcond=None):
     """a of full column rank. x = pinv(a) b; the residuals ||b - a x||^2 (per column);
-    the rank (no derivative); the singular values."""
-    out = x, res, _, _ = np.linalg.lstsq(a, b, rcond=rcond)
+    the rank (no derivative); the singular values (refused where two are equal and
+    their cotangents differ: a sum of them weighted alike has a derivative there)."""
+    out = x, res, rank, s = np.linalg.lstsq(a, b, rcond=rcond)
+    check_lstsq_rank(np.shape(a), rank)
+    tie = spectra.repeated(s[..., ::-1]) and in_user_code()  # (the pullback runs later)
     vector = np.ndim(b) == 1
     col = (lambda v: v[..., None]) if vector else (lambda v: v)
     r, p = col(b - a @ x), np.linalg.pinv(a)
@@ -194,6 +199,8 @@ def _lstsq(a, b, rcond=None):
 
     def pullback(ct):
         ct_x, ct_res, _, ct_s = ct
+        if tie is not False and spectra.split_at_a_tie(s, ct_s):
+            raise lstsq_tie(tie)
         change = _T(p) @ col(ct_x) + (2.0 * r * ct_res if np.size(res) else 0.0)
         ct_a = -change @ _T(col(x)) + r @ _T(np.linalg.solve(_T(a) @ a, col(ct_x)))
         ct_b = change[..., 0] if vector else change

@@ -233,6 +233,26 @@ def _pinv(a: Dual, rcond=None, hermitian=False, **kwargs) -> Dual:
     return Dual(p, fit(dp, p))
 
 
+def check_lstsq_rank(shape, rank) -> None:
+    """Refuse np.linalg.lstsq of a matrix of `shape` whose `rank` is not full column
+    rank (both modes' formulas solve with a^H a)."""
+    if rank < shape[-1]:
+        raise FwdadError(
+            f"fwdad differentiates np.linalg.lstsq for a matrix a of full column rank only "
+            f"(its formula solves with a^H a){in_user_code()}: this a ({shape[-2]} x "
+            f"{shape[-1]}) has rank {rank}. For a wide a of full row rank, use "
+            f"np.linalg.pinv(a) @ b; else drop the dependent columns of a.")
+
+
+def lstsq_tie(at: str) -> NonDifferentiableError:
+    """The error for singular values of np.linalg.lstsq (its fourth result) that are
+    equal, where they have no derivative (`at`: the user's line, in_user_code())."""
+    return NonDifferentiableError(
+        f"np.linalg.lstsq{at}: two singular values of a (its fourth result) are equal to "
+        f"rounding, where they have no derivative, and fwdad differentiates every "
+        f"result. For the solution alone, use np.linalg.pinv(a) @ b, which has one here.")
+
+
 @frule(np.linalg.lstsq)
 def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     """For a of full column rank: with r = b - a x, dx = pinv(a) (db - da x) +
@@ -240,18 +260,9 @@ def _lstsq(a: Dual, b: Dual, rcond=None) -> Dual:
     rank has none; the singular values', Re diag(U^H da V)."""
     a, b = as_array(a), as_array(b)
     x, res, rank, s = out = np.linalg.lstsq(a.primal, b.primal, rcond=rcond)
-    if rank < a.primal.shape[-1]:
-        raise FwdadError(
-            f"fwdad differentiates np.linalg.lstsq for a matrix a of full column rank only "
-            f"(its formula solves with a^H a): this a ({a.primal.shape[-2]} x "
-            f"{a.primal.shape[-1]}) has rank {rank}. For a wide a of full row rank, use "
-            f"np.linalg.pinv(a) @ b; else drop the dependent columns of a.")
+    check_lstsq_rank(a.primal.shape, rank)
     if spectra.repeated(s[..., ::-1]):
-        raise NonDifferentiableError(
-            f"np.linalg.lstsq{in_user_code()}: two singular values of a (its fourth "
-            f"result) are equal to rounding, where they have no derivative, and fwdad "
-            f"differentiates every result. For the solution alone, use "
-            f"np.linalg.pinv(a) @ b, which has one here.")
+        raise lstsq_tie(in_user_code())
     vector = np.ndim(b.primal) == 1
     col = (lambda v: v[..., None]) if vector else (lambda v: v)
     row = (lambda v: v[..., 0]) if vector else (lambda v: v)

@@ -51,6 +51,14 @@ def repeated(values) -> bool:
     return bool(np.any(np.abs(np.diff(values, axis=-1)) <= _rounding(values)))
 
 
+def split_at_a_tie(values, weights) -> bool:
+    """Whether two neighbours of the sorted `values` are equal to rounding but their
+    `weights` (a cotangent of them) differ: the weighted sum has no derivative there."""
+    tied = np.abs(np.diff(values, axis=-1)) <= _rounding(values)
+    weights = np.broadcast_to(weights, np.shape(values))
+    return bool(np.any(tied & (np.diff(weights, axis=-1) != 0)))
+
+
 def check_spectrum(call: str, values, what: str) -> None:
     """Refuse eigenvalues or singular values (`what`) two of which are equal to rounding;
     and a singular value zero to rounding."""
