@@ -11,7 +11,12 @@ import numpy as np
 from fwdad.errors import in_user_code
 from fwdad.reverse.registry import rrule
 from fwdad.rules import spectra
-from fwdad.rules.decompositions import check_lstsq_rank, lstsq_tie
+from fwdad.rules.decompositions import (
+    adjugate,
+    check_lstsq_rank,
+    lstsq_tie,
+    refuse_singular_slogdet,
+)
 
 
 def _T(a):
@@ -53,15 +58,20 @@ def _inv(a):
 
 @rrule(np.linalg.det)
 def _det(a):
-    """Jacobi's formula: the cotangent is ct det(a) a^-T (a invertible)."""
-    out = np.linalg.det(a)
-    return out, lambda ct: (np.asarray(ct * out)[..., None, None] * _T(np.linalg.inv(a)),)
+    """Jacobi's formula: the cotangent is ct adj(a)^T (det(a) a^-T for an invertible a)."""
+    return np.linalg.det(a), det_pullback(a)
+
+
+def det_pullback(a):
+    """The pullback of det(a) (both np.linalg's and scipy.linalg's)."""
+    return lambda ct: (np.asarray(ct)[..., None, None] * _T(adjugate(a)),)
 
 
 @rrule(np.linalg.slogdet)
 def _slogdet(a):
-    """The sign has no derivative; log|det a| has a^-T."""
+    """The sign has no derivative; log|det a| has a^-T (a invertible)."""
     out = np.linalg.slogdet(a)
+    refuse_singular_slogdet("np.linalg.slogdet", out.logabsdet)
     return out, lambda ct: (np.asarray(ct[1])[..., None, None] * _T(np.linalg.inv(a)),)
 
 

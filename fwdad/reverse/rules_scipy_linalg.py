@@ -14,6 +14,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
+from fwdad.reverse.rules_decompositions import det_pullback
 from fwdad.rules.scipy_linalg import (
     SYMMETRIC,
     blocks,
@@ -97,9 +98,8 @@ def _inv(a, overwrite_a=False, check_finite=True, **kwargs):
 
 @rrule(sl.det)
 def _det(a, overwrite_a=False, check_finite=True):
-    """Jacobi's formula: a gets ct det(a) a^-T."""
-    out = sl.det(a, check_finite=check_finite)
-    return out, lambda ct: (np.asarray(ct * out)[..., None, None] * _T(np.linalg.inv(a)),)
+    """Jacobi's formula: a gets ct adj(a)^T (rules_decompositions.det_pullback)."""
+    return sl.det(a, check_finite=check_finite), det_pullback(a)
 
 
 # ---- decompositions ------------------------------------------------------------------------

@@ -69,11 +69,47 @@ def inv_rule(a: Dual) -> Dual:
     return Dual(out, -out @ _da(a) @ out)
 
 
+def adjugate(a):
+    """adj(a), for which a adj(a) = det(a) I (over the last two axes): det(a) a^-1 where
+    a is invertible; where it is not, by the SVD a = U S Vh, exactly: adj(a) =
+    det(Vh) Vh^H adj(S) det(U) U^H (adj(Q) = det(Q) Q^H for a unitary Q), adj(S)_ii the
+    product of the other singular values."""
+    try:
+        return np.linalg.det(a)[..., None, None] * np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        u, s, vh = np.linalg.svd(a)
+        ones = np.ones_like(s[..., :1])
+        before = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+        after = np.cumprod(np.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)
+        others = before * after[..., ::-1]  # (the product of the s_j, j != i)
+        scale = np.linalg.det(u) * np.linalg.det(vh)
+        return scale[..., None, None] * ((_H(vh) * others[..., None, :]) @ _H(u))
+
+
+def det_tangent(a, out, da):
+    """d det(a) = tr(adj(a) da) (Jacobi's formula), = det(a) tr(a^-1 da) for an
+    invertible a; `out` is det(a). A singular a has a derivative too (det(a) a^-1 is
+    adj(a) still), which `adjugate` gives."""
+    try:
+        return out * _tr(np.linalg.solve(a, da))
+    except np.linalg.LinAlgError:
+        return _tr(adjugate(a) @ da)
+
+
+def refuse_singular_slogdet(call: str, logabsdet) -> None:
+    """log|det a| is -inf at a singular a, with no derivative: refuse it (both modes)."""
+    if np.any(np.isneginf(logabsdet)):
+        raise NonDifferentiableError(
+            f"{call}{in_user_code()}: a is singular (log|det a| is -inf), where "
+            f"log|det a| has no derivative. Differentiate at an invertible matrix, or "
+            f"use np.linalg.det, which has a derivative at a singular one.")
+
+
 @frule(np.linalg.det)
 def _det(a: Dual) -> Dual:
-    """d det(a) = det(a) tr(a^-1 da) (Jacobi's formula); a must be invertible."""
+    """d det(a) = tr(adj(a) da) (Jacobi's formula: det_tangent)."""
     out = np.linalg.det(a.primal)
-    return Dual(out, fit(out * _tr(np.linalg.solve(a.primal, _da(a))), out))
+    return Dual(out, fit(det_tangent(a.primal, out, _da(a)), out))
 
 
 @frule(np.linalg.slogdet)
@@ -81,6 +117,7 @@ def _slogdet(a: Dual) -> Dual:
     """With t = tr(a^-1 da): d log|det a| = Re t, d sign = i Im(t) sign (0 for real a:
     the sign is constant); a must be invertible."""
     out = np.linalg.slogdet(a.primal)
+    refuse_singular_slogdet("np.linalg.slogdet", out.logabsdet)
     t = _tr(np.linalg.solve(a.primal, _da(a)))
     dsign = 1j * np.imag(t) * out.sign if np.iscomplexobj(t) else np.zeros_like(out.sign)
     return Dual(out, type(out)(fit(dsign, out.sign), fit(np.real(t), out.logabsdet)))

@@ -24,6 +24,7 @@ from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.decompositions import det_tangent
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -120,11 +121,10 @@ def _inv(a: Dual, overwrite_a=False, check_finite=True, **kwargs) -> Dual:
 
 @frule(sl.det)
 def _det(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
-    """d det(a) = det(a) tr(a^-1 da) (Jacobi's formula); a must be invertible."""
+    """d det(a) = tr(adj(a) da) (Jacobi's formula: rules/decompositions.det_tangent)."""
     real_only("scipy.linalg.det", a.primal)
     out = sl.det(a.primal, check_finite=check_finite)
-    trace = np.trace(np.linalg.solve(a.primal, _da(a)), axis1=-2, axis2=-1)
-    return Dual(out, fit(out * trace, out))
+    return Dual(out, fit(det_tangent(a.primal, out, _da(a)), out))
 
 
 # ---- decompositions ------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case, R  # noqa: F401
+from tests.rules.linalg_cases import RANK_ONE, RANK_TWO  # (singular: det's adj(a))
 
 WIDE = np.abs(A) + 1.2  # in the domain of arccosh
 
@@ -171,6 +172,7 @@ def _solver_cases():
     return [Case(np.linalg.solve, (SQUARE, V3)), Case(np.linalg.solve, (SQUARE, A)),
             Case(np.linalg.solve, (SQUARES, SQUARE)), Case(np.linalg.inv, (SQUARES,)),
             Case(np.linalg.det, (SQUARE,)), Case(np.linalg.det, (SQUARES,)),
+            Case(np.linalg.det, (RANK_TWO,)), Case(np.linalg.det, (RANK_ONE,)),
             Case(np.linalg.slogdet, (SQUARES * -1.0,)),
             Case(np.linalg.matrix_power, (SQUARE, 3)),
             Case(np.linalg.matrix_power, (SQUARES, -2)),

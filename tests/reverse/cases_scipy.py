@@ -13,6 +13,7 @@ from tests.rules import scipy_integrate_cases as ode
 from tests.rules.scipy_linalg_cases import (
     LOPSIDED_SPD,
     PIVOTED,
+    RANK_TWO,
     SMALL,
     SPD,
     SPD_STACK,
@@ -104,7 +105,7 @@ def _linalg_cases() -> list:
             Case(sl.solve_triangular, (SQUARE, V3), dict(lower=True, unit_diagonal=True)),
             Case(sl.inv, (SQUARE,)),
             Case(sl.inv, (LOPSIDED_SPD,), dict(assume_a="sym", lower=True)),
-            Case(sl.det, (SQUARE,)),
+            Case(sl.det, (SQUARE,)), Case(sl.det, (RANK_TWO,)),
             Case(sl.cholesky, (LOPSIDED_SPD.T.copy(),)),
             Case(sl.cholesky, (LOPSIDED_SPD,), dict(lower=True)), Case(sl.cholesky, (SPD,)),
             Case(sl.expm, (SMALL,)), Case(sl.expm, (SQUARE / 3.0,)),

@@ -86,13 +86,18 @@ SYM = np.array([[2.0, 0.3, -0.4], [0.3, 1.0, 0.2], [-0.4, 0.2, -1.5]])
 TALL = np.array([[1.0, 0.2], [0.3, -1.2], [0.5, 0.7], [-0.4, 0.9]])
 WIDE = TALL.T.copy()
 STACK = np.stack([SQ, SPD / 3.0])
+# det has a derivative at a singular matrix too, adj(a) (rules/decompositions.adjugate)
+RANK_TWO = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0]])
+RANK_ONE = np.outer([1.0, -2.0, 0.5], [0.3, 1.0, 2.0])
 
 DECOMPOSITION_CASES = [
     Case(np.linalg.solve, SQ, V3), Case(np.linalg.solve, SQ, M34[:, :2].copy()),
     Case(np.linalg.solve, STACK, np.stack([M32, M32])),
     Case(np.linalg.solve, STACK, V3),  # one vector for every matrix of the stack
     Case(np.linalg.inv, SQ), Case(np.linalg.inv, STACK), Case(np.linalg.det, SQ),
-    Case(np.linalg.det, STACK), Case(np.linalg.slogdet, SQ), Case(np.linalg.slogdet, SYM),
+    Case(np.linalg.det, STACK), Case(np.linalg.det, RANK_TWO), Case(np.linalg.det, RANK_ONE),
+    Case(np.linalg.det, np.stack([RANK_TWO, SQ])), Case(np.linalg.slogdet, SQ),
+    Case(np.linalg.slogdet, SYM),
     Case(np.linalg.matrix_power, SQ, 3), Case(np.linalg.matrix_power, SQ, -2),
     Case(np.linalg.matrix_power, SQ, 0),
     Case(np.linalg.cholesky, SPD), Case(np.linalg.cholesky, SPD, upper=True),

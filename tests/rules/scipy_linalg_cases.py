@@ -17,6 +17,7 @@ except ImportError:  # SciPy is optional
 R = np.random.default_rng(17)
 SQUARE = R.standard_normal((3, 3)) + 3.0 * np.eye(3)
 SPD = SQUARE @ SQUARE.T + np.eye(3)
+RANK_TWO = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0]])  # det's adj(a)
 LOPSIDED_SPD = np.tril(SPD) + np.triu(R.standard_normal((3, 3)), 1)  # upper: noise
 VEC = np.array([0.3, -1.2, 0.5])
 SMALL = 0.4 * R.standard_normal((3, 3))  # expm: moderate norm
@@ -57,7 +58,7 @@ def _rows() -> list:
         Case(sl.solve_triangular, SQUARE, VEC, trans="T", lower=True, unit_diagonal=True),
         Case(sl.solve_triangular, SQUARE, M34, unit_diagonal=True),
         Case(sl.inv, SQUARE), Case(sl.inv, LOPSIDED_SPD, assume_a="pos", lower=True),
-        Case(sl.det, SQUARE), Case(sl.det, SPD),
+        Case(sl.det, SQUARE), Case(sl.det, SPD), Case(sl.det, RANK_TWO),
         Case(sl.cholesky, LOPSIDED_SPD.T.copy()), Case(sl.cholesky, LOPSIDED_SPD, lower=True),
         Case(sl.cholesky, SPD, True),
         Case(sl.expm, SMALL), Case(sl.expm, SQUARE / 3.0),
