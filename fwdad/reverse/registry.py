@@ -101,16 +101,21 @@ def compare_rrule(*fns: Any) -> None:
         _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, NonDiff(fn, compared_value), "nondiff")
 
 
-def composed_rrule(*fns: Any) -> Callable[[Callable], Callable]:
+def composed_rrule(*fns: Any, refuse: Optional[Callable[..., None]] = None
+                   ) -> Callable[[Callable], Callable]:
     """Register, for each of `fns`, the derived reverse rule of the decorated function:
     plain NumPy that computes what fns[0] computes, from primitives with rrules. A call
-    without variables runs fns[0] itself."""
+    without variables runs fns[0] itself. `refuse(*args, **kwargs)`, given the values,
+    raises where fns[0] has no derivative and the composition would fail otherwise."""
     def register(impl: Callable) -> Callable:
+        from fwdad.reverse.boxing import unbox
         from fwdad.reverse.dispatch import derived_rrule
         derived = LazyRule(impl, derived_rrule)
 
         def rule(*args: Any, **kwargs: Any) -> Any:
             if any(holds_variable(a) for a in (*args, *kwargs.values())):
+                if refuse is not None:
+                    refuse(*map(unbox, args), **{k: unbox(v) for k, v in kwargs.items()})
                 return derived(*args, **kwargs)
             return fns[0](*args, **kwargs)
         rule.__name__ = impl.__name__

@@ -13,6 +13,7 @@ from fwdad.errors import FwdadError, describe
 from fwdad.reverse.registry import complex_ready, composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import value_of
+from fwdad.rules.array_api import refuse_singular_cond
 from fwdad.rules.piecewise import piecewise
 
 
@@ -79,7 +80,7 @@ def _vector_norm(x, axis=None, keepdims=False, ord=2):
     return norm
 
 
-@composed_rrule(np.linalg.cond)
+@composed_rrule(np.linalg.cond, refuse=refuse_singular_cond)
 def _cond(x, p=None):
     """s_max / s_min for p None, 2 and -2; norm(x, p) norm(inv(x), p) otherwise."""
     if p is None or p == 2 or p == -2:

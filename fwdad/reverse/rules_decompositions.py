@@ -117,6 +117,7 @@ def _qr(a, mode="reduced"):
                                   f"with m >= n, in modes 'reduced' and 'r' (here "
                                   f"{m} x {n}, mode={mode!r})")
     q, r = np.linalg.qr(a, mode="reduced")
+    spectra.check_triangular_factor("np.linalg.qr", r, "R")
 
     def pullback(ct):
         ct_q, ct_r = (np.zeros(q.shape), ct) if mode == "r" else ct

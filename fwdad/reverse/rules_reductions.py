@@ -19,6 +19,7 @@ from fwdad.reverse.rules_arrays import assign
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
 from fwdad.rules import counting
+from fwdad.rules.reductions import others_product, to_last
 from fwdad.tangents import rebuild
 
 
@@ -29,7 +30,7 @@ def merged_axes(x, axis):
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     order = [i for i in range(x.ndim) if i not in axes] + list(axes)
     moved = np.transpose(x, order)
-    xf = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))
+    xf = to_last(x, axes, x.ndim, False)
     return xf, lambda ctf: np.transpose(np.reshape(ctf, moved.shape), np.argsort(order))
 
 
@@ -47,20 +48,11 @@ def _prod(x, axis=None, dtype=None, keepdims=False, *, initial=1, where=True):
     `where` leaves out count as 1 and get no cotangent."""
     out = np.prod(x, axis, dtype, keepdims=keepdims, initial=initial, where=where)
     if where is True and initial == 1:
-        return _along(x, axis, out, _others)
+        return _along(x, axis, out, others_product)
     kept = np.broadcast_to(where, np.shape(x))
     xf_kept, _ = merged_axes(kept, axis)
     return _along(np.where(kept, x, 1.0), axis, out,
-                  lambda xf: initial * _others(xf) * xf_kept)
-
-
-def _others(xf):
-    """prod_{j != i} x_j along the last axis, from prefix and suffix products."""
-    ones = np.ones(xf.shape[:-1] + (1,))
-    before = np.cumprod(np.concatenate([ones, xf[..., :-1]], axis=-1), axis=-1)
-    after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)
-    n = xf.shape[-1]  # (the slices keep an empty axis empty)
-    return before[..., :n] * after[..., ::-1][..., :n]
+                  lambda xf: initial * others_product(xf) * xf_kept)
 
 
 # ---- extremes: the first extreme element takes the cotangent (what argmax picks) -------
@@ -82,6 +74,8 @@ def _extreme(fn, arg):
             x = np.where(np.broadcast_to(where, np.shape(x)), x, far)
 
         def grad(xf):
+            if xf.shape[-1] == 0:  # (nothing reduced: `initial` is every result)
+                return np.zeros(xf.shape)
             index = arg(xf, axis=-1)
             if initial is None:
                 return one_hot(xf, index)

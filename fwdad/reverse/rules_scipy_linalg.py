@@ -15,6 +15,7 @@ import scipy.linalg as sl
 
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_decompositions import det_pullback
+from fwdad.rules import spectra
 from fwdad.rules.scipy_linalg import (
     SYMMETRIC,
     blocks,
@@ -173,6 +174,7 @@ def _lu_factor(a, overwrite_a=False, check_finite=True):
     and a[perm] gets L^-T ct_X U^-T."""
     lu, piv = out = sl.lu_factor(a, check_finite=check_finite)
     low, up = lu_parts(lu)
+    spectra.check_triangular_factor("scipy.linalg.lu_factor", up, "U")
 
     def pullback(ct):
         ct_x = np.tril(_T(low) @ ct[0], -1) + np.triu(ct[0] @ _T(up))

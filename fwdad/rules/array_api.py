@@ -11,6 +11,7 @@ from typing import Optional
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import common_batch, dense, fit, lift, map_batch
@@ -81,10 +82,21 @@ def _svdvals(x: Dual) -> Dual:
     return dec.svd_rule(x, compute_uv=False)
 
 
+def refuse_singular_cond(x, p=None) -> None:
+    """np.linalg.cond of a singular x is infinite (or NaN), with no derivative: refuse it
+    (both modes), as its formula with x^-1 would fail."""
+    if not np.all(np.isfinite(np.linalg.cond(x, p))):
+        raise NonDifferentiableError(
+            f"np.linalg.cond{in_user_code()}: the matrix is singular (its condition "
+            f"number is infinite), where cond has no derivative. Differentiate at an "
+            f"invertible matrix.")
+
+
 @frule(np.linalg.cond)
 def _cond(x: Dual, p=None) -> Dual:
     """cond = s_max / s_min for p None, 2 and -2 (distinct, nonzero singular values);
     norm(x, p) norm(inv(x), p) otherwise."""
+    refuse_singular_cond(x.primal, p)
     if p in (None, 2, -2):
         s = _svdvals(x)
         big, small = (0, -1) if p in (None, 2) else (-1, 0)

@@ -162,6 +162,7 @@ def _qr(a: Dual, mode="reduced") -> Dual:
                                   f"with m >= n, in modes 'reduced' and 'r' (here "
                                   f"{m} x {n}, mode={mode!r})")
     q, r = np.linalg.qr(a.primal, mode="reduced")
+    spectra.check_triangular_factor("np.linalg.qr", r, "R")
     da = _da(a)
     da_rinv = _T(np.linalg.solve(_T(r), _T(da)))
     c = _T(q) @ da_rinv

@@ -7,6 +7,8 @@ axis) to the end as one axis, compute there, and reshape to the result's shape.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
@@ -99,8 +101,8 @@ def to_last(a, axis, ndim: int, batched: bool):
     axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
     axes = [ax + batched for ax in axes]
     rest = [i for i in range(np.ndim(a)) if i not in axes]
-    moved = np.transpose(a, rest + axes)
-    return moved.reshape(moved.shape[:len(rest)] + (-1,))
+    moved = np.transpose(a, rest + axes)  # (the merged size given: -1 fails for an empty a)
+    return moved.reshape(moved.shape[:len(rest)] + (math.prod(moved.shape[len(rest):]),))
 
 
 def _gathered(x: Dual, axis, out, combine) -> Dual:
@@ -123,7 +125,7 @@ def prod_rule(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True,
     x = _left_out(as_array(x), where, 1.0)
     start = 1 if initial is None else initial.primal
     out = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims, initial=start)
-    product = _gathered(x, axis, out, lambda xf, dxf: start * np.sum(dxf * _others(xf), -1))
+    product = _gathered(x, axis, out, lambda xf, dxf: start * np.sum(dxf * others_product(xf), -1))
     if initial is None:
         return product
     rest = np.prod(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -138,12 +140,14 @@ def _left_out(x: Dual, where, neutral: float) -> Dual:
     return Dual(np.where(where, x.primal, neutral), dense(x.primal, x.tangent) * where)
 
 
-def _others(xf):
-    """prod_{j != i} x_j along the last axis, from prefix and suffix products."""
+def others_product(xf):
+    """prod_{j != i} x_j along the last axis, from prefix and suffix products (both
+    modes' rules of prod)."""
     ones = np.ones(xf.shape[:-1] + (1,))
     before = np.cumprod(np.concatenate([ones, xf[..., :-1]], axis=-1), axis=-1)
-    after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
-    return before * after
+    after = np.cumprod(np.concatenate([ones, xf[..., :0:-1]], axis=-1), axis=-1)
+    n = xf.shape[-1]  # (the slices keep an empty axis empty)
+    return before[..., :n] * after[..., ::-1][..., :n]
 
 
 # ---- extremes: ties take the tangent of the first extreme element (what argmax picks) --
@@ -161,6 +165,8 @@ def extreme_rule(fn, arg):
             x = _left_out(x, where, far)
 
         def pick(xf, dxf):
+            if xf.shape[-1] == 0:  # (nothing reduced: `initial` is every result)
+                return np.zeros(dxf.shape[:-1], dxf.dtype)
             index = arg(xf, axis=-1)
             won = True if initial is None else np.take_along_axis(
                 xf, index[..., None], -1)[..., 0] == np.reshape(out, index.shape)

@@ -22,6 +22,7 @@ import scipy.linalg as sl
 
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, in_user_code
+from fwdad.rules import spectra
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.decompositions import det_tangent
@@ -199,6 +200,7 @@ def _lu_factor(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
     real_only("scipy.linalg.lu_factor", a.primal)
     lu, piv = out = sl.lu_factor(a.primal, check_finite=check_finite)
     low, up = lu_parts(lu)
+    spectra.check_triangular_factor("scipy.linalg.lu_factor", up, "U")
     x = _T(np.linalg.solve(_T(up), _T(np.linalg.solve(low, _da(a)[..., row_order(piv), :]))))
     return Dual(out, (fit(low @ np.tril(x, -1) + np.triu(x) @ up, lu), NoTangent))
 

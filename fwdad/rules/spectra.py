@@ -68,6 +68,18 @@ def check_spectrum(call: str, values, what: str) -> None:
         refuse(call, what, "a singular value is zero to rounding (a is rank deficient)")
 
 
+def check_triangular_factor(call: str, factor, name: str) -> None:
+    """Refuse a triangular `factor` (R of a QR, U of an LU) with a diagonal entry zero
+    to rounding: a is rank deficient there, and the factorization's derivative, which
+    solves with the factor, is not defined."""
+    diagonal = np.abs(np.diagonal(factor, axis1=-2, axis2=-1))
+    if np.any(diagonal <= _rounding(diagonal)):
+        raise NonDifferentiableError(
+            f"{call}{in_user_code()}: a is rank deficient ({name} has a zero on its "
+            f"diagonal, to rounding), where the factors have no derivative (fwdad's "
+            f"formula solves with {name}). Differentiate at a matrix of full rank.")
+
+
 def check_full_matrices(call: str, shape, full_matrices: bool, compute_uv: bool) -> None:
     """Refuse the full U or Vh of a non-square matrix: their extra columns are any
     orthonormal completion, with no derivative."""

@@ -137,6 +137,7 @@ UFUNC_NONDIFF_CASES = [
 ]
 # ---- numpy: reductions, products, creation --------------------------------------------
 # ---- numpy: reductions ---------------------------------------------------------------
+EMPTY = np.zeros((0, 3))
 REDUCTION_CASES = [
     Case(np.sum, M23), Case(np.sum, M23, axis=1), Case(np.sum, M23, axis=0, keepdims=True),
     Case(np.sum, T223, axis=(0, 2)), Case(np.sum, M23, axis=-1), Case(np.sum, 0.3),
@@ -147,6 +148,11 @@ REDUCTION_CASES = [
     Case(np.prod, M23, where=MASK23), Case(np.prod, M23, axis=1, initial=2.0),
     Case(np.max, M23, initial=5.0), Case(np.max, M23, axis=0, initial=0.6),
     Case(np.min, M23, axis=1, where=MASK23, initial=9.0),
+    # empty arrays: reduced to empty results, or to `initial` alone
+    Case(np.prod, EMPTY, axis=1), Case(np.max, EMPTY, axis=1), Case(np.ptp, EMPTY, axis=1),
+    Case(np.median, EMPTY, axis=1), Case(np.quantile, EMPTY, 0.6, axis=1),
+    Case(np.linalg.norm, EMPTY, axis=1), Case(np.max, EMPTY, axis=0, initial=0.6),
+    Case(np.min, EMPTY, axis=0, initial=0.6), Case(np.prod, EMPTY, axis=0, initial=2.0),
     Case(np.mean, M23), Case(np.mean, M23, axis=0),
     # the unique values of distinct floats are those floats (ties: tests/test_unique.py)
     Case(np.unique, M23), Case(np.unique, V3, return_index=True, return_counts=True),
