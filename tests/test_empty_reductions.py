@@ -38,3 +38,37 @@ def test_rows_of_an_empty_matrix():
     value, derivative = fwdad.jvp(reduced_rows, (EMPTY,), (EMPTY,))
     assert value == 0.0 and derivative == 0.0
     assert fwdad.grad(reduced_rows)(EMPTY).shape == (0, 3)
+
+
+def batched_products(x, w):
+    return np.sum(np.matmul(x, w)) + np.sum(np.matvec(x, w[:, 0]))
+
+
+def running_extremes(x):
+    return np.sum(np.maximum.accumulate(x, axis=1)) + np.sum(np.minimum.accumulate(x))
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+@pytest.mark.parametrize("f, shapes", [
+    (batched_products, [(0, 2, 2), (2, 3)]), (running_extremes, [(2, 0)]),
+    (lambda x: np.sum(np.median(x, axis=0)) + np.median(x), [(0, 3)])],
+    ids=["matmul", "accumulate", "median"])
+def test_gradients_through_empty_arrays(f, shapes):
+    """The gradient of an empty argument is empty, and of the others what their part
+    of the sum gives (reverse mode raised a reshape error, ZeroDivisionError and
+    IndexError): checked by the dot-product test against jvp."""
+    args = [np.zeros(s) for s in shapes]
+    if f is batched_products:  # (w's gradient is zero: x is empty)
+        args[1] = np.ones((2, 3))
+    tangents = [np.full(s, 0.5) for s in shapes]
+    for at in range(len(args)):
+        got = fwdad.grad(f, argnums=at)(*args)
+        assert got.shape == args[at].shape
+        only = [t if i == at else np.zeros_like(t) for i, t in enumerate(tangents)]
+        assert np.sum(got * tangents[at]) == fwdad.jvp(f, tuple(args), tuple(only))[1]
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice", "ignore:invalid value")
+def test_the_gradient_of_the_mean_of_nothing_is_empty():
+    """(reverse mode divided by a count of zero)"""
+    assert fwdad.grad(np.mean)(np.zeros((0, 3))).shape == (0, 3)

@@ -61,7 +61,7 @@ def _mean(x, axis=None, dtype=None, keepdims=False, *, where=True):
     """The mean of the entries `where` keeps: each of them gets ct / their count."""
     out = np.mean(x, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     if where is True:
-        count = np.size(x) / max(np.size(out), 1)
+        count = max(np.size(x), 1) / max(np.size(out), 1)  # (an empty x gets nothing)
         return out, lambda ct: (_spread(ct / count, x, axis, keepdims),)
     kept = np.broadcast_to(where, np.shape(x))
     count = np.sum(kept, axis=axis, keepdims=True)
@@ -95,9 +95,11 @@ def _product(a, b, spec, shape):
     lead = (int(np.prod(a.shape[:extra])),)
     a, b = a.reshape(lead + a.shape[extra:]), b.reshape(lead + b.shape[extra:])
     if spec.startswith("nm"):  # sum over (stack, m) of a[..., n, m] b[..., k, m]
-        a, b = (np.moveaxis(v, 0, -2).reshape(v.shape[1:-1] + (-1,)) for v in (a, b))
+        a, b = (np.moveaxis(v, 0, -2).reshape(v.shape[1:-1] + (v.shape[0] * v.shape[-1],))
+                for v in (a, b))  # (sizes given: -1 fails for an empty stack)
         return np.matmul(a, _swap(b))
-    a, b = (np.moveaxis(v, 0, -3).reshape(v.shape[1:-2] + (-1, v.shape[-1]))
+    a, b = (np.moveaxis(v, 0, -3).reshape(v.shape[1:-2] + (v.shape[0] * v.shape[-2],
+                                                            v.shape[-1]))
             for v in (a, b))  # sum over (stack, n) of a[..., n, k] b[..., n, m]
     return np.matmul(_swap(a), b)
 

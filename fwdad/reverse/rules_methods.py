@@ -117,7 +117,9 @@ def _running(ufunc):
 def _sent_back(ct, source, axis):
     """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]]."""
     n = ct.shape[-1]
-    rows = np.arange(ct.size // max(n, 1)).reshape(ct.shape[:-1] + (1,)) * n
+    if ct.size == 0:
+        return np.moveaxis(np.zeros(ct.shape), -1, axis)
+    rows = np.arange(ct.size // n).reshape(ct.shape[:-1] + (1,)) * n
     total = np.zeros(ct.size)
     np.add.at(total, (rows + source).reshape(-1), np.reshape(ct, -1))
     return np.moveaxis(total.reshape(ct.shape), -1, axis)

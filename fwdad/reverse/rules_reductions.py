@@ -207,6 +207,8 @@ def _median(x, axis=None, keepdims=False):
 
 def _middle(xf):
     where, n = np.argsort(xf, axis=-1, kind="stable"), xf.shape[-1]
+    if n == 0:  # (the median of nothing is NaN, and nothing gets its cotangent)
+        return np.zeros(xf.shape)
     return 0.5 * (one_hot(xf, where[..., (n - 1) // 2]) + one_hot(xf, where[..., n // 2]))
 
 

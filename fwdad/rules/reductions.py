@@ -292,6 +292,8 @@ def _median(x: Dual, axis=None, keepdims=False) -> Dual:
     def middle(xf, dxf):
         order = np.argsort(xf, axis=-1, kind="stable")
         n = xf.shape[-1]
+        if n == 0:  # (the median of nothing is NaN, a constant: nothing moves it)
+            return np.zeros(dxf.shape[:-1], dxf.dtype)
         pick = [np.broadcast_to(order[..., k:k + 1], dxf.shape[:-1] + (1,))
                 for k in ((n - 1) // 2, n // 2)]
         return sum(np.take_along_axis(dxf, p, axis=-1)[..., 0] for p in pick) / 2.0
