@@ -3,8 +3,9 @@
 norm(x + h t) = |h| norm(t) at x = 0: no derivative, except along a t that keeps the
 norm at 0. The reference is independent of fwdad: the two one-sided differences. Where
 they agree, the tangent must be their value; where they do not, NaN (as np.std at equal
-values). Reverse mode cannot know the direction: its gradient is NaN wherever the norm
-is 0 (for every ord but 0, which is flat), even for norm(v - v)."""
+values). Reverse mode cannot know the direction: its gradient wherever the norm is 0 is
+the subgradient 0 (the last test says why), which is also the true derivative of
+norm(v - v)."""
 import numpy as np
 import pytest
 
