@@ -4,7 +4,9 @@ not draw the construct is the program it was without it, and the first program o
 that draws each of its patterns passes every oracle."""
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterable, List, Optional
+
+import pytest
 
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import generate
@@ -14,6 +16,13 @@ SEEDS = range(300, 400)
 # generate's keywords of the constructs, in the order generate draws them
 ORDER = ("stateful", "complex_values", "guarded", "layouts", "idioms", "views", "habits",
          "classes", "arrays")
+
+
+def patterns(choices: Iterable[Any]) -> List[Any]:
+    """The patterns to check, as parameters: every other one by default, the rest with
+    `-m long` (each runs every oracle: the default suite's time)."""
+    return [pytest.param(c, marks=[] if k % 2 == 0 else [pytest.mark.long])
+            for k, c in enumerate(choices)]
 
 
 class ConstructTests:

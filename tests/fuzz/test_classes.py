@@ -4,7 +4,7 @@ each class pass every oracle."""
 import pytest
 
 from tests.fuzz.classes import PATTERNS
-from tests.fuzz.construct_tests import ConstructTests
+from tests.fuzz.construct_tests import ConstructTests, patterns
 
 CONSTRUCT = ConstructTests("classes", at_check=dict(arrays=False))
 
@@ -13,6 +13,6 @@ def test_programs_without_the_construct_are_unchanged():
     CONSTRUCT.assert_unchanged_without_it()
 
 
-@pytest.mark.parametrize("name", [p[0] for p in PATTERNS])
+@pytest.mark.parametrize("name", patterns([p[0] for p in PATTERNS]))
 def test_a_program_with_each_class_passes_every_oracle(name):
     CONSTRUCT.assert_passes_every_oracle(name)

@@ -3,7 +3,7 @@ that does not draw it is the program it was without it, and the programs that dr
 each habit pass every oracle."""
 import pytest
 
-from tests.fuzz.construct_tests import ConstructTests
+from tests.fuzz.construct_tests import ConstructTests, patterns
 from tests.fuzz.habits import PATTERNS
 
 CONSTRUCT = ConstructTests("habits", at_check=dict(classes=False, arrays=False))
@@ -13,6 +13,6 @@ def test_programs_without_the_construct_are_unchanged():
     CONSTRUCT.assert_unchanged_without_it()
 
 
-@pytest.mark.parametrize("name", [p[0] for p in PATTERNS])
+@pytest.mark.parametrize("name", patterns([p[0] for p in PATTERNS]))
 def test_a_program_with_each_habit_passes_every_oracle(name):
     CONSTRUCT.assert_passes_every_oracle(name)
