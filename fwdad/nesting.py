@@ -122,14 +122,16 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
     for at in wrt:
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
-        for direction in _basis(args, at):
+        # (an empty x has no direction: one run along zeros gives the value, and the
+        # block is empty)
+        for direction in list(_basis(args, at)) or [_zeros(args)]:
             given = [over_reverse.copied(a) for a in args]  # f may write into them: each
             primals = Dual(tuple(a.primal for a in given),  # run starts from the call's
                            tuple(a.tangent for a in given))  # values
             out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
-        blocks.append(_assembled(kind, columns, x))
+        blocks.append(_assembled(kind, columns, x) if np.size(x) else _empty(columns[0], x))
     for arg, final in zip(args, given):  # the arguments end as one call leaves them, once
         over_reverse.write_final(arg, final)  # every run has gone through
     return value, blocks
@@ -166,6 +168,16 @@ def _basis(args: Tuple[Dual, ...], at: int):
             direction[at] = np.zeros_like(x)
             direction[at].flat[k] = 1.0
         yield tuple(direction)
+
+
+def _zeros(args: Tuple[Dual, ...]) -> tuple:
+    return tuple(zero_tangent(a.primal) for a in args)
+
+
+def _empty(column: Dual, x: np.ndarray) -> Dual:
+    """The Jacobian block of an empty x: shaped output + x, with no entry."""
+    empty = np.zeros(np.shape(column.primal) + x.shape, x.dtype)
+    return Dual(empty, np.zeros_like(empty))
 
 
 def _assembled(kind: str, columns: List[Dual], x: Any) -> Dual:

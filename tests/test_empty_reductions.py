@@ -72,3 +72,21 @@ def test_gradients_through_empty_arrays(f, shapes):
 def test_the_gradient_of_the_mean_of_nothing_is_empty():
     """(reverse mode divided by a count of zero)"""
     assert fwdad.grad(np.mean)(np.zeros((0, 3))).shape == (0, 3)
+
+
+def tiled_and_squared(x, w):
+    return np.sum(np.tile(x, (2, 2))) + np.sum(w ** 3)
+
+
+def gradients(x, w):
+    gx, gw = fwdad.grad(tiled_and_squared, argnums=(0, 1))(x, w)
+    return np.concatenate([gx, gw])
+
+
+def test_a_gradient_inside_a_derivative_with_respect_to_an_empty_array():
+    """grad taken inside jvp (level 2) stacked no column for the empty argument (a
+    ValueError from np.stack); its block is empty, and the other's is 3 w^2."""
+    w, tw = np.array([0.5, -1.0]), np.array([1.0, 2.0])
+    value, tangent = fwdad.jvp(gradients, (np.zeros(0), w), (np.zeros(0), tw))
+    np.testing.assert_allclose(value, 3 * w ** 2, rtol=1e-14)
+    np.testing.assert_allclose(tangent, 6 * w * tw, rtol=1e-14)
