@@ -20,6 +20,7 @@ from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.forward.defaults import close_nested
 from fwdad.forward.nested import calls as nested_calls
 from fwdad.forward.nested import levels as nested
 from fwdad.probe import probe
@@ -46,7 +47,9 @@ def jvp_with_keywords(f: Dual, primals: Dual, tangents: Dual, keywords: dict[Any
     args = [_level2_argument(f.primal, i, primals, tangents)
             for i in range(len(primals.primal))]
     named = {k: nested.lift_outer(v) for k, v in keywords.items()}
+    close_nested(2)  # (what a nested jvp stopped by an error caught left open)
     out = nested_calls.call_rule(nested.lift_outer(f), *args, **named)
+    close_nested(2)  # (its perturbation is gone: the state it wrote settles)
     outer_out, outer_tangent = nested.outer_of(out)
     value, tangent = out.primal.primal, out.primal.tangent
     return Dual((value, tangent), (_real(outer_out, value), _real(outer_tangent, tangent)))

@@ -23,6 +23,14 @@ emptied, starts again from zero. A default also reached through a global or clos
 variable, a class attribute or `f.__defaults__` is that same Dual there
 (forward/default_aliases.py, core/duals.read_global).
 
+A jvp (jacfwd, grad, hessian) that the function calls itself runs its function one
+level deeper (higher.py): there a default is the Dual of the level below lifted, as the
+outer code left it, with a new inner perturbation of zero; when the jvp returns, what it
+wrote settles into the level below and the deeper Dual is dropped, so that the outer
+code reads it with its outer derivative only, and the next nested jvp starts from a
+zero inner perturbation again (`close_nested`, forward/state_levels.py,
+tests/forward/test_nested_state.py).
+
 The rule of a rule (forward over reverse: the forward rule of a reverse rule, whose
 default is the user's object itself; forward over forward) makes its Duals the same way,
 per derivative: one Dual made when the rule was built kept what one hvp wrote into the
@@ -50,10 +58,11 @@ from fwdad.forward.default_refusals import (
     met_late,
     rule_running,
 )
+from fwdad.forward.state_levels import created_leaves, lifted, settle
 from fwdad.forward.transform.astbuild import LOAD, STORE, locate
 from fwdad.probe import probe
 from fwdad.rules.batching import created_tangent
-from fwdad.tangents import Tangent, zero_tangent
+from fwdad.tangents import zero_tangent
 
 _OWN_DEFAULT = "a function's mutable default"
 _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozenset)
@@ -69,7 +78,6 @@ _IMMUTABLE = (int, float, complex, bool, str, bytes, type(None), range, frozense
 # keeps the arguments under _ARGUMENTS (one attribute: every jvp sets and restores it).
 _LOCAL = threading.local()
 _ARGUMENTS = "arguments"
-_DEEPEST = 0  # (id, _DEEPEST): the deepest level of a default's Duals made, when above 1
 
 # id of a mutable value (a list, dict, array, instance) that an optimized rule reads
 # from a module's global or a closure cell as a constant -> (the module's globals, the
@@ -99,6 +107,24 @@ def derivative_open() -> bool:
 
 
 tell_derivative_open(derivative_open)  # (core/duals.read_global asks)
+
+
+def close_nested(level: int) -> None:
+    """A jvp whose function runs at `level` (nested in code at `level - 1`) returns:
+    its perturbation is gone. The Duals of the state at that level and deeper settle
+    into the level below (state_levels.settle) and are dropped, so that the next nested
+    jvp lifts the state again from what the code below sees, with a new zero inner
+    perturbation (the first one's inner tangent was taken for the second's)."""
+    made = getattr(_LOCAL, "made", None)
+    if type(made) is not dict:
+        return
+    deeper = sorted((key for key in made if key is not _ARGUMENTS and key[1] >= level),
+                    key=lambda key: -key[1])
+    for key in deeper:
+        kept = made.pop(key)
+        below = made.get((key[0], key[1] - 1))
+        if below is not None:
+            settle(below[1], kept[1], key[1])
 
 
 def kept_duals() -> List[Dual]:
@@ -199,12 +225,6 @@ class FreshDefault:
             return _fresh_at(self.value, level)
         if type(made) is not dict:
             made = _LOCAL.made = {_ARGUMENTS: made}
-        deepest = made.get((id(self.value), _DEEPEST), level)
-        if deepest > level:
-            # (a rule differentiated again reads the global one level lower to hand it
-            # to the rule of read_global: the Dual inside the deepest one, which writes
-            # at every level keep in step)
-            return _inner(made[(id(self.value), deepest)][1], deepest - level + 1)
         kept = made.get((id(self.value), level))
         if kept is not None and not _fits(self.value, _inner(kept[1], level).tangent):
             if not _emptied(self.value):  # (emptied, it holds no derivative to follow)
@@ -214,9 +234,10 @@ class FreshDefault:
             if (type(self.value) is np.ndarray or self.what is not _OWN_DEFAULT) and \
                     _given_as_argument(self.value):  # (a default list: its own Dual)
                 raise an_argument_too(self)
-            kept = made[(id(self.value), level)] = (self.value, _fresh_at(self.value, level))
-            if level > 1:
-                made[(id(self.value), _DEEPEST)] = level
+            # (deeper: the level below, as its code left it, seen from a nested jvp)
+            dual = _fresh_at_level_one(self.value) if level == 1 else \
+                lifted(self._kept(level - 1), level)
+            kept = made[(id(self.value), level)] = (self.value, dual)
         return kept[1]
 
 
@@ -251,55 +272,16 @@ def _fresh_at_level_one(value: Any) -> Dual:
     if type(value) is np.ndarray:
         return Dual(value, created_tangent(value))
     refuse_holder(value)  # (a default list holding a global array written into)
-    return Dual(value, _created_leaves(zero_tangent(value)))
+    return Dual(value, created_leaves(zero_tangent(value)))
 
 
 def _fresh_at(value: Any, level: int) -> Dual:
     """A new Dual of `value` at `level` (1: a Dual; 2: a Dual of that Dual; ...) whose
     tangents are zero at every level."""
-    return _fresh_at_level_one(value) if level == 1 else _fresh_deeper(value, level)
-
-
-def _fresh_deeper(value: Any, level: int) -> Dual:
-    """At level 2 or deeper, the outermost tangents are the running context's (batched
-    in jacfwd, hessian, jacrev(jacfwd)), as a new array's are: the derivative keeps them
-    in a structural Tangent, which a batched write could not widen (rules/widening.py).
-    The inner ones are plain zeros: nested calls are unbatched inside."""
-    if type(value) is not np.ndarray:
-        refuse_holder(value)
-    inner = fresh(value)
-    for _ in range(level - 2):
-        inner = Dual(inner, _zero_of(inner))
-    return Dual(inner, _created_leaves(_zero_of(inner)))
-
-
-def _zero_of(value: Any) -> Any:
-    """The zero tangent of `value` where a Dual is a value of the level above: the
-    structure of the zero tangents of its primal and tangent."""
-    if isinstance(value, Dual):
-        return Tangent(primal=_zero_of(value.primal), tangent=_zero_of(value.tangent))
-    return zero_tangent(value)
-
-
-def _created_leaves(zero: Any, seen: Optional[set] = None) -> Any:
-    """A zero tangent whose float arrays (items, fields) are the running context's, as
-    a new array's are: a batched write into one (`BOX.a[0] = w[0]` in jacfwd) could not
-    widen it where the container's tangent holds it (rules/widening.py). Changed in
-    place, but for a top-level array."""
-    if type(zero) is np.ndarray:
-        return created_tangent(zero)
-    seen = set() if seen is None else seen
-    if id(zero) in seen:
-        return zero
-    seen.add(id(zero))
-    if type(zero) is list:
-        zero[:] = [_created_leaves(t, seen) for t in zero]
-    elif type(zero) is dict:
-        zero.update({k: _created_leaves(t, seen) for k, t in zero.items()})
-    elif type(zero) is Tangent:
-        fields = vars(zero)
-        fields.update({k: _created_leaves(t, seen) for k, t in fields.items()})
-    return zero
+    dual = _fresh_at_level_one(value)
+    for deeper in range(2, level + 1):
+        dual = lifted(dual, deeper)
+    return dual
 
 
 def _inner(value: Dual, level: int) -> Dual:

@@ -15,7 +15,7 @@ from fwdad.core import closures, duals, rebinding
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import current_user_location, in_user_code
-from fwdad.forward import dispatch
+from fwdad.forward import defaults, dispatch
 from fwdad.forward.nested.closures import NestedClosure, closure_level, unwrapped, wrapped
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
@@ -137,6 +137,19 @@ def _shared_default_deeper(value: Dual, level: Dual) -> Dual:
 
 
 frule(_shared_default_deeper)(_shared_default_deeper)
+
+
+@frule(defaults.close_nested)
+def _close_nested_deeper(level: Dual) -> Dual:
+    """A jvp nested one level deeper returns (its rule differentiated again: a jvp in
+    a jvp in a differentiated function): the state's Duals from its level on settle.
+    Its own rule for every level further, as _shared_default_deeper."""
+    depth, plain_level = unwrapped(level)
+    defaults.close_nested(plain_level + depth)
+    return wrapped(None, depth)
+
+
+frule(_close_nested_deeper)(_close_nested_deeper)
 
 
 @frule(duals.defaults_at_level)
