@@ -19,7 +19,7 @@ from fwdad.dual import Dual
 from fwdad.errors import DenseFallbackWarning, FwdadError, describe, in_user_code
 from fwdad.rules.array_like import ListsAsArrays
 from fwdad.rules.batching import TangentContext, tangent_context
-from fwdad.rules.registry import RuleEntry, call_hook
+from fwdad.rules.registry import RuleEntry, call_hook, frule
 from fwdad.sparsity import complex_parts, rules, table, unknown
 from fwdad.sparsity.deps import Deps
 
@@ -111,6 +111,17 @@ class SparsityCall:
         session.warn_dense(self.entry, why)
         return out
 
+
+
+@frule(SparsityCall.__call__)
+def _nested_derivative(*args: Any, **kwargs: Any) -> Any:
+    """A derivative taken inside the function whose sparsity is being detected (its
+    calls then run one level deeper, where dependency sets are not followed)."""
+    raise FwdadError(
+        f"jacobian_sparsity{in_user_code()}: the function takes a derivative itself "
+        f"(fwdad.jvp, grad, jacfwd, ... inside it), which sparsity detection does not "
+        f"follow. Pass the pattern as sparsity= (a scipy.sparse matrix or dense bool "
+        f"array), or find it with fwdad.jacfwd at a few random points.")
 
 def _failed_update(entry: RuleEntry, err: Exception) -> FwdadError:
     """An in-place update cannot run again as the fallback: it may have written already."""
