@@ -237,3 +237,28 @@ def test_parameters_taken_as_constants_against_central_differences(f, x, v):
     np.unwrap's period= dropped their tangents: a wrong derivative, silently."""
     assert np.allclose(fwdad.jvp(f, (x,), (v,))[1], fd_jvp(f, (x,), (v,)),
                        rtol=1e-6, atol=1e-9)
+
+
+# ---- a user's rules ------------------------------------------------------------------
+def _scaled(x, c):
+    return x * c
+
+
+def test_a_users_rule_refuses_a_tangent_at_a_plain_parameter_at_the_users_line():
+    with registry.rules_restored():
+        @fwdad.frule(_scaled)
+        def _(x: Dual, c) -> Dual:
+            return Dual(x.primal * c, x.tangent * c)
+
+        assert fwdad.jvp(lambda x: _scaled(x, 2.0), (X,), (X,))[1] == pytest.approx(2 * X)
+        with pytest.raises(FwdadError, match=r"_scaled in .*<lambda> at .*test_dropped_"
+                                             r"tangents.py:\d+: its argument c has a "):
+            fwdad.jvp(lambda x: _scaled(x, x[0]), (X,), (X,))
+
+
+def test_def_linear_refuses_a_tangent_in_its_other_arguments():
+    with registry.rules_restored():
+        fwdad.def_linear(_scaled)
+        assert fwdad.jvp(lambda x: _scaled(x, 2.0), (X,), (X,))[1] == pytest.approx(2 * X)
+        with pytest.raises(FwdadError, match=r"its argument at position 2 has a "):
+            fwdad.jvp(lambda x: _scaled(x, x[0]), (X,), (X,))
