@@ -236,10 +236,11 @@ def _sinc(x: Dual) -> Dual:
 
 
 @frule(np.nan_to_num)
-def _nan_to_num(x: Dual, copy=True, **kwargs) -> Dual:
-    """The tangent of the finite entries; the replaced ones are constants."""
-    dx = np.isfinite(x.primal) * dense(x.primal, x.tangent)
-    out = np.nan_to_num(x.primal, copy=copy, **kwargs)
+def _nan_to_num(x: Dual, copy=True, nan=0.0, posinf=None, neginf=None) -> Dual:
+    """The tangent of the finite entries; the replaced ones are constants (0, not the
+    NaN a NaN entry's tangent may be)."""
+    dx = np.where(np.isfinite(x.primal), dense(x.primal, x.tangent), 0.0)
+    out = np.nan_to_num(x.primal, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
     if out is x.primal:  # copy=False: in place
         overwrite(x, dx, "np.nan_to_num(x, copy=False)")
         return x

@@ -216,7 +216,7 @@ REFUSED: Dict[str, str] = {
     "fwdad.rules.statistics._nanstd": "ddof",
     "fwdad.rules.statistics._nanvar": "ddof",
     "fwdad.rules.creation._arange": "**",  # (start=, stop=, step= given by keyword)
-    "fwdad.rules.differences._nan_to_num": "**",  # (nan=, posinf=, neginf=)
+    "fwdad.rules.differences._nan_to_num": "nan posinf neginf",  # (the fill values)
     "fwdad.rules.registry._linear_rule.<locals>.linear": "* **",  # (def_linear: in x only)
 }
 

@@ -262,3 +262,41 @@ def test_def_linear_refuses_a_tangent_in_its_other_arguments():
         assert fwdad.jvp(lambda x: _scaled(x, 2.0), (X,), (X,))[1] == pytest.approx(2 * X)
         with pytest.raises(FwdadError, match=r"its argument at position 2 has a "):
             fwdad.jvp(lambda x: _scaled(x, x[0]), (X,), (X,))
+
+
+# ---- both modes ----------------------------------------------------------------------
+BOTH = [
+    lambda x: np.sum(np.heaviside(np.array([0.0, 1.0, -2.0]), x[0] * x[1])),  # (b at 0)
+    lambda x: np.sum(np.arange(x[0], stop=3.0) ** 2),  # (x[0] is start, not stop)
+    lambda x: np.sum(np.nan_to_num(np.log(x - 1.0), True, 2.0)),  # (NaN at x[0])
+]
+
+
+@pytest.mark.parametrize("f", BOTH, ids=["heaviside", "arange", "nan_to_num"])
+def test_both_modes_against_central_differences(f):
+    """heaviside's second argument had no derivative, arange(x, stop=...) took x for
+    its stop, and nan_to_num with its fill value by position raised a TypeError."""
+    rows = np.eye(3)
+    want = np.array([fd_jvp(f, (X,), (v,)) for v in rows])
+    assert np.allclose([fwdad.jvp(f, (X,), (v,))[1] for v in rows], want, rtol=1e-6)
+    assert np.allclose(fwdad.grad(f)(X), want, rtol=1e-6)
+
+
+def test_nan_to_num_gives_a_replaced_nan_a_zero_tangent():
+    """Its tangent was NaN there (a NaN tangent times 0)."""
+    def f(x):
+        return np.nan_to_num(np.array([np.nan, 1.0]) * x[:2])
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(fwdad.jvp(f, (X,), (np.ones(3),))[1], [0.0, 1.0])
+
+
+@pytest.mark.parametrize("f", [
+    lambda x: np.linalg.norm(x, x[2] + 1.0),
+    lambda x: np.var(x, None, None, None, x[0] * 0.5),
+    lambda x: np.linalg.vector_norm(x, ord=x[2] + 1.0),
+], ids=["norm-ord", "var-ddof", "vector_norm-ord"])
+def test_reverse_mode_refuses_a_variable_at_a_position_it_does_not_follow(f):
+    """A bare IndexError (the pullback has no cotangent for that position) before."""
+    with pytest.raises(FwdadError, match=r"numpy\.(linalg\.norm|var): its argument at "
+                                         r"position \d carries a derivative, which reverse"):
+        fwdad.grad(f)(X)
