@@ -212,6 +212,14 @@ def carries(tangent: Any) -> bool:
 
 def _dropped(adapter: Adapter, what: str) -> FwdadError:
     name = describe(adapter.fn) if adapter.fn is not None else describe(adapter.rule)
+    if not (adapter.dual_at or adapter.dual_star or adapter.dual_kw):
+        plain = [p.name for p in inspect.signature(adapter.rule).parameters.values()]
+        return FwdadError(
+            f"{name}{in_user_code()}: {what} has a derivative, and the rule "
+            f"{describe(adapter.rule)} would lose it: its parameters {', '.join(plain)} are "
+            f"not annotated `Dual`, so they receive plain values. Annotate the ones that "
+            f"take Duals, e.g. `def rule(x: fwdad.Dual) -> fwdad.Dual:` (parameters "
+            f"without the annotation get the primal only).")
     return FwdadError(
         f"{name}{in_user_code()}: {what} has a derivative (it depends on the "
         f"differentiated inputs), and the rule of {name} takes it as a constant, so its "
