@@ -41,6 +41,7 @@ DROPPED: Dict[str, str] = {
     "fwdad.rules.objects.getattr_rule": "name",
     "fwdad.rules.objects.set_attribute": "name",
     "fwdad.rules.objects.setattr_rule": "name",
+    "fwdad.sparsity.unknown._taken_out.<locals>.rule": "*",  # (.item's index)
     # keys, indices, counts, flags of Python's containers and builtins
     "fwdad.rules.builtins_._builtin_pow": "mod",
     "fwdad.rules.containers._dict_pop": "key",
