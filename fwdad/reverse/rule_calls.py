@@ -176,7 +176,7 @@ class Pure:
         result = wrap(out, layout_of(self.fn, args, at))
         if result is not out:
             inputs = [(i, _snapshot(args[i])) for i in at]
-            current().push(Chain(pullback, inputs, _snapshot(result)), result)
+            current().push(Chain(pullback, inputs, _snapshot(result), self.fn), result)
         return result
 
 
@@ -231,18 +231,32 @@ def _snapshot(x: Any) -> Any:
 class Chain:
     """One callback of the chaining stack: output adjoint -> input adjoints."""
 
-    __slots__ = ("pullback", "inputs", "out")
+    __slots__ = ("pullback", "inputs", "out", "fn")
 
-    def __init__(self, pullback: Callable, inputs: list, out: Any) -> None:
-        self.pullback, self.inputs, self.out = pullback, inputs, out
+    def __init__(self, pullback: Callable, inputs: list, out: Any, fn: Any = None) -> None:
+        self.pullback, self.inputs, self.out, self.fn = pullback, inputs, out, fn
 
     def __call__(self) -> None:
         if type(self.out) is VarMat and not self.out.has_adjoint:
             return  # nothing read this output: no cotangent to pass on
         cts = self.pullback(adjoint_of(self.out))
         for i, x in self.inputs:
+            if i >= len(cts):  # (a position the rule takes as a constant)
+                raise _not_followed(self.fn, i)
             ct = cts[i]
             accumulate(x, ct() if callable(ct) else ct)
+
+
+def _not_followed(fn: Any, i: int) -> FwdadError:
+    """A variable reached a position whose derivative the reverse rule does not give
+    (np.var's ddof, norm's ord by position): it would be lost."""
+    return FwdadError(
+        f"{describe(fn) if fn is not None else 'a function'}: its argument at position "
+        f"{i + 1} carries a derivative, which reverse mode does not follow for this "
+        f"function (it takes that argument as a constant), so the gradient would miss "
+        f"its part. Compute that argument from constants, or differentiate in forward "
+        f"mode (fwdad.jvp, fwdad.jacfwd), which follows more of them or refuses at the "
+        f"line.")
 
 
 def layout_of(fn: Any, args: tuple, at: list) -> str:

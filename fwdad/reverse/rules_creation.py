@@ -223,7 +223,7 @@ def _linspace_rule(start, stop, num=50, endpoint=True, retstep=False, dtype=None
 def _arange(*args, dtype=None, **kwargs):
     """start + step * [0, 1, ...]: linear in start and step; stop only sets the length."""
     out = np.arange(*map(value_of, args), dtype=dtype, **kwargs)
-    if len(args) == 1 or not any(is_tracked(a) for a in args):
+    if len(args) == 1 and "stop" not in kwargs or not any(is_tracked(a) for a in args):
         return _fresh(out)
 
     def rule(*values):

@@ -231,9 +231,10 @@ next_order_rrule(sinc_derivative)
 
 
 @raw_rrule(np.nan_to_num)
-def _nan_to_num(x, copy=True, **kwargs):
+def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """The finite entries pass their cotangent; the replaced ones are constants.
     copy=False writes the result into x."""
+    kwargs = dict(nan=nan, posinf=posinf, neginf=neginf)
     if not is_tracked(x):
         return np.nan_to_num(x, copy=copy, **kwargs)
     out = Pure(np.nan_to_num, _nan_to_num_rule)(x, **kwargs)

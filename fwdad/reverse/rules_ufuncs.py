@@ -44,6 +44,8 @@ BINARY = {
     np.minimum: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(a)),
     np.fmax: _picks(lambda a, b: np.greater_equal(a, b) | np.isnan(b)),
     np.fmin: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(b)),
+    # b where a == 0 (a's partial is 0 wherever it has one)
+    np.heaviside: (lambda a, b, y: np.zeros(np.shape(y)), lambda a, b, y: np.equal(a, 0)),
 }
 
 

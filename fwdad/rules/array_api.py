@@ -5,10 +5,10 @@ compress, place, putmask, unwrap, partition; conj, view and the methods with no
 derivative."""
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, in_user_code
@@ -16,6 +16,7 @@ from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import common_batch, dense, fit, lift, map_batch
 from fwdad.rules.creation import astype_rule, linspace_rule
+from fwdad.rules.plain_params import carries
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import KEYWORD_ONLY, def_nondiff, frule, takes_out
 from fwdad.rules.widening import assign
@@ -65,11 +66,17 @@ def _vecdot(x1: Dual, x2: Dual, axis=-1) -> Dual:
 
 
 @frule(np.linalg.vector_norm)
-def _vector_norm(x: Dual, axis=None, keepdims=False, ord=2) -> Dual:
-    """The vector norm over all of `axis` (all axes when None), as a flat vector."""
+def _vector_norm(x: Dual, axis=None, keepdims=False, ord: Dual = None) -> Dual:
+    """The vector norm over all of `axis` (all axes when None), as a flat vector; in
+    ord too (norms.ord_tangent)."""
     x = as_array(x)
-    out = np.linalg.vector_norm(x.primal, axis=axis, keepdims=keepdims, ord=ord)
-    return Dual(out, norms.vector_tangent(x, ord, axis, out))
+    p = 2 if ord is None else ord.primal
+    out = np.linalg.vector_norm(x.primal, axis=axis, keepdims=keepdims, ord=p)
+    tangent = norms.vector_tangent(x, p, axis, out)
+    if ord is None or not carries(ord.tangent):
+        return Dual(out, tangent)
+    axes = None if axis is None else normalize_axis_tuple(axis, x.primal.ndim)
+    return Dual(out, tangent + norms.ord_tangent(x, ord, axes, keepdims, out))
 
 
 @frule(np.linalg.matrix_norm)
@@ -111,12 +118,18 @@ def _cond(x: Dual, p=None) -> Dual:
 
 # ---- spaced samples ----------------------------------------------------------------------------
 @frule(np.logspace)
-def _logspace(start: Dual, stop: Dual, num=50, endpoint=True, base=10.0, dtype=None,
-              axis=0) -> Dual:
-    """base ** linspace(start, stop): the tangent is out * ln(base) * the linspace's."""
-    out = np.logspace(start.primal, stop.primal, num, endpoint, base, dtype, axis)
+def _logspace(start: Dual, stop: Dual, num=50, endpoint=True, base: Dual = None,
+              dtype=None, axis=0) -> Dual:
+    """base ** linspace(start, stop): the tangent is out * ln(base) * the linspace's,
+    plus out * linspace / base * dbase."""
+    b = 10.0 if base is None else base.primal
+    out = np.logspace(start.primal, stop.primal, num, endpoint, b, dtype, axis)
     exponents = linspace_rule(start, stop, num, endpoint, axis=axis)
-    return Dual(out, fit(out * math.log(base) * exponents.tangent, out))
+    tangent = out * np.log(b) * exponents.tangent
+    if base is not None and base.tangent is not NoTangent:
+        rate = np.power(b, exponents.primal - 1.0) * exponents.primal
+        tangent = tangent + lift(b, base.tangent, np.ndim(rate)) * rate
+    return Dual(out, fit(tangent, out))
 
 
 @frule(np.geomspace)
@@ -207,10 +220,17 @@ def _putmask(a: Dual, mask, values: Dual) -> Dual:
 
 
 @frule(np.unwrap)
-def _unwrap(p: Dual, *args, **kwargs) -> Dual:
-    """Adds piecewise-constant multiples of the period: the tangent goes through."""
+def _unwrap(p: Dual, discont=None, axis=-1, *, period: Dual = None) -> Dual:
+    """Adds piecewise-constant multiples k of the period: the tangent is dp + k dperiod
+    (discont, a threshold, has none)."""
     p = as_array(p)
-    return Dual(np.unwrap(p.primal, *args, **kwargs), np.array(dense(p.primal, p.tangent)))
+    given = {} if period is None else {"period": period.primal}
+    out = np.unwrap(p.primal, discont, axis, **given)
+    dp = np.array(dense(p.primal, p.tangent))
+    if period is None or period.tangent is NoTangent:
+        return Dual(out, dp)
+    k = np.round((out - p.primal) / period.primal)
+    return Dual(out, dp + lift(period.primal, period.tangent, out.ndim) * k)
 
 
 @frule(np.ndarray.view)

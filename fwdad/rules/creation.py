@@ -152,7 +152,9 @@ def _arange(*args: Dual, dtype=None, **kwargs) -> Dual:
     """arange(start, stop, step) = start + step * [0, 1, ...]: linear in start and step;
     its length, and so stop, has no derivative."""
     out = np.arange(*(a.primal for a in args), dtype=dtype, **kwargs)
-    if len(args) == 1 or out.dtype.kind not in "fc":
+    # (one argument is stop, unless stop= is given: arange(x, stop=3.0) starts at x;
+    # keywords are constants, rules/dropped_tangents.py)
+    if len(args) == 1 and "stop" not in kwargs or not args or out.dtype.kind not in "fc":
         return Dual(out, created_tangent(out))
     start, step = args[0], args[2] if len(args) >= 3 else None
     dstart = lift(start.primal, start.tangent, 1) * np.ones_like(out)

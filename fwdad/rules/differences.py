@@ -87,11 +87,16 @@ def _gradient(f: Dual, *spacing: Dual, **kwargs) -> Dual:
 
 
 @frule(np.trapezoid)
-def _trapezoid(y: Dual, x: Dual = None, dx=1.0, axis=-1) -> Dual:
-    """sum(diff(x) * (y[1:] + y[:-1]) / 2): bilinear in y and x."""
+def _trapezoid(y: Dual, x: Dual = None, dx: Dual = None, axis=-1) -> Dual:
+    """sum(diff(x) * (y[1:] + y[:-1]) / 2): bilinear in y and x (without x, in y and
+    the spacing dx)."""
     xp = None if x is None else x.primal
-    out = np.trapezoid(y.primal, xp, dx, axis)
-    dy = map_batch(lambda t: np.trapezoid(t, xp, dx, axis), y.primal, y.tangent)
+    step = 1.0 if dx is None else dx.primal
+    out = np.trapezoid(y.primal, xp, step, axis)
+    dy = map_batch(lambda t: np.trapezoid(t, xp, step, axis), y.primal, y.tangent)
+    if x is None and dx is not None and dx.tangent is not NoTangent:
+        unit = np.trapezoid(y.primal, None, 1.0, axis)
+        dy = dy + lift(step, dx.tangent, np.ndim(unit)) * unit
     if x is None or x.tangent is NoTangent:
         return Dual(out, fit(dy, out))
     yp = np.moveaxis(np.asarray(y.primal, dtype=float), axis, -1)
@@ -231,10 +236,11 @@ def _sinc(x: Dual) -> Dual:
 
 
 @frule(np.nan_to_num)
-def _nan_to_num(x: Dual, copy=True, **kwargs) -> Dual:
-    """The tangent of the finite entries; the replaced ones are constants."""
-    dx = np.isfinite(x.primal) * dense(x.primal, x.tangent)
-    out = np.nan_to_num(x.primal, copy=copy, **kwargs)
+def _nan_to_num(x: Dual, copy=True, nan=0.0, posinf=None, neginf=None) -> Dual:
+    """The tangent of the finite entries; the replaced ones are constants (0, not the
+    NaN a NaN entry's tangent may be)."""
+    dx = np.where(np.isfinite(x.primal), dense(x.primal, x.tangent), 0.0)
+    out = np.nan_to_num(x.primal, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
     if out is x.primal:  # copy=False: in place
         overwrite(x, dx, "np.nan_to_num(x, copy=False)")
         return x

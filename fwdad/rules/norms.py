@@ -15,16 +15,54 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import batch_size, dense, fit, is_batched
+from fwdad.errors import FwdadError, in_user_code
+from fwdad.rules.batching import batch_size, dense, fit, is_batched, lift
+from fwdad.rules.plain_params import carries
 from fwdad.rules.reductions import as_array, re_conj_times, to_last
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
 
 @frule(np.linalg.norm)
+def _norm(x: Dual, ord: Dual = None, axis=None, keepdims=False) -> Dual:
+    """norm_rule, and the term of ord's tangent in a vector p-norm (a matrix norm's ord
+    picks one of a few norms: it has none)."""
+    out = norm_rule(x, None if ord is None else ord.primal, axis, keepdims)
+    if ord is None or not carries(ord.tangent) or _is_matrix_norm(x, ord.primal, axis):
+        return out
+    axes = None if axis is None else normalize_axis_tuple(axis, np.ndim(x.primal))
+    return Dual(out.primal, out.tangent + ord_tangent(x, ord, axes, keepdims, out.primal))
+
+
+def _is_matrix_norm(x: Dual, ord, axis) -> bool:
+    ndim = np.ndim(x.primal)
+    axes = tuple(range(ndim)) if axis is None else normalize_axis_tuple(axis, ndim)
+    return len(axes) == 2 and (ord is not None or axis is not None)
+
+
+def ord_tangent(x: Dual, ord: Dual, axes, keepdims, out):
+    """The tangent of the p-norm over `axes` (None: all) along p = ord's: d|x|_p / dp =
+    |x|_p (sum |x_i|^p ln|x_i| / (p s) - ln(s) / p^2), s = sum |x_i|^p (0 where the
+    norm is 0, as it stays for every p > 0). At p = +-inf (max, min |x_i|) that tends
+    to 0; at p = 0 (a count) the norm has no derivative in p: refused."""
+    p = ord.primal
+    if np.isinf(p):
+        return NoTangent
+    if p == 0:
+        raise FwdadError(f"numpy.linalg.norm{in_user_code()}: ord={p} has a derivative, "
+                         f"and the norm has none in ord there: give ord no tangent.")
+    w = np.abs(np.asarray(x.primal))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        wp = np.where(w > 0, w ** p, 0.0)
+        s = np.sum(wp, axis=axes, keepdims=keepdims)
+        moment = np.sum(wp * np.log(np.where(w > 0, w, 1.0)), axis=axes, keepdims=keepdims)
+        rate = np.where(out > 0, out * (moment / (p * s) - np.log(s) / p ** 2), 0.0)
+    return lift(p, ord.tangent, np.ndim(out)) * rate
+
+
 def norm_rule(x: Dual, ord=None, axis=None, keepdims=False) -> Dual:
     """A vector norm over one axis (or all axes when ord is None), else a matrix norm
-    over two."""
+    over two (ord a constant)."""
     x = as_array(x)
     out = np.linalg.norm(x.primal, ord, axis, keepdims)
     ndim = x.primal.ndim

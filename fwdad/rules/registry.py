@@ -260,7 +260,7 @@ def _register(fn: Any, rule: Callable[..., Any], kind: str, spec: Optional[Spec]
                          f"hashable. Register the function it calls instead.") from err
     if pure is None:
         pure = _pure_by_default(fn, kind)
-    callable_ = lists_as_arrays(fn, with_plain_params(rule, spec),
+    callable_ = lists_as_arrays(fn, with_plain_params(rule, spec, fn, kind == "nondiff"),
                                 out_at if isinstance(out_at, int) else None)
     _RULES[key] = RuleEntry(fn, rule, callable_, kind, pure, out_at, template)
     _notify(fn)

@@ -95,6 +95,8 @@ BINARY = {
     np.minimum: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(a)),
     np.fmax: _select(lambda a, b: (np.asarray(a) >= b) | np.isnan(b)),
     np.fmin: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(b)),
+    # 0 where a < 0, 1 where a > 0, and b where a == 0: b's tangent there
+    np.heaviside: lambda a, b, y, da, db: (np.asarray(a) == 0) * db,
 }
 
 def mantissa_tangent(x, exponent, dx):
@@ -116,7 +118,7 @@ NONDIFF = [  # piecewise constant, or not a float
     np.isinf, np.isfinite, np.logical_not, np.invert, np.greater, np.greater_equal,
     np.less, np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or,
     np.logical_xor, np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.left_shift,
-    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.heaviside, np.bitwise_count,
+    np.right_shift, np.floor_divide, np.gcd, np.lcm, np.bitwise_count,
     np.isnat,
 ]
 

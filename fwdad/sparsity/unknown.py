@@ -116,3 +116,30 @@ def _check_index(index: Any) -> None:
     parts = index if type(index) is tuple else (index,)
     if any(isinstance(part, Unknown) for part in parts):
         refuse("an index computed from input values")
+
+
+# ---- .item() and .tolist(): values out of their array --------------------------------
+def _taken_out(method: str) -> Any:
+    """The rule of Unknown's `method`: a value that depends on no input (Unknown only
+    because every array a primitive returns counts as unknown) comes out as NumPy gives
+    it, a constant; one that depends on the inputs is refused at the user's line (as a
+    Python number it would carry no dependencies)."""
+    from fwdad.dual import Dual
+    from fwdad.sparsity.deps import bits_of
+    from fwdad.tangents import NoTangent
+
+    def rule(x: Dual, *args: Any) -> Dual:
+        if x.tangent is not NoTangent and bits_of(np.asarray(x.tangent, dtype=object)):
+            getattr(x.primal, method)(*args)  # (refuses, naming the user's line)
+        return Dual(getattr(plain(x.primal), method)(*args), NoTangent)
+    rule.__name__ = f"_unknown_{method}"
+    return rule
+
+
+def _register() -> None:
+    from fwdad.rules.registry import frule
+    for method in ("item", "tolist"):
+        frule(getattr(Unknown, method))(_taken_out(method))
+
+
+_register()

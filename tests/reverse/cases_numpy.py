@@ -27,7 +27,8 @@ def _ufunc_cases():
             Case(np.imag, (A,), forward=False), Case(np.clip, (A, -0.5, 0.5)),
             Case(np.clip, (A, V4 * 0.1 - 0.3), dict(a_max=None)),
             Case(np.ndarray.clip, (A,), dict(max=0.2)),
-            Case(np.where, (A > 0, A, B.T[:1])), Case(np.sign, (A,))]
+            Case(np.where, (A > 0, A, B.T[:1])), Case(np.sign, (A,)),
+            Case(np.heaviside, (np.array([[0.0, 1.5], [-0.3, 0.0]]), 0.5))]
     return out
 
 
