@@ -84,12 +84,17 @@ def complex_ready(*fns: Any) -> None:
             entry.callable = entry.rule  # (nothing to check on the hot path)
 
 
-def nondiff_rrule(*fns: Any, call: Optional[Callable] = None) -> None:
+def nondiff_rrule(*fns: Any, call: Optional[Callable] = None,
+                  refuse: Optional[Callable[[Any], Callable[..., None]]] = None) -> None:
     """Declare forward primitives whose derivative is zero (piecewise constant, or not a
     float): they run on plain values, as `def_nondiff` primitives do. `call(fn)`, when
-    given, is what runs instead of fn itself (on the values of lists and tuples too)."""
+    given, is what runs instead of fn itself (on the values of lists and tuples too);
+    `refuse(fn)(result, *args, **kwargs)` raises where variables among them carry a
+    derivative the result does depend on."""
     for fn in fns:
         run = NonDiff(fn) if call is None else NonDiff(call(fn), compared_value)
+        if refuse is not None:
+            run.refuse = refuse(fn)
         _RRULES[rrule_key(fn)] = RRuleEntry(fn, fn, run, "nondiff")
 
 

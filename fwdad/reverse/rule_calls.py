@@ -79,11 +79,14 @@ def _tracked_keywords(call: Any, args: tuple, kwargs: dict) -> Any:
 class NonDiff:
     """A primitive without a derivative: the primal runs on plain values."""
 
-    __slots__ = ("fn", "plain", "__name__")
+    __slots__ = ("fn", "plain", "refuse", "__name__")
 
-    def __init__(self, fn: Callable, plain: Callable = value_of) -> None:
+    def __init__(self, fn: Callable, plain: Callable = value_of,
+                 refuse: Optional[Callable[..., None]] = None) -> None:
         self.fn, self.__name__ = fn, f"nondiff_{getattr(fn, '__name__', 'fn')}"
         self.plain = plain  # what the primal gets for each argument
+        self.refuse = refuse  # refuse(result, *args, **kwargs): raises for variables
+        # among the arguments that the result does depend on, when given
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if untracked(args, kwargs):
@@ -103,8 +106,11 @@ class NonDiff:
             from fwdad.reverse.registry import get_rrule  # (the table holds this rule)
             get_rrule(operator.setitem)(out, Ellipsis, self(*args, **kwargs))
             return out
-        args = [self.plain(a) for a in args]
-        return self.fn(*args, **{k: self.plain(v) for k, v in kwargs.items()})
+        plain = [self.plain(a) for a in args]
+        result = self.fn(*plain, **{k: self.plain(v) for k, v in kwargs.items()})
+        if self.refuse is not None:
+            self.refuse(result, *args, **kwargs)
+        return result
 
 
 class Pure:

@@ -15,7 +15,7 @@ from fwdad.errors import MissingRuleError, describe
 from fwdad.reverse.positions import positions, scatter
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rule_calls import Pure
-from fwdad.reverse.tracked import is_tracked
+from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
 from fwdad.rules.ufunc_methods import refuse_out
@@ -195,9 +195,24 @@ def _drawing(method):
     return draw
 
 
+def _refusing(method):
+    """A float draw whose parameter is a variable: refused (the sample moves with it),
+    as forward mode refuses it; the generator given first is no parameter."""
+    call = f"{getattr(method, '__qualname__', method.__name__)}"
+
+    def refuse(sample, *args, **kwargs):
+        first = 1 if args and isinstance(args[0], forward_random.SOURCES) else 0
+        moved = [f"argument {i + 1 - first}" for i, a in enumerate(args)
+                 if holds_variable(a)] + [f"{k}=" for k, v in kwargs.items()
+                                          if holds_variable(v)]
+        if moved and forward_random.moves_with_parameters(sample):
+            raise forward_random.draw_parameter_error(call, moved[0])
+    return refuse
+
+
 nondiff_rrule(*[getattr(cls, name) for cls in forward_random.SOURCES for name in dir(cls)
                 if not name.startswith("_") and name not in forward_random.NOT_DRAWS
-                and callable(getattr(cls, name))], call=_drawing)
+                and callable(getattr(cls, name))], call=_drawing, refuse=_refusing)
 
 
 def _shuffle_rule(in_place: bool):

@@ -203,8 +203,8 @@ DROPPED: Dict[str, str] = {
     "fwdad.rules.scipy_roots._root_scalar": _SOLVER,
     "fwdad.rules.implicit.first_order_only.<locals>.mark.<locals>.refuse_second_order":
         "* **",  # (refuses every call)
-    # draws: constants by design (rules/random_.py), whatever their parameters
-    "fwdad.rules.random_._draw.<locals>.rule": "* **",
+    "fwdad.sparsity.session._nested_derivative": "* **",  # (refuses every call)
+    # draws (rules/random_.py): constants, but not their parameters (refused)
     "fwdad.rules.random_._shuffle_rule.<locals>.rule": "axis",
 }
 

@@ -1,5 +1,6 @@
-"""Rules for np.random: draws are constants (no tangent); shuffles and permutations of
-a differentiable array move its tangent along with its values.
+"""Rules for np.random: draws are constants (no tangent), and a float draw whose
+parameter has a derivative is refused (an integer one is piecewise constant); shuffles
+and permutations of a differentiable array move its tangent along with its values.
 
 `rng.normal(...)` reaches its rule with the generator first (dispatch passes `self`);
 `np.random.normal(...)` is a method of NumPy's global RandomState reached through the
@@ -10,13 +11,34 @@ from __future__ import annotations
 import numpy as np
 
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import is_batched
+from fwdad.rules.plain_params import carries
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
 
 SOURCES = (np.random.Generator, np.random.RandomState)
 NOT_DRAWS = {"bit_generator", "spawn", "shuffle", "permutation", "permuted"}
+
+
+def moves_with_parameters(sample) -> bool:
+    """Whether a sample moves continuously with the draw's parameters: a float one
+    (normal's is loc + scale z); an integer one (poisson, binomial, integers, ...) is
+    piecewise constant in them, with derivative 0 almost everywhere."""
+    return np.asarray(sample).dtype.kind in "fc"
+
+
+def draw_parameter_error(call: str, what: str) -> FwdadError:
+    """A draw whose parameter has a derivative (both modes): the sample moves with it
+    (normal's is loc + scale z), which fwdad does not differentiate here."""
+    return FwdadError(
+        f"np.random's {call}{in_user_code()}: its {what} has a derivative, and fwdad takes "
+        f"random draws as constants, so the derivative of the sample with respect to it "
+        f"would be lost. Draw standard values and transform them with the parameters "
+        f"(loc + scale * rng.standard_normal(size), low + (high - low) * rng.random(size); "
+        f"for choice of an array, a[rng.integers(0, len(a), size)]), which fwdad "
+        f"differentiates exactly.")
 
 
 def source_and_args(args: tuple):
@@ -27,9 +49,16 @@ def source_and_args(args: tuple):
 
 
 def _draw(cls: type, name: str) -> None:
-    def rule(*args, **kwargs) -> Dual:
-        source, args = source_and_args(args)
-        return Dual(getattr(source, name)(*args, **kwargs), NoTangent)
+    def rule(*duals: Dual, **keywords: Dual) -> Dual:
+        first = 1 if duals and isinstance(duals[0].primal, SOURCES) else 0
+        moved = [f"argument {i + 1 - first}" for i, d in enumerate(duals)
+                 if carries(d.tangent)] + \
+            [f"{k}=" for k, d in keywords.items() if carries(d.tangent)]
+        source, args = source_and_args(tuple(d.primal for d in duals))
+        out = getattr(source, name)(*args, **{k: d.primal for k, d in keywords.items()})
+        if moved and moves_with_parameters(out):
+            raise draw_parameter_error(f"{cls.__name__}.{name}", moved[0])
+        return Dual(out, NoTangent)
     rule.__name__ = f"_{name}"
     frule(getattr(cls, name))(rule)
 
