@@ -1,5 +1,5 @@
 """A helper decorated with `functools.wraps` whose wrapper changes the arguments or
-the result (found by the fuzzer's functional construct, tests/fuzz/functional.py):
+the result (found while writing the fuzzer's functional construct, tests/fuzz/functional.py):
 fwdad followed `__wrapped__` to the undecorated function and differentiated that, so
 the primal and every derivative silently left the wrapper out. The wrapper's own code
 is what runs; a wrapper without Python code (functools.lru_cache's, a callable
