@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from fwdad.core import closures, duals, rebinding
+from fwdad.core import closures, duals, numpy_binops, rebinding
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, current_user_location, in_user_code
@@ -68,6 +68,10 @@ def_nondiff(normalize_axis_tuple, normalize_axis_index)
 # the user's line that a rule's error names, found while the error is made: a string
 # (a refusal raised by a level-1 rule met no rule for it at level 2 and said so instead)
 def_nondiff(current_user_location, in_user_code)
+# whether NumPy hands a user class's reflected operator the whole array (rules/classes
+# .call_dunder asks, on plain values and types, before running the method): None, or a
+# refusal (its level-1 check met no rule at level 2: a MissingRuleError naming fwdad)
+def_nondiff(numpy_binops.refuse_reflected)
 
 
 @frule(operators.pow_exponent_term)
