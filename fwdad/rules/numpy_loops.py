@@ -1,6 +1,7 @@
 """NumPy's functions that call a Python function once per item or row: apply_along_axis,
-apply_over_axes, the call of a np.vectorize object, and fromiter, written in plain
-NumPy for both modes to differentiate (as fwdad/rules/piecewise.py does piecewise).
+apply_over_axes, fromfunction, the call of a np.vectorize object, and fromiter; and
+ndenumerate, written in plain NumPy for both modes to differentiate (as
+fwdad/rules/piecewise.py does piecewise).
 
     np.apply_along_axis(f, 1, x)   ->   np.stack([f(row) for row in rows]), reshaped
     np.vectorize(f)(x, y)          ->   np.array([f(a, b) for a, b in items]), reshaped
@@ -72,6 +73,19 @@ def fromiter(iterable: Any, dtype: Any, count: int = -1) -> Any:
         raise ValueError(f"iterator too short: Expected {count} but iterator had only "
                          f"{len(items)} items.")
     return np.array(items, dtype=dtype)
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, like: Any = None,
+                 **kwargs: Any) -> Any:
+    """What np.fromfunction computes: `function` called once, on the index arrays of
+    `shape` in `dtype` (the keyword arguments passed on)."""
+    return function(*np.indices(shape, dtype=dtype), **kwargs)
+
+
+def ndenumerate(arr: Any) -> Any:
+    """What np.ndenumerate(arr) iterates over: (index, item) in C order."""
+    arr = np.asarray(arr)
+    return iter([(index, arr[index]) for index in np.ndindex(arr.shape)])
 
 
 # ---- np.vectorize: the object, and its call -----------------------------------------------
@@ -167,6 +181,8 @@ def derived_from(plain: Any) -> Any:
 
 frule(np.apply_along_axis)(derived_from(apply_along_axis))
 frule(np.apply_over_axes)(derived_from(apply_over_axes))
+frule(np.fromfunction)(derived_from(fromfunction))
+frule(np.ndenumerate)(derived_from(ndenumerate))
 
 
 @frule(np.fromiter)

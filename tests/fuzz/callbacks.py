@@ -2,7 +2,8 @@
 `np.vectorize` of a lambda that closes over a value, of a helper with a default, as a
 decorator, with `otypes=` and `excluded=`; `np.apply_along_axis` with results of each
 rank; `np.apply_over_axes`; `np.piecewise` with lambdas, a constant and extra
-arguments; loops over `np.ndindex` that read and write items; `np.fromiter` of a
+arguments; loops over `np.ndindex` and `np.ndenumerate` that read and write items;
+`np.fromfunction` of lambdas that close over values or index them; `np.fromiter` of a
 generator; `.tolist()` read back through `math.fsum` and `np.array`.
 
 Each program of the `callbacks` subset (about one in four of the fuzzer's programs,
@@ -72,6 +73,15 @@ PATTERNS = [
                        "for {t} in np.ndindex(2, 2):",
                        "    {k} = {k} + np.sum({w}) * ({t}[0] - {t}[1] + 0.5)",
                        "{v} = {w} + {k} * 0.1"], "array"),
+    ("fromfunction", None, ["{w} = np.fromfunction(lambda i, j: np.sin({s} * (i + 1.0)) * "
+                            "(j + 0.5) + i * j, (2, 3))",
+                            "{v} = {v} * 0.5 + np.sum({w} * {w}, axis=0) * 0.25 + "
+                            "np.fromfunction(lambda i: {v}[i.astype(int)] * (i + 1.0), "
+                            "(3,))"], "vector"),
+    ("enumerated", None, ["{w} = {v} * 0.0",
+                          "for {t}, {k} in np.ndenumerate({v}):",
+                          "    {w}[{t}] = np.sin({k}) * (sum({t}) + 1.0) + {k} * {s}",
+                          "{v} = {w} * 0.5 + {v}"], "array"),
     ("fromiter", None, ["{w} = np.fromiter((np.sin(a) * {s} + a for a in np.ravel({v})), "
                         "dtype=float, count=np.size({v}))",
                         "{v} = {w}.reshape(np.shape({v})) + {v} * 0.5"], "any"),
