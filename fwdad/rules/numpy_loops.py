@@ -98,7 +98,7 @@ def vectorized(pyfunc: Any, otypes: Any, excluded: Any, *args: Any) -> Any:
     arrays = np.broadcast_arrays(*[np.asarray(args[i]) for i in looped])
     shape = arrays[0].shape if arrays else ()
     columns = [np.reshape(a, (-1,)) for a in arrays]
-    size = math.prod(shape)
+    size = len(columns[0]) if columns else 1  # (not math.prod: no sparsity rule)
     if size == 0 and not otypes:
         raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
     values = []
