@@ -79,6 +79,27 @@ def test_a_generator_made_a_context_manager_is_refused_saying_to_write_a_class()
             differentiate(in_a_generator_manager)
 
 
+def in_an_exit_stack(x):
+    with contextlib.ExitStack():  # (built on a collections.deque, which fwdad refuses)
+        y = x * x
+    return np.sin(y)
+
+
+def _third(f):
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(f, (z,), (1.0,))[1], (y,), (1.0,))[1]
+    return fwdad.jvp(second, (0.5,), (1.0,))
+
+
+def test_a_class_fwdad_does_not_build_is_refused_alike_at_every_order():
+    """(at third order the refusal's own message builder had no rule, and the error
+    named it: "no rule to differentiate fwdad.construction.refusal")"""
+    for differentiate in (lambda f: fwdad.jvp(f, (0.5,), (1.0,)), _third):
+        with pytest.raises(fwdad.MissingRuleError, match=r"creating a collections.deque "
+                           r"in \S*__init__ at \S*contextlib.py:\d+: its instances are made"):
+            differentiate(in_an_exit_stack)
+
+
 def reserved_name(x):
     _fw_t1 = x
     return _fw_t1

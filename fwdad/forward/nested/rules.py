@@ -11,6 +11,7 @@ from typing import Any, Iterator
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from fwdad import construction
 from fwdad.core import closures, duals, numpy_binops, rebinding
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
@@ -72,6 +73,9 @@ def_nondiff(current_user_location, in_user_code)
 # .call_dunder asks, on plain values and types, before running the method): None, or a
 # refusal (its level-1 check met no rule at level 2: a MissingRuleError naming fwdad)
 def_nondiff(numpy_binops.refuse_reflected)
+# the message of a class fwdad does not build (a refusal raised at level 2, met again
+# when that code is differentiated at level 3): a string
+def_nondiff(construction.refusal)
 
 
 @frule(operators.pow_exponent_term)
