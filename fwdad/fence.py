@@ -6,6 +6,7 @@ the user's line, with what to do, instead of failing somewhere inside a transfor
 from __future__ import annotations
 
 import ast
+import linecache
 from typing import Dict, List, Optional
 
 from fwdad.astwalk import walk
@@ -70,7 +71,28 @@ def check(src: FunctionSource,
         problem = _problem(node, generated)
         if problem is not None:
             what, todo = problem
+            if kind in (ast.Yield, ast.YieldFrom) and _is_context_manager(src):
+                todo = _MANAGER_TODO
             _reject(src, node, what, todo)
+
+
+# A generator made a context manager by @contextlib.contextmanager: a list of items is
+# no way to write it; a class with __enter__ and __exit__ is (fwdad differentiates both).
+_MANAGER_TODO = ("write the context manager as a class whose __enter__ returns what "
+                 "`yield` gives and whose __exit__ does what follows it")
+
+
+def _is_context_manager(src: FunctionSource) -> bool:
+    """Whether a decorator line right above the def names contextmanager (the tree has
+    lost its decorators)."""
+    if src.text is None:
+        return False
+    lines, k = linecache.getlines(src.filename), src.text[1] - 2
+    while 0 <= k < len(lines) and lines[k].lstrip().startswith("@"):
+        if "contextmanager" in lines[k]:
+            return True
+        k -= 1
+    return False
 
 
 def _may_reject(groups: Dict[type, List[ast.AST]], generated: bool) -> bool:

@@ -10,6 +10,7 @@ import ast
 import functools
 import inspect
 import linecache
+import os
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -52,14 +53,32 @@ class FunctionSource:
 
 
 def python_function(fn: Any) -> Optional[types.FunctionType]:
-    """The plain Python function behind `fn` (unwrapping methods and decorators made
-    with functools.wraps), or None when `fn` has no Python code."""
+    """The plain Python function behind `fn` (unwrapping methods, and the `__wrapped__`
+    of a wrapper that has no Python code of its own, such as `functools.lru_cache`'s),
+    or None when `fn` has no Python code.
+
+    A Python function made by a decorator with `functools.wraps` is itself: its own
+    code (which may scale, shift or reorder the arguments) is what runs, so it is what
+    is differentiated, not the function it wraps (fwdad's own wrappers, which only
+    call through, excepted)."""
     fn = probe(fn, "__func__", fn)
-    try:
-        fn = inspect.unwrap(fn)
-    except Exception:  # noqa: BLE001 (a cycle, or a __getattr__ asked for __wrapped__)
-        return None
+    for _ in range(_MOST_WRAPPERS):
+        if isinstance(fn, types.FunctionType) and not _calls_through(fn):
+            return fn
+        inner = probe(fn, "__wrapped__", None)
+        if inner is None:
+            break
+        fn = inner
     return fn if isinstance(fn, types.FunctionType) else None
+
+
+_MOST_WRAPPERS = 100  # (a longer chain of __wrapped__ is a cycle: inspect.unwrap's limit)
+_FWDAD_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _calls_through(fn: types.FunctionType) -> bool:
+    """fwdad's own wrappers (derive_frule's, static_graph's): `fn(*args, **kwargs)`."""
+    return hasattr(fn, "__wrapped__") and fn.__code__.co_filename.startswith(_FWDAD_DIR)
 
 
 def required_python_function(fn: Any) -> types.FunctionType:

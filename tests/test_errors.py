@@ -1,4 +1,5 @@
 """Every error fwdad raises on purpose, checked by its message."""
+import contextlib
 import re
 
 import numpy as np
@@ -57,6 +58,46 @@ def generator(x):
 def test_generators_are_rejected():
     with pytest.raises(fwdad.UnsupportedSyntaxError, match="generator"):
         fwdad.derive_frule(generator).frule.source
+
+
+@contextlib.contextmanager
+def doubled(x):
+    yield x * 2.0
+
+
+def in_a_generator_manager(x):
+    with doubled(x) as y:
+        return y * x
+
+
+def test_a_generator_made_a_context_manager_is_refused_saying_to_write_a_class():
+    """(not "return a list instead of yielding items": a manager is no list)"""
+    for differentiate in (lambda f: fwdad.jvp(f, (0.5,), (1.0,)), lambda f: fwdad.grad(f)(0.5)):
+        with pytest.raises(fwdad.UnsupportedSyntaxError, match=r"generator \(yield\) in "
+                           r"doubled at \S*test_errors\.py:\d+: write the context manager "
+                           r"as a class whose __enter__"):
+            differentiate(in_a_generator_manager)
+
+
+def in_an_exit_stack(x):
+    with contextlib.ExitStack():  # (built on a collections.deque, which fwdad refuses)
+        y = x * x
+    return np.sin(y)
+
+
+def _third(f):
+    def second(y):
+        return fwdad.jvp(lambda z: fwdad.jvp(f, (z,), (1.0,))[1], (y,), (1.0,))[1]
+    return fwdad.jvp(second, (0.5,), (1.0,))
+
+
+def test_a_class_fwdad_does_not_build_is_refused_alike_at_every_order():
+    """(at third order the refusal's own message builder had no rule, and the error
+    named it: "no rule to differentiate fwdad.construction.refusal")"""
+    for differentiate in (lambda f: fwdad.jvp(f, (0.5,), (1.0,)), _third):
+        with pytest.raises(fwdad.MissingRuleError, match=r"creating a collections.deque "
+                           r"in \S*__init__ at \S*contextlib.py:\d+: its instances are made"):
+            differentiate(in_an_exit_stack)
 
 
 def reserved_name(x):

@@ -15,12 +15,12 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.core import entry_points
-from fwdad.core.read_only import read_only, refuse_unless_zero
+from fwdad.core.read_only import is_zero, read_only, refuse_unless_zero
 from fwdad.core.written_arrays import WRITTEN, derivative_is_open, refuse_holder
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, InternalError, a_type, in_user_code
 from fwdad.rules.batching import iterate_tangent
-from fwdad.source import python_function
+from fwdad.source import is_foreign, python_function
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
@@ -186,6 +186,40 @@ def _user_iterator(primal: Any, tangent: Tangent) -> Dual:
     return entry_points.derived_rule(method)(Dual(primal, tangent))
 
 
+def _iterate_instance(primal: Any, tangent: Tangent) -> Iterator[Dual]:
+    """`for x in obj`, obj an instance: a library's iterator made from constants
+    (`np.ndindex(shape)`) yields constants; a user class's `__iter__` is differentiated,
+    and when it returns the instance itself (an iterator: `return self`), each item is
+    what the rule of its `__next__` returns, until that raises StopIteration."""
+    if is_foreign(type(primal)):
+        if not is_zero(tangent):
+            raise FwdadError(
+                f"fwdad cannot iterate over {a_type(primal)} instance that carries a "
+                f"derivative{in_user_code()}: its class is library code, which fwdad "
+                f"does not differentiate. Iterate over the values themselves.")
+        for item in primal:
+            yield Dual(item, zero_tangent(item))
+        return
+    iterator = _user_iterator(primal, tangent)
+    if iterator.primal is not primal:
+        yield from iterate(iterator)
+        return
+    method = getattr(type(primal), "__next__", None)
+    if python_function(method) is None:
+        raise FwdadError(
+            f"fwdad cannot iterate over {a_type(primal)} instance that carries a "
+            f"derivative{in_user_code()}: its __iter__ returns the instance, and its "
+            f"class has no __next__ in Python to differentiate. Iterate over the field "
+            f"that holds the items (e.g. `for v in obj.items`).")
+    step = entry_points.derived_rule(method)
+    while True:
+        try:
+            item = step(iterator)
+        except StopIteration:  # (the iterator is exhausted, as a plain loop ends)
+            return
+        yield item
+
+
 def iterate(d: Dual) -> Iterator[Dual]:
     primal, tangent = d.primal, d.tangent
     if type(tangent) is TangentStream:
@@ -200,7 +234,7 @@ def iterate(d: Dual) -> Iterator[Dual]:
     elif isinstance(primal, np.ndarray):
         yield from map(Dual, primal, iterate_tangent(primal, tangent))
     elif isinstance(tangent, Tangent):  # an instance whose class defines __iter__
-        yield from iterate(_user_iterator(primal, tangent))
+        yield from _iterate_instance(primal, tangent)
     else:
         if isinstance(tangent, (list, tuple)) and len(tangent) != len(primal):
             raise InternalError(f"a {type(primal).__name__} of {len(primal)} items has a "

@@ -62,6 +62,16 @@ def user_method(fn: Any, args: tuple) -> Optional[Callable]:
 _PLAIN = {int, float, bool, str, list, tuple, dict, np.ndarray, Var, VarMat, type(None)}
 
 
+def is_plain(value: Any) -> bool:
+    """A value of a built-in type whose operators are never a user's methods."""
+    return type(value) in _PLAIN or type(value) in _BUILT_IN_ITERABLES
+
+
+_BUILT_IN_ITERABLES = {range, set, frozenset, enumerate, zip, map, filter, reversed,
+                       type(iter([])), type(iter(())), type(iter(range(0))),
+                       type({}.items()), type({}.keys()), type({}.values())}
+
+
 def _refuse_numpy_loop(name: str, args: tuple) -> None:
     """An array <op> an instance with a Python reflected method: refused where NumPy
     would not call that method once with the whole array (fwdad/core/numpy_binops.py)."""

@@ -14,6 +14,8 @@ from fwdad.rules import numpy_library, numpy_loops, polynomials
 
 composed_rrule(np.apply_along_axis)(numpy_loops.apply_along_axis)
 composed_rrule(np.apply_over_axes)(numpy_loops.apply_over_axes)
+composed_rrule(np.fromfunction)(numpy_loops.fromfunction)
+composed_rrule(np.ndenumerate)(numpy_loops.ndenumerate)
 composed_rrule(np.vectorize.__call__)(numpy_loops.vectorized_call)
 nondiff_rrule(np.vectorize)  # (the object: pyfunc is called by the rule above)
 for _numpy_fn, _plain in {**polynomials.PLAIN, **numpy_library.PLAIN}.items():

@@ -28,7 +28,7 @@ from fwdad.core.statements import StatementTransform
 from fwdad.errors import user_code
 from fwdad.normalize.refs import is_ref
 from fwdad.probe import probe
-from fwdad.reverse import activity, contexts, dispatch, state
+from fwdad.reverse import activity, contexts, dispatch, iteration, state
 from fwdad.source import FunctionSource
 
 
@@ -145,7 +145,13 @@ class _Reverse(StatementTransform):
     def test(self, node: ast.expr) -> ast.expr:  # (a Var is true when its value is)
         return self.atoms(node)
 
-    items = kind = test  # a for loop iterates over reverse values, as Python does
+    kind = test
+
+    def items(self, node: ast.expr) -> ast.expr:
+        """A for loop iterates over reverse values, as Python does; over an instance of
+        a user class, by the reverse rules of its __iter__ and __next__ (iteration.py)."""
+        return ast.Call(func=self.k.bind(iteration.items, "items"), args=[self.atoms(node)],
+                        keywords=[])
 
     def s_keep(self, node: ast.stmt) -> List[ast.stmt]:
         return [self.atoms(node)]

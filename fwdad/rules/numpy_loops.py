@@ -1,6 +1,7 @@
 """NumPy's functions that call a Python function once per item or row: apply_along_axis,
-apply_over_axes, the call of a np.vectorize object, and fromiter, written in plain
-NumPy for both modes to differentiate (as fwdad/rules/piecewise.py does piecewise).
+apply_over_axes, fromfunction, the call of a np.vectorize object, and fromiter; and
+ndenumerate, written in plain NumPy for both modes to differentiate (as
+fwdad/rules/piecewise.py does piecewise).
 
     np.apply_along_axis(f, 1, x)   ->   np.stack([f(row) for row in rows]), reshaped
     np.vectorize(f)(x, y)          ->   np.array([f(a, b) for a, b in items]), reshaped
@@ -74,6 +75,19 @@ def fromiter(iterable: Any, dtype: Any, count: int = -1) -> Any:
     return np.array(items, dtype=dtype)
 
 
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, like: Any = None,
+                 **kwargs: Any) -> Any:
+    """What np.fromfunction computes: `function` called once, on the index arrays of
+    `shape` in `dtype` (the keyword arguments passed on)."""
+    return function(*np.indices(shape, dtype=dtype), **kwargs)
+
+
+def ndenumerate(arr: Any) -> Any:
+    """What np.ndenumerate(arr) iterates over: (index, item) in C order."""
+    arr = np.asarray(arr)
+    return iter([(index, arr[index]) for index in np.ndindex(arr.shape)])
+
+
 # ---- np.vectorize: the object, and its call -----------------------------------------------
 def vectorized(pyfunc: Any, otypes: Any, excluded: Any, *args: Any) -> Any:
     """What calling np.vectorize(pyfunc, otypes, excluded=excluded) on `args` computes:
@@ -84,7 +98,7 @@ def vectorized(pyfunc: Any, otypes: Any, excluded: Any, *args: Any) -> Any:
     arrays = np.broadcast_arrays(*[np.asarray(args[i]) for i in looped])
     shape = arrays[0].shape if arrays else ()
     columns = [np.reshape(a, (-1,)) for a in arrays]
-    size = math.prod(shape)
+    size = len(columns[0]) if columns else 1  # (not math.prod: no sparsity rule)
     if size == 0 and not otypes:
         raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
     values = []
@@ -167,6 +181,8 @@ def derived_from(plain: Any) -> Any:
 
 frule(np.apply_along_axis)(derived_from(apply_along_axis))
 frule(np.apply_over_axes)(derived_from(apply_over_axes))
+frule(np.fromfunction)(derived_from(fromfunction))
+frule(np.ndenumerate)(derived_from(ndenumerate))
 
 
 @frule(np.fromiter)

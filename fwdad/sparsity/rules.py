@@ -28,7 +28,7 @@ from fwdad.rules.ufuncs import write_outputs
 from fwdad.rules.widening import widen_for
 from fwdad.sparsity.deps import Deps, full
 from fwdad.sparsity.unknown import Unknown, plain
-from fwdad.tangents import NoTangent
+from fwdad.tangents import NoTangent, Tangent
 
 SparsityRule = Callable[[RuleEntry, tuple, dict], Dual]
 
@@ -41,6 +41,8 @@ def through_frule(entry: RuleEntry, args: tuple, kwargs: dict) -> Dual:
 def elementwise(entry: RuleEntry, args: tuple, kwargs: dict) -> Optional[Dual]:
     """None (no rule: the caller falls back) for a call that is not elementwise here:
     arguments that are not numbers or arrays, or keywords such as `where=`."""
+    if any(isinstance(a.tangent, Tangent) for a in args):  # (`v * 2.0`, v an instance
+        return through_frule(entry, args, kwargs)  # whose __mul__ is Python: its rule)
     out = kwargs.pop("out", None)
     if set(kwargs) - {"dtype", "casting"} or not all(_numeric(a.primal) for a in args):
         return None

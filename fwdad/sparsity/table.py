@@ -126,7 +126,10 @@ _MIXERS: Dict[Any, SparsityRule] = {
                               "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn",
                               "irfftn"), mixing.fft),
     **dict.fromkeys(_numpy("sinc", "angle"), elementwise),
-    **dict.fromkeys(functions_of("numpy.fft", "fftshift", "ifftshift"), through_frule)}
+    **dict.fromkeys(functions_of("numpy.fft", "fftshift", "ifftshift"), through_frule),
+    # objects that hold a function and its closure's values, and iterators of items,
+    # made by rules derived from plain code (fwdad/rules/numpy_loops.py): no value decides
+    **dict.fromkeys([np.vectorize, np.vectorize.__call__, np.ndenumerate], through_frule)}
 
 
 def _build_tables() -> tuple:

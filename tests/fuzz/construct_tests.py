@@ -4,7 +4,7 @@ not draw the construct is the program it was without it, and the first program o
 that draws each of its patterns passes every oracle."""
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List
 
 import pytest
 
@@ -15,7 +15,7 @@ from tests.fuzz.own_stream import assert_drawn_apart
 SEEDS = range(300, 400)
 # generate's keywords of the constructs, in the order generate draws them
 ORDER = ("stateful", "complex_values", "guarded", "layouts", "idioms", "views", "habits",
-         "classes", "arrays")
+         "classes", "arrays", "functional", "callbacks")
 
 
 def patterns(choices: Iterable[Any]) -> List[Any]:
@@ -28,11 +28,13 @@ def patterns(choices: Iterable[Any]) -> List[Any]:
 class ConstructTests:
     """The checks of the construct that `generate(..., keyword=...)` draws (and marks
     as the feature `keyword`), in programs that draw every construct before it and, at
-    the oracles, with `at_check` (check's keywords: the later constructs it leaves out)."""
+    the oracles, none after it (check draws every one unless told)."""
 
-    def __init__(self, keyword: str, at_check: Optional[Dict[str, Any]] = None) -> None:
-        self.keyword, self.at_check = keyword, at_check or {}
-        self.before = dict.fromkeys(ORDER[:ORDER.index(keyword)], True)
+    def __init__(self, keyword: str) -> None:
+        at = ORDER.index(keyword)
+        self.keyword = keyword
+        self.before = dict.fromkeys(ORDER[:at], True)
+        self.at_check: Dict[str, Any] = dict.fromkeys(ORDER[at + 1:], False)
 
     def without(self, seed: int, **kwargs: Any):
         return generate(seed, **self.before, **kwargs)

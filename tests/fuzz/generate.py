@@ -24,9 +24,11 @@ import numpy as np
 
 from tests.fuzz import constructs, flow, numerics, statements
 from tests.fuzz.array_calls import ArrayCalls
+from tests.fuzz.callbacks import Callbacks
 from tests.fuzz.classes import Classes
 from tests.fuzz.complex_values import ComplexValues
 from tests.fuzz.exprs import scalar, value
+from tests.fuzz.functional import Functional
 from tests.fuzz.guarded import Guarded
 from tests.fuzz.habits import Habits
 from tests.fuzz.idioms import Idioms
@@ -58,9 +60,9 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
 # complex_values.py, guarded.py, layouts.py, idioms.py, views.py, habits.py, classes.py,
-# array_calls.py)
+# array_calls.py, functional.py, callbacks.py)
 OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views",
-                       "habits", "classes", "arrays"]
+                       "habits", "classes", "arrays", "functional", "callbacks"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -131,7 +133,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
              complex_values: bool = False, guarded: bool = False, layouts: bool = False,
              idioms: bool | str = False, views: bool | int = False,
              habits: bool | str = False, classes: bool | str = False,
-             arrays: bool | str = False) -> Program:
+             arrays: bool | str = False, functional: bool | str = False,
+             callbacks: bool | str = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
@@ -145,7 +148,12 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     draws that habit only), `classes` through dataclasses, slots, super() properties,
     __getattr__ records and user containers (classes.py), `arrays` through ufunc
     methods, reductions' keywords, broadcasting, stacking and mixed dtypes
-    (array_calls.py; a name draws that pattern only): the fuzzer's programs do;
+    (array_calls.py; a name draws that pattern only), `functional` through reduce,
+    itertools, math.fsum, key=, casts, walrus, star-unpacking, a functools.wraps
+    decorator, lru_cache and an iterator class (functional.py; a name draws that
+    idiom only), `callbacks` through np.vectorize, apply_along_axis, piecewise,
+    np.ndindex loops and fromiter (callbacks.py; a name draws that pattern only): the
+    fuzzer's programs do;
     other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
@@ -169,6 +177,10 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
                     classes if isinstance(classes, str) else "")
     call = ArrayCalls(seed, bool(arrays) and "arrays" not in exclude,
                       arrays if isinstance(arrays, str) else "")
+    functions = Functional(seed, bool(functional) and "functional" not in exclude,
+                           functional if isinstance(functional, str) else "")
+    calling = Callbacks(seed, bool(callbacks) and "callbacks" not in exclude,
+                        callbacks if isinstance(callbacks, str) else "")
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
@@ -180,6 +192,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
         body += habit.after_statement(g)
         body += klass.after_statement(g)
         body += call.after_statement(g)
+        body += functions.after_statement(g)
+        body += calling.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

@@ -38,7 +38,8 @@ class OncePattern(OnceAfter):
     PATTERNS: ClassVar[List[Tuple[str, Any, List[str], str]]]
     SHAPES: ClassVar[Dict[str, List[tuple]]]
     FRESH: ClassVar[Tuple[str, ...]]
-    PREFIX: ClassVar[str]  # of the fresh names and of the module text's helper
+    PREFIX: ClassVar[str]  # of the fresh names (and of the module text's helper)
+    HELPER: ClassVar[str] = ""  # of the module text's helper, when not PREFIX
 
     def __init__(self, seed: int, enabled: bool, salt: int, offset: int, fraction: int,
                  feature: str, only: str) -> None:
@@ -54,7 +55,7 @@ class OncePattern(OnceAfter):
         if not self.due(g, bool(names)):
             return []
         number = len(g.module)
-        helper = f"{self.PREFIX}_{name}_{number}"
+        helper = f"{self.HELPER or self.PREFIX}_{name}_{number}"
         if text is not None:
             g.module.append(text.format(name=helper, n=number))
         v = self.rng.choice(names)

@@ -6,7 +6,7 @@ import pytest
 from tests.fuzz.classes import PATTERNS
 from tests.fuzz.construct_tests import ConstructTests, patterns
 
-CONSTRUCT = ConstructTests("classes", at_check=dict(arrays=False))
+CONSTRUCT = ConstructTests("classes")
 
 
 def test_programs_without_the_construct_are_unchanged():

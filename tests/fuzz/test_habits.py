@@ -6,7 +6,7 @@ import pytest
 from tests.fuzz.construct_tests import ConstructTests, patterns
 from tests.fuzz.habits import PATTERNS
 
-CONSTRUCT = ConstructTests("habits", at_check=dict(classes=False, arrays=False))
+CONSTRUCT = ConstructTests("habits")
 
 
 def test_programs_without_the_construct_are_unchanged():

@@ -129,6 +129,12 @@ CONSTRUCTS = [
               containers.iter_and_next, (0.4, 1.3)),
     Construct("lazy iterators consumed partly by plain code (any) and then iterated", K,
               containers.partly_consumed, (0.4, 1.3)),
+    Construct("iterator classes (`__iter__` returns the instance, `__next__` raises "
+              "StopIteration); loops over np.ndindex and np.ndenumerate", K,
+              containers.iterator_classes, (0.4,),
+              note="third derivatives through an iterator class are refused",
+              reverse_note="in a for loop; `sum`, `list` and the other builtins over an "
+                           "iterator class run `__next__` as plain code, and refuse"),
     Construct("containers of containers", K, containers.containers_of_containers, (0.6,)),
     Construct("comprehensions: list, dict, set, generator; nested; with conditions", F,
               functions.comprehensions, (0.7,),
@@ -181,11 +187,16 @@ CONSTRUCTS = [
               (0.7,)),
     Construct("your function through NumPy's loops: `np.vectorize(f)(x, y)` (also as a "
               "decorator, of a lambda or a closure), `np.apply_along_axis`, "
-              "`np.apply_over_axes`, `np.piecewise`, `np.fromiter`", F,
+              "`np.apply_over_axes`, `np.piecewise`, `np.fromfunction`, `np.fromiter`", F,
               functions.through_numpy_loops, (0.7,),
               note="f is called per item or row, with its derived rule; `np.vectorize` with "
                    "`signature=` or keyword arguments is refused, saying what to write "
                    "instead"),
+    Construct("decorators made with functools.wraps (the wrapper's own code runs), "
+              "helpers under functools.lru_cache and functools.cache", F,
+              functions.decorated_helpers, (0.7,),
+              note="a cached helper is differentiated as the function it caches: no "
+                   "value computed with another tangent is read from the cache"),
     Construct("try / except / else / finally", S, statements.try_except_else_finally,
               (0.6,)),
     Construct("with (several managers in one statement)", S, statements.with_statement,

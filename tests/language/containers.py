@@ -5,6 +5,8 @@ import functools
 import itertools
 import math
 
+import numpy as np
+
 
 def displays(x, y):
     items = [x, y, 3.0]
@@ -117,3 +119,32 @@ def partly_consumed(x, y):
         total = total + a * b
     rest = map(lambda v: v * 3.0, [x, y])
     return total + next(rest) * skipped
+
+
+class _Steps:
+    """An iterator: each item one more step of a map."""
+
+    def __init__(self, a, count):
+        self.a, self.count, self.k = a, count, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.k >= self.count:
+            raise StopIteration
+        self.k += 1
+        self.a = math.sin(self.a) + self.a * 0.5
+        return self.a * self.k
+
+
+def iterator_classes(x):
+    total = 0.0
+    for item in _Steps(x, 3):
+        total = total + item
+    grid = np.outer([x, 2.0 * x], [1.0, x])
+    for index in np.ndindex(grid.shape):
+        total = total + grid[index] * (index[0] + 1.0)
+    for (i, j), v in np.ndenumerate(grid):
+        total = total + v * v * (i - j + 0.5)
+    return total

@@ -1,6 +1,7 @@
 """Constructs: comprehensions, lambdas, closures, globals, recursion, arguments."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -176,5 +177,34 @@ def through_numpy_loops(x):
     items = np.vectorize(_bump)(xs, x + 1.0)
     rows = np.apply_along_axis(lambda row: np.sum(row * row), 1, np.outer(xs, xs))
     pieces = np.piecewise(xs, [xs < 0.0, xs >= 0.0], [lambda v: v * v, np.sin])
-    return np.sum(items) + np.sum(rows) + np.sum(pieces) + \
+    grid = np.fromfunction(lambda i, j: np.sin(x * (i + 1.0)) * (j + 0.5), (2, 3))
+    return np.sum(items) + np.sum(rows) + np.sum(pieces) + np.sum(grid) + \
         np.sum(np.fromiter((v * x for v in xs), float, count=3))
+
+
+def _scaled(k):
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(a, *rest, **keywords):
+            return fn(a * k, *rest, **keywords) + k
+        return wrapper
+    return decorate
+
+
+@_scaled(0.5)
+def _wave(a, b=2.0):
+    return math.sin(a) * b
+
+
+@functools.lru_cache(maxsize=None)
+def _weight(k):
+    return 1.0 / (k + 1.0)
+
+
+@functools.cache
+def _cached_wave(a):
+    return math.cos(a) * 2.0
+
+
+def decorated_helpers(x):
+    return _wave(x) + _wave(x, b=x) * _weight(2) + _cached_wave(x * 0.5)

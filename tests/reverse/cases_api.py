@@ -142,6 +142,7 @@ def _array_api_cases():
             Case(loops.cumsums_down, (A,)), Case(loops.outers_of_rows, (A,)),
             Case(loops.summed_over_both, (A,)), Case(loops.waves, (A,)),
             Case(loops.pairs, (A, V4)), Case(loops.squares_from_an_iterator, (V4,)),
+            Case(loops.grid_of, (V4,)), Case(loops.enumerated, (A,)),
             Case(np.polyadd, (V4, V3[:2])), Case(np.polysub, (V3[:2], V4)),
             Case(np.polysub, (V4, 0.5)), Case(np.polyadd, (0.5, V4)),
             Case(np.roots, (np.array([1.0, 0.0, -7.0, 6.0]),)),
@@ -219,4 +220,5 @@ API_CASES = (_statistics_cases() + _sequence_cases() + _array_api_cases()
 API_COVERS = [np.place, np.putmask, np.gradient, np.interp,
               # (by the functions of tests/rules/loop_cases.py above: test_rule and the
               # varmat tests compare arguments, and a function or np.vectorize is one)
-              np.apply_along_axis, np.apply_over_axes, np.vectorize.__call__, np.fromiter]
+              np.apply_along_axis, np.apply_over_axes, np.vectorize.__call__, np.fromiter,
+              np.fromfunction, np.ndenumerate]

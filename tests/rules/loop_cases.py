@@ -1,6 +1,6 @@
 """Cases for NumPy's functions that call a Python function per item or row
-(fwdad/rules/numpy_loops.py): apply_along_axis, apply_over_axes, np.vectorize and its
-call, fromiter."""
+(fwdad/rules/numpy_loops.py): apply_along_axis, apply_over_axes, fromfunction,
+np.vectorize and its call, fromiter; and ndenumerate."""
 from __future__ import annotations
 
 import math
@@ -64,6 +64,21 @@ def squares_from_an_iterator(x):
     return np.fromiter((v * v for v in x), dtype=float)
 
 
+def grid_of(x):  # (the function closes over x: its items carry x's derivative)
+    return np.fromfunction(lambda i, j: np.sin(x[0] * (i + 1.0)) * (j + x[1]), (2, 3))
+
+
+def enumerated(x):
+    total = 0.0
+    for (i, j), v in np.ndenumerate(x):
+        total = total + v * v * (i + 2.0 * j + 1.0)
+    return total
+
+
+def plane(i, j):
+    return i * 0.5 + j
+
+
 LOOP_CASES = [
     Case(np.apply_along_axis, np.cumsum, 0, M23), Case(np.apply_along_axis, np.sum, -1, M23),
     Case(np.apply_along_axis, first_times_rest, 1, M23),
@@ -75,4 +90,6 @@ LOOP_CASES = [
     Case(np.vectorize.__call__, WAVE_FLOAT, V3),
     Case(np.vectorize.__call__, np.vectorize(scaled_by_second, excluded={1}), V3, W3),
     Case(np.fromiter, [0.3, -1.2, 0.5], float), Case(np.fromiter, [0.3, -1.2, 0.5], float, 2),
+    Case(np.fromfunction, plane, (2, 3)), Case(np.fromfunction, plane, (2, 2), dtype=int),
+    Case(np.ndenumerate, M23),
 ]

@@ -17,6 +17,7 @@ import numpy as np
 
 from fwdad import lang
 from tests.rules import infinite_iterators as iterators
+from tests.rules import loop_cases as loops
 from tests.rules import scipy_integrate_cases as ode
 from tests.rules.case import unwrap
 from tests.rules.cases import CASES, Point
@@ -148,6 +149,8 @@ EXTRA_ROWS = [  # (what it covers, function, arguments, keyword arguments)
     (itertools.dropwhile, iterators.selected, (V, 1.1), {}),
     (itertools.filterfalse, iterators.selected, (V, 1.1), {}),
     (itertools.compress, iterators.selected, (V, 1.1), {}),
+    # the function of np.fromfunction closes over x (its row's function takes indices)
+    (np.fromfunction, loops.grid_of, (V,), {}),
 ]
 
 ROWS = _first_rows() + EXTRA_ROWS + SCIPY_SECOND_ORDER_ROWS + SCIPY_LINALG_SECOND_ORDER_ROWS \

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from fwdad import construction
 from fwdad.core import duals
 from fwdad.dual import Dual
-from fwdad.errors import MissingRuleError
+from fwdad.errors import MissingRuleError, in_user_code
 from fwdad.forward import dispatch
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.tangents import NoTangent, Tangent
@@ -92,7 +92,8 @@ def _exception(cls: type) -> Callable:
 
 def _refused(cls: type, made_by: str) -> Callable:
     def refused(*args: Dual, **kwargs: Dual) -> Dual:
-        raise MissingRuleError(construction.refusal(cls, made_by, "", "fwdad.frule"))
+        raise MissingRuleError(construction.refusal(cls, made_by, in_user_code(),
+                                                    "fwdad.frule"))
     return refused
 
 

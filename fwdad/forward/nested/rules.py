@@ -6,21 +6,23 @@ the rule objects generated code holds are in fwdad/forward/nested/calls.py.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from fwdad.core import closures, duals, rebinding
+from fwdad import construction
+from fwdad.core import closures, duals, numpy_binops, rebinding
 from fwdad.core.read_only import refuse_unless_zero
 from fwdad.dual import Dual
-from fwdad.errors import current_user_location, in_user_code
+from fwdad.errors import FwdadError, current_user_location, in_user_code
 from fwdad.forward import defaults, dispatch
 from fwdad.forward.nested.closures import NestedClosure, closure_level, unwrapped, wrapped
 from fwdad.forward.nested.levels import outer_of, rule_call
 from fwdad.forward.nested.streams import stream_items
 from fwdad.rules import array_protocol, batching, classes, linalg, operators, widening
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.source import is_foreign
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 
 
@@ -67,6 +69,13 @@ def_nondiff(normalize_axis_tuple, normalize_axis_index)
 # the user's line that a rule's error names, found while the error is made: a string
 # (a refusal raised by a level-1 rule met no rule for it at level 2 and said so instead)
 def_nondiff(current_user_location, in_user_code)
+# whether NumPy hands a user class's reflected operator the whole array (rules/classes
+# .call_dunder asks, on plain values and types, before running the method): None, or a
+# refusal (its level-1 check met no rule at level 2: a MissingRuleError naming fwdad)
+def_nondiff(numpy_binops.refuse_reflected)
+# the message of a class fwdad does not build (a refusal raised at level 2, met again
+# when that code is differentiated at level 3): a string
+def_nondiff(construction.refusal)
 
 
 @frule(operators.pow_exponent_term)
@@ -257,10 +266,39 @@ def _as_container(items: list, kind: type) -> Dual:
     return Dual(kind(i.primal for i in items), kind(i.tangent for i in items))
 
 
+def _next_items(iterator: Dual) -> Iterator[Dual]:
+    """The level-2 items of an instance whose __iter__ returns itself: what the level-2
+    rule of its __next__ gives, until that raises StopIteration (duals.iterate)."""
+    step = dispatch.derived_rule(type(iterator.primal.primal).__next__)
+    while True:
+        try:
+            item = rule_call(step, iterator)
+        except StopIteration:
+            return
+        yield item
+
+
+@frule(_next_items)
+def _next_items_at_level_three(iterator: Dual) -> Dual:
+    """Third derivatives (or higher) through a loop over an iterator class: refused, where
+    the rule of the rule above would be asked to differentiate a generator."""
+    raise FwdadError(
+        f"third and higher derivatives through a for loop over an instance whose "
+        f"__iter__ returns itself (an iterator class){in_user_code()} are not supported: "
+        f"give the class an __iter__ that returns iter(a list of the items), or make the "
+        f"list in the loop's place.")
+
+
 @frule(duals.iterate)
 def _iterate(value: Dual) -> Dual:
     if isinstance(value.primal.tangent, Tangent):  # an instance: its own __iter__
-        return _iterate(_own_iterator(value))
+        if is_foreign(type(value.primal.primal)):  # (a library's: items are constants)
+            return _as_container([Dual(item, NoTangent)
+                                  for item in duals.iterate(value.primal)], list)
+        iterator = _own_iterator(value)
+        if iterator.primal.primal is value.primal.primal:  # (`return self`: __next__)
+            return duals.stream(_next_items(iterator))
+        return _iterate(iterator)
     if type(getattr(value.primal, "tangent", None)) is duals.TangentStream:
         return duals.stream(stream_items(value))  # lazy, as on level 1: a list would
         # consume the iterator at once (zip(it, it) would pair it with nothing left)
