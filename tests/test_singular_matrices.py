@@ -8,6 +8,7 @@ import scipy.linalg as sl
 
 import fwdad
 from fwdad.errors import NonDifferentiableError
+from tests.util import central_gradient
 
 SINGULAR = [np.array([[1.0, 2.0], [2.0, 4.0]]),
             np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0]]),
@@ -22,20 +23,11 @@ def log_abs_det(a):
     return np.linalg.slogdet(a)[1]
 
 
-def _central(f, a, h=1e-6):
-    grad = np.zeros_like(a)
-    for i in np.ndindex(a.shape):
-        e = np.zeros_like(a)
-        e[i] = h
-        grad[i] = (f(a + e) - f(a - e)) / (2 * h)
-    return grad
-
-
 @pytest.mark.parametrize("a", SINGULAR, ids=["rank1-2x2", "rank2-3x3", "rank1-diag", "zero"])
 @pytest.mark.parametrize("mode", ["jacfwd", "grad"])
 def test_det_of_a_singular_matrix(a, mode):
     got = getattr(fwdad, mode)(weighted_det)(a)
-    np.testing.assert_allclose(got, _central(weighted_det, a), rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(got, central_gradient(weighted_det, a), rtol=1e-7, atol=1e-8)
 
 
 @pytest.mark.parametrize("mode", ["jacfwd", "grad"])

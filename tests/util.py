@@ -38,6 +38,16 @@ def fd_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
     return _tree_map(lambda a, b: (_inexact(a) - _inexact(b)) / (2 * h), plus, minus)
 
 
+def central_gradient(f: Callable, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    """The gradient of a scalar f at x by central differences, entry by entry."""
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[i] = h
+        grad[i] = (f(x + step) - f(x - step)) / (2 * h)
+    return grad
+
+
 def assert_jvp_matches_central_differences(fn: Callable, args: Sequence[Any],
                                             seed: int = 3) -> None:
     """jvp of `fn` along random tangents of its float and array arguments (the others

@@ -8,6 +8,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError, NonDifferentiableError
+from tests.util import central_gradient
 
 TIED = np.array([[2.0, 0.0], [0.0, 2.0], [0.0, 0.0]])  # singular values 2, 2
 B = np.array([1.0, 2.0, 3.0])
@@ -26,15 +27,6 @@ def solution_summed(a):
     return np.sum(x * x) + 0.5 * np.sum(res)
 
 
-def _central(f, a, h=1e-6):
-    grad = np.zeros_like(a)
-    for i in np.ndindex(a.shape):
-        e = np.zeros_like(a)
-        e[i] = h
-        grad[i] = (f(a + e) - f(a - e)) / (2 * h)
-    return grad
-
-
 def test_one_of_two_equal_singular_values_is_refused():
     with pytest.raises(NonDifferentiableError, match=r"np.linalg.lstsq in "
                        r"largest_singular_value at .*test_lstsq_domain.py:\d+: two singular "
@@ -45,7 +37,7 @@ def test_one_of_two_equal_singular_values_is_refused():
 @pytest.mark.parametrize("f", [singular_values_summed, solution_summed],
                          ids=lambda f: f.__name__)
 def test_what_has_a_derivative_at_the_tie_is_differentiated(f):
-    np.testing.assert_allclose(fwdad.grad(f)(TIED), _central(f, TIED), rtol=1e-6,
+    np.testing.assert_allclose(fwdad.grad(f)(TIED), central_gradient(f, TIED), rtol=1e-6,
                                atol=1e-9)
 
 
