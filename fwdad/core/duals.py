@@ -176,14 +176,21 @@ def stream(duals: Iterator[Dual]) -> Dual:
 
 def _user_iterator(primal: Any, tangent: Tangent) -> Dual:
     """What the derived rule of the instance's own __iter__ (Python code) returns."""
-    method = getattr(type(primal), "__iter__", None)
+    method = _python_method(primal, "__iter__",
+                            "its class has no __iter__ in Python to differentiate")
+    return entry_points.derived_rule(method)(Dual(primal, tangent))
+
+
+def _python_method(primal: Any, name: str, missing: str) -> Any:
+    """The method `name` of the instance's class, Python code to differentiate; else
+    refused, saying what is `missing`."""
+    method = getattr(type(primal), name, None)
     if python_function(method) is None:
         raise FwdadError(
             f"fwdad cannot iterate over {a_type(primal)} instance that carries a "
-            f"derivative{in_user_code()}: its class has no __iter__ in Python to "
-            f"differentiate. Iterate over the field that holds the items (e.g. "
-            f"`for v in obj.items`).")
-    return entry_points.derived_rule(method)(Dual(primal, tangent))
+            f"derivative{in_user_code()}: {missing}. Iterate over the field that holds "
+            f"the items (e.g. `for v in obj.items`).")
+    return method
 
 
 def _iterate_instance(primal: Any, tangent: Tangent) -> Iterator[Dual]:
@@ -204,14 +211,9 @@ def _iterate_instance(primal: Any, tangent: Tangent) -> Iterator[Dual]:
     if iterator.primal is not primal:
         yield from iterate(iterator)
         return
-    method = getattr(type(primal), "__next__", None)
-    if python_function(method) is None:
-        raise FwdadError(
-            f"fwdad cannot iterate over {a_type(primal)} instance that carries a "
-            f"derivative{in_user_code()}: its __iter__ returns the instance, and its "
-            f"class has no __next__ in Python to differentiate. Iterate over the field "
-            f"that holds the items (e.g. `for v in obj.items`).")
-    step = entry_points.derived_rule(method)
+    step = entry_points.derived_rule(_python_method(
+        primal, "__next__", "its __iter__ returns the instance, and its class has no "
+        "__next__ in Python to differentiate"))
     while True:
         try:
             item = step(iterator)

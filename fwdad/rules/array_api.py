@@ -89,10 +89,11 @@ def _svdvals(x: Dual) -> Dual:
     return dec.svd_rule(x, compute_uv=False)
 
 
-def refuse_singular_cond(x, p=None) -> None:
+def refuse_singular_cond(x, p=None, value=None) -> None:
     """np.linalg.cond of a singular x is infinite (or NaN), with no derivative: refuse it
-    (both modes), as its formula with x^-1 would fail."""
-    if not np.all(np.isfinite(np.linalg.cond(x, p))):
+    (both modes), as its formula with x^-1 would fail. `value`: cond(x, p), if known."""
+    value = np.linalg.cond(x, p) if value is None else value
+    if not np.all(np.isfinite(value)):
         raise NonDifferentiableError(
             f"np.linalg.cond{in_user_code()}: the matrix is singular (its condition "
             f"number is infinite), where cond has no derivative. Differentiate at an "
@@ -103,17 +104,17 @@ def refuse_singular_cond(x, p=None) -> None:
 def _cond(x: Dual, p=None) -> Dual:
     """cond = s_max / s_min for p None, 2 and -2 (distinct, nonzero singular values);
     norm(x, p) norm(inv(x), p) otherwise."""
-    refuse_singular_cond(x.primal, p)
+    out = np.linalg.cond(x.primal, p)
+    refuse_singular_cond(x.primal, p, out)
     if p in (None, 2, -2):
         s = _svdvals(x)
         big, small = (0, -1) if p in (None, 2) else (-1, 0)
         ratio = s.primal[..., big] / s.primal[..., small]
         ds = s.tangent
-        return Dual(np.linalg.cond(x.primal, p), ratio * (ds[..., big] / s.primal[..., big]
-                                                          - ds[..., small] / s.primal[..., small]))
+        return Dual(out, ratio * (ds[..., big] / s.primal[..., big]
+                                  - ds[..., small] / s.primal[..., small]))
     left, right = norms.norm_rule(x, p, (-2, -1)), norms.norm_rule(dec.inv_rule(x), p, (-2, -1))
-    return Dual(np.linalg.cond(x.primal, p), left.tangent * right.primal
-                + left.primal * right.tangent)
+    return Dual(out, left.tangent * right.primal + left.primal * right.tangent)
 
 
 # ---- spaced samples ----------------------------------------------------------------------------
