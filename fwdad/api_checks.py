@@ -64,8 +64,7 @@ def no_floats_error(api: str, f: Callable[..., Any], argnums: Any,
                      and not isinstance(x, (type, np.ndarray))), None)
     if instance is not None:
         return NonDifferentiableError(
-            where + f"{a_type(instance)}, whose fields it does not read: pass the floats "
-            f"or arrays themselves (or a tuple, list or dict of them), or use jvp or vjp "
-            f"with a fwdad.Tangent of the instance.")
+            where + f"{a_type(instance)}, whose fields hold no floats: pass the "
+            f"instance whose fields hold the floats or float arrays to differentiate.")
     return NonDifferentiableError(
         where + "arguments that hold no floats: pass floats or float arrays.")

@@ -19,7 +19,7 @@ from fwdad.errors import SharedTangentError, describe
 from fwdad.probe import probe
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
-from fwdad.tangents import NoTangent, leaves, rebuild, stack, zero_tangent
+from fwdad.tangents import NoTangent, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
 
 
@@ -170,7 +170,8 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     passes, split as `options` (a chunked.Options) says, shown under `label`."""
     from fwdad import chunk_tasks  # (it imports this module)
     wrt = check_argnums("jacfwd", f, argnums, len(args))
-    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
+                                    lambda: f"jacfwd({describe(f)}, argnums={argnums})")
     if total == 0:
         raise api_checks.no_floats_error("jacfwd", f, argnums, tuple(args[i] for i in wrt))
     kwargs = kwargs or {}
@@ -204,7 +205,7 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
     differentiated argument writes into its tangent, and the second pass needs the
     seeds as they were. A caller that made the seeds for this pass alone passes
     `reseed`, which makes them again: the first pass takes them without a copy."""
-    size = int(np.shape(next(s for s in leaves(seeded) if s is not NoTangent))[0])
+    size = seeds.rows_of(seeded)
     tangents = dict(zip(wrt, seeded))
     try:
         return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied,

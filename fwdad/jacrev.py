@@ -27,7 +27,7 @@ from fwdad.probe import probe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
-from fwdad.tangents import NoTangent, leaf_paths, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, leaf_paths, rebuild, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
@@ -78,7 +78,8 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     """`(f(*args, **kwargs), jacrev(f, argnums)(*args, **kwargs))` from one pass (its
     pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
-    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
+    leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
+                                    lambda: f"jacrev({describe(f)}, argnums={argnums})")
     if total == 0:
         raise api_checks.no_floats_error("jacrev", f, argnums, tuple(args[i] for i in wrt))
     complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
@@ -179,6 +180,9 @@ def _scatter(leaves: Any, cts: Any, row: np.ndarray) -> None:
         return
     if isinstance(leaves, seeds.Leaf):
         row[leaves.offset:leaves.offset + leaves.size] = np.ravel(cts)
+    elif isinstance(leaves, Tangent):  # (an instance's fields: its cotangent's)
+        for key, leaf in vars(leaves).items():
+            _scatter(leaf, getattr(cts, key, NoTangent), row)
     elif isinstance(leaves, dict):
         for key, leaf in leaves.items():
             _scatter(leaf, cts[key], row)
@@ -205,6 +209,8 @@ def _cast_like(block: Any, leaf: Any) -> Any:
         return block.astype(leaf.dtype) if np.ndim(block) else leaf.dtype.type(block)
     if isinstance(leaf, dict):
         return {k: _cast_like(block[k], v) for k, v in leaf.items()}
+    if isinstance(leaf, Tangent):
+        return Tangent(**{k: _cast_like(getattr(block, k), v) for k, v in vars(leaf).items()})
     return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
 
 

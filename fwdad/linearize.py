@@ -38,7 +38,7 @@ from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, leaves, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, leaves, rebuild, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------
@@ -67,7 +67,8 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     primals = separated(primals)  # (each argument has tangents of its own)
     kept = copy.deepcopy(primals)
     tape = Tape()
-    inputs = [seeds.tree_map(lambda leaf: _input(tape, leaf), p) for p in primals]
+    inputs = [seeds.primal_tree_map(lambda leaf: _input(tape, leaf), p,
+                                    lambda: f"linearize({describe(f)})") for p in primals]
     # (f gets its own lists and dicts of tangents: it may pop from them or add keys,
     # and lin binds the given tangents to the seeds as they were)
     duals = [Dual(p, seeds.tree_map(lambda leaf: leaf, t))  # (containers copied)
@@ -179,7 +180,8 @@ class Linearization:
             return None, [check_tangent(p, t, n, of=describe(self.f))
                           for p, t, n in zip(self.primals, tangents, names)]
         except TangentError:
-            leaf = next(x for x in leaves(tangents) if x is not None and np.ndim(x) > 0)
+            leaf = next(x for x in seeds.leaf_list(tangents, instances=True)
+                        if x is not None and np.ndim(x) > 0)
             size = int(np.shape(leaf)[0])
             return size, [check_tangent(p, t, n, batch=size, of=describe(self.f))
                           for p, t, n in zip(self.primals, tangents, names)]
@@ -213,6 +215,9 @@ def _bind(env: list[Any], seeded: Any, given: Any) -> None:
     elif isinstance(seeded, dict):
         for k in seeded:
             _bind(env, seeded[k], given[k])
+    elif isinstance(seeded, Tangent):  # (an instance's: check_tangent gave every field)
+        for k, s in vars(seeded).items():
+            _bind(env, s, getattr(given, k))
 
 
 def _read(primal: Any, tangent: Any, env: list[Any]) -> Any:
@@ -245,7 +250,7 @@ class Transpose:
         self.lin = lin
         self.method: str
         self.why: Optional[str]  # (why lin.T does not transpose, when it does not)
-        if any(np.iscomplexobj(leaf) for leaf in leaves((lin.primals, lin.out_primal))) \
+        if any(np.iscomplexobj(leaf) for leaf in _primal_leaves(lin)) \
                 or any(node.dtype.kind == "c" for node in lin.tape.nodes):
             self.method, self.why = "vjp", "complex values: reverse mode's pullback"
             self._complex = ComplexTranspose(lin.f, lin.primals)
@@ -289,8 +294,7 @@ class Transpose:
     def _real_ends(self) -> bool:
         """Whether the arguments and the output are real (complex values inside only):
         then lin is a real matrix, and its transpose is lin.T whatever the pairing."""
-        return not any(np.iscomplexobj(leaf) for leaf in
-                       leaves((self.lin.primals, self.lin.out_primal)))
+        return not any(np.iscomplexobj(leaf) for leaf in _primal_leaves(self.lin))
 
     def source(self) -> str:
         """The transposed program (what `lin.T` runs), as readable Python."""
@@ -321,7 +325,12 @@ class Transpose:
 
 
 def _recorded_leaves(tree: Any) -> list[Any]:
-    return [leaf for leaf in leaves(tree) if type(leaf) is Linear]
+    return [leaf for leaf in seeds.leaf_list(tree) if type(leaf) is Linear]
+
+
+def _primal_leaves(lin: Linearization) -> list[Any]:
+    """The leaves of the arguments (an instance's fields too) and of the output."""
+    return seeds.leaf_list((lin.primals, lin.out_primal), instances=True)
 
 
 def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
@@ -347,9 +356,12 @@ def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
         value = buffers[seeded.index]
         return float(value) if isinstance(primal, float) else np.array(value)
     if isinstance(seeded, (tuple, list)):
-        return type(seeded)(_cotangent_of(p, s, buffers) for p, s in zip(primal, seeded))
+        return rebuild(seeded, [_cotangent_of(p, s, buffers) for p, s in zip(primal, seeded)])
     if isinstance(seeded, dict):
         return {k: _cotangent_of(primal[k], seeded[k], buffers) for k in seeded}
+    if isinstance(seeded, Tangent):  # (an instance's, as grad gives it)
+        return Tangent(**{k: _cotangent_of(getattr(primal, k), s, buffers)
+                          for k, s in vars(seeded).items()})
     return NoTangent
 
 

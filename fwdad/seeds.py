@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from fwdad.tangents import NoTangent, rebuild, zero_tangent
+from fwdad.errors import NonDifferentiableError, a_type
+from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild, zero_tangent
 
 
 @dataclass
@@ -30,15 +31,78 @@ class Leaf:
 
 
 def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
-    """fn applied to every leaf of nested tuples, lists and dicts (NamedTuples too)."""
+    """fn applied to every leaf of nested tuples, lists and dicts (NamedTuples too) and
+    of the fields of `Tangent`s (kept as Tangents)."""
+    return _mapped(fn, tree, {}, False)
+
+
+def primal_tree_map(fn: Callable[[Any], Any], tree: Any,
+                    owner: Callable[[], str] = lambda: "this transformation") -> Any:
+    """tree_map over arguments: an instance of a user class maps to a `Tangent` of its
+    fields (its structural tangent, as grad gives it).
+
+    Raises:
+        NonDifferentiableError: (naming `owner()`, the transformation) an instance is met
+            twice (shared by two fields, or in a cycle), or a float array in an
+            instance's fields shares memory with another leaf: one object at two places
+            would need one tangent at both, which the structure of a Tangent of fields
+            cannot say."""
+    memo: Dict[int, Tangent] = {}
+    out = _mapped(fn, tree, memo, True, owner)
+    if memo:
+        _check_unshared(tree, owner)
+    return out
+
+
+def _mapped(fn: Callable[[Any], Any], tree: Any, memo: Dict[int, Tangent],
+            instances: bool, owner: Optional[Callable[[], str]] = None) -> Any:
+    """(owner: None maps an instance met twice to one Tangent; a name refuses it.)"""
     if isinstance(tree, (tuple, list)):
-        return rebuild(tree, [tree_map(fn, v) for v in tree])
+        return rebuild(tree, [_mapped(fn, v, memo, instances, owner) for v in tree])
     if isinstance(tree, dict):
-        return {k: tree_map(fn, v) for k, v in tree.items()}
+        return {k: _mapped(fn, v, memo, instances, owner) for k, v in tree.items()}
+    if isinstance(tree, Tangent) or instances and type(tree) is not np.ndarray and \
+            has_fields(tree):
+        out = memo.get(id(tree))
+        if out is not None:
+            if owner is not None:
+                raise _shared_error(owner, f"{a_type(tree)} is reached twice")
+            return out
+        memo[id(tree)] = out = Tangent()  # (before its fields: a cycle comes back here)
+        vars(out).update({k: _mapped(fn, v, memo, instances, owner)
+                          for k, v in vars(tree).items()})
+        return out
     return fn(tree)
 
 
-def leaves_of(tree: Any, start: int = 0) -> Tuple[Any, int]:
+def _check_unshared(tree: Any, owner: Callable[[], str]) -> None:
+    """Refuse float arrays of an argument holding instances that share memory."""
+    arrays: List[np.ndarray] = [a for a in leaf_list(tree, instances=True)
+                                if isinstance(a, np.ndarray) and a.dtype.kind in "fc"]
+    for k, a in enumerate(arrays):
+        for b in arrays[k + 1:]:
+            if np.may_share_memory(a, b):
+                raise _shared_error(owner, "two of its float arrays share memory")
+
+
+def _shared_error(owner: Callable[[], str], what: str) -> NonDifferentiableError:
+    return NonDifferentiableError(
+        f"{owner()} differentiates with respect to an argument "
+        f"holding instances of classes, in which {what} (shared by two fields, a view "
+        f"of another, or a cycle). It takes instances whose fields form a tree, one "
+        f"tangent per place: give each field an object of its own (a copy).")
+
+
+def leaf_list(tree: Any, instances: bool = False) -> List[Any]:
+    """The leaves of `tree`, in order, as tree_map (or, with `instances`,
+    primal_tree_map) meets them."""
+    found: List[Any] = []
+    _mapped(found.append, tree, {}, instances, None)  # (an instance met twice: once)
+    return found
+
+
+def leaves_of(tree: Any, start: int = 0,
+              owner: Callable[[], str] = lambda: "this transformation") -> Tuple[Any, int]:
     """The same structure with a `Leaf` for each float leaf (None elsewhere), and the
     flat index just past the last leaf."""
     count = [start]
@@ -49,7 +113,7 @@ def leaves_of(tree: Any, start: int = 0) -> Tuple[Any, int]:
         out = Leaf(np.shape(value), np.asarray(value).dtype, count[0])
         count[0] += out.size
         return out
-    return tree_map(leaf, tree), count[0]
+    return primal_tree_map(leaf, tree, owner), count[0]
 
 
 def _has_floats(value: Any) -> bool:
@@ -71,6 +135,12 @@ def seed(leaves: Any, start: int, stop: int) -> Any:
             block.reshape(-1)[begin:begin + (last - first) * (leaf.size + 1):leaf.size + 1] = 1
         return block.reshape((stop - start,) + leaf.shape)
     return tree_map(rows, leaves)
+
+
+def rows_of(seeded: Any) -> int:
+    """How many rows (tangents) the seeds of `seed` hold."""
+    first = next(s for s in leaf_list(seeded) if s is not NoTangent)
+    return int(np.shape(first)[0])
 
 
 def batched_leaf(primal: Any, tangent: Any, size: int) -> np.ndarray:

@@ -176,6 +176,17 @@ for _kind in (types.FunctionType, types.BuiltinFunctionType, types.MethodType, t
 del _kind
 
 
+def has_fields(x: Any) -> bool:
+    """Whether x's tangent is a `Tangent` of its fields (an instance of a user class
+    whose fields hold floats or not), or x is such a Tangent."""
+    if isinstance(x, Tangent):
+        return True
+    if type(x) in _ZERO_BY_TYPE or isinstance(x, _ATOMS_WITHOUT_TANGENT) or isinstance(
+            x, (float, complex, np.inexact, np.ndarray, tuple, list, dict)):
+        return False
+    return _is_instance(x)
+
+
 def _is_instance(x: Any) -> bool:
     """An instance of a user class whose fields we can see."""
     return probe(x, "__dict__") is not None and not isinstance(x, (type, type(np))) \

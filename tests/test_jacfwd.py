@@ -126,9 +126,19 @@ def sines_of_held(h):
 
 
 @pytest.mark.parametrize("jacobian", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
-def test_an_instance_argument_is_named_with_what_to_do(jacobian):
-    with pytest.raises(NonDifferentiableError, match=r"a .*Holder, whose fields.*Tangent"):
-        jacobian(sines_of_held)(Holder(np.ones(2)))
+def test_an_instance_argument_gives_a_tangent_of_blocks(jacobian):
+    """(tests/test_instance_jacobians.py checks nested instances)"""
+    values = np.array([0.5, 2.0])
+    jac = jacobian(sines_of_held)(Holder(values))
+    assert isinstance(jac, fwdad.Tangent)
+    np.testing.assert_allclose(jac.values, np.diag(np.cos(values)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("jacobian", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+def test_an_instance_without_floats_is_named_with_what_to_do(jacobian):
+    with pytest.raises(NonDifferentiableError, match=r"a .*Holder, whose fields hold no "
+                                                     r"floats: pass the instance"):
+        jacobian(lambda h: np.ones(2) * len(h.values))(Holder("ab"))
 
 
 def updates_its_input(x):

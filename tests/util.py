@@ -48,6 +48,22 @@ def central_gradient(f: Callable, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
     return grad
 
 
+def central_jacobian(f: Callable, x: Any, h: float = 1e-6) -> np.ndarray:
+    """The Jacobian of f at x (a float or float array) by central differences, entry
+    by entry: shape f(x).shape + x.shape."""
+    x = np.asarray(x, dtype=float)
+    columns = {}
+    for i in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[i] = h
+        columns[i] = (np.asarray(f(x + step)) - np.asarray(f(x - step))) / (2 * h)
+    out_shape = np.shape(next(iter(columns.values()))) if columns else np.shape(f(x))
+    jac = np.zeros(out_shape + x.shape)
+    for i, column in columns.items():
+        jac[(...,) + i] = column
+    return jac
+
+
 def assert_jvp_matches_central_differences(fn: Callable, args: Sequence[Any],
                                             seed: int = 3) -> None:
     """jvp of `fn` along random tangents of its float and array arguments (the others

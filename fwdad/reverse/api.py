@@ -62,7 +62,13 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
         _check_not_opaque(f, primals[i], i)
     with nested() as region:
         state.begin(region, primals + tuple((kwargs or {}).values()))
-        boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
+        try:
+            boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
+        except NonDifferentiableError as exc:  # (a cycle of instances: name f)
+            state.write_back(region)
+            settle(region.stores)
+            region.recover()
+            raise NonDifferentiableError(f"{api}({describe(f)}) {exc}") from None
         held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
         try:
             out = dispatch.call(f, *boxed, **(kwargs or {}))

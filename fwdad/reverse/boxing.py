@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.errors import NonDifferentiableError, a_type
 from fwdad.probe import shallow_copy
 from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.complex_values import no_complex_matvar, note_complex
@@ -20,7 +21,9 @@ from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
 
-def box(x: Any, region: Tape) -> Any:
+def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
+    """x with its floats and float arrays made variables kept on `region` (`within`:
+    the ids of the instances x is a field of, to find a cycle)."""
     if isinstance(x, (float, np.floating)):
         var = Var(x)
     elif isinstance(x, (complex, np.complexfloating)):
@@ -36,12 +39,20 @@ def box(x: Any, region: Tape) -> Any:
         var = VarMat(x.astype(x.dtype.newbyteorder("="))) if current_layout() == "varmat" \
             else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
-        return type(x)(box(v, region) for v in x) if not hasattr(x, "_fields") \
-            else type(x)(*(box(v, region) for v in x))
+        return type(x)(box(v, region, within) for v in x) if not hasattr(x, "_fields") \
+            else type(x)(*(box(v, region, within) for v in x))
     elif isinstance(x, dict):
-        return {k: box(v, region) for k, v in x.items()}
+        return {k: box(v, region, within) for k, v in x.items()}
     elif isinstance(zero_tangent(x), Tangent):  # an instance: a copy with boxed fields
-        return _with_fields(x, lambda value: box(value, region))
+        if id(x) in within:
+            raise NonDifferentiableError(
+                f"differentiates with respect to {a_type(x)} that holds itself through "
+                f"its fields (a cycle): reverse mode gives the fields of an instance a "
+                f"copy of it, which a cycle makes endless. Differentiate with respect "
+                f"to the fields that hold the floats (pass them as arguments), or break "
+                f"the cycle.")
+        inner = within | {id(x)}
+        return _with_fields(x, lambda value: box(value, region, inner))
     else:
         return x
     region.keep(var, argument=True)

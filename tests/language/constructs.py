@@ -332,7 +332,12 @@ NOTES = [
     "NonDifferentiableError instead of dropping its tangent.",
     "- Instances of user classes have a structural tangent, `fwdad.Tangent`, with one "
     "field per attribute: give it for an argument as `fwdad.Tangent(field=...)` (or an "
-    "instance of the same class), and get it back for an output.",
+    "instance of the same class), and get it back for an output. grad, jacfwd, jacrev "
+    "and `lin.T` of linearize give the derivative with respect to an instance argument "
+    "as a Tangent too (jacfwd's and jacrev's with one Jacobian block per field); jacfwd, "
+    "jacrev and linearize refuse an instance reached twice in an argument (shared by "
+    "two fields, or a cycle) and float arrays in its fields that share memory, and "
+    "reverse mode refuses a cycle.",
     "",
 ]
 

@@ -1,0 +1,285 @@
+"""jacfwd, jacrev and linearize with respect to instances of user classes, as grad and
+vjp take them: the derivative is a `fwdad.Tangent` of the fields, each block checked
+against central differences of f in that field; linearize's map and its transpose
+against jvp and the dot-product test. An instance reached twice (shared, or in a cycle)
+is refused, naming the function."""
+from __future__ import annotations
+
+import collections
+import copy
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, List, Tuple
+
+import numpy as np
+import pytest
+
+import fwdad
+from fwdad.errors import NonDifferentiableError
+from tests.util import central_jacobian
+
+
+@dataclass
+class Spring:
+    k: float
+    rest: np.ndarray
+    label: str = "spring"
+    count: int = 2
+
+
+@dataclass(frozen=True)
+class Frozen:
+    a: np.ndarray
+    b: float
+
+
+class Body:
+    """A plain class holding instances, a list of them and a dict of arrays."""
+
+    def __init__(self) -> None:
+        self.mass = 1.5
+        self.springs = [Spring(2.0, np.array([0.3, -0.2, 0.1])),
+                        Spring(0.5, np.array([1.0, 0.4, -0.6]))]
+        self.options = {"damping": np.array([[0.1, 0.2, 0.3], [0.0, -0.1, 0.2]])}
+        self.frozen = Frozen(np.array([0.7, 0.9, 1.1]), 0.25)
+
+
+Pair = collections.namedtuple("Pair", "scale shift")
+
+
+def spring_force(x: np.ndarray, s: Spring) -> np.ndarray:
+    return s.k * np.sin(x - s.rest) * s.count
+
+
+def body_energy(x: np.ndarray, body: Body) -> np.ndarray:
+    out = body.mass * x ** 2
+    for s in body.springs:
+        out = out + s.k * (x - s.rest) ** 2
+    out = out + body.options["damping"] @ np.cos(x) @ body.options["damping"] * 0.1
+    return out * body.frozen.a + body.frozen.b * np.tanh(x)
+
+
+def scalar_energy(x: np.ndarray, body: Body) -> float:
+    return float(np.sum(body_energy(x, body)))
+
+
+def pair_map(x: np.ndarray, p: Pair) -> np.ndarray:
+    return np.exp(x * p.scale) + p.shift
+
+
+X = np.array([0.2, -0.4, 0.9])
+CASES = [(spring_force, Spring(2.0, np.array([0.3, -0.2, 0.1]))),
+         (body_energy, Body()),
+         (scalar_energy, Body())]
+
+
+# ---- walking an instance's float fields ----------------------------------------------------
+Path = Tuple[Any, ...]
+
+
+def float_paths(value: Any, path: Path = ()) -> Iterator[Tuple[Path, Any]]:
+    """(path, leaf) of each float field: attribute names, list indices, dict keys."""
+    if isinstance(value, (float, np.floating)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind == "f"):
+        yield path, value
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from float_paths(item, path + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from float_paths(item, path + (key,))
+    elif hasattr(value, "__dict__"):
+        for key, item in vars(value).items():
+            yield from float_paths(item, path + (key,))
+
+
+def at(tree: Any, path: Path) -> Any:
+    for key in path:
+        tree = tree[key] if isinstance(tree, (list, tuple, dict)) else getattr(tree, key)
+    return tree
+
+
+def replaced(obj: Any, path: Path, value: Any) -> Any:
+    """A deep copy of obj with the leaf at `path` set to `value`."""
+    out = copy.deepcopy(obj)
+    owner = at(out, path[:-1])
+    if isinstance(owner, (list, dict)):
+        owner[path[-1]] = value
+    else:
+        object.__setattr__(owner, path[-1], value)  # (a frozen dataclass too)
+    return out
+
+
+def reference_block(f: Callable, obj: Any, path: Path) -> np.ndarray:
+    like = at(obj, path)
+    return central_jacobian(
+        lambda v: f(X, replaced(obj, path, v if np.ndim(like) else float(v))), like)
+
+
+# ---- the derivatives -----------------------------------------------------------------------
+@pytest.mark.parametrize("make", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+@pytest.mark.parametrize("f, obj", CASES, ids=[f.__name__ for f, _ in CASES])
+def test_jacobian_blocks_match_central_differences(make: Callable, f: Callable,
+                                                   obj: Any) -> None:
+    jac = make(f, argnums=1)(X, obj)
+    assert isinstance(jac, fwdad.Tangent)
+    paths = list(float_paths(obj))
+    assert len(paths) >= 2
+    for path, _ in paths:
+        np.testing.assert_allclose(at(jac, path), reference_block(f, obj, path),
+                                   rtol=1e-6, atol=1e-8, err_msg=str(path))
+
+
+@pytest.mark.parametrize("make", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+def test_fields_without_floats_have_no_block(make: Callable) -> None:
+    jac = make(spring_force, argnums=1)(X, Spring(2.0, np.array([0.3, -0.2, 0.1])))
+    assert jac.label is None and jac.count is None
+
+
+@pytest.mark.parametrize("make", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+def test_with_other_arguments(make: Callable) -> None:
+    """argnums=(0, 1): the array's block and the instance's Tangent, as the grad of a
+    scalar output gives them."""
+    body = Body()
+    jac_x, jac_body = make(scalar_energy, argnums=(0, 1))(X, body)
+    grad_x, grad_body = fwdad.grad(scalar_energy, argnums=(0, 1))(X, body)
+    np.testing.assert_allclose(jac_x, grad_x, rtol=1e-12)
+    for path, _ in float_paths(body):
+        np.testing.assert_allclose(at(jac_body, path), at(grad_body, path), rtol=1e-12,
+                                   atol=1e-14)
+
+
+# ---- linearize ---------------------------------------------------------------------------
+def _tangent_of(obj: Any, rng: np.random.Generator) -> fwdad.Tangent:
+    """A random Tangent of obj's float fields (structured as grad's)."""
+    def make(value: Any) -> Any:
+        if isinstance(value, (float, np.floating)):
+            return float(rng.standard_normal())
+        if isinstance(value, np.ndarray):
+            return rng.standard_normal(value.shape)
+        if isinstance(value, list):
+            return [make(v) for v in value]
+        if isinstance(value, dict):
+            return {k: make(v) for k, v in value.items()}
+        if hasattr(value, "__dict__"):
+            return fwdad.Tangent(**{k: make(v) for k, v in vars(value).items()})
+        return None
+    return make(obj)
+
+
+def _inner(a: Any, b: Any) -> float:
+    """<a, b> over the float leaves that a and b both have."""
+    if isinstance(a, (list, tuple)):
+        return sum(_inner(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return sum(_inner(a[k], b[k]) for k in a)
+    if isinstance(a, fwdad.Tangent):
+        return sum(_inner(v, getattr(b, k)) for k, v in vars(a).items())
+    if a is None or b is None or a is fwdad.NoTangent or b is fwdad.NoTangent:
+        return 0.0
+    return float(np.sum(np.asarray(a) * np.asarray(b)))
+
+
+@pytest.mark.parametrize("transpose", ["transpose", "jacobian"])
+@pytest.mark.parametrize("f, obj", CASES[:2], ids=[f.__name__ for f, _ in CASES[:2]])
+def test_linearize_against_jvp_and_its_transpose(f: Callable, obj: Any,
+                                                 transpose: str) -> None:
+    rng = np.random.default_rng(0)
+    out, lin = fwdad.linearize(f, X, obj)
+    np.testing.assert_allclose(out, f(X, obj))
+    tx, tobj = rng.standard_normal(3), _tangent_of(obj, rng)
+    np.testing.assert_allclose(lin(tx, tobj), fwdad.jvp(f, (X, obj), (tx, tobj))[1],
+                               rtol=1e-12)
+    along_fields = lin(np.zeros(3), tobj)  # against central differences along tobj
+    step = 1e-6
+    plus, minus = copy.deepcopy(obj), copy.deepcopy(obj)
+    for path, value in float_paths(obj):
+        dv = at(tobj, path)
+        for sign, moved in ((1, plus), (-1, minus)):
+            new = value + sign * step * dv
+            moved_owner = at(moved, path[:-1])
+            if isinstance(moved_owner, (list, dict)):
+                moved_owner[path[-1]] = new
+            else:
+                object.__setattr__(moved_owner, path[-1], new)
+    np.testing.assert_allclose(along_fields, (f(X, plus) - f(X, minus)) / (2 * step),
+                               rtol=1e-6, atol=1e-8)
+    lin.T.method = transpose  # ("jacobian": the Jacobian's transpose, built by jacfwd)
+    ct = rng.standard_normal(np.shape(out))
+    ct_x, ct_obj = lin.T(ct)
+    assert isinstance(ct_obj, fwdad.Tangent)
+    left = _inner(ct_x, tx) + _inner(ct_obj, tobj)
+    assert np.isclose(left, float(np.sum(ct * lin(tx, tobj))), rtol=1e-10)
+
+
+def test_linearize_batched_tangents_of_an_instance() -> None:
+    spring = Spring(2.0, np.array([0.3, -0.2, 0.1]))
+    _, lin = fwdad.linearize(spring_force, X, spring)
+    batch = fwdad.Tangent(k=np.array([1.0, 0.0, 2.0]), rest=np.eye(3))
+    got = lin(np.zeros((3, 3)), batch)
+    for b in range(3):
+        one = fwdad.Tangent(k=float(batch.k[b]), rest=batch.rest[b])
+        np.testing.assert_allclose(got[b], lin(np.zeros(3), one), rtol=1e-12)
+
+
+def test_linearize_transpose_of_a_named_tuple() -> None:
+    """lin.T of a NamedTuple argument (it raised a bare TypeError rebuilding it)."""
+    pair = Pair(0.5, np.array([1.0, 2.0, 3.0]))
+    _, lin = fwdad.linearize(pair_map, X, pair)
+    ct = np.array([0.3, -1.0, 2.0])
+    ct_x, ct_pair = lin.T(ct)
+    assert isinstance(ct_pair, Pair)
+    np.testing.assert_allclose(ct_pair.scale, ct @ (X * np.exp(X * 0.5)), rtol=1e-12)
+    np.testing.assert_allclose(ct_pair.shift, ct, rtol=1e-12)
+    np.testing.assert_allclose(ct_x, ct * 0.5 * np.exp(X * 0.5), rtol=1e-12)
+
+
+# ---- instances reached twice ----------------------------------------------------------------
+class Holder:
+    def __init__(self, a: Any, b: Any) -> None:
+        self.a, self.b = a, b
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.k = 2.0
+        self.me = self
+
+
+def shared_use(x: np.ndarray, h: Holder) -> np.ndarray:
+    return np.sin(x) * h.a.rest + h.b.k * x
+
+
+def cycle_use(x: np.ndarray, c: Cycle) -> float:
+    return float(np.sum(np.sin(x) * c.me.k))
+
+
+SHARED: List[Tuple[str, Callable, Callable[[], Any]]] = [
+    ("a Spring is reached twice", shared_use,
+     lambda: Holder(*[Spring(2.0, np.array([0.3, -0.2, 0.1]))] * 2)),
+    ("two of its float arrays share memory", shared_use,
+     lambda: Holder(Spring(2.0, np.arange(3.0)), Spring(1.0, None))),
+    ("a Cycle is reached twice", cycle_use, Cycle),
+]
+
+
+@pytest.mark.parametrize("what, f, make", SHARED, ids=["shared", "views", "cycle"])
+@pytest.mark.parametrize("api", ["jacfwd", "jacrev", "linearize"])
+def test_an_instance_reached_twice_is_refused(api: str, what: str, f: Callable,
+                                              make: Callable) -> None:
+    obj = make()
+    if what.startswith("two"):  # one array in two instances' fields
+        obj.b.rest = obj.a.rest[::-1]
+    with pytest.raises(NonDifferentiableError) as err:
+        if api == "linearize":
+            fwdad.linearize(f, X, obj)
+        else:
+            getattr(fwdad, api)(f, argnums=1)(X, obj)
+    message = str(err.value)
+    assert f"{api}(" in message and f.__name__ in message and what in message
+    assert "give each field an object of its own" in message
+
+
+def test_grad_refuses_a_cycle_by_name() -> None:
+    """Reverse mode recursed without end boxing an instance that holds itself."""
+    with pytest.raises(NonDifferentiableError, match=r"grad\(.*cycle_use.*a cycle"):
+        fwdad.grad(cycle_use, argnums=1)(X, Cycle())
