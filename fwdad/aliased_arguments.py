@@ -18,12 +18,12 @@ array, a view and its base) are given each its own copy, as if the caller had pa
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator, List, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Sequence, Set, Tuple
 
 import numpy as np
 
 from fwdad.dual import Dual
-from fwdad.tangents import leaf_paths, rebuild
+from fwdad.tangents import has_fields, leaf_paths, rebuild
 
 _strided_bounds = getattr(np, "byte_bounds", None) or np.lib.array_utils.byte_bounds  # (2.0
 # moved it)
@@ -62,6 +62,38 @@ def separated(primals: Sequence[Any]) -> Tuple[Any, ...]:
             out[j] = _with(out[j], at_j, copy.deepcopy(_leaf(primals[j], at_j)))
             copied.add((j, at_j))
     return tuple(out)
+
+
+def sharing_an_instance(primals: Sequence[Any]) -> FrozenSet[int]:
+    """The arguments holding an instance of a user class that another argument holds
+    too: such arguments share its one tangent, so none of them is a constant."""
+    objects = [i for i, p in enumerate(primals)
+               if not isinstance(p, (float, int, complex, str, np.ndarray, np.generic))]
+    if len(objects) < 2:
+        return frozenset()
+    owner: Dict[int, int] = {}
+    out: Set[int] = set()
+    for i in objects:
+        for held in _instances(primals[i], set()):
+            j = owner.setdefault(held, i)
+            if j != i:
+                out.update((i, j))
+    return frozenset(out)
+
+
+def _instances(x: Any, met: Set[int]) -> Iterator[int]:
+    """The ids of the instances of user classes in x, each once."""
+    if isinstance(x, (tuple, list)):
+        for v in x:
+            yield from _instances(v, met)
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _instances(v, met)
+    elif type(x) is not np.ndarray and has_fields(x) and id(x) not in met:
+        met.add(id(x))
+        yield id(x)
+        for v in vars(x).values():
+            yield from _instances(v, met)
 
 
 def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[Place, Place]]:

@@ -13,7 +13,7 @@ from typing import Any, Callable, FrozenSet, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fwdad import budget, chunked, lent_tangents
-from fwdad.aliased_arguments import separated, share_tangents
+from fwdad.aliased_arguments import separated, share_tangents, sharing_an_instance
 from fwdad.api_checks import argument_names, check_callable, check_sequences, copied
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, describe, note_user_location
@@ -72,7 +72,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]) 
             i for i, t in enumerate(directions) if t == 0.0)
         lent = _NONE
     else:
-        constants = constant_positions(directions)
+        constants = constant_positions(directions) - sharing_an_instance(args)
         lent = lent_tangents.lendable(f, args, directions, constants)
         duals = share_tangents(args, directions,
                                _checked_duals(f, args, directions, constants, lent))
@@ -107,14 +107,21 @@ def _checked_duals(f: Callable[..., Any], primals: tuple[Any, ...], tangents: tu
     new zero, which costs no pass over memory for an array."""
     names = argument_names(f, len(primals))
     duals = []
+    seen: dict[int, Any] = {}  # (an instance reached twice: one tangent, tangent_checks.py)
     for i, (p, t, n) in enumerate(zip(primals, tangents, names)):
         if i not in constants:
-            checked = check_tangent(p, t, n, of=describe(f))
+            checked = check_tangent(p, t, n, of=describe(f), seen=seen)
             duals.append(Dual(p, _copied_like(p, checked, i in lent)))
             continue
         if t is not None:
-            check_tangent(p, t, n, of=describe(f))  # (a zero of the wrong shape, say)
+            check_tangent(p, t, n, of=describe(f), seen=seen)  # (a zero of the wrong shape)
         duals.append(Dual(p, _new_zero(p)))
+    shared = sharing_an_instance(primals)  # (never constants: jvp takes them out)
+    if shared:  # one instance in two arguments: one tangent object, copied once for all
+        copies = copied(tuple(check_tangent(primals[i], tangents[i], names[i],
+                                            of=describe(f), seen=seen) for i in shared))
+        for i, tangent in zip(shared, copies):
+            duals[i] = Dual(primals[i], tangent)
     return duals
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from fwdad import api, api_checks, budget, chunked, seeds
 from fwdad import holomorphic as complex_args
+from fwdad.aliased_arguments import separated
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
 from fwdad.errors import SharedTangentError, describe
@@ -170,6 +171,7 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     passes, split as `options` (a chunked.Options) says, shown under `label`."""
     from fwdad import chunk_tasks  # (it imports this module)
     wrt = check_argnums("jacfwd", f, argnums, len(args))
+    args = separated(args)  # (one array at two places: each its own tangents, as jacrev's)
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
                                     lambda: f"jacfwd({describe(f)}, argnums={argnums})")
     if total == 0:

@@ -7,7 +7,7 @@ an error naming the argument.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from fwdad.tangents import NoTangent, Tangent, instance_fields, map_pairs, stack
 
 
 def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None,
-                  of: str = "") -> Any:
+                  of: str = "", seen: Optional[Dict[int, Any]] = None) -> Any:
     """Validate a tangent given by a user for argument `name` (of the function named
     by `of`); return it, converted to the tangent type where that is unambiguous (an
     int tangent for a float becomes a float). None means "no tangent": a zero tangent
@@ -26,15 +26,27 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     Raises:
         TangentError: the tangent's type or shape does not match the primal.
         NonDifferentiableError: a non-zero tangent was given for an int, str, ...
+
+    `seen` (one per call of the transformation, shared by its arguments: else one per
+    argument) keeps the Tangent made for each instance: an instance reached at two
+    places has one tangent, so both must be given as one Tangent object (or both
+    left out), and get that one checked Tangent, whose field writes both then see.
     """
+    seen = {} if seen is None else seen
     if type(primal) is np.ndarray and primal.dtype.kind in "fc" and tangent is not None \
             and tangent is not NoTangent:  # (its zero, an array, would only be looked at)
         return _check_leaf(primal, tangent, _label(name, of), batch)
     if isinstance(primal, np.ma.MaskedArray) and primal.dtype.kind in "fc":
         raise masked_array_error(primal, _label(name, of))  # (its zero would, unnamed)
     zero = zero_tangent(primal)
+    if isinstance(zero, Tangent):
+        earlier = seen.get(id(primal))
+        if earlier is not None:
+            return _again(primal, tangent, name, of, earlier)
     if tangent is None or tangent is NoTangent:
-        return zero if batch is None or zero is NoTangent else stack([zero] * batch)
+        out = zero if batch is None or zero is NoTangent else stack([zero] * batch)
+        _record_unspecified(primal, out, name, seen)
+        return out
     if zero is NoTangent:
         if _is_all_zero(tangent):
             return NoTangent
@@ -45,14 +57,14 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     if isinstance(primal, (tuple, list)):
         _expect(isinstance(tangent, (tuple, list)) and len(tangent) == len(primal),
                 _label(name, of), primal, tangent)
-        return map_pairs(primal, tangent, _Checker(name, batch, of))
+        return map_pairs(primal, tangent, _Checker(name, batch, of, seen))
     if isinstance(primal, dict):
         _expect(isinstance(tangent, dict) and tangent.keys() == primal.keys(),
                 _label(name, of), primal, tangent)
-        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch, of)
+        return {k: check_tangent(primal[k], tangent[k], f"{name}[{k!r}]", batch, of, seen)
                 for k in primal}
     if isinstance(zero, Tangent):
-        return _check_object_tangent(primal, tangent, name, batch, of)
+        return _check_object_tangent(primal, tangent, name, batch, of, seen)
     return _check_leaf(primal, tangent, _label(name, of), batch)
 
 
@@ -76,13 +88,13 @@ def _as_float(primal: Any) -> str:
 class _Checker:
     """check_tangent over the items of a tuple or list, naming each by its index."""
 
-    def __init__(self, name: str, batch: int | None, of: str) -> None:
-        self.name, self.batch, self.of, self.index = name, batch, of, 0
+    def __init__(self, name: str, batch: int | None, of: str, seen: Dict[int, Any]) -> None:
+        self.name, self.batch, self.of, self.index, self.seen = name, batch, of, 0, seen
 
     def __call__(self, primal: Any, tangent: Any) -> Any:
         self.index += 1
         return check_tangent(primal, tangent, f"{self.name}[{self.index - 1}]", self.batch,
-                             self.of)
+                             self.of, self.seen)
 
 
 def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
@@ -103,7 +115,7 @@ def _check_leaf(primal: Any, tangent: Any, name: str, batch: int | None) -> Any:
 
 
 def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | None,
-                          of: str) -> Any:
+                          of: str, seen: Dict[int, Any]) -> Any:
     fields = vars(tangent) if isinstance(tangent, (Tangent, type(primal))) else None
     _expect(fields is not None, _label(name, of), primal, tangent)
     unknown = set(fields) - set(instance_fields(primal))
@@ -111,11 +123,54 @@ def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | Non
         raise TangentError(f"the tangent of {_label(name, of)} has fields "
                            f"{sorted(unknown)} that {type(primal).__name__} does not have.")
     out = zero_tangent(primal) if batch is None else Tangent()
+    seen[id(primal)] = (name, tangent, out)  # (before the fields: a cycle comes back)
     for key, value in instance_fields(primal).items():
         given = fields.get(key, NoTangent)
-        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch, of)
-                if given is not NoTangent else zero_tangent(value))
+        setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch, of, seen)
+                if given is not NoTangent else _unspecified(value, f"{name}.{key}", of, seen))
     return out
+
+
+def _unspecified(primal: Any, name: str, of: str, seen: Dict[int, Any]) -> Any:
+    """The tangent of a field given none: its zero, unbatched (it costs no batch
+    work), kept for the instances in it as check_tangent keeps them."""
+    earlier = seen.get(id(primal))
+    if earlier is not None:
+        return _again(primal, None, name, of, earlier)
+    zero = zero_tangent(primal)
+    _record_unspecified(primal, zero, name, seen)
+    return zero
+
+
+def _again(primal: Any, tangent: Any, name: str, of: str, earlier: Any) -> Any:
+    """The Tangent of an instance met before, at `first`: given as the same object
+    there and here (or left out at both), it is that one; else the two places would
+    give one object two tangents."""
+    first, given, checked = earlier
+    unspecified = tangent is None or tangent is NoTangent
+    if tangent is given or (unspecified and given is None):
+        return checked
+    raise TangentError(
+        f"{_label(name, of)} is the same {type(primal).__name__} as {first}, with "
+        f"{'no' if unspecified else 'a'} tangent here and "
+        f"{'no tangent' if given is None else 'another tangent'} there: one object has "
+        f"one tangent. Give the same fwdad.Tangent object at both places (or leave "
+        f"both out), or pass two separate objects (copy.copy).")
+
+
+def _record_unspecified(primal: Any, zero: Any, name: str, seen: Dict[int, Any]) -> None:
+    """Keep the zero Tangent of each instance in a value given no tangent (each met
+    again must be given none either)."""
+    if isinstance(primal, (tuple, list)) and isinstance(zero, (tuple, list)):
+        for k, (p, z) in enumerate(zip(primal, zero)):
+            _record_unspecified(p, z, f"{name}[{k}]", seen)
+    elif isinstance(primal, dict) and isinstance(zero, dict):
+        for k, p in primal.items():
+            _record_unspecified(p, zero.get(k, NoTangent), f"{name}[{k!r}]", seen)
+    elif isinstance(zero, Tangent) and id(primal) not in seen:
+        seen[id(primal)] = (name, None, zero)
+        for key, value in instance_fields(primal).items():
+            _record_unspecified(value, getattr(zero, key, NoTangent), f"{name}.{key}", seen)
 
 
 def _is_all_zero(t: Any) -> bool:
