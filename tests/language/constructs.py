@@ -337,7 +337,11 @@ NOTES = [
     "as a Tangent too (jacfwd's and jacrev's with one Jacobian block per field); jacfwd, "
     "jacrev and linearize refuse an instance reached twice in an argument (shared by "
     "two fields, or a cycle) and float arrays in its fields that share memory, and "
-    "reverse mode refuses a cycle.",
+    "reverse mode refuses a cycle. In jvp, one instance at two places (two fields, two "
+    "arguments) has one tangent, as in the plain call a write through one place is "
+    "seen through the other: give the same Tangent object at both places, or none; two "
+    "different tangents for it are refused. grad and vjp give each place a copy of "
+    "its own, so f runs on separate objects there.",
     "",
 ]
 
