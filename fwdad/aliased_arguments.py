@@ -67,33 +67,40 @@ def separated(primals: Sequence[Any]) -> Tuple[Any, ...]:
 def sharing_an_instance(primals: Sequence[Any]) -> FrozenSet[int]:
     """The arguments holding an instance of a user class that another argument holds
     too: such arguments share its one tangent, so none of them is a constant."""
-    objects = [i for i, p in enumerate(primals)
-               if not isinstance(p, (float, int, complex, str, np.ndarray, np.generic))]
+    objects = [i for i, p in enumerate(primals) if type(p) not in _PLAIN]
     if len(objects) < 2:
         return frozenset()
     owner: Dict[int, int] = {}
     out: Set[int] = set()
     for i in objects:
-        for held in _instances(primals[i], set()):
+        for held in _instances(primals[i]):
             j = owner.setdefault(held, i)
             if j != i:
                 out.update((i, j))
     return frozenset(out)
 
 
-def _instances(x: Any, met: Set[int]) -> Iterator[int]:
-    """The ids of the instances of user classes in x, each once."""
-    if isinstance(x, (tuple, list)):
-        for v in x:
-            yield from _instances(v, met)
-    elif isinstance(x, dict):
-        for v in x.values():
-            yield from _instances(v, met)
-    elif type(x) is not np.ndarray and has_fields(x) and id(x) not in met:
-        met.add(id(x))
-        yield id(x)
-        for v in vars(x).values():
-            yield from _instances(v, met)
+_PLAIN = frozenset({float, int, complex, str, bool, type(None), np.ndarray, np.float64})
+
+
+def _instances(x: Any) -> Set[int]:
+    """The ids of the instances of user classes in x (a list of arrays costs a type
+    test an item)."""
+    met: Set[int] = set()
+    stack = [x]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind in _PLAIN:
+            continue
+        if kind is list or kind is tuple or isinstance(v, (tuple, list)):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif id(v) not in met and has_fields(v):
+            met.add(id(v))
+            stack.extend(vars(v).values())
+    return met
 
 
 def _sharing(primals: Sequence[Any]) -> Iterator[Tuple[Place, Place]]:
