@@ -19,7 +19,7 @@ import numpy as np
 
 from fwdad import api, jacobians, seeds
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, a_type
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.rules.batching import is_batched
 from fwdad.tangents import NoTangent, Tangent, rebuild
 
@@ -40,7 +40,10 @@ class JacobianChunk:
             return seeds.seed(self.leaves, self.start, self.stop)
         out, tangent = jacobians.seeded_pass(f, self.args, self.wrt, reseed(), self.kwargs,
                                              reseed)
-        return out, seeds.stacked_output(out, tangent, self.stop - self.start)
+        try:
+            return out, seeds.stacked_output(out, tangent, self.stop - self.start)
+        except NonDifferentiableError as exc:  # (an output it cannot lay out: name f)
+            raise NonDifferentiableError(f"jacfwd({describe(f)}): {exc}") from None
 
 
 @dataclass

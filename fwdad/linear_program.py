@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 
 from fwdad.recording import Linear, Tape
+from fwdad.tangents import Tangent
 
 
 def forward_source(tape: Tape, inputs: List[Linear], output: Any) -> str:
@@ -189,4 +190,7 @@ def _tree(value: Any, names: _Names, prefix: str = "t") -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k!r}: {_tree(v, names, prefix)}"
                                for k, v in value.items()) + "}"
+    if isinstance(value, Tangent):  # (an instance's fields)
+        return "Tangent(" + ", ".join(f"{k}={_tree(v, names, prefix)}"
+                                      for k, v in vars(value).items()) + ")"
     return "0"

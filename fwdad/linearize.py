@@ -38,7 +38,7 @@ from fwdad.recording import Linear, Recording, Tape
 from fwdad.rules.batching import tangent_context
 from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
-from fwdad.tangents import NoTangent, Tangent, leaves, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild, zero_tangent
 
 
 # ---- the public function ---------------------------------------------------------------
@@ -231,6 +231,9 @@ def _read(primal: Any, tangent: Any, env: list[Any]) -> Any:
         return rebuild(tangent, [_read(p, t, env) for p, t in zip(primal, tangent)])
     if isinstance(tangent, dict):
         return {k: _read(primal[k], t, env) for k, t in tangent.items()}
+    if isinstance(tangent, Tangent):  # (an instance's fields)
+        return Tangent(**{k: _read(getattr(primal, k, None), t, env)
+                          for k, t in vars(tangent).items()})
     return copy.copy(tangent)
 
 
@@ -341,6 +344,9 @@ def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
     if isinstance(primal, dict):
         return [pair for k in primal for pair in _output_pairs(
             primal[k], _item(tangent, k), _item(cotangent, k))]
+    if type(primal) is not np.ndarray and has_fields(primal):  # (cotangent: a Tangent)
+        return [pair for k, v in vars(primal).items() for pair in _output_pairs(
+            v, _field(tangent, k), _field(cotangent, k))]
     if cotangent is None or cotangent is NoTangent:
         return []
     return [(primal, tangent, cotangent)]
@@ -348,6 +354,10 @@ def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
 
 def _item(tree: Any, key: Any) -> Any:
     return None if tree is None or tree is NoTangent else tree[key]
+
+
+def _field(tree: Any, key: str) -> Any:
+    return None if tree is None or tree is NoTangent else getattr(tree, key, None)
 
 
 def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
@@ -372,7 +382,7 @@ def _jacobian_transposed(f: Callable[..., Any], primals: tuple[Any, ...]) -> tup
     out, tangent = seeded_pass(f, primals, tuple(range(len(primals))),
                                seeds.seed(inputs, 0, total))
     stacked = seeds.stacked_output(out, tangent, total)
-    columns = [np.reshape(x, (total, -1)) for x in leaves(stacked)]
+    columns = [np.reshape(x, (total, -1)) for x in seeds.leaf_list(stacked)]
     return np.concatenate(columns, axis=1), inputs
 
 
@@ -387,6 +397,9 @@ def _flatten_like(primal: Any, cotangent: Any) -> tuple[Any, ...]:
         elif isinstance(p, dict):
             for k, item in p.items():
                 walk(item, None if c is None else c[k])
+        elif type(p) is not np.ndarray and has_fields(p):  # (as stacked_output orders it)
+            for k, item in vars(p).items():
+                walk(item, _field(c, k))
         else:
             pairs.append((p, c))
     walk(primal, cotangent)

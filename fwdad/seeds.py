@@ -176,17 +176,29 @@ def _block(rows: np.ndarray, primal: Any, leaf: Any) -> Any:
     return block[()] if block.ndim == 0 else block
 
 
+@dataclass(frozen=True)
+class _Field:
+    """A step of a path into an instance's field (or its Tangent's), not an item."""
+
+    name: str
+
+
 def _at(tree: Any, path: Tuple) -> Any:
     for key in path:
-        tree = tree[key]
+        tree = getattr(tree, key.name, NoTangent) if type(key) is _Field else tree[key]
     return tree
 
 
 def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
+    """fn of the path of each leaf of an output: an instance of a user class in it gives
+    a Tangent of its fields (the output's tangent has one)."""
     if isinstance(tree, (tuple, list)):
         return rebuild(tree, [_map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)])
     if isinstance(tree, dict):
         return {k: _map_paths(fn, v, path + (k,)) for k, v in tree.items()}
+    if type(tree) is not np.ndarray and has_fields(tree):
+        return Tangent(**{k: _map_paths(fn, v, path + (_Field(k),))
+                          for k, v in vars(tree).items()})
     return fn(path)
 
 
@@ -209,13 +221,27 @@ def _is_float(primal: Any) -> bool:
 
 
 def stacked_output(out: Any, tangent: Any, size: int) -> Any:
-    """The output tangent as a tree of arrays that all carry the batch axis."""
-    def walk(primal: Any, t: Any) -> Any:
+    """The output tangent as a tree of arrays that all carry the batch axis (an
+    instance's fields in a Tangent).
+
+    Raises:
+        NonDifferentiableError: an instance in the output holds itself (a cycle)."""
+    def walk(primal: Any, t: Any, within: frozenset) -> Any:
         if isinstance(primal, (tuple, list)):
             ts = t if t is not NoTangent else [NoTangent] * len(primal)
-            return [walk(p, x) for p, x in zip(primal, ts)]
+            return [walk(p, x, within) for p, x in zip(primal, ts)]
         if isinstance(primal, dict):
-            return {k: walk(v, NoTangent if t is NoTangent else t[k])
+            return {k: walk(v, NoTangent if t is NoTangent else t[k], within)
                     for k, v in primal.items()}
+        if type(primal) is not np.ndarray and has_fields(primal):  # (read by _Field)
+            if id(primal) in within:
+                raise NonDifferentiableError(
+                    f"the output holds {a_type(primal)} that holds itself through its "
+                    f"fields (a cycle): a Jacobian has one block per place in the "
+                    f"output, which a cycle makes endless. Return the arrays to "
+                    f"differentiate (a tuple or dict of them).")
+            inner = within | {id(primal)}
+            return Tangent(**{k: walk(v, getattr(t, k, NoTangent), inner)
+                              for k, v in vars(primal).items()})
         return batched_leaf(primal, t, size)
-    return walk(out, tangent)
+    return walk(out, tangent, frozenset())

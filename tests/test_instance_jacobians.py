@@ -283,3 +283,70 @@ def test_grad_refuses_a_cycle_by_name() -> None:
     """Reverse mode recursed without end boxing an instance that holds itself."""
     with pytest.raises(NonDifferentiableError, match=r"grad\(.*cycle_use.*a cycle"):
         fwdad.grad(cycle_use, argnums=1)(X, Cycle())
+
+
+# ---- instances in the output ------------------------------------------------------------
+@dataclass
+class State:
+    position: np.ndarray
+    energy: float
+    steps: int
+
+
+def advanced(x: np.ndarray) -> State:
+    return State(np.sin(x) * x[0], float(np.sum(x ** 2)), 3)
+
+
+def test_jacfwd_of_an_instance_output() -> None:
+    """One block per field (it returned an object array of per-column Tangents)."""
+    jac = fwdad.jacfwd(advanced)(X)
+    assert isinstance(jac, fwdad.Tangent)
+    np.testing.assert_allclose(jac.position, central_jacobian(lambda v: advanced(v).position,
+                                                              X), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(jac.energy, central_jacobian(lambda v: advanced(v).energy, X),
+                               rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("transpose", ["transpose", "jacobian"])
+def test_linearize_of_an_instance_output(transpose: str) -> None:
+    """lin returned the recorded nodes, and lin.T zeros, for an instance output."""
+    rng = np.random.default_rng(1)
+    out, lin = fwdad.linearize(advanced, X)
+    t = rng.standard_normal(3)
+    got = lin(t)
+    want = fwdad.jvp(advanced, (X,), (t,))[1]
+    np.testing.assert_allclose(got.position, want.position, rtol=1e-12)
+    assert got.energy == pytest.approx(want.energy, rel=1e-12)
+    lin.T.method = transpose
+    ct = fwdad.Tangent(position=rng.standard_normal(3), energy=0.7)
+    (ct_x,) = lin.T(ct)
+    (want_x,) = fwdad.vjp(advanced, X)[1](ct)
+    np.testing.assert_allclose(ct_x, want_x, rtol=1e-10)
+    assert np.isclose(ct_x @ t, ct.position @ got.position + ct.energy * got.energy,
+                      rtol=1e-10)
+    batch = fwdad.Tangent(position=rng.standard_normal((2, 3)), energy=np.array([1.0, 2.0]))
+    rows = lin.T(batch)[0]
+    for b in range(2):
+        one = fwdad.Tangent(position=batch.position[b], energy=float(batch.energy[b]))
+        np.testing.assert_allclose(rows[b], lin.T(one)[0], rtol=1e-12)
+
+
+def test_linearize_source_shows_an_instance_output() -> None:
+    _, lin = fwdad.linearize(advanced, X)
+    assert "return Tangent(position=t" in lin.source()
+    assert "# cotangents in: Tangent(position=ct" in lin.T.source()
+
+
+class Node:
+    def __init__(self, value: np.ndarray) -> None:
+        self.value, self.me = value, self
+
+
+def cyclic_output(x: np.ndarray) -> Node:
+    return Node(np.sin(x))
+
+
+def test_jacfwd_refuses_an_output_that_holds_itself() -> None:
+    with pytest.raises(NonDifferentiableError, match=r"jacfwd\(.*cyclic_output.*holds "
+                                                     r"itself.*a cycle"):
+        fwdad.jacfwd(cyclic_output)(X)
