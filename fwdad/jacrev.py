@@ -22,12 +22,12 @@ from fwdad import api_checks, jacobians, seeds
 from fwdad import holomorphic as complex_args
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
-from fwdad.errors import FwdadError, a_type, describe
+from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.probe import probe
 from fwdad.progress import Step, steps
 from fwdad.reverse import api as reverse_api
 from fwdad.signatures import check_call
-from fwdad.tangents import NoTangent, Tangent, leaf_paths, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
@@ -91,7 +91,10 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
                                                 options=Options(progress=progress))
         return out, _checked(f, out, holomorphic, jac)
     try:
-        _checked(f, out, holomorphic)
+        try:
+            _checked(f, out, holomorphic)
+        except NonDifferentiableError as exc:  # (an output that holds itself: name f)
+            raise NonDifferentiableError(f"jacrev({describe(f)}): {exc}") from None
         with steps(f"jacrev of {describe(f)}", _row_count(out), "row", progress) as done:
             rows = _rows(f, out, pullback, wrt, leaves, total, done)
     finally:
@@ -106,7 +109,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
     complex one: a unit real cotangent pulls back the real part of a row only."""
     if holomorphic:
         complex_args.check_outputs("jacrev", f, out)
-    elif any(np.iscomplexobj(y) for _, y in leaf_paths(out)
+    elif any(np.iscomplexobj(y) for _, y in seeds.output_paths(out)
              if zero_tangent(y) is not NoTangent):
         raise FwdadError(
             f"jacrev of {describe(f)}: an output is complex, and jacrev takes real outputs "
@@ -118,7 +121,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
 
 def _row_count(out: Any) -> int:
     """How many pullbacks _rows runs: one per entry of a float output leaf."""
-    return sum(int(np.size(primal)) for _, primal in leaf_paths(out)
+    return sum(int(np.size(primal)) for _, primal in seeds.output_paths(out)
                if zero_tangent(primal) is not NoTangent)
 
 
@@ -127,7 +130,7 @@ def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tu
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
-    for path, primal in leaf_paths(out):
+    for path, primal in seeds.output_paths(out):
         shape, kind = np.shape(primal), _kind(f, primal)
         if kind == "constant":  # an int, a string: no derivative
             rows[path] = np.zeros((total,) + shape)
@@ -151,8 +154,8 @@ def _kind(f: Callable[..., Any], primal: Any) -> str:
         return "float"
     raise FwdadError(
         f"jacrev of {describe(f)}: an output leaf is {a_type(primal)}; jacrev takes outputs "
-        f"that are floats, float arrays, or tuples, lists and dicts of them. Use "
-        f"fwdad.jacfwd.")
+        f"that are floats, float arrays, or tuples, lists, dicts and instances holding "
+        f"them. Use fwdad.jacfwd.")
 
 
 def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:
@@ -168,6 +171,9 @@ def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:
         if isinstance(tree, dict):
             return {key: walk(v, rest[1:]) if key == rest[0] else zero_tangent(v)
                     for key, v in tree.items()}
+        if type(rest[0]) is seeds.Field:  # (an instance's cotangent: a Tangent)
+            return Tangent(**{key: walk(v, rest[1:]) if key == rest[0].name else
+                              zero_tangent(v) for key, v in vars(tree).items()})
         return rebuild(tree, [walk(v, rest[1:]) if i == rest[0] else zero_tangent(v)
                               for i, v in enumerate(tree)])
     return walk(out, path)
@@ -199,6 +205,9 @@ def _typed(out: Any, blocks: Any, inputs: Any) -> Any:
         return rebuild(blocks, [_typed(o, b, inputs) for o, b in zip(out, blocks)])
     if isinstance(out, dict):
         return {k: _typed(v, blocks[k], inputs) for k, v in out.items()}
+    if type(out) is not np.ndarray and has_fields(out):  # (an instance output)
+        return Tangent(**{k: _typed(v, getattr(blocks, k), inputs)
+                          for k, v in vars(out).items()})
     return _cast_like(blocks, inputs)
 
 
@@ -220,4 +229,7 @@ def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:
         return [_tree_of(v, rows, path + (i,)) for i, v in enumerate(out)]
     if isinstance(out, dict):
         return {k: _tree_of(v, rows, path + (k,)) for k, v in out.items()}
+    if type(out) is not np.ndarray and has_fields(out):
+        return Tangent(**{k: _tree_of(v, rows, path + (seeds.Field(k),))
+                          for k, v in vars(out).items()})
     return rows[path]

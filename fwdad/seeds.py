@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -177,15 +177,44 @@ def _block(rows: np.ndarray, primal: Any, leaf: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class _Field:
+class Field:
     """A step of a path into an instance's field (or its Tangent's), not an item."""
 
     name: str
 
 
+def output_paths(tree: Any, path: Tuple = (), within: frozenset = frozenset()
+                 ) -> Iterator[Tuple[Tuple, Any]]:
+    """(path, leaf) of each leaf of an output, in the order jacobian_blocks lays them
+    out: items of tuples, lists and dicts, and the fields of instances (a `Field`).
+
+    Raises:
+        NonDifferentiableError: an instance holds itself (as stacked_output)."""
+    if isinstance(tree, (tuple, list)):
+        for i, v in enumerate(tree):
+            yield from output_paths(v, path + (i,), within)
+    elif isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from output_paths(v, path + (k,), within)
+    elif type(tree) is not np.ndarray and has_fields(tree):
+        if id(tree) in within:
+            raise _cycle_error(tree)
+        for k, v in vars(tree).items():
+            yield from output_paths(v, path + (Field(k),), within | {id(tree)})
+    else:
+        yield path, tree
+
+
+def _cycle_error(primal: Any) -> NonDifferentiableError:
+    return NonDifferentiableError(
+        f"the output holds {a_type(primal)} that holds itself through its fields (a "
+        f"cycle): a Jacobian has one block per place in the output, which a cycle makes "
+        f"endless. Return the arrays to differentiate (a tuple or dict of them).")
+
+
 def _at(tree: Any, path: Tuple) -> Any:
     for key in path:
-        tree = getattr(tree, key.name, NoTangent) if type(key) is _Field else tree[key]
+        tree = getattr(tree, key.name, NoTangent) if type(key) is Field else tree[key]
     return tree
 
 
@@ -197,7 +226,7 @@ def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
     if isinstance(tree, dict):
         return {k: _map_paths(fn, v, path + (k,)) for k, v in tree.items()}
     if type(tree) is not np.ndarray and has_fields(tree):
-        return Tangent(**{k: _map_paths(fn, v, path + (_Field(k),))
+        return Tangent(**{k: _map_paths(fn, v, path + (Field(k),))
                           for k, v in vars(tree).items()})
     return fn(path)
 
@@ -233,13 +262,9 @@ def stacked_output(out: Any, tangent: Any, size: int) -> Any:
         if isinstance(primal, dict):
             return {k: walk(v, NoTangent if t is NoTangent else t[k], within)
                     for k, v in primal.items()}
-        if type(primal) is not np.ndarray and has_fields(primal):  # (read by _Field)
+        if type(primal) is not np.ndarray and has_fields(primal):  # (read by Field)
             if id(primal) in within:
-                raise NonDifferentiableError(
-                    f"the output holds {a_type(primal)} that holds itself through its "
-                    f"fields (a cycle): a Jacobian has one block per place in the "
-                    f"output, which a cycle makes endless. Return the arrays to "
-                    f"differentiate (a tuple or dict of them).")
+                raise _cycle_error(primal)
             inner = within | {id(primal)}
             return Tangent(**{k: walk(v, getattr(t, k, NoTangent), inner)
                               for k, v in vars(primal).items()})

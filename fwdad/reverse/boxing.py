@@ -7,7 +7,7 @@ VarMats, unbox results, seed the output's cotangent, read the arguments' adjoint
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Dict, Optional
 
 import numpy as np
 
@@ -69,36 +69,52 @@ def _with_fields(obj: Any, convert: Any) -> Any:
     return out
 
 
-def hold(x: Any) -> Any:
+def hold(x: Any, held: Optional[Dict[int, Any]] = None) -> Any:
+    """x's variables as they are now (a matvar copied), in x's structure, an instance's
+    in a Tangent (`held`: one per instance, as unbox's copies)."""
     t = type(x)
     if t is VarMat or t is Var or t is int or t is float:
         return x  # (the common cases, without making a zero tangent to look at)
     if is_matvar(x):
         return x.copy()
+    held = {} if held is None else held
     if isinstance(x, (list, tuple)):
-        items = [hold(v) for v in x]
+        items = [hold(v, held) for v in x]
         return rebuild(x, items)
     if isinstance(x, dict):
-        return {k: hold(v) for k, v in x.items()}
+        return {k: hold(v, held) for k, v in x.items()}
     if isinstance(zero_tangent(x), Tangent):
-        return Tangent(**{k: hold(v) for k, v in vars(x).items()})
+        if id(x) in held:
+            return held[id(x)]
+        out = held[id(x)] = Tangent()  # (before its fields: a cycle comes back)
+        vars(out).update({k: hold(v, held) for k, v in vars(x).items()})
+        return out
     return x
 
 
-def unbox(x: Any) -> Any:
+def unbox(x: Any, copies: Optional[Dict[int, Any]] = None) -> Any:
+    """The plain value of x: Vars and VarMats read, an instance copied with plain
+    fields (`copies`: each instance's copy, so that one met twice, or holding itself,
+    is one copy, as in the value f returned)."""
     if type(x) is Var:
         return x.value
     if type(x) is VarMat:
         return x.value.copy()
     if is_matvar(x):
         return gather(x, "value")
+    copies = {} if copies is None else copies
     if isinstance(x, (list, tuple)):
-        items = [unbox(v) for v in x]
+        items = [unbox(v, copies) for v in x]
         return rebuild(x, items)
     if isinstance(x, dict):
-        return {k: unbox(v) for k, v in x.items()}
+        return {k: unbox(v, copies) for k, v in x.items()}
     if isinstance(zero_tangent(x), Tangent):
-        return _with_fields(x, unbox)
+        if id(x) in copies:
+            return copies[id(x)]
+        out = copies[id(x)] = shallow_copy(x)  # (before its fields: a cycle comes back)
+        for key, value in vars(x).items():
+            object.__setattr__(out, key, unbox(value, copies))
+        return out
     return x
 
 
