@@ -16,7 +16,8 @@ from fwdad.tangents import NoTangent, Tangent, instance_fields, map_pairs, stack
 
 
 def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None,
-                  of: str = "", seen: Optional[Dict[int, Any]] = None) -> Any:
+                  of: str = "", seen: Optional[Dict[int, Any]] = None,
+                  cotangent: bool = False) -> Any:
     """Validate a tangent given by a user for argument `name` (of the function named
     by `of`); return it, converted to the tangent type where that is unambiguous (an
     int tangent for a float becomes a float). None means "no tangent": a zero tangent
@@ -31,15 +32,17 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     argument) keeps the Tangent made for each instance: an instance reached at two
     places has one tangent, so both must be given as one Tangent object (or both
     left out), and get that one checked Tangent, whose field writes both then see.
+    A `cotangent` (of an output) may differ between the places of one instance: they
+    add up, as the derivatives of a sum.
     """
-    seen = {} if seen is None else seen
+    seen = (_Summed() if cotangent else {}) if seen is None else seen
     if type(primal) is np.ndarray and primal.dtype.kind in "fc" and tangent is not None \
             and tangent is not NoTangent:  # (its zero, an array, would only be looked at)
         return _check_leaf(primal, tangent, _label(name, of), batch)
     if isinstance(primal, np.ma.MaskedArray) and primal.dtype.kind in "fc":
         raise masked_array_error(primal, _label(name, of))  # (its zero would, unnamed)
     zero = zero_tangent(primal)
-    if isinstance(zero, Tangent):
+    if isinstance(zero, Tangent) and type(seen) is not _Summed:
         earlier = seen.get(id(primal))
         if earlier is not None:
             return _again(primal, tangent, name, of, earlier)
@@ -83,6 +86,10 @@ def _as_float(primal: Any) -> str:
                 f"(e.g. float({primal!r:.20})). ")
     return ("fwdad differentiates floats, float arrays and containers or objects "
             "holding them. ")
+
+
+class _Summed(dict):  # type: ignore[type-arg]
+    """The `seen` of a cotangent: each place of an instance is checked on its own."""
 
 
 class _Checker:
@@ -134,7 +141,7 @@ def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | Non
 def _unspecified(primal: Any, name: str, of: str, seen: Dict[int, Any]) -> Any:
     """The tangent of a field given none: its zero, unbatched (it costs no batch
     work), kept for the instances in it as check_tangent keeps them."""
-    earlier = seen.get(id(primal))
+    earlier = seen.get(id(primal)) if type(seen) is not _Summed else None
     if earlier is not None:
         return _again(primal, None, name, of, earlier)
     zero = zero_tangent(primal)

@@ -107,3 +107,24 @@ def test_one_instance_as_two_arguments() -> None:
     with pytest.raises(TangentError, match=r"argument 'q' .* is the same Params as "
                                            r"argument 'p'"):
         fwdad.jvp(as_two_arguments, (X, p, p), (np.zeros(3), along, None))
+
+
+# ---- one instance at two places of the output ----------------------------------------------
+def returned_twice(x: np.ndarray) -> Any:
+    p = Params(float(np.sum(x)), np.sin(x))
+    return p, [p]
+
+
+def test_vjp_adds_the_cotangents_of_one_output_instance() -> None:
+    """The output holds one object at two places, as f returned it; a cotangent at
+    each place pulls back their sum (the derivative of the sum of the pairings)."""
+    out, pullback = fwdad.vjp(returned_twice, X)
+    assert out[0] is out[1][0]
+    first = fwdad.Tangent(k=0.5, c=np.array([1.0, 0.0, 2.0]))
+    second = fwdad.Tangent(k=-1.0, c=np.array([0.0, 3.0, 1.0]))
+    (got,) = pullback((first, [second]))
+    want = (first.k + second.k) * np.ones(3) + np.cos(X) * (first.c + second.c)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    jac = fwdad.jacrev(returned_twice)(X)
+    np.testing.assert_allclose(jac[0].c, np.diag(np.cos(X)), rtol=1e-12)
+    np.testing.assert_allclose(jac[1][0].k, np.ones(3), rtol=1e-12)

@@ -111,7 +111,7 @@ class Pullback:
             raise FwdadError(f"this pullback of {describe(self.f)} was released: call "
                              f"vjp again.")
         ct = check_tangent(self.value, ct, f"the cotangent of the output of "
-                                           f"{describe(self.f)}")
+                                           f"{describe(self.f)}", cotangent=True)
         return self.run(ct, release)
 
     def run(self, ct: Any, release: bool = False) -> tuple[Any, ...]:
