@@ -12,6 +12,8 @@ from typing import Any, Callable, Iterator, List, Tuple
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import fwdad
 from fwdad.errors import NonDifferentiableError
@@ -360,3 +362,82 @@ def test_vjp_keeps_an_output_that_holds_itself() -> None:
     out, _ = fwdad.vjp(cyclic_output, X)
     assert out.me is out
     np.testing.assert_allclose(out.value, np.sin(X))
+
+
+# ---- generated argument structures ---------------------------------------------------------
+class Box:
+    """A plain class whose fields the generated trees fill."""
+
+
+def _built(spec: Any, rng: np.random.Generator) -> Any:
+    """A tree from a spec: ("array", n), ("float",), ("int",), ("list", [...]),
+    ("dict", [...]) or ("box", [...]) of child specs."""
+    kind = spec[0]
+    if kind == "array":
+        return rng.uniform(-1, 1, spec[1])
+    if kind == "float":
+        return float(rng.uniform(-1, 1))
+    if kind == "int":
+        return 2
+    children = [_built(child, rng) for child in spec[1]]
+    if kind == "list":
+        return children
+    if kind == "dict":
+        return {f"k{i}": child for i, child in enumerate(children)}
+    box = Box()
+    for i, child in enumerate(children):
+        setattr(box, f"f{i}", child)
+    return box
+
+
+SPECS = st.recursive(
+    st.one_of(st.tuples(st.just("array"), st.integers(1, 3)), st.tuples(st.just("float")),
+              st.tuples(st.just("int"))),
+    lambda inner: st.tuples(st.sampled_from(["list", "dict", "box"]),
+                            st.lists(inner, min_size=1, max_size=3)),
+    max_leaves=6)
+
+
+def _floats(tree: Any) -> List[Any]:
+    return [leaf for _, leaf in float_paths(tree)]
+
+
+def float_leaves(tree: Any) -> List[Any]:
+    """The float leaves of a generated tree, read through its fields (differentiated:
+    a list, not a generator)."""
+    if isinstance(tree, list):
+        return [leaf for item in tree for leaf in float_leaves(item)]
+    if isinstance(tree, dict):
+        return [leaf for item in tree.values() for leaf in float_leaves(item)]
+    if isinstance(tree, Box):  # (fields f0, f1, ...: vars() has no rule)
+        return [leaf for i in range(3) if hasattr(tree, f"f{i}")
+                for leaf in float_leaves(getattr(tree, f"f{i}"))]
+    return [] if isinstance(tree, int) else [tree]
+
+
+def weighted(x: np.ndarray, tree: Any) -> np.ndarray:
+    """A smooth function of every float in the tree, read by walking it."""
+    total = np.zeros(2)
+    scale = 1.0
+    for leaf in float_leaves(tree):
+        scale = scale * 0.9
+        total = total + scale * np.array([np.sum(np.sin(leaf) * x[0]),
+                                          np.sum(leaf * leaf) + x[1]])
+    return total
+
+
+@settings(max_examples=25)
+@given(SPECS)
+def test_generated_argument_trees(spec: Any) -> None:
+    """jacfwd and jacrev agree with central differences in every float field of
+    generated trees of lists, dicts and instances."""
+    tree = _built(spec, np.random.default_rng(0))
+    assume(bool(_floats(tree)) and isinstance(tree, (list, dict, Box)))
+    x = np.array([0.3, -0.2])
+    forward = fwdad.jacfwd(weighted, argnums=1)(x, tree)
+    backward = fwdad.jacrev(weighted, argnums=1)(x, tree)
+    for path, leaf in float_paths(tree):
+        want = central_jacobian(lambda v: weighted(
+            x, replaced(tree, path, v if np.ndim(leaf) else float(v))), leaf)
+        np.testing.assert_allclose(at(forward, path), want, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(at(backward, path), want, rtol=1e-6, atol=1e-8)
