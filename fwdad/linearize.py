@@ -220,7 +220,8 @@ def _bind(env: list[Any], seeded: Any, given: Any) -> None:
             _bind(env, s, getattr(given, k))
 
 
-def _read(primal: Any, tangent: Any, env: list[Any]) -> Any:
+def _read(primal: Any, tangent: Any, env: list[Any], memo: Optional[dict[int, Any]] = None
+          ) -> Any:
     """The output tangent, with recorded leaves replaced by their replayed values."""
     if type(tangent) is Linear:
         value = env[tangent.index]
@@ -228,12 +229,16 @@ def _read(primal: Any, tangent: Any, env: list[Any]) -> Any:
             return type(primal)(value)
         return np.array(value)
     if isinstance(tangent, (tuple, list)) and isinstance(primal, (tuple, list)):
-        return rebuild(tangent, [_read(p, t, env) for p, t in zip(primal, tangent)])
+        return rebuild(tangent, [_read(p, t, env, memo) for p, t in zip(primal, tangent)])
     if isinstance(tangent, dict):
-        return {k: _read(primal[k], t, env) for k, t in tangent.items()}
-    if isinstance(tangent, Tangent):  # (an instance's fields)
-        return Tangent(**{k: _read(getattr(primal, k, None), t, env)
-                          for k, t in vars(tangent).items()})
+        return {k: _read(primal[k], t, env, memo) for k, t in tangent.items()}
+    if isinstance(tangent, Tangent):  # (an instance's fields; one met again, once)
+        memo = {} if memo is None else memo
+        if id(tangent) not in memo:
+            out = memo[id(tangent)] = Tangent()
+            vars(out).update({k: _read(getattr(primal, k, None), t, env, memo)
+                              for k, t in vars(tangent).items()})
+        return memo[id(tangent)]
     return copy.copy(tangent)
 
 

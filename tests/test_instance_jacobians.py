@@ -358,10 +358,14 @@ def test_an_output_that_holds_itself_is_refused(api: str) -> None:
         getattr(fwdad, api)(cyclic_output)(X)
 
 
-def test_vjp_keeps_an_output_that_holds_itself() -> None:
+def test_vjp_and_lin_keep_an_output_that_holds_itself() -> None:
     out, _ = fwdad.vjp(cyclic_output, X)
     assert out.me is out
     np.testing.assert_allclose(out.value, np.sin(X))
+    _, lin = fwdad.linearize(cyclic_output, X)
+    tangent = lin(np.ones(3))
+    assert tangent.me is tangent
+    np.testing.assert_allclose(tangent.value, np.cos(X), rtol=1e-12)
 
 
 # ---- generated argument structures ---------------------------------------------------------
