@@ -8,6 +8,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError, NonDifferentiableError
+from tests.util import central_gradient
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # bench/ is not an installed package
@@ -200,3 +201,23 @@ def test_later_calls_give_what_a_first_call_gives(options):
                 np.testing.assert_allclose(g, v, rtol=1e-13, atol=1e-15)
     with pytest.raises(FwdadError):
         jac(np.ones(4), np.ones((3, 4)), np.ones(2))
+
+
+def writes_through_the_first(t):
+    t[0][0] = t[0][0] * 3.0
+    return np.sum(t[1] ** 2)
+
+
+def test_one_array_at_two_places_of_an_argument():
+    """Each place its own tangents, on a copy (as jacrev and linearize take it): jacfwd
+    gave [6, 4] for the second place after the write through the first."""
+    b = np.array([1.0, 2.0])
+    forward = fwdad.jacfwd(writes_through_the_first)((b, b))
+    backward = fwdad.jacrev(writes_through_the_first)((b.copy(), b.copy()))
+    separate = (b.copy(), b.copy())
+    for got, want, place in zip(forward, backward, range(2)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+        np.testing.assert_allclose(got, central_gradient(
+            lambda v: writes_through_the_first(tuple(v if i == place else s.copy()
+                                                     for i, s in enumerate(separate))),
+            separate[place]), rtol=1e-6, atol=1e-9)
