@@ -79,7 +79,7 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt))
-    if total == 0:
+    if not seeds.holds_a_leaf(leaves):  # (empty float leaves: empty blocks)
         raise api_checks.no_floats_error("jacrev", f, argnums, tuple(args[i] for i in wrt))
     complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
     copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
