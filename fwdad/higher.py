@@ -202,7 +202,8 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         except FwdadError:
             pass
         columns = []
-        eye = np.eye(int(np.size(x)))
+        # (an empty x: one zero direction, for the shape of the empty result)
+        eye = np.eye(int(np.size(x))) if np.size(x) else np.zeros((1, 0))
         with steps(f"hessian of {describe(f)}", len(eye), "column", progress) as done:
             for e in eye:
                 direction = [zero_tangent(a) for a in args]
@@ -215,7 +216,7 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
                                           holomorphic=holomorphic)(*args)
                 columns.append(np.asarray(column))
                 done()
-        stacked = np.stack(columns, axis=-1)
+        stacked = np.stack(columns, axis=-1)[..., :np.size(x)]
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
     compute.__name__ = f"hessian_{probe(f, '__name__', 'f')}"
     return Transformed("hessian", f, argnums, compute)

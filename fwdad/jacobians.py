@@ -63,8 +63,9 @@ def jacfwd(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...]] = 0,
     Returns:
         `jac(*args, **kwargs)`, shaped like `jax.jacfwd`'s: for each output leaf, an
         array of shape `output.shape + input.shape` (a tuple of them, one per argument,
-        when argnums is a tuple; nested inputs and outputs give nested structures).
-        Keyword arguments are passed to f as constants (not differentiated).
+        when argnums is a tuple; nested inputs and outputs give nested structures;
+        an empty input gives empty blocks, as jacrev and hessian do). Keyword
+        arguments are passed to f as constants (not differentiated).
 
     Raises:
         FwdadError: argnums is not an int or tuple of ints, or does not name an
@@ -174,9 +175,12 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     args = separated(args)  # (one array at two places: each its own tangents, as jacrev's)
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
                                     lambda: f"jacfwd({describe(f)}, argnums={argnums})")
-    if total == 0:
+    if not seeds.holds_a_leaf(leaves):
         raise api_checks.no_floats_error("jacfwd", f, argnums, tuple(args[i] for i in wrt))
     kwargs = kwargs or {}
+    many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
+    if total == 0:
+        return _empty_jacobian(f, args, wrt, leaves, kwargs, many)
 
     def task(start: int, stop: int) -> Any:
         return chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, start, stop)
@@ -186,8 +190,18 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
         label = f"jacfwd of {describe(f)}" if options.progress else "jacfwd"
     results = chunked.run_chunks(f, total, task, key, options, label)
     out = results[-1][0]
-    many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
     return out, seeds.jacobian_blocks(out, [c for _, c in results],
+                                      leaves if many else leaves[0])
+
+
+def _empty_jacobian(f: Callable[..., Any], args: Tuple[Any, ...], wrt: Tuple[int, ...],
+                    leaves: Any, kwargs: Dict[str, Any], many: bool) -> Tuple[Any, Any]:
+    """`(f(*args), its Jacobian)` when the float leaves are all empty: every block is
+    empty (`out.shape + leaf.shape`), from one pass with a zero seed (a batch of one:
+    rules take no batch of none), its rows then dropped."""
+    from fwdad import chunk_tasks  # (it imports this module)
+    out, rows = chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, 0, 1).run(f)
+    return out, seeds.jacobian_blocks(out, [seeds.tree_map(lambda r: r[:0], rows)],
                                       leaves if many else leaves[0])
 
 

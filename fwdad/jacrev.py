@@ -80,7 +80,7 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
                                     lambda: f"jacrev({describe(f)}, argnums={argnums})")
-    if total == 0:
+    if not seeds.holds_a_leaf(leaves):  # (empty float leaves: empty blocks)
         raise api_checks.no_floats_error("jacrev", f, argnums, tuple(args[i] for i in wrt))
     complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
     copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)

@@ -116,6 +116,13 @@ def leaves_of(tree: Any, start: int = 0,
     return primal_tree_map(leaf, tree, owner), count[0]
 
 
+def holds_a_leaf(leaves: Any) -> bool:
+    """Whether `leaves` (from leaves_of) holds a float leaf, perhaps an empty one."""
+    found: List[bool] = []
+    tree_map(lambda leaf: found.append(leaf is not None), leaves)
+    return any(found)
+
+
 def _has_floats(value: Any) -> bool:
     if type(value) is np.ndarray:  # (without making its zero tangent)
         return value.dtype.kind in "fc"

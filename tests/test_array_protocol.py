@@ -12,6 +12,7 @@ import pytest
 import fwdad
 from fwdad import testing
 from fwdad.errors import FwdadError
+from tests.util import central_difference
 
 
 class Box:
@@ -122,10 +123,6 @@ PROGRAMS = [asarray_then_ufunc, ufunc_of_instance, function_of_instance,
 X, T = np.array([0.3, 0.7]), np.array([1.0, -0.5])
 
 
-def _central(f, x, t, h=1e-6):
-    return (np.asarray(f(x + h * t)) - np.asarray(f(x - h * t))) / (2 * h)
-
-
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_array_protocol_matches_finite_differences_and_the_other_mode(f):
     testing.test_rule(f, X)  # jvp against central differences, vjp by the dot-product test, batch
@@ -137,7 +134,7 @@ def test_array_protocol_at_second_order(f):
         return np.sum(f(x))
     grad = fwdad.grad(scalar)
     hessian = fwdad.hessian(scalar)(X)
-    np.testing.assert_allclose(hessian @ T, _central(grad, X, T), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(hessian @ T, central_difference(grad, X, T), rtol=1e-6, atol=1e-8)
 
 
 def test_np_array_keeps_what_array_gives_as_numpy_does():
@@ -198,7 +195,7 @@ MODES = {
 def test_array_protocol_in_each_mode(f, mode):
     def vector(x):
         return np.atleast_1d(f(x))
-    np.testing.assert_allclose(MODES[mode](vector), _central(vector, X, T), rtol=1e-7,
+    np.testing.assert_allclose(MODES[mode](vector), central_difference(vector, X, T), rtol=1e-7,
                                atol=1e-9)
 
 
@@ -226,6 +223,6 @@ def test_instances_inside_a_list_numpy_reads(f):
     """np.array of a list of instances, and the joining functions (concatenate, stack),
     read each item by its __array__."""
     testing.test_rule(f, X)
-    np.testing.assert_allclose(fwdad.jacrev(f)(X) @ T, _central(f, X, T), rtol=1e-7,
+    np.testing.assert_allclose(fwdad.jacrev(f)(X) @ T, central_difference(f, X, T), rtol=1e-7,
                                atol=1e-9)
     test_array_protocol_at_second_order(f)

@@ -7,6 +7,8 @@ import sys
 import numpy as np
 import pytest
 
+from tests.util import central_difference, central_gradient
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
@@ -24,17 +26,13 @@ from bench.workloads_higher import (  # noqa: E402
 H = 1e-6
 
 
-def central_gradient(f, x):
-    return np.array([(f(x + H * e) - f(x - H * e)) / (2 * H) for e in np.eye(x.size)])
-
-
 @pytest.mark.parametrize("n", [2, 7])
 def test_closed_forms_match_finite_differences(n):
     """The references themselves are right, so the benchmark's checks mean something."""
     x, v = rosenbrock_point(n), np.random.default_rng(1).standard_normal(n)
-    np.testing.assert_allclose(rosenbrock_gradient(x), central_gradient(rosenbrock, x),
+    np.testing.assert_allclose(rosenbrock_gradient(x), central_gradient(rosenbrock, x, H),
                                rtol=1e-6, atol=1e-5)
-    along = (rosenbrock_gradient(x + H * v) - rosenbrock_gradient(x - H * v)) / (2 * H)
+    along = central_difference(rosenbrock_gradient, x, v, H)
     np.testing.assert_allclose(rosenbrock_hvp(x, v), along, rtol=1e-6, atol=1e-5)
     hessian = rosenbrock_hessian(x)
     np.testing.assert_allclose(hessian, hessian.T)

@@ -6,6 +6,8 @@ import sys
 import numpy as np
 import pytest
 
+from tests.util import fd_jvp
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
@@ -18,14 +20,6 @@ WORKLOADS = [rk4_workload(steps=50), elementwise_workload(size=1000),
              mlp_workload(batch=6, width=5)]
 
 
-def central_difference(workload, h=1e-6):
-    """(f(p + h t) - f(p - h t)) / 2h, moving every primal along its tangent."""
-    def at(step):
-        return workload.f(*(p + step * t for p, t in zip(workload.primals,
-                                                         workload.tangents)))
-    return (at(h) - at(-h)) / (2 * h)
-
-
 @pytest.mark.parametrize("workload", WORKLOADS, ids=lambda w: w.name)
 def test_jvp_matches_hand_written_tangent(workload):
     result = fwdad.jvp(workload.f, workload.primals, workload.tangents)
@@ -36,14 +30,16 @@ def test_jvp_matches_hand_written_tangent(workload):
 def test_jvp_matches_finite_differences(workload):
     out, tangent = fwdad.jvp(workload.f, workload.primals, workload.tangents)
     np.testing.assert_allclose(out, workload.f(*workload.primals), rtol=1e-12)
-    np.testing.assert_allclose(tangent, central_difference(workload), rtol=1e-6, atol=1e-8)
+    want = fd_jvp(workload.f, workload.primals, workload.tangents)  # (central differences)
+    np.testing.assert_allclose(tangent, want, rtol=1e-6, atol=1e-8)
 
 
 @pytest.mark.parametrize("workload", WORKLOADS, ids=lambda w: w.name)
 def test_hand_written_tangent_matches_finite_differences(workload):
     """The reference itself is right, so the benchmark's check means something."""
     _, tangent = workload.hand(*workload.primals, *workload.tangents)
-    np.testing.assert_allclose(tangent, central_difference(workload), rtol=1e-6, atol=1e-8)
+    want = fd_jvp(workload.f, workload.primals, workload.tangents)  # (central differences)
+    np.testing.assert_allclose(tangent, want, rtol=1e-6, atol=1e-8)
 
 
 SMALL = [(tiny, (0.5, 2.0)), (chain, (np.linspace(-0.5, 0.5, 8), np.eye(8) * 0.3))]

@@ -7,6 +7,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError
+from tests.util import central_difference
 
 
 class DictBacked:
@@ -78,10 +79,6 @@ def loss(p, x):
     return np.sum(p(x) ** 2)
 
 
-def _central(f, x, t, h=1e-6):
-    return (f(x + h * t) - f(x - h * t)) / (2 * h)
-
-
 X, T = np.array([0.3, -0.7]), np.array([1.0, 0.5])
 MODES = {
     "jvp": lambda f: fwdad.jvp(f, (X,), (T,))[1],
@@ -100,14 +97,14 @@ MODES = {
 @pytest.mark.parametrize("f", [uses_a_global, makes_one, slotted_global, slotted_made],
                          ids=lambda f: f.__name__)
 def test_each_mode_reads_a_raising_getattr_as_a_missing_name(f, mode):
-    np.testing.assert_allclose(MODES[mode](f), _central(f, X, T), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(MODES[mode](f), central_difference(f, X, T), rtol=1e-7, atol=1e-9)
 
 
 def test_an_instance_with_a_raising_getattr_as_an_argument():
     """Reverse mode copies the instance to hold its variables (copy.copy asks it for
     __setstate__); forward mode builds its tangent."""
     p, x, dw = Params(np.array([0.5, -0.2]), 0.3), np.array([0.3, 0.7]), np.array([1.0, -2.0])
-    want = _central(lambda w: loss(Params(w, 0.3), x), p.w, dw)
+    want = central_difference(lambda w: loss(Params(w, 0.3), x), p.w, dw)
     ct_p, _ = fwdad.vjp(loss, p, x)[1](1.0)
     assert np.dot(ct_p.w, dw) == pytest.approx(want, rel=1e-7)
     _, tangent = fwdad.jvp(loss, (p, x), (Params(dw, 0.0), np.zeros(2)))
@@ -125,7 +122,7 @@ def test_hessian_through_a_raising_getattr(f):
     def scalar(x):
         return np.sum(f(x) ** 2)
     np.testing.assert_allclose(fwdad.hessian(scalar)(X) @ T,
-                               _central(fwdad.grad(scalar), X, T), rtol=1e-6, atol=1e-8)
+                               central_difference(fwdad.grad(scalar), X, T), rtol=1e-6, atol=1e-8)
 
 
 @pytest.mark.parametrize("transform", [fwdad.jacfwd, fwdad.jacrev, fwdad.sparse_jacfwd],
@@ -136,6 +133,7 @@ def test_a_callable_instance_with_a_raising_getattr_is_transformed(transform):
     for callable_ in (CONFIG, SLOTTED):
         jac = transform(callable_)(X)
         jac = jac.toarray() if hasattr(jac, "toarray") else jac
-        np.testing.assert_allclose(jac @ T, _central(callable_, X, T), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(jac @ T, central_difference(callable_, X, T), rtol=1e-7,
+                                   atol=1e-9)
     with pytest.raises(FwdadError, match="hold no floats|is an int"):  # (not a KeyError)
         transform(SLOTTED)(3)

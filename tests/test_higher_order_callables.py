@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from tests.util import central_difference
 
 
 def _core(a, scale, shift=0.25):
@@ -69,14 +70,10 @@ SECOND = {
 }
 
 
-def _central(f, x, t, h=1e-5):
-    return (f(x + h * t) - f(x - h * t)) / (2 * h)
-
-
 @pytest.mark.parametrize("mode", SECOND)
 @pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
 def test_second_derivatives_match_differences_of_the_gradient(f, mode):
-    want = np.array([_central(fwdad.grad(f), X, e) for e in np.eye(3)])
+    want = np.array([central_difference(fwdad.grad(f), X, e, h=1e-5) for e in np.eye(3)])
     np.testing.assert_allclose(SECOND[mode](f), want, rtol=1e-6, atol=1e-8)
 
 
@@ -89,7 +86,8 @@ def _second_along(f):
 @pytest.mark.parametrize("f", FUNCTIONS, ids=lambda f: f.__name__)
 def test_third_derivatives_match_differences_of_the_second(f):
     got = fwdad.jvp(_second_along(f), (X,), (T,))[1]
-    assert got == pytest.approx(_central(_second_along(f), X, T), rel=1e-6, abs=1e-8)
+    want = central_difference(_second_along(f), X, T, h=1e-5)
+    assert got == pytest.approx(want, rel=1e-6, abs=1e-8)
 
 
 @pytest.mark.parametrize("f", [made_inside, of_a_partial_and_a_global],

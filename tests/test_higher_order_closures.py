@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import fwdad
+from tests.util import central_hessian
 
 
 def cubic_weighted(points):
@@ -76,12 +77,6 @@ def sorted_list_by_a_closure(x):  # (tolist: reverse mode refuses, hessian goes 
     return ys[0] * ys[2] ** 2
 
 
-def _central_hessian(f, x, h=1e-4):
-    e = np.eye(len(x)) * h
-    return np.array([[(f(x + a + b) - f(x + a - b) - f(x - a + b) + f(x - a - b)) / (4 * h * h)
-                      for b in e] for a in e])
-
-
 @pytest.mark.parametrize("f", [sorted_by_a_closure, max_by_a_closure,
                                sorted_list_by_a_closure], ids=lambda f: f.__name__)
 def test_a_closure_as_the_key_of_sorted(f):
@@ -89,6 +84,6 @@ def test_a_closure_as_the_key_of_sorted(f):
     that call is differentiated too (NestedClosure.call_rule). It raised an error that
     blamed fwdad's getattr rule."""
     x = np.array([0.3, -1.2, 0.8])
-    want = _central_hessian(f, x)
+    want = central_hessian(f, x)
     np.testing.assert_allclose(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(fwdad.hessian(f)(x), want, rtol=1e-5, atol=1e-6)

@@ -11,6 +11,7 @@ import pytest
 
 import fwdad
 from fwdad.higher import Directional
+from tests.util import central_difference, central_gradient
 
 
 class Box:
@@ -180,15 +181,11 @@ def test_an_instance_iterated_through_its_own_iter_to_third_order(f):
     __iter__ (it was refused), at every order; against central differences."""
     x, t, h = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25]), 1e-5
 
-    def central(g, y):
-        return (g(y + h * t) - g(y - h * t)) / (2 * h)
-
     def second(y):
         return fwdad.jvp(lambda z: fwdad.jvp(f, (z,), (t,))[1], (y,), (t,))[1]
-    assert fwdad.grad(f)(x) @ t == pytest.approx(central(f, x), rel=1e-7)
-    want = np.array([(fwdad.grad(f)(x + h * e) - fwdad.grad(f)(x - h * e)) / (2 * h)
-                     for e in np.eye(3)])
+    assert fwdad.grad(f)(x) @ t == pytest.approx(central_difference(f, x, t, h), rel=1e-7)
+    want = central_gradient(fwdad.grad(f), x, h)
     np.testing.assert_allclose(fwdad.hessian(f)(x), want, rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-6, atol=1e-8)
-    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(central(second, x), rel=1e-5,
-                                                              abs=1e-7)
+    assert fwdad.jvp(second, (x,), (t,))[1] == pytest.approx(
+        central_difference(second, x, t, h), rel=1e-5, abs=1e-7)

@@ -17,6 +17,7 @@ import pytest
 
 import fwdad
 from fwdad.dual import Dual
+from tests.util import central_difference
 
 X, T = np.array([0.3, -0.4, 0.8]), np.array([1.0, 0.5, -0.25])
 
@@ -172,10 +173,6 @@ def along(f):
     return lambda x: fwdad.jvp(f, (x,), (T,))[1]
 
 
-def central(f, x, h=1e-5):
-    return (f(x + h * T) - f(x - h * T)) / (2 * h)
-
-
 THIRD = {
     "jvp(jvp(jvp))": lambda f: along(along(along(f)))(X),
     "jacfwd(jvp(jvp))": lambda f: fwdad.jacfwd(along(along(f)))(X) @ T,
@@ -195,7 +192,7 @@ CASES = [pytest.param(f, api, id=f"{f.__name__}-{api}", marks=(
 
 @pytest.mark.parametrize("f, api", CASES)
 def test_third_derivatives_match_differences_of_the_second(f, api):
-    want = central(along(along(f)), X)
+    want = central_difference(along(along(f)), X, T, h=1e-5)
     np.testing.assert_allclose(THIRD[api](f), want, rtol=1e-6, atol=1e-8)
     if api == "jvp(jvp(jvp))":  # again, from what the first call left in the state
         np.testing.assert_allclose(THIRD[api](f), want, rtol=1e-6, atol=1e-8)
@@ -224,7 +221,8 @@ def test_the_state_holds_plain_values_after_a_third_derivative(f):
                                closure_dict_and_array], ids=lambda f: f.__name__)
 def test_fourth_derivatives_match_differences_of_the_third(f):
     third = along(along(along(f)))
-    assert along(third)(X) == pytest.approx(central(third, X, 1e-4), rel=1e-5, abs=1e-7)
+    want = central_difference(third, X, T, h=1e-4)
+    assert along(third)(X) == pytest.approx(want, rel=1e-5, abs=1e-7)
 
 
 @pytest.mark.parametrize("f", [partial_made_inside, partial_of_a_partial_and_a_global],

@@ -38,30 +38,50 @@ def fd_jvp(f: Callable, primals: Sequence[Any], tangents: Sequence[Any],
     return _tree_map(lambda a, b: (_inexact(a) - _inexact(b)) / (2 * h), plus, minus)
 
 
+def central_difference(f: Callable, x: Any, t: Any, h: float = 1e-6) -> Any:
+    """(f(x + h t) - f(x - h t)) / 2h: the derivative of f at x along t, by central
+    differences (float64): fd_jvp of one argument. The helpers below but
+    central_hessian are made of it."""
+    return fd_jvp(f, (x,), (t,), h)
+
+
 def central_gradient(f: Callable, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    """The gradient of a scalar f at x by central differences, entry by entry."""
-    grad = np.zeros_like(x)
+    """The derivative of f at x along each unit vector of x in turn, stacked: shape
+    x.shape + f(x).shape (the gradient of a scalar f; the transposed Jacobian of an
+    array f, as JAX's jacrev(f).T)."""
+    x = np.asarray(x)
+    slopes = []
     for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = h
-        grad[i] = (f(x + step) - f(x - step)) / (2 * h)
-    return grad
+        unit = np.zeros_like(x)
+        unit[i] = 1
+        slopes.append(central_difference(f, x, unit, h))
+    return np.reshape(np.array(slopes), x.shape + np.shape(slopes[0]))
 
 
-def central_jacobian(f: Callable, x: Any, h: float = 1e-6) -> np.ndarray:
-    """The Jacobian of f at x (a float or float array) by central differences, entry
-    by entry: shape f(x).shape + x.shape."""
-    x = np.asarray(x, dtype=float)
-    columns = {}
-    for i in np.ndindex(x.shape):
-        step = np.zeros_like(x)
-        step[i] = h
-        columns[i] = (np.asarray(f(x + step)) - np.asarray(f(x - step))) / (2 * h)
-    out_shape = np.shape(next(iter(columns.values()))) if columns else np.shape(f(x))
-    jac = np.zeros(out_shape + x.shape)
-    for i, column in columns.items():
-        jac[(...,) + i] = column
-    return jac
+def central_jacobian(f: Callable, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    """The Jacobian of f at x by central differences: shape f(x).shape + x.shape, as
+    fwdad.jacfwd's."""
+    rows = central_gradient(f, x, h)
+    ndim = np.ndim(x)
+    return np.moveaxis(rows, tuple(range(ndim)), tuple(range(rows.ndim - ndim, rows.ndim)))
+
+
+def central_partials(f: Callable, args: Sequence[Any], h: float = 1e-6) -> np.ndarray:
+    """The derivatives of f(*args) in each of its scalar arguments in turn (a complex
+    one moved along its real axis)."""
+    def moving(i: int) -> Callable:
+        return lambda value: f(*args[:i], value, *args[i + 1:])
+    return np.array([central_difference(moving(i), args[i], 1.0, h)
+                     for i in range(len(args))])
+
+
+def central_hessian(f: Callable, x: np.ndarray, h: float = 1e-4) -> np.ndarray:
+    """The Hessian of a scalar f at a vector x by central differences:
+    (f(x+a+b) - f(x+a-b) - f(x-a+b) + f(x-a-b)) / 4h^2 for a, b steps of h along unit
+    vectors."""
+    e = np.eye(len(x)) * h
+    return np.array([[(f(x + a + b) - f(x + a - b) - f(x - a + b) + f(x - a - b)) /
+                      (4 * h * h) for b in e] for a in e])
 
 
 def assert_jvp_matches_central_differences(fn: Callable, args: Sequence[Any],

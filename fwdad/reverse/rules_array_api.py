@@ -5,6 +5,7 @@ astype, compress, extract, select, place, putmask, unwrap, logspace, geomspace; 
 and view. Most are another function's rule under a new name, or a composition."""
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -72,7 +73,8 @@ def _vector_norm(x, axis=None, keepdims=False, ord=2):
     axes = tuple(range(np.ndim(x))) if axis is None else np.atleast_1d(axis) % np.ndim(x)
     rest = [k for k in range(np.ndim(x)) if k not in axes]
     moved = np.transpose(x, rest + list(axes))
-    flat = np.reshape(moved, np.shape(moved)[:len(rest)] + (-1,))
+    kept = np.shape(moved)[:len(rest)]
+    flat = np.reshape(moved, kept + (math.prod(np.shape(moved)[len(rest):]),))  # (not -1: 0)
     norm = np.linalg.norm(flat, ord, axis=-1)
     if keepdims:
         return np.reshape(norm, tuple([1 if k in axes else n

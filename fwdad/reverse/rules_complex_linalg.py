@@ -27,6 +27,7 @@ from fwdad.errors import NonDifferentiableError
 from fwdad.reverse import rules_decompositions as real
 from fwdad.reverse.registry import complex_ready, rrule
 from fwdad.rules import phases
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 
 
 def _T(a: Any) -> Any:
@@ -72,6 +73,7 @@ def _eigvalsh(a: Any, UPLO: str = "L") -> Any:
 
 
 @rrule(np.linalg.svd)
+@zero_at_empty_rrule(np.linalg.svd)
 def _svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
          hermitian: bool = False) -> Any:
     if not np.iscomplexobj(a):

@@ -17,6 +17,7 @@ from fwdad.rules.decompositions import (
     lstsq_tie,
     refuse_singular_slogdet,
 )
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 
 
 def _T(a):
@@ -107,6 +108,7 @@ def _cholesky(a, upper=False):
 
 
 @rrule(np.linalg.qr)
+@zero_at_empty_rrule(np.linalg.qr)
 def _qr(a, mode="reduced"):
     """a = QR (m x n, m >= n, full rank; modes 'reduced', 'r', and 'complete' for
     square a): with G = ct_R R^T - Q^T ct_Q and H = triu(G) + tril(G^T, -1), a gets

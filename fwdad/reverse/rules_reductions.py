@@ -19,6 +19,7 @@ from fwdad.reverse.rules_arrays import assign
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
 from fwdad.rules import counting
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 from fwdad.rules.reductions import others_product, to_last
 from fwdad.tangents import rebuild
 
@@ -251,6 +252,7 @@ def _cumprod_pullback(xs, c, ct):
 
 # ---- norms --------------------------------------------------------------------------------
 @rrule(np.linalg.norm)
+@zero_at_empty_rrule(np.linalg.norm)
 def _norm(x, ord=None, axis=None, keepdims=False):
     """Vector norms (any ord) over one axis or all; matrix norms ('fro', 'nuc', +-1, +-2,
     +-inf) over two. Nonsmooth points as in forward mode: sign(0) = 0, the first

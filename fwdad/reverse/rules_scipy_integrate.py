@@ -50,6 +50,9 @@ def _solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False,
         span, y0, t_eval, args = _values(inputs)
         return si.solve_ivp(fun, span, y0, t_eval=t_eval, args=args, **named)
     refuse_options("solve_ivp", events, dense_output)
+    if t_eval is not None and np.size(_values(t_eval)) == 0:  # no output to record
+        span, y0, t_eval, args = _values(inputs)
+        return si.solve_ivp(fun, span, y0, t_eval=t_eval, args=args, **named)
 
     def forward(span, y0, t_eval, args):
         out = get_frule(si.solve_ivp)(const(fun), span, y0, t_eval=t_eval, args=args,

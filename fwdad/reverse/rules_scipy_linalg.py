@@ -16,6 +16,7 @@ import scipy.linalg as sl
 from fwdad.reverse.registry import get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_decompositions import det_pullback
 from fwdad.rules import spectra
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 from fwdad.rules.scipy_linalg import (
     SYMMETRIC,
     blocks,
@@ -169,6 +170,7 @@ def _cho_solve_parts(c, b, lower=False, check_finite=True):
 
 
 @rrule(sl.lu_factor)
+@zero_at_empty_rrule(sl.lu_factor)
 def _lu_factor(a, overwrite_a=False, check_finite=True):
     """a[perm] = L U, X = L^-1 da[perm] U^-1: X gets tril(L^T ct, -1) + triu(ct U^T),
     and a[perm] gets L^-T ct_X U^-T."""

@@ -13,6 +13,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.reverse.registry import rrule
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 from fwdad.rules.scipy_matrix_functions import check_real_input, check_real_result, logm_frechet
 
 
@@ -21,6 +22,7 @@ def _T(a):
 
 
 @rrule(sl.sqrtm)
+@zero_at_empty_rrule(sl.sqrtm)
 def _sqrtm(a, **options):
     """a gets solve_sylvester(s^T, s^T, ct)."""
     check_real_input("sqrtm", a, options)

@@ -15,6 +15,7 @@ import scipy.linalg as sl
 from fwdad.reverse.registry import rrule
 from fwdad.reverse.rules_decompositions import eigh_pullback, svd_pullback, symmetric_input
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.empty_inputs import zero_at_empty_rrule
 from fwdad.rules.scipy_spectral import (
     check_full_matrices,
     check_spectrum,
@@ -72,6 +73,7 @@ def _eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, ty
 
 # ---- the singular value decomposition ----------------------------------------------------
 @rrule(sl.svd)
+@zero_at_empty_rrule(sl.svd)
 def _svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=True,
          lapack_driver="gesdd"):
     """a gets U diag(ct_s) Vh from the values; np.linalg's svd_pullback from the
@@ -89,6 +91,7 @@ def _svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite
 
 
 @rrule(sl.svdvals)
+@zero_at_empty_rrule(sl.svdvals)
 def _svdvals(a, overwrite_a=False, check_finite=True):
     """a gets U diag(ct) Vh."""
     real_only("scipy.linalg.svdvals", a)

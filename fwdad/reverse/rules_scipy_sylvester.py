@@ -13,6 +13,7 @@ import scipy.linalg as sl
 
 from fwdad.reverse.registry import rrule
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.scipy_sylvester import refuse_empty_operator
 
 
 def _T(a):
@@ -23,6 +24,7 @@ def _T(a):
 def _solve_sylvester(a, b, q):
     """y = solve_sylvester(a^T, b^T, ct): a gets -y x^T, b gets -x^T y, q gets y."""
     real_only("scipy.linalg.solve_sylvester", a, b, q)
+    refuse_empty_operator(a, b, q)
     x = sl.solve_sylvester(a, b, q)
 
     def pullback(ct):

@@ -16,6 +16,7 @@ from fwdad.rules import decompositions as dec
 from fwdad.rules import linalg, norms, shapes
 from fwdad.rules.batching import common_batch, dense, fit, lift, map_batch
 from fwdad.rules.creation import astype_rule, linspace_rule
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.plain_params import carries
 from fwdad.rules.reductions import as_array, flattened
 from fwdad.rules.registry import KEYWORD_ONLY, def_nondiff, frule, takes_out
@@ -66,6 +67,7 @@ def _vecdot(x1: Dual, x2: Dual, axis=-1) -> Dual:
 
 
 @frule(np.linalg.vector_norm)
+@zero_at_empty(np.linalg.vector_norm)
 def _vector_norm(x: Dual, axis=None, keepdims=False, ord: Dual = None) -> Dual:
     """The vector norm over all of `axis` (all axes when None), as a flat vector; in
     ord too (norms.ord_tangent)."""
@@ -80,11 +82,13 @@ def _vector_norm(x: Dual, axis=None, keepdims=False, ord: Dual = None) -> Dual:
 
 
 @frule(np.linalg.matrix_norm)
+@zero_at_empty(np.linalg.matrix_norm)
 def _matrix_norm(x: Dual, keepdims=False, ord="fro") -> Dual:
     return norms.norm_rule(x, ord, (-2, -1), keepdims)
 
 
 @frule(np.linalg.svdvals)
+@zero_at_empty(np.linalg.svdvals)
 def _svdvals(x: Dual) -> Dual:
     return dec.svd_rule(x, compute_uv=False)
 

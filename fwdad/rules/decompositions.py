@@ -14,6 +14,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules import phases, spectra
 from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.reductions import as_array, re_conj_times
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
@@ -150,6 +151,7 @@ def _cholesky(a: Dual, upper=False) -> Dual:
 
 
 @frule(np.linalg.qr)
+@zero_at_empty(np.linalg.qr)
 def _qr(a: Dual, mode="reduced") -> Dual:
     """a = QR, with C = Q^T da R^-1 and Omega = tril(C, -1) - tril(C, -1)^T:
     dR = (C - Omega) R, dQ = da R^-1 - Q (C - Omega). For an m x n a of full rank with
@@ -216,6 +218,7 @@ def _eigvalsh(a: Dual, UPLO="L") -> Dual:
 
 
 @frule(np.linalg.svd)
+@zero_at_empty(np.linalg.svd)
 def svd_rule(a: Dual, full_matrices=True, compute_uv=True, hermitian=False) -> Dual:
     """With dP = U^H da V and F_ij = 1 / (s_j^2 - s_i^2): ds = Re diag(dP),
     dU = U (F * (dP S + S dP^H) + i Im diag(dP) / S) + (I - U U^H) da V S^-1, and dV

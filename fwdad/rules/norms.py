@@ -17,6 +17,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, lift
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.plain_params import carries
 from fwdad.rules.reductions import as_array, re_conj_times, to_last
 from fwdad.rules.registry import frule
@@ -24,6 +25,7 @@ from fwdad.tangents import NoTangent
 
 
 @frule(np.linalg.norm)
+@zero_at_empty(np.linalg.norm)
 def _norm(x: Dual, ord: Dual = None, axis=None, keepdims=False) -> Dual:
     """norm_rule, and the term of ord's tangent in a vector p-norm (a matrix norm's ord
     picks one of a few norms: it has none)."""

@@ -88,6 +88,8 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None,
     a = np.asarray(a)
     if not (axis is None or isinstance(axis, (int, np.integer))):
         refuse_axes(called, axis)
+    if a.size == 0:  # (NumPy's answer: np.nanmean's, whatever q)
+        return np.nanmean(a, axis, keepdims=keepdims)
     if axis is None:
         result = _numbers_quantile(np.reshape(a, (-1,)), q, method)
         return np.reshape(result, np.shape(q) + (1,) * a.ndim) if keepdims else result

@@ -36,7 +36,7 @@ def apply_along_axis(func1d: Any, axis: int, arr: Any, *args: Any, **kwargs: Any
     outer = moved.shape[:-1]
     if math.prod(outer) == 0:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
-    rows = np.reshape(moved, (-1, moved.shape[-1]))
+    rows = np.reshape(moved, (math.prod(outer), moved.shape[-1]))  # (-1: ambiguous at 0)
     results = [np.asarray(func1d(row, *args, **kwargs)) for row in rows]
     stacked = np.stack(results).astype(results[0].dtype, copy=False)
     out = np.reshape(stacked, outer + stacked.shape[1:])

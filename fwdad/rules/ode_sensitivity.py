@@ -58,7 +58,8 @@ class SensitivitySystem:
     def split_outputs(self, zs: np.ndarray):
         """(y, dy) at every output time from the augmented solution's (N, m) array:
         (n, m) and (n, m) or (B, n, m)."""
-        shape = (self.n, -1) if self.size is None else (self.size, self.n, -1)
+        m = np.shape(zs)[-1]  # (not -1: ambiguous for an empty y)
+        shape = (self.n, m) if self.size is None else (self.size, self.n, m)
         return zs[:self.n], zs[self.n:].reshape(shape)
 
     # ---- the right-hand sides ---------------------------------------------------------

@@ -59,7 +59,19 @@ def polysub(a1: Any, a2: Any) -> Any:
 
 
 def polymul(a1: Any, a2: Any) -> Any:
-    return np.convolve(_coefficients("polymul", a1), _coefficients("polymul", a2))
+    return np.convolve(_as_poly1d("polymul", a1), _as_poly1d("polymul", a2))
+
+
+def _as_poly1d(call: str, p: Any) -> Any:
+    """The coefficients np.poly1d keeps, as NumPy's polymul takes them: without leading
+    zeros, [0] for none. A leading zero is refused: the result is shorter there than
+    anywhere near, so it has no derivative."""
+    p = _coefficients(call, p)
+    if len(p) > 1 and p[0] == 0:
+        refuse_polynomial(call, "coefficients with a leading zero", "NumPy drops leading "
+                          "zeros (as np.poly1d does), so the result's length jumps there. "
+                          "Drop them before the call, or use np.convolve, which keeps them.")
+    return np.zeros(1, p.dtype) if len(p) == 0 else p
 
 
 def polydiv(u: Any, v: Any) -> Any:
@@ -115,6 +127,8 @@ def poly(seq_of_zeros: Any) -> Any:
                           "Pass real roots (np.linalg.eigvals(a) of a matrix with real "
                           "eigenvalues, taken .real), or multiply the factors with "
                           "np.convolve.")
+    if len(roots) == 0:
+        return 1.0  # (NumPy's: a float, not an array)
     coefficients = np.ones(1)
     for root in roots:
         coefficients = np.convolve(coefficients, np.array([1.0, -root]))

@@ -15,6 +15,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from fwdad.dual import Dual
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, lift, tangent_axis
 from fwdad.rules.creation import array_rule
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import def_nondiff, frule, takes_out
 from fwdad.rules.widening import overwrite
 from fwdad.tangents import NoTangent
@@ -68,6 +69,7 @@ def _plus_initial(reduced: Dual, initial: Dual, factor) -> Dual:
 
 
 @frule(np.mean, np.ndarray.mean, pure=True)
+@zero_at_empty(np.mean)  # (a mean of nothing: NaN, constant)
 def _mean(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True) -> Dual:
     return _reduce_linear(np.mean, x, axis, dict(dtype=dtype, keepdims=keepdims,
                                                  where=where))
@@ -75,6 +77,7 @@ def _mean(x: Dual, axis=None, dtype=None, keepdims=False, *, where=True) -> Dual
 
 def _nan_reduction(fn):
     """nansum, nanmean: NaNs are left out, so their tangents are too."""
+    @zero_at_empty(fn)  # (nanmean of nothing: NaN, constant)
     def rule(x: Dual, axis=None, dtype=None, keepdims=False) -> Dual:
         x = as_array(x)
         out = fn(x.primal, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -209,6 +212,7 @@ def re_conj_times(a, b):
 
 
 @frule(np.var, np.ndarray.var)
+@zero_at_empty(np.var)  # (a mean of nothing: NaN, constant)
 def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too."""
     x = as_array(x)
@@ -224,6 +228,7 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
 
 
 @frule(np.std, np.ndarray.std)
+@zero_at_empty(np.std)  # (a mean of nothing: NaN, constant)
 def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     return std_of(_var(x, axis, dtype, ddof, keepdims), as_array(x), axis)
 

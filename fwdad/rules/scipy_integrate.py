@@ -54,6 +54,8 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
                        dense_output=dense_output, events=events, vectorized=vectorized,
                        args=plain_args, **options)
     check_status("solve_ivp", res.status, res.message)
+    if len(res.t) == 0 and events is None and not dense_output:
+        return Dual(res, zero_tangent(res))  # (an empty t_eval: no output to move)
     times = IvpTimes(t_span, t_eval, running_batch_size(), len(res.t), stop_time(res))
     system = SensitivitySystem(fun, () if args is None else list(iterate(args)),
                                np.size(y0.primal), times.size, _t_then_y, "solve_ivp")
@@ -65,7 +67,9 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
         tangent["t_events"], tangent["y_events"], dt_stop = event_tangents(
             events, system, res, aug.sol, times.stop)
         times.dt1 = times.dt1 if dt_stop is None else dt_stop  # (the end moved with it)
-    tangent["t"], tangent["y"] = times.of_outputs(), output_tangents(system, res, aug, times)
+    if len(res.t):  # (an empty t_eval gives empty lists, their tangents empty too)
+        tangent["t"], tangent["y"] = times.of_outputs(), output_tangents(system, res, aug,
+                                                                         times)
     if dense_output:
         from fwdad.rules.ode_dense import DenseSolution  # (it imports dispatch)
         res["sol"], tangent["sol"] = DenseSolution(res.sol, aug.sol, system), NoTangent
@@ -159,6 +163,11 @@ def _odeint(func: Dual, y0: Dual, t: Dual, args: Dual = None, Dfun=None, col_der
     real_only("scipy.integrate.odeint", y0.primal)
     y0 = as_float_array(y0)
     plain_args = () if args is None else args.primal
+    if np.size(t.primal) == 0:  # no output time (SciPy refuses it with full_output)
+        ys = si.odeint(func.primal, y0.primal, t.primal, plain_args, Dfun, col_deriv,
+                       full_output, tfirst=tfirst, **options)
+        size = running_batch_size()
+        return Dual(ys, np.zeros(((size,) if size else ()) + np.shape(ys)))
     ys, info = si.odeint(func.primal, y0.primal, t.primal, plain_args, Dfun, col_deriv, 1,
                          tfirst=tfirst, **options)
     check_odeint(info)

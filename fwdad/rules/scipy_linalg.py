@@ -26,6 +26,7 @@ from fwdad.rules import spectra
 from fwdad.rules.batching import common_batch, dense, fit, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.decompositions import det_tangent
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -194,6 +195,7 @@ def factor_tangent(pair: Dual):
 
 
 @frule(sl.lu_factor)
+@zero_at_empty(sl.lu_factor)
 def _lu_factor(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
     """a[perm] = L U (L unit lower, in lu below the diagonal; U on and above it): with
     X = L^-1 da[perm] U^-1, dL = L tril(X, -1) and dU = triu(X) U."""

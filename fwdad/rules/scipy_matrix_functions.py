@@ -19,6 +19,7 @@ from fwdad.dual import Dual
 from fwdad.errors import InternalError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import frule
 from fwdad.rules.scipy_linalg import blocks
 
@@ -62,6 +63,7 @@ def _da(a: Dual):
 
 
 @frule(sl.sqrtm)
+@zero_at_empty(sl.sqrtm)
 def _sqrtm(a: Dual, **options) -> Dual:
     """s s = a: s ds + ds s = da, a Sylvester equation (unique: s's eigenvalues have
     positive real parts)."""

@@ -25,6 +25,7 @@ from fwdad.rules import spectra
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.decompositions import eigh_tangent, hermitian_part, singular_vector_tangents
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import frule
 
 
@@ -156,6 +157,7 @@ def _svd_dual(call: str, a: Dual, full_matrices: bool, compute_uv: bool, check_f
 
 
 @frule(sl.svd)
+@zero_at_empty(sl.svd)
 def _svd(a: Dual, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=True,
          lapack_driver="gesdd") -> Dual:
     """a = U S Vh: np.linalg.svd's tangents at SciPy's factors (see
@@ -165,6 +167,7 @@ def _svd(a: Dual, full_matrices=True, compute_uv=True, overwrite_a=False, check_
 
 
 @frule(sl.svdvals)
+@zero_at_empty(sl.svdvals)
 def _svdvals(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
     """ds = diag(U^T da V), singular values distinct and nonzero."""
     return _svd_dual("svdvals", a, False, False, check_finite, "gesdd")

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
@@ -30,10 +31,26 @@ def _d(x: Dual, out):
     return lift(x.primal, dense(x.primal, x.tangent), np.ndim(out))
 
 
+def refuse_empty_operator(a, b, q) -> None:
+    """SciPy answers an empty a or b with an uninitialized array shaped like q: values
+    only for an empty q (m x n: a m x m, b n x n), refused otherwise (both modes)."""
+    if (np.size(a) == 0 or np.size(b) == 0) and np.size(q):
+        raise FwdadError(
+            f"scipy.linalg.solve_sylvester{in_user_code()}: a ({_shape(a)}) or b "
+            f"({_shape(b)}) is empty and q ({_shape(q)}) is not, where SciPy returns an "
+            f"uninitialized array, with no derivative. Pass a square a (m x m) and b "
+            f"(n x n) for q (m x n).")
+
+
+def _shape(x) -> str:
+    return " x ".join(map(str, np.shape(x)))
+
+
 @frule(sl.solve_sylvester)
 def _solve_sylvester(a: Dual, b: Dual, q: Dual) -> Dual:
     """a x + x b = q: a dx + dx b = dq - da x - x db."""
     real_only("scipy.linalg.solve_sylvester", a.primal, b.primal, q.primal)
+    refuse_empty_operator(a.primal, b.primal, q.primal)
     x = sl.solve_sylvester(a.primal, b.primal, q.primal)
     rhs = _d(q, x) - _d(a, x) @ x - x @ _d(b, x)
     return Dual(x, fit(sl.solve_sylvester(a.primal, b.primal, rhs), x))

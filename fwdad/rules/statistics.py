@@ -8,6 +8,7 @@ from fwdad.dual import Dual
 from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules import reductions as red
 from fwdad.rules.batching import batch_size, dense, fit, is_batched, tangent_axis
+from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import frule, takes_out
 from fwdad.tangents import NoTangent
 
@@ -93,6 +94,7 @@ def _nancumprod(a: Dual, axis=None, dtype=None) -> Dual:
 
 
 @frule(np.nanvar)
+@zero_at_empty(np.nanvar)
 def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)) over the entries that are not
     NaN."""
@@ -109,6 +111,7 @@ def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
 
 
 @frule(np.nanstd)
+@zero_at_empty(np.nanstd)
 def _nanstd(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     """As np.std over the values that are not NaN (a group of one value: tangent 0)."""
     return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims), red.as_array(a), axis)
@@ -176,6 +179,9 @@ def _stack_rows(x: Dual, y: Dual):
 def _corrcoef(x: Dual, y: Dual = None, rowvar=True) -> Dual:
     """c_ij = C_ij / (s_i s_j), s = sqrt(diag C): dc_ij = dC_ij / (s_i s_j)
     - c_ij (dC_ii / (2 C_ii) + dC_jj / (2 C_jj))."""
+    if np.size(x.primal) == 0 and (y is None or np.size(y.primal) == 0):
+        return Dual(np.corrcoef(x.primal, None if y is None else y.primal, rowvar),
+                    NoTangent)  # (of no entry: constant)
     cov = _cov(x, y, rowvar)
     out = np.corrcoef(x.primal, None if y is None else y.primal, rowvar)
     c, dc = np.atleast_2d(cov.primal), cov.tangent

@@ -8,7 +8,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient
 
 
 class Log:
@@ -60,10 +60,6 @@ WRITERS = [through_an_instance_made_inside, through_a_global_instance, through_a
            through_the_class]
 
 
-def _central(f, x, h=1e-6):
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 @pytest.mark.parametrize("f", WRITERS, ids=lambda f: f.__name__)
 def test_a_derivative_written_into_a_class_attribute_is_refused(f):
     for _ in range(3):  # (it gave a wrong derivative, silently, each time)
@@ -75,19 +71,20 @@ def test_a_derivative_written_into_a_class_attribute_is_refused(f):
 
 @pytest.mark.parametrize("f", WRITERS, ids=lambda f: f.__name__)
 def test_reverse_mode_keeps_the_derivative_in_a_class_attribute(f):
-    want = _central(f, W)
+    want = central_gradient(f, W)
     for _ in range(3):
         assert_close(fwdad.grad(f)(W), want, rtol=1e-6, atol=1e-9)
     assert type(Log.items[0]) is np.float64  # (plain values left behind)
 
 
 def test_a_class_constant_is_read_as_a_constant():
-    want = _central(reads_a_class_constant, W)
+    want = central_gradient(reads_a_class_constant, W)
     for _ in range(3):
         assert_close(fwdad.jacfwd(reads_a_class_constant)(W), want, rtol=1e-6)
         assert fwdad.jvp(reads_a_class_constant, (W,), (V,))[1] == pytest.approx(want @ V)
         assert_close(fwdad.hvp(reads_a_class_constant, (W,), (V,))[0],
-                     _central(fwdad.grad(reads_a_class_constant), W, h=1e-5) @ V, rtol=1e-6)
+                     central_gradient(fwdad.grad(reads_a_class_constant), W, h=1e-5) @ V,
+                     rtol=1e-6)
 
 
 class Buffer:

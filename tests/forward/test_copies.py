@@ -9,7 +9,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient
 
 
 class Pair:
@@ -90,16 +90,12 @@ def deep_copy_of_a_global(x):
     return q.a * q.b.sum() + GLOBAL.b.sum() * x[2]
 
 
-def _central(f, x, h=1e-6):
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 @pytest.mark.parametrize("f", [shallow_shares_arrays, shallow_dataclass, shallow_slots,
                                shallow_own_copy, deep_lists, deep_keeps_what_is_shared,
                                deep_copy_of_a_global], ids=lambda f: f.__name__)
 def test_copies_against_central_differences(f):
     x = np.array([0.3, -1.2, 0.8])
-    want = _central(f, x)
+    want = central_gradient(f, x)
     assert_close(fwdad.jacfwd(f)(x), want)
     direction = np.array([1.0, 2.0, -0.5])
     assert_close(fwdad.jvp(f, (x,), (direction,))[1], want @ direction)

@@ -11,7 +11,7 @@ import pytest
 import fwdad
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient
 
 
 # ---- the programs: each f starts by resetting the default through its global name ----
@@ -105,15 +105,10 @@ W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
 
 
-def _central(f, x, h=1e-6):
-    """Central differences of f (a scalar or array result) along each unit vector."""
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 def _hessian_reference(f):
     """Central differences of fwdad.grad's gradient (reverse mode follows the array
     defaults too: reverse/state.py)."""
-    return _central(fwdad.grad(f), W, h=1e-5)
+    return central_gradient(fwdad.grad(f), W, h=1e-5)
 
 
 FIRST_ORDER = {
@@ -134,7 +129,7 @@ SECOND_ORDER = {
 @pytest.mark.parametrize("how", sorted(FIRST_ORDER))
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_first_derivatives_stay_right_call_after_call(f, how):
-    want = _central(f, W)
+    want = central_gradient(f, W)
     for _ in range(3):
         assert_close(FIRST_ORDER[how](f), want, rtol=1e-6, atol=1e-9)
 
@@ -235,7 +230,7 @@ def read_through_the_function_past_a_number(w):
 
 @pytest.mark.parametrize("how", sorted(FIRST_ORDER))
 def test_a_default_read_through_its_function(how):
-    want = _central(read_through_the_function, W)
+    want = central_gradient(read_through_the_function, W)
     for _ in range(3):
         assert_close(FIRST_ORDER[how](read_through_the_function), want, rtol=1e-6,
                      atol=1e-9)
@@ -258,7 +253,7 @@ def test_a_derived_rule_called_directly_is_one_derivative(f):
     """`f.frule(Dual(...))` outside any transformation (forward/defaults.EntryRule): the
     helper's calls share the default's Dual (each got a new zero tangent)."""
     rule = fwdad.derive_frule(f).frule
-    want = _central(f, W) @ V
+    want = central_gradient(f, W) @ V
     for _ in range(3):
         assert rule(fwdad.Dual(W.copy(), V.copy())).tangent == pytest.approx(want, rel=1e-6)
 
@@ -269,7 +264,7 @@ def test_a_static_graph_runs_the_full_rule_for_an_aliased_default():
     up and every call runs the rule (the recording run itself read a default's Dual
     made once, and gave a wrong first value)."""
     graph = fwdad.static_graph(read_through_the_global)
-    want = _central(read_through_the_global, W) @ V
+    want = central_gradient(read_through_the_global, W) @ V
     for _ in range(3):
         assert fwdad.jvp(graph, (W,), (V,))[1] == pytest.approx(want, rel=1e-6)
     assert graph.static_graph.counts["replays"] == 0
@@ -297,7 +292,7 @@ def test_two_gradients_in_one_jvp_share_the_default():
     def from_the_same_state(x):
         store[:] = [0.25]
         return _grads_twice(x)
-    want = _central(from_the_same_state, W)
+    want = central_gradient(from_the_same_state, W)
     for _ in range(3):
         for i, e in enumerate(np.eye(3)):
             store[:] = [0.25]
@@ -389,7 +384,7 @@ def written_by_a_helper_in_a_table(w):
 
 
 def test_a_default_of_a_function_in_a_global_table_is_found_when_the_rule_is_built():
-    want = _central(written_by_a_helper_in_a_table, W) @ V
+    want = central_gradient(written_by_a_helper_in_a_table, W) @ V
     for _ in range(3):
         got = fwdad.jvp(written_by_a_helper_in_a_table, (W,), (V,))[1]
         assert got == pytest.approx(want, rel=1e-6)

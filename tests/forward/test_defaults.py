@@ -8,7 +8,7 @@ import fwdad
 from fwdad.errors import FwdadError
 from fwdad.forward.defaults import FreshDefault
 from fwdad.forward.derive import build_rule
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient, central_hessian
 
 
 def write_into_array(x, buf=np.zeros(3)):
@@ -30,15 +30,11 @@ def immutable_defaults(x, scale=2.0, shift=(1.0, 2.0), name="k"):
     return (x * scale).sum() + shift[1]
 
 
-def _central(f, x, h=1e-6):
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 @pytest.mark.parametrize("f", [write_into_array, grow_a_list, fill_a_dict,
                                immutable_defaults], ids=lambda f: f.__name__)
 def test_repeated_calls_start_from_a_zero_tangent(f):
     x = np.array([0.3, -1.2, 2.0])
-    want = _central(f, x)
+    want = central_gradient(f, x)
     for _ in range(2):  # batched passes, in one chunk and in two, then single tangents
         assert_close(fwdad.jacfwd(f)(x), want, rtol=1e-6)
         assert_close(fwdad.jacfwd(f, chunk_size=2)(x), want, rtol=1e-6)
@@ -72,7 +68,7 @@ def test_a_default_written_by_one_call_and_read_by_the_next():
     """Every call of one derivative gets the same Dual of the default (it gave a zero
     derivative for what the first call wrote: forward/defaults.py, one_derivative)."""
     x = np.array([0.3, -0.7])
-    want = _central(remembered_across_two_calls, x)
+    want = central_gradient(remembered_across_two_calls, x)
     for _ in range(2):
         for i, e in enumerate(np.eye(2)):
             assert_close(fwdad.jvp(remembered_across_two_calls, (x,), (e,))[1], want[i],
@@ -124,7 +120,7 @@ def test_a_default_changed_through_its_function_between_two_calls_is_followed():
     """`f.__defaults__[0]` is the Dual the calls share (core/duals.read_lasting): the
     item inserted there gets a zero tangent, and the next call reads the first's."""
     x = np.array([0.3, -0.7])
-    want = _central(inserted_through_the_defaults, x)
+    want = central_gradient(inserted_through_the_defaults, x)
     for _ in range(3):
         assert_close(fwdad.jacfwd(inserted_through_the_defaults)(x), want, rtol=1e-6)
         for i, e in enumerate(np.eye(2)):
@@ -134,19 +130,14 @@ def test_a_default_changed_through_its_function_between_two_calls_is_followed():
 
 def test_a_default_emptied_outside_between_two_calls_starts_again():
     x = np.array([0.3, -0.7])
-    assert_close(fwdad.jacfwd(emptied_between_calls)(x), _central(emptied_between_calls, x))
+    assert_close(fwdad.jacfwd(emptied_between_calls)(x),
+                 central_gradient(emptied_between_calls, x))
 
 
 def written_and_read_in_one_call(x, store=[]):  # noqa: B006
     store.clear()
     store.append(x[0] ** 2)
     return store[0] * x[1] + x[0] * x[1] ** 2
-
-
-def _central_hessian(f, x, h=1e-4):
-    e = np.eye(len(x)) * h
-    return np.array([[(f(x + a + b) - f(x + a - b) - f(x - a + b) + f(x - a - b)) / (4 * h * h)
-                      for b in e] for a in e])
 
 
 @pytest.mark.parametrize("f", [written_and_read_in_one_call, remembered_across_two_calls],
@@ -156,6 +147,6 @@ def test_second_derivatives_through_a_written_default(f):
     levels that writes land in (the outer tangent was NoTangent, and what was written
     into the default lost its second-order part)."""
     x = np.array([0.3, -0.7])
-    want = _central_hessian(f, x)
+    want = central_hessian(f, x)
     for _ in range(2):
         assert_close(fwdad.jacfwd(fwdad.jacfwd(f))(x), want, rtol=1e-5, atol=1e-6)

@@ -10,7 +10,7 @@ import pytest
 
 import fwdad
 from fwdad.errors import FwdadError
-from tests.util import assert_close
+from tests.util import assert_close, central_difference
 
 STORE = []
 TABLE = {}
@@ -78,10 +78,6 @@ def _closure_list():
     return f
 
 
-def _central_jvp(fn, w, t, h=1e-6):
-    return (fn(w + h * t) - fn(w - h * t)) / (2 * h)
-
-
 @pytest.mark.parametrize("fn", [appended_then_read, inserted, extended, item_written,
                                 nested_item_written, _closure_list()],
                          ids=lambda f: f.__name__)
@@ -89,7 +85,7 @@ def test_a_derivative_written_into_a_global_container_by_name_is_followed(fn):
     """Each was refused before ("read from a global or closure")."""
     w, t = np.array([0.3, -0.7]), np.array([1.0, 0.5])
     for _ in range(2):
-        want = _central_jvp(fn, w, t)
+        want = central_difference(fn, w, t)
         assert fwdad.jvp(fn, (w,), (t,))[1] == pytest.approx(want, rel=1e-6)
 
 
@@ -158,7 +154,7 @@ def test_a_derivative_written_into_a_global_object_by_name_is_followed(fn):
         BOX.a[:] = [3.0, 1.0, 2.0]
         return fn(w)
     for _ in range(2):
-        want = _central_jvp(from_the_start, w, t)
+        want = central_difference(from_the_start, w, t)
         assert fwdad.jvp(from_the_start, (w,), (t,))[1] == pytest.approx(want, rel=1e-6)
 
 

@@ -14,7 +14,7 @@ import fwdad
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
-from tests.util import assert_close, fresh_module
+from tests.util import assert_close, central_gradient, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -143,11 +143,6 @@ PROGRAMS = [closure_store, written_in_one_helper_read_in_another, appended_and_c
             field_array_written, written_through_bound_methods]
 
 
-def _central(f, x, h=1e-6):
-    """Central differences of f along each unit vector (rows)."""
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 FIRST_ORDER = {
     "jvp": lambda f: np.array([fwdad.jvp(f, (W,), (e,))[1] for e in np.eye(3)]),
     "jacfwd": lambda f: fwdad.jacfwd(f)(W),
@@ -197,7 +192,7 @@ def test_first_derivatives_stay_right_call_after_call(f, how):
                                              r"a variable was written into a constant array"):
             FIRST_ORDER[how](f)
         return
-    want = _central(f, W)
+    want = central_gradient(f, W)
     for _ in range(3):
         assert_close(FIRST_ORDER[how](f), want, rtol=1e-6, atol=1e-9)
         _leaves_plain_call_would(f)
@@ -206,7 +201,7 @@ def test_first_derivatives_stay_right_call_after_call(f, how):
 @pytest.mark.parametrize("how", sorted(SECOND_ORDER))
 @pytest.mark.parametrize("f", PROGRAMS[:-1], ids=lambda f: f.__name__)
 def test_second_derivatives_stay_right_call_after_call(f, how):
-    hessian = _central(fwdad.jacfwd(f), W, h=1e-5)
+    hessian = central_gradient(fwdad.jacfwd(f), W, h=1e-5)
     for _ in range(3):
         got, want = SECOND_ORDER[how](f, hessian)
         assert_close(got, want, rtol=1e-6, atol=1e-8)
@@ -306,8 +301,8 @@ def test_a_reader_optimized_before_the_writer_was_met_is_built_again():
     assert build_rule(module.read_first).source.startswith("# optimized")  # (the case)
     f = module.written_then_read
     for _ in range(3):
-        assert fwdad.jvp(f, (W,), (V,))[1] == pytest.approx(_central(f, W) @ V, rel=1e-6)
-        assert_close(fwdad.jacfwd(f)(W), _central(f, W), rtol=1e-6)
+        assert fwdad.jvp(f, (W,), (V,))[1] == pytest.approx(central_gradient(f, W) @ V, rel=1e-6)
+        assert_close(fwdad.jacfwd(f)(W), central_gradient(f, W), rtol=1e-6)
     assert not build_rule(module.read_first).source.startswith("# optimized")
 
 
@@ -350,7 +345,7 @@ def test_threads_keep_their_own_derivatives():
     closure_store, which writes two values, gave such reads on Python 3.13.)"""
     import threading
     stored_once(W)
-    want = _central(stored_once, W)
+    want = central_gradient(stored_once, W)
     results, errors = {}, []
 
     def work(k):

@@ -13,7 +13,7 @@ import fwdad
 from fwdad.errors import FwdadError
 from fwdad.forward.derive import build_rule
 from tests.forward import written_globals_config as config
-from tests.util import assert_close, fresh_module
+from tests.util import assert_close, central_gradient, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -130,11 +130,6 @@ PROGRAMS = [scratch_in_a_helper, written_in_one_helper_read_in_another,
             written_in_a_closure]
 
 
-def _central(f, x, h=1e-6):
-    """Central differences of f along each unit vector (rows)."""
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 FIRST_ORDER = {
     "jvp": lambda f: np.array([fwdad.jvp(f, (W,), (e,))[1] for e in np.eye(3)]),
     "jacfwd": lambda f: fwdad.jacfwd(f)(W),
@@ -151,7 +146,7 @@ SECOND_ORDER = {
 @pytest.mark.parametrize("how", sorted(FIRST_ORDER))
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_first_derivatives_stay_right_call_after_call(f, how):
-    want = _central(f, W)
+    want = central_gradient(f, W)
     for _ in range(3):
         assert_close(FIRST_ORDER[how](f), want, rtol=1e-6, atol=1e-9)
 
@@ -159,7 +154,7 @@ def test_first_derivatives_stay_right_call_after_call(f, how):
 @pytest.mark.parametrize("how", sorted(SECOND_ORDER))
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_second_derivatives_stay_right_call_after_call(f, how):
-    hessian = _central(fwdad.jacfwd(f), W, h=1e-5)
+    hessian = central_gradient(fwdad.jacfwd(f), W, h=1e-5)
     for _ in range(3):
         got, want = SECOND_ORDER[how](f, hessian)
         assert_close(got, want, rtol=1e-6, atol=1e-8)
@@ -241,10 +236,6 @@ def test_sparsity_detection_refuses_it_in_global_mode_at_the_users_line():
 
 
 # ---- rules built before fwdad knew the array was written: dropped, or refused once ---
-def _central_jvp(f, *args):
-    return _central(lambda w: f(w, *args), W) @ V
-
-
 FIRST = np.zeros(3)
 
 
@@ -300,8 +291,8 @@ def test_a_reader_optimized_before_the_writer_was_met_is_built_again(reader, f):
     fwdad.jvp(reader, (W,), (V,))
     assert build_rule(reader).source.startswith("# optimized")  # (the case to test)
     for _ in range(3):
-        assert fwdad.jvp(f, (W,), (V,))[1] == pytest.approx(_central_jvp(f), rel=1e-6)
-        assert_close(fwdad.jacfwd(f)(W), _central(f, W), rtol=1e-6)
+        assert fwdad.jvp(f, (W,), (V,))[1] == pytest.approx(central_gradient(f, W) @ V, rel=1e-6)
+        assert_close(fwdad.jacfwd(f)(W), central_gradient(f, W), rtol=1e-6)
     assert not build_rule(reader).source.startswith("# optimized")
 
 

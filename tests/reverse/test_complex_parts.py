@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import fwdad
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient
 
 X = np.array([0.3, -0.7, 1.1])
 
@@ -49,13 +49,9 @@ PROGRAMS = [real_read_after_a_write, imag_read_before_and_after, written_through
             written_twice]
 
 
-def _central(f, x, h=1e-6):
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_gradient_matches_central_differences_and_jvp(f):
-    want = _central(f, X)
+    want = central_gradient(f, X)
     assert_close(fwdad.grad(f)(X), want, rtol=1e-6, atol=1e-9)
     assert_close(fwdad.jacrev(f)(X), want, rtol=1e-6, atol=1e-9)
     forward = np.array([fwdad.jvp(f, (X,), (e,))[1] for e in np.eye(3)])
@@ -67,5 +63,5 @@ def test_a_pullback_runs_twice(f):
     value, pullback = fwdad.vjp(f, X)
     first = pullback(1.0)[0]
     assert_close(pullback(1.0)[0], first, rtol=0, atol=0)
-    assert_close(first, _central(f, X), rtol=1e-6, atol=1e-9)
+    assert_close(first, central_gradient(f, X), rtol=1e-6, atol=1e-9)
     assert value == pytest.approx(f(X))

@@ -15,6 +15,7 @@ from fwdad.errors import NonDifferentiableError
 from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.var import Var
 from tests.reverse.dot_product import check_dot_product
+from tests.util import central_partials
 
 ARGS = (np.float64(0.3), np.float64(-0.7), np.float64(1.1), np.float64(0.4))
 DIRECTION = (0.2, 0.5, -0.4, 0.9)
@@ -110,15 +111,6 @@ def vector_output(make, op):
     return f
 
 
-def central_differences(f, args, h=1e-6):
-    slopes = []
-    for i in range(len(args)):
-        up, down = list(args), list(args)
-        up[i], down[i] = up[i] + h, down[i] - h
-        slopes.append((f(*up) - f(*down)) / (2 * h))
-    return np.array(slopes)
-
-
 ALL = (0, 1, 2, 3)
 
 
@@ -126,7 +118,7 @@ ALL = (0, 1, 2, 3)
 def test_grad_matches_finite_differences_and_forward_mode(make, op):
     f = real_output(make, op)
     got = np.array(fwdad.grad(f, argnums=ALL)(*ARGS))
-    np.testing.assert_allclose(got, central_differences(f, ARGS), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got, central_partials(f, ARGS), rtol=1e-6, atol=1e-8)
     np.testing.assert_allclose(got, fwdad.jacfwd(f, argnums=ALL)(*ARGS), rtol=1e-12)
 
 
@@ -152,7 +144,7 @@ def test_hvp_matches_finite_differences_of_the_gradient(make, op):
     def gradient_along(s):
         return np.array(fwdad.jacfwd(f, argnums=ALL)(
             *(a + s * d for a, d in zip(ARGS, DIRECTION))))
-    np.testing.assert_allclose(got, central_differences(gradient_along, [0.0])[0],
+    np.testing.assert_allclose(got, central_partials(gradient_along, [0.0])[0],
                                rtol=1e-6, atol=1e-8)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import fwdad
 from fwdad.reverse.var import Var, VarMat
-from tests.util import assert_close
+from tests.util import assert_close, central_gradient
 
 
 def grow_a_default(x, acc=[]):  # noqa: B006 (the mutable default is the point)
@@ -71,20 +71,16 @@ def _holds_variable(x, seen=None):
     return False
 
 
-def _central(f, x, h=1e-6):
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 @pytest.mark.parametrize("f", [grow_a_default, write_a_global_dict, write_a_global_field,
                                extend_insert_update], ids=lambda f: f.__name__)
 def test_the_state_holds_plain_values_after_grad(f):
     x = np.array([0.3, -1.2])
     for _ in range(2):  # the second grad reads what the first left: constants
-        want = _central(f, x)  # (plain calls: the state as a plain call leaves it)
+        want = central_gradient(f, x)  # (plain calls: the state as a plain call leaves it)
         assert_close(fwdad.grad(f)(x), want, rtol=1e-6)
         assert not _holds_variable(_defaults_and_globals())
         f(x)  # a plain call runs on what grad left
-        assert_close(fwdad.jacrev(f)(x), _central(f, x), rtol=1e-6)
+        assert_close(fwdad.jacrev(f)(x), central_gradient(f, x), rtol=1e-6)
         assert not _holds_variable(_defaults_and_globals())
 
 

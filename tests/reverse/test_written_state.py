@@ -13,7 +13,7 @@ import pytest
 import fwdad
 from fwdad.errors import FwdadError
 from tests.forward import test_written_globals as forward_programs
-from tests.util import assert_close, fresh_module
+from tests.util import assert_close, central_gradient, fresh_module
 
 W = np.array([0.3, -0.7, 1.1])
 V = np.array([0.5, 1.0, -0.4])
@@ -62,11 +62,6 @@ PROGRAMS = forward_programs.PROGRAMS + [buffer_default, default_read_by_another_
                                         default_in_a_loop]
 
 
-def _central(f, x, h=1e-6):
-    """Central differences of f along each unit vector (rows)."""
-    return np.array([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in np.eye(len(x))])
-
-
 REVERSE = {
     "grad": lambda f: fwdad.grad(f)(W),
     "vjp": lambda f: fwdad.vjp(f, W)[1](1.0)[0],
@@ -77,7 +72,7 @@ REVERSE = {
 @pytest.mark.parametrize("how", sorted(REVERSE))
 @pytest.mark.parametrize("f", PROGRAMS, ids=lambda f: f.__name__)
 def test_gradients_stay_right_call_after_call(f, how):
-    want = _central(f, W)
+    want = central_gradient(f, W)
     for _ in range(3):
         assert_close(REVERSE[how](f), want, rtol=1e-6, atol=1e-9)
 
@@ -90,13 +85,13 @@ def test_grad_matches_jvp_by_the_dot_product_test(f):
 def test_matvar_layout():
     with fwdad.reverse.layout("matvar"):
         for f in (buffer_default, forward_programs.scratch_in_a_helper):
-            assert_close(fwdad.grad(f)(W), _central(f, W), rtol=1e-6, atol=1e-9)
+            assert_close(fwdad.grad(f)(W), central_gradient(f, W), rtol=1e-6, atol=1e-9)
 
 
 def test_hvp_and_hessian():
     """(By forward over forward still: forward over reverse hands such a function on.)"""
     f = buffer_default
-    hessian = _central(fwdad.grad(f), W, h=1e-5)
+    hessian = central_gradient(fwdad.grad(f), W, h=1e-5)
     assert_close(fwdad.hessian(f)(W), hessian, rtol=1e-6, atol=1e-8)
     assert_close(fwdad.hvp(f, (W,), (V,))[0], hessian @ V, rtol=1e-6, atol=1e-8)
 
@@ -144,7 +139,7 @@ def test_the_next_derivative_starts_from_a_constant():
 
 def test_a_pullback_runs_later_and_twice_whatever_the_array_holds_then():
     f = default_read_by_another_function
-    want = _central(f, W) * 2.0
+    want = central_gradient(f, W) * 2.0
     value, pullback = fwdad.vjp(f, W)
     _into_default.__defaults__[0][...] = 99.0  # (the tape keeps copies)
     assert_close(pullback(2.0)[0], want, rtol=1e-6, atol=1e-9)
@@ -227,7 +222,7 @@ def test_a_name_read_before_fwdad_knew_the_array_is_written_is_refused_once():
                                          r"write_held at .*the next call is right"):
         fwdad.grad(f)(W)
     for _ in range(2):
-        assert_close(fwdad.grad(f)(W), _central(f, W), rtol=1e-6, atol=1e-9)
+        assert_close(fwdad.grad(f)(W), central_gradient(f, W), rtol=1e-6, atol=1e-9)
 
 
 # ---- threads: each pass keeps its own variables --------------------------------------
@@ -248,4 +243,4 @@ def test_passes_in_two_threads_keep_their_own_variables():
     for t in threads:
         t.join()
     for k, x in enumerate(points):
-        assert_close(got[k], _central(buffer_default, x), rtol=1e-6, atol=1e-9)
+        assert_close(got[k], central_gradient(buffer_default, x), rtol=1e-6, atol=1e-9)

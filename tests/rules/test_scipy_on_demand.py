@@ -3,22 +3,33 @@ fresh interpreter that imports SciPy after fwdad, each mode finds SciPy's rules 
 first lookup, whichever comes first, and a function derived before anything touched
 SciPy calls the registered rules. Each check runs in a new interpreter: this test
 session has imported SciPy (and loaded its rules) long before."""
+import inspect
+import textwrap
+
 import pytest
 
 from fwdad.rules.all import HAS_SCIPY
+from tests import util
 from tests.fresh import run_fresh
 
 pytestmark = pytest.mark.skipif(not HAS_SCIPY, reason="SciPy is not installed")
 
+# The script cannot import tests.util (it runs in a new interpreter, where that would
+# import more than the check allows): it gets the source of its central differences.
+_CENTRAL = textwrap.indent("".join(inspect.getsource(fn) + "\n" for fn in (
+    util.fd_jvp, util._inexact, util._tree_map, util.central_difference,
+    util.central_gradient, util.central_jacobian)), "    ")
+
 # A model of scipy.special and scipy.linalg, and central differences to check it against.
 MODEL = """
+    from __future__ import annotations
     import sys
     import numpy as np
     import fwdad
+    from fwdad.tangents import perturb
 
-    def central(f, x, step=1e-6):
-        return np.array([(f(x + step * d) - f(x - step * d)) / (2 * step)
-                         for d in np.eye(x.size)]).T
+""" + _CENTRAL + """
+    central = central_jacobian
 
     def close(got, expected):
         np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)

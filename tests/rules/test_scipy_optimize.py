@@ -20,17 +20,10 @@ from tests.rules.scipy_optimize_cases import (
     root_x,
     system,
 )
+from tests.util import central_jacobian
 
 so = pytest.importorskip("scipy.optimize")
 si = pytest.importorskip("scipy.integrate")
-
-
-def central_differences(f, x, h=1e-6):
-    """The Jacobian of f at x (float array) by central differences."""
-    x = np.asarray(x, dtype=float)
-    columns = [(np.asarray(f(x + h * e)) - np.asarray(f(x - h * e))) / (2 * h)
-               for e in np.eye(x.size)]
-    return np.stack(columns, axis=-1)
 
 
 # ---- functions defined inside the differentiated function ------------------------------------
@@ -60,7 +53,7 @@ def quad_of_a_closure(p):
 @pytest.mark.parametrize("f", [brentq_of_a_closure, root_of_a_closure,
                                fsolve_of_a_lambda_with_args, quad_of_a_closure])
 def test_a_closure_jvp_and_jacfwd_match_finite_differences(f):
-    want = central_differences(f, P)
+    want = central_jacobian(f, P)
     np.testing.assert_allclose(fwdad.jacfwd(f)(P), want, rtol=1e-7, atol=1e-9)
     direction = np.array([0.3, -1.1])
     _, tangent = fwdad.jvp(f, (P,), (direction,))  # (one tangent: the unbatched path)
@@ -97,7 +90,7 @@ def _half_squared_norm(q, data):
 def test_minimize_against_newtons_method():
     def refined(p):
         return _newton_refined(bowl, minimize_x(p), p)
-    np.testing.assert_allclose(fwdad.jacfwd(minimize_x)(P), central_differences(
+    np.testing.assert_allclose(fwdad.jacfwd(minimize_x)(P), central_jacobian(
         refined, P, 1e-5), rtol=1e-8)
 
 
@@ -107,7 +100,7 @@ def test_least_squares_against_newtons_method_with_the_full_hessian():
     def refined(data):
         return _newton_refined(_half_squared_norm, least_squares_x(data), data)
     got = fwdad.jacfwd(least_squares_x)(DATA)
-    np.testing.assert_allclose(got, central_differences(refined, DATA, 1e-5), rtol=1e-8,
+    np.testing.assert_allclose(got, central_jacobian(refined, DATA, 1e-5), rtol=1e-8,
                                atol=1e-10)
 
 
@@ -121,9 +114,9 @@ def test_least_squares_fields():
         x = _newton_refined(_half_squared_norm, least_squares_x(data), data)
         return _half_squared_norm(x, data), decay(x, data)
     cost, residuals = fwdad.jacfwd(fields)(DATA)
-    np.testing.assert_allclose(cost, central_differences(
+    np.testing.assert_allclose(cost, central_jacobian(
         lambda d: refined_fields(d)[0], DATA, 1e-5), rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(residuals, central_differences(
+    np.testing.assert_allclose(residuals, central_jacobian(
         lambda d: refined_fields(d)[1], DATA, 1e-5), rtol=1e-8, atol=1e-10)
 
 
@@ -134,7 +127,7 @@ def test_a_result_item_reads_as_its_attribute():
     difference, fun = fwdad.jacfwd(both)(P)
     assert np.all(difference == 0.0) and np.all(fun == 0.0)
     np.testing.assert_allclose(fwdad.jacfwd(lambda p: root_x(p) * 2.0)(P),
-                               2.0 * central_differences(root_x, P), rtol=1e-7)
+                               2.0 * central_jacobian(root_x, P), rtol=1e-7)
 
 
 def test_full_output_keeps_scipys_items():
