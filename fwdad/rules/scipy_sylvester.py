@@ -16,7 +16,7 @@ import numpy as np
 import scipy.linalg as sl
 
 from fwdad.dual import Dual
-from fwdad.rules.batching import dense, fit, lift
+from fwdad.rules.batching import dense, fit, lift, linear_call
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
 
@@ -36,7 +36,7 @@ def _solve_sylvester(a: Dual, b: Dual, q: Dual) -> Dual:
     real_only("scipy.linalg.solve_sylvester", a.primal, b.primal, q.primal)
     x = sl.solve_sylvester(a.primal, b.primal, q.primal)
     rhs = _d(q, x) - _d(a, x) @ x - x @ _d(b, x)
-    return Dual(x, fit(sl.solve_sylvester(a.primal, b.primal, rhs), x))
+    return Dual(x, fit(linear_call(sl.solve_sylvester, a.primal, b.primal, rhs), x))
 
 
 @frule(sl.solve_continuous_lyapunov)
@@ -45,4 +45,4 @@ def _solve_continuous_lyapunov(a: Dual, q: Dual) -> Dual:
     real_only("scipy.linalg.solve_continuous_lyapunov", a.primal, q.primal)
     x = sl.solve_continuous_lyapunov(a.primal, q.primal)
     rhs = _d(q, x) - _d(a, x) @ x - x @ _T(_d(a, x))
-    return Dual(x, fit(sl.solve_continuous_lyapunov(a.primal, rhs), x))
+    return Dual(x, fit(linear_call(sl.solve_continuous_lyapunov, a.primal, rhs), x))
