@@ -195,6 +195,18 @@ def map_batch(fn: Any, primal: Any, tangent: Any) -> Any:
     return np.stack([fn(tangent[i, ...]) for i in range(len(tangent))])
 
 
+def linear_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` for a function linear in its tangent arguments that reads
+    them as plain arrays (SciPy's, such as expm_frechet or solve_sylvester). A tangent
+    recorded by linearize among them cannot be read: the call is recorded on its tape
+    instead (the other arrays copied), as a NumPy function's call is."""
+    from fwdad.recording import Linear  # (recording imports the rules' modules)
+    for value in args + tuple(kwargs.values()):
+        if type(value) is Linear:
+            return value.tape.record(fn, args, kwargs)
+    return fn(*args, **kwargs)
+
+
 def dense(primal: Any, tangent: Any, size: Optional[int] = None) -> Any:
     """The tangent as an array (zeros for NoTangent), with a batch axis of `size` when
     `size` is not None (an unbatched tangent is repeated along it)."""

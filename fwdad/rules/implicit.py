@@ -129,8 +129,11 @@ def zero_like(x: Any) -> Any:
 
 
 def fit_scalar(dx: np.ndarray, x: Any) -> Any:
-    """A float solution's tangent is a float."""
-    return float(dx) if np.ndim(x) == 0 and not isinstance(x, np.ndarray) else dx
+    """A float solution's tangent is a float (a tangent recorded by linearize, which
+    has no value to convert, stays a recorded 0-d array)."""
+    if np.ndim(x) == 0 and not isinstance(x, np.ndarray) and type(dx) is np.ndarray:
+        return float(dx)
+    return dx
 
 
 def jacobian_in_x(residual: Residual, x: Any, moved: np.ndarray, out: Any) -> np.ndarray:

@@ -23,7 +23,7 @@ import scipy.linalg as sl
 from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules import spectra
-from fwdad.rules.batching import common_batch, dense, fit, map_batch
+from fwdad.rules.batching import common_batch, dense, fit, linear_call, map_batch
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.decompositions import det_tangent
 from fwdad.rules.empty_inputs import zero_at_empty
@@ -242,8 +242,7 @@ def _expm(a: Dual) -> Dual:
     """d expm(a) = L(a, da), the Fréchet derivative (SciPy's expm_frechet)."""
     real_only("scipy.linalg.expm", a.primal)
     out = sl.expm(a.primal)
-    tangent = map_batch(lambda da: sl.expm_frechet(a.primal, da, compute_expm=False),
-                        a.primal, _da(a))
+    tangent = map_batch(lambda da: linear_call(_frechet, a.primal, da), a.primal, _da(a))
     return Dual(out, fit(tangent, out))  # (SciPy's Fréchet derivative is float64)
 
 
@@ -279,5 +278,10 @@ def blocks(top_left, top_right, bottom_left, bottom_right):
 def _frechet_tangent(a, e, da, de, method):
     n, zero = a.shape[-1], np.zeros_like(a)
     block, along = blocks(a, e, zero, a), blocks(da, zero, zero, da)
-    in_a = sl.expm_frechet(block, along, method, compute_expm=False)[:n, n:]
-    return sl.expm_frechet(a, de, method, compute_expm=False) + in_a
+    in_a = linear_call(_frechet, block, along, method)[:n, n:]
+    return linear_call(_frechet, a, de, method) + in_a
+
+
+def _frechet(a, e, method=None):
+    """L(a, e), linear in e (recorded as one call by linearize: linear_call)."""
+    return sl.expm_frechet(a, e, method, compute_expm=False)

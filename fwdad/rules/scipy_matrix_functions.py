@@ -17,7 +17,7 @@ import scipy.linalg as sl
 
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, NonDifferentiableError, in_user_code
-from fwdad.rules.batching import dense, fit
+from fwdad.rules.batching import dense, fit, linear_call
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.empty_inputs import zero_at_empty
 from fwdad.rules.registry import frule
@@ -70,7 +70,7 @@ def _sqrtm(a: Dual, **options) -> Dual:
     check_real_input("sqrtm", a.primal, options)
     s = sl.sqrtm(a.primal, **options)
     check_real_result("sqrtm", a.primal, s)
-    return Dual(s, fit(sl.solve_sylvester(s, s, _da(a)), s))
+    return Dual(s, fit(linear_call(sl.solve_sylvester, s, s, _da(a)), s))
 
 
 @frule(sl.logm)
@@ -79,7 +79,7 @@ def _logm(a: Dual, **options) -> Dual:
     check_real_input("logm", a.primal, options)
     out = sl.logm(a.primal, **options)
     check_real_result("logm", a.primal, out)
-    return Dual(out, fit(logm_frechet(a.primal, _da(a)), out))
+    return Dual(out, fit(linear_call(logm_frechet, a.primal, _da(a)), out))
 
 
 # Note: the block matrix [[a, e], [0, a]] has a's eigenvalues, so SciPy's logm of it is

@@ -17,7 +17,7 @@ import scipy.linalg as sl
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.rules.batching import dense, fit, lift
+from fwdad.rules.batching import dense, fit, lift, linear_call
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.registry import frule
 
@@ -53,7 +53,7 @@ def _solve_sylvester(a: Dual, b: Dual, q: Dual) -> Dual:
     refuse_empty_operator(a.primal, b.primal, q.primal)
     x = sl.solve_sylvester(a.primal, b.primal, q.primal)
     rhs = _d(q, x) - _d(a, x) @ x - x @ _d(b, x)
-    return Dual(x, fit(sl.solve_sylvester(a.primal, b.primal, rhs), x))
+    return Dual(x, fit(linear_call(sl.solve_sylvester, a.primal, b.primal, rhs), x))
 
 
 @frule(sl.solve_continuous_lyapunov)
@@ -62,4 +62,4 @@ def _solve_continuous_lyapunov(a: Dual, q: Dual) -> Dual:
     real_only("scipy.linalg.solve_continuous_lyapunov", a.primal, q.primal)
     x = sl.solve_continuous_lyapunov(a.primal, q.primal)
     rhs = _d(q, x) - _d(a, x) @ x - x @ _T(_d(a, x))
-    return Dual(x, fit(sl.solve_continuous_lyapunov(a.primal, rhs), x))
+    return Dual(x, fit(linear_call(sl.solve_continuous_lyapunov, a.primal, rhs), x))

@@ -1,13 +1,15 @@
 """python -m tests.fuzz --count 20000 --seed S [--workers 2] [--show] [--shrink-seconds T]
     [--examples K]
-    [--exclude with,lambdas] [--higher] [--oracles hessian,hvp,...]
+    [--exclude with,lambdas] [--always scientific] [--higher] [--oracles hessian,hvp,...]
 
 Runs the differential fuzzer over seeds S .. S+count-1 and prints the report of
 campaign.py; with --show, prints each program and its per-oracle results instead.
 With --higher, the higher-order oracles (hessian, third, repeat's hessian, hvp, revfwd,
 revjvp, lingrad, jacswap) check every program they apply to, not their subset of the
 seeds (tests/fuzz/subsets.py): for hunting bugs in the nested modes, at some 3 to 5
-times the cost of a program. --oracles runs only the oracles named.
+times the cost of a program. --always draws the constructs named (of those drawn from
+their own stream, such as scientific or callbacks) in every program, not in one in four.
+--oracles runs only the oracles named.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from tests.fuzz.campaign import campaign
 from tests.fuzz.check import check, failure_class, report
 from tests.fuzz.generate import FEATURES, OWN_STREAM_FEATURES
 from tests.fuzz.oracles import ORACLES
+from tests.fuzz.own_stream import set_always
 from tests.fuzz.subsets import set_higher
 
 
@@ -35,6 +38,9 @@ def main(argv=None) -> None:
     parser.add_argument("--exclude", default="",
                         help="comma-separated features to leave out (see generate.FEATURES, "
                              "and state)")
+    parser.add_argument("--always", default="",
+                        help="comma-separated constructs to draw in every program "
+                             "(of OWN_STREAM_FEATURES, such as scientific)")
     parser.add_argument("--higher", action="store_true",
                         help="the higher-order oracles on every program (no subsets)")
     parser.add_argument("--oracles", default="",
@@ -50,7 +56,12 @@ def main(argv=None) -> None:
     oracles = tuple(o for o in args.oracles.split(",") if o) or None
     if oracles and set(oracles) - set(ORACLES):
         parser.error(f"unknown oracles {sorted(set(oracles) - set(ORACLES))}")
+    always = frozenset(f for f in args.always.split(",") if f)
+    if always - set(OWN_STREAM_FEATURES):
+        parser.error(f"unknown constructs {sorted(always - set(OWN_STREAM_FEATURES))}; "
+                     f"they are {OWN_STREAM_FEATURES}")
     set_higher(args.higher)
+    set_always(always)
     if args.xfail_table:
         print(xfail_table(range(args.seed, args.seed + args.count)))
         return

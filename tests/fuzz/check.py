@@ -32,17 +32,18 @@ def check(seed: int, oracles: Optional[Iterable[str]] = None,
           idioms: bool | str = True, views: bool | int = True,
           habits: bool | str = True, classes: bool | str = True,
           arrays: bool | str = True, functional: bool | str = True,
-          callbacks: bool | str = True) -> Result:
+          callbacks: bool | str = True, scientific: bool | str = True) -> Result:
     """Run the oracles (all by default) on the program of `seed` (or on `source`, a
     variant of it with the same arguments, as the shrinker makes); `idioms` names one
     idiom to draw in place of any, `views` (an index) one view pattern, `habits`
     one habit, `classes` one class, `arrays` one array call, `functional` one
-    functional idiom, `callbacks` one callback (generate.generate)."""
+    functional idiom, `callbacks` one callback, `scientific` one SciPy call
+    (generate.generate)."""
     start = time.perf_counter()
     program = generate(seed, exclude, stateful=True, complex_values=True, guarded=True,
                        layouts=True, idioms=idioms, views=views, habits=habits,
                        classes=classes, arrays=arrays, functional=functional,
-                       callbacks=callbacks)
+                       callbacks=callbacks, scientific=scientific)
     if source is not None:
         program = Program(seed, source, program.args, program.tangents, program.features)
     result = Result(seed, program.source)

@@ -15,7 +15,7 @@ from tests.fuzz.own_stream import assert_drawn_apart
 SEEDS = range(300, 400)
 # generate's keywords of the constructs, in the order generate draws them
 ORDER = ("stateful", "complex_values", "guarded", "layouts", "idioms", "views", "habits",
-         "classes", "arrays", "functional", "callbacks")
+         "classes", "arrays", "functional", "callbacks", "scientific")
 
 
 def patterns(choices: Iterable[Any]) -> List[Any]:

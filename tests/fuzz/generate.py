@@ -33,6 +33,7 @@ from tests.fuzz.guarded import Guarded
 from tests.fuzz.habits import Habits
 from tests.fuzz.idioms import Idioms
 from tests.fuzz.layouts import Layouts
+from tests.fuzz.scientific import Scientific
 from tests.fuzz.state import State
 from tests.fuzz.views import Views
 
@@ -60,9 +61,10 @@ WEIGHTS = {"alias": 4, "inplace": 2, "copies": 2, "loop_exit": 1, "calls": 1, "r
 EXPRESSION_FEATURES = ["pow", "kinks", "reduce", "index", "helpers"]
 # features drawn from their own random stream, after the others (state.py,
 # complex_values.py, guarded.py, layouts.py, idioms.py, views.py, habits.py, classes.py,
-# array_calls.py, functional.py, callbacks.py)
+# array_calls.py, functional.py, callbacks.py, scientific.py)
 OWN_STREAM_FEATURES = ["state", "complex", "guarded", "layout", "idioms", "views",
-                       "habits", "classes", "arrays", "functional", "callbacks"]
+                       "habits", "classes", "arrays", "functional", "callbacks",
+                       "scientific"]
 FEATURES = list(STATEMENTS) + EXPRESSION_FEATURES
 OUTPUTS = ["scalar"] * 4 + ["array"] * 2 + ["tuple"] * 2 + ["constant", "tuple_constant"]
 BLOCKS = ("if", "for", "while", "with", "loop_exit")
@@ -134,7 +136,7 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
              idioms: bool | str = False, views: bool | int = False,
              habits: bool | str = False, classes: bool | str = False,
              arrays: bool | str = False, functional: bool | str = False,
-             callbacks: bool | str = False) -> Program:
+             callbacks: bool | str = False, scientific: bool | str = False) -> Program:
     """The program of `seed`; `exclude` leaves features out (the arguments stay the
     same), e.g. to look past a known bug while it is being fixed. `stateful` lets it
     have a helper that keeps state between calls (state.py), `complex_values` take
@@ -152,8 +154,10 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
     itertools, math.fsum, key=, casts, walrus, star-unpacking, a functools.wraps
     decorator, lru_cache and an iterator class (functional.py; a name draws that
     idiom only), `callbacks` through np.vectorize, apply_along_axis, piecewise,
-    np.ndindex loops and fromiter (callbacks.py; a name draws that pattern only): the
-    fuzzer's programs do;
+    np.ndindex loops and fromiter (callbacks.py; a name draws that pattern only),
+    `scientific` through scipy.linalg, scipy.special, solve_ivp, scipy.optimize's root
+    finders and np.fft (scientific.py; a name draws that pattern only): the fuzzer's
+    programs do;
     other users of the programs, such as tests/sparsity, get them as they were."""
     g = Generator(seed, frozenset(exclude))
     rng = np.random.default_rng(seed)
@@ -181,6 +185,8 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
                            functional if isinstance(functional, str) else "")
     calling = Callbacks(seed, bool(callbacks) and "callbacks" not in exclude,
                         callbacks if isinstance(callbacks, str) else "")
+    science = Scientific(seed, bool(scientific) and "scientific" not in exclude,
+                         scientific if isinstance(scientific, str) else "")
     for _ in range(g.rng.randint(3, 8)):
         body += g.statement(top=True)
         body += state.after_statement(g)
@@ -194,6 +200,7 @@ def generate(seed: int, exclude: frozenset = frozenset(), stateful: bool = False
         body += call.after_statement(g)
         body += functions.after_statement(g)
         body += calling.after_statement(g)
+        body += science.after_statement(g)
     body.append(f"return {g.output()}")
     source = HEADER + "".join(m + "\n\n" for m in g.module)
     source += f"def f({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)

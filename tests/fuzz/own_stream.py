@@ -5,7 +5,17 @@ is drawn as it was without it; and the test that it is."""
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Dict, List, Tuple
+from typing import Any, ClassVar, Dict, FrozenSet, List, Tuple
+
+# the features drawn in every program that has them enabled (python -m tests.fuzz
+# --always scientific: for hunting bugs in one construct; worker processes are forked,
+# so they see it)
+ALWAYS: FrozenSet[str] = frozenset()
+
+
+def set_always(features: FrozenSet[str]) -> None:
+    global ALWAYS
+    ALWAYS = frozenset(features)
 
 
 class OnceAfter:
@@ -15,7 +25,8 @@ class OnceAfter:
     def __init__(self, seed: int, enabled: bool, salt: int, offset: int, fraction: int,
                  feature: str) -> None:
         self.rng = random.Random(seed * salt + offset)
-        self.wanted = enabled and self.rng.randrange(fraction) == 0
+        drawn = self.rng.randrange(fraction) == 0  # (drawn always: the stream stays)
+        self.wanted = enabled and (drawn or feature in ALWAYS)
         self.after = self.rng.randint(1, 3)   # after this many top-level statements
         self.statements = 0
         self.feature = feature

@@ -9,6 +9,7 @@ sizes disagree).
 """
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from dataclasses import dataclass
@@ -25,6 +26,10 @@ KINK = 1e-3                              # one-sided differences apart by more: 
 # computed from it (sin of 1e17, say) changes by whole periods within a step, and
 # finite differences carry no digits
 LARGE = 1e8
+# the functions SciPy's solvers call (scientific.py's, defined in the program's file, with
+# no branch) run as many times as the solver iterates, a count that changes within a step
+# while the program takes the same branches: their lines are left out of the trace
+SOLVERS = (f"{os.sep}scipy{os.sep}optimize{os.sep}", f"{os.sep}scipy{os.sep}integrate{os.sep}")
 
 
 @dataclass
@@ -52,6 +57,9 @@ def traced(f: Callable, args: tuple, filename: str, sizes: Optional[list] = None
 
     def tracer(frame, event, arg):
         if frame.f_code.co_filename != filename:
+            return None
+        if event == "call" and frame.f_back is not None and \
+                any(s in frame.f_back.f_code.co_filename for s in SOLVERS):
             return None
         if event == "line":
             lines.append(frame.f_lineno)
