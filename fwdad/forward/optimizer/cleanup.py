@@ -18,6 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 from fwdad.forward.optimizer.moves import substitute
 from fwdad.forward.optimizer.reads import Reads, Root, reads_of
 from fwdad.forward.optimizer.records import (
+    MOVE,
     PRIMAL,
     TANGENT,
     Assign,
@@ -155,8 +156,9 @@ def _free_temporaries(body: List[Record], reads: List[Set[str]], small: Set[str]
 
 
 def _templated(record: Record) -> bool:
-    """Whether `record` assigns a template's primal or tangent."""
-    return type(record) is Assign and record.role in (PRIMAL, TANGENT)  # type: ignore
+    """Whether `record` assigns a template's primal or tangent (or moves its new value:
+    `_fw_x_new`)."""
+    return type(record) is Assign and record.role in (PRIMAL, TANGENT, MOVE)  # type: ignore
 
 
 def _read_later(reads: List[Set[str]], live: Set[str]) -> List[Set[str]]:
