@@ -314,3 +314,29 @@ def test_a_key_defined_outside_gives_the_third_derivative():
     h = 1e-4
     assert_close(_derivative(second)(0.4), (second(0.4 + h) - second(0.4 - h)) / (2 * h),
                  rtol=1e-6)
+
+
+def piecewise_of_a_scalar(x0, x1):
+    """Fuzz seed 100,159,606 (the callbacks construct's piecewise), shrunk: items of a
+    0-d array, x[cond], are np.float64 tangents at level 2, with a batch axis."""
+    cb = np.piecewise(x1, [np.arange(np.size(x1)).reshape(np.shape(x1)) % 2 == 0],
+                      [lambda a, k: np.sin(a) * k + a, lambda a, k: a * a * 0.5 + k], x1)
+    return x0 * x1 + 0.25 * np.sum(cb) * x0
+
+
+@pytest.mark.parametrize("directions", [
+    [(1.0, 0.0), (0.0, 1.0)],
+    [(1.0, 0.0), (0.3, -0.5)],
+    [(1.0, 0.0), (0.3, 0.0)],  # (x1's batch of tangents all zero: a ValueError in fit)
+])
+def test_batched_second_order_through_piecewise_of_a_scalar(directions):
+    args = (0.25659308005478365, 0.33438439190853875)
+    gradient = fwdad.grad(piecewise_of_a_scalar, (0, 1))
+    stacked = tuple(np.array([d[i] for d in directions]) for i in range(2))
+    got = fwdad.batched_jvp(gradient, args, stacked)[1]
+    h = 1e-6
+    for k, d in enumerate(directions):
+        plus = gradient(*(a + h * t for a, t in zip(args, d)))
+        minus = gradient(*(a - h * t for a, t in zip(args, d)))
+        for i in range(2):
+            assert_close(got[i][k], (plus[i] - minus[i]) / (2 * h), rtol=1e-6, atol=1e-8)

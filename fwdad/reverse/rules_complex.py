@@ -18,6 +18,7 @@ import numpy as np
 
 from fwdad import lang
 from fwdad.reverse.registry import complex_ready
+from fwdad.rules.adjugates import adjugate
 
 # (each one's ndarray method is declared below; tolist runs item's rule)
 SCALAR_METHODS = ("conj", "conjugate", "copy", "astype", "item", "tolist",
@@ -36,7 +37,7 @@ complex_ready(np.prod, np.ndarray.prod, np.cumsum, np.ndarray.cumsum)
 complex_ready(np.sum, np.ndarray.sum, np.mean, np.ndarray.mean, operator.matmul, np.matmul,
               np.dot, np.ndarray.dot, np.einsum, np.outer, np.inner, np.tensordot,
               np.trace, np.ndarray.trace, np.where)
-complex_ready(np.linalg.solve, np.linalg.inv, np.linalg.det)
+complex_ready(np.linalg.solve, np.linalg.inv, np.linalg.det, adjugate)
 
 # ---- complex parts and real functions of complex values: their own pullbacks ------------
 complex_ready(np.vdot, np.real, np.imag, np.conjugate, operator.abs, builtins.abs, np.absolute,

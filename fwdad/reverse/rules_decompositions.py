@@ -11,6 +11,7 @@ import numpy as np
 from fwdad.errors import in_user_code
 from fwdad.reverse.registry import rrule
 from fwdad.rules import spectra
+from fwdad.rules.adjugates import adjugate_cotangent
 from fwdad.rules.decompositions import (
     adjugate,
     check_lstsq_rank,
@@ -66,6 +67,12 @@ def _det(a):
 def det_pullback(a):
     """The pullback of det(a) (both np.linalg's and scipy.linalg's)."""
     return lambda ct: (np.asarray(ct)[..., None, None] * _T(adjugate(a)),)
+
+
+@rrule(adjugate)
+def _adjugate(a):
+    """The transpose of d adj(a) (rules/adjugates.py): exact at singular matrices."""
+    return adjugate(a), lambda ct: (adjugate_cotangent(a, ct),)
 
 
 @rrule(np.linalg.slogdet)

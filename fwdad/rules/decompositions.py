@@ -12,6 +12,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, in_user_code
 from fwdad.rules import phases, spectra
+from fwdad.rules.adjugates import adjugate
 from fwdad.rules.batching import dense, fit, lift
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.empty_inputs import zero_at_empty
@@ -70,31 +71,12 @@ def inv_rule(a: Dual) -> Dual:
     return Dual(out, -out @ _da(a) @ out)
 
 
-def adjugate(a):
-    """adj(a), for which a adj(a) = det(a) I (over the last two axes): det(a) a^-1 where
-    a is invertible; where it is not, by the SVD a = U S Vh, exactly: adj(a) =
-    det(Vh) Vh^H adj(S) det(U) U^H (adj(Q) = det(Q) Q^H for a unitary Q), adj(S)_ii the
-    product of the other singular values."""
-    try:
-        return np.linalg.det(a)[..., None, None] * np.linalg.inv(a)
-    except np.linalg.LinAlgError:
-        u, s, vh = np.linalg.svd(a)
-        ones = np.ones_like(s[..., :1])
-        before = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
-        after = np.cumprod(np.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)
-        others = before * after[..., ::-1]  # (the product of the s_j, j != i)
-        scale = np.linalg.det(u) * np.linalg.det(vh)
-        return scale[..., None, None] * ((_H(vh) * others[..., None, :]) @ _H(u))
-
-
-def det_tangent(a, out, da):
+def det_tangent(a, da):
     """d det(a) = tr(adj(a) da) (Jacobi's formula), = det(a) tr(a^-1 da) for an
-    invertible a; `out` is det(a). A singular a has a derivative too (det(a) a^-1 is
-    adj(a) still), which `adjugate` gives."""
-    try:
-        return out * _tr(np.linalg.solve(a, da))
-    except np.linalg.LinAlgError:
-        return _tr(adjugate(a) @ da)
+    invertible a. A singular a has a derivative too, adj(a), and so has the formula:
+    its own derivative is exact there (rules/adjugates.py), which the derivative of
+    det(a) a^-1 is not. (tr(b da) is the sum of b^T * da: no matrix product.)"""
+    return np.sum(_T(adjugate(a)) * da, axis=(-2, -1))
 
 
 def refuse_singular_slogdet(call: str, logabsdet) -> None:
@@ -110,7 +92,7 @@ def refuse_singular_slogdet(call: str, logabsdet) -> None:
 def _det(a: Dual) -> Dual:
     """d det(a) = tr(adj(a) da) (Jacobi's formula: det_tangent)."""
     out = np.linalg.det(a.primal)
-    return Dual(out, fit(det_tangent(a.primal, out, _da(a)), out))
+    return Dual(out, fit(det_tangent(a.primal, _da(a)), out))
 
 
 @frule(np.linalg.slogdet)

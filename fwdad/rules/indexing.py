@@ -39,11 +39,18 @@ def getitem_rule(x: Dual, index) -> Dual:
             tangent = x.tangent
             if not is_batched(primal, tangent):
                 return Dual(out, tangent[index])
-        part = tangent[tangent_index(primal, tangent, index)]
-        position = batch_position(index)  # the batch axis back in front:
-        part = np.moveaxis(part, position, 0) if position else part
-        return Dual(out, own_unless_view(out, primal, part, tangent))  # a[0]: a copy
+        return Dual(out, _batched_part(out, primal, tangent, index))
+    if isinstance(primal, np.generic) and is_batched(primal, tangent):
+        return Dual(out, _batched_part(out, primal, tangent, index))  # np.float64(1)[None]
     return Dual(out, tangent[index])
+
+
+def _batched_part(out, primal, tangent, index):
+    """The tangent of `primal[index]` from the batch of tangents `tangent`."""
+    part = tangent[tangent_index(primal, tangent, index)]
+    position = batch_position(index)  # the batch axis back in front:
+    part = np.moveaxis(part, position, 0) if position else part
+    return own_unless_view(out, primal, part, tangent)  # a[0]: a copy
 
 
 @frule(operator.setitem)

@@ -126,7 +126,7 @@ def _det(a: Dual, overwrite_a=False, check_finite=True) -> Dual:
     """d det(a) = tr(adj(a) da) (Jacobi's formula: rules/decompositions.det_tangent)."""
     real_only("scipy.linalg.det", a.primal)
     out = sl.det(a.primal, check_finite=check_finite)
-    return Dual(out, fit(det_tangent(a.primal, out, _da(a)), out))
+    return Dual(out, fit(det_tangent(a.primal, _da(a)), out))
 
 
 # ---- decompositions ------------------------------------------------------------------------

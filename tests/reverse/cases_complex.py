@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from fwdad.reverse.rules_complex import SCALAR_METHODS
+from fwdad.rules.adjugates import adjugate
 from fwdad.rules.cmathfns import TWINS
 from tests.reverse.case import Case
 
@@ -124,6 +125,7 @@ def _linalg():
     hermitian = M + M.conj().T  # (its eigenvalues are distinct)
     return [_row(np.linalg.solve, M, V), _row(np.linalg.solve, M, Z.T),
             _row(np.linalg.inv, M), _row(np.linalg.det, M), _row(np.linalg.slogdet, M),
+            _row(adjugate, M), _row(adjugate, np.outer(V, V[::-1]) + np.outer(M[0], V)),
             _row(np.linalg.eigvalsh, hermitian), _row(_upper, hermitian),
             _row(np.linalg.eigvalsh, M), _row(np.linalg.eigh, hermitian), _row(np.linalg.eigh, M),
             _row(np.linalg.eigh, M, "U"), _row(np.linalg.svd, M), _row(_thin, Z),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.rules.adjugates import adjugate
 from tests.reverse.case import POS, STACK, UNIT, V3, V4, A, B, Case, R  # noqa: F401
-from tests.rules.linalg_cases import RANK_ONE, RANK_TWO  # (singular: det's adj(a))
+from tests.rules.linalg_cases import ILL, RANK_ONE, RANK_TWO  # (singular: det's adj(a))
 
 WIDE = np.abs(A) + 1.2  # in the domain of arccosh
 
@@ -174,6 +175,8 @@ def _solver_cases():
             Case(np.linalg.solve, (SQUARES, SQUARE)), Case(np.linalg.inv, (SQUARES,)),
             Case(np.linalg.det, (SQUARE,)), Case(np.linalg.det, (SQUARES,)),
             Case(np.linalg.det, (RANK_TWO,)), Case(np.linalg.det, (RANK_ONE,)),
+            Case(adjugate, (SQUARES,)), Case(adjugate, (RANK_TWO,)), Case(adjugate, (ILL,)),
+            Case(adjugate, (np.stack([RANK_ONE, SQUARE]),)),
             Case(np.linalg.slogdet, (SQUARES * -1.0,)),
             Case(np.linalg.matrix_power, (SQUARE, 3)),
             Case(np.linalg.matrix_power, (SQUARES, -2)),

@@ -336,6 +336,9 @@ INDEXING_CASES = [
     Case(operator.getitem, M23, (np.array([0, 1]), np.array([2, 0]))),
     Case(operator.getitem, V3, MASK3), Case(operator.getitem, M23, MASK23),
     Case(operator.getitem, M23, (None, 0)),
+    # a NumPy scalar indexed as an array: np.float64(1)[None] is an array of shape (1,)
+    Case(operator.getitem, np.float64(0.3), None),
+    Case(operator.getitem, np.float64(0.3), (None, Ellipsis, None)),
     Case(operator.getitem, T223, (np.array([0, 1]), slice(None), np.array([2, 0]))),
     Case(operator.getitem, T223, (1, slice(None), np.array([2, 0, 2]))),
     Case(operator.getitem, [0.3, 1.2, -0.5], 1),

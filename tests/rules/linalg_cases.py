@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fwdad.rules.adjugates import adjugate, near_singular
 from fwdad.rules.sinc import sinc_derivative
 from tests.rules.case import (
     C3,
@@ -89,6 +90,7 @@ STACK = np.stack([SQ, SPD / 3.0])
 # det has a derivative at a singular matrix too, adj(a) (rules/decompositions.adjugate)
 RANK_TWO = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0]])
 RANK_ONE = np.outer([1.0, -2.0, 0.5], [0.3, 1.0, 2.0])
+ILL = RANK_TWO + 1e-6 * np.eye(3)  # invertible, with a condition number near 1e8
 
 DECOMPOSITION_CASES = [
     Case(np.linalg.solve, SQ, V3), Case(np.linalg.solve, SQ, M34[:, :2].copy()),
@@ -97,6 +99,11 @@ DECOMPOSITION_CASES = [
     Case(np.linalg.inv, SQ), Case(np.linalg.inv, STACK), Case(np.linalg.det, SQ),
     Case(np.linalg.det, STACK), Case(np.linalg.det, RANK_TWO), Case(np.linalg.det, RANK_ONE),
     Case(np.linalg.det, np.stack([RANK_TWO, SQ])), Case(np.linalg.slogdet, SQ),
+    # det's second derivative: adj(a), exact at singular matrices (rules/adjugates.py)
+    Case(adjugate, SQ), Case(adjugate, RANK_TWO), Case(adjugate, RANK_ONE),
+    Case(adjugate, np.zeros((3, 3))), Case(adjugate, np.stack([RANK_TWO, SQ])),
+    Case(adjugate, S22), Case(adjugate, ILL), Case(near_singular, SQ),
+    Case(near_singular, RANK_TWO),
     Case(np.linalg.slogdet, SYM),
     Case(np.linalg.matrix_power, SQ, 3), Case(np.linalg.matrix_power, SQ, -2),
     Case(np.linalg.matrix_power, SQ, 0),
@@ -146,6 +153,7 @@ COMPLEX_DECOMPOSITION_CASES = [
     Case(np.linalg.eigh, HERM2), Case(np.linalg.eigh, np.stack([HERM, HERM2]), UPLO="U"),
     Case(np.linalg.eigvalsh, HERM), Case(np.linalg.eigvalsh, HERM2, UPLO="U"), Case(_vwv, HERM),
     Case(np.linalg.slogdet, C33), Case(np.linalg.det, C33), Case(np.linalg.inv, C33),
+    Case(adjugate, C33), Case(adjugate, np.outer(C3, C3[::-1]) + np.outer(V3, C3)),
     Case(np.linalg.cholesky, HERM), Case(np.linalg.cholesky, HERM, upper=True),
     Case(np.linalg.pinv, C42), Case(np.linalg.lstsq, C42, C42[:, 0] * 1j + 0.3),
     Case(np.abs, C3), Case(np.angle, C23), Case(np.real, C3), Case(np.imag, C3),
