@@ -147,8 +147,8 @@ def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
     """d std = d var / (2 std) where std > 0. Where std is 0 (equal values) it moves like
     |h| and has no gradient: the subgradient 0 (std is convex, 0 its minimum), as for
     the norm at 0; that is the gradient for a group of one value (whose std is always 0)
-    and for values equal whatever the input. Forward mode sees the direction (NaN along
-    one that parts the values)."""
+    and for values equal whatever the input. Forward mode gives the same 0
+    (docs/errors-and-debugging.md, "Kinks")."""
     var, pullback = _var(x, axis, dtype, ddof, keepdims)
     out = np.sqrt(var)
 
@@ -258,8 +258,8 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     0 it moves like |h| and has no gradient; a gradient cannot see the direction, so it
     is the subgradient 0 there (the norm is convex and 0 is its minimum; sign(0) = 0 of
     abs is the same choice), which is the gradient when the argument is identically 0,
-    as for norm(v - v). Forward mode, which sees the direction, gives 0 along one that
-    keeps the norm 0 and NaN along the others."""
+    as for norm(v - v). Forward mode gives the same 0 (docs/errors-and-debugging.md,
+    "Kinks")."""
     out = np.linalg.norm(x, ord, axis, keepdims)
     x = np.asarray(x)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)

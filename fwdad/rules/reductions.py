@@ -225,32 +225,20 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
 
 @frule(np.std, np.ndarray.std)
 def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    return std_of(_var(x, axis, dtype, ddof, keepdims), as_array(x), axis)
+    return std_of(_var(x, axis, dtype, ddof, keepdims))
 
 
-def std_of(var: Dual, x: Dual, axis) -> Dual:
-    """sqrt(var), var the variance of x along axis (NaNs skipped or not). d std = d var /
-    (2 std), where std > 0. Where std = 0 (equal values), std(x + h t) = |h| std(t): 0
-    along a t that keeps them equal (always, for one value), else NaN, as JAX gives: |h|
-    has no derivative at 0 (PyTorch picks the subgradient 0)."""
+def std_of(var: Dual) -> Dual:
+    """sqrt(var), var a variance (NaNs skipped or not). d std = d var /
+    (2 std), where std > 0. Where std = 0 (equal values), std(x + h t) = |h| std(t) has
+    no derivative: the tangent is the subgradient 0, as reverse mode's gradient and
+    PyTorch's (JAX gives NaN; docs/errors-and-debugging.md, "Kinks")."""
     out = np.sqrt(var.primal)
     with np.errstate(divide="ignore", invalid="ignore"):
         dout = var.tangent / (2.0 * out)
     if np.any(out == 0):
-        dout = _at_equal_values(x, axis, out, dout)
+        dout = np.where(out == 0, 0.0, dout)
     return Dual(out, fit(dout, out))
-
-
-def _at_equal_values(x: Dual, axis, out, dout):
-    """dout where std > 0; where std = 0, 0 if the tangents of the values that count
-    (not NaN: nanstd skips them; np.std of a NaN is NaN, not 0) are equal too, else NaN."""
-    batched = is_batched(x.primal, x.tangent)
-    counted = to_last(~np.isnan(x.primal), axis, x.primal.ndim, False)
-    dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
-    first = np.argmax(counted, axis=-1)[..., None]  # the first value that counts
-    reference = np.take_along_axis(dxf, first[None] if batched else first, axis=-1)
-    still = np.all((dxf == reference) | ~counted, axis=-1)
-    return np.where(out == 0, np.where(np.reshape(still, np.shape(dout)), 0.0, np.nan), dout)
 
 
 # ---- order statistics --------------------------------------------------------------------

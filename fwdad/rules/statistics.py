@@ -111,7 +111,7 @@ def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
 @frule(np.nanstd)
 def _nanstd(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     """As np.std over the values that are not NaN (a group of one value: tangent 0)."""
-    return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims), red.as_array(a), axis)
+    return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims))
 
 
 # ---- cumulative_sum and cumulative_prod (the array-API names) ------------------------------
