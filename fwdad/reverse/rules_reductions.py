@@ -158,6 +158,25 @@ def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
     return out, back
 
 
+def _with_float_ddof(reduce, power: float):
+    """`reduce(x, ..., ddof=d)` (np.var: power 1, np.std: 1/2) with d carrying a
+    derivative: reduce(x, ..., ddof=0) * (n / (n - d)) ** power, by their reverse rules,
+    so that std's subgradient 0 at equal values stays (d var / d ddof = var / (n - d))."""
+    def composed(args, kwargs):
+        ddof = kwargs["ddof"]
+        at_zero = get_rrule(reduce)(*args, **{**kwargs, "ddof": 0})
+        n = float(np.size(value_of(args[0])) // max(np.size(value_of(at_zero)), 1))
+        scale = get_rrule(operator.truediv)(n, get_rrule(operator.sub)(n, ddof))
+        return get_rrule(operator.mul)(at_zero, get_rrule(operator.pow)(scale, power))
+    return ("ddof",), composed
+
+
+for _fns, _parts in (((np.var, np.ndarray.var), (np.var, 1.0)),
+                     ((np.std, np.ndarray.std), (np.std, 0.5))):
+    for _fn in _fns:
+        TRACKED_KEYWORDS[_fn] = _with_float_ddof(*_parts)
+
+
 @rrule(np.nansum)
 def _nansum(x, axis=None, dtype=None, keepdims=False):
     out = np.nansum(x, axis=axis, dtype=dtype, keepdims=keepdims)

@@ -209,9 +209,10 @@ def re_conj_times(a, b):
 
 
 @frule(np.var, np.ndarray.var)
-def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too."""
-    x = as_array(x)
+def _var(x: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
+    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too;
+    plus ddof_term for a float ddof with a derivative."""
+    x, ddof_dual, ddof = as_array(x), ddof, plain_ddof(ddof)
     out = np.var(x.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     centered = x.primal - np.mean(x.primal, axis=axis, keepdims=True)
     n = x.primal.size // max(np.size(out), 1) if x.primal.size else 0
@@ -220,11 +221,25 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
                    keepdims=keepdims)
     with np.errstate(divide="ignore", invalid="ignore"):  # as NumPy: nan or inf, warned
         scale = np.float64(2.0) / max(n - ddof, 0)  # once, by the primal's own call
-    return Dual(out, fit(scale * total, out))
+    return Dual(out, fit(scale * total + ddof_term(ddof_dual, out, n), out))
+
+
+def plain_ddof(ddof):
+    return ddof.primal if isinstance(ddof, Dual) else ddof
+
+
+def ddof_term(ddof, out, n):
+    """The tangent of var = s / (n - ddof) along ddof's: var / (n - ddof) dddof (0 when
+    ddof has no derivative: an int, or a constant)."""
+    if not isinstance(ddof, Dual) or ddof.tangent is NoTangent:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):  # (n <= ddof: as the value)
+        rate = out / (n - np.float64(ddof.primal))
+    return lift(ddof.primal, ddof.tangent, np.ndim(out)) * rate
 
 
 @frule(np.std, np.ndarray.std)
-def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
+def _std(x: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
     return std_of(_var(x, axis, dtype, ddof, keepdims))
 
 
