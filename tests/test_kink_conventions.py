@@ -162,7 +162,8 @@ SECOND_ORDER = [row for row in KINKS if not np.isinf(np.ravel(row[3])[0])
 @pytest.mark.parametrize("name, f, x, expected", SECOND_ORDER,
                          ids=[row[0] for row in SECOND_ORDER])
 def test_second_order_compositions_agree(name, f, x, expected):
-    """Every row's second derivative is 0 (but the nonzero row of "norm axis=1"): on the branch the primal takes each is linear
+    """Every row's second derivative is 0 (but the nonzero row of "norm axis=1"): on the
+    branch the primal takes each is linear
     nearby, or is a norm or std whose first derivative is the constant subgradient 0 at
     the point (std rows: std(c, d) = |c - d| / 2 near (1, 3) is linear too)."""
     want = np.zeros(x.shape * 2)

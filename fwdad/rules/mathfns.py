@@ -14,10 +14,10 @@ from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import inline_template, math_frule
+from fwdad.rules.ieee import over_norm
 from fwdad.rules.operators import mul_rule as _mul
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.operators import sub_rule as _sub
-from fwdad.rules.ieee import over_norm
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own
 from fwdad.tangents import NoTangent

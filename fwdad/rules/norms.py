@@ -5,8 +5,9 @@ too: d|x_i| = Re(conj(x_i / |x_i|) dx_i), d s_k = Re(u_k^H dx v_k).
 Every norm is differentiable where it is smooth. Where the norm is 0 it moves like |h|
 (norm(x + h t) = |h| norm(t) at x = 0) and has no derivative; the tangent there is the
 subgradient 0, for every ord and axis (`_at_zero`), as reverse mode's gradient and abs
-at 0 (docs/errors-and-debugging.md, "Kinks"). Elsewhere the rule takes a one-sided choice, stated per
-norm below: |x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first
+at 0 (docs/errors-and-debugging.md, "Kinks"). Elsewhere the rule takes a one-sided
+choice, stated per norm
+below: |x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first
 extreme element; 2 and nuc norms need distinct (resp. nonzero) singular values.
 """
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Reverse mode: builtins that consume (and iter and next on) an instance of a user iterator class (its
-`__iter__` and `__next__` in Python) run those methods by their reverse rules, as a
-`for` loop over it does (fwdad/reverse/iteration.py); they were refused with a message
-about `**` reaching code without a rule. Against the closed form and forward mode."""
+"""Reverse mode: builtins that consume (and iter and next on) an instance of a user
+iterator class (its `__iter__` and `__next__` in Python) run those methods by their
+reverse rules, as a `for` loop over it does (fwdad/reverse/iteration.py); they were
+refused with a message about `**` reaching code without a rule. Against the closed form
+and forward mode."""
 import functools
 import itertools
 import math
