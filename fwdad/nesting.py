@@ -101,15 +101,24 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
 def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
                   kwargs: dict):
     """An inner gradient by one reverse pass on Dual values (fwdad/over_reverse.py), or
-    (None, None) when that cannot run: then by level-2 jvps."""
+    (None, None) when that refuses: then by level-2 jvps. An error that is no refusal
+    is the program's own where level-2 jvps raise it too, else a bug of ours."""
     if kind not in ("grad", "value_and_grad") or not over_reverse.applies(f):
         return None, None
     for at in wrt:
         _checked_argument(kind, f.primal, args[at].primal, at)
     try:
         return over_reverse.value_and_grad(f, args, wrt, kwargs)
-    except over_reverse.NotOverReverse:
-        return None, None
+    except over_reverse.NotOverReverse as exc:
+        if exc.unexpected is None:  # a refusal: level-2 jvps instead
+            return None, None
+        unexpected = exc.unexpected
+    _level2_jacobians(kind, f, args, wrt, kwargs)  # (raises the program's own error)
+    raise InternalError(f"{kind} of {describe(f.primal)} inside a differentiated "
+                        f"function: its reverse pass on Dual values raised "
+                        f"{type(unexpected).__name__}: {unexpected}, where forward over "
+                        f"forward runs; please report it. (Until then: "
+                        f"fwdad.jacfwd in place of the inner {kind}.)") from unexpected
 
 
 def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],

@@ -47,7 +47,14 @@ def applies(f: Dual) -> bool:
 class NotOverReverse(FwdadError):
     """f's reverse pass cannot run on Dual values (reverse mode refuses something f
     does, or the reverse code uses a construct forward mode does not run yet): the
-    caller differentiates f by forward over forward instead."""
+    caller differentiates f by forward over forward instead. `unexpected` is an error
+    that is no refusal (not a FwdadError): the user's program's own, which forward over
+    forward raises again, or a bug of fwdad's, which the caller reports as an
+    InternalError when forward over forward succeeds."""
+
+    def __init__(self, message: str, unexpected: Optional[BaseException] = None) -> None:
+        super().__init__(message)
+        self.unexpected = unexpected
 
 
 def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
@@ -85,8 +92,8 @@ def value_and_grad(f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
         raise
     except FwdadError as exc:
         raise NotOverReverse(str(exc)) from exc
-    except Exception as exc:  # a construct of the reverse code forward mode lacks
-        raise NotOverReverse(f"{type(exc).__name__}: {exc}") from exc
+    except Exception as exc:  # no refusal: the program's own error, or a bug of ours
+        raise NotOverReverse(f"{type(exc).__name__}: {exc}", exc) from exc
     finally:
         tape.REGION_STACK.reset(token)
         settle(region.stores)  # (the user's lists and dicts hold no Var after the pass,

@@ -135,7 +135,13 @@ def _multiply(buffers, ct, args, kwargs):
 
 
 def _divide(buffers, ct, args, kwargs):
-    accumulate(buffers, args[0], ct / args[1])
+    """ct / b, but 0 where ct is 0 (an element nothing reads: a norm's x / |x| at 0,
+    which forward mode then replaces by its subgradient 0, passes nothing back)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotient = ct / args[1]
+    if np.isnan(quotient).any():
+        quotient = np.where(ct == 0, 0.0, quotient)
+    accumulate(buffers, args[0], quotient)
 
 
 def _copied(buffers, ct, args, kwargs):

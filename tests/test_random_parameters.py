@@ -1,8 +1,9 @@
 """A random draw whose parameter depends on the inputs: the sample moves with it
-(normal's is loc + scale z), which fwdad does not differentiate, so both modes refuse it
-at the user's line (both gave the derivative without that term, silently: grad of
-sum(rng.normal(loc=x)) was 0). Draws with constant parameters stay constants, and the
-transform the message suggests is differentiated exactly."""
+(an exponential's is scale e), which fwdad does not differentiate, so both modes refuse
+it at the user's line (both gave the derivative without that term, silently: grad of
+sum(rng.normal(loc=x)) was 0). normal and uniform are differentiated instead
+(tests/test_random_location_scale.py). Draws with constant parameters stay constants,
+and the transform the message suggests is differentiated exactly."""
 import numpy as np
 import pytest
 
@@ -12,17 +13,17 @@ from fwdad.errors import FwdadError
 X = np.array([0.3, 0.9, -0.7])
 
 
-def normal_around(x):
-    return np.sum(np.random.default_rng(0).normal(loc=x, scale=2.0))
+def laplace_around(x):
+    return np.sum(np.random.default_rng(0).laplace(loc=x, scale=2.0))
 
 
-def uniform_up_to(x):
-    return np.sum(np.random.default_rng(0).uniform(0.0, x + 2.0))
+def gumbel_up_to(x):
+    return np.sum(np.random.default_rng(0).gumbel(0.0, x + 2.0))
 
 
-def global_normal(x):
+def global_logistic(x):
     np.random.seed(0)
-    return np.sum(np.random.normal(x))
+    return np.sum(np.random.logistic(x))
 
 
 def transformed(x):
@@ -34,9 +35,9 @@ def noise_added(x):
     return np.sum(x * x + np.random.default_rng(1).normal(size=3, scale=0.5))
 
 
-@pytest.mark.parametrize("f, what", [(normal_around, "loc="), (uniform_up_to, "argument 2"),
-                                     (global_normal, "argument 1")],
-                         ids=["loc", "high", "np.random"])
+@pytest.mark.parametrize("f, what", [(laplace_around, "loc="), (gumbel_up_to, "argument 2"),
+                                     (global_logistic, "argument 1")],
+                         ids=["loc", "scale", "np.random"])
 @pytest.mark.parametrize("mode", ["jacfwd", "grad"])
 def test_a_draw_whose_parameter_has_a_derivative_is_refused(f, what, mode):
     with pytest.raises(FwdadError, match=rf"np.random's .* in {f.__name__} at .*"

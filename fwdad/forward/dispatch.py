@@ -161,7 +161,10 @@ def _direct() -> Caller:
 
     def direct(f: Dual, args: tuple, kwargs: dict) -> Dual:
         fn = f.primal
-        rule = rules.get(fn)
+        try:
+            rule = rules.get(fn)
+        except TypeError:  # an unhashable callee (a weakref to an array hashes as it)
+            return static_rule(fn, "")(*args, **kwargs)
         if rule is None:
             rule = rules[fn] = static_rule(fn, "")
         return rule(*args, **kwargs)

@@ -4,6 +4,8 @@ a plain loop would run them, so the arithmetic they do on the instance's variabl
 recorded (run as plain code, it met a variable NumPy cannot take).
 
     for v in xs:   ->   for v in _fw_items(xs):
+    sum(xs), list(xs), zip(xs, ys), ...: items(xs) (reverse/rules_iteration.py)
+    iter(xs), next(it): started(xs), stepped(it)
 
 Anything else (a list, an array, a range, a library's iterator) is iterated as it is.
 """
@@ -34,3 +36,23 @@ def _steps(step: Callable[[Any], Any], iterator: Any) -> Iterator[Any]:
         except StopIteration:  # (the iterator is exhausted: the loop ends, as in Python)
             return
         yield item
+
+
+def started(iterable: Any) -> Any:
+    """iter(iterable), by the reverse rule of its class's `__iter__` when it is Python."""
+    start = None if is_plain(iterable) else method_rule(type(iterable), "__iter__")
+    return iter(iterable) if start is None else start(iterable)
+
+
+def stepped(iterator: Any, *default: Any) -> Any:
+    """next(iterator, *default), by the reverse rule of its class's `__next__` when it
+    is Python."""
+    step = None if is_plain(iterator) else method_rule(type(iterator), "__next__")
+    if step is None:
+        return next(iterator, *default)
+    try:
+        return step(iterator)
+    except StopIteration:
+        if default:
+            return default[0]
+        raise

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from fwdad.errors import FwdadError, in_user_code
 from fwdad.reverse.adjoints import accumulate
 from fwdad.reverse.array_protocol import as_array, implicit_array, reads_as_array
 from fwdad.reverse.complex_values import note_complex
@@ -221,7 +222,11 @@ def _linspace_rule(start, stop, num=50, endpoint=True, retstep=False, dtype=None
 
 @raw_rrule(np.arange)
 def _arange(*args, dtype=None, **kwargs):
-    """start + step * [0, 1, ...]: linear in start and step; stop only sets the length."""
+    """start + step * [0, 1, ...]: linear in start and step; stop only sets the length.
+    Keywords are constants, as in forward mode (rules/dropped_tangents.py)."""
+    for name, value in kwargs.items():
+        if is_tracked(value):
+            raise _keyword_with_derivative("numpy.arange", name)
     out = np.arange(*map(value_of, args), dtype=dtype, **kwargs)
     if len(args) == 1 and "stop" not in kwargs or not any(is_tracked(a) for a in args):
         return _fresh(out)
@@ -231,6 +236,16 @@ def _arange(*args, dtype=None, **kwargs):
         return out, lambda ct: (np.sum(ct), None, np.sum(ct * k))[:len(values)]
     rule.__name__ = "_arange"
     return Pure(np.arange, rule)(*args)
+
+
+def _keyword_with_derivative(name: str, keyword: str) -> FwdadError:
+    """Forward mode's refusal of a constant parameter that has a derivative."""
+    return FwdadError(
+        f"{name}{in_user_code()}: its argument {keyword}= has a derivative (it depends on "
+        f"the differentiated inputs), and the rule of {name} takes it as a constant, so "
+        f"its derivative would be lost. Pass a value that does not depend on the inputs "
+        f"there, or pass it by position (np.arange(start, stop, step)), where it is "
+        f"differentiated.")
 
 
 def _astype(x, dtype, *args, **kwargs):

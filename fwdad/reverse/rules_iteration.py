@@ -16,6 +16,8 @@ import operator
 from typing import Any
 
 from fwdad.reverse.dispatch import call
+from fwdad.reverse.iteration import items as iterated
+from fwdad.reverse.iteration import started, stepped
 from fwdad.reverse.registry import compare_rrule, get_rrule, raw_rrule
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.rules_python import set_values
@@ -23,7 +25,7 @@ from fwdad.reverse.stores import note
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import compared_value, value_of
 
-_PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.partial,
+_PLAIN = [reversed, dict, functools.partial,
           list.copy, list.pop, list.reverse,
           list.clear, dict.clear, dict.copy, dict.get, dict.items, dict.keys, dict.pop,
           dict.values, itertools.chain,
@@ -34,6 +36,30 @@ _PLAIN = [zip, enumerate, reversed, iter, next, list, tuple, dict, functools.par
               [itertools.pairwise] if hasattr(itertools, "pairwise") else [])
 for _fn in _PLAIN:
     raw_rrule(_fn)(_fn)
+
+
+def _consuming(fn: Any, first_only: bool) -> Any:
+    """fn over iterables (its first argument, or every positional one) of which a user's
+    iterator class runs its `__iter__` and `__next__` by their reverse rules, as a `for`
+    loop over it does (reverse/iteration.py)."""
+    def rule(*args: Any, **kwargs: Any) -> Any:
+        if first_only and args:
+            return fn(iterated(args[0]), *args[1:], **kwargs)
+        return fn(*map(iterated, args), **kwargs)
+    rule.__name__ = f"_{fn.__name__}"
+    return rule
+
+
+for _fn, _first_only in ((list, True), (tuple, True), (enumerate, True), (zip, False)):
+    raw_rrule(_fn)(_consuming(_fn, _first_only))
+
+
+@raw_rrule(iter)
+def _iter(obj: Any, *sentinel: Any) -> Any:
+    return iter(obj, *sentinel) if sentinel else started(obj)
+
+
+raw_rrule(next)(stepped)
 
 
 # The methods that put values into a list or dict: noted, so that the user's lists and
@@ -82,18 +108,18 @@ def _frozenset(items: Any = ()) -> Any:
 # ---- calling a function on the items -------------------------------------------------
 @raw_rrule(map)
 def _map(fn: Any, *iterables: Any) -> Any:
-    return map(functools.partial(call, fn), *iterables)
+    return map(functools.partial(call, fn), *map(iterated, iterables))
 
 
 @raw_rrule(filter)
 def _filter(fn: Any, iterable: Any) -> Any:
     test = bool if fn is None else functools.partial(call, fn)
-    return (item for item in iterable if value_of(test(item)))
+    return (item for item in iterated(iterable) if value_of(test(item)))
 
 
 @raw_rrule(itertools.starmap)
 def _starmap(fn: Any, iterable: Any) -> Any:
-    return (call(fn, *args) for args in iterable)
+    return (call(fn, *args) for args in iterated(iterable))
 
 
 @raw_rrule(itertools.count)
@@ -130,13 +156,13 @@ def _compress(data: Any, selectors: Any) -> Any:
 
 @raw_rrule(functools.reduce)
 def _reduce(fn: Any, iterable: Any, *initial: Any) -> Any:
-    return functools.reduce(functools.partial(call, fn), iterable, *initial)
+    return functools.reduce(functools.partial(call, fn), iterated(iterable), *initial)
 
 
 @raw_rrule(itertools.accumulate)
 def _accumulate(iterable: Any, func: Any = None, *, initial: Any = None) -> Any:
     step = get_rrule(operator.add) if func is None else functools.partial(call, func)
-    return itertools.accumulate(iterable, step, initial=initial)
+    return itertools.accumulate(iterated(iterable), step, initial=initial)
 
 
 # ---- comparing values ------------------------------------------------------------------
@@ -158,7 +184,7 @@ def _remove(xs: list, item: Any) -> None:
 
 @raw_rrule(sorted)
 def _sorted(iterable: Any, *, key: Any = None, reverse: bool = False) -> list:
-    return sorted(iterable, key=by_value(key), reverse=reverse)
+    return sorted(iterated(iterable), key=by_value(key), reverse=reverse)
 
 
 @raw_rrule(list.sort)
@@ -176,7 +202,7 @@ _FSUM = Pure(math.fsum, _fsum_rule)
 
 @raw_rrule(math.fsum)
 def _fsum(iterable: Any) -> Any:
-    items = list(iterable)
+    items = list(iterated(iterable))
     return _FSUM(*items) if items else 0.0
 
 
@@ -191,6 +217,6 @@ def _dist(p: Any, q: Any) -> Any:
 @raw_rrule(math.prod)
 def _prod(iterable: Any, *, start: Any = 1) -> Any:
     mul, total = get_rrule(operator.mul), start
-    for item in iterable:
+    for item in iterated(iterable):
         total = mul(total, item)
     return total

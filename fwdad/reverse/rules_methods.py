@@ -18,6 +18,7 @@ from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import value_of
 from fwdad.rules import random_ as forward_random
+from fwdad.rules import random_params
 from fwdad.rules.ufunc_methods import refuse_out
 
 
@@ -212,7 +213,37 @@ def _refusing(method):
 
 nondiff_rrule(*[getattr(cls, name) for cls in forward_random.SOURCES for name in dir(cls)
                 if not name.startswith("_") and name not in forward_random.NOT_DRAWS
-                and callable(getattr(cls, name))], call=_drawing, refuse=_refusing)
+                and name not in random_params.FAMILIES and callable(getattr(cls, name))],
+              call=_drawing, refuse=_refusing)
+
+
+def _location_scale(cls: type, name: str):
+    """normal(loc, scale), uniform(low, high) with parameters that may be variables: the
+    sample's pullback is ct * d sample / d parameter (rules/random_params.py)."""
+    call = f"{cls.__name__}.{name}"
+
+    def draw(*args, **kwargs):
+        source, rest = forward_random.source_and_args(args)
+        a, b, size = random_params.bind(name, rest, kwargs)
+        if not (holds_variable(a) or holds_variable(b)):
+            return getattr(source, name)(value_of(a), value_of(b), size)
+        if random_params.degenerate(name, value_of(a), value_of(b)) and (
+                holds_variable(b) or name == "uniform"):  # (as forward mode refuses)
+            raise random_params.degenerate_error(call)
+
+        def rule(a, b):
+            out = getattr(source, name)(a, b, size)
+            by_a, by_b = random_params.partials(name, random_params.unit_draw(name, out, a, b))
+            return out, lambda ct: (ct * by_a, ct * by_b)
+        rule.__name__ = f"_{name}"
+        return Pure(getattr(cls, name), rule)(a, b)
+    draw.__name__ = f"_{name}"
+    return draw
+
+
+for _cls in forward_random.SOURCES:
+    for _name in random_params.FAMILIES:
+        raw_rrule(getattr(_cls, _name))(_location_scale(_cls, _name))
 
 
 def _shuffle_rule(in_place: bool):

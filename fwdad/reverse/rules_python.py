@@ -17,6 +17,7 @@ from fwdad.errors import FwdadError, NonDifferentiableError, a_type, in_user_cod
 from fwdad.probe import probe
 from fwdad.reverse.complex_parts import write_part
 from fwdad.reverse.instances import user_method
+from fwdad.reverse.iteration import items as iterated
 from fwdad.reverse.registry import get_rrule, nondiff_rrule, raw_rrule
 from fwdad.reverse.rules_arrays import assign, transpose, write_constant
 from fwdad.reverse.stores import note, note_field
@@ -76,14 +77,14 @@ def _append(xs: list, item: Any) -> None:
 @raw_rrule(builtins.sum)
 def _sum(items: Any, start: Any = 0) -> Any:
     add, total = get_rrule(operator.add), start
-    for item in items:
+    for item in iterated(items):  # (a user iterator's methods by their reverse rules)
         total = add(total, item)
     return total
 
 
 def _select(choose, args: tuple, key: Any, default: Any) -> Any:
     """The selected item itself (the first of equal ones, as Python picks)."""
-    items = list(args[0]) if len(args) == 1 else list(args)
+    items = list(iterated(args[0])) if len(args) == 1 else list(args)
     if not items:
         if default is not _NO_DEFAULT:
             return default

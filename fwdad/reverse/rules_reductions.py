@@ -148,8 +148,8 @@ def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
     """d std = d var / (2 std) where std > 0. Where std is 0 (equal values) it moves like
     |h| and has no gradient: the subgradient 0 (std is convex, 0 its minimum), as for
     the norm at 0; that is the gradient for a group of one value (whose std is always 0)
-    and for values equal whatever the input. Forward mode sees the direction (NaN along
-    one that parts the values)."""
+    and for values equal whatever the input. Forward mode gives the same 0
+    (docs/errors-and-debugging.md, "Kinks")."""
     var, pullback = _var(x, axis, dtype, ddof, keepdims)
     out = np.sqrt(var)
 
@@ -157,6 +157,25 @@ def _std(x, axis=None, dtype=None, ddof=0, keepdims=False):
         with np.errstate(divide="ignore", invalid="ignore"):
             return pullback(np.where(out == 0, 0.0, ct / (2.0 * out)))
     return out, back
+
+
+def _with_float_ddof(reduce, power: float):
+    """`reduce(x, ..., ddof=d)` (np.var: power 1, np.std: 1/2) with d carrying a
+    derivative: reduce(x, ..., ddof=0) * (n / (n - d)) ** power, by their reverse rules,
+    so that std's subgradient 0 at equal values stays (d var / d ddof = var / (n - d))."""
+    def composed(args, kwargs):
+        ddof = kwargs["ddof"]
+        at_zero = get_rrule(reduce)(*args, **{**kwargs, "ddof": 0})
+        n = float(np.size(value_of(args[0])) // max(np.size(value_of(at_zero)), 1))
+        scale = get_rrule(operator.truediv)(n, get_rrule(operator.sub)(n, ddof))
+        return get_rrule(operator.mul)(at_zero, get_rrule(operator.pow)(scale, power))
+    return ("ddof",), composed
+
+
+for _fns, _parts in (((np.var, np.ndarray.var), (np.var, 1.0)),
+                     ((np.std, np.ndarray.std), (np.std, 0.5))):
+    for _fn in _fns:
+        TRACKED_KEYWORDS[_fn] = _with_float_ddof(*_parts)
 
 
 @rrule(np.nansum)
@@ -260,8 +279,8 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     0 it moves like |h| and has no gradient; a gradient cannot see the direction, so it
     is the subgradient 0 there (the norm is convex and 0 is its minimum; sign(0) = 0 of
     abs is the same choice), which is the gradient when the argument is identically 0,
-    as for norm(v - v). Forward mode, which sees the direction, gives 0 along one that
-    keeps the norm 0 and NaN along the others."""
+    as for norm(v - v). Forward mode gives the same 0 (docs/errors-and-debugging.md,
+    "Kinks")."""
     out = np.linalg.norm(x, ord, axis, keepdims)
     x = np.asarray(x)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)

@@ -19,7 +19,7 @@ from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse.registry import rrule
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import rrule_of
-from fwdad.rules.ieee import divide
+from fwdad.rules.ieee import over_norm
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.ufuncs import mantissa_tangent
 
@@ -141,7 +141,7 @@ def _log(x, *base):
 @rrule(math.hypot)
 def _hypot(*xs):
     out = math.hypot(*xs)
-    return out, lambda ct: tuple(divide(ct * x, out) for x in xs)  # (at 0: nan, as norm)
+    return out, lambda ct: tuple(ct * over_norm(x, out) for x in xs)  # (at 0: 0, as norm)
 
 
 @rrule(math.copysign)

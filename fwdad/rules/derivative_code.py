@@ -28,7 +28,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import InternalError
 from fwdad.rules.digamma import digamma
-from fwdad.rules.ieee import divide
+from fwdad.rules.ieee import divide, over_norm
 from fwdad.rules.template import Template, reads_out
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
@@ -51,7 +51,7 @@ class Family:
     division: str
 
 
-_SHARED = {"divide": divide, "LN2": LN2, "LN10": LN10}
+_SHARED = {"divide": divide, "over_norm": over_norm, "LN2": LN2, "LN10": LN10}
 UFUNC_RULE = Family("np", _SHARED, "numpy")          # ufuncs.apply_ufunc's tangents
 NUMPY_ON_FLOATS = Family("np", _SHARED, "floats")    # ufunc templates and rrules
 MATH = Family("math", {**_SHARED, "digamma": digamma, "sign": _float_sign}, "as written")

@@ -4,7 +4,7 @@ A row names a NumPy ufunc and its `math` twin (either may be absent) and gives t
 derivative as a small expression of the inputs and the output `y`:
 
     Unary(np.sin, math.sin, "cos(x)", inline=True)      d sin(x) = cos(x) dx
-    Binary(np.hypot, None, "a / y", "b / y")            d hypot = (a da + b db) / y
+    Binary(np.hypot, None, "over_norm(a, y)", "over_norm(b, y)")   d hypot = (a da + b db) / y
 
 A row's `inline_math` is a math function whose rules are written by hand (math.log,
 which also takes a base) but whose one-argument calls inline the row's template.
@@ -105,7 +105,8 @@ UNARY: List[Unary] = [
 BINARY: List[Binary] = [
     # ---- angles, norms, log-sum-exp (arctan2 at 0 / 0: nan) ----
     Binary(np.arctan2, math.atan2, "divide(b, a * a + b * b)", "divide(-a, a * a + b * b)"),
-    Binary(np.hypot, None, "a / y", "b / y"),
+    # (hypot at (0, 0): the subgradient 0, as np.linalg.norm at 0; rules/ieee.py)
+    Binary(np.hypot, None, "over_norm(a, y)", "over_norm(b, y)"),
     Binary(np.logaddexp, None, "exp(a - y)", "exp(b - y)"),
     Binary(np.logaddexp2, None, "exp2(a - y)", "exp2(b - y)"),
     # ---- remainders: a - q * b, q piecewise constant ----

@@ -211,11 +211,7 @@ DROPPED: Dict[str, str] = {
 # The result depends on these, and fwdad does not differentiate them: a non-zero
 # tangent there is refused.
 REFUSED: Dict[str, str] = {
-    "fwdad.rules.reductions._std": "ddof",
-    "fwdad.rules.reductions._var": "ddof",
     "fwdad.rules.statistics._cov": "ddof",
-    "fwdad.rules.statistics._nanstd": "ddof",
-    "fwdad.rules.statistics._nanvar": "ddof",
     "fwdad.rules.creation._arange": "**",  # (start=, stop=, step= given by keyword)
     "fwdad.rules.differences._nan_to_num": "nan posinf neginf",  # (the fill values)
     "fwdad.rules.registry._linear_rule.<locals>.linear": "* **",  # (def_linear: in x only)

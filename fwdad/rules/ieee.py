@@ -33,3 +33,12 @@ def power(x: Any, y: Any) -> Any:
     except ZeroDivisionError:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.power(np.float64(x), y).item()
+
+
+def over_norm(a: Any, norm: Any) -> Any:
+    """a / norm for a norm >= |a| (a / hypot(a, b)), with the subgradient 0 where the norm
+    is 0 instead of 0 / 0 (docs/errors-and-debugging.md, "Kinks")."""
+    if isinstance(norm, np.ndarray) or isinstance(a, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(norm == 0, 0.0, np.divide(a, norm))
+    return a / norm if norm != 0 else 0.0 * a

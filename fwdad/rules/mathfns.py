@@ -14,6 +14,7 @@ from fwdad.core.duals import iterate
 from fwdad.dual import Dual
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import inline_template, math_frule
+from fwdad.rules.ieee import over_norm
 from fwdad.rules.operators import mul_rule as _mul
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.operators import sub_rule as _sub
@@ -48,18 +49,9 @@ def _math_pow(x: Dual, y: Dual) -> Dual:
 
 @frule(math.hypot)
 def _hypot(*xs: Dual) -> Dual:
+    """d hypot = sum(x_i dx_i) / hypot; at 0 the subgradient 0, as np.linalg.norm's."""
     out = math.hypot(*(x.primal for x in xs))
-    if out == 0:  # the 2-norm at 0, as np.linalg.norm's
-        return Dual(out, _norm_at_zero([x.tangent for x in xs if x.tangent is not NoTangent]))
-    return Dual(out, sum((x.primal / out) * x.tangent for x in xs))
-
-
-def _norm_at_zero(tangents: list):
-    """hypot(h t) = |h| hypot(t): 0 along t = 0, else no derivative (nan)."""
-    moved = sum(abs(t) for t in tangents)
-    if isinstance(moved, np.ndarray):
-        return np.where(moved == 0, 0.0, np.nan)
-    return 0.0 if moved == 0 else math.nan
+    return Dual(out, sum(over_norm(x.primal, out) * x.tangent for x in xs))
 
 
 @frule(math.dist)

@@ -3,10 +3,11 @@
 too: d|x_i| = Re(conj(x_i / |x_i|) dx_i), d s_k = Re(u_k^H dx v_k).
 
 Every norm is differentiable where it is smooth. Where the norm is 0 it moves like |h|
-(norm(x + h t) = |h| norm(t) at x = 0), as np.std at equal values: the tangent is 0
-along a t that keeps it at 0, else NaN (no derivative, as JAX gives for the 2-norm), for
-every ord and axis (`_at_zero`). Elsewhere the rule takes a one-sided choice, stated per
-norm below: |x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first
+(norm(x + h t) = |h| norm(t) at x = 0) and has no derivative; the tangent there is the
+subgradient 0, for every ord and axis (`_at_zero`), as reverse mode's gradient and abs
+at 0 (docs/errors-and-debugging.md, "Kinks"). Elsewhere the rule takes a one-sided
+choice, stated per norm
+below: |x_i| at x_i = 0 contributes 0 (sign(0) = 0); max-like norms take the first
 extreme element; 2 and nuc norms need distinct (resp. nonzero) singular values.
 """
 from __future__ import annotations
@@ -83,24 +84,16 @@ def vector_tangent(x: Dual, ord, axis, out):
     with np.errstate(divide="ignore", invalid="ignore"):  # (0/0 where the norm is 0)
         tangent = _vector(xf, dxf, ord, norm)
     if tangent is not NoTangent and np.any(norm == 0):
-        tangent = _at_zero(norm, _stays_zero(xf, dxf, ord), tangent)
+        tangent = _at_zero(norm, tangent)
     return _shaped(tangent, x, out)
 
 
-def _stays_zero(xf, dxf, ord):
-    """Whether the norm of each row that is 0 stays 0 to first order along dxf. A norm
-    with ord > 0 is 0 only where the row is: it stays 0 along dxf = 0. With ord < 0
-    (-inf: min |x_i|) it is 0 as soon as one entry is, and stays 0 while one zero entry
-    has a zero tangent."""
-    if ord is not None and ord < 0:
-        return np.any((xf == 0) & (dxf == 0), axis=-1)
-    return np.all(dxf == 0, axis=-1)
-
-
-def _at_zero(norm, stays, tangent):
-    """The tangent where the norm is 0: 0 along a direction that keeps it 0, else NaN
-    (norm(x + h t) moves like |h|, which has no derivative at h = 0)."""
-    return np.where(norm == 0, np.where(stays, 0.0, np.nan), tangent)
+def _at_zero(norm, tangent):
+    """The tangent where the norm is 0: the subgradient 0 (the norm is never below its
+    value there), which is also the derivative along a direction that keeps it 0.
+    Note: NaN (no derivative along a direction that moves it, as JAX gives) was the
+    rule before; it made jvp and grad disagree (tests/test_kink_conventions.py)."""
+    return np.where(norm == 0, 0.0, tangent)
 
 
 def _shaped(tangent, x: Dual, out):
@@ -140,20 +133,8 @@ def _matrix(x: Dual, ord, axes):
     with np.errstate(divide="ignore", invalid="ignore"):  # (0/0 where the norm is 0)
         tangent = _matrix_away_from_zero(a, da, ord, norm)
     if np.any(norm == 0):
-        tangent = _at_zero(norm, _matrix_stays_zero(a, da, ord), tangent)
+        tangent = _at_zero(norm, tangent)
     return tangent
-
-
-def _matrix_stays_zero(a, da, ord):
-    """Whether a matrix norm that is 0 stays 0 to first order along da. -1 (-inf): the
-    smallest column (row) sum of |a| is 0 while one zero column (row) has a zero
-    tangent. -2: the smallest singular value; only da = 0 is known to keep it 0 (NaN
-    along every other direction, even one that keeps a singular to first order). The
-    others are 0 only at a = 0: da = 0."""
-    if ord in (-1, -np.inf):
-        axis = -2 if ord == -1 else -1
-        return np.any(np.all(a == 0, axis=axis) & np.all(da == 0, axis=axis), axis=-1)
-    return np.all(da == 0, axis=(-2, -1))
 
 
 def _matrix_away_from_zero(a, da, ord, norm):

@@ -1,6 +1,7 @@
 """Rules for np.random: draws are constants (no tangent), and a float draw whose
-parameter has a derivative is refused (an integer one is piecewise constant); shuffles
-and permutations of a differentiable array move its tangent along with its values.
+parameter has a derivative is refused (an integer one is piecewise constant), but for
+normal and uniform, which are differentiated (rules/random_params.py); shuffles and
+permutations of a differentiable array move its tangent along with its values.
 
 `rng.normal(...)` reaches its rule with the generator first (dispatch passes `self`);
 `np.random.normal(...)` is a method of NumPy's global RandomState reached through the
@@ -12,7 +13,8 @@ import numpy as np
 
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, in_user_code
-from fwdad.rules.batching import is_batched
+from fwdad.rules import random_params as params
+from fwdad.rules.batching import fit, is_batched, lift
 from fwdad.rules.plain_params import carries
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.widening import overwrite
@@ -56,11 +58,30 @@ def _draw(cls: type, name: str) -> None:
             [f"{k}=" for k, d in keywords.items() if carries(d.tangent)]
         source, args = source_and_args(tuple(d.primal for d in duals))
         out = getattr(source, name)(*args, **{k: d.primal for k, d in keywords.items()})
+        if moved and name in params.FAMILIES:
+            return Dual(out, _location_scale_tangent(f"{cls.__name__}.{name}", out,
+                                                     *params.bind(name, duals[first:],
+                                                                  keywords)))
         if moved and moves_with_parameters(out):
             raise draw_parameter_error(f"{cls.__name__}.{name}", moved[0])
         return Dual(out, NoTangent)
     rule.__name__ = f"_{name}"
     frule(getattr(cls, name))(rule)
+
+
+def _location_scale_tangent(call: str, out, a, b, size):
+    """da * d out / da + db * d out / db, a and b Duals or the plain defaults."""
+    name = call.split(".")[-1]
+    a, b = (v if isinstance(v, Dual) else Dual(v, NoTangent) for v in (a, b))
+    if params.degenerate(name, a.primal, b.primal) and (
+            carries(b.tangent) or name == "uniform" and carries(a.tangent)):
+        raise params.degenerate_error(call)
+    by_a, by_b = params.partials(name, params.unit_draw(name, out, a.primal, b.primal))
+    tangent = 0.0
+    for d, partial in ((a, by_a), (b, by_b)):
+        if carries(d.tangent):
+            tangent = tangent + lift(d.primal, d.tangent, np.ndim(out)) * partial
+    return fit(tangent, out)
 
 
 for _cls in SOURCES:

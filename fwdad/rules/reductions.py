@@ -213,9 +213,10 @@ def re_conj_times(a, b):
 
 @frule(np.var, np.ndarray.var)
 @zero_at_empty(np.var)  # (a mean of nothing: NaN, constant)
-def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too."""
-    x = as_array(x)
+def _var(x: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
+    """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)): real, for complex x too;
+    plus ddof_term for a float ddof with a derivative."""
+    x, ddof_dual, ddof = as_array(x), ddof, plain_ddof(ddof)
     out = np.var(x.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     centered = x.primal - np.mean(x.primal, axis=axis, keepdims=True)
     n = x.primal.size // max(np.size(out), 1) if x.primal.size else 0
@@ -224,38 +225,40 @@ def _var(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
                    keepdims=keepdims)
     with np.errstate(divide="ignore", invalid="ignore"):  # as NumPy: nan or inf, warned
         scale = np.float64(2.0) / max(n - ddof, 0)  # once, by the primal's own call
-    return Dual(out, fit(scale * total, out))
+    return Dual(out, fit(scale * total + ddof_term(ddof_dual, out, n), out))
+
+
+def plain_ddof(ddof):
+    return ddof.primal if isinstance(ddof, Dual) else ddof
+
+
+def ddof_term(ddof, out, n):
+    """The tangent of var = s / (n - ddof) along ddof's: var / (n - ddof) dddof (0 when
+    ddof has no derivative: an int, or a constant)."""
+    if not isinstance(ddof, Dual) or ddof.tangent is NoTangent:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):  # (n <= ddof: as the value)
+        rate = out / (n - np.float64(ddof.primal))
+    return lift(ddof.primal, ddof.tangent, np.ndim(out)) * rate
 
 
 @frule(np.std, np.ndarray.std)
 @zero_at_empty(np.std)  # (a mean of nothing: NaN, constant)
-def _std(x: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
-    return std_of(_var(x, axis, dtype, ddof, keepdims), as_array(x), axis)
+def _std(x: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
+    return std_of(_var(x, axis, dtype, ddof, keepdims))
 
 
-def std_of(var: Dual, x: Dual, axis) -> Dual:
-    """sqrt(var), var the variance of x along axis (NaNs skipped or not). d std = d var /
-    (2 std), where std > 0. Where std = 0 (equal values), std(x + h t) = |h| std(t): 0
-    along a t that keeps them equal (always, for one value), else NaN, as JAX gives: |h|
-    has no derivative at 0 (PyTorch picks the subgradient 0)."""
+def std_of(var: Dual) -> Dual:
+    """sqrt(var), var a variance (NaNs skipped or not). d std = d var /
+    (2 std), where std > 0. Where std = 0 (equal values), std(x + h t) = |h| std(t) has
+    no derivative: the tangent is the subgradient 0, as reverse mode's gradient and
+    PyTorch's (JAX gives NaN; docs/errors-and-debugging.md, "Kinks")."""
     out = np.sqrt(var.primal)
     with np.errstate(divide="ignore", invalid="ignore"):
         dout = var.tangent / (2.0 * out)
     if np.any(out == 0):
-        dout = _at_equal_values(x, axis, out, dout)
+        dout = np.where(out == 0, 0.0, dout)
     return Dual(out, fit(dout, out))
-
-
-def _at_equal_values(x: Dual, axis, out, dout):
-    """dout where std > 0; where std = 0, 0 if the tangents of the values that count
-    (not NaN: nanstd skips them; np.std of a NaN is NaN, not 0) are equal too, else NaN."""
-    batched = is_batched(x.primal, x.tangent)
-    counted = to_last(~np.isnan(x.primal), axis, x.primal.ndim, False)
-    dxf = to_last(dense(x.primal, x.tangent), axis, x.primal.ndim, batched)
-    first = np.argmax(counted, axis=-1)[..., None]  # the first value that counts
-    reference = np.take_along_axis(dxf, first[None] if batched else first, axis=-1)
-    still = np.all((dxf == reference) | ~counted, axis=-1)
-    return np.where(out == 0, np.where(np.reshape(still, np.shape(dout)), 0.0, np.nan), dout)
 
 
 # ---- order statistics --------------------------------------------------------------------

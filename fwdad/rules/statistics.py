@@ -95,10 +95,10 @@ def _nancumprod(a: Dual, axis=None, dtype=None) -> Dual:
 
 @frule(np.nanvar)
 @zero_at_empty(np.nanvar)
-def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
+def _nanvar(a: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
     """d var = 2 / (n - ddof) * sum(Re(conj(x - mean) dx)) over the entries that are not
-    NaN."""
-    a = red.as_array(a)
+    NaN; plus red.ddof_term for a float ddof with a derivative."""
+    a, ddof_dual, ddof = red.as_array(a), ddof, red.plain_ddof(ddof)
     out = np.nanvar(a.primal, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     valid = ~np.isnan(a.primal)
     centered = np.where(valid, a.primal - np.nanmean(a.primal, axis, keepdims=True), 0.0)
@@ -107,14 +107,15 @@ def _nanvar(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
     total = np.sum(red.re_conj_times(centered, dx), axis=tangent_axis(a.primal, dx, axis),
                    keepdims=keepdims)
     with np.errstate(divide="ignore", invalid="ignore"):  # n <= ddof: NaN, as the value
-        return Dual(out, fit(2.0 / (n - ddof) * total, out))
+        tangent = 2.0 / (n - ddof) * total
+    return Dual(out, fit(tangent + red.ddof_term(ddof_dual, out, n), out))
 
 
 @frule(np.nanstd)
 @zero_at_empty(np.nanstd)
-def _nanstd(a: Dual, axis=None, dtype=None, ddof=0, keepdims=False) -> Dual:
+def _nanstd(a: Dual, axis=None, dtype=None, ddof: Dual = 0, keepdims=False) -> Dual:
     """As np.std over the values that are not NaN (a group of one value: tangent 0)."""
-    return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims), red.as_array(a), axis)
+    return red.std_of(_nanvar(a, axis, dtype, ddof, keepdims))
 
 
 # ---- cumulative_sum and cumulative_prod (the array-API names) ------------------------------

@@ -133,8 +133,9 @@ CONSTRUCTS = [
               "StopIteration); loops over np.ndindex and np.ndenumerate", K,
               containers.iterator_classes, (0.4,),
               note="third derivatives through an iterator class are refused",
-              reverse_note="in a for loop; `sum`, `list` and the other builtins over an "
-                           "iterator class run `__next__` as plain code, and refuse"),
+              reverse_note="its methods run by their reverse rules in a for loop, in "
+                           "`iter` and `next`, and in the builtins that consume it (`sum`, "
+                           "`list`, `zip`, `map`, `math.fsum`, ...)"),
     Construct("containers of containers", K, containers.containers_of_containers, (0.6,)),
     Construct("comprehensions: list, dict, set, generator; nested; with conditions", F,
               functions.comprehensions, (0.7,),

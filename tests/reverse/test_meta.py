@@ -24,7 +24,10 @@ scipy_support.load()  # (SciPy's rules register on first use: the walks see them
 # to forward mode (tests/test_higher_order_compose.py: every pair of modes).
 ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_like,
              np.ones_like, np.empty_like, np.eye, np.identity, Transformed.__call__,
-             fwdad.jvp, fwdad.batched_jvp, fwdad.vjp, fwdad.hvp, fwdad.linearize]
+             fwdad.jvp, fwdad.batched_jvp, fwdad.vjp, fwdad.hvp, fwdad.linearize,
+             # (draws whose parameters are variables: tests/test_random_location_scale.py)
+             np.random.Generator.normal, np.random.Generator.uniform,
+             np.random.RandomState.normal, np.random.RandomState.uniform]
 
 
 def _key(fn):

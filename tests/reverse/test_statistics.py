@@ -40,18 +40,9 @@ def test_gradient_of_std_at_zero_spread(f, x, expected):
     np.testing.assert_array_equal(fwdad.grad(f)(np.array(x)), expected)
 
 
-@pytest.mark.parametrize("f, x, expected", [r for r in ROWS if r[0] is not _std_rows
-                                            or len(r[1][0]) == 1],
-                         ids=lambda v: getattr(v, "__name__", ""))
-def test_forward_mode_agrees_where_the_derivative_exists(f, x, expected):
-    """Where std is 0 for every input nearby (one value, x - x), forward mode gives the
-    same 0; where equal values could part, it gives NaN along directions that part them
-    (tests/rules/test_core_rules.py), so those rows are left out here."""
-    x = np.array(x)
-    forward = fwdad.jacfwd(f)(x)
-    if f is _nanstd_rows:
-        if np.isnan(x).any():
-            forward = np.where(np.isnan(x), 0.0, forward)
-        else:
-            return
-    np.testing.assert_array_equal(forward, expected)
+@pytest.mark.parametrize("f, x, expected", ROWS, ids=lambda v: getattr(v, "__name__", ""))
+def test_forward_mode_agrees(f, x, expected):
+    """Forward mode gives the same 0 where std is 0: for one value and x - x, where it is
+    the derivative, and where equal values could part, where it is the subgradient both
+    modes take (docs/errors-and-debugging.md, "Kinks")."""
+    np.testing.assert_array_equal(fwdad.jacfwd(f)(np.array(x)), expected)

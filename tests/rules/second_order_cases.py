@@ -64,7 +64,10 @@ SKIPPED_FUNCTIONS.update(dict.fromkeys(_ODE_SOLVERS + ([] if ode.si is None else
 # Their rows pass a generator, whose next call draws another permutation: the
 # differences would compare two; EXTRA_ROWS make a fresh generator in each call.
 _PERMUTING = {np.random.Generator.shuffle, np.random.Generator.permutation,
-              np.random.RandomState.shuffle, np.random.RandomState.permutation}
+              np.random.RandomState.shuffle, np.random.RandomState.permutation,
+              # (and draws: tests/test_random_location_scale.py)
+              np.random.Generator.normal, np.random.Generator.uniform,
+              np.random.RandomState.normal, np.random.RandomState.uniform}
 
 
 def _usable(case) -> bool:
@@ -195,4 +198,10 @@ NO_SECOND_ORDER_ROW.update({getattr(cls, name): _DRAWS for cls, names in
 # are known gaps at first order already (random_cases.py)
 NO_SECOND_ORDER_ROW.update({unwrap(row).fn: "a draw is a constant: " + row.marks[0].kwargs[
     "reason"] for row in RANDOM_CASES if getattr(row, "marks", None)})
+# normal and uniform are differentiated, but their rows share one generator, which each
+# evaluation of the differences advances (their Hessian: tests/test_random_location_scale.py)
+NO_SECOND_ORDER_ROW.update({getattr(cls, name): "a draw from the row's shared generator, "
+                            "which each evaluation advances" for cls in
+                            (np.random.Generator, np.random.RandomState)
+                            for name in ("normal", "uniform")})
 NO_SECOND_ORDER_ROW.update(dict.fromkeys([np.vectorize, np.vectorize.__call__], _VECTORIZE))
