@@ -205,7 +205,7 @@ def _typed(out: Any, blocks: Any, inputs: Any) -> Any:
         return rebuild(blocks, [_typed(o, b, inputs) for o, b in zip(out, blocks)])
     if isinstance(out, dict):
         return {k: _typed(v, blocks[k], inputs) for k, v in out.items()}
-    if type(out) is not np.ndarray and has_fields(out):  # (an instance output)
+    if has_fields(out):  # (an instance output)
         return Tangent(**{k: _typed(v, getattr(blocks, k), inputs)
                           for k, v in vars(out).items()})
     return _cast_like(blocks, inputs)
@@ -229,7 +229,7 @@ def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:
         return [_tree_of(v, rows, path + (i,)) for i, v in enumerate(out)]
     if isinstance(out, dict):
         return {k: _tree_of(v, rows, path + (k,)) for k, v in out.items()}
-    if type(out) is not np.ndarray and has_fields(out):
+    if has_fields(out):
         return Tangent(**{k: _tree_of(v, rows, path + (seeds.Field(k),))
                           for k, v in vars(out).items()})
     return rows[path]

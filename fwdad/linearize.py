@@ -349,7 +349,7 @@ def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
     if isinstance(primal, dict):
         return [pair for k in primal for pair in _output_pairs(
             primal[k], _item(tangent, k), _item(cotangent, k))]
-    if type(primal) is not np.ndarray and has_fields(primal):  # (cotangent: a Tangent)
+    if has_fields(primal):  # (cotangent: a Tangent)
         return [pair for k, v in vars(primal).items() for pair in _output_pairs(
             v, _field(tangent, k), _field(cotangent, k))]
     if cotangent is None or cotangent is NoTangent:
@@ -402,7 +402,7 @@ def _flatten_like(primal: Any, cotangent: Any) -> tuple[Any, ...]:
         elif isinstance(p, dict):
             for k, item in p.items():
                 walk(item, None if c is None else c[k])
-        elif type(p) is not np.ndarray and has_fields(p):  # (as stacked_output orders it)
+        elif has_fields(p):  # (as stacked_output orders it)
             for k, item in vars(p).items():
                 walk(item, _field(c, k))
         else:

@@ -61,8 +61,7 @@ def _mapped(fn: Callable[[Any], Any], tree: Any, memo: Dict[int, Tangent],
         return rebuild(tree, [_mapped(fn, v, memo, instances, owner) for v in tree])
     if isinstance(tree, dict):
         return {k: _mapped(fn, v, memo, instances, owner) for k, v in tree.items()}
-    if isinstance(tree, Tangent) or instances and type(tree) is not np.ndarray and \
-            has_fields(tree):
+    if isinstance(tree, Tangent) or instances and has_fields(tree):
         out = memo.get(id(tree))
         if out is not None:
             if owner is not None:
@@ -203,7 +202,7 @@ def output_paths(tree: Any, path: Tuple = (), within: frozenset = frozenset()
     elif isinstance(tree, dict):
         for k, v in tree.items():
             yield from output_paths(v, path + (k,), within)
-    elif type(tree) is not np.ndarray and has_fields(tree):
+    elif has_fields(tree):
         if id(tree) in within:
             raise _cycle_error(tree)
         for k, v in vars(tree).items():
@@ -232,7 +231,7 @@ def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
         return rebuild(tree, [_map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)])
     if isinstance(tree, dict):
         return {k: _map_paths(fn, v, path + (k,)) for k, v in tree.items()}
-    if type(tree) is not np.ndarray and has_fields(tree):
+    if has_fields(tree):
         return Tangent(**{k: _map_paths(fn, v, path + (Field(k),))
                           for k, v in vars(tree).items()})
     return fn(path)
@@ -269,7 +268,7 @@ def stacked_output(out: Any, tangent: Any, size: int) -> Any:
         if isinstance(primal, dict):
             return {k: walk(v, NoTangent if t is NoTangent else t[k], within)
                     for k, v in primal.items()}
-        if type(primal) is not np.ndarray and has_fields(primal):  # (read by Field)
+        if has_fields(primal):  # (read by Field)
             if id(primal) in within:
                 raise _cycle_error(primal)
             inner = within | {id(primal)}

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import fwdad
 from fwdad.errors import NonDifferentiableError
+from fwdad.tangents import inner, random_tangent
 from tests.util import central_jacobian
 
 
@@ -151,36 +152,6 @@ def test_with_other_arguments(make: Callable) -> None:
 
 
 # ---- linearize ---------------------------------------------------------------------------
-def _tangent_of(obj: Any, rng: np.random.Generator) -> fwdad.Tangent:
-    """A random Tangent of obj's float fields (structured as grad's)."""
-    def make(value: Any) -> Any:
-        if isinstance(value, (float, np.floating)):
-            return float(rng.standard_normal())
-        if isinstance(value, np.ndarray):
-            return rng.standard_normal(value.shape)
-        if isinstance(value, list):
-            return [make(v) for v in value]
-        if isinstance(value, dict):
-            return {k: make(v) for k, v in value.items()}
-        if hasattr(value, "__dict__"):
-            return fwdad.Tangent(**{k: make(v) for k, v in vars(value).items()})
-        return None
-    return make(obj)
-
-
-def _inner(a: Any, b: Any) -> float:
-    """<a, b> over the float leaves that a and b both have."""
-    if isinstance(a, (list, tuple)):
-        return sum(_inner(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return sum(_inner(a[k], b[k]) for k in a)
-    if isinstance(a, fwdad.Tangent):
-        return sum(_inner(v, getattr(b, k)) for k, v in vars(a).items())
-    if a is None or b is None or a is fwdad.NoTangent or b is fwdad.NoTangent:
-        return 0.0
-    return float(np.sum(np.asarray(a) * np.asarray(b)))
-
-
 @pytest.mark.parametrize("transpose", ["transpose", "jacobian"])
 @pytest.mark.parametrize("f, obj", CASES[:2], ids=[f.__name__ for f, _ in CASES[:2]])
 def test_linearize_against_jvp_and_its_transpose(f: Callable, obj: Any,
@@ -188,28 +159,22 @@ def test_linearize_against_jvp_and_its_transpose(f: Callable, obj: Any,
     rng = np.random.default_rng(0)
     out, lin = fwdad.linearize(f, X, obj)
     np.testing.assert_allclose(out, f(X, obj))
-    tx, tobj = rng.standard_normal(3), _tangent_of(obj, rng)
+    tx, tobj = rng.standard_normal(3), random_tangent(obj, rng)
     np.testing.assert_allclose(lin(tx, tobj), fwdad.jvp(f, (X, obj), (tx, tobj))[1],
                                rtol=1e-12)
     along_fields = lin(np.zeros(3), tobj)  # against central differences along tobj
     step = 1e-6
-    plus, minus = copy.deepcopy(obj), copy.deepcopy(obj)
+    plus, minus = obj, obj
     for path, value in float_paths(obj):
-        dv = at(tobj, path)
-        for sign, moved in ((1, plus), (-1, minus)):
-            new = value + sign * step * dv
-            moved_owner = at(moved, path[:-1])
-            if isinstance(moved_owner, (list, dict)):
-                moved_owner[path[-1]] = new
-            else:
-                object.__setattr__(moved_owner, path[-1], new)
+        plus = replaced(plus, path, value + step * at(tobj, path))
+        minus = replaced(minus, path, value - step * at(tobj, path))
     np.testing.assert_allclose(along_fields, (f(X, plus) - f(X, minus)) / (2 * step),
                                rtol=1e-6, atol=1e-8)
     lin.T.method = transpose  # ("jacobian": the Jacobian's transpose, built by jacfwd)
     ct = rng.standard_normal(np.shape(out))
     ct_x, ct_obj = lin.T(ct)
     assert isinstance(ct_obj, fwdad.Tangent)
-    left = _inner(ct_x, tx) + _inner(ct_obj, tobj)
+    left = inner(ct_x, tx) + inner(ct_obj, tobj)
     assert np.isclose(left, float(np.sum(ct * lin(tx, tobj))), rtol=1e-10)
 
 

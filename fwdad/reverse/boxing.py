@@ -18,7 +18,7 @@ from fwdad.reverse.complex_values import no_complex_matvar, note_complex
 from fwdad.reverse.rule_calls import array_subclass_error
 from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
-from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild
 
 
 def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
@@ -43,7 +43,7 @@ def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
             else type(x)(*(box(v, region, within) for v in x))
     elif isinstance(x, dict):
         return {k: box(v, region, within) for k, v in x.items()}
-    elif isinstance(zero_tangent(x), Tangent):  # an instance: a copy with boxed fields
+    elif has_fields(x):  # an instance: a copy with boxed fields
         if id(x) in within:
             raise NonDifferentiableError(
                 f"differentiates with respect to {a_type(x)} that holds itself through "
@@ -83,7 +83,7 @@ def hold(x: Any, held: Optional[Dict[int, Any]] = None) -> Any:
         return rebuild(x, items)
     if isinstance(x, dict):
         return {k: hold(v, held) for k, v in x.items()}
-    if isinstance(zero_tangent(x), Tangent):
+    if has_fields(x):
         if id(x) in held:
             return held[id(x)]
         out = held[id(x)] = Tangent()  # (before its fields: a cycle comes back)
@@ -108,7 +108,7 @@ def unbox(x: Any, copies: Optional[Dict[int, Any]] = None) -> Any:
         return rebuild(x, items)
     if isinstance(x, dict):
         return {k: unbox(v, copies) for k, v in x.items()}
-    if isinstance(zero_tangent(x), Tangent):
+    if has_fields(x):
         if id(x) in copies:
             return copies[id(x)]
         out = copies[id(x)] = shallow_copy(x)  # (before its fields: a cycle comes back)
@@ -144,7 +144,7 @@ def dtypes(x: Any) -> Any:
         return [dtypes(v) for v in x]
     if isinstance(x, dict):
         return {k: dtypes(v) for k, v in x.items()}
-    if isinstance(zero_tangent(x), Tangent):
+    if has_fields(x):
         return {k: dtypes(v) for k, v in vars(x).items()}
     return None
 
