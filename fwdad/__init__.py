@@ -5,6 +5,7 @@ transformation."""
 from fwdad import requirements as _requirements  # noqa: F401  (checks NumPy first)
 from fwdad.dual import Dual
 from fwdad.errors import (ColoringError, DenseFallbackWarning, FwdadError, InternalError,
+                          InternalErrorWarning,
                           MissingRuleError, NonDifferentiableError, ShippingError,
                           SourceUnavailableError, SparsityPatternError, TangentError,
                           UnrecordableError, UnsupportedSyntaxError,
@@ -47,5 +48,6 @@ __all__ = ["Dual", "NoTangent", "Tangent", "zero_tangent", "jvp", "batched_jvp",
            "ShippingError", "SourceUnavailableError", "SparsityPatternError",
            "ColoringError", "TangentError", "UnrecordableError",
            "UnsupportedSyntaxError", "ValueDependentPatternError", "DenseFallbackWarning",
+           "InternalErrorWarning",
            "build_dict", "build_list", "build_set", "build_slice", "build_tuple",
            "foreigncall", "unpack"]

@@ -75,6 +75,11 @@ class ValueDependentPatternError(FwdadError):
     values of the inputs (a branch, an index or a count computed from them)."""
 
 
+class InternalErrorWarning(UserWarning):
+    """A bug of fwdad's met on one way to a derivative, which another way took exactly
+    (forward over forward for forward over reverse): please report it."""
+
+
 class DenseFallbackWarning(UserWarning):
     """jacobian_sparsity met a primitive without a sparsity rule: its outputs are taken
     to depend on every input (the pattern stays a superset of the true one)."""

@@ -17,6 +17,7 @@ FwdadError naming the inner transformation. See docs/higher_order.md.
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, List, Tuple
 
 import numpy as np
@@ -24,7 +25,7 @@ import numpy as np
 from fwdad import api, higher, jacobians, over_reverse
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError, a_type, describe
+from fwdad.errors import FwdadError, InternalError, InternalErrorWarning, a_type, describe
 from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
@@ -102,7 +103,8 @@ def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ..
                   kwargs: dict):
     """An inner gradient by one reverse pass on Dual values (fwdad/over_reverse.py), or
     (None, None) when that refuses: then by level-2 jvps. An error that is no refusal
-    is the program's own where level-2 jvps raise it too, else a bug of ours."""
+    is the program's own where level-2 jvps raise it too, else a bug of ours: an
+    InternalErrorWarning, and the level-2 jvps' answer."""
     if kind not in ("grad", "value_and_grad") or not over_reverse.applies(f):
         return None, None
     for at in wrt:
@@ -113,12 +115,13 @@ def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ..
         if exc.unexpected is None:  # a refusal: level-2 jvps instead
             return None, None
         unexpected = exc.unexpected
-    _level2_jacobians(kind, f, args, wrt, kwargs)  # (raises the program's own error)
-    raise InternalError(f"{kind} of {describe(f.primal)} inside a differentiated "
-                        f"function: its reverse pass on Dual values raised "
-                        f"{type(unexpected).__name__}: {unexpected}, where forward over "
-                        f"forward runs; please report it. (Until then: "
-                        f"fwdad.jacfwd in place of the inner {kind}.)") from unexpected
+    found = _level2_jacobians(kind, f, args, wrt, kwargs)  # (raises the program's error)
+    # a bug of ours in the pass on Duals: said, and the level-2 jvps' exact answer kept
+    warnings.warn(f"{kind} of {describe(f.primal)} inside a differentiated function: its "
+                  f"reverse pass on Dual values raised {type(unexpected).__name__}: "
+                  f"{unexpected}, so forward over forward took the derivative (exact, "
+                  f"slower); please report it.", InternalErrorWarning, stacklevel=2)
+    return found
 
 
 def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
