@@ -22,6 +22,9 @@ p lingrad      linearize(grad(f)) and batched_jvp(grad(f)) against hvp, lin.T ag
 q jacswap      jacfwd(jacrev), jacrev(jacfwd), jacrev(jacrev) against jacfwd(jacfwd)
                (o to q: nested_oracles.py, a sixteenth of the programs each; all with
                --higher, as the subsets of g, h, j, k and n: subsets.py)
+r held         jacfwd, jacrev, linearize and vjp of the program with its arguments and
+               output held by instances of user classes, against the same of f (a
+               third of the programs: instance_oracle.py)
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from tests.fuzz.case import EXACT, JVP_TOLERANCE, Case
 from tests.fuzz.compare import fresh, mismatch
 from tests.fuzz.constants_oracle import constants
 from tests.fuzz.generate import load
+from tests.fuzz.instance_oracle import held
 from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.more_oracles import batched, hessian, linearize, vjp_dot
 from tests.fuzz.nested_oracles import jacswap, lingrad, revjvp
@@ -81,4 +85,5 @@ ORACLES = {"jvp_fd": jvp_fd, "optimized": optimized, "primal_state": primal_stat
            "vjp_dot": vjp_dot, "batched": batched, "linearize": linearize,
            "hessian": hessian, "third": third, "constants": constants,
            "repeat": repeat, "hvp": hvp, "sparse": sparse, "jacrev": jacrev,
-           "revfwd": revfwd, "revjvp": revjvp, "lingrad": lingrad, "jacswap": jacswap}
+           "revfwd": revfwd, "revjvp": revjvp, "lingrad": lingrad, "jacswap": jacswap,
+           "held": held}

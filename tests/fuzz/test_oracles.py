@@ -1,11 +1,13 @@
-"""The repeat, hvp, sparse, jacrev, revfwd, revjvp, lingrad and jacswap oracles on programs
+"""The repeat, hvp, sparse, jacrev, revfwd, revjvp, lingrad, jacswap and held oracles on programs
 written for them: each passes a right program and flags the failure it is for."""
 import numpy as np
 
 import fwdad
+from fwdad.tangents import Tangent
 from tests.fuzz import subsets
 from tests.fuzz.case import Case
 from tests.fuzz.generate import HEADER, Program
+from tests.fuzz.instance_oracle import held
 from tests.fuzz.jacobian_oracles import hvp, jacrev, sparse
 from tests.fuzz.nested_oracles import jacswap, lingrad, revjvp
 from tests.fuzz.outcome import attempt
@@ -108,3 +110,40 @@ def test_jacswap_flags_a_wrong_composition(monkeypatch):
         lambda *a: 2 * right(f, argnums)(*a)))
     outcome = attempt(lambda: jacswap(_case(SCALAR_QUARTIC, 14)))
     assert outcome.status == "wrong" and outcome.kind.startswith("jacfwd(jacrev)")
+
+
+TWO_ARGUMENTS_TWO_OUTPUTS = HEADER + """def f(x0, x1):
+    x0[1] = x0[1] * x1
+    return np.sin(x0) * x1, np.sum(x0 ** 2)
+"""
+
+
+def _two_argument_case(seed):
+    return Case(Program(seed, TWO_ARGUMENTS_TWO_OUTPUTS, (X.copy(), 0.8),
+                        (T.copy(), -0.3), frozenset()))
+
+
+def test_held_passes_right_programs_in_its_subset_only():
+    """(seed % 3 == 1: in the subset; the program writes into its argument, which the
+    holder then holds.)"""
+    for case in (_case(MEMO, 1), _case(BRANCH_ON_VALUES, 4), _two_argument_case(7)):
+        assert attempt(lambda: held(case)).status == "pass"
+    assert attempt(lambda: held(_two_argument_case(6))).status == "skipped"
+
+
+def _doubled(tree):
+    if isinstance(tree, Tangent):
+        return Tangent(**{k: _doubled(v) for k, v in vars(tree).items()})
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_doubled(v) for v in tree)
+    return 2 * tree
+
+
+def test_held_flags_a_wrong_derivative_of_the_held_program(monkeypatch):
+    """jacrev wrong for functions of instances only (by a factor): held reports it."""
+    right = fwdad.jacrev
+    monkeypatch.setattr(fwdad, "jacrev", lambda f, argnums=0: (
+        lambda *a: _doubled(right(f, argnums)(*a)) if f.__name__ == "g" else
+        right(f, argnums)(*a)))
+    outcome = attempt(lambda: held(_two_argument_case(7)))
+    assert outcome.status == "wrong" and outcome.kind.startswith("jacrev of the held")

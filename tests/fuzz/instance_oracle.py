@@ -1,0 +1,144 @@
+"""Oracle r: the program's arguments and output held by instances of user classes.
+
+r held   g(holder) = Result(f(holder.a0, holder.a1, ...)), a plain class in and out:
+         jacfwd, jacrev and linearize (lin and lin.T) of g against the same
+         transformations of f, block by block, and vjp of g against vjp of f; the
+         holder is left as f's transformations leave its arguments. One program in
+         HELD_SUBSET (every program with --higher).
+
+g is written out as source beside the program (fwdad transforms it like any user
+code), so its field reads and the constructor are differentiated, not unwrapped.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import fwdad
+from fwdad.tangents import Tangent
+from tests.fuzz.case import EXACT, Case
+from tests.fuzz.compare import fresh, inner, mismatch
+from tests.fuzz.generate import load
+from tests.fuzz.outcome import PASS, Outcome
+from tests.fuzz.subsets import in_subset
+
+HELD_SUBSET = 3  # programs whose seed % 3 == 1
+
+WRAPPER = '''
+
+class Holder:
+    def __init__(self, {params}):
+{stores}
+
+
+class Result:
+    def __init__(self, value):
+        self.value = value
+
+
+def g(holder):
+    return Result(f({reads}))
+'''
+
+
+def held(case: Case) -> Outcome:
+    if not in_subset(case.program.seed, HELD_SUBSET, 1):
+        return Outcome("skipped", "not in the held subset")
+    names = [f"a{i}" for i in range(len(case.args))]
+    module = load(case.program.source + WRAPPER.format(
+        params=", ".join(names),
+        stores="\n".join(f"        self.{n} = {n}" for n in names),
+        reads=", ".join(f"holder.{n}" for n in names)))
+
+    def holder() -> Any:
+        return module.Holder(*fresh(case.args))
+
+    def plain(t: Any) -> Any:  # g's tangents in f's layout
+        return _as_tuples(t, names)
+    argnums = tuple(range(len(case.args)))
+    checks: Sequence[tuple[str, Callable[[], Any], Callable[[], Any]]] = (
+        ("jacfwd", lambda: plain(fwdad.jacfwd(module.g)(holder())),
+         lambda: fwdad.jacfwd(case.f, argnums=argnums)(*fresh(case.args))),
+        ("jacrev", lambda: plain(fwdad.jacrev(module.g)(holder())),
+         lambda: fwdad.jacrev(case.f, argnums=argnums)(*fresh(case.args))))
+    for what, got, want in checks:
+        outcome = _compare(what, got, want)
+        if outcome is not None:
+            return outcome
+    return _linear(case, module, holder, names)
+
+
+def _linear(case: Case, module: Any, holder: Callable[[], Any], names: list) -> Outcome:
+    """lin(t) and lin.T(ct) of g against f's, the dot-product test, and vjp of g."""
+    try:
+        out, lin = fwdad.linearize(case.f, *fresh(case.args))
+    except fwdad.FwdadError:
+        return _refused_alike("linearize", lambda: fwdad.linearize(module.g, holder()))
+    given = holder()
+    held_out, held_lin = fwdad.linearize(module.g, given)
+    found = mismatch(held_out.value, out, **EXACT) or mismatch(
+        _fields(given, names), case.args, **EXACT)
+    if found:
+        return _wrong(found, "linearize of the held program: primal or holder after")
+    t = Tangent(**dict(zip(names, fresh(case.tangents))))
+    applied = lin(*fresh(case.tangents))
+    outcome = _compare("lin(t)", lambda: _as_tuples(held_lin(t), names), lambda: applied)
+    if outcome is not None:
+        return outcome
+    ct = case.cotangent(2)
+    (cts,) = held_lin.T(Tangent(value=fresh(ct)))  # (one argument: the holder)
+    outcome = _compare("lin.T(ct)", lambda: _as_tuples(cts, names), lambda: lin.T(ct))
+    if outcome is not None:
+        return outcome
+    left, right = inner(_as_tuples(cts, names), case.tangents), inner(ct, applied)
+    if abs(left - right) > 1e-8 * (1.0 + abs(right)):
+        return Outcome("wrong", "held lin.T dot product", f"<lin.T(ct), t> = {left!r}, "
+                       f"<ct, lin(t)> = {right!r}")
+    try:
+        _, pullback = fwdad.vjp(case.f, *fresh(case.args))
+    except fwdad.FwdadError:
+        return PASS
+    _, held_pullback = fwdad.vjp(module.g, holder())
+    return _compare("vjp", lambda: _as_tuples(held_pullback(Tangent(value=fresh(ct)))[0],
+                                              names),
+                    lambda: pullback(ct)) or PASS
+
+
+def _compare(what: str, got: Callable[[], Any], want: Callable[[], Any]) -> Any:
+    """None when g's transformation matches f's (or both refuse); else the Outcome."""
+    try:
+        expected = want()
+    except fwdad.FwdadError:
+        return _refused_alike(what, got)
+    found = mismatch(got(), expected, **EXACT)
+    return _wrong(found, f"{what} of the held program") if found else None
+
+
+def _refused_alike(what: str, held_call: Callable[[], Any]) -> Outcome:
+    """f's transformation refused: the held program's must refuse too, not answer."""
+    try:
+        held_call()
+    except fwdad.FwdadError:
+        return Outcome("pass", f"{what} refused for both")
+    return Outcome("wrong", f"{what}: the held program answered where f's refused")
+
+
+def _as_tuples(tree: Any, names: list) -> Any:
+    """g's derivative in f's layout: Result's Tangent(value=v) -> v, and the holder's
+    Tangent(a0=..., a1=...) -> (a0, a1, ...) (one block per argument, as jacfwd with a
+    tuple of argnums gives); lists and tuples map item by item."""
+    if isinstance(tree, Tangent):
+        fields = vars(tree)
+        if set(fields) == {"value"}:
+            return _as_tuples(fields["value"], names)
+        return tuple(_as_tuples(fields.get(n), names) for n in names)
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_as_tuples(item, names) for item in tree)
+    return tree
+
+
+def _fields(holder: Any, names: list) -> tuple:
+    return tuple(getattr(holder, n) for n in names)
+
+
+def _wrong(found: tuple, what: str) -> Outcome:
+    return Outcome("wrong", f"{what} {found[0]}", f"{what}: {found[1]}")
