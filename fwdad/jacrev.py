@@ -111,7 +111,7 @@ def _copies(args: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """Copies of the arguments, one copy of an instance two of them hold (as the
     user's, one object there)."""
     if sharing_an_instance(args):
-        return api_checks.copied(args)
+        return tuple(api_checks.copied(args))
     return tuple(jacobians.copy_argument(a) for a in args)
 
 

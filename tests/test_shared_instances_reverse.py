@@ -15,8 +15,16 @@ import pytest
 
 import fwdad
 from fwdad.tangents import NoTangent, Tangent, inner
-from tests.test_shared_instances import (C, X, Params, as_two_arguments, central,
-                                         rebinds_through_one, shared_model, writes_into_one)
+from tests.test_shared_instances import (
+    C,
+    Params,
+    X,
+    as_two_arguments,
+    central,
+    rebinds_through_one,
+    shared_model,
+    writes_into_one,
+)
 
 
 def inner_once(a: Any, b: Any, seen: Set[int] | None = None) -> float:
