@@ -90,17 +90,25 @@ def batch_rows(primal: Any, tangent: Any, start: int, stop: int,
     return tangent[start:stop] if is_batched(primal, tangent) else tangent
 
 
-def joined(parts: List[Any]) -> Any:
-    """The chunks' batched output tangents as one, joined along the batch axis."""
+def joined(parts: List[Any], done: Optional[Dict[int, Tangent]] = None) -> Any:
+    """The chunks' batched output tangents as one, joined along the batch axis (`done`:
+    the Tangent made for each of the first chunk's, so that the tangent of an instance
+    met again, at another place or inside itself, is that one)."""
     first = parts[0]
     if len(parts) == 1 or first is None or first is NoTangent:
         return first
+    done = {} if done is None else done
     if isinstance(first, (tuple, list)):
-        return rebuild(first, [joined([p[i] for p in parts]) for i in range(len(first))])
+        return rebuild(first, [joined([p[i] for p in parts], done)
+                               for i in range(len(first))])
     if isinstance(first, dict):
-        return {k: joined([p[k] for p in parts]) for k in first}
+        return {k: joined([p[k] for p in parts], done) for k in first}
     if isinstance(first, Tangent):
-        return Tangent(**{k: joined([vars(p)[k] for p in parts]) for k in vars(first)})
+        if id(first) not in done:
+            done[id(first)] = out = Tangent()  # (before its fields: a cycle comes back)
+            vars(out).update({k: joined([vars(p)[k] for p in parts], done)
+                              for k in vars(first)})
+        return done[id(first)]
     if isinstance(first, np.ndarray):
         return np.concatenate(parts)
     raise FwdadError(f"batched_jvp cannot join the chunks of an output tangent of type "

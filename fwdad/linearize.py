@@ -365,17 +365,23 @@ def _primal_leaves(lin: Linearization) -> list[Any]:
     return seeds.leaf_list((lin.primals, lin.out_primal), instances=True)
 
 
-def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
-    """(primal, tangent, cotangent) of each output leaf that has a cotangent."""
+def _output_pairs(primal: Any, tangent: Any, cotangent: Any,
+                  inside: frozenset[tuple[int, int]] = frozenset()) -> list[Any]:
+    """(primal, tangent, cotangent) of each output leaf that has a cotangent. An
+    instance met again inside itself with the same cotangent (`inside`: the pairs being
+    walked) adds nothing: its leaves are those already listed, as vjp seeds them."""
     if isinstance(primal, (tuple, list)):
         return [pair for i in range(len(primal)) for pair in _output_pairs(
-            primal[i], _item(tangent, i), _item(cotangent, i))]
+            primal[i], _item(tangent, i), _item(cotangent, i), inside)]
     if isinstance(primal, dict):
         return [pair for k in primal for pair in _output_pairs(
-            primal[k], _item(tangent, k), _item(cotangent, k))]
+            primal[k], _item(tangent, k), _item(cotangent, k), inside)]
     if has_fields(primal):  # (cotangent: a Tangent)
+        here = (id(primal), id(cotangent))
+        if here in inside or cotangent is None or cotangent is NoTangent:
+            return []
         return [pair for k, v in vars(primal).items() for pair in _output_pairs(
-            v, _field(tangent, k), _field(cotangent, k))]
+            v, _field(tangent, k), _field(cotangent, k), inside | {here})]
     if cotangent is None or cotangent is NoTangent:
         return []
     return [(primal, tangent, cotangent)]

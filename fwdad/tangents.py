@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import copy
 import numbers
+import reprlib
+import threading
 import types
 from typing import Any, Callable, Dict, Iterator, Tuple
 
@@ -85,14 +87,28 @@ class Tangent:
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
 
+    @reprlib.recursive_repr()  # (the tangent of an instance that holds itself: `...`)
     def __repr__(self) -> str:
         inside = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
         return f"Tangent({inside})"
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, Tangent) and _tree_equal(vars(self), vars(other))
+        if not isinstance(other, Tangent):
+            return False
+        comparing = _COMPARING.__dict__.setdefault("pairs", set())
+        pair = (id(self), id(other))
+        if pair in comparing:  # (a cycle, met again: equal if the rest is)
+            return True
+        comparing.add(pair)
+        try:
+            return _tree_equal(vars(self), vars(other))
+        finally:
+            comparing.discard(pair)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the instance it belongs to
+
+
+_COMPARING = threading.local()  # .pairs: the pairs of Tangents each thread is comparing
 
 
 def _tree_equal(a: Any, b: Any) -> bool:

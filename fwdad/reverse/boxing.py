@@ -174,18 +174,29 @@ def cast(ct: Any, dtype: Any, done: Optional[Dict[int, Any]] = None) -> Any:
     return {k: cast(v, dtype.get(k), done) for k, v in ct.items()}
 
 
-def seed(out: Any, ct: Any) -> None:
+def seed(out: Any, ct: Any, inside: Optional[set] = None) -> None:
+    """Add the cotangent `ct` into the adjoints of the output's variables. An instance
+    met again inside itself with the same cotangent Tangent (`inside`: the pairs being
+    seeded) is that pair, seeded already: an output that holds itself, with a cotangent
+    that holds itself (or a zero filled in for it), ends. (One instance at two places
+    of the output, not in a cycle, is seeded at each: tests/test_shared_instances.py.)"""
     if ct is NoTangent or ct is None:
         return
+    inside = set() if inside is None else inside
     if isinstance(out, (list, tuple)):
         for o, c in zip(out, ct):
-            seed(o, c)
+            seed(o, c, inside)
     elif isinstance(out, dict):
         for k in out:
-            seed(out[k], ct[k])
+            seed(out[k], ct[k], inside)
     elif isinstance(ct, Tangent):
+        pair = (id(out), id(ct))
+        if pair in inside:
+            return
+        inside.add(pair)
         for key, value in vars(ct).items():
-            seed(getattr(out, key), value)
+            seed(getattr(out, key), value, inside)
+        inside.discard(pair)
     else:
         accumulate(out, ct)
 
