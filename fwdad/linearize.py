@@ -70,7 +70,8 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     # (an instance at two places, of one argument or two, has one seed, as one tangent
     # in jvp: one Tangent, also in f's copies, which are made all at once)
     inputs = list(seeds.primal_tree_map(lambda leaf: _input(tape, leaf), tuple(primals),
-                                        lambda: f"linearize({describe(f)})", shared=True))
+                                        lambda: f"linearize({describe(f)})", shared=True,
+                                        apart=True))
     # (f gets its own lists and dicts of tangents: it may pop from them or add keys,
     # and lin binds the given tangents to the seeds as they were)
     duals = [Dual(p, t) for p, t in zip(copy.deepcopy(primals),

@@ -38,11 +38,14 @@ def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
 
 def primal_tree_map(fn: Callable[[Any], Any], tree: Any,
                     owner: Callable[[], str] = lambda: "this transformation",
-                    shared: bool = False) -> Any:
+                    shared: bool = False, apart: bool = False) -> Any:
     """tree_map over arguments: an instance of a user class maps to a `Tangent` of its
     fields (its structural tangent, as grad gives it). With `shared`, an instance met
-    at two places maps to one Tangent, the same at both (reverse mode's convention:
-    one object, one total cotangent).
+    at two places maps to one Tangent, the same at both (one object, one tangent, as
+    jvp takes it, and one total cotangent, as grad gives it). With `apart`, the float
+    arrays of each item of `tree` (a tuple of arguments) are checked apart: arrays of
+    two arguments may share memory (each has its own tangent, as `separated` of
+    fwdad/aliased_arguments.py gives them).
 
     Raises:
         NonDifferentiableError: (naming `owner()`, the transformation) an instance is met
@@ -53,7 +56,8 @@ def primal_tree_map(fn: Callable[[Any], Any], tree: Any,
     memo: Dict[int, Tangent] = {}
     out = _mapped(fn, tree, memo, True, owner, set() if shared else None)
     if memo:
-        _check_unshared(tree, owner)
+        for part in tree if apart else (tree,):
+            _check_unshared(part, owner)
     return out
 
 

@@ -120,3 +120,14 @@ def test_linearize_within_one_argument() -> None:
     assert ct_m.first is ct_m.second
     total = fwdad.grad(rebinds_through_one, argnums=1)(X, shared_model())
     np.testing.assert_allclose(ct_m.first.c, total.first.c, rtol=1e-12)
+
+
+def test_linearize_an_array_also_held_by_an_instance_argument() -> None:
+    """x and p.c one array in two arguments: each its own tangent, as before (the
+    instances' check of shared memory stays within each argument)."""
+    def f(x: np.ndarray, p: Params) -> float:
+        return float(np.sum(np.sin(x) * p.c))
+    x, t = np.array([0.1, 0.5, 0.3]), Tangent(c=np.array([1.0, 0.0, -1.0]))
+    _, lin = fwdad.linearize(f, x, Params(1.0, x))
+    want = fwdad.jvp(f, (x, Params(1.0, x.copy())), (DXS[0], t))[1]
+    assert lin(DXS[0], t) == pytest.approx(want, rel=1e-12)
