@@ -131,3 +131,20 @@ def test_linearize_an_array_also_held_by_an_instance_argument() -> None:
     _, lin = fwdad.linearize(f, x, Params(1.0, x))
     want = fwdad.jvp(f, (x, Params(1.0, x.copy())), (DXS[0], t))[1]
     assert lin(DXS[0], t) == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("chunk_size", [None, 1])
+def test_jacfwd_with_one_instance_as_two_constant_arguments(chunk_size: Any) -> None:
+    """f(x, p, p) with respect to x: f runs on one copy of p, with one zero tangent (it
+    ran on two copies, and the Jacobian was silently that of another function)."""
+    p = Params(2.0, C.copy())
+    jac = fwdad.jacfwd(as_two_arguments, chunk_size=chunk_size)(X, p, p)
+    for i, unit in enumerate(np.eye(3)):
+        assert jac[i] == pytest.approx(central(lambda h: plain(X + h * unit)), rel=1e-6)
+
+
+def test_jacfwd_refuses_a_seed_for_an_instance_another_argument_holds() -> None:
+    p = Params(2.0, C.copy())
+    with pytest.raises(fwdad.NonDifferentiableError, match=r"jacfwd\(.*as_two_arguments.*"
+                                                           r"one object has one tangent"):
+        fwdad.jacfwd(as_two_arguments, argnums=1)(X, p, p)
