@@ -345,9 +345,9 @@ NOTES = [
     "(the derivative along the one object), the same Tangent object at each of its "
     "places; an argument outside argnums that holds it is differentiated with it (its "
     "own cotangent is not returned). So `<vjp(ct), t> == <ct, jvp(t)>` when the inner "
-    "product counts each object once. jacfwd refuses an instance reached twice in its "
-    "arguments; jacfwd, jacrev and linearize refuse an instance in a cycle and float "
-    "arrays in instances' fields that share memory, and reverse mode refuses an "
+    "product counts each object once. jacfwd refuses a differentiated instance reached "
+    "twice (one held constant is one object); jacfwd, jacrev and linearize refuse a "
+    "cycle and float arrays in instances' fields that share memory; reverse mode, an "
     "argument in a cycle. An output that holds itself takes a cotangent with the same "
     "cycle (or one that leaves the cycle's field out): an object met again inside "
     "itself is paired once.",
