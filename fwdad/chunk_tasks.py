@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -60,39 +60,55 @@ class BatchedChunk:
 
     def run(self, f: Any) -> Tuple[Any, Any]:
         args = self.args if self.last else copy.deepcopy(self.args)
-        # (the tangents are copied too: f writing into an argument writes into them)
-        duals = [Dual(p, copy.deepcopy(t)) for p, t in zip(args, self.tangents)]
+        # (the tangents are copied too: f writing into an argument writes into them;
+        # all at once, so that one instance's one Tangent stays one)
+        duals = [Dual(p, t) for p, t in zip(args, copy.deepcopy(self.tangents))]
         out = api.call_batched(f, duals, self.size)
         return out.primal, seeds.batched_output(out.primal, out.tangent, self.size)
 
 
-def batch_rows(primal: Any, tangent: Any, start: int, stop: int) -> Any:
+def batch_rows(primal: Any, tangent: Any, start: int, stop: int,
+               done: Optional[Dict[int, Tangent]] = None) -> Any:
     """Rows start:stop of the batch axis of every tangent leaf that has one (views);
-    the unbatched leaves (zeros filled in by the checks) as they are."""
+    the unbatched leaves (zeros filled in by the checks) as they are. (`done`: the rows
+    of each Tangent, so that the one Tangent of an instance at two places, of one
+    argument or two, stays one: a write through one place is seen through the other.)"""
     if tangent is None or tangent is NoTangent:
         return tangent
+    done = {} if done is None else done
     if isinstance(tangent, (tuple, list)):
-        return rebuild(tangent, [batch_rows(p, t, start, stop)
+        return rebuild(tangent, [batch_rows(p, t, start, stop, done)
                                  for p, t in zip(primal, tangent)])
     if isinstance(tangent, dict):
-        return {k: batch_rows(primal[k], t, start, stop) for k, t in tangent.items()}
+        return {k: batch_rows(primal[k], t, start, stop, done) for k, t in tangent.items()}
     if isinstance(tangent, Tangent):
-        return Tangent(**{k: batch_rows(getattr(primal, k), t, start, stop)
-                          for k, t in vars(tangent).items()})
+        if id(tangent) not in done:
+            done[id(tangent)] = out = Tangent()  # (before its fields: a cycle comes back)
+            vars(out).update({k: batch_rows(getattr(primal, k), t, start, stop, done)
+                              for k, t in vars(tangent).items()})
+        return done[id(tangent)]
     return tangent[start:stop] if is_batched(primal, tangent) else tangent
 
 
-def joined(parts: List[Any]) -> Any:
-    """The chunks' batched output tangents as one, joined along the batch axis."""
+def joined(parts: List[Any], done: Optional[Dict[int, Tangent]] = None) -> Any:
+    """The chunks' batched output tangents as one, joined along the batch axis (`done`:
+    the Tangent made for each of the first chunk's, so that the tangent of an instance
+    met again, at another place or inside itself, is that one)."""
     first = parts[0]
     if len(parts) == 1 or first is None or first is NoTangent:
         return first
+    done = {} if done is None else done
     if isinstance(first, (tuple, list)):
-        return rebuild(first, [joined([p[i] for p in parts]) for i in range(len(first))])
+        return rebuild(first, [joined([p[i] for p in parts], done)
+                               for i in range(len(first))])
     if isinstance(first, dict):
-        return {k: joined([p[k] for p in parts]) for k in first}
+        return {k: joined([p[k] for p in parts], done) for k in first}
     if isinstance(first, Tangent):
-        return Tangent(**{k: joined([vars(p)[k] for p in parts]) for k in vars(first)})
+        if id(first) not in done:
+            done[id(first)] = out = Tangent()  # (before its fields: a cycle comes back)
+            vars(out).update({k: joined([vars(p)[k] for p in parts], done)
+                              for k in vars(first)})
+        return done[id(first)]
     if isinstance(first, np.ndarray):
         return np.concatenate(parts)
     raise FwdadError(f"batched_jvp cannot join the chunks of an output tangent of type "

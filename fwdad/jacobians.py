@@ -13,10 +13,10 @@ import numpy as np
 
 from fwdad import api, api_checks, budget, chunked, seeds
 from fwdad import holomorphic as complex_args
-from fwdad.aliased_arguments import separated
+from fwdad.aliased_arguments import separated, sharing_an_instance
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.dual import Dual
-from fwdad.errors import SharedTangentError, describe
+from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
 from fwdad.probe import probe
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
@@ -177,6 +177,8 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
                                     lambda: f"jacfwd({describe(f)}, argnums={argnums})")
     if not seeds.holds_a_leaf(leaves):
         raise api_checks.no_floats_error("jacfwd", f, argnums, tuple(args[i] for i in wrt))
+    if not sharing_an_instance(args).isdisjoint(wrt):
+        raise _shared_with_a_constant(f, argnums)
     kwargs = kwargs or {}
     many = isinstance(argnums, (tuple, list))  # (an int of NumPy's is one argnum too)
     if total == 0:
@@ -192,6 +194,18 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
     out = results[-1][0]
     return out, seeds.jacobian_blocks(out, [c for _, c in results],
                                       leaves if many else leaves[0])
+
+
+def _shared_with_a_constant(f: Callable[..., Any], argnums: Any) -> NonDifferentiableError:
+    """An instance in a differentiated argument that another argument holds too: its
+    one tangent would be the seed at one place and zero at the other (jvp refuses
+    that too)."""
+    return NonDifferentiableError(
+        f"jacfwd({describe(f)}, argnums={argnums}) differentiates with respect to an "
+        f"argument holding an instance of a class that another argument holds too: one "
+        f"object has one tangent, which cannot be the seed here and zero there. Use "
+        f"fwdad.jacrev (or grad), which gives the object's total derivative, or pass "
+        f"a copy (copy.copy) as the other argument.")
 
 
 def _empty_jacobian(f: Callable[..., Any], args: Tuple[Any, ...], wrt: Tuple[int, ...],
@@ -237,8 +251,15 @@ def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],
           tangents: dict[Any, Any], size: int, inactive: Callable[..., Any],
           copy_seeds: bool = True) -> Tuple[Any, Any]:
     seed = api_checks.copied if copy_seeds else _same
-    duals = [Dual(copy_argument(a), _fill(a, seed(tangents[i])) if i in tangents else
-                  inactive(zero_tangent(a))) for i, a in enumerate(args)]
+    shared = sharing_an_instance(args)
+    if shared:  # one instance in two arguments, not differentiated: one copy, and one
+        # zero Tangent for it, made for all the arguments at once (as jvp gives it)
+        zeros = inactive(zero_tangent(args))
+        duals = [Dual(a, _fill(a, seed(tangents[i])) if i in tangents else zeros[i])
+                 for i, a in enumerate(api_checks.copied(args))]
+    else:
+        duals = [Dual(copy_argument(a), _fill(a, seed(tangents[i])) if i in tangents else
+                      inactive(zero_tangent(a))) for i, a in enumerate(args)]
     named = {k: Dual(copy_argument(v), inactive(zero_tangent(v))) for k, v in kwargs.items()}
     out = api.call_batched(f, duals, size, named)
     return out.primal, out.tangent

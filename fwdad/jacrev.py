@@ -20,6 +20,7 @@ import numpy as np
 
 from fwdad import api_checks, jacobians, seeds
 from fwdad import holomorphic as complex_args
+from fwdad.aliased_arguments import sharing_an_instance
 from fwdad.argnums import check_argnums, check_argnums_type
 from fwdad.chunked import Options
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
@@ -79,11 +80,13 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     pullbacks shown as they run when `progress`)."""
     wrt = check_argnums("jacrev", f, argnums, len(args))
     leaves, total = seeds.leaves_of(tuple(args[i] for i in wrt), 0,
-                                    lambda: f"jacrev({describe(f)}, argnums={argnums})")
+                                    lambda: f"jacrev({describe(f)}, argnums={argnums})",
+                                    shared=True)  # (one instance at two places: the
+    # same rows at both, its total derivative, as grad gives it)
     if not seeds.holds_a_leaf(leaves):  # (empty float leaves: empty blocks)
         raise api_checks.no_floats_error("jacrev", f, argnums, tuple(args[i] for i in wrt))
     complex_args.check_arguments("jacrev", f, args, wrt, holomorphic)
-    copies = tuple(jacobians.copy_argument(a) for a in args)  # (f may update them in place)
+    copies = _copies(args)  # (f may update them in place)
     try:
         out, pullback = reverse_api.vjp_with_wrt(f, copies, set(wrt), kwargs, "jacrev")
     except NestedTransformation:  # f calls a transformation: outer derivative forward
@@ -102,6 +105,14 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
     blocks = seeds.jacobian_blocks(out, [rows], inputs)
     return out, _typed(out, blocks, inputs)
+
+
+def _copies(args: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """Copies of the arguments, one copy of an instance two of them hold (as the
+    user's, one object there)."""
+    if sharing_an_instance(args):
+        return tuple(api_checks.copied(args))
+    return tuple(jacobians.copy_argument(a) for a in args)
 
 
 def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None) -> Any:
@@ -211,16 +222,21 @@ def _typed(out: Any, blocks: Any, inputs: Any) -> Any:
     return _cast_like(blocks, inputs)
 
 
-def _cast_like(block: Any, leaf: Any) -> Any:
+def _cast_like(block: Any, leaf: Any, done: Optional[Dict[int, Any]] = None) -> Any:
+    """(`done`: the Tangent made for each block Tangent, one for an instance met twice.)"""
     if leaf is None:
         return block
     if isinstance(leaf, seeds.Leaf):
         return block.astype(leaf.dtype) if np.ndim(block) else leaf.dtype.type(block)
+    done = {} if done is None else done
     if isinstance(leaf, dict):
-        return {k: _cast_like(block[k], v) for k, v in leaf.items()}
+        return {k: _cast_like(block[k], v, done) for k, v in leaf.items()}
     if isinstance(leaf, Tangent):
-        return Tangent(**{k: _cast_like(getattr(block, k), v) for k, v in vars(leaf).items()})
-    return rebuild(block, [_cast_like(b, v) for b, v in zip(block, leaf)])
+        if id(block) not in done:
+            done[id(block)] = Tangent(**{k: _cast_like(getattr(block, k), v, done)
+                                         for k, v in vars(leaf).items()})
+        return done[id(block)]
+    return rebuild(block, [_cast_like(b, v, done) for b, v in zip(block, leaf)])
 
 
 def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:

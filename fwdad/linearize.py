@@ -67,12 +67,15 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
     primals = separated(primals)  # (each argument has tangents of its own)
     kept = copy.deepcopy(primals)
     tape = Tape()
-    inputs = [seeds.primal_tree_map(lambda leaf: _input(tape, leaf), p,
-                                    lambda: f"linearize({describe(f)})") for p in primals]
+    # (an instance at two places, of one argument or two, has one seed, as one tangent
+    # in jvp: one Tangent, also in f's copies, which are made all at once)
+    inputs = list(seeds.primal_tree_map(lambda leaf: _input(tape, leaf), tuple(primals),
+                                        lambda: f"linearize({describe(f)})", shared=True,
+                                        apart=True))
     # (f gets its own lists and dicts of tangents: it may pop from them or add keys,
     # and lin binds the given tangents to the seeds as they were)
-    duals = [Dual(p, seeds.tree_map(lambda leaf: leaf, t))  # (containers copied)
-             for p, t in zip(copy.deepcopy(primals), inputs)]
+    duals = [Dual(p, t) for p, t in zip(copy.deepcopy(primals),
+                                        seeds.tree_map(lambda leaf: leaf, tuple(inputs)))]
     try:
         with tangent_context(Recording(tape)):
             out = call(f, duals)
@@ -92,7 +95,8 @@ def _recording_failed(f: Callable[..., Any], primals: tuple[Any, ...], exc: Exce
     if isinstance(exc, FwdadError) and not isinstance(exc, UnrecordableError):
         return False
     try:
-        jvp(f, copy.deepcopy(primals), [zero_tangent(p) for p in primals])
+        jvp(f, copy.deepcopy(primals), [None] * len(primals))  # (None: zero, and one
+        # for an instance at two places)
     except Exception:  # noqa: BLE001 (any error of f's: the original one is raised)
         return isinstance(exc, UnrecordableError)
     return True
@@ -175,16 +179,36 @@ class Linearization:
     def _checked(self, tangents: tuple[Any, ...]) -> tuple[Any, ...]:
         """(batch size or None, the tangents checked): None for a tangent is a zero
         of the primal's shape, with the batch axis when the others have one."""
+        reached, single, checked = self._check_each(tangents, None)
+        if single is None:
+            return None, checked
+        leaf = next((x for x in seeds.leaf_list(tangents, instances=True)
+                     if x is not None and np.ndim(x) > 0), None)
+        if leaf is None:  # (no batch axis: the error was not about one)
+            raise single
+        size = int(np.shape(leaf)[0])
+        reached_batched, batched, checked = self._check_each(tangents, size)
+        if batched is None:
+            return size, checked
+        # (the error of the reading that got further: as a batch, the first argument
+        # already failed, when the tangents were single ones)
+        raise batched if reached_batched > reached else single
+
+    def _check_each(self, tangents: tuple[Any, ...], size: Optional[int]
+                    ) -> tuple[int, Optional[TangentError], list[Any]]:
+        """(how many arguments passed, the TangentError of the next or None, the
+        tangents checked, with a batch axis of `size`). (`seen`: an instance at two
+        places takes one tangent, as in jvp.)"""
         names = argument_names(self.f, len(tangents))
-        try:
-            return None, [check_tangent(p, t, n, of=describe(self.f))
-                          for p, t, n in zip(self.primals, tangents, names)]
-        except TangentError:
-            leaf = next(x for x in seeds.leaf_list(tangents, instances=True)
-                        if x is not None and np.ndim(x) > 0)
-            size = int(np.shape(leaf)[0])
-            return size, [check_tangent(p, t, n, batch=size, of=describe(self.f))
-                          for p, t, n in zip(self.primals, tangents, names)]
+        seen: dict[int, Any] = {}
+        checked: list[Any] = []
+        for p, t, n in zip(self.primals, tangents, names):
+            try:
+                checked.append(check_tangent(p, t, n, batch=size, of=describe(self.f),
+                                             seen=seen))
+            except TangentError as exc:
+                return len(checked), exc, checked
+        return len(checked), None, checked
 
     def _apply(self, tangents: Sequence[Any]) -> Any:
         env: list[Any] = [None] * len(self.tape.nodes)
@@ -328,8 +352,9 @@ class Transpose:
         lin = self.lin
         seeded = [(t, c) for _, t, c in pairs if type(t) is Linear]
         buffers = transposition.backward(lin.tape, seeded)
-        return tuple(_cotangent_of(p, node, buffers) for p, node in zip(lin.primals,
-                                                                         lin.inputs))
+        made: dict[int, Tangent] = {}  # (one instance's seed: one cotangent Tangent)
+        return tuple(_cotangent_of(p, node, buffers, made) for p, node in zip(lin.primals,
+                                                                               lin.inputs))
 
 
 def _recorded_leaves(tree: Any) -> list[Any]:
@@ -341,17 +366,23 @@ def _primal_leaves(lin: Linearization) -> list[Any]:
     return seeds.leaf_list((lin.primals, lin.out_primal), instances=True)
 
 
-def _output_pairs(primal: Any, tangent: Any, cotangent: Any) -> list[Any]:
-    """(primal, tangent, cotangent) of each output leaf that has a cotangent."""
+def _output_pairs(primal: Any, tangent: Any, cotangent: Any,
+                  inside: frozenset[tuple[int, int]] = frozenset()) -> list[Any]:
+    """(primal, tangent, cotangent) of each output leaf that has a cotangent. An
+    instance met again inside itself with the same cotangent (`inside`: the pairs being
+    walked) adds nothing: its leaves are those already listed, as vjp seeds them."""
     if isinstance(primal, (tuple, list)):
         return [pair for i in range(len(primal)) for pair in _output_pairs(
-            primal[i], _item(tangent, i), _item(cotangent, i))]
+            primal[i], _item(tangent, i), _item(cotangent, i), inside)]
     if isinstance(primal, dict):
         return [pair for k in primal for pair in _output_pairs(
-            primal[k], _item(tangent, k), _item(cotangent, k))]
+            primal[k], _item(tangent, k), _item(cotangent, k), inside)]
     if has_fields(primal):  # (cotangent: a Tangent)
+        here = (id(primal), id(cotangent))
+        if here in inside or cotangent is None or cotangent is NoTangent:
+            return []
         return [pair for k, v in vars(primal).items() for pair in _output_pairs(
-            v, _field(tangent, k), _field(cotangent, k))]
+            v, _field(tangent, k), _field(cotangent, k), inside | {here})]
     if cotangent is None or cotangent is NoTangent:
         return []
     return [(primal, tangent, cotangent)]
@@ -365,18 +396,25 @@ def _field(tree: Any, key: str) -> Any:
     return None if tree is None or tree is NoTangent else getattr(tree, key, None)
 
 
-def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any]) -> Any:
-    """An argument's cotangent, structured like it (NoTangent where it has none)."""
+def _cotangent_of(primal: Any, seeded: Any, buffers: list[Any],
+                  made: dict[int, Tangent]) -> Any:
+    """An argument's cotangent, structured like it (NoTangent where it has none); an
+    instance's seed met again (`made`) gives the Tangent made for it, the total
+    cotangent of the one object, as grad gives it."""
     if type(seeded) is Linear:
         value = buffers[seeded.index]
         return float(value) if isinstance(primal, float) else np.array(value)
     if isinstance(seeded, (tuple, list)):
-        return rebuild(seeded, [_cotangent_of(p, s, buffers) for p, s in zip(primal, seeded)])
+        return rebuild(seeded, [_cotangent_of(p, s, buffers, made)
+                                for p, s in zip(primal, seeded)])
     if isinstance(seeded, dict):
-        return {k: _cotangent_of(primal[k], seeded[k], buffers) for k in seeded}
+        return {k: _cotangent_of(primal[k], seeded[k], buffers, made) for k in seeded}
     if isinstance(seeded, Tangent):  # (an instance's, as grad gives it)
-        return Tangent(**{k: _cotangent_of(getattr(primal, k), s, buffers)
-                          for k, s in vars(seeded).items()})
+        if id(seeded) not in made:
+            made[id(seeded)] = Tangent(**{k: _cotangent_of(getattr(primal, k), s, buffers,
+                                                           made)
+                                          for k, s in vars(seeded).items()})
+        return made[id(seeded)]
     return NoTangent
 
 

@@ -37,39 +37,53 @@ def tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
 
 
 def primal_tree_map(fn: Callable[[Any], Any], tree: Any,
-                    owner: Callable[[], str] = lambda: "this transformation") -> Any:
+                    owner: Callable[[], str] = lambda: "this transformation",
+                    shared: bool = False, apart: bool = False) -> Any:
     """tree_map over arguments: an instance of a user class maps to a `Tangent` of its
-    fields (its structural tangent, as grad gives it).
+    fields (its structural tangent, as grad gives it). With `shared`, an instance met
+    at two places maps to one Tangent, the same at both (one object, one tangent, as
+    jvp takes it, and one total cotangent, as grad gives it). With `apart`, the float
+    arrays of each item of `tree` (a tuple of arguments) are checked apart: arrays of
+    two arguments may share memory (each has its own tangent, as `separated` of
+    fwdad/aliased_arguments.py gives them).
 
     Raises:
         NonDifferentiableError: (naming `owner()`, the transformation) an instance is met
-            twice (shared by two fields, or in a cycle), or a float array in an
-            instance's fields shares memory with another leaf: one object at two places
-            would need one tangent at both, which the structure of a Tangent of fields
-            cannot say."""
+            twice (shared by two fields, or, even with `shared`, in a cycle), or a float
+            array in an instance's fields shares memory with another leaf: one object at
+            two places would need one tangent at both, which the structure of a Tangent
+            of fields cannot say."""
     memo: Dict[int, Tangent] = {}
-    out = _mapped(fn, tree, memo, True, owner)
+    out = _mapped(fn, tree, memo, True, owner, set() if shared else None)
     if memo:
-        _check_unshared(tree, owner)
+        for part in tree if apart else (tree,):
+            _check_unshared(part, owner)
     return out
 
 
 def _mapped(fn: Callable[[Any], Any], tree: Any, memo: Dict[int, Tangent],
-            instances: bool, owner: Optional[Callable[[], str]] = None) -> Any:
-    """(owner: None maps an instance met twice to one Tangent; a name refuses it.)"""
+            instances: bool, owner: Optional[Callable[[], str]] = None,
+            opened: Optional[set] = None) -> Any:
+    """(owner: None maps an instance met twice to one Tangent; a name refuses it, but
+    for one met again outside itself when `opened`, the ids of the instances being
+    walked, is given.)"""
     if isinstance(tree, (tuple, list)):
-        return rebuild(tree, [_mapped(fn, v, memo, instances, owner) for v in tree])
+        return rebuild(tree, [_mapped(fn, v, memo, instances, owner, opened) for v in tree])
     if isinstance(tree, dict):
-        return {k: _mapped(fn, v, memo, instances, owner) for k, v in tree.items()}
+        return {k: _mapped(fn, v, memo, instances, owner, opened) for k, v in tree.items()}
     if isinstance(tree, Tangent) or instances and has_fields(tree):
         out = memo.get(id(tree))
         if out is not None:
-            if owner is not None:
+            if owner is not None and (opened is None or id(tree) in opened):
                 raise _shared_error(owner, f"{a_type(tree)} is reached twice")
             return out
         memo[id(tree)] = out = Tangent()  # (before its fields: a cycle comes back here)
-        vars(out).update({k: _mapped(fn, v, memo, instances, owner)
+        if opened is not None:
+            opened.add(id(tree))
+        vars(out).update({k: _mapped(fn, v, memo, instances, owner, opened)
                           for k, v in vars(tree).items()})
+        if opened is not None:
+            opened.discard(id(tree))
         return out
     return fn(tree)
 
@@ -101,9 +115,10 @@ def leaf_list(tree: Any, instances: bool = False) -> List[Any]:
 
 
 def leaves_of(tree: Any, start: int = 0,
-              owner: Callable[[], str] = lambda: "this transformation") -> Tuple[Any, int]:
+              owner: Callable[[], str] = lambda: "this transformation",
+              shared: bool = False) -> Tuple[Any, int]:
     """The same structure with a `Leaf` for each float leaf (None elsewhere), and the
-    flat index just past the last leaf."""
+    flat index just past the last leaf (`shared`: as primal_tree_map's)."""
     count = [start]
 
     def leaf(value: Any) -> Any:
@@ -112,7 +127,7 @@ def leaves_of(tree: Any, start: int = 0,
         out = Leaf(np.shape(value), np.asarray(value).dtype, count[0])
         count[0] += out.size
         return out
-    return primal_tree_map(leaf, tree, owner), count[0]
+    return primal_tree_map(leaf, tree, owner, shared), count[0]
 
 
 def holds_a_leaf(leaves: Any) -> bool:

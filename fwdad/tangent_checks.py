@@ -33,7 +33,9 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
     places has one tangent, so both must be given as one Tangent object (or both
     left out), and get that one checked Tangent, whose field writes both then see.
     A `cotangent` (of an output) may differ between the places of one instance: they
-    add up, as the derivatives of a sum.
+    add up, as the derivatives of a sum; one met again with the same cotangent object
+    (an output that holds itself, given a cotangent that holds itself) has that one
+    checked Tangent.
     """
     seen = (_Summed() if cotangent else {}) if seen is None else seen
     if type(primal) is np.ndarray and primal.dtype.kind in "fc" and tangent is not None \
@@ -46,6 +48,8 @@ def check_tangent(primal: Any, tangent: Any, name: str, batch: int | None = None
         earlier = seen.get(id(primal))
         if earlier is not None:
             return _again(primal, tangent, name, of, earlier)
+    elif isinstance(zero, Tangent) and (id(primal), id(tangent)) in seen:
+        return seen[(id(primal), id(tangent))]  # (a cycle comes back to its cotangent)
     if tangent is None or tangent is NoTangent:
         out = zero if batch is None or zero is NoTangent else stack([zero] * batch)
         _record_unspecified(primal, out, name, seen)
@@ -131,6 +135,8 @@ def _check_object_tangent(primal: Any, tangent: Any, name: str, batch: int | Non
                            f"{sorted(unknown)} that {type(primal).__name__} does not have.")
     out = zero_tangent(primal) if batch is None else Tangent()
     seen[id(primal)] = (name, tangent, out)  # (before the fields: a cycle comes back)
+    if type(seen) is _Summed:  # (a cotangent: by the object and the cotangent given)
+        seen[(id(primal), id(tangent))] = out
     for key, value in instance_fields(primal).items():
         given = fields.get(key, NoTangent)
         setattr(out, key, check_tangent(value, given, f"{name}.{key}", batch, of, seen)

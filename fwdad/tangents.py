@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import copy
 import numbers
+import reprlib
+import threading
 import types
 from typing import Any, Callable, Dict, Iterator, Tuple
 
@@ -85,14 +87,28 @@ class Tangent:
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
 
+    @reprlib.recursive_repr()  # (the tangent of an instance that holds itself: `...`)
     def __repr__(self) -> str:
         inside = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
         return f"Tangent({inside})"
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, Tangent) and _tree_equal(vars(self), vars(other))
+        if not isinstance(other, Tangent):
+            return False
+        comparing = _COMPARING.__dict__.setdefault("pairs", set())
+        pair = (id(self), id(other))
+        if pair in comparing:  # (a cycle, met again: equal if the rest is)
+            return True
+        comparing.add(pair)
+        try:
+            return _tree_equal(vars(self), vars(other))
+        finally:
+            comparing.discard(pair)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the instance it belongs to
+
+
+_COMPARING = threading.local()  # .pairs: the pairs of Tangents each thread is comparing
 
 
 def _tree_equal(a: Any, b: Any) -> bool:
@@ -298,17 +314,25 @@ def perturb(primal: Any, tangent: Any, h: float) -> Any:
     return type(primal)(primal + h * tangent)
 
 
-def stack(tangents: list[Any]) -> Any:
-    """B tangents of one value -> one batched tangent (a leading axis on each leaf)."""
+def stack(tangents: list[Any], done: Dict[int, Any] | None = None) -> Any:
+    """B tangents of one value -> one batched tangent (a leading axis on each leaf).
+    (`done`: the batched Tangent made for each of the first tangent's Tangents, so that
+    one instance's one Tangent, met again at another place or inside itself, is one.)"""
     first = tangents[0]
     if first is NoTangent:
         return NoTangent
+    done = {} if done is None else done
     if isinstance(first, (tuple, list)):
-        return rebuild(first, [stack([t[i] for t in tangents]) for i in range(len(first))])
+        return rebuild(first, [stack([t[i] for t in tangents], done)
+                               for i in range(len(first))])
     if isinstance(first, dict):
-        return {k: stack([t[k] for t in tangents]) for k in first}
+        return {k: stack([t[k] for t in tangents], done) for k in first}
     if isinstance(first, Tangent):
-        return Tangent(**{k: stack([getattr(t, k) for t in tangents]) for k in vars(first)})
+        if id(first) not in done:
+            done[id(first)] = out = Tangent()  # (before its fields: a cycle comes back)
+            vars(out).update({k: stack([getattr(t, k) for t in tangents], done)
+                              for k in vars(first)})
+        return done[id(first)]
     return np.stack([np.asarray(t) for t in tangents])
 
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from fwdad.aliased_arguments import sharing_an_instance
 from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
 from fwdad.probe import probe
@@ -63,13 +64,15 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
     with nested() as region:
         state.begin(region, primals + tuple((kwargs or {}).values()))
         try:
-            boxed = [box(p, region) if i in wrt else p for i, p in enumerate(primals)]
+            boxed = _boxed(primals, wrt, region)
         except NonDifferentiableError as exc:  # (a cycle of instances: name f)
             state.write_back(region)
             settle(region.stores)
             region.recover()
             raise NonDifferentiableError(f"{api}({describe(f)}) {exc}") from None
-        held = [hold(b) for b in boxed]  # the input Vars, whatever f writes over them
+        held_instances: dict[int, Any] = {}  # (one Tangent an instance, as its one copy)
+        held = [hold(b, held_instances) for b in boxed]  # the input Vars, whatever f
+        # writes over them
         try:
             out = dispatch.call(f, *boxed, **(kwargs or {}))
         except NestedTransformation:
@@ -93,6 +96,21 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
         out = hold(out)
         settle(region.stores)
     return value, Pullback(f, region, out, value, held, [dtypes(p) for p in primals])
+
+
+def _boxed(primals: tuple[Any, ...], wrt: Any, region: Tape) -> list[Any]:
+    """The arguments, those in `wrt` boxed, with one copy for an instance of a user class
+    at two places (of one argument or two), as f's plain call sees one object there: a
+    write through one place is seen through the other, and the object's cotangent, at
+    each of its places, is its total one (jvp's one tangent per object, transposed). An
+    argument outside `wrt` holding an instance that one in `wrt` holds is boxed too, so
+    that it holds the same copy (its own cotangent is not asked for)."""
+    shared = sharing_an_instance(primals)
+    if shared and not shared.isdisjoint(wrt):
+        wrt = set(wrt) | shared
+    copies: dict[int, Any] = {}
+    return [box(p, region, frozenset(), copies) if i in wrt else p
+            for i, p in enumerate(primals)]
 
 
 class Pullback:
@@ -122,7 +140,9 @@ class Pullback:
         seed(self.out, ct)
         self.out = None if release else self.out
         self.region.backward(release)
-        cts = tuple(cast(adjoints(b, copy=not release), d)
+        summed: dict[int, Any] = {}  # (an instance at two places: one cotangent, the
+        typed: dict[int, Any] = {}   # same Tangent at both)
+        cts = tuple(cast(adjoints(b, not release, summed), d, typed)
                     for b, d in zip(self.boxed, self.dtypes))
         if release:
             self.release()

@@ -21,9 +21,12 @@ from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild
 
 
-def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
+def box(x: Any, region: Tape, within: frozenset = frozenset(),
+        copies: Optional[Dict[int, Any]] = None) -> Any:
     """x with its floats and float arrays made variables kept on `region` (`within`:
-    the ids of the instances x is a field of, to find a cycle)."""
+    the ids of the instances x is a field of, to find a cycle; `copies`: the copy made
+    for each instance, shared by the arguments of one call, so that an instance met at
+    two places is one copy there too, and f runs on objects aliased as the user's)."""
     if isinstance(x, (float, np.floating)):
         var = Var(x)
     elif isinstance(x, (complex, np.complexfloating)):
@@ -39,10 +42,11 @@ def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
         var = VarMat(x.astype(x.dtype.newbyteorder("="))) if current_layout() == "varmat" \
             else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
-        return type(x)(box(v, region, within) for v in x) if not hasattr(x, "_fields") \
-            else type(x)(*(box(v, region, within) for v in x))
+        return type(x)(box(v, region, within, copies) for v in x) \
+            if not hasattr(x, "_fields") else type(x)(*(box(v, region, within, copies)
+                                                        for v in x))
     elif isinstance(x, dict):
-        return {k: box(v, region, within) for k, v in x.items()}
+        return {k: box(v, region, within, copies) for k, v in x.items()}
     elif has_fields(x):  # an instance: a copy with boxed fields
         if id(x) in within:
             raise NonDifferentiableError(
@@ -51,19 +55,22 @@ def box(x: Any, region: Tape, within: frozenset = frozenset()) -> Any:
                 f"copy of it, which a cycle makes endless. Differentiate with respect "
                 f"to the fields that hold the floats (pass them as arguments), or break "
                 f"the cycle.")
+        copies = {} if copies is None else copies
+        if id(x) in copies:  # (met before, at another place: one object, one copy)
+            return copies[id(x)]
         inner = within | {id(x)}
-        return _with_fields(x, lambda value: box(value, region, inner))
+        return _with_fields(x, lambda value: box(value, region, inner, copies), copies)
     else:
         return x
     region.keep(var, argument=True)
     return var
 
 
-def _with_fields(obj: Any, convert: Any) -> Any:
+def _with_fields(obj: Any, convert: Any, copies: Dict[int, Any]) -> Any:
     """A shallow copy of an instance with each field converted, set as
     object.__setattr__ sets it: a frozen dataclass's own __setattr__ refuses, and its
-    generated __init__ goes around it the same way."""
-    out = shallow_copy(obj)
+    generated __init__ goes around it the same way (the copy kept in `copies`)."""
+    out = copies[id(obj)] = shallow_copy(obj)
     for key, value in vars(obj).items():
         object.__setattr__(out, key, convert(value))
     return out
@@ -149,37 +156,56 @@ def dtypes(x: Any) -> Any:
     return None
 
 
-def cast(ct: Any, dtype: Any) -> Any:
+def cast(ct: Any, dtype: Any, done: Optional[Dict[int, Any]] = None) -> Any:
+    """ct with each float leaf in its dtype (`done`: the Tangent made for each
+    Tangent, so that the one Tangent of an instance at two places stays one)."""
     if dtype is None or ct is NoTangent:
         return ct
     if isinstance(dtype, np.dtype):
         return ct.astype(dtype) if isinstance(ct, np.ndarray) else dtype.type(ct)
+    done = {} if done is None else done
     if isinstance(ct, (list, tuple)):
-        return rebuild(ct, [cast(c, d) for c, d in zip(ct, dtype)])
+        return rebuild(ct, [cast(c, d, done) for c, d in zip(ct, dtype)])
     if isinstance(ct, Tangent):
-        return Tangent(**{k: cast(v, dtype.get(k)) for k, v in vars(ct).items()})
-    return {k: cast(v, dtype.get(k)) for k, v in ct.items()}
+        if id(ct) not in done:
+            done[id(ct)] = Tangent(**{k: cast(v, dtype.get(k), done)
+                                      for k, v in vars(ct).items()})
+        return done[id(ct)]
+    return {k: cast(v, dtype.get(k), done) for k, v in ct.items()}
 
 
-def seed(out: Any, ct: Any) -> None:
+def seed(out: Any, ct: Any, inside: Optional[set] = None) -> None:
+    """Add the cotangent `ct` into the adjoints of the output's variables. An instance
+    met again inside itself with the same cotangent Tangent (`inside`: the pairs being
+    seeded) is that pair, seeded already: an output that holds itself, with a cotangent
+    that holds itself (or a zero filled in for it), ends. (One instance at two places
+    of the output, not in a cycle, is seeded at each: tests/test_shared_instances.py.)"""
     if ct is NoTangent or ct is None:
         return
+    inside = set() if inside is None else inside
     if isinstance(out, (list, tuple)):
         for o, c in zip(out, ct):
-            seed(o, c)
+            seed(o, c, inside)
     elif isinstance(out, dict):
         for k in out:
-            seed(out[k], ct[k])
+            seed(out[k], ct[k], inside)
     elif isinstance(ct, Tangent):
+        pair = (id(out), id(ct))
+        if pair in inside:
+            return
+        inside.add(pair)
         for key, value in vars(ct).items():
-            seed(getattr(out, key), value)
+            seed(getattr(out, key), value, inside)
+        inside.discard(pair)
     else:
         accumulate(out, ct)
 
 
-def adjoints(box: Any, copy: bool = True) -> Any:
+def adjoints(box: Any, copy: bool = True, done: Optional[Dict[int, Any]] = None) -> Any:
     """The adjoints of a boxed argument, in its structure; without `copy`, an array
-    adjoint itself (for a region about to be released: nothing writes into it again)."""
+    adjoint itself (for a region about to be released: nothing writes into it again).
+    An instance held at two places (one Tangent of hold's) has one cotangent there,
+    the same Tangent (`done`: the one made for each held Tangent)."""
     if type(box) is Var:  # (complex for a complex argument: docs/complex.md)
         if isinstance(box.value, complex):
             return complex(box.adjoint)
@@ -189,11 +215,15 @@ def adjoints(box: Any, copy: bool = True) -> Any:
         # reached it: a zero gradient)
     if is_matvar(box):
         return gather(box, "adjoint")
+    done = {} if done is None else done
     if isinstance(box, (list, tuple)):
-        items = [adjoints(v, copy) for v in box]
+        items = [adjoints(v, copy, done) for v in box]
         return rebuild(box, items)
     if isinstance(box, dict):
-        return {k: adjoints(v, copy) for k, v in box.items()}
-    if isinstance(box, Tangent):  # the fields of an instance, held by _hold
-        return Tangent(**{k: adjoints(v, copy) for k, v in vars(box).items()})
+        return {k: adjoints(v, copy, done) for k, v in box.items()}
+    if isinstance(box, Tangent):  # the fields of an instance, held by hold
+        if id(box) not in done:
+            done[id(box)] = Tangent(**{k: adjoints(v, copy, done)
+                                       for k, v in vars(box).items()})
+        return done[id(box)]
     return NoTangent

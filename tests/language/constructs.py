@@ -336,14 +336,21 @@ NOTES = [
     "instance of the same class), and get it back for an output. grad, jacfwd, jacrev "
     "and `lin.T` of linearize give the derivative with respect to an instance argument "
     "as a Tangent too (jacfwd's and jacrev's with one Jacobian block per field), and "
-    "jacfwd and jacrev of an instance output give a Tangent of blocks; jacfwd, "
-    "jacrev and linearize refuse an instance reached twice in an argument (shared by "
-    "two fields, or a cycle) and float arrays in its fields that share memory, and "
-    "reverse mode refuses a cycle. In jvp, one instance at two places (two fields, two "
-    "arguments) has one tangent, as in the plain call a write through one place is "
-    "seen through the other: give the same Tangent object at both places, or none; two "
-    "different tangents for it are refused. grad and vjp give each place a copy of "
-    "its own, so f runs on separate objects there.",
+    "jacfwd and jacrev of an instance output give a Tangent of blocks. One instance at "
+    "two places of the arguments (two fields, two arguments) is one object, as in the "
+    "plain call: a write through one place is seen through the other. In jvp, "
+    "batched_jvp and linearize's `lin` it has one tangent: give the same Tangent "
+    "object at both places, or none; two different tangents for it are refused. grad, "
+    "vjp, value_and_grad, jacrev and `lin.T` give it one cotangent, its total one "
+    "(the derivative along the one object), the same Tangent object at each of its "
+    "places; an argument outside argnums that holds it is differentiated with it (its "
+    "own cotangent is not returned). So `<vjp(ct), t> == <ct, jvp(t)>` when the inner "
+    "product counts each object once. jacfwd refuses a differentiated instance reached "
+    "twice (one held constant is one object); jacfwd, jacrev and linearize refuse a "
+    "cycle and float arrays in instances' fields that share memory; reverse mode, an "
+    "argument in a cycle. An output that holds itself takes a cotangent with the same "
+    "cycle (or one that leaves the cycle's field out): an object met again inside "
+    "itself is paired once.",
     "",
 ]
 
