@@ -42,3 +42,33 @@ def over_norm(a: Any, norm: Any) -> Any:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(norm == 0, 0.0, np.divide(a, norm))
     return a / norm if norm != 0 else 0.0 * a
+
+
+def unread_zero(ct: Any, value: Any) -> Any:
+    """A pullback's `value = ct * partial`, with 0 where ct is 0 and the product is NaN:
+    an element of a result that nothing reads passes nothing back, even through an
+    infinite or NaN partial (0 * inf), as forward mode drops the tangent that np.where,
+    np.nan_to_num or an index leaves out (docs/errors-and-debugging.md, "Kinks"). Only a
+    product with a NaN is looked at again: one reduction over an array (`_has_nan`), one
+    comparison for a number.
+
+        unread_zero(0.0, 0.0 * inf) -> 0.0      unread_zero(1.0, 1.0 * inf) -> inf
+    """
+    if isinstance(value, np.ndarray):
+        if value.size == 0 or not _has_nan(value):
+            return value
+        return np.where((ct == 0) & np.isnan(value), 0.0, value)  # (only there: a ct that
+        # is 0 at this point but moves with x has a derivative, forward over reverse)
+    if value == value or ct != 0:
+        return value
+    return ct * 0.0
+
+
+def _has_nan(a: np.ndarray) -> bool:
+    """Whether `a` holds a NaN, by a reduction NaN passes through: a dot product, the
+    cheapest call on a short vector, else `min`, which never spans BLAS threads."""
+    kind = a.dtype.kind
+    if kind == "f":
+        total = a.dot(a) if a.ndim == 1 and a.size <= 4096 else a.min()
+        return total != total
+    return kind == "c" and bool(np.isnan(a).any())
