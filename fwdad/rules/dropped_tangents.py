@@ -212,7 +212,7 @@ DROPPED: Dict[str, str] = {
 # tangent there is refused.
 REFUSED: Dict[str, str] = {
     "fwdad.rules.statistics._cov": "ddof",
-    "fwdad.rules.creation._arange": "**",  # (start=, stop=, step= given by keyword)
+    "fwdad.rules.creation._arange": "**",  # (like=, device=; start=, step= are Duals)
     "fwdad.rules.differences._nan_to_num": "nan posinf neginf",  # (the fill values)
     "fwdad.rules.registry._linear_rule.<locals>.linear": "* **",  # (def_linear: in x only)
 }
