@@ -59,6 +59,7 @@ DROPPED: Dict[str, str] = {
     "fwdad.rules.iteration._sorted": "key reverse",
     "fwdad.rules.iteration._zip": "strict",
     "fwdad.rules.mathfns._ldexp": "exponent",  # (an int)
+    "fwdad.rules.polynomials._fixed_zeros": "call",  # (the name of the NumPy function)
     # masks, conditions and index arrays: discrete
     "fwdad.rules.array_api._choose": "a mode",
     "fwdad.rules.array_api._compress": "axis condition",
