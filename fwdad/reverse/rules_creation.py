@@ -24,6 +24,7 @@ from fwdad.reverse.rules_arrays import varmat_to_matvar
 from fwdad.reverse.tape import current, current_layout, recording
 from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import Var, VarMat, value_of
+from fwdad.rules.creation import arange_parts
 
 
 # ---- np.array, filled arrays and copies: variables, made from constants too ----------
@@ -222,20 +223,25 @@ def _linspace_rule(start, stop, num=50, endpoint=True, retstep=False, dtype=None
 
 @raw_rrule(np.arange)
 def _arange(*args, dtype=None, **kwargs):
-    """start + step * [0, 1, ...]: linear in start and step; stop only sets the length.
-    Keywords are constants, as in forward mode (rules/dropped_tangents.py)."""
-    for name, value in kwargs.items():
+    """start + step * [0, 1, ...]: linear in start and step (by position or by name);
+    stop only sets the length. Called as arange(start, stop, step), which NumPy makes
+    of every form (a missing start is 0)."""
+    rest = {k: v for k, v in kwargs.items() if k not in ("start", "stop", "step")}
+    for name, value in rest.items():
         if is_tracked(value):
             raise _keyword_with_derivative("numpy.arange", name)
-    out = np.arange(*map(value_of, args), dtype=dtype, **kwargs)
-    if len(args) == 1 and "stop" not in kwargs or not any(is_tracked(a) for a in args):
-        return _fresh(out)
+    start, stop, step = arange_parts(args, kwargs)
+    if not (is_tracked(start) or is_tracked(step)):
+        return _fresh(np.arange(*map(value_of, args), dtype=dtype,
+                                **{k: value_of(v) for k, v in kwargs.items()}))
+    stop = value_of(stop)
 
-    def rule(*values):
+    def rule(start, step):
+        out = np.arange(start, stop, step, dtype=dtype, **rest)
         k = np.arange(len(out), dtype=float)
-        return out, lambda ct: (np.sum(ct), None, np.sum(ct * k))[:len(values)]
+        return out, lambda ct: (np.sum(ct), np.sum(ct * k))
     rule.__name__ = "_arange"
-    return Pure(np.arange, rule)(*args)
+    return Pure(np.arange, rule)(0 if start is None else start, step)
 
 
 def _keyword_with_derivative(name: str, keyword: str) -> FwdadError:

@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 
 from fwdad.reverse.registry import composed_rrule, get_rrule, nondiff_rrule, raw_rrule
+from fwdad.reverse.tracked import holds_variable
 from fwdad.rules import numpy_library, numpy_loops, polynomials
 
 composed_rrule(np.apply_along_axis)(numpy_loops.apply_along_axis)
@@ -20,6 +21,15 @@ composed_rrule(np.vectorize.__call__)(numpy_loops.vectorized_call)
 nondiff_rrule(np.vectorize)  # (the object: pyfunc is called by the rule above)
 for _numpy_fn, _plain in {**polynomials.PLAIN, **numpy_library.PLAIN}.items():
     composed_rrule(_numpy_fn)(_plain)
+
+
+@raw_rrule(polynomials.fixed_zeros)
+def _fixed_zeros(call, zeros):
+    """Leading zeros np.poly1d drops: refused where they are variables (their gradient
+    would need the longer result of a nearby point)."""
+    if holds_variable(zeros):
+        polynomials.refuse_moving_zeros(call)
+
 
 composed_rrule(np.fromiter)(numpy_loops.fromiter)
 _fromiter_of_items = get_rrule(np.fromiter)

@@ -19,7 +19,7 @@ from fwdad.reverse.adjoints import unbroadcast
 from fwdad.reverse.registry import rrule
 from fwdad.rules import derivatives
 from fwdad.rules.derivative_code import rrule_of
-from fwdad.rules.ieee import over_norm
+from fwdad.rules.ieee import over_norm, unread_zero
 from fwdad.rules.operators import pow_base_term, pow_exponent_term
 from fwdad.rules.ufuncs import mantissa_tangent
 
@@ -37,7 +37,7 @@ def _sub(x, y):
 
 @rrule(operator.mul, np.multiply)
 def _mul(x, y):
-    return x * y, lambda ct: (lambda: ct * y, lambda: ct * x)
+    return x * y, lambda ct: (lambda: unread_zero(ct, ct * y), lambda: unread_zero(ct, ct * x))
 
 
 @rrule(operator.truediv, np.true_divide)
@@ -53,17 +53,14 @@ def _read(ct, term):
     only [0] is read: forward mode drops that tangent too; tests/language, "with:
     managers from C")."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = term()
-    if np.ndim(value) == 0:
-        return value if value == value or ct != 0 else 0.0
-    return np.where(ct == 0, 0.0, value) if np.isnan(value).any() else value
+        return unread_zero(ct, term())
 
 
 def _power(fn: Callable) -> Callable:
     def rule(x, y):
         out = fn(x, y)
-        return out, lambda ct: (lambda: _pow_base(x, y, ct),
-                                lambda: pow_exponent_term(x, out, ct))
+        return out, lambda ct: (lambda: unread_zero(ct, _pow_base(x, y, ct)),
+                                lambda: unread_zero(ct, pow_exponent_term(x, out, ct)))
     rule.__name__ = f"_{fn.__name__}"
     return rule
 

@@ -21,6 +21,7 @@ from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
 from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.derivative_code import rrule_of
+from fwdad.rules.ieee import unread_zero
 
 
 def _log_base(a, y):
@@ -52,7 +53,7 @@ BINARY = {
 def unary_rrule(ufunc: np.ufunc, derivative: Callable) -> None:
     def rule(x, **kwargs):
         out = ufunc(x, **kwargs)
-        return out, lambda ct: (ct * derivative(x, out),)
+        return out, lambda ct: (unread_zero(ct, ct * derivative(x, out)),)
     rule.__name__ = f"_{ufunc.__name__}"
     rrule(ufunc)(rule)
 
@@ -60,7 +61,8 @@ def unary_rrule(ufunc: np.ufunc, derivative: Callable) -> None:
 def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     def rule(a, b, **kwargs):
         out = ufunc(a, b, **kwargs)
-        return out, lambda ct: (lambda: ct * d1(a, b, out), lambda: ct * d2(a, b, out))
+        return out, lambda ct: (lambda: unread_zero(ct, ct * d1(a, b, out)),
+                                lambda: unread_zero(ct, ct * d2(a, b, out)))
     rule.__name__ = f"_{ufunc.__name__}"
     rrule(ufunc)(rule)
 

@@ -6,9 +6,12 @@ pullback gives (the same operations in the same order, so the replay is bitwise 
 full rule's). Rules without a row are called, and their pullback kept (the generic
 step in codegen.py).
 
-    rrule          forward             cotangent of x       cotangent of y
-    operator.mul   o = x * y           c * y                c * x
-    math.sin       o = _fw_sin(x)      c * _fw_cos(x)
+    rrule          forward             cotangent of x               cotangent of y
+    operator.mul   o = x * y           unread_zero(c, c * y)        unread_zero(c, c * x)
+    math.sin       o = _fw_sin(x)      unread_zero(c, c * _fw_cos(x))
+
+(unread_zero, rules/ieee.py: an element whose cotangent is 0 passes 0 back, even through
+an infinite partial, as the rules do.)
 """
 from __future__ import annotations
 
@@ -19,12 +22,13 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from fwdad.reverse.rules_scalar import pow_base
-from fwdad.rules.ieee import divide
+from fwdad.rules.ieee import divide, unread_zero
 
 _ARITHMETIC: Dict[Any, Tuple[str, Tuple[Optional[str], ...]]] = {
     operator.add: ("{x} + {y}", ("{c}", "{c}")),
     operator.sub: ("{x} - {y}", ("{c}", "-{c}")),
-    operator.mul: ("{x} * {y}", ("{c} * {y}", "{c} * {x}")),
+    operator.mul: ("{x} * {y}", ("{unread_zero}({c}, {c} * {y})",
+                                 "{unread_zero}({c}, {c} * {x})")),
     operator.neg: ("-{x}", ("-{c}",)),
     operator.pos: ("+{x}", ("{c}",)),
 }
@@ -35,21 +39,21 @@ _ARITHMETIC.update({np.add: _ARITHMETIC[operator.add],
 
 # f(x) and f'(x) in terms of x and the output o, for Python floats and for arrays.
 _UNARY: Dict[Any, Tuple[str, str]] = {
-    math.sin: ("{math.sin}({x})", "{c} * {math.cos}({x})"),
-    math.cos: ("{math.cos}({x})", "{c} * -{math.sin}({x})"),
-    math.exp: ("{math.exp}({x})", "{c} * {o}"),
-    math.tanh: ("{math.tanh}({x})", "{c} * (1.0 - {o} * {o})"),
-    math.sqrt: ("{math.sqrt}({x})", "{c} * {divide}(0.5, {o})"),
-    np.sin: ("{np.sin}({x})", "{c} * {np.cos}({x})"),
-    np.cos: ("{np.cos}({x})", "{c} * -{np.sin}({x})"),
-    np.exp: ("{np.exp}({x})", "{c} * {o}"),
-    np.tanh: ("{np.tanh}({x})", "{c} * (1.0 - {o} * {o})"),
-    np.log: ("{np.log}({x})", "{c} * (1.0 / {x})"),
+    math.sin: ("{math.sin}({x})", "{unread_zero}({c}, {c} * {math.cos}({x}))"),
+    math.cos: ("{math.cos}({x})", "{unread_zero}({c}, {c} * -{math.sin}({x}))"),
+    math.exp: ("{math.exp}({x})", "{unread_zero}({c}, {c} * {o})"),
+    math.tanh: ("{math.tanh}({x})", "{unread_zero}({c}, {c} * (1.0 - {o} * {o}))"),
+    math.sqrt: ("{math.sqrt}({x})", "{unread_zero}({c}, {c} * {divide}(0.5, {o}))"),
+    np.sin: ("{np.sin}({x})", "{unread_zero}({c}, {c} * {np.cos}({x}))"),
+    np.cos: ("{np.cos}({x})", "{unread_zero}({c}, {c} * -{np.sin}({x}))"),
+    np.exp: ("{np.exp}({x})", "{unread_zero}({c}, {c} * {o})"),
+    np.tanh: ("{np.tanh}({x})", "{unread_zero}({c}, {c} * (1.0 - {o} * {o}))"),
+    np.log: ("{np.log}({x})", "{unread_zero}({c}, {c} * (1.0 / {x}))"),
 }
 _NAMED = {"math.sin": math.sin, "math.cos": math.cos, "math.exp": math.exp,
           "math.tanh": math.tanh, "math.sqrt": math.sqrt, "divide": divide,
           "np.sin": np.sin, "np.cos": np.cos, "np.exp": np.exp, "np.tanh": np.tanh,
-          "np.log": np.log}
+          "np.log": np.log, "unread_zero": unread_zero}
 
 # Plain operators on plain values (comparisons, index arithmetic): printed as operators.
 _PLAIN = {operator.add: "{} + {}", operator.sub: "{} - {}", operator.mul: "{} * {}",
@@ -88,7 +92,8 @@ def write(w: Any, step: Any, out: str) -> bool:
         return _reduce(w, step, out, names[0])
     elif fn in (operator.pow, np.power) and len(names) == 2 and \
             not w.rec.is_variable(step.args[1]) and shape is None:
-        form, cts = "{x} ** {y}", (f"{w.bind(pow_base)}({{x}}, {{y}}, {{c}})", None)
+        form, cts = "{x} ** {y}", (f"{{unread_zero}}({{c}}, {w.bind(pow_base)}({{x}}, "
+                                   f"{{y}}, {{c}}))", None)
     else:
         return False
     fields = dict(zip("xy", names), o=out, c=f"ct_{out}",
@@ -167,10 +172,7 @@ def _divide(w: Any, step: Any, out: str, names: list) -> bool:
 def read_quotient(ct: Any, numerator: Any, y: Any) -> Any:
     """rules_scalar._read(ct, lambda: numerator / y)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = numerator / y
-    if np.ndim(value) == 0:
-        return value if value == value or ct != 0 else 0.0
-    return np.where(ct == 0, 0.0, value) if np.isnan(value).any() else value
+        return unread_zero(ct, numerator / y)
 
 
 def _plain_numbers(w: Any, step: Any) -> bool:

@@ -16,7 +16,7 @@ from fwdad.rules.array_protocol import (
     implicit_array,
     reads_as_array,
 )
-from fwdad.rules.batching import cast, created_tangent, holds_sets, lift, running_batch_size
+from fwdad.rules.batching import cast, created_tangent, fit, holds_sets, lift, running_batch_size
 from fwdad.rules.layout import laid_out_like
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.rules.unshared import own_unless_view
@@ -147,20 +147,36 @@ def _created(fn):
 
 
 # ---- ranges: linear in their float arguments -------------------------------------------
+def arange_parts(args: tuple, kwargs: dict) -> tuple:
+    """(start, stop, step) of an arange call as NumPy binds them, each None where not
+    given: by position in that order or by name, and a lone start is the stop
+    (arange(5.0, step=2.0) counts from 0). A None given (or a Dual of None) is none."""
+    bound = dict(zip(("start", "stop", "step"), args))
+    bound.update((k, v) for k, v in kwargs.items() if k in ("start", "stop", "step"))
+    start, stop, step = (_given(bound.get(k)) for k in ("start", "stop", "step"))
+    return (None, start, step) if stop is None else (start, stop, step)
+
+
+def _given(value):
+    return None if value is None or type(value) is Dual and value.primal is None else value
+
+
 @frule(np.arange)
-def _arange(*args: Dual, dtype=None, **kwargs) -> Dual:
-    """arange(start, stop, step) = start + step * [0, 1, ...]: linear in start and step;
-    its length, and so stop, has no derivative."""
-    out = np.arange(*(a.primal for a in args), dtype=dtype, **kwargs)
-    # (one argument is stop, unless stop= is given: arange(x, stop=3.0) starts at x;
-    # keywords are constants, rules/dropped_tangents.py)
-    if len(args) == 1 and "stop" not in kwargs or not args or out.dtype.kind not in "fc":
+def _arange(*args: Dual, start: Dual = None, stop: Dual = None, step: Dual = None,
+            dtype=None, **kwargs) -> Dual:
+    """arange(start, stop, step) = start + step * [0, 1, ...]: linear in start and step,
+    given by position or by name; its length, and so stop, has no derivative."""
+    named = {k: v for k, v in (("start", start), ("stop", stop), ("step", step))
+             if v is not None}
+    out = np.arange(*(a.primal for a in args), dtype=dtype, **kwargs,
+                    **{k: v.primal for k, v in named.items()})
+    start, _, step = arange_parts(args, named)
+    terms = [lift(d.primal, d.tangent, 1) * along for d, along in
+             ((start, 1.0), (step, np.arange(len(out), dtype=out.dtype)))
+             if d is not None and d.tangent is not NoTangent]
+    if out.dtype.kind not in "fc" or not terms:
         return Dual(out, created_tangent(out))
-    start, step = args[0], args[2] if len(args) >= 3 else None
-    dstart = lift(start.primal, start.tangent, 1) * np.ones_like(out)
-    dstep = NoTangent if step is None else \
-        lift(step.primal, step.tangent, 1) * np.arange(len(out), dtype=out.dtype)
-    return Dual(out, dstart + dstep)
+    return Dual(out, fit(sum(terms[1:], terms[0]), out))  # (fit: broadcast to out)
 
 
 @frule(np.linspace)

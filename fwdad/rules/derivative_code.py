@@ -28,7 +28,7 @@ import numpy as np
 from fwdad.dual import Dual
 from fwdad.errors import InternalError
 from fwdad.rules.digamma import digamma
-from fwdad.rules.ieee import divide, over_norm
+from fwdad.rules.ieee import divide, over_norm, unread_zero
 from fwdad.rules.template import Template, reads_out
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
@@ -51,7 +51,8 @@ class Family:
     division: str
 
 
-_SHARED = {"divide": divide, "over_norm": over_norm, "LN2": LN2, "LN10": LN10}
+_SHARED = {"divide": divide, "over_norm": over_norm, "unread_zero": unread_zero,
+           "LN2": LN2, "LN10": LN10}
 UFUNC_RULE = Family("np", _SHARED, "numpy")          # ufuncs.apply_ufunc's tangents
 NUMPY_ON_FLOATS = Family("np", _SHARED, "floats")    # ufunc templates and rrules
 MATH = Family("math", {**_SHARED, "digamma": digamma, "sign": _float_sign}, "as written")
@@ -261,7 +262,8 @@ def math_frule(row: Any) -> Callable[..., Any]:
 
 def rrule_of(row: Any, fn: Any) -> Callable[..., Any]:
     """The reverse rule of `fn`, the row's ufunc or its math function: the output and
-    its pullback (a partial of 1 passes ct on, a partial of 0 passes nothing; the other
+    its pullback (a partial of 1 passes ct on, a partial of 0 passes nothing; the others
+    give ct * partial, 0 where ct is 0 even if the partial is infinite, unread_zero; the
     cotangents of binary rows are thunks, computed only for variables)."""
     family = MATH if fn is row.math else NUMPY_ON_FLOATS
     n = len(row.partials)
@@ -278,7 +280,8 @@ def _cotangent(text: str, params: tuple, family: Family, thunk: bool) -> ast.exp
     ct = ast.Name("ct", ast.Load())
     if text.strip() == "1":
         return ct
-    product = ast.BinOp(ct, ast.Mult(), expression(text, family, params))
+    product = ast.Call(ast.Name("unread_zero", ast.Load()), [  # (0 * inf: 0, rules/ieee.py)
+        ct, ast.BinOp(ct, ast.Mult(), expression(text, family, params))], [])
     if not thunk:
         return product
     return ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[],

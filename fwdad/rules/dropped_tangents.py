@@ -59,6 +59,7 @@ DROPPED: Dict[str, str] = {
     "fwdad.rules.iteration._sorted": "key reverse",
     "fwdad.rules.iteration._zip": "strict",
     "fwdad.rules.mathfns._ldexp": "exponent",  # (an int)
+    "fwdad.rules.polynomials._fixed_zeros": "call",  # (the name of the NumPy function)
     # masks, conditions and index arrays: discrete
     "fwdad.rules.array_api._choose": "a mode",
     "fwdad.rules.array_api._compress": "axis condition",
@@ -212,7 +213,7 @@ DROPPED: Dict[str, str] = {
 # tangent there is refused.
 REFUSED: Dict[str, str] = {
     "fwdad.rules.statistics._cov": "ddof",
-    "fwdad.rules.creation._arange": "**",  # (start=, stop=, step= given by keyword)
+    "fwdad.rules.creation._arange": "**",  # (like=, device=; start=, step= are Duals)
     "fwdad.rules.differences._nan_to_num": "nan posinf neginf",  # (the fill values)
     "fwdad.rules.registry._linear_rule.<locals>.linear": "* **",  # (def_linear: in x only)
 }

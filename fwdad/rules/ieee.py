@@ -42,3 +42,35 @@ def over_norm(a: Any, norm: Any) -> Any:
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(norm == 0, 0.0, np.divide(a, norm))
     return a / norm if norm != 0 else 0.0 * a
+
+
+def unread_zero(ct: Any, value: Any) -> Any:
+    """A pullback's `value = ct * partial`, with 0 where ct is 0 and the product is NaN:
+    an element of a result that nothing reads passes nothing back, even through an
+    infinite or NaN partial (0 * inf), as forward mode drops the tangent that np.where,
+    np.nan_to_num or an index leaves out (docs/errors-and-debugging.md, "Kinks"). Only a
+    product that holds a NaN is looked at again, found by one reduction that NaN passes
+    through: a dot product, the cheapest call on a short vector, else `min`, which never
+    spans BLAS threads (a check in every reverse product: measured +8% on the gradient
+    of an elementwise function of 10 values).
+
+        unread_zero(0.0, 0.0 * inf) -> 0.0      unread_zero(1.0, 1.0 * inf) -> inf
+    """
+    if isinstance(value, np.ndarray):
+        kind = value.dtype.kind
+        if kind == "f":
+            if value.ndim == 1 and value.size <= 4096:
+                total = value.dot(value)
+            elif value.size:
+                total = value.min()
+            else:
+                return value
+            if total == total:
+                return value
+        elif kind != "c" or not np.isnan(value).any():
+            return value
+        return np.where((ct == 0) & np.isnan(value), 0.0, value)  # (only there: a ct that
+        # is 0 at this point but moves with x has a derivative, forward over reverse)
+    if value == value or ct != 0:
+        return value
+    return ct * 0.0

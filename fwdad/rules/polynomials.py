@@ -22,6 +22,7 @@ from fwdad.errors import FwdadError, in_user_code
 from fwdad.rules.batching import dense, fit
 from fwdad.rules.numpy_loops import derived_from
 from fwdad.rules.registry import def_nondiff, frule
+from fwdad.tangents import NoTangent
 
 
 def refuse_polynomial(call: str, what: str, instead: str) -> None:
@@ -64,14 +65,42 @@ def polymul(a1: Any, a2: Any) -> Any:
 
 def _as_poly1d(call: str, p: Any) -> Any:
     """The coefficients np.poly1d keeps, as NumPy's polymul takes them: without leading
-    zeros, [0] for none. A leading zero is refused: the result is shorter there than
-    anywhere near, so it has no derivative."""
+    zeros, [0] for none. Where the zeros it drops carry a derivative, the result would be
+    longer at any nearby point: refused (`fixed_zeros`); where they are constants (the
+    other argument alone differentiated), the product is exact."""
     p = _coefficients(call, p)
-    if len(p) > 1 and p[0] == 0:
-        refuse_polynomial(call, "coefficients with a leading zero", "NumPy drops leading "
-                          "zeros (as np.poly1d does), so the result's length jumps there. "
-                          "Drop them before the call, or use np.convolve, which keeps them.")
-    return np.zeros(1, p.dtype) if len(p) == 0 else p
+    if len(p) == 0:
+        return np.zeros(1, p.dtype)
+    k = leading_zeros(p)
+    if k:
+        fixed_zeros(call, p[:k])
+    return p[k:]
+
+
+def leading_zeros(p: Any) -> int:
+    """How many leading zeros np.poly1d drops from p (it keeps the last coefficient)."""
+    nonzero = np.flatnonzero(p)
+    return int(nonzero[0]) if len(nonzero) else len(p) - 1
+
+
+def fixed_zeros(call: str, zeros: Any) -> None:
+    """Nothing, on constants; forward mode refuses zeros whose tangent is not 0 (the
+    rule below), reverse mode zeros that are variables (reverse/rules_plain_numpy.py)."""
+
+
+@frule(fixed_zeros)
+def _fixed_zeros(call, zeros: Dual) -> Dual:
+    if zeros.tangent is not NoTangent and np.any(dense(zeros.primal, zeros.tangent)):
+        refuse_moving_zeros(call)
+    return Dual(None, NoTangent)
+
+
+def refuse_moving_zeros(call: str) -> None:
+    refuse_polynomial(call, "coefficients with a leading zero that carries a derivative",
+                      "NumPy drops leading zeros (as np.poly1d does), so the result is "
+                      "longer at any point near this one: it has no derivative there. "
+                      "Drop the zeros before the call, or use np.convolve, which keeps "
+                      "them.")
 
 
 def polydiv(u: Any, v: Any) -> Any:
@@ -186,7 +215,7 @@ def _roots(p: Dual) -> Dual:
     return Dual(r, fit(dr.real if r.dtype.kind == "f" else dr, r))
 
 
-def_nondiff(refuse_polynomial)
+def_nondiff(refuse_polynomial, leading_zeros)
 PLAIN = {np.polyadd: polyadd, np.polysub: polysub, np.polymul: polymul,
          np.polydiv: polydiv, np.polyder: polyder, np.polyint: polyint, np.poly: poly,
          np.polyfit: polyfit}

@@ -62,10 +62,14 @@ def _at_least_double(a):
 
 def _select(first: Callable) -> Callable:
     """maximum/minimum and kin: the tangent of the input the output came from;
-    `first(a, b)` says where that is the first input (ties: the first input)."""
+    `first(a, b)` says where that is the first input (ties: the first input). Selected,
+    not mixed, as np.where's: an inf or NaN tangent of the other input stays out
+    (np.maximum(np.log(x), -1.0) at 0 gives 0, as reverse mode does)."""
     def tangent(a, b, y, da, db):
-        pick = first(a, b)
-        return pick * da + ~pick * db
+        if da is NoTangent and db is NoTangent:
+            return NoTangent
+        return np.where(first(a, b), 0.0 if da is NoTangent else da,
+                        0.0 if db is NoTangent else db)
     return tangent
 
 

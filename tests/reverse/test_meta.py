@@ -6,7 +6,7 @@ import fwdad
 from fwdad.errors import describe
 from fwdad.reverse import registry, to_matvar, to_varmat, value_of
 from fwdad.reverse.registry import forward_primitives_without_rrule
-from fwdad.rules import scipy_support
+from fwdad.rules import polynomials, scipy_support
 from fwdad.transformed import Transformed
 from tests.reverse.cases import CASES
 from tests.reverse.cases_api import API_COVERS
@@ -27,7 +27,9 @@ ELSEWHERE = [super, to_matvar, to_varmat, value_of, np.ones, np.empty, np.zeros_
              fwdad.jvp, fwdad.batched_jvp, fwdad.vjp, fwdad.hvp, fwdad.linearize,
              # (draws whose parameters are variables: tests/test_random_location_scale.py)
              np.random.Generator.normal, np.random.Generator.uniform,
-             np.random.RandomState.normal, np.random.RandomState.uniform]
+             np.random.RandomState.normal, np.random.RandomState.uniform,
+             # (polymul's refusal of moving leading zeros: tests/rules/test_polynomials.py)
+             polynomials.fixed_zeros]
 
 
 def _key(fn):

@@ -112,8 +112,6 @@ REFUSED_CALLS = [
                                                          nan=x[0])),
     ("numpy.nan_to_num", "posinf=", lambda x: np.nan_to_num(np.array([np.inf, 1.0]),
                                                             posinf=x[0])),
-    ("numpy.arange", "step=", lambda x: np.arange(0.0, 3.0, step=x[0])),
-    ("numpy.arange", "start=", lambda x: np.arange(start=x[0], stop=3.0)),
     ("numpy.cov", "ddof=", lambda x: np.cov(np.outer(x, x), ddof=x[0] * 0.5)),
 ]
 
