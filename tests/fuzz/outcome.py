@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import traceback
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -31,9 +32,13 @@ PASS = Outcome("pass")
 
 
 def attempt(check: Callable[[], Outcome]) -> Outcome:
-    """Run one oracle's check, turning exceptions into refusals and crashes."""
+    """Run one oracle's check, turning exceptions into refusals and crashes. An
+    InternalErrorWarning (a bug of fwdad's in forward over reverse, answered by forward
+    over forward) is a crash too."""
     try:
-        return check()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", fwdad.InternalErrorWarning)
+            return check()
     except fwdad.InternalError as exc:
         return Outcome("crash", _crash_kind(exc), _message(exc))
     except fwdad.FwdadError as exc:

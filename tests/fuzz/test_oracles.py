@@ -1,5 +1,7 @@
 """The repeat, hvp, sparse, jacrev, revfwd, revjvp, lingrad, jacswap and held oracles on programs
 written for them: each passes a right program and flags the failure it is for."""
+import warnings
+
 import numpy as np
 
 import fwdad
@@ -147,3 +149,17 @@ def test_held_flags_a_wrong_derivative_of_the_held_program(monkeypatch):
         right(f, argnums)(*a)))
     outcome = attempt(lambda: held(_two_argument_case(7)))
     assert outcome.status == "wrong" and outcome.kind.startswith("jacrev of the held")
+
+
+def test_an_internal_error_warning_is_a_crash(monkeypatch):
+    """A bug in forward over reverse, hidden by the fallback's right answer behind an
+    InternalErrorWarning, is a crash of the oracle that met it."""
+    from fwdad import over_reverse
+
+    def broken(held):
+        raise TypeError("planted")
+    monkeypatch.setattr(over_reverse, "_adjoints", broken)
+    with warnings.catch_warnings():  # (as in a campaign: not the suite's error filter)
+        warnings.simplefilter("default")
+        outcome = attempt(lambda: hvp(_case(SCALAR_QUARTIC, 3)))
+    assert outcome.status == "crash" and outcome.kind.startswith("InternalErrorWarning")
