@@ -117,12 +117,13 @@ def _running_extreme(ufunc, x, axis, dtype):
 
 
 def _sent_back(ct, source, axis):
-    """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]]."""
+    """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]] (complex
+    when ct is: a real total dropped its imaginary part)."""
     n = ct.shape[-1]
     if ct.size == 0:
         return np.moveaxis(np.zeros(ct.shape), -1, axis)
     rows = np.arange(ct.size // n).reshape(ct.shape[:-1] + (1,)) * n
-    total = np.zeros(ct.size)
+    total = np.zeros(ct.size, np.result_type(ct, float))
     np.add.at(total, (rows + source).reshape(-1), np.reshape(ct, -1))
     return np.moveaxis(total.reshape(ct.shape), -1, axis)
 
