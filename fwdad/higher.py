@@ -33,6 +33,7 @@ from fwdad.signatures import check_call
 from fwdad.tangent_checks import check_tangent
 from fwdad.tangents import NoTangent, Tangent, leaves, stack, zero_tangent
 from fwdad.transformed import Transformed
+from fwdad.tree_hessian import is_tree, tree_hessian
 
 
 @frule(api.jvp)
@@ -157,10 +158,16 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
             chunk_size: Optional[int] = None, memory_budget: Optional[float] = None,
             holomorphic: bool = False) -> Transformed:
     """The function that computes the Hessian of `f` with respect to argument `argnums`
-    (a float or float array; negative counts from the end): shape
-    `output.shape + x.shape + x.shape`. Keyword arguments of the call are passed to f
-    as constants. With `progress=True`, the passes are shown as they run (a tqdm bar
-    when tqdm is installed, else a line on stderr now and then).
+    (negative counts from the end). For a float or float array x: shape
+    `output.shape + x.shape + x.shape`. For a tuple, list, dict or instance of a user
+    class holding them (a tree): a tree of trees, as jacfwd of f's gradient nests them
+    (and JAX's hessian): `H[i][j]` has shape `x_i.shape + x_j.shape` for the leaves x_i
+    and x_j, an instance's fields are a `fwdad.Tangent`, and a leaf that is not a float
+    (an int, a string) gets None in its row and its column. The trees jacfwd refuses
+    (an instance reached twice, arrays of instances that share memory) are refused
+    alike. Keyword arguments of the call are passed to f as constants. With
+    `progress=True`, the passes are shown as they run (a tqdm bar when tqdm is
+    installed, else a line on stderr now and then).
 
     The tangents (one per entry of x) go in passes of `chunk_size`, or, when it is
     None, of as many as `memory_budget` bytes hold (None: `fwdad.get_memory_budget()`,
@@ -171,9 +178,13 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
     scalar, or reverse mode refuses something f does: forward over forward, one batched
     pass (jacfwd) of a directional derivative per entry of x (f then runs again).
 
+    For a tree, forward over reverse as above when reverse mode takes f and the tree (a
+    tuple, list or dict of floats and arrays); else (an instance, or a refusal of reverse
+    mode) one jacfwd of a directional derivative per float entry of the tree.
+
     With `holomorphic=True` (a complex x and output, f holomorphic in x): the complex
     second derivative d2f/dz2, forward over forward (docs/complex.md). Without it a
-    complex x is refused.
+    complex x is refused; a tree is refused with it.
     """
     api_checks.check_callable(f, "hessian")
     check_argnums_type("hessian", f, argnums)
@@ -186,6 +197,8 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         check_call("hessian", f, args, kwargs)
         (at,) = positions("hessian", f, argnums, args, kwargs)
         x = args[at]
+        if is_tree(x):
+            return _of_a_tree(f, at, args, kwargs, options, holomorphic)
         if not isinstance(zero_tangent(x), (float, complex, np.ndarray)):
             raise FwdadError(f"hessian({describe(f)}) differentiates with respect to a "
                              f"float or float array, not {a_type(x)}.")
@@ -220,3 +233,13 @@ def hessian(f: Callable[..., Any], argnums: int = 0, progress: bool = False,
         return stacked.reshape(stacked.shape[:-1] + np.shape(x))
     compute.__name__ = f"hessian_{probe(f, '__name__', 'f')}"
     return Transformed("hessian", f, argnums, compute)
+
+
+def _of_a_tree(f: Callable[..., Any], at: int, args: Tuple[Any, ...], kwargs: dict[Any, Any],
+               options: chunked.Options, holomorphic: bool) -> Any:
+    if holomorphic:
+        raise FwdadError(f"hessian({describe(f)}, holomorphic=True) differentiates with "
+                         f"respect to a complex scalar or array, not {a_type(args[at])}: "
+                         f"pass its complex leaves as separate arguments.")
+    complex_args.check_arguments("hessian", f, args, (at,), holomorphic)
+    return tree_hessian(f, at, args, kwargs, options)

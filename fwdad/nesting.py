@@ -108,16 +108,20 @@ def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ..
     InternalErrorWarning, and the level-2 jvps' answer."""
     if kind not in ("grad", "value_and_grad") or not over_reverse.applies(f):
         return None, None
-    for at in wrt:
-        _checked_argument(kind, f.primal, args[at].primal, at)
+    trees = False
+    for at in wrt:  # (a tree of floats too: the pass boxes its leaves, as grad's does)
+        trees |= _checked_argument(kind, f.primal, args[at].primal, at, trees=True) is None
     try:
         return over_reverse.value_and_grad(f, args, wrt, kwargs)
     except over_reverse.NotOverReverse as exc:
         if exc.unexpected is None:  # a refusal: level-2 jvps instead
             return None, None
         unexpected = exc.unexpected
-    found = _level2_jacobians(kind, f, args, wrt, kwargs)  # (raises the program's error)
+    # (level-2 jvps take no tree: their refusal follows, and hessian of a tree goes
+    # forward over forward itself)
+    found = (None, None) if trees else _level2_jacobians(kind, f, args, wrt, kwargs)
     # a bug of ours in the pass on Duals: said, and the level-2 jvps' exact answer kept
+    # (they raise the program's own error)
     warnings.warn(f"{kind} of {describe(f.primal)} inside a differentiated function: its "
                   f"reverse pass on Dual values raised {type(unexpected).__name__}: "
                   f"{unexpected}, so forward over forward took the derivative (exact, "
@@ -162,10 +166,14 @@ def _column(out: Dual) -> Dual:
     return Dual(inner, zero_tangent(inner) if outer is NoTangent else outer)
 
 
-def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> Any:
+def _checked_argument(kind: str, fn: Callable, x: Any, at: int, trees: bool = False) -> Any:
+    """x when it is a float or a float array; None for a tuple, list or dict when
+    `trees`; else a FwdadError."""
     if isinstance(x, (float, np.floating)) or (
             isinstance(x, np.ndarray) and x.dtype.kind == "f"):
         return x
+    if trees and isinstance(x, (tuple, list, dict)):
+        return None
     raise FwdadError(
         f"{kind}({describe(fn)}) inside a differentiated function differentiates with "
         f"respect to a float or a float array, but argument {at} is {a_type(x)}: pass "

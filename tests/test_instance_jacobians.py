@@ -345,7 +345,7 @@ class Box:
     """A plain class whose fields the generated trees fill."""
 
 
-def _built(spec: Any, rng: np.random.Generator) -> Any:
+def built_tree(spec: Any, rng: np.random.Generator) -> Any:
     """A tree from a spec: ("array", n), ("float",), ("int",), ("list", [...]),
     ("dict", [...]) or ("box", [...]) of child specs."""
     kind = spec[0]
@@ -355,7 +355,7 @@ def _built(spec: Any, rng: np.random.Generator) -> Any:
         return float(rng.uniform(-1, 1))
     if kind == "int":
         return 2
-    children = [_built(child, rng) for child in spec[1]]
+    children = [built_tree(child, rng) for child in spec[1]]
     if kind == "list":
         return children
     if kind == "dict":
@@ -407,7 +407,7 @@ def weighted(x: np.ndarray, tree: Any) -> np.ndarray:
 def test_generated_argument_trees(spec: Any) -> None:
     """jacfwd and jacrev agree with central differences in every float field of
     generated trees of lists, dicts and instances."""
-    tree = _built(spec, np.random.default_rng(0))
+    tree = built_tree(spec, np.random.default_rng(0))
     assume(bool(_floats(tree)) and isinstance(tree, (list, dict, Box)))
     x = np.array([0.3, -0.2])
     forward = fwdad.jacfwd(weighted, argnums=1)(x, tree)

@@ -90,43 +90,46 @@ def _reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, **given)
                                               **given)
 
 
+# A Pure's `fn` takes the arguments its rule takes: `fn(*args)` is what the pass runs for
+# constants, and forward over reverse calls fn's frule. So a ufunc's method gets the ufunc
+# first, as np.ufunc.accumulate does (given without it, np.ufunc.accumulate(x, ...) met an
+# array as its ufunc: tests/test_ufunc_methods_second_order.py).
 @raw_rrule(np.ufunc.accumulate)
 def _accumulate(ufunc, array, axis=0, dtype=None, out=None):
     if out is not None:
         refuse_out(ufunc, "accumulate")
-    if ufunc in _RUNNING:
-        return _RUNNING[ufunc](array, axis, dtype)
-    return _method(_ACCUMULATE, ufunc, "accumulate", _RUNNING)(array, axis=axis,
-                                                               dtype=dtype)
+    if ufunc in _EXTREMES:
+        return _RUNNING(ufunc, array, axis, dtype)
+    return _method(_ACCUMULATE, ufunc, "accumulate", _EXTREMES)(array, axis=axis,
+                                                                dtype=dtype)
 
 
-def _running(ufunc):
+def _running_extreme(ufunc, x, axis, dtype):
     """maximum/minimum.accumulate: each running extreme's cotangent goes to the element
     it came from (on a tie, the earlier one, as forward mode's rule picks)."""
-    def rule(x, axis, dtype):
-        out = ufunc.accumulate(x, axis, dtype)
-        best = np.moveaxis(out, axis, -1)
-        n = best.shape[-1]
-        taken = np.concatenate([np.ones(best.shape[:-1] + (1,), bool),
-                                best[..., 1:] != best[..., :-1]], axis=-1)
-        source = np.maximum.accumulate(np.where(taken, np.arange(n), 0), axis=-1)
-        return out, lambda ct: (_sent_back(np.moveaxis(ct, axis, -1), source, axis),)
-    rule.__name__ = f"_{ufunc.__name__}_accumulate"
-    return lambda x, axis, dtype: Pure(np.ufunc.accumulate, rule)(x, axis, dtype)
+    out = ufunc.accumulate(x, axis, dtype)
+    best = np.moveaxis(out, axis, -1)
+    n = best.shape[-1]
+    taken = np.concatenate([np.ones(best.shape[:-1] + (1,), bool),
+                            best[..., 1:] != best[..., :-1]], axis=-1)
+    source = np.maximum.accumulate(np.where(taken, np.arange(n), 0), axis=-1)
+    return out, lambda ct: (None, _sent_back(np.moveaxis(ct, axis, -1), source, axis))
 
 
 def _sent_back(ct, source, axis):
-    """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]]."""
+    """The cotangent of x where ct[..., k] belongs to x[..., source[..., k]] (complex
+    when ct is: a real total dropped its imaginary part)."""
     n = ct.shape[-1]
     if ct.size == 0:
         return np.moveaxis(np.zeros(ct.shape), -1, axis)
     rows = np.arange(ct.size // n).reshape(ct.shape[:-1] + (1,)) * n
-    total = np.zeros(ct.size)
+    total = np.zeros(ct.size, np.result_type(ct, float))
     np.add.at(total, (rows + source).reshape(-1), np.reshape(ct, -1))
     return np.moveaxis(total.reshape(ct.shape), -1, axis)
 
 
-_RUNNING = {np.maximum: _running(np.maximum), np.minimum: _running(np.minimum)}
+_EXTREMES = (np.maximum, np.minimum)
+_RUNNING = Pure(np.ufunc.accumulate, _running_extreme)
 
 
 @raw_rrule(np.ufunc.reduceat)
@@ -135,16 +138,19 @@ def _reduceat(ufunc, array, indices, axis=0, dtype=None, out=None):
     _method({np.add: None}, ufunc, "reduceat")
     if out is not None:
         refuse_out(ufunc, "reduceat")
-    return Pure(np.ufunc.reduceat, _add_reduceat)(array, indices, axis, dtype)
+    return _ADD_REDUCEAT(ufunc, array, indices, axis, dtype)
 
 
-def _add_reduceat(x, indices, axis, dtype):
-    out = np.add.reduceat(x, indices, axis, dtype)
+def _add_reduceat(ufunc, x, indices, axis, dtype):
+    out = ufunc.reduceat(x, indices, axis, dtype)
     n, starts = np.shape(x)[axis], np.asarray(indices)
     ends = np.append(starts[1:], n)
     ends = np.where(ends > starts, ends, starts + 1)  # (a slice of one: x[start])
     slices = (np.arange(n) >= starts[:, None]) & (np.arange(n) < ends[:, None])
-    return out, lambda ct: (np.moveaxis(np.moveaxis(ct, axis, -1) @ slices, -1, axis),)
+    return out, lambda ct: (None, np.moveaxis(np.moveaxis(ct, axis, -1) @ slices, -1, axis))
+
+
+_ADD_REDUCEAT = Pure(np.ufunc.reduceat, _add_reduceat)
 
 
 @raw_rrule(np.ufunc.outer)
@@ -158,8 +164,10 @@ def _outer(ufunc, a, b, **kwargs):
 def _at(ufunc, a, indices, b=None) -> None:
     """a[indices] = ufunc(a[indices], b), unbuffered: a repeated index applies again.
     add and subtract add all of b at once; other ufuncs go one element at a time."""
-    if not (is_tracked(a) or is_tracked(b)):
+    if not (is_tracked(a) or holds_variable(b)):
         return ufunc.at(a, indices, *(() if b is None else (b,)))
+    if type(b) in (list, tuple):  # variables in a list: NumPy reads it as an array
+        b = get_rrule(np.array)(b)
     shape = np.shape(value_of(a))
     where = positions(shape, 0)[indices]
     if ufunc in (np.add, np.subtract) and b is not None:
@@ -174,14 +182,22 @@ def _at(ufunc, a, indices, b=None) -> None:
 
 def _gathered_sum(b, where, shape):
     """The array of `shape` holding, at each position, the sum of the b's bound there."""
-    def rule(b):
-        total = np.zeros(int(np.prod(shape)))
-        np.add.at(total, where, b)
-        return total.reshape(shape), lambda ct: (np.ravel(ct)[where],)
-    rule.__name__ = "_add_at"
     if not is_tracked(b):  # a constant added to a variable: nothing to record
-        return rule(b)[0]
-    return Pure(np.ufunc.at, rule)(b)
+        return _gathered_total(b, where, shape)
+    return _GATHERED(b, where, shape)
+
+
+def _gathered_total(b, where, shape):
+    total = np.zeros(int(np.prod(shape)))
+    np.add.at(total, where, b)
+    return total.reshape(shape)
+
+
+def _add_at(b, where, shape):
+    return _gathered_total(b, where, shape), lambda ct: (np.ravel(ct)[where],)
+
+
+_GATHERED = Pure(_gathered_total, _add_at)  # (not np.ufunc.at, which takes other arguments)
 
 
 # ---- np.random: draws are constants; shuffles move adjoints with values ------------------

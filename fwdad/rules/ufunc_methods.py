@@ -123,6 +123,8 @@ def _at(ufunc, a: Dual, indices, b: Dual = None) -> Dual:
     """a[indices] = ufunc(a[indices], b), unbuffered: repeated indices apply again
     (add.at accumulates). add and subtract update the tangent at once; other ufuncs
     apply their own rule one element at a time, in index order."""
+    if b is not None and isinstance(b.primal, (list, tuple)):  # (its items' tangents
+        b = red.as_array(b)                                      # batched as one array)
     positions = np.arange(a.primal.size).reshape(a.primal.shape)[indices]
     index = np.unravel_index(positions, a.primal.shape)
     if ufunc in (np.add, np.subtract) and b is not None:

@@ -184,7 +184,8 @@ def _builtin_sum(z):
 def _delegating():
     return [_row(_in_place, Z), _row(_in_place_scalar, ZS), _row(_builtin_sum, V),
             _row(np.add.reduce, Z), _row(np.multiply.reduce, V),
-            _row(np.add.accumulate, V), _row(np.multiply.outer, V, W),
+            _row(np.add.accumulate, V), _row(np.maximum.accumulate, V),
+            _row(np.multiply.outer, V, W),
             _row(np.linalg.multi_dot, [M, M, M])]
 
 
