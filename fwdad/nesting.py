@@ -31,6 +31,7 @@ from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
 from fwdad.reverse.registry import raw_rrule
 from fwdad.rules.registry import frule
+from fwdad.run_arguments import run_arguments
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
@@ -131,15 +132,17 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
     keyword arguments are constants of the inner derivative that keep their outer
     tangents."""
     value, blocks, given = None, [], args
-    for at in wrt:
+    # (an empty x has no direction: one run along zeros gives the value, and the block
+    # is empty)
+    runs = [list(_basis(args, at)) or [_zeros(args)] for at in wrt]
+    left = sum(len(directions) for directions in runs)
+    for at, directions in zip(wrt, runs):
         x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
-        # (an empty x has no direction: one run along zeros gives the value, and the
-        # block is empty)
-        for direction in list(_basis(args, at)) or [_zeros(args)]:
-            given = [over_reverse.copied(a) for a in args]  # f may write into them: each
-            primals = Dual(tuple(a.primal for a in given),  # run starts from the call's
-                           tuple(a.tangent for a in given))  # values
+        for direction in directions:
+            left -= 1  # f may write into the arguments: each run starts from the call's
+            given = run_arguments(args, last=not left)  # values (fwdad/run_arguments.py)
+            primals = Dual(tuple(a.primal for a in given), tuple(a.tangent for a in given))
             out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
