@@ -11,8 +11,10 @@ A holder is a slot that pairs the tangent with the array `primal` being written:
 a field of a `Tangent` that is itself (a few levels up) the tangent of a Dual whose
 primal holds the array at the same place. A tuple, which cannot change, is rebuilt and
 replaced in its own holders. Every reference to the tangent, and to each container on
-the way, must be such a slot: references are counted (sys.getrefcount) and found
-(gc.get_referrers). One that is not found (a view's base, a local of running code, a
+the way, must be such a slot: references are counted (sys.getrefcount) and found in the
+collector's young generations, indexed once per search (a tangent made in this call is
+held there, and a scan of the heap per container cost 60 ms on a test run's heap), then
+in the whole heap (gc.get_referrers) when some are missing. One that is not found (a view's base, a local of running code, a
 C structure) or is no slot (a closure cell, a generator) refuses, since a new tangent
 would miss it; so does a slot that pairs the tangent with another array, since a new
 tangent there would write this array's derivative into that one's.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import gc
 import sys
 import types
-from typing import Any, List, NamedTuple, Optional, Set, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Set, Tuple, Union
 
 from fwdad.dual import Dual
 from fwdad.tangents import Tangent
@@ -61,7 +63,10 @@ def holders(primal: Any, tangent: Any, held_outside: int) -> Found:
     """The slots that hold `tangent` as the tangent of `primal`, when they are all its
     holders; `held_outside` counts the references to it in the caller's frames."""
     search, slots = _Search(primal), []
-    explained = search.explain(tangent, [()], held_outside + 2, 0, slots)  # (+ our args)
+    try:
+        explained = search.explain(tangent, [()], held_outside + 2, 0, slots)  # (+ args)
+    finally:  # (a traceback that keeps this frame must not keep the young objects)
+        search.table, search.index, search.made = None, {}, []
     return Found(slots if explained else None, search.refusal)
 
 
@@ -85,6 +90,11 @@ class _Search:
         self.primal = primal
         self.refusal = ""
         self.own: List[Any] = []
+        self.made: List[Any] = []  # (the slots it made, which hold their holders)
+        # the young generations' objects (one reference each) and, by id, who holds
+        # whom among them: made once, on the first look up
+        self.table: Optional[Dict[int, Any]] = None
+        self.index: Dict[int, List[int]] = {}
 
     def explain(self, obj: Any, paths: List[Path], held_here: int, depth: int,
                 slots: Optional[Slots]) -> bool:
@@ -97,12 +107,16 @@ class _Search:
             self._refuse("containers nested deeper than fwdad follows")
             return False
         unexplained: Optional[int] = sys.getrefcount(obj) - 1 - held_here  # (its arg)
+        unexplained -= self._ours(obj)
         mine = len(self.own)
-        self.own.append(gc.get_referrers(obj))
+        self.own.append(self._young_referrers(obj))  # (quick, and usually all of them)
         try:
             unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
+            if unexplained:  # (then the old ones too: the whole heap, once)
+                self.own.append(self._others(gc.get_referrers(obj), self.own[mine:]))
+                unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
             if unexplained and depth == 0:  # (a container of a container is tracked)
-                self.own.append(_untracked_holding(obj))
+                self.own.append(self._others(_untracked_holding(obj), self.own[mine:]))
                 unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
         finally:
             del self.own[mine:]
@@ -112,6 +126,44 @@ class _Search:
             self._refuse(_TUPLE if type(obj) is tuple else
                          "a view of it, a closure or a local of running code")
         return unexplained == 0
+
+    def _ours(self, obj: Any) -> int:
+        """The references to obj that this search holds: its table, its referrer lists
+        and the slots it made."""
+        count = 1 if self.table is not None and self.table.get(id(obj)) is obj else 0
+        for own in self.own:
+            count += len(_keys_of(own, obj) or ())
+        for made in self.made:
+            count += len(_keys_of(made, obj) or ())
+        return count
+
+    def _young_referrers(self, obj: Any) -> List[Any]:
+        """gc.get_referrers(obj) among the objects of the collector's two young
+        generations (made since its last full collection), which usually hold all the
+        holders of a tangent made in this call: one scan of them, not of the heap."""
+        if self.table is None:
+            self.table = {}
+            enabled = gc.isenabled()
+            gc.disable()  # (a collection now would move this search's own objects into
+            try:  # the generations it reads)
+                young = gc.get_objects(0) + gc.get_objects(1)
+                for holder in young:
+                    self.table[id(holder)] = holder
+                    for part in gc.get_referents(holder):
+                        held = self.index.setdefault(id(part), [])
+                        if not held or held[-1] != id(holder):
+                            held.append(id(holder))
+            finally:
+                if enabled:
+                    gc.enable()
+        return [self.table[i] for i in self.index.get(id(obj), ())]
+
+    def _others(self, referrers: List[Any], found: List[List[Any]]) -> List[Any]:
+        """The referrers that are neither found already nor this search's own."""
+        ids = {id(holder) for holders in found for holder in holders}
+        return [holder for holder in referrers if id(holder) not in ids and
+                holder is not self.table and holder is not self.made and
+                not _is_among(holder, self.own) and type(holder) not in (Slot, Rebuilt)]
 
     def _held_by_all(self, obj: Any, paths: List[Path], depth: int,
                      slots: Optional[Slots], unexplained: Optional[int]) -> Optional[int]:
@@ -129,8 +181,6 @@ class _Search:
               slots: Optional[Slots]) -> Optional[int]:
         """How many references to obj `referrer` holds, each a pairing slot (None: one
         is not). (No comprehension here or in explain: one would hold obj in a cell.)"""
-        if _is_among(referrer, self.own) or type(referrer) in (Slot, Rebuilt):
-            return len(_keys_of(referrer, obj) or ())  # (the search's own)
         if isinstance(referrer, Dual):
             return self._in_dual(referrer, obj, paths, slots)
         kind = type(referrer)
@@ -147,10 +197,10 @@ class _Search:
         if not self.explain(referrer, _prefixed(keys, paths), _HELD, depth + 1, rebuilt):
             return None
         if rebuilt is not None:
-            slots.append(Rebuilt(referrer, keys, rebuilt))  # type: ignore[union-attr]
+            self._add(slots, Rebuilt(referrer, keys, rebuilt))
         elif slots is not None:
             for key in keys:
-                slots.append(Slot(referrer, key))
+                self._add(slots, Slot(referrer, key))
         return len(keys)
 
     def _in_dual(self, dual: Dual, obj: Any, paths: List[Path], slots: Optional[Slots]
@@ -162,11 +212,15 @@ class _Search:
             if not _pairs(dual.primal, paths, self.primal):
                 return self._refuse("another array that has the same tangent")
             if slots is not None:
-                slots.append(Slot(dual, "tangent", field=True))
+                self._add(slots, Slot(dual, "tangent", field=True))
             count += 1
         if getattr(dual, "owner", None) is obj:  # a FieldDual's object: read from it
             count += 1
         return count
+
+    def _add(self, slots: Any, slot: Any) -> None:
+        slots.append(slot)
+        self.made.append(slot)
 
     def _refuse(self, what: str) -> None:
         """Note the first holder that is no slot; None (and so False) for the caller."""
