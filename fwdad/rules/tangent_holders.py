@@ -14,10 +14,11 @@ replaced in its own holders. Every reference to the tangent, and to each contain
 the way, must be such a slot: references are counted (sys.getrefcount) and found in the
 collector's young generations, indexed once per search (a tangent made in this call is
 held there, and a scan of the heap per container cost 60 ms on a test run's heap), then
-in the whole heap (gc.get_referrers) when some are missing. One that is not found (a view's base, a local of running code, a
-C structure) or is no slot (a closure cell, a generator) refuses, since a new tangent
-would miss it; so does a slot that pairs the tangent with another array, since a new
-tangent there would write this array's derivative into that one's.
+in the whole heap (gc.get_referrers) when some are missing. One that is not found (a
+view's base, a local of running code, a C structure) or is no slot (a closure cell, a
+generator) refuses, since a new tangent would miss it; so does a slot that pairs the
+tangent with another array, since a new tangent there would write this array's
+derivative into that one's.
 """
 from __future__ import annotations
 
