@@ -13,12 +13,13 @@ primal holds the array at the same place. A tuple, which cannot change, is rebui
 replaced in its own holders. Every reference to the tangent, and to each container on
 the way, must be such a slot: references are counted (sys.getrefcount) and found in the
 collector's young generations, indexed once per search (a tangent made in this call is
-held there, and a scan of the heap per container cost 60 ms on a test run's heap), then
-in the whole heap (gc.get_referrers) when some are missing. One that is not found (a
-view's base, a local of running code, a C structure) or is no slot (a closure cell, a
-generator) refuses, since a new tangent would miss it; so does a slot that pairs the
-tangent with another array, since a new tangent there would write this array's
-derivative into that one's.
+held there). The whole heap is not searched: gc.get_referrers over a long test run's
+heap cost 60 ms a container, and a Hessian through a write into another argument went
+from 0.1 to 28 s there. A reference that is not found (an older holder, a view's base,
+a local of running code, a C structure) or is no slot (a closure cell, a generator)
+refuses, since a new tangent would miss it; so does a slot that pairs the tangent with
+another array, since a new tangent there would write this array's derivative into that
+one's.
 """
 from __future__ import annotations
 
@@ -113,11 +114,9 @@ class _Search:
         self.own.append(self._young_referrers(obj))  # (quick, and usually all of them)
         try:
             unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
-            if unexplained:  # (then the old ones too: the whole heap, once)
-                self.own.append(self._others(gc.get_referrers(obj), self.own[mine:]))
-                unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
             if unexplained and depth == 0:  # (a container of a container is tracked)
-                self.own.append(self._others(_untracked_holding(obj), self.own[mine:]))
+                self.own.append(self._others(self._untracked_holding(obj),
+                                             self.own[mine:]))
                 unexplained = self._held_by_all(obj, paths, depth, slots, unexplained)
         finally:
             del self.own[mine:]
@@ -158,6 +157,19 @@ class _Search:
                 if enabled:
                     gc.enable()
         return [self.table[i] for i in self.index.get(id(obj), ())]
+
+    def _untracked_holding(self, obj: Any) -> List[Any]:
+        """The untracked dicts and tuples holding obj (see _untracked_holding), found
+        from the young generations' Duals and Tangents (the table _young_referrers
+        made)."""
+        found: List[Any] = []
+        seen: Set[int] = set()
+        for root in (self.table or {}).values():
+            if isinstance(root, Dual):
+                _walk(root.tangent, obj, found, seen, 0)
+            elif type(root) is Tangent:
+                _walk(vars(root), obj, found, seen, 0)
+        return found
 
     def _others(self, referrers: List[Any], found: List[List[Any]]) -> List[Any]:
         """The referrers that are neither found already nor this search's own."""
@@ -234,21 +246,10 @@ _NAMES = {types.CellType: "closure variable", types.FunctionType: "function's de
           types.GeneratorType: "running generator"}
 
 
-def _untracked_holding(obj: Any) -> List[Any]:
-    """The dicts and tuples holding obj that the garbage collector does not track (it
-    stops tracking those that hold nothing it tracks, such as only arrays), so that
-    gc.get_referrers cannot see them: a dict or tuple tangent, the fields of an
-    instance's tangent. They are found down the tangents of the Duals and `Tangent`s."""
-    found: List[Any] = []
-    seen: Set[int] = set()
-    for root in gc.get_objects():
-        if isinstance(root, Dual):
-            _walk(root.tangent, obj, found, seen, 0)
-        elif type(root) is Tangent:
-            _walk(vars(root), obj, found, seen, 0)
-    return found
-
-
+# (an untracked dict or tuple, one the garbage collector stops tracking when it holds
+# nothing it tracks, such as only arrays, is seen by no gc.get_referrers: a dict or tuple
+# tangent, the fields of an instance's tangent. They are found down the tangents of the
+# Duals and Tangents: _Search._untracked_holding)
 def _walk(part: Any, obj: Any, found: List[Any], seen: Set[int], depth: int) -> None:
     """Append to `found` the untracked dicts and tuples in `part` that hold obj."""
     kind = type(part)
