@@ -31,7 +31,7 @@ from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
 from fwdad.reverse.registry import raw_rrule
 from fwdad.rules.registry import frule
-from fwdad.run_arguments import run_arguments
+from fwdad.run_copies import RunCopies
 from fwdad.tangents import NoTangent, Tangent, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
@@ -135,24 +135,24 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
     values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
     keyword arguments are constants of the inner derivative that keep their outer
     tangents."""
-    value, blocks, given = None, [], args
-    # (an empty x has no direction: one run along zeros gives the value, and the block
-    # is empty)
-    checked = [_checked_argument(kind, f.primal, args[at].primal, at) for at in wrt]
-    runs = [list(_basis(args, at)) or [_zeros(args)] for at in wrt]
-    left = sum(len(directions) for directions in runs)
-    for x, directions in zip(checked, runs):
+    value, blocks, given, run = None, [], args, RunCopies()
+    for at in wrt:
+        x = _checked_argument(kind, f.primal, args[at].primal, at)
         columns = []
-        for direction in directions:
-            left -= 1  # f may write into the arguments: each run starts from the call's
-            given = run_arguments(args, last=not left)  # values (fwdad/run_arguments.py)
-            primals = Dual(tuple(a.primal for a in given), tuple(a.tangent for a in given))
+        # (an empty x has no direction: one run along zeros gives the value, and the
+        # block is empty)
+        for direction in list(_basis(args, at)) or [_zeros(args)]:
+            run = RunCopies()  # f may write into them (their instances too): each
+            given = [run.dual(a) for a in args]  # run starts from the call's values
+            primals = Dual(tuple(a.primal for a in given),
+                           tuple(a.tangent for a in given))
             out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
             value = Dual(out.primal[0], out.tangent[0])
             columns.append(_column(out))
         blocks.append(_assembled(kind, columns, x) if np.size(x) else _empty(columns[0], x))
     for arg, final in zip(args, given):  # the arguments end as one call leaves them, once
         over_reverse.write_final(arg, final)  # every run has gone through
+    run.give_back()  # (and the instances in them)
     return value, blocks
 
 

@@ -29,7 +29,6 @@ from fwdad.reverse import dispatch as reverse
 from fwdad.reverse.api import check_real_scalar
 from fwdad.reverse.stores import settle, settle_tangents
 from fwdad.reverse.var import VarMat
-from fwdad.rules.widening import widen_for
 from fwdad.tangents import NoTangent, Tangent
 
 
@@ -136,11 +135,15 @@ def write_final(arg: Dual, final: Dual) -> None:
     """What boxing.write_back does, on Duals: an array argument (or one in a list, tuple
     or dict) ends as f left it, its tangent with it. Only once the whole pass has run,
     so that a pass that stops leaves the arguments as they were."""
-    primal = arg.primal
+    primal, tangent = arg.primal, arg.tangent
     if isinstance(primal, np.ndarray) and isinstance(final.primal, np.ndarray):
         if not np.array_equal(primal, final.primal):
             primal[...] = final.primal
-        _write_final_tangent(arg, final)
+        if _recorded(tangent) or _recorded(final.tangent):  # (linearize: values unknown,
+            tangent[...] = final.tangent                     # the write is recorded)
+        elif isinstance(tangent, np.ndarray) and isinstance(final.tangent, np.ndarray) and \
+                not np.array_equal(tangent, final.tangent):
+            tangent[...] = final.tangent  # (a constant's read-only zero refuses it)
     elif isinstance(primal, (list, tuple)) and isinstance(final.primal, (list, tuple)):
         for k in range(min(len(primal), len(final.primal))):
             write_final(_item(arg, k), _item(final, k))
@@ -148,25 +151,6 @@ def write_final(arg: Dual, final: Dual) -> None:
         for k in primal:
             if k in final.primal:
                 write_final(_item(arg, k), _item(final, k))
-
-
-def _write_final_tangent(arg: Dual, final: Dual) -> None:
-    """arg.tangent[...] = final.tangent, for an array argument. A tangent that f's runs
-    made batched or recorded (the copy of an argument f writes into, widened: see
-    fwdad/rules/widening.py) needs the argument's widened alike first, in every place
-    that holds it (refused with a SharedTangentError where it cannot be)."""
-    if _recorded(arg.tangent) or _recorded(final.tangent):  # (linearize: values unknown,
-        _widen(arg, final)                                   # the write is recorded)
-        arg.tangent[...] = final.tangent
-    elif isinstance(arg.tangent, np.ndarray) and isinstance(final.tangent, np.ndarray) and \
-            not np.array_equal(arg.tangent, final.tangent):
-        _widen(arg, final)
-        arg.tangent[...] = final.tangent  # (a constant's read-only zero refuses it)
-
-
-def _widen(arg: Dual, final: Dual) -> None:
-    if type(arg.tangent) is np.ndarray and arg.tangent.flags.writeable:
-        widen_for(arg, final, "a write into an argument, after an inner derivative,")
 
 
 def copied(d: Dual) -> Dual:

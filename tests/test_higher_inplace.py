@@ -117,8 +117,12 @@ PROGRAMS = [  # (function, arguments): hessian and hvp with respect to the first
     (setitem_one_of_argument, (X,)),
     (ufunc_at_into_other_argument, (X, np.array([0.5, 1.0, -2.0]))),
     (out_into_argument_then_multiply_other, (X * 0.3, np.array([0.1, -0.5, 0.3]), 0.5)),
-    (out_into_field_of_other_argument, (X, Holder(np.zeros(3)))),  # (the field's tangent
-]                                         # is widened in the field: tangent_holders.py)
+    pytest.param(out_into_field_of_other_argument, (X, Holder(np.zeros(3))),
+                 marks=pytest.mark.xfail(
+        raises=fwdad.errors.SharedTangentError, strict=True,
+        reason="at second order an object argument's field tangent has no batch axis: "
+               "the batched write is refused (SharedTangentError), not silently lost")),
+]
 
 
 def _gradient(f, args):

@@ -4,13 +4,12 @@
     a = x1 + 0.0        # an unbatched zero tangent (x1 inactive) in a batched call
     a[0] = x0[0]        # widen_for: a's tangent becomes a batch of zeros, then assign
 
-A new tangent replaces the old one only if it can replace it everywhere: in the Dual
-being written and, for a Dual read from an object's field (`FieldDual`), in that field
-(the common case, seen from the reference count alone), and in every list, dict, tuple,
-object field and other Dual that holds the array with it (found by
-fwdad/rules/tangent_holders.py). Anything else that holds it (a view of it, a closure,
-code that unboxed it, another array given the same tangent) would keep the old,
-unbatched tangent, so widening is refused there, naming what holds it.
+A new tangent replaces the old one only if it can replace it everywhere: the old one
+must be held by the Dual being written and, for a Dual read from an object's field
+(`FieldDual`), by that field, which is moved along. Anything else that holds it (a view
+of it, another Dual, a list, code that unboxed it) would keep the old, unbatched
+tangent, so widening is refused there. The holders are counted with reference counts:
+NumPy arrays are not tracked by the garbage collector, so nothing else can see them.
 """
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ from fwdad.errors import (
     global_holding,
     in_user_code,
 )
-from fwdad.rules import tangent_holders
 from fwdad.rules.batching import (
     batch_position,
     in_a_context,
@@ -67,10 +65,12 @@ def widen_for(x: Any, value: Any, where: str) -> None:
     context = running_context()
     if not context.needs_widening(x, value):
         return
-    slots = _slots(x, tangent)
-    if slots.slots is None:
-        raise _shared_error(x, where, slots.refusal)
-    tangent_holders.replace(slots.slots, context.widen(tangent, value))
+    field = _field_holding(x, tangent)
+    if not _owned(tangent, 4 + (field is not None)):
+        raise _shared_error(x, where)
+    x.tangent = context.widen(tangent, value)
+    if field is not None:
+        setattr(*field, x.tangent)
 
 
 def widen_before_view(x: Any, view: Any) -> None:
@@ -87,9 +87,12 @@ def widen_before_view(x: Any, view: Any) -> None:
             not tangent.flags.writeable or is_batched(x.primal, tangent) or \
             not np.may_share_memory(view, x.primal):
         return
-    slots = _slots(x, tangent)
-    if slots.slots is not None:
-        tangent_holders.replace(slots.slots, _as_the_contexts(context, tangent))
+    field = _field_holding(x, tangent)
+    if not _owned(tangent, 4 + (field is not None)):  # (as widen_for's)
+        return
+    x.tangent = _as_the_contexts(context, tangent)
+    if field is not None:
+        setattr(*field, x.tangent)
 
 
 def widen_before_view_of(x: Any, out: Any) -> None:
@@ -111,29 +114,6 @@ def _as_the_contexts(context: Any, tangent: np.ndarray) -> Any:
     return new
 
 
-def _slots(x: Any, tangent: np.ndarray) -> tangent_holders.Found:
-    """The slots holding `tangent`, x's, when a new tangent can replace it in all of
-    them: when its memory has no other users. The common case is quick: the Dual x
-    alone holds it (and the field it was read from, for a FieldDual), as the reference
-    count shows. Else its holders are looked for (fwdad/rules/tangent_holders.py): the
-    lists, dicts and objects the array is in, e.g. `holder = [a]; holder[0][i] = v`.
-    A view whose base nothing else holds (NumPy often returns a view of a temporary:
-    reshape, linspace) is owned too; NumPy points every view at the array that owns the
-    memory, so other views of it count."""
-    count = getattr(sys, "getrefcount", None)
-    if count is None:
-        return tangent_holders.Found(None, "a Python without reference counts")
-    if tangent.base is not None and count(tangent.base) > 2:  # (its base slot, the arg)
-        return tangent_holders.Found(None, "a view of the same memory")
-    field = _field_holding(x, tangent)
-    # (known: x's slot, the field, widen_for's local, this call's argument, getrefcount's)
-    if count(tangent) <= 4 + (field is not None):
-        return tangent_holders.Found([tangent_holders.Slot(x, "tangent", True)] + (
-            [tangent_holders.Slot(*field, True)] if field else []), "")
-    del field  # (a tuple holding the object would be a holder the search cannot place)
-    return tangent_holders.holders(x.primal, tangent, 2)  # (widen_for's local, the arg)
-
-
 def _field_holding(x: Any, tangent: np.ndarray) -> Optional[Tuple[Any, str]]:
     """(owner, name) when x was read from a field that still holds `tangent`."""
     if type(x) is FieldDual and getattr(x.owner, x.name, None) is tangent:
@@ -141,36 +121,45 @@ def _field_holding(x: Any, tangent: np.ndarray) -> Optional[Tuple[Any, str]]:
     return None
 
 
-def _shared_error(x: Any, where: str, holder: str) -> SharedTangentError:
-    """The refusal of a write that needs x's tangent replaced, where `holder` (what
-    tangent_holders found) also holds it and would keep the old one."""
+def _owned(tangent: np.ndarray, holders: int) -> bool:
+    """Whether `tangent` has no references but the `holders` known ones (the Dual's
+    slot, the field, widen_for's local, this call's argument and getrefcount's), and
+    so whether its memory has no other users: views hold their base, fields and lists
+    their items. A view whose base nothing else holds (NumPy often returns a view of a
+    temporary: reshape, linspace) is owned too; NumPy points every view at the array
+    that owns the memory, so other views of it count."""
+    count = getattr(sys, "getrefcount", None)
+    if count is None or count(tangent) > holders:
+        return False
+    return tangent.base is None or count(tangent.base) <= 2  # (its base slot, the arg)
+
+
+def _shared_error(x: Any, where: str) -> SharedTangentError:
     context = running_context()
-    line = in_user_code()
+    kind = "a dependency set (a sparsity detection)" if context.holds_sets else \
+        "a batched value" if context.size is not None else \
+        "a value whose derivative linearize records"
     if _of_a_rule(x):
         needs = "dependency sets" if context.holds_sets else "a batch" if \
             context.size is not None else "a derivative that linearize records"
         primal = x.primal.primal if isinstance(x.primal, Dual) else x.primal
         return SharedTangentError(
-            f"{where}{line}: under a derivative of a derivative taken by linearize or "
-            f"with a batch of tangents (e.g. linearize(fwdad.grad(f))), this write needs "
-            f"the first-order tangent of an array of shape {np.shape(primal)} to hold "
-            f"{needs}; a new one replaces it in the lists, dicts, tuples and objects that "
-            f"hold the array, but {holder} holds it too, and would keep the old one (the "
+            f"{where}{in_user_code()}: under a derivative of a derivative taken by "
+            f"linearize or with a batch of tangents (e.g. linearize(fwdad.grad(f))), "
+            f"this write needs the first-order tangent of an array of shape "
+            f"{np.shape(primal)} to hold {needs}, but fwdad's own rules hold that tangent "
+            f"in more than one place, so a new one could not replace it everywhere (the "
             f"write itself is fine at first order). Take the second derivative one "
             f"direction at a time (fwdad.hvp(f, x, v), or fwdad.jvp of fwdad.grad(f)), "
             f"or build the array without writing into it (e.g. np.where(mask, new, a) "
             f"instead of a[mask] = new).")
-    kind = "a dependency set (a sparsity detection)" if context.holds_sets else \
-        "a batched value" if context.size is not None else \
-        "a value whose derivative linearize records"
     return SharedTangentError(
-        f"{where}{line}: {kind} is written into an array of shape {np.shape(x.primal)} "
-        f"whose tangent has no batch axis (an argument not differentiated, or an array "
-        f"computed from constants only), so it needs a new tangent; the new one replaces "
-        f"it in the lists, dicts, tuples and objects that hold the array, but {holder} "
-        f"holds it too, and would keep the old one. Write into a copy made inside the "
-        f"function with np.copy, np.array or np.zeros (their tangents can hold one from "
-        f"the start) before sharing it or taking views of it.")
+        f"{where}{in_user_code()}: {kind} is written into an array of shape "
+        f"{np.shape(x.primal)} whose tangent has no batch axis and is shared (with a view "
+        f"of it, a list or tuple, or another name for the same field), so a new tangent "
+        f"could not replace it everywhere. The array was read from a global, made by a "
+        f"function with no derivative, or is a view of such an array: write into a copy "
+        f"made inside the function (e.g. `a = a.copy()`) before taking views of it.")
 
 
 def _of_a_rule(x: Any) -> bool:

@@ -1,7 +1,7 @@
 """A gradient inside a derivative (hessian, jacfwd of grad, jvp of a function that calls
 grad) of an f that writes a field of an instance argument it does not differentiate
 (`p.c = p.c * x[0]`): the inner derivative runs f once per direction, each run on its
-own copy of the instance (fwdad/run_arguments.py), and the instance ends as one plain call
+own copy of the instance (fwdad/run_copies.py), and the instance ends as one plain call
 leaves it. Shared, the write reached the next run and compounded: every row but the
 first was silently wrong. Checked against central differences."""
 from __future__ import annotations
