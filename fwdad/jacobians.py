@@ -221,8 +221,8 @@ def _empty_jacobian(f: Callable[..., Any], args: Tuple[Any, ...], wrt: Tuple[int
 
 def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ...],
                  seeded: tuple[Any, ...], kwargs: Optional[dict[Any, Any]] = None,
-                 reseed: Optional[Callable[[], tuple[Any, ...]]] = None
-                 ) -> Tuple[Any, Any]:
+                 reseed: Optional[Callable[[], tuple[Any, ...]]] = None,
+                 size: Optional[int] = None) -> Tuple[Any, Any]:
     """One batched pass of f on copies of args (f may update them in place, and a
     later chunk needs them as they were), with the seeds as the tangents of `wrt`.
 
@@ -234,8 +234,9 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
     once per chunk.) Each pass has its own copy of the seeds too: f writing into a
     differentiated argument writes into its tangent, and the second pass needs the
     seeds as they were. A caller that made the seeds for this pass alone passes
-    `reseed`, which makes them again: the first pass takes them without a copy."""
-    size = seeds.rows_of(seeded)
+    `reseed`, which makes them again: the first pass takes them without a copy. `size`:
+    the seeds' rows, when the caller knows them (else read from the seeds' trees)."""
+    size = seeds.rows_of(seeded) if size is None else size
     tangents = dict(zip(wrt, seeded))
     try:
         return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied,
