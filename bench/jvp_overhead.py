@@ -204,13 +204,21 @@ class _Timer:
 
 def median_times(runs: Dict[str, Callable[[], Any]], repeats: int) -> Dict[str, float]:
     """The median per-call time of each run, sampled in turn (so that a slow spell of
-    the machine touches all of them alike)."""
+    the machine touches all of them alike), each repeat starting one run further on.
+
+    Note: the rotation is there because the first calls of a sample pay for the run
+    before it: the caches hold that run's data. After the primal of bench/sparse.py's
+    1-D residual (about a thousand calls), a sparse Jacobian's first call took 600 us
+    and its fifth 250 us, against 215 us later, so in a fixed order the run sampled
+    after the primal paid that at every repeat and the others never did (the same
+    hand-written code measured 12.9x in that place and 9.7x in the next)."""
     gc.collect()
-    timers = {name: _Timer(run) for name, run in runs.items()}
-    for _ in range(repeats):
-        for timer in timers.values():
+    timers = list({name: _Timer(run) for name, run in runs.items()}.items())
+    for repeat in range(repeats):
+        start = repeat % len(timers)
+        for _, timer in timers[start:] + timers[:start]:
             timer.sample()
-    return {name: timer.median() for name, timer in timers.items()}
+    return {name: timer.median() for name, timer in timers}
 
 
 def measure(workload: Workload, repeats: int) -> Timing:

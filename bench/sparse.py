@@ -5,14 +5,17 @@
    with and without the probe direction that checks the pattern; next to central
    differences along the same colours (2 x 3 evaluations of the residual), one
    unbatched `fwdad.jvp` per colour (what the batched pass is to beat), the same
-   colours' tangents by hand in batched NumPy (the floor of a batched pass), and dense
+   colours' tangents by hand in batched NumPy (the floor of a batched pass), the floor of
+   sparse_jacfwd itself (that pass with the probe's direction too, read back and checked
+   by sparse_jacfwd's own code: what is left without fwdad's transformation), and dense
    `jacfwd` at n = 10^3 (n = 10^4 would be 10^4 directions and an 800 MB Jacobian).
 2. The 2-D five-point stencil on a 100 x 100 grid (target <= 15).
 
 The colouring is computed once, when `sparse_jacfwd` is made: it is timed separately
 and not part of the per-call time. Every Jacobian is checked once before it is timed
 (the script exits non-zero if one is wrong). Times are medians, the variants of one
-workload sampled in turn in each repeat.
+workload sampled in turn in each repeat, from a different one each time (why:
+bench/jvp_overhead.median_times).
 
 Run from the repository root: `python bench/sparse.py [--quick]` (about 5 seconds).
 """
@@ -31,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fwdad  # noqa: E402
 from bench.jvp_overhead import median_times  # noqa: E402  (the same sampler)
 from fwdad.coloring import column_coloring  # noqa: E402
+from fwdad.compression import Compression  # noqa: E402
 
 REPEATS, QUICK_REPEATS = 15, 3
 N_1D, N_DENSE, M_2D = 10_000, 1_000, 100
@@ -113,6 +117,33 @@ def colored_central_differences(f: Callable, pattern: Any, colors: np.ndarray,
     return jacobian
 
 
+FLOOR = "the floor: that pass with the probe, read back and checked as sparse_jacfwd does"
+
+
+def checked_hand_jacobian(f: Callable, pattern: Any, colors: np.ndarray
+                          ) -> Callable[[np.ndarray], Any]:
+    """The floor of sparse_jacfwd: the hand-written batched pass of the colours' and the
+    probe's directions, read back and checked by sparse_jacfwd's own Compression
+    (misses_at, decompress, probe_mismatch, in its kept arrays): the same arithmetic,
+    without the transformation's dispatch and the checks of the call."""
+    plan = Compression(pattern, colors, "column")
+    seeds, hand = plan.directions(np.float64, True), HAND[f]
+
+    def jacobian(x: np.ndarray) -> Any:
+        with plan.lend() as work:
+            tangents = work.array("seeds", seeds.shape, seeds.dtype)
+            np.copyto(tangents, seeds)
+            out, compressed = hand(x.copy(), tangents)
+            colours = compressed[:plan.ncolors]
+            jac = plan.decompress(colours)
+            if plan.misses_at(colours, work) is not None or \
+                    plan.probe_mismatch(jac, seeds[-1], compressed, work) is not None:
+                sys.exit("the pattern misses a nonzero: nothing to time")
+            work.hold("passes", out, compressed, jac.data, jac.indices, jac.indptr)
+            return jac
+    return jacobian
+
+
 # ---- measurements --------------------------------------------------------------------
 def _check(name: str, got: Any, want: Any, rtol: float) -> None:
     """Exit unless `got` is `want` to rtol of want's largest entry (sparse or dense,
@@ -138,12 +169,14 @@ def workload_times(f: Callable, x: np.ndarray, pattern: Any, repeats: int
     _check("central differences", differences(x), reference, 1e-5)
     seeds = [(colors == c).astype(float) for c in range(colors.max() + 1)]
     stacked = np.array(seeds)
-    hand = HAND[f]
+    hand, floor = HAND[f], checked_hand_jacobian(f, pattern, colors)
     _check("the hand-written batched tangents", hand(x.copy(), stacked.copy())[1],
            fwdad.batched_jvp(f, (x,), (stacked,))[1], 1e-12)
+    _check("the floor", floor(x), reference, 1e-12)
     times = median_times({"primal": lambda: f(x), "sparse_jacfwd": lambda: probed(x),
                           "hand-written batched NumPy, one pass of the colours":
                               lambda: hand(x.copy(), stacked.copy()),
+                          FLOOR: lambda: floor(x),
                           "sparse_jacfwd, probe=False": lambda: unprobed(x),
                           "fwdad.jvp per colour (no batch axis)":
                               lambda: [fwdad.jvp(f, (x,), (s,)) for s in seeds],

@@ -14,6 +14,7 @@ if str(ROOT) not in sys.path:  # bench/ is not an installed package
 import fwdad  # noqa: E402
 from bench.sparse import (  # noqa: E402
     HAND,
+    checked_hand_jacobian,
     colored_central_differences,
     five_point,
     residual_1d,
@@ -46,3 +47,26 @@ def test_hand_written_batched_tangents(f, x, pattern):
     np.testing.assert_allclose(out, f(x.copy()), rtol=1e-14)
     want = fd_jacobian(f, x) @ directions.T
     np.testing.assert_allclose(tangents.T, want, rtol=1e-6, atol=1e-7 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("f, x, pattern", SMALL, ids=["1-D", "2-D"])
+def test_the_floor_is_the_jacobian(f, x, pattern):
+    """The bench's floor row (the hand-written pass, read back and checked by
+    sparse_jacfwd's Compression) against central differences, at two calls (its kept
+    arrays reused)."""
+    floor = checked_hand_jacobian(f, pattern, column_coloring(pattern))
+    reference = fd_jacobian(f, x)
+    for _ in range(2):
+        np.testing.assert_allclose(floor(x).toarray(), reference, rtol=1e-6,
+                                   atol=1e-7 * np.abs(reference).max())
+
+
+def test_median_times_starts_each_repeat_one_run_further_on(monkeypatch):
+    """No run is always sampled after the same one (bench/jvp_overhead.median_times)."""
+    from bench import jvp_overhead
+    monkeypatch.setattr(jvp_overhead, "MIN_SAMPLE_SECONDS", 0.0)  # (one call a sample)
+    order = []
+    runs = {name: (lambda name=name: order.append(name)) for name in "abc"}
+    times = jvp_overhead.median_times(runs, 3)
+    assert set(times) == {"a", "b", "c"}
+    assert "".join(order[3:]) == "abc" "bca" "cab"  # (after the three warm-up calls)
