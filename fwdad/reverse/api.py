@@ -16,7 +16,17 @@ from fwdad.argnums import check_argnums_type, positions
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe, note_user_location
 from fwdad.probe import probe
 from fwdad.reverse import dispatch, state
-from fwdad.reverse.boxing import adjoints, box, cast, dtypes, hold, seed, unbox, write_back
+from fwdad.reverse.boxing import (
+    Made,
+    adjoints,
+    box,
+    cast,
+    dtypes,
+    hold,
+    seed,
+    unbox,
+    write_back,
+)
 from fwdad.reverse.stores import settle
 from fwdad.reverse.tape import Tape, nested
 from fwdad.signatures import explain_failed_call
@@ -61,10 +71,11 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
                          f"argument, but got {a_type(f)}: {f!r:.60}.")
     for i in wrt:
         _check_not_opaque(f, primals[i], i)
+    made: Made = {}  # (each box of an argument, and what it was made from: write_back)
     with nested() as region:
         state.begin(region, primals + tuple((kwargs or {}).values()))
         try:
-            boxed = _boxed(primals, wrt, region)
+            boxed = _boxed(primals, wrt, region, made)
         except NonDifferentiableError as exc:  # (a cycle of instances: name f)
             state.write_back(region)
             settle(region.stores)
@@ -88,9 +99,10 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
             note_user_location(exc)
             raise
     state.write_back(region)
-    if region.writes or region.layout == "matvar":  # (matvar writes are not recorded)
-        for primal, boxed_primal in zip(primals, boxed):
-            write_back(primal, boxed_primal)
+    values = bool(region.writes) or region.layout == "matvar"  # (matvar writes are not
+    done: set[int] = set()                                      # recorded)
+    for primal, boxed_primal in zip(primals, boxed):
+        write_back(primal, boxed_primal, made, values, done)
     value = unbox(out)
     if region.stores:  # (the output keeps its variables: its containers are copied)
         out = hold(out)
@@ -98,7 +110,7 @@ def vjp_with_wrt(f: Callable[..., Any], primals: tuple[Any, ...], wrt: Any,
     return value, Pullback(f, region, out, value, held, [dtypes(p) for p in primals])
 
 
-def _boxed(primals: tuple[Any, ...], wrt: Any, region: Tape) -> list[Any]:
+def _boxed(primals: tuple[Any, ...], wrt: Any, region: Tape, made: Made) -> list[Any]:
     """The arguments, those in `wrt` boxed, with one copy for an instance of a user class
     at two places (of one argument or two), as f's plain call sees one object there: a
     write through one place is seen through the other, and the object's cotangent, at
@@ -109,7 +121,7 @@ def _boxed(primals: tuple[Any, ...], wrt: Any, region: Tape) -> list[Any]:
     if shared and not shared.isdisjoint(wrt):
         wrt = set(wrt) | shared
     copies: dict[int, Any] = {}
-    return [box(p, region, frozenset(), copies) if i in wrt else p
+    return [box(p, region, frozenset(), copies, made) if i in wrt else p
             for i, p in enumerate(primals)]
 
 

@@ -7,7 +7,8 @@ VarMats, unbox results, seed the output's cotangent, read the arguments' adjoint
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+import operator
+from typing import Any, Dict, Optional, Set, Tuple
 
 import numpy as np
 
@@ -20,13 +21,27 @@ from fwdad.reverse.tape import Tape, current_layout
 from fwdad.reverse.var import Var, VarMat, gather, is_matvar, new_matvar
 from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild
 
+# id of a box (a variable, a container or an instance's copy) -> (the box, the value it
+# was made from): kept for the call, so that the ids stay the boxes'
+Made = Dict[int, Tuple[Any, Any]]
+
 
 def box(x: Any, region: Tape, within: frozenset = frozenset(),
-        copies: Optional[Dict[int, Any]] = None) -> Any:
+        copies: Optional[Dict[int, Any]] = None, made: Optional[Made] = None) -> Any:
     """x with its floats and float arrays made variables kept on `region` (`within`:
     the ids of the instances x is a field of, to find a cycle; `copies`: the copy made
     for each instance, shared by the arguments of one call, so that an instance met at
-    two places is one copy there too, and f runs on objects aliased as the user's)."""
+    two places is one copy there too, and f runs on objects aliased as the user's;
+    `made`: each variable, container and copy made, by id, with the value it was made
+    from, for write_back)."""
+    boxed = _box(x, region, within, copies, made)
+    if made is not None and boxed is not x:
+        made[id(boxed)] = (boxed, x)
+    return boxed
+
+
+def _box(x: Any, region: Tape, within: frozenset, copies: Optional[Dict[int, Any]],
+         made: Optional[Made]) -> Any:
     if isinstance(x, (float, np.floating)):
         var = Var(x)
     elif isinstance(x, (complex, np.complexfloating)):
@@ -42,11 +57,11 @@ def box(x: Any, region: Tape, within: frozenset = frozenset(),
         var = VarMat(x.astype(x.dtype.newbyteorder("="))) if current_layout() == "varmat" \
             else no_complex_matvar(f"a complex array argument ({x.dtype}, shape {x.shape})")
     elif isinstance(x, (list, tuple)):
-        return type(x)(box(v, region, within, copies) for v in x) \
-            if not hasattr(x, "_fields") else type(x)(*(box(v, region, within, copies)
+        return type(x)(box(v, region, within, copies, made) for v in x) \
+            if not hasattr(x, "_fields") else type(x)(*(box(v, region, within, copies, made)
                                                         for v in x))
     elif isinstance(x, dict):
-        return {k: box(v, region, within, copies) for k, v in x.items()}
+        return {k: box(v, region, within, copies, made) for k, v in x.items()}
     elif has_fields(x):  # an instance: a copy with boxed fields
         if id(x) in within:
             raise NonDifferentiableError(
@@ -59,7 +74,8 @@ def box(x: Any, region: Tape, within: frozenset = frozenset(),
         if id(x) in copies:  # (met before, at another place: one object, one copy)
             return copies[id(x)]
         inner = within | {id(x)}
-        return _with_fields(x, lambda value: box(value, region, inner, copies), copies)
+        return _with_fields(x, lambda value: box(value, region, inner, copies, made),
+                            copies)
     else:
         return x
     region.keep(var, argument=True)
@@ -125,18 +141,75 @@ def unbox(x: Any, copies: Optional[Dict[int, Any]] = None) -> Any:
     return x
 
 
-def write_back(primal: Any, box: Any) -> None:
-    """An array argument ends as a plain call leaves it (f may update it in place)."""
-    if isinstance(primal, np.ndarray) and (type(box) is VarMat or is_matvar(box)):
-        final = unbox(box)
-        if not np.array_equal(final, primal):
-            primal[...] = final
-    elif isinstance(primal, (list, tuple)) and isinstance(box, (list, tuple)):
+def write_back(primal: Any, box: Any, made: Made, values: bool = True,
+               done: Optional[Set[int]] = None) -> None:
+    """An argument ends as a plain call leaves it: an array f wrote into takes its final
+    values (in place; `values` False: f wrote into no variable, nothing to compare),
+    and a list, dict or instance that f changed (an item appended, a field rebound)
+    takes its new items, each the user's own object wherever f kept the box made for
+    it (`made`, from box), else the plain value f put there. (`done`: the containers
+    written back, so that one object at two places, or holding itself, is written
+    once.)"""
+    kind = type(box)
+    if kind is VarMat or kind is Var or box is primal:  # (the common cases first)
+        if values and kind is VarMat and type(primal) is np.ndarray:
+            _write_values(primal, box)
+        return
+    if is_matvar(box):
+        if values and isinstance(primal, np.ndarray):
+            _write_values(primal, box)
+        return
+    done = set() if done is None else done
+    if id(box) in done:
+        return
+    done.add(id(box))
+    if type(primal) is list and isinstance(box, list):
+        items = [_back(b, made, values, done) for b in box]
+        if len(items) != len(primal) or not all(map(operator.is_, items, primal)):
+            primal[:] = items
+    elif isinstance(primal, tuple) and isinstance(box, tuple):  # (its items may change)
         for p, b in zip(primal, box):
-            write_back(p, b)
-    elif isinstance(primal, dict) and isinstance(box, dict):
-        for k in primal:
-            write_back(primal[k], box.get(k))
+            write_back(p, b, made, values, done)
+    elif type(primal) is dict and isinstance(box, dict):
+        entries = {k: _back(b, made, values, done) for k, b in box.items()}
+        if list(entries) != list(primal) or \
+                not all(map(operator.is_, entries.values(), primal.values())):
+            primal.clear()
+            primal.update(entries)
+    elif has_fields(primal) and has_fields(box):
+        fields = {k: _back(v, made, values, done) for k, v in vars(box).items()}
+        for k in [k for k in vars(primal) if k not in fields]:
+            object.__delattr__(primal, k)  # (as the copy: f deleted the field)
+        for k, v in fields.items():
+            if vars(primal).get(k, _MISSING) is not v:
+                object.__setattr__(primal, k, v)  # (frozen dataclasses too)
+
+
+def _write_values(primal: np.ndarray, box: Any) -> None:
+    final = unbox(box)
+    if not np.array_equal(final, primal):
+        primal[...] = final
+
+
+_MISSING = object()
+
+
+def _back(value: Any, made: Made, values: bool, done: Set[int]) -> Any:
+    """What the user's argument holds where f left `value`: the user's own object, written
+    back, when value is the box made for it; else value's plain self (a new list f
+    built holding such boxes holds the user's objects)."""
+    entry = made.get(id(value))
+    if entry is not None and entry[0] is value:
+        if values or type(value) is not VarMat:  # (else nothing to write)
+            write_back(entry[1], value, made, values, done)
+        return entry[1]
+    if type(value) is list:
+        return [_back(v, made, values, done) for v in value]
+    if type(value) is dict:
+        return {k: _back(v, made, values, done) for k, v in value.items()}
+    if type(value) is tuple:
+        return tuple(_back(v, made, values, done) for v in value)
+    return unbox(value)
 
 
 def dtypes(x: Any) -> Any:
