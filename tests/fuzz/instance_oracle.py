@@ -1,10 +1,12 @@
 """Oracle r: the program's arguments and output held by instances of user classes.
 
-r held   g(holder) = Result(f(holder.a0, holder.a1, ...)), a plain class in and out:
-         jacfwd, jacrev and linearize (lin and lin.T) of g against the same
-         transformations of f, block by block, and vjp of g against vjp of f; the
-         holder is left as f's transformations leave its arguments. One program in
-         HELD_SUBSET (every program with --higher).
+r held   g(holder) = Result(f(holder.a0, holder.a1, ...)), a plain class in and out,
+         which also rebinds a field of the holder and appends its first argument to a
+         list it holds: jacfwd, jacrev and linearize (lin and lin.T) of g against the
+         same transformations of f, block by block, and vjp of g against vjp of f; the
+         holder is left as f's transformations leave its arguments, and after vjp as a
+         plain call of g leaves it (the same objects where g kept them). One program
+         in HELD_SUBSET (every program with --higher).
 
 g is written out as source beside the program (fwdad transforms it like any user
 code), so its field reads and the constructor are differentiated, not unwrapped.
@@ -28,6 +30,8 @@ WRAPPER = '''
 class Holder:
     def __init__(self, {params}):
 {stores}
+        self.calls = 0
+        self.seen = []
 
 
 class Result:
@@ -36,7 +40,10 @@ class Result:
 
 
 def g(holder):
-    return Result(f({reads}))
+    out = Result(f({reads}))
+    holder.calls = holder.calls + 1
+    holder.seen.append(holder.a0)
+    return out
 '''
 
 
@@ -97,7 +104,12 @@ def _linear(case: Case, module: Any, holder: Callable[[], Any], names: list) -> 
         _, pullback = fwdad.vjp(case.f, *fresh(case.args))
     except fwdad.FwdadError:
         return PASS
-    _, held_pullback = fwdad.vjp(module.g, holder())
+    given, plain_given = holder(), holder()
+    _, held_pullback = fwdad.vjp(module.g, given)
+    module.g(plain_given)
+    found = _holder_differs(given, plain_given, names)
+    if found:
+        return _wrong(found, "the holder after vjp of the held program")
     return _compare("vjp", lambda: _as_tuples(held_pullback(Tangent(value=fresh(ct)))[0],
                                               names),
                     lambda: pullback(ct)) or PASS
@@ -142,3 +154,18 @@ def _fields(holder: Any, names: list) -> tuple:
 
 def _wrong(found: tuple, what: str) -> Outcome:
     return Outcome("wrong", f"{what} {found[0]}", f"{what}: {found[1]}")
+
+
+def _holder_differs(got: Any, want: Any, names: list) -> Any:
+    """Where a holder left by vjp differs from one a plain call of g left (None if
+    nowhere): the fields f took, the count, and the list of the first argument, which
+    must hold the holder's own a0 (the object, not a copy)."""
+    found = mismatch(_fields(got, names), _fields(want, names), **EXACT)
+    if found:
+        return found
+    if got.calls != want.calls or len(got.seen) != len(want.seen):
+        return f"calls {got.calls} / seen {len(got.seen)} items, where a plain call " \
+               f"leaves {want.calls} / {len(want.seen)}"
+    if got.seen and got.seen[0] is not got.a0 and want.seen[0] is want.a0:
+        return "seen[0] is not the holder's own a0 after vjp"
+    return None

@@ -1,5 +1,6 @@
 """The repeat, hvp, sparse, jacrev, revfwd, revjvp, lingrad, jacswap and held oracles on programs
 written for them: each passes a right program and flags the failure it is for."""
+import copy
 import warnings
 
 import numpy as np
@@ -138,7 +139,7 @@ def _doubled(tree):
         return Tangent(**{k: _doubled(v) for k, v in vars(tree).items()})
     if isinstance(tree, (tuple, list)):
         return type(tree)(_doubled(v) for v in tree)
-    return 2 * tree
+    return None if tree is None else 2 * tree  # (None: the holder's int field)
 
 
 def test_held_flags_a_wrong_derivative_of_the_held_program(monkeypatch):
@@ -149,6 +150,16 @@ def test_held_flags_a_wrong_derivative_of_the_held_program(monkeypatch):
         right(f, argnums)(*a)))
     outcome = attempt(lambda: held(_two_argument_case(7)))
     assert outcome.status == "wrong" and outcome.kind.startswith("jacrev of the held")
+
+
+def test_held_flags_a_vjp_that_leaves_the_holder_as_it_was(monkeypatch):
+    """vjp of g run on a copy of the holder (its rebound field and appended item lost,
+    as reverse mode lost them before): held reports the holder after vjp."""
+    right = fwdad.vjp
+    monkeypatch.setattr(fwdad, "vjp", lambda f, *args: right(
+        f, *(copy.deepcopy(args) if f.__name__ == "g" else args)))
+    outcome = attempt(lambda: held(_two_argument_case(7)))
+    assert outcome.status == "wrong" and "holder after vjp" in outcome.kind
 
 
 def test_an_internal_error_warning_is_a_crash(monkeypatch):
