@@ -81,6 +81,8 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
             out = call(f, duals)
     except Exception as exc:
         if _recording_failed(f, kept, exc):
+            if getattr(exc, "whole", False):  # (a rule's own message names the call,
+                raise  # the user's line and what to do: fwdad/rules/recorded_solves.py)
             raise _unrecordable(f, exc) from exc
         note_user_location(exc)
         raise

@@ -6,6 +6,8 @@ op of the tape, its matrix made in one batched run (fwdad/rules/recorded_solves.
 References: jvp (to the solver's tolerance for solve_ivp), central differences, and the
 dot-product test of lin.T against lin through both ways lin.T runs (the tape backwards,
 and the Jacobian)."""
+import collections
+
 import numpy as np
 import pytest
 
@@ -63,6 +65,15 @@ def quad_with_a_closure_and_a_moving_limit(x):
     return value * x
 
 
+Pair = collections.namedtuple("Pair", "a b")
+
+
+def quad_with_a_captured_namedtuple(x):
+    p = Pair(x[0], x[1])
+    value, _ = si.quad(lambda t: np.sin(p.a * t) * p.b, 0.0, 1.0)
+    return value * x
+
+
 def fsolve_with_a_closure(x):
     return so.fsolve(lambda y: y + 0.3 * np.sin(y) - x, np.zeros(3), xtol=1e-13)
 
@@ -71,6 +82,16 @@ def fsolve_with_a_closure_and_args(x):
     c = x * 2.0
     return so.fsolve(lambda y, s: shifted(y, c * s), np.zeros(3), args=(x[0],),
                      xtol=1e-13) * x[1]
+
+
+def fsolve_counting_its_calls(x):
+    calls = 0
+
+    def g(y):
+        nonlocal calls  # (rebound to an int: no tangent to record)
+        calls = calls + 1
+        return y + 0.3 * np.sin(y) - x * x[2]
+    return so.fsolve(g, np.zeros(3), xtol=1e-13)
 
 
 def root_with_a_closure(x):
@@ -84,8 +105,9 @@ def brentq_with_a_closure(x):
 
 CASES = {f.__name__: f for f in [
     ivp_with_args, ivp_with_a_closure, ivp_with_moving_times, quad_with_args,
-    quad_with_a_closure_and_a_moving_limit, fsolve_with_a_closure,
-    fsolve_with_a_closure_and_args, root_with_a_closure, brentq_with_a_closure]}
+    quad_with_a_closure_and_a_moving_limit, quad_with_a_captured_namedtuple,
+    fsolve_with_a_closure, fsolve_with_a_closure_and_args, fsolve_counting_its_calls,
+    root_with_a_closure, brentq_with_a_closure]}
 # the solver's steps depend on the tangents it carries: lin's batch and jvp's one
 # direction agree to its tolerance (ODE), the others to rounding
 TO_JVP = {name: dict(rtol=1e-8, atol=1e-10) if name.startswith("ivp") else
@@ -136,5 +158,102 @@ def test_events_and_dense_output_are_refused_under_linearize():
         return res.y[:, -1]
 
     for options in (dict(dense_output=True), dict(events=lambda t, y, k: y[0] - 5.0)):
-        with pytest.raises(UnrecordableError, match="t_eval"):
+        with pytest.raises(UnrecordableError, match="t_eval") as raised:
             fwdad.linearize(lambda x: f(x, **options), X.copy())
+        assert str(raised.value).startswith("scipy.integrate.solve_ivp in ")  # (whole)
+
+
+# ---- what linearize refuses: a recorded matrix would be wrong, or miss a value ---------------
+def ivp_writing_into_a_captured_buffer(x):
+    k = x[2] + 1.0
+    buf = np.zeros(2)
+
+    def rhs(t, y):
+        buf[0] = y[1] * k
+        buf[1] = -k * np.sin(y[0])
+        return buf.copy()
+    res = si.solve_ivp(rhs, (0.0, 0.5), x[:2], **ODE)
+    return res.y[:, -1] + buf  # (buf: what the solver's last call wrote)
+
+
+def fsolve_appending_to_a_captured_list(x):
+    seen = []
+
+    def g(y):
+        seen.append(y[0] * x[2])
+        return y + 0.3 * np.sin(y) - x
+    return so.fsolve(g, np.zeros(3), xtol=1e-13) + seen[-1]
+
+
+def fsolve_rebinding_a_nonlocal_value(x):
+    last = 0.0
+
+    def g(y):
+        nonlocal last
+        last = y[0] * x[2]
+        return y + 0.3 * np.sin(y) - x
+    return so.fsolve(g, np.zeros(3), xtol=1e-13) + last
+
+
+@pytest.mark.parametrize("f", [ivp_writing_into_a_captured_buffer,
+                               fsolve_appending_to_a_captured_list,
+                               fsolve_rebinding_a_nonlocal_value])
+def test_writes_into_captured_values_are_refused(f):
+    """The recorded matrix gives the call's result; the values the solver's calls left
+    in what the function captured would keep their tangents from before the call (the
+    buffer's lin was [1.25, -0.48] where the derivative is [0.51, -2.34])."""
+    with pytest.raises(UnrecordableError, match=r"writes into a differentiated value "
+                       r"it captured.*jvp") as raised:
+        fwdad.linearize(f, X.copy())
+    assert "test_linearize_scipy_solves.py:" in str(raised.value)
+
+
+def test_jvp_differentiates_the_buffer_linearize_refuses():
+    f = ivp_writing_into_a_captured_buffer
+    h = 1e-6
+    assert_close(fwdad.jvp(f, (X.copy(),), (T,))[1],
+                 (f(X + h * T) - f(X - h * T)) / (2 * h), rtol=1e-6, atol=1e-8)
+
+
+def newton_of_a_complex_root(x):
+    root = so.newton(lambda y: y * y + x[0] + 1.0, 1j, tol=1e-14)
+    return root * x[1]
+
+
+def ivp_capturing_a_complex_value(x):
+    c = x[0] * (1.0 + 2.0j)
+    res = si.solve_ivp(lambda t, y: np.real(c * y), (0.0, 0.5), x[1:], **ODE)
+    return res.y[:, -1]
+
+
+@pytest.mark.parametrize("f", [newton_of_a_complex_root, ivp_capturing_a_complex_value])
+def test_complex_tangents_are_refused(f):
+    """A real matrix cannot hold them (the complex root's lin was 0, its derivative
+    not)."""
+    with pytest.raises(UnrecordableError, match=r"its tangent is complex.*jvp") as raised:
+        fwdad.linearize(f, X.copy())
+    assert "test_linearize_scipy_solves.py:" in str(raised.value)
+
+
+class Holder:
+    def __init__(self, w):
+        self.w = w
+
+
+def fsolve_reading_x_through_a_field(x):
+    c = x * 2.0
+    h = Holder(lambda y: y * x[0])  # (x is held by a function held by an instance)
+    return so.fsolve(lambda y: h.w(y) + y - c, np.zeros(3), xtol=1e-13)
+
+
+def test_a_differentiated_value_not_found_is_refused():
+    with pytest.raises(UnrecordableError, match=r"^scipy\.optimize\.fsolve in "
+                       r"fsolve_reading_x_through_a_field at .*did not find.*args=") as raised:
+        fwdad.linearize(fsolve_reading_x_through_a_field, X.copy())
+    assert "test_linearize_scipy_solves.py:" in str(raised.value)
+
+
+def test_the_transposed_program_shows_the_matrices():
+    _, lin = fwdad.linearize(ivp_with_args, X.copy())
+    text = lin.T.source()
+    assert "(M0.T @ " in text and "(M1.T @ " in text, text

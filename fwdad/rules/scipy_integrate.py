@@ -28,12 +28,12 @@ import scipy.integrate as si
 
 from fwdad.core.duals import iterate
 from fwdad.dual import Dual
-from fwdad.errors import NonDifferentiableError, SolverError, UnrecordableError, in_user_code
+from fwdad.errors import NonDifferentiableError, SolverError, in_user_code
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.implicit import first_order_only
 from fwdad.rules.ode_sensitivity import SensitivitySystem, as_float_array
-from fwdad.rules.recorded_solves import recorded, recording
+from fwdad.rules.recorded_solves import recorded, recording, refusal
 from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -231,7 +231,7 @@ def refuse_recorded(events: Any, dense_output: Any) -> None:
     """linearize records the tangents of res.t and res.y only (one op of its tape)."""
     for option, given in (("events", events is not None), ("dense_output", dense_output)):
         if given:
-            raise UnrecordableError(
+            raise refusal(
                 f"scipy.integrate.solve_ivp{in_user_code()} with {option}=: linearize "
                 f"records the tangents of res.t and res.y, not of the events or of the "
                 f"dense solution. Ask for the output times you need with t_eval= "
