@@ -63,8 +63,8 @@ def backward(tape: Tape, seeds: List[Tuple[Linear, Any]]) -> List[Optional[np.nd
 def _buffers(tape: Tape) -> list:
     buffers: list = [None] * len(tape.nodes)
     made = {op[0] for op in tape.ops if op[0] is not None}
-    for node in tape.nodes:  # the inputs (made by no op)
-        if node.index not in made:
+    for node in tape.nodes:  # the inputs (made by no op; not those of dropped ops)
+        if node.index not in made and node.index not in tape.dropped:
             buffers[node.index] = zeros_like_node(node)
     for (index, fn, args, kwargs), view in zip(tape.ops, tape.views):
         if index is None or buffers[index] is not None:
