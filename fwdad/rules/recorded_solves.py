@@ -122,7 +122,7 @@ def _matrices(compute: Callable[[], Any], duals: List[Dual], cells: List[Any],
     sizes = [leaf.size for leaf in leaves]
     total, starts = sum(sizes), np.cumsum([0] + sizes)
     index = {id(leaf): k for k, leaf in enumerate(leaves)}
-    units = [np.eye(total)[:, start:start + size].reshape((total,) + leaf.shape)
+    units = [_unit_block(total, start, size).reshape((total,) + leaf.shape)
              for leaf, start, size in zip(leaves, starts, sizes)]
     saved = [dual.tangent for dual in duals]
     given = [_substituted(tangent, index, units) for tangent in saved]
@@ -153,6 +153,14 @@ def _matrices(compute: Callable[[], Any], duals: List[Dual], cells: List[Any],
     columns = np.reshape(np.asarray(out, dtype=float), (total, -1)).T
     return [columns[:, start:start + size] for start, size in zip(starts, sizes)], \
         np.shape(out)[1:]
+
+
+def _unit_block(total: int, start: int, size: int) -> np.ndarray:
+    """Columns start..start+size of the (total x total) identity, made alone (a view of
+    np.eye(total) kept the whole identity alive for each recorded value)."""
+    block = np.zeros((total, size))
+    block[np.arange(start, start + size), np.arange(size)] = 1.0
+    return block
 
 
 def _not_found(name: str) -> UnrecordableError:
