@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 
 from fwdad.recording import Linear, Tape
+from fwdad.rules.recorded_solves import RecordedTangent
 from fwdad.tangents import Tangent
 
 
@@ -75,7 +76,11 @@ def _transposed_step(fn: Callable, args: tuple, kwargs: dict, out: Any,
         if type(args[1]) is Linear:
             steps.append(f"ct{names.node(args[1])[1:]} += unbroadcast(w)")
         return steps
-    if fn in (np.add,):
+    if type(fn) is RecordedTangent:  # (SciPy's tangent: one matrix per recorded input)
+        steps += [f"{c} += (M{k}.T @ {ct}.ravel()).reshape({c}.shape)  # M{k}: "
+                  f"{_callee(fn)}'s matrix in t{names.node(args[i])[1:]}"
+                  for k, (c, i) in enumerate(zip(cts, recorded))]
+    elif fn in (np.add,):
         steps += [f"{c} += unbroadcast({ct})" for c in cts]
     elif fn is np.subtract:
         signs = ["+=" if i == 0 else "-=" for i in recorded]

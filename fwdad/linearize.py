@@ -23,6 +23,7 @@ from fwdad import linear_program, seeds, transposition
 from fwdad.aliased_arguments import separated
 from fwdad.api import call, jvp
 from fwdad.api_checks import argument_names, check_callable
+from fwdad.dead_ops import drop_dead_ops
 from fwdad.dual import Dual
 from fwdad.errors import (
     FwdadError,
@@ -81,10 +82,13 @@ def linearize(f: Callable[..., Any], *primals: Any) -> Tuple[Any, "Linearization
             out = call(f, duals)
     except Exception as exc:
         if _recording_failed(f, kept, exc):
+            if getattr(exc, "whole", False):  # (a rule's own message names the call,
+                raise  # the user's line and what to do: fwdad/rules/recorded_solves.py)
             raise _unrecordable(f, exc) from exc
         note_user_location(exc)
         raise
     tape.forget_shadows()
+    drop_dead_ops(tape, out.tangent)  # (tangent work that nothing read: fwdad/dead_ops.py)
     return out.primal, Linearization(f, kept, tape, inputs, out)
 
 

@@ -28,6 +28,7 @@ class Tape:
         # per op: the node whose memory its new node views (None: new memory, or no new
         # node), as the shadows show it; replay lays arrays out alike (transposition.py)
         self.views: List[Optional[int]] = []
+        self.dropped: set = set()  # nodes of ops removed as dead (fwdad/dead_ops.py)
 
     def node(self, shadow: Any) -> "Linear":
         out = Linear(self, len(self.nodes), shadow)

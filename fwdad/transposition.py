@@ -30,6 +30,7 @@ from fwdad import transposition_rules
 from fwdad.cotangents import accumulate
 from fwdad.recording import Linear, Tape, method_caller, resolved
 from fwdad.reverse.rules_arrays import last_writes
+from fwdad.rules.recorded_solves import RecordedTangent
 from fwdad.transposition_rules import matmul
 
 
@@ -62,8 +63,8 @@ def backward(tape: Tape, seeds: List[Tuple[Linear, Any]]) -> List[Optional[np.nd
 def _buffers(tape: Tape) -> list:
     buffers: list = [None] * len(tape.nodes)
     made = {op[0] for op in tape.ops if op[0] is not None}
-    for node in tape.nodes:  # the inputs (made by no op)
-        if node.index not in made:
+    for node in tape.nodes:  # the inputs (made by no op; not those of dropped ops)
+        if node.index not in made and node.index not in tape.dropped:
             buffers[node.index] = zeros_like_node(node)
     for (index, fn, args, kwargs), view in zip(tape.ops, tape.views):
         if index is None or buffers[index] is not None:
@@ -241,6 +242,8 @@ def _rule(fn: Any, args: tuple, kwargs: dict) -> Optional[Rule]:
     """The transpose rule of one op, or None."""
     if fn is np.zeros or not _holds_linear((args, kwargs)):
         return _nothing  # a node made from constants
+    if type(fn) is RecordedTangent:  # (SciPy's, one op: by its matrix)
+        return fn.transpose
     if fn is operator.setitem:
         return _setitem if type(args[0]) is Linear else None
     if fn is np.copyto:

@@ -20,6 +20,7 @@ needed.
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,7 @@ from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.complex_input import real_only
 from fwdad.rules.implicit import first_order_only
 from fwdad.rules.ode_sensitivity import SensitivitySystem, as_float_array
+from fwdad.rules.recorded_solves import recorded, recording, refusal
 from fwdad.rules.registry import frule, get_frule
 from fwdad.tangents import NoTangent, zero_tangent
 
@@ -56,6 +58,22 @@ def _solve_ivp(fun: Dual, t_span: Dual, y0: Dual, method="RK45", t_eval: Dual = 
     check_status("solve_ivp", res.status, res.message)
     if len(res.t) == 0 and events is None and not dense_output:
         return Dual(res, zero_tangent(res))  # (an empty t_eval: no output to move)
+    if recording([fun, t_span, y0, t_eval, args]):  # (linearize: one op of its tape)
+        refuse_recorded(events, dense_output)
+        outputs = SimpleNamespace(t=res.t, y=res.y)
+
+        def joined() -> np.ndarray:  # (res.t's tangent above res.y's: one array)
+            times = IvpTimes(t_span, t_eval, running_batch_size(), len(outputs.t), None)
+            system = SensitivitySystem(fun, () if args is None else list(iterate(args)),
+                                       np.size(y0.primal), times.size, _t_then_y,
+                                       "solve_ivp")
+            aug = augmented_solve(system, outputs, y0, times, method, options)
+            return np.concatenate((times.of_outputs()[..., None, :], output_tangents(
+                system, outputs, aug, times)), axis=-2)
+        both = recorded(joined, [fun, t_span, y0, t_eval, args], "integrate.solve_ivp")
+        tangent = zero_tangent(res)
+        tangent["t"], tangent["y"] = both[0], both[1:]
+        return Dual(res, tangent)
     times = IvpTimes(t_span, t_eval, running_batch_size(), len(res.t), stop_time(res))
     system = SensitivitySystem(fun, () if args is None else list(iterate(args)),
                                np.size(y0.primal), times.size, _t_then_y, "solve_ivp")
@@ -209,6 +227,17 @@ def check_odeint(info: dict, what: str = "") -> None:
 
 
 # ---- refusals and failures --------------------------------------------------------------------
+def refuse_recorded(events: Any, dense_output: Any) -> None:
+    """linearize records the tangents of res.t and res.y only (one op of its tape)."""
+    for option, given in (("events", events is not None), ("dense_output", dense_output)):
+        if given:
+            raise refusal(
+                f"scipy.integrate.solve_ivp{in_user_code()} with {option}=: linearize "
+                f"records the tangents of res.t and res.y, not of the events or of the "
+                f"dense solution. Ask for the output times you need with t_eval= "
+                f"instead, or use fwdad.jvp or fwdad.jacfwd, which differentiate them.")
+
+
 def refuse_options(name: str, events: Any, dense_output: Any) -> None:
     """Reverse mode's refusals: the cotangents of event times and of the dense solution
     are not passed back (say so, not zero)."""

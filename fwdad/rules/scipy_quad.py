@@ -20,6 +20,7 @@ from fwdad.dual import Dual
 from fwdad.errors import NonDifferentiableError, in_user_code
 from fwdad.rules.batching import dense, running_batch_size
 from fwdad.rules.implicit import Residual, as_arguments, first_order_only, primals
+from fwdad.rules.recorded_solves import recorded
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent
 
@@ -35,9 +36,13 @@ def _quad(func: Dual, a: Dual, b: Dual, args: Dual = (), full_output=0,
     tolerances = dict(epsabs=epsabs, epsrel=epsrel, limit=limit, points=points)
     out = si.quad(func.primal, a.primal, b.primal, primals(args), full_output,
                   **tolerances, **options)
-    integrand = Residual(func, args)
-    dvalue = _integral_of_tangent(integrand, a.primal, b.primal, tolerances) + \
-        _limit_term(func, args, b) - _limit_term(func, args, a)
+    integrand, lower, upper = Residual(func, args), a.primal, b.primal
+
+    def value_tangent() -> Any:
+        return _integral_of_tangent(integrand, lower, upper, tolerances) + \
+            _limit_term(func, args, b) - _limit_term(func, args, a)
+    # (linearize: one op of its tape, replayed on the tangents: recorded_solves.py)
+    dvalue = recorded(value_tangent, [func, a, b, *args], "integrate.quad")
     return Dual(out, (dvalue,) + (NoTangent,) * (len(out) - 1))
 
 
