@@ -8,8 +8,11 @@
     registry.get_rrule(fn)                  which rrule another rrule calls: a read of
                                             the rrule table, never differentiated)
     complexes.refuse_complex                always refused (its test needs the plain tape)
+    ieee.selected(mask, ct)                 the tangent selected as ct is (never mixed)
 """
 from __future__ import annotations
+
+import numpy as np
 
 from fwdad import attributes, construction, source
 from fwdad.core import duals
@@ -28,7 +31,8 @@ from fwdad.reverse import (
     var,
 )
 from fwdad.reverse import dispatch as reverse
-from fwdad.rules import objects
+from fwdad.rules import ieee, objects
+from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.registry import def_nondiff, frule
 from fwdad.tangents import NoTangent, Tangent, rebuild, zero_tangent
 
@@ -52,6 +56,21 @@ def _complex(fn: Dual, inputs: Dual) -> Dual:
     falls back to forward over forward, which differentiates complex code)."""
     raise NonDifferentiableError(f"{describe(fn.primal)} made a complex value in a "
                                  f"reverse pass run on Dual values.")
+
+
+@frule(ieee.selected)
+def _selected(mask, ct: Dual) -> Dual:
+    """A selection's cotangent on Dual values: its tangent selected with np.where too,
+    where `ct * mask` would give an inf or NaN tangent of an element not taken (that of
+    x ** 1.5 at 0, 0.75 / sqrt(0) * 0) inf * 0 = NaN (tests/test_select_pullbacks.py)."""
+    out = ieee.selected(mask, ct.primal)
+    if ct.tangent is NoTangent:
+        return Dual(out, NoTangent)
+    tangent = np.where(mask, lift(ct.primal, ct.tangent, ndim(out)), 0.0)
+    return Dual(out, fit(tangent, out))
+
+
+def_nondiff(ieee.holds_nan)
 
 
 @frule(tape.Tape.keep)

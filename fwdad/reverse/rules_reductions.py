@@ -20,6 +20,7 @@ from fwdad.reverse.tracked import is_tracked
 from fwdad.reverse.var import VarMat, is_matvar, value_of
 from fwdad.rules import counting
 from fwdad.rules.empty_inputs import zero_at_empty_rrule
+from fwdad.rules.ieee import selected
 from fwdad.rules.reductions import others_product, to_last
 from fwdad.tangents import rebuild
 
@@ -40,6 +41,16 @@ def _along(x, axis, out, grad):
     xf, back = merged_axes(x, axis)
     return out, lambda ct: (lambda: back(np.reshape(ct, xf.shape[:-1])[..., None]
                                          * grad(xf)),)
+
+
+def _picked_along(x, axis, out, spread):
+    """out picks elements of x over `axis` (an extreme, a median); the pullback is
+    `spread(xf, ct)` on the merged axis, ct of shape (..., 1): the cotangent selected
+    into the elements picked (ieee.selected), never multiplied by a 0/1 weight, which
+    would give the others inf * 0 = NaN for an infinite ct."""
+    xf, back = merged_axes(x, axis)
+    return out, lambda ct: (lambda: back(spread(xf, np.reshape(ct, xf.shape[:-1])[
+        ..., None])),)
 
 
 # ---- products --------------------------------------------------------------------------
@@ -63,6 +74,13 @@ def one_hot(xf, index):
     return hot
 
 
+def hot(xf, index):
+    """True at xf[..., index] along the last axis."""
+    mask = np.zeros(xf.shape, dtype=bool)
+    np.put_along_axis(mask, index[..., None], True, axis=-1)
+    return mask
+
+
 def _extreme(fn, arg):
     """As forward mode's: entries `where` leaves out lie beyond every value, and where
     `initial` wins (ties included) the cotangent goes nowhere (tests/reverse/
@@ -74,16 +92,16 @@ def _extreme(fn, arg):
             far = -np.inf if arg in (np.argmax, np.nanargmax) else np.inf
             x = np.where(np.broadcast_to(where, np.shape(x)), x, far)
 
-        def grad(xf):
+        def spread(xf, ct):
             if xf.shape[-1] == 0:  # (nothing reduced: `initial` is every result)
                 return np.zeros(xf.shape)
             index = arg(xf, axis=-1)
             if initial is None:
-                return one_hot(xf, index)
+                return selected(hot(xf, index), ct)
             won = np.take_along_axis(xf, index[..., None], -1)[..., 0] == \
                 np.reshape(out, index.shape)
-            return one_hot(xf, index) * won[..., None]
-        return _along(x, axis, out, grad)
+            return selected(hot(xf, index) & won[..., None], ct)
+        return _picked_along(x, axis, out, spread)
     rule.__name__ = f"_{fn.__name__}"
     return rule
 
@@ -115,9 +133,13 @@ for _fns, _parts in (((np.sum, np.ndarray.sum), (np.sum, np.add, 0.0)),
 
 @rrule(np.ptp)
 def _ptp(x, axis=None, keepdims=False):
-    """max - min, with the tie rule of max and min."""
-    return _along(x, axis, np.ptp(x, axis, keepdims=keepdims), lambda xf: one_hot(
-        xf, np.argmax(xf, axis=-1)) - one_hot(xf, np.argmin(xf, axis=-1)))
+    """max - min, with the tie rule of max and min (equal values: the same element, 0)."""
+    return _picked_along(x, axis, np.ptp(x, axis, keepdims=keepdims), _ptp_spread)
+
+
+def _ptp_spread(xf, ct):
+    top, bottom = hot(xf, np.argmax(xf, axis=-1)), hot(xf, np.argmin(xf, axis=-1))
+    return selected(top & ~bottom, ct) - selected(bottom & ~top, ct)
 
 
 def of_complex(x, result):
@@ -222,14 +244,16 @@ def _sort_in_place(x, axis=-1, kind=None, order=None):
 @rrule(np.median)
 def _median(x, axis=None, keepdims=False):
     """The middle element's cotangent (shared by the two middle ones for even counts)."""
-    return _along(x, axis, np.median(x, axis=axis, keepdims=keepdims), _middle)
+    return _picked_along(x, axis, np.median(x, axis=axis, keepdims=keepdims), _middle)
 
 
-def _middle(xf):
+def _middle(xf, ct):
     where, n = np.argsort(xf, axis=-1, kind="stable"), xf.shape[-1]
     if n == 0:  # (the median of nothing is NaN, and nothing gets its cotangent)
         return np.zeros(xf.shape)
-    return 0.5 * (one_hot(xf, where[..., (n - 1) // 2]) + one_hot(xf, where[..., n // 2]))
+    half = 0.5 * ct
+    return selected(hot(xf, where[..., (n - 1) // 2]), half) + \
+        selected(hot(xf, where[..., n // 2]), half)
 
 
 # ---- cumulative --------------------------------------------------------------------------
@@ -286,7 +310,16 @@ def _norm(x, ord=None, axis=None, keepdims=False):
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     if len(axes) == 2 and (ord is not None or axis is not None):
         return of_complex(x, (out, lambda ct: (_matrix_norm_pullback(x, ord, axes, ct),)))
+    if ord in (np.inf, -np.inf) and not np.iscomplexobj(x):
+        return _picked_along(x, axes, out, lambda xf, ct: _picked_sign(xf, ord, ct))
     return of_complex(x, _along(x, axes, out, lambda xf: _vector_norm_grad(xf, ord)))
+
+
+def _picked_sign(xf, ord, ct):
+    """The largest (smallest) |x| takes ct sign(x); the others, and a 0, nothing."""
+    pick = (np.argmax if ord > 0 else np.argmin)(np.abs(xf), axis=-1)
+    with np.errstate(invalid="ignore"):
+        return selected(hot(xf, pick) & (xf != 0), ct * np.sign(xf))
 
 
 def _vector_norm_grad(xf, ord):

@@ -20,6 +20,7 @@ from fwdad.reverse.registry import (
 from fwdad.reverse.rule_calls import Pure
 from fwdad.reverse.tracked import holds_variable, is_tracked
 from fwdad.reverse.var import value_of
+from fwdad.rules.ieee import selected
 from fwdad.rules.polynomials import roots_and_jacobian
 from fwdad.rules.sinc import sinc_derivative
 
@@ -196,14 +197,16 @@ def _interp_rule(x, xp, fp, left=None, right=None):
     below, above = np.asarray(x < xp[0]), np.asarray(x > xp[-1])
     inside = ~(below | above)
 
-    def pullback(ct):
+    def pullback(ct):  # (each x takes its segment, or left, or right: selected)
+        ct_in = selected(inside, ct)
+        ct_below, ct_above = np.sum(selected(below, ct)), np.sum(selected(above, ct))
         ct_fp = np.zeros(len(fp))
-        np.add.at(ct_fp, k, ct * (1.0 - t) * inside)
-        np.add.at(ct_fp, k + 1, ct * t * inside)
-        ct_fp[0] += np.sum(ct * below) if left is None else 0.0
-        ct_fp[-1] += np.sum(ct * above) if right is None else 0.0
+        np.add.at(ct_fp, k, ct_in * (1.0 - t))
+        np.add.at(ct_fp, k + 1, ct_in * t)
+        ct_fp[0] += ct_below if left is None else 0.0
+        ct_fp[-1] += ct_above if right is None else 0.0
         slope = (fp[k + 1] - fp[k]) / (xp[k + 1] - xp[k])
-        return (ct * slope * inside, None, ct_fp, np.sum(ct * below), np.sum(ct * above))
+        return (ct_in * slope, None, ct_fp, ct_below, ct_above)
     return out, pullback
 
 
@@ -245,7 +248,7 @@ def _nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 
 
 def _nan_to_num_rule(x, **kwargs):
-    return np.nan_to_num(x, **kwargs), lambda ct: (ct * np.isfinite(x),)
+    return np.nan_to_num(x, **kwargs), lambda ct: (selected(np.isfinite(x), ct),)
 
 
 @rrule(np.angle)

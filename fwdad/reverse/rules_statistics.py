@@ -14,6 +14,7 @@ import numpy as np
 from fwdad.reverse.registry import composed_rrule, get_rrule, raw_rrule, rrule
 from fwdad.reverse.rules_reductions import merged_axes
 from fwdad.reverse.tracked import holds_variable
+from fwdad.rules.ieee import selected
 from fwdad.rules.statistics import check_quantile_method
 
 
@@ -56,7 +57,8 @@ def _quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     def pullback(ct):
         ctq = np.moveaxis(np.reshape(ct, (len(v),) + xf.shape[:-1]), 0, -1)
         ct_x = np.zeros(xf.shape)
-        np.put_along_axis(ct_x, order, ctq @ weights, axis=-1)
+        taken = selected(weights != 0, ctq[..., :, None] * weights)  # (not ctq @ weights:
+        np.put_along_axis(ct_x, order, np.sum(taken, axis=-2), axis=-1)  # inf * 0 = NaN)
         ct_q = np.sum(ctq * slope, axis=tuple(range(ctq.ndim - 1)))
         return back(ct_x), np.reshape(ct_q, np.shape(q))
     return result, pullback

@@ -21,7 +21,7 @@ from fwdad.rules import derivatives
 from fwdad.rules import ufuncs as forward_ufuncs
 from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.derivative_code import rrule_of
-from fwdad.rules.ieee import unread_zero
+from fwdad.rules.ieee import selected, unread_zero
 
 
 def _log_base(a, y):
@@ -30,23 +30,22 @@ def _log_base(a, y):
     return np.log(np.asarray(a, dtype=complex)) if np.iscomplexobj(y) else np.log(np.abs(a))
 
 
-def _picks(first: Callable) -> tuple:
-    """maximum/minimum and kin: the input the output came from (ties: the first)."""
-    return (lambda a, b, y: first(a, b), lambda a, b, y: ~first(a, b))
-
-
 # The binary ufuncs whose partials are not one expression each (the others are rows of
 # the derivative table, fwdad/rules/derivatives.py).
 BINARY = {
     np.float_power: (lambda a, b, y: b * np.float_power(a, b - 1.0),
                      lambda a, b, y: np.where(y == 0.0, 0.0, y * _log_base(a, y))),
-    # (NumPy's comparisons: a Python complex has no >=, NumPy orders complex values)
-    np.maximum: _picks(lambda a, b: np.greater_equal(a, b) | np.isnan(a)),
-    np.minimum: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(a)),
-    np.fmax: _picks(lambda a, b: np.greater_equal(a, b) | np.isnan(b)),
-    np.fmin: _picks(lambda a, b: np.less_equal(a, b) | np.isnan(b)),
-    # b where a == 0 (a's partial is 0 wherever it has one)
-    np.heaviside: (lambda a, b, y: np.zeros(np.shape(y)), lambda a, b, y: np.equal(a, 0)),
+}
+
+# The selections: where the output is the first input's element (ties: the first input),
+# the cotangent goes there, elsewhere to the second; heaviside's a is never taken (its
+# partial is 0 wherever it has one), and b where a == 0.
+# (NumPy's comparisons: a Python complex has no >=, NumPy orders complex values)
+SELECTIONS = {
+    np.maximum: lambda a, b: np.greater_equal(a, b) | np.isnan(a),
+    np.minimum: lambda a, b: np.less_equal(a, b) | np.isnan(a),
+    np.fmax: lambda a, b: np.greater_equal(a, b) | np.isnan(b),
+    np.fmin: lambda a, b: np.less_equal(a, b) | np.isnan(b),
 }
 
 
@@ -67,9 +66,32 @@ def binary_rrule(ufunc: np.ufunc, d1: Callable, d2: Callable) -> None:
     rrule(ufunc)(rule)
 
 
+def selection_rrule(ufunc: np.ufunc, first: Callable) -> None:
+    """The cotangent selected, not multiplied by the mask (ieee.selected)."""
+    def rule(a, b, **kwargs):
+        out = ufunc(a, b, **kwargs)
+
+        def pullback(ct):
+            mask = first(a, b)
+            return (lambda: selected(mask, ct), lambda: selected(~mask, ct))
+        return out, pullback
+    rule.__name__ = f"_{ufunc.__name__}"
+    rrule(ufunc)(rule)
+
 
 for _ufunc, (_d1, _d2) in BINARY.items():
     binary_rrule(_ufunc, _d1, _d2)
+for _ufunc, _first in SELECTIONS.items():
+    selection_rrule(_ufunc, _first)
+
+
+@rrule(np.heaviside)
+def _heaviside(a, b, **kwargs):
+    """0 where a < 0, 1 where a > 0, b where a == 0: only b is taken, and only there."""
+    return np.heaviside(a, b, **kwargs), lambda ct: (None, lambda: selected(
+        np.equal(a, 0), ct))
+
+
 _RULES = {row.numpy: rrule_of(row, row.numpy)
           for row in derivatives.UNARY + derivatives.BINARY if row.numpy is not None}
 _RULES.update(cut_checked(_RULES))  # (complex arguments on a branch cut: refused)
@@ -109,7 +131,8 @@ def _clip(x, a_min=None, a_max=None, **kwargs):
     a_min, a_max = kwargs.pop("min", a_min), kwargs.pop("max", a_max)
     low, high = _clip_picks(x, a_min, a_max)
     return np.clip(x, a_min, a_max, **kwargs), lambda ct: (
-        ct * (low & high), lambda: ct * (~low & high), lambda: ct * ~high)
+        selected(low & high, ct), lambda: selected(~low & high, ct),
+        lambda: selected(~high, ct))
 
 
 def _clip_picks(x, a_min, a_max) -> tuple:
@@ -123,7 +146,8 @@ def _clip_picks(x, a_min, a_max) -> tuple:
 def _where(condition, x, y):
     """where(c, x, y): the cotangent goes to x where c holds, to y elsewhere."""
     mask = np.asarray(condition, dtype=bool)
-    return np.where(mask, x, y), lambda ct: (None, lambda: ct * mask, lambda: ct * ~mask)
+    return np.where(mask, x, y), lambda ct: (None, lambda: selected(mask, ct),
+                                             lambda: selected(~mask, ct))
 
 
 # ---- complex parts: real-linear, transposed for Re(ct * t) (docs/complex.md) -----------

@@ -32,6 +32,7 @@ DROPPED: Dict[str, str] = {
     "fwdad.nesting._value_and_grad": "argnums holomorphic",
     "fwdad.over_reverse_rules._blank": "cls",
     "fwdad.over_reverse_rules._read_field": "name",
+    "fwdad.over_reverse_rules._selected": "mask",
     "fwdad.over_reverse_rules._unpack": "count star",
     "fwdad.over_reverse_rules._write_field": "name",
     "fwdad.rules.classes._super": "cls",

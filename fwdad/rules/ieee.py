@@ -9,6 +9,10 @@ so that math.sqrt(0.0), x ** 0.5 at 0 and np.sqrt(0.0) agree (inf; docs/
 errors-and-debugging.md). Results stay Python floats.
 
     divide(0.5, 0.0) -> inf      divide(0.0, 0.0) -> nan      power(0.0, -0.5) -> inf
+
+Pullbacks keep 0 * inf = NaN out where nothing is read: unread_zero for a cotangent of 0
+through an infinite partial, selected for an inf or NaN cotangent of an element that a
+selection did not take.
 """
 from __future__ import annotations
 
@@ -57,20 +61,46 @@ def unread_zero(ct: Any, value: Any) -> Any:
         unread_zero(0.0, 0.0 * inf) -> 0.0      unread_zero(1.0, 1.0 * inf) -> inf
     """
     if isinstance(value, np.ndarray):
-        kind = value.dtype.kind
-        if kind == "f":
-            if value.ndim == 1 and value.size <= 4096:
-                total = value.dot(value)
-            elif value.size:
-                total = value.min()
-            else:
-                return value
-            if total == total:
-                return value
-        elif kind != "c" or not np.isnan(value).any():
+        if not holds_nan(value):
             return value
         return np.where((ct == 0) & np.isnan(value), 0.0, value)  # (only there: a ct that
         # is 0 at this point but moves with x has a derivative, forward over reverse)
     if value == value or ct != 0:
         return value
     return ct * 0.0
+
+
+def holds_nan(value: np.ndarray) -> bool:
+    """Whether an array holds a NaN, by one reduction that NaN passes through (see
+    unread_zero); only float and complex arrays can."""
+    kind = value.dtype.kind
+    if kind == "f":
+        if value.ndim == 1 and value.size <= 4096:
+            total = value.dot(value)
+        elif value.size:
+            total = value.min()
+        else:
+            return False
+        return total != total
+    return kind == "c" and bool(np.isnan(value).any())
+
+
+def selected(mask: Any, ct: Any) -> Any:
+    """A selection's pullback (np.where, np.maximum, np.clip, np.max, ...): ct where mask
+    holds and exactly 0 where it does not, even where ct is inf or NaN. The input not
+    taken there never reaches the output, and forward mode selects its tangent out with
+    np.where; `ct * mask` alone would send it inf * 0 = NaN (tests/
+    test_select_pullbacks.py). That product is kept unless it holds a NaN (np.where on a
+    mask is 6 times slower than it on 10^5 random elements); a Dual ct takes its own
+    rule (over_reverse_rules.py), which selects the tangent too.
+
+        selected([True, False], [1.0, inf]) -> [1.0, 0.0]
+    """
+    product = ct * mask
+    if type(product) is np.ndarray:
+        if not holds_nan(product):
+            return product
+    elif type(product) in (float, np.float64) and product == product:
+        return product
+    picked = np.where(mask, ct, 0.0)
+    return picked if np.ndim(picked) else picked[()]

@@ -20,6 +20,7 @@ from fwdad.rules import operators as ops
 from fwdad.rules.batching import fit, lift, ndim
 from fwdad.rules.branch_cuts import cut_checked
 from fwdad.rules.derivative_code import inline_template, ufunc_tangent
+from fwdad.rules.ieee import selected
 from fwdad.rules.operators import magnitude_tangent
 from fwdad.rules.registry import def_linear, def_nondiff, frule, takes_out
 from fwdad.rules.unshared import own
@@ -99,8 +100,8 @@ BINARY = {
     np.minimum: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(a)),
     np.fmax: _select(lambda a, b: (np.asarray(a) >= b) | np.isnan(b)),
     np.fmin: _select(lambda a, b: (np.asarray(a) <= b) | np.isnan(b)),
-    # 0 where a < 0, 1 where a > 0, and b where a == 0: b's tangent there
-    np.heaviside: lambda a, b, y, da, db: (np.asarray(a) == 0) * db,
+    # 0 where a < 0, 1 where a > 0, and b where a == 0: b's tangent there, selected
+    np.heaviside: lambda a, b, y, da, db: selected(np.asarray(a) == 0, db),
 }
 
 def mantissa_tangent(x, exponent, dx):
