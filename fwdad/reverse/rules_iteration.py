@@ -197,7 +197,13 @@ def _fsum_rule(*xs: Any):
     return math.fsum(xs), lambda ct: (ct,) * len(xs)
 
 
-_FSUM = Pure(math.fsum, _fsum_rule)
+def fsum_of_items(*xs: Any) -> float:
+    """math.fsum of its arguments: the Pure below calls its function with the rule's
+    arguments where none is a variable (math.fsum itself takes one iterable)."""
+    return math.fsum(xs)
+
+
+_FSUM = Pure(fsum_of_items, _fsum_rule)
 
 
 @raw_rrule(math.fsum)
