@@ -23,7 +23,7 @@ from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import batch, dense, is_batched
-from fwdad.rules.recorded_solves import complex_refusal, recorded, recording
+from fwdad.rules.recorded_solves import recorded
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
 
@@ -113,10 +113,13 @@ def solution_tangent(residual: Residual, x: Any, call: str,
     `check(dF/dx, call)` raises where the theorem does not apply (default: a singular
     dF/dx). Under linearize, F that captured recorded tangents (a closure) is one op
     of the tape (fwdad/rules/recorded_solves.py): dF/dx needs them zero, as numbers."""
+    if np.iscomplexobj(x):
+        raise refuse(call, "a real solution, and this one is complex (complex roots are "
+                     "not differentiated yet)", "Solve for the real and imaginary parts "
+                     "as real unknowns (a function of a real array of twice the size), "
+                     "whose solution fwdad differentiates.")
     if not residual.captures_tangents():
         return _solution_tangent(residual, x, call, check)
-    if np.iscomplexobj(x) and recording([residual.fn, *residual.before, *residual.args]):
-        raise complex_refusal(call)  # (a real matrix cannot hold its tangent)
     at = np.copy(x) if isinstance(x, np.ndarray) else x  # (x is the caller's result)
     return recorded(lambda: _solution_tangent(residual, at, call, check),
                     [residual.fn, *residual.before, *residual.args], call)
