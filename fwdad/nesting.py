@@ -145,9 +145,10 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
         out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
         value = Dual(out.primal[0], out.tangent[0])
         columns.append((out.primal[1], out.tangent[1]))
-    for arg, final in zip(args, given):  # the arguments end as one call leaves them, once
-        over_reverse.write_final(arg, final)  # every run has gone through
-    run.give_back()  # (and the instances in them)
+    if kind in ("grad", "value_and_grad"):  # as grad's, the arguments end as one call
+        for arg, final in zip(args, given):  # leaves them, once every run has gone
+            over_reverse.write_final(arg, final)  # through (jacfwd and jacrev leave
+        run.give_back()  # them as they were: test_jacobians_leave_the_arguments)
     xs = tuple(args[at].primal for at in wrt)
     return value, level2_blocks.jacobian(kind, columns, value.primal,
                                          tuple(leaves) if many else leaves[0],
