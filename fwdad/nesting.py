@@ -4,8 +4,10 @@
 
 Forward mode over an inner `grad`, `value_and_grad`, `jacfwd` or `jacrev` (the functions
 they return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
-at level 2 (fwdad/higher.py), one directional derivative per entry of the argument, so
-the inner gradient carries the outer tangent and the two never mix. Inner `jvp` has its
+at level 2 (fwdad/higher.py), one directional derivative per float entry of the
+arguments (floats, arrays, or tuples, lists and dicts of them; the blocks nested as the
+top-level jacfwd nests them: fwdad/level2_blocks.py), so the inner gradient carries the
+outer tangent and the two never mix. Inner `jvp` has its
 own rule in fwdad/higher.py.
 Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad`,
 `value_and_grad` and `jacrev` catch it and take the outer derivative in forward mode,
