@@ -258,6 +258,32 @@ def test_jvp_along_a_tree_tangent(f: Callable, make: Callable, inner: Callable) 
             np.testing.assert_allclose(at(tangent, i_path), want, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("inner", [fwdad.jacfwd, fwdad.jacrev], ids=["jacfwd", "jacrev"])
+@pytest.mark.parametrize("f, make", [SCALAR_CASES[0], SCALAR_CASES[3], TREE_OUTPUT_CASES[1]],
+                         ids=[SCALAR_IDS[0], SCALAR_IDS[3], TREE_OUTPUT_IDS[1]])
+def test_linearize_against_jvp_and_its_transpose(f: Callable, make: Callable,
+                                                 inner: Callable) -> None:
+    """linearize of inner(f) at a tree (its tangents recorded, stacked by NumPy's own
+    functions): lin(t) is jvp's tangent, and <lin.T(ct), t> == <ct, lin(t)>."""
+    rng = np.random.default_rng(11)
+    t = random_tangent(make(), rng)
+    value, lin = fwdad.linearize(inner(f), make())
+    along = lin(t)
+    want = fwdad.jvp(inner(f), (make(),), (t,))[1]
+    pairs = [(at(along, path), leaf) for path, leaf in _float_leaf_paths(want)]
+    for got, leaf in pairs:
+        np.testing.assert_allclose(got, leaf, rtol=1e-12, atol=1e-14)
+    ct = random_tangent(value, rng)
+    (back,) = lin.T(ct)
+    left = sum(np.vdot(at(back, path), at(t, path)) for path, _ in float_paths(make()))
+    right = sum(np.vdot(at(ct, path), leaf) for path, leaf in _float_leaf_paths(along))
+    np.testing.assert_allclose(left, right, rtol=1e-10)
+
+
+def _float_leaf_paths(tree: Any) -> List[Tuple[Path, Any]]:
+    return [(path, leaf) for path, leaf in leaf_paths(tree) if not no_float(leaf)]
+
+
 def _along(tree: Any, t: Any, step: float) -> Any:
     for path, leaf in float_paths(tree):
         tree = _moved(tree, path, leaf, step * np.asarray(at(t, path)))
