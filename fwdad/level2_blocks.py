@@ -22,16 +22,27 @@ import numpy as np
 
 from fwdad import seeds
 from fwdad.dual import Dual
-from fwdad.errors import InternalError
+from fwdad.errors import InternalError, NonDifferentiableError
 from fwdad.tangents import NoTangent, zero_tangent
 
 Column = Tuple[Any, Any]  # (f's output tangent along e_k, its outer tangent)
 
 
-def jacobian(kind: str, columns: List[Column], value: Any, leaves: Any, xs: Any) -> Dual:
+def jacobian(kind: str, columns: List[Column], value: Any, leaves: Any, xs: Any,
+             owner: str) -> Dual:
     """The Jacobian of the output `value` with respect to the arguments `xs` (one, or a
     tuple of them for a tuple of argnums), whose float leaves `leaves` (from
-    seeds.leaves_of, in the same structure) number the columns."""
+    seeds.leaves_of, in the same structure) number the columns.
+
+    Raises:
+        NonDifferentiableError: (naming `owner`, the transformation) an instance in the
+            output holds itself, as the top-level jacfwd refuses it."""
+    try:
+        for _ in seeds.output_paths(value):  # (a cycle: refused before it is walked)
+            pass
+    except NonDifferentiableError as exc:
+        raise NonDifferentiableError(f"{owner}: {exc}") from None
+
     def per_output(path: Tuple) -> Any:
         y = seeds.at_path(value, path)
         parts = [_part(column, path, y) for column in columns]

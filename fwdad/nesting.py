@@ -154,7 +154,8 @@ def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int
     xs = tuple(args[at].primal for at in wrt)
     return value, level2_blocks.jacobian(kind, columns, value.primal,
                                          tuple(leaves) if many else leaves[0],
-                                         xs if many else xs[0])
+                                         xs if many else xs[0],
+                                         f"{kind}({describe(f.primal)})")
 
 
 def _leaves(kind: str, fn: Callable, args: Tuple[Dual, ...], wrt: Tuple[int, ...],

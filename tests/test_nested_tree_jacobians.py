@@ -223,6 +223,39 @@ def test_tree_outputs(f: Callable, make: Callable, nesting: str) -> None:
     assert_outer_blocks(nest(f)(make()), inner(f), make)
 
 
+class State:
+    def __init__(self, pos: np.ndarray, n: int) -> None:
+        self.pos, self.n = pos, n
+
+
+def advanced(x):
+    return State(np.sin(x) * x[0], 3)
+
+
+class Node:
+    def __init__(self, v: np.ndarray) -> None:
+        self.v, self.me = v, self
+
+
+@pytest.mark.parametrize("nesting", [n for n in NESTINGS if "grad" not in n])
+def test_an_instance_output(nesting: str) -> None:
+    """An instance in the output: a Tangent of its fields' blocks, as the top-level
+    jacfwd gives (before: an object array of Tangents)."""
+    nest, inner = NESTINGS[nesting]
+    x = np.array([0.3, 0.7])
+    nested = nest(advanced)(x)
+    assert isinstance(nested, fwdad.Tangent)
+    columns = [(inner(advanced)(x + STEP * e).pos - inner(advanced)(x - STEP * e).pos)
+               / (2 * STEP) for e in np.eye(2)]
+    np.testing.assert_allclose(nested.pos, np.stack(columns, axis=-1), rtol=1e-6, atol=1e-8)
+    assert np.shape(nested.n) == (2, 2) and not np.any(nested.n)
+
+
+def test_an_output_that_holds_itself_is_refused() -> None:
+    with pytest.raises(fwdad.NonDifferentiableError, match=r"jacfwd\(.*cycle"):
+        fwdad.jvp(fwdad.jacfwd(lambda x: Node(x * 2.0)), (np.ones(2),), (np.ones(2),))
+
+
 def test_the_example_of_the_docs() -> None:
     """f = sum(a^2 b0) + b1^3: H_aa = 2 b0 I, H_a,b0 = 2a, H_b1,b1 = 6 b1."""
     p = {"a": np.array([1.0, 2.0]), "b": (0.5, 1.5)}
