@@ -20,7 +20,7 @@ from fwdad.errors import NonDifferentiableError, SharedTangentError, describe
 from fwdad.probe import probe
 from fwdad.rules.layout import matched
 from fwdad.signatures import check_call
-from fwdad.tangents import NoTangent, rebuild, stack, zero_tangent
+from fwdad.tangents import NoTangent, add, rebuild, stack, zero_tangent
 from fwdad.transformed import Transformed
 
 
@@ -237,15 +237,26 @@ def seeded_pass(f: Callable[..., Any], args: tuple[Any, ...], wrt: Tuple[int, ..
     `reseed`, which makes them again: the first pass takes them without a copy. `size`:
     the seeds' rows, when the caller knows them (else read from the seeds' trees)."""
     size = seeds.rows_of(seeded) if size is None else size
-    tangents = dict(zip(wrt, seeded))
+    tangents = _per_argument(wrt, seeded)
     try:
         return _pass(f, args, kwargs or {}, tangents, size, api_checks.copied,
                      copy_seeds=reseed is None)
     except SharedTangentError:
         if reseed is not None:
-            tangents = dict(zip(wrt, reseed()))
+            tangents = _per_argument(wrt, reseed())
         return _pass(f, args, kwargs or {}, tangents, size,
                      lambda zero: stack([zero] * size), copy_seeds=reseed is None)
+
+
+def _per_argument(wrt: Tuple[int, ...], seeded: tuple[Any, ...]) -> dict[int, Any]:
+    """The seeds of each differentiated argument. An argument that argnums names twice
+    (argnums=(0, 0)) moves along the sum of its seeds: each place has rows of its own,
+    so each row is still one unit vector (a dict of the last seeds gave the first
+    place's block zeros)."""
+    tangents: dict[int, Any] = {}
+    for i, seed in zip(wrt, seeded):
+        tangents[i] = add(tangents[i], seed) if i in tangents else seed
+    return tangents
 
 
 def _pass(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[Any, Any],

@@ -4,8 +4,10 @@
 
 Forward mode over an inner `grad`, `value_and_grad`, `jacfwd` or `jacrev` (the functions
 they return are `Transformed` objects, fwdad/transformed.py): the inner derivative is taken
-at level 2 (fwdad/higher.py), one directional derivative per entry of the argument, so
-the inner gradient carries the outer tangent and the two never mix. Inner `jvp` has its
+at level 2 (fwdad/higher.py), one directional derivative per float entry of the
+arguments (floats, arrays, or tuples, lists and dicts of them; the blocks nested as the
+top-level jacfwd nests them: fwdad/level2_blocks.py), so the inner gradient carries the
+outer tangent and the two never mix. Inner `jvp` has its
 own rule in fwdad/higher.py.
 Reverse mode over any of them: the rrules here raise `NestedTransformation`; `grad`,
 `value_and_grad` and `jacrev` catch it and take the outer derivative in forward mode,
@@ -22,17 +24,17 @@ from typing import Any, Callable, List, Tuple
 
 import numpy as np
 
-from fwdad import api, higher, jacobians, over_reverse
+from fwdad import api, api_checks, higher, jacobians, level2_blocks, over_reverse, seeds
 from fwdad.argnums import check_argnums
 from fwdad.dual import Dual
-from fwdad.errors import FwdadError, InternalError, InternalErrorWarning, a_type, describe
+from fwdad.errors import FwdadError, InternalErrorWarning, a_type, describe
 from fwdad.jacrev import jacrev
 from fwdad.linearize import linearize
 from fwdad.reverse import api as reverse_api
 from fwdad.reverse.registry import raw_rrule
 from fwdad.rules.registry import frule
 from fwdad.run_copies import RunCopies
-from fwdad.tangents import NoTangent, Tangent, zero_tangent
+from fwdad.tangents import NoTangent, Tangent, has_fields, zero_tangent
 from fwdad.transformed import NestedTransformation, Transformed
 
 
@@ -87,39 +89,37 @@ def _call(made: Dual, *args: Dual, **kwargs: Dual) -> Dual:
         raise _refused(kind, fn)
     f = Dual(fn, made.tangent.f if isinstance(made.tangent, Tangent) else NoTangent)
     wrt = check_argnums(kind, fn, made.primal.argnums, len(args))
-    value, blocks = _over_reverse(kind, f, args, wrt, kwargs)
+    many = isinstance(made.primal.argnums, (tuple, list))
+    value, jacobian = _over_reverse(kind, f, args, wrt, kwargs, many)
     if value is None:
-        value, blocks = _level2_jacobians(kind, f, args, wrt, kwargs)
+        value, jacobian = _level2_jacobians(kind, f, args, wrt, kwargs, many)
     if kind in ("grad", "value_and_grad"):
         reverse_api.check_real_scalar(fn, value.primal)
-    many = isinstance(made.primal.argnums, (tuple, list))
-    jacobian = Dual(tuple(b.primal for b in blocks), tuple(b.tangent for b in blocks)) \
-        if many else blocks[0]
     if kind == "value_and_grad":
         return Dual((value.primal, jacobian.primal), (value.tangent, jacobian.tangent))
     return jacobian
 
 
 def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
-                  kwargs: dict):
+                  kwargs: dict, many: bool):
     """An inner gradient by one reverse pass on Dual values (fwdad/over_reverse.py), or
     (None, None) when that refuses: then by level-2 jvps. An error that is no refusal
     is the program's own where level-2 jvps raise it too, else a bug of ours: an
     InternalErrorWarning, and the level-2 jvps' answer."""
     if kind not in ("grad", "value_and_grad") or not over_reverse.applies(f):
         return None, None
-    trees = False
     for at in wrt:  # (a tree of floats too: the pass boxes its leaves, as grad's does)
-        trees |= _checked_argument(kind, f.primal, args[at].primal, at, trees=True) is None
+        _checked_argument(kind, f.primal, args[at].primal, at)
     try:
-        return over_reverse.value_and_grad(f, args, wrt, kwargs)
+        value, grads = over_reverse.value_and_grad(f, args, wrt, kwargs)
     except over_reverse.NotOverReverse as exc:
         if exc.unexpected is None:  # a refusal: level-2 jvps instead
             return None, None
         unexpected = exc.unexpected
-    # (level-2 jvps take no tree: their refusal follows, and hessian of a tree goes
-    # forward over forward itself)
-    found = (None, None) if trees else _level2_jacobians(kind, f, args, wrt, kwargs)
+    else:
+        return value, Dual(tuple(g.primal for g in grads), tuple(g.tangent for g in grads)) \
+            if many else grads[0]
+    found = _level2_jacobians(kind, f, args, wrt, kwargs, many)
     # a bug of ours in the pass on Duals: said, and the level-2 jvps' exact answer kept
     # (they raise the program's own error)
     warnings.warn(f"{kind} of {describe(f.primal)} inside a differentiated function: its "
@@ -130,114 +130,97 @@ def _over_reverse(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ..
 
 
 def _level2_jacobians(kind: str, f: Dual, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
-                      kwargs: dict) -> Tuple[Dual, List[Dual]]:
-    """f's value and its Jacobian with respect to each argument in `wrt`, as level-1
-    values: one level-2 jvp (fwdad/higher.py) along each entry of the argument. The
-    keyword arguments are constants of the inner derivative that keep their outer
-    tangents."""
-    value, blocks, given, run = None, [], args, RunCopies()
+                      kwargs: dict, many: bool) -> Tuple[Dual, Dual]:
+    """f's value and its Jacobian with respect to the arguments in `wrt` (each a float,
+    a float array, or a tuple, list or dict of them), as level-1 values: one level-2
+    jvp (fwdad/higher.py) along each float entry of the arguments, the blocks nested as
+    jacfwd nests them (fwdad/level2_blocks.py). The keyword arguments are constants of
+    the inner derivative that keep their outer tangents."""
+    leaves, spans = _leaves(kind, f.primal, args, wrt, many)
+    value, columns, given, run = None, [], args, RunCopies()
+    # (no float entry has no direction: one run along zeros gives the value, and the
+    # blocks are empty)
+    for direction in list(_basis(args, wrt, spans)) or [_zeros(args)]:
+        run = RunCopies()  # f may write into them (their instances too): each
+        given = [run.dual(a) for a in args]  # run starts from the call's values
+        primals = Dual(tuple(a.primal for a in given), tuple(a.tangent for a in given))
+        out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
+        value = Dual(out.primal[0], out.tangent[0])
+        columns.append((out.primal[1], out.tangent[1]))
+    if kind in ("grad", "value_and_grad"):  # as grad's, the arguments end as one call
+        for arg, final in zip(args, given):  # leaves them, once every run has gone
+            over_reverse.write_final(arg, final)  # through (jacfwd and jacrev leave
+        run.give_back()  # them as they were: test_jacobians_leave_the_arguments)
+    xs = tuple(args[at].primal for at in wrt)
+    return value, level2_blocks.jacobian(kind, columns, value.primal,
+                                         tuple(leaves) if many else leaves[0],
+                                         xs if many else xs[0],
+                                         f"{kind}({describe(f.primal)})")
+
+
+def _leaves(kind: str, fn: Callable, args: Tuple[Dual, ...], wrt: Tuple[int, ...],
+            many: bool) -> Tuple[List[Any], List[Tuple[int, int]]]:
+    """The float leaves (seeds.leaves_of) of each argument in `wrt`, numbered in one
+    flat index, and the span of that index each argument takes.
+
+    Raises:
+        FwdadError: an argument is not a float, an array or a tree of them (a class's
+            instance); NonDifferentiableError: the arguments hold no float."""
+    leaves, spans, start = [], [], 0
     for at in wrt:
-        x = _checked_argument(kind, f.primal, args[at].primal, at)
-        columns = []
-        # (an empty x has no direction: one run along zeros gives the value, and the
-        # block is empty)
-        for direction in list(_basis(args, at)) or [_zeros(args)]:
-            run = RunCopies()  # f may write into them (their instances too): each
-            given = [run.dual(a) for a in args]  # run starts from the call's values
-            primals = Dual(tuple(a.primal for a in given),
-                           tuple(a.tangent for a in given))
-            out = higher.jvp_with_keywords(f, primals, Dual(direction, NoTangent), kwargs)
-            value = Dual(out.primal[0], out.tangent[0])
-            columns.append(_column(out))
-        blocks.append(_assembled(kind, columns, x) if np.size(x) else _empty(columns[0], x))
-    for arg, final in zip(args, given):  # the arguments end as one call leaves them, once
-        over_reverse.write_final(arg, final)  # every run has gone through
-    run.give_back()  # (and the instances in them)
-    return value, blocks
+        _checked_argument(kind, fn, args[at].primal, at)
+        found, stop = seeds.leaves_of(args[at].primal, start)
+        leaves.append(found)
+        spans.append((start, stop))
+        start = stop
+    if not seeds.holds_a_leaf(tuple(leaves)):
+        argnums = tuple(wrt) if many else wrt[0]
+        raise api_checks.no_floats_error(kind, fn, argnums, tuple(args[at].primal for at in wrt))
+    return leaves, spans
 
 
-def _column(out: Dual) -> Dual:
-    """The inner derivative in a level-2 jvp's output, with its outer tangent; zeros for
-    an output with no float (an int: piecewise constant), whose tangent is NoTangent."""
-    inner, outer = out.primal[1], out.tangent[1]
-    if inner is NoTangent:
-        value = out.primal[0]
-        inner = np.zeros(np.shape(value)) if np.ndim(value) else 0.0
-    return Dual(inner, zero_tangent(inner) if outer is NoTangent else outer)
+def _checked_argument(kind: str, fn: Callable, x: Any, at: int) -> None:
+    """Refuse an argument that is not a float, a float array, or a tuple, list or dict
+    whose leaves are floats, float arrays or values with no tangent (ints, strings)."""
+    if _is_real(x):
+        return
+    if isinstance(x, (tuple, list, dict)):
+        for leaf in seeds.leaf_list(x):  # (an instance is a leaf here)
+            if has_fields(leaf):
+                raise _refused_argument(kind, fn, at, f"holds {a_type(leaf)}", "fields")
+            if not _is_real(leaf) and zero_tangent(leaf) is not NoTangent:
+                raise _refused_argument(kind, fn, at, f"holds {a_type(leaf)}", "leaves")
+        return
+    if has_fields(x):
+        raise _refused_argument(kind, fn, at, f"is {a_type(x)}", "fields")
+    raise _refused_argument(kind, fn, at, f"is {a_type(x)}", "leaves")
 
 
-def _checked_argument(kind: str, fn: Callable, x: Any, at: int, trees: bool = False) -> Any:
-    """x when it is a float or a float array; None for a tuple, list or dict when
-    `trees`; else a FwdadError."""
-    if isinstance(x, (float, np.floating)) or (
-            isinstance(x, np.ndarray) and x.dtype.kind == "f"):
-        return x
-    if trees and isinstance(x, (tuple, list, dict)):
-        return None
-    raise FwdadError(
+def _is_real(x: Any) -> bool:
+    return isinstance(x, (float, np.floating)) or (
+        isinstance(x, np.ndarray) and x.dtype.kind == "f")
+
+
+def _refused_argument(kind: str, fn: Callable, at: int, what: str, parts: str) -> FwdadError:
+    return FwdadError(
         f"{kind}({describe(fn)}) inside a differentiated function differentiates with "
-        f"respect to a float or a float array, but argument {at} is {a_type(x)}: pass "
-        f"its float leaves as separate arguments.")
+        f"respect to a float, a float array, or a tuple, list or dict of them, but "
+        f"argument {at} {what}: pass its float {parts} as separate arguments (or in a "
+        f"dict).")
 
 
-def _basis(args: Tuple[Dual, ...], at: int):
-    """The tangents of all arguments for each unit direction of argument `at`."""
-    x = args[at].primal
-    for k in range(int(np.size(x))):
+def _basis(args: Tuple[Dual, ...], wrt: Tuple[int, ...], spans: List[Tuple[int, int]]):
+    """The tangents of all arguments for each unit direction of the flat index."""
+    for k in range(spans[-1][1]):
         direction = [zero_tangent(a.primal) for a in args]
-        if np.ndim(x) == 0:
-            direction[at] = type(zero_tangent(x))(1.0)
-        else:
-            direction[at] = np.zeros_like(x)
-            direction[at].flat[k] = 1.0
+        for at, (start, stop) in zip(wrt, spans):
+            if start <= k < stop:  # (argnums may name one argument twice)
+                direction[at] = seeds.unit_tangent(args[at].primal, k - start)
         yield tuple(direction)
 
 
 def _zeros(args: Tuple[Dual, ...]) -> tuple:
     return tuple(zero_tangent(a.primal) for a in args)
-
-
-def _empty(column: Dual, x: np.ndarray) -> Dual:
-    """The Jacobian block of an empty x: shaped output + x, with no entry."""
-    empty = np.zeros(np.shape(column.primal) + x.shape, x.dtype)
-    return Dual(empty, np.zeros_like(empty))
-
-
-def _assembled(kind: str, columns: List[Dual], x: Any) -> Dual:
-    """The columns (output-shaped, outer tangents maybe batched in front) as one
-    Jacobian block, shaped output + x (a gradient: shaped and typed like x)."""
-    primal, tangent = (_stacked([getattr(c, part) for c in columns], x)
-                       for part in ("primal", "tangent"))
-    if kind not in ("grad", "value_and_grad"):
-        return Dual(primal, tangent)
-    if isinstance(x, np.ndarray):
-        return Dual(primal.astype(x.dtype), tangent.astype(x.dtype))
-    scalar = isinstance(tangent, (float, np.floating)) or (
-        isinstance(tangent, np.ndarray) and tangent.ndim == 0)
-    return Dual(type(x)(primal), type(x)(tangent) if scalar else tangent)
-
-
-def _stacked(columns: list, x: Any) -> Any:
-    """Columns stacked on a last axis, shaped like x there. Tangents recorded by
-    linearize (`Linear`) are stacked by their own NumPy functions, never made arrays."""
-    if np.ndim(x) == 0:
-        return columns[0]
-    arrays = [c if hasattr(c, "shape") else np.asarray(c) for c in columns]
-    if len({a.shape for a in arrays}) > 1:  # a column whose tangent is a plain zero
-        arrays = _zeros_widened(arrays)  # (`float(max(x))`), beside batched ones
-    stacked = np.stack(arrays, axis=-1)
-    return stacked.reshape(stacked.shape[:-1] + np.shape(x))
-
-
-def _zeros_widened(arrays: list) -> list:
-    """The columns at one shape: a zero column takes the others' (broadcast) shape; a
-    non-zero one of another shape cannot be placed, and is an internal error."""
-    shape = np.broadcast_shapes(*(a.shape for a in arrays))
-    if any(a.shape != shape and np.any(a) for a in arrays):
-        raise InternalError(f"columns of shapes {[a.shape for a in arrays]} met in one "
-                            f"Jacobian block")
-    return [a if a.shape == shape else np.zeros(shape, np.result_type(a, float))
-            for a in arrays]
 
 
 # ---- refused: a third level, a pullback as a value, batched inner tangents ------------

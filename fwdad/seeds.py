@@ -137,6 +137,47 @@ def holds_a_leaf(leaves: Any) -> bool:
     return any(found)
 
 
+def unit_tangent(x: Any, k: int) -> Any:
+    """The tangent of x (a float, an array or a tree of them) that is 1 at its float
+    entry k (numbered as leaves_of numbers them: leaf by leaf, each in C order) and 0
+    elsewhere (NoTangent where a leaf is not a float)."""
+    start = [0]
+
+    def tangent(value: Any) -> Any:
+        zero = zero_tangent(value)
+        if not isinstance(zero, (float, np.ndarray, np.inexact)):
+            return zero  # (an int's NoTangent: no entry)
+        size = int(np.size(value))
+        if start[0] <= k < start[0] + size:
+            if isinstance(zero, np.ndarray):
+                zero = np.zeros_like(value)  # (laid out as the leaf)
+                zero[np.unravel_index(k - start[0], zero.shape)] = 1
+            else:
+                zero = type(zero)(1.0)
+        start[0] += size
+        return zero
+    return primal_tree_map(tangent, x)
+
+
+def walk_leaves(fn: Callable[..., Any], leaves: Any, *trees: Any) -> Any:
+    """fn(leaf, *parts) for each leaf of `leaves` (from leaves_of) and the parts of
+    `trees` (of its structure) at the same place, in that structure."""
+    if isinstance(leaves, (tuple, list)):
+        return rebuild(leaves, [walk_leaves(fn, v, *(_item(t, i) for t in trees))
+                                for i, v in enumerate(leaves)])
+    if isinstance(leaves, dict):
+        return {k: walk_leaves(fn, v, *(_item(t, k) for t in trees))
+                for k, v in leaves.items()}
+    if isinstance(leaves, Tangent):
+        return Tangent(**{k: walk_leaves(fn, v, *(getattr(t, k, None) for t in trees))
+                          for k, v in vars(leaves).items()})
+    return fn(leaves, *trees)
+
+
+def _item(tree: Any, key: Any) -> Any:
+    return None if tree is None or tree is NoTangent else tree[key]
+
+
 def _has_floats(value: Any) -> bool:
     if type(value) is np.ndarray:  # (without making its zero tangent)
         return value.dtype.kind in "fc"
@@ -180,12 +221,12 @@ def jacobian_blocks(out: Any, chunks: List[Any], leaves: Any) -> Any:
     """Output tree (primal `out`, batched tangents in `chunks`) -> for each output leaf,
     the input structure with one block of shape `out.shape + leaf.shape` per leaf."""
     def per_output(path: Tuple) -> Any:
-        primal = _at(out, path)
-        parts = [_at(c, path) for c in chunks]
+        primal = at_path(out, path)
+        parts = [at_path(c, path) for c in chunks]
         rows = np.concatenate(parts, axis=0) if len(parts) > 1 or \
             not parts[0].flags.writeable else parts[0]  # (a fresh array already)
         return tree_map(lambda leaf: _block(rows, primal, leaf), leaves)
-    return _map_paths(per_output, out, ())
+    return map_paths(per_output, out)
 
 
 def _block(rows: np.ndarray, primal: Any, leaf: Any) -> Any:
@@ -233,21 +274,25 @@ def _cycle_error(primal: Any) -> NonDifferentiableError:
         f"endless. Return the arrays to differentiate (a tuple or dict of them).")
 
 
-def _at(tree: Any, path: Tuple) -> Any:
+def at_path(tree: Any, path: Tuple) -> Any:
+    """The part of `tree` (an output or its tangent) at `path` (from output_paths);
+    NoTangent inside a symbolic zero (the tangent of a part with no float)."""
     for key in path:
+        if tree is NoTangent:
+            return NoTangent
         tree = getattr(tree, key.name, NoTangent) if type(key) is Field else tree[key]
     return tree
 
 
-def _map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple) -> Any:
+def map_paths(fn: Callable[[Tuple], Any], tree: Any, path: Tuple = ()) -> Any:
     """fn of the path of each leaf of an output: an instance of a user class in it gives
     a Tangent of its fields (the output's tangent has one)."""
     if isinstance(tree, (tuple, list)):
-        return rebuild(tree, [_map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)])
+        return rebuild(tree, [map_paths(fn, v, path + (i,)) for i, v in enumerate(tree)])
     if isinstance(tree, dict):
-        return {k: _map_paths(fn, v, path + (k,)) for k, v in tree.items()}
+        return {k: map_paths(fn, v, path + (k,)) for k, v in tree.items()}
     if has_fields(tree):
-        return Tangent(**{k: _map_paths(fn, v, path + (Field(k),))
+        return Tangent(**{k: map_paths(fn, v, path + (Field(k),))
                           for k, v in vars(tree).items()})
     return fn(path)
 

@@ -23,8 +23,8 @@ from fwdad import api_checks, chunked, jacobians
 from fwdad.errors import FwdadError, InternalError, describe
 from fwdad.progress import steps
 from fwdad.reverse import api as reverse_api
-from fwdad.seeds import holds_a_leaf, leaves_of, primal_tree_map, tree_map
-from fwdad.tangents import NoTangent, Tangent, has_fields, rebuild, zero_tangent
+from fwdad.seeds import holds_a_leaf, leaves_of, tree_map, unit_tangent, walk_leaves
+from fwdad.tangents import has_fields, zero_tangent
 
 
 def is_tree(x: Any) -> bool:
@@ -51,7 +51,7 @@ def tree_hessian(f: Callable[..., Any], at: int, args: Tuple[Any, ...],
     except FwdadError:  # reverse mode refuses f or the tree: forward over forward
         blocks = _forward_over_forward(f, at, args, kwargs, leaves, total, options)
     none_row = tree_map(lambda leaf: None, leaves)
-    return _walk(lambda leaf, row: none_row if leaf is None else row, leaves, blocks)
+    return walk_leaves(lambda leaf, row: none_row if leaf is None else row, leaves, blocks)
 
 
 def _forward_over_forward(f: Callable[..., Any], at: int, args: Tuple[Any, ...],
@@ -64,35 +64,14 @@ def _forward_over_forward(f: Callable[..., Any], at: int, args: Tuple[Any, ...],
     with steps(f"hessian of {describe(f)}", total, "column", options.progress) as done:
         for k in range(total):
             direction = [zero_tangent(a) for a in args]
-            direction[at] = _unit_tangent(args[at], k)
+            direction[at] = unit_tangent(args[at], k)
             columns.append(jacobians.jacfwd(
                 Directional(f, direction, kwargs), argnums=at, chunk_size=options.chunk_size,
                 memory_budget=options.memory_budget)(*args))
             done()
-    rows = _walk(lambda leaf, *cs: _stacked(leaf, cs, total), leaves, *columns)
-    return _walk(lambda row_leaf, row: tree_map(
+    rows = walk_leaves(lambda leaf, *cs: _stacked(leaf, cs, total), leaves, *columns)
+    return walk_leaves(lambda row_leaf, row: tree_map(
         lambda leaf: _block(row, row_leaf, leaf), leaves), leaves, rows)
-
-
-def _unit_tangent(x: Any, k: int) -> Any:
-    """The tangent of the tree x that is 1 at its float entry k (numbered as leaves_of
-    numbers them: leaf by leaf, each in C order) and 0 elsewhere."""
-    start = [0]
-
-    def tangent(value: Any) -> Any:
-        zero = zero_tangent(value)
-        if not isinstance(zero, (float, np.ndarray, np.inexact)):
-            return zero  # (an int's NoTangent: no entry)
-        size = int(np.size(value))
-        if start[0] <= k < start[0] + size:
-            if isinstance(zero, np.ndarray):
-                zero = np.zeros_like(value)  # (laid out as the leaf)
-                zero[np.unravel_index(k - start[0], zero.shape)] = 1
-            else:
-                zero = type(zero)(1.0)
-        start[0] += size
-        return zero
-    return primal_tree_map(tangent, x)
 
 
 def _stacked(leaf: Any, column_parts: Tuple[Any, ...], total: int) -> Any:
@@ -109,21 +88,3 @@ def _block(row: Any, row_leaf: Any, leaf: Any) -> Any:
         return None
     block = row[..., leaf.offset:leaf.offset + leaf.size].reshape(row_leaf.shape + leaf.shape)
     return block[()] if block.ndim == 0 else block
-
-
-def _walk(fn: Callable[..., Any], leaves: Any, *trees: Any) -> Any:
-    """fn(leaf, *parts) for each leaf of `leaves` (from leaves_of) and the parts of
-    `trees` (of its structure) at the same place, in that structure."""
-    if isinstance(leaves, (tuple, list)):
-        return rebuild(leaves, [_walk(fn, v, *(_item(t, i) for t in trees))
-                                for i, v in enumerate(leaves)])
-    if isinstance(leaves, dict):
-        return {k: _walk(fn, v, *(_item(t, k) for t in trees)) for k, v in leaves.items()}
-    if isinstance(leaves, Tangent):
-        return Tangent(**{k: _walk(fn, v, *(getattr(t, k, None) for t in trees))
-                          for k, v in vars(leaves).items()})
-    return fn(leaves, *trees)
-
-
-def _item(tree: Any, key: Any) -> Any:
-    return None if tree is None or tree is NoTangent else tree[key]

@@ -90,6 +90,22 @@ def test_argnums_tuple_and_nested_outputs():
     np.testing.assert_allclose(dint_dx, np.zeros(3))  # an int output has no derivative
 
 
+@pytest.mark.parametrize("argnums", [(0, 0), (1, 0, 1)], ids=["0,0", "1,0,1"])
+@pytest.mark.parametrize("options", [{}, {"chunk_size": 1}], ids=["budget", "chunk_size"])
+def test_an_argument_named_twice_has_its_block_at_each_place(argnums, options):
+    """argnums naming one argument twice: each place has the whole block (the first
+    place's was zeros: the seeds of the second replaced them), as jacrev's."""
+    def f(x, y):
+        return np.sin(x) * y ** 2
+
+    x, y = np.array([0.3, -1.2]), 0.7
+    got = fwdad.jacfwd(f, argnums=argnums, **options)(x, y)
+    want = {0: fd_jacobian(lambda v: f(v, y), x), 1: fd_jacobian(lambda v: f(x, v), y)}
+    assert len(got) == len(argnums)
+    for block, i in zip(got, argnums):
+        np.testing.assert_allclose(block, want[i], rtol=1e-7, atol=1e-9)
+
+
 def test_argnums_selects_the_second_argument():
     jac = fwdad.jacfwd(two_arguments, argnums=1)(np.array([1.0, 2.0]), 0.5)
     np.testing.assert_allclose(jac["scaled"], [1.0, 2.0])
