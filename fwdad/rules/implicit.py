@@ -21,9 +21,9 @@ from fwdad.core import entry_points
 from fwdad.core.closures import DerivedClosure
 from fwdad.core.duals import fresh
 from fwdad.dual import Dual
-from fwdad.errors import ImplicitFunctionError, NonDifferentiableError, in_user_code
+from fwdad.errors import FwdadError, ImplicitFunctionError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import batch, dense, is_batched
-from fwdad.rules.recorded_solves import recorded
+from fwdad.rules.recorded_solves import CapturedWrites, recorded, recording
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
 
@@ -120,9 +120,29 @@ def solution_tangent(residual: Residual, x: Any, call: str,
                      "whose solution fwdad differentiates.")
     if not residual.captures_tangents():
         return _solution_tangent(residual, x, call, check)
+    if not recording([residual.fn, *residual.before, *residual.args]):  # (jvp, jacfwd)
+        captured = CapturedWrites([residual.fn, *residual.before, *residual.args])
+        try:
+            with captured.frozen():
+                dx = _solution_tangent(residual, x, call, check)
+        except (ValueError, FwdadError) as exc:  # (NumPy's refusal, or a rule's:
+            if not ("read-only" in str(exc) or "reads as a constant" in str(exc)):
+                raise  # lent_tangents.refused_write reads them alike)
+            raise _captured_write(call) from exc
+        if captured.written():
+            raise _captured_write(call)
+        return dx
     at = np.copy(x) if isinstance(x, np.ndarray) else x  # (x is the caller's result)
     return recorded(lambda: _solution_tangent(residual, at, call, check),
                     [residual.fn, *residual.before, *residual.args], call)
+
+
+def _captured_write(call: str) -> ImplicitFunctionError:
+    return refuse(call, "a function that writes into nothing it captured", "It wrote "
+                  "into a differentiated value it captured (an array, a list, a field, or "
+                  "a nonlocal name), which would keep the tangents of fwdad's passes at "
+                  "the solution, not those of the solver's last call. Make the values the "
+                  "function writes inside it.")
 
 
 def _solution_tangent(residual: Residual, x: Any, call: str,

@@ -155,6 +155,60 @@ def _matrices(compute: Callable[[], Any], duals: List[Dual], cells: List[Any],
         np.shape(out)[1:]
 
 
+class CapturedWrites:
+    """What the functions among `inputs` captured, before a computation runs it again
+    on Duals (jvp's passes of an implicit function): `written()` after it says whether
+    it wrote into one of those values' tangents or rebound a captured name to a value
+    with a tangent, as the linearize path checks (`_written`)."""
+
+    def __init__(self, inputs: Sequence[Any]) -> None:
+        cells: List[Any] = []
+        self.duals = _duals_in(inputs, cells)
+        self.given = [dual.tangent for dual in self.duals]
+        self.copies = [_copied(tangent) for tangent in self.given]
+        self.bound = [(cell, cell.cell_contents) for cell in cells]
+
+    def written(self) -> bool:
+        return _written(self.duals, self.given, self.copies, self.bound)
+
+    def frozen(self) -> "_Frozen":
+        """`with captured.frozen():` the captured tangents' arrays read-only meanwhile,
+        so that a write into one raises (a write that leaves the values as they were,
+        which written() cannot see, too)."""
+        arrays: List[np.ndarray] = []
+        for tangent in self.given:
+            _writable_arrays(tangent, arrays, 0)
+        return _Frozen(arrays)
+
+
+class _Frozen:
+    def __init__(self, arrays: List[np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def __enter__(self) -> None:
+        for array in self.arrays:
+            array.flags.writeable = False
+
+    def __exit__(self, *exc: Any) -> None:
+        for array in self.arrays:
+            array.flags.writeable = True
+
+
+def _writable_arrays(tangent: Any, found: List[np.ndarray], depth: int) -> None:
+    if type(tangent) is np.ndarray:
+        if tangent.flags.writeable and tangent.flags.owndata:  # (a view's base: its own)
+            found.append(tangent)
+    elif depth < _DEPTH and isinstance(tangent, (list, tuple)):
+        for item in tangent:
+            _writable_arrays(item, found, depth + 1)
+    elif depth < _DEPTH and type(tangent) is dict:
+        for item in tangent.values():
+            _writable_arrays(item, found, depth + 1)
+    elif depth < _DEPTH and type(tangent) is Tangent:
+        for item in vars(tangent).values():
+            _writable_arrays(item, found, depth + 1)
+
+
 def _unit_block(total: int, start: int, size: int) -> np.ndarray:
     """Columns start..start+size of the (total x total) identity, made alone (a view of
     np.eye(total) kept the whole identity alive for each recorded value)."""
