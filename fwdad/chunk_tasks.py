@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fwdad import api, jacobians, seeds
+from fwdad import api, jacobians, output_blocks, seeds
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, NonDifferentiableError, a_type, describe
 from fwdad.rules.batching import is_batched
@@ -41,7 +41,7 @@ class JacobianChunk:
         out, tangent = jacobians.seeded_pass(f, self.args, self.wrt, reseed(), self.kwargs,
                                              reseed)
         try:
-            return out, seeds.stacked_output(out, tangent, self.stop - self.start)
+            return out, output_blocks.stacked_output(out, tangent, self.stop - self.start)
         except NonDifferentiableError as exc:  # (an output it cannot lay out: name f)
             raise NonDifferentiableError(f"jacfwd({describe(f)}): {exc}") from None
 
@@ -64,7 +64,7 @@ class BatchedChunk:
         # all at once, so that one instance's one Tangent stays one)
         duals = [Dual(p, t) for p, t in zip(args, copy.deepcopy(self.tangents))]
         out = api.call_batched(f, duals, self.size)
-        return out.primal, seeds.batched_output(out.primal, out.tangent, self.size)
+        return out.primal, output_blocks.batched_output(out.primal, out.tangent, self.size)
 
 
 def batch_rows(primal: Any, tangent: Any, start: int, stop: int,

@@ -20,7 +20,7 @@ from fwdad import api, budget, chunked
 from fwdad.compression import Compression
 from fwdad.errors import FwdadError, InternalError, ShippingError, a_type, describe
 from fwdad.jacobians import arrays_key, seeded_pass
-from fwdad.seeds import batched_leaf
+from fwdad.output_blocks import batched_leaf
 from fwdad.tangents import NoTangent, zero_tangent
 
 

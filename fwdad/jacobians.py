@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api, api_checks, budget, chunked, seeds
+from fwdad import api, api_checks, budget, chunked, output_blocks, seeds
 from fwdad import holomorphic as complex_args
 from fwdad.aliased_arguments import separated, sharing_an_instance
 from fwdad.argnums import check_argnums, check_argnums_type
@@ -161,7 +161,7 @@ class _Plan:
         chunks = [chunk_tasks.JacobianChunk(args, self.wrt, self.leaves, {}, a, b).run(f)
                   for a, b in self.spans]
         out = chunks[-1][0]
-        return out, seeds.jacobian_blocks(out, [c for _, c in chunks],
+        return out, output_blocks.jacobian_blocks(out, [c for _, c in chunks],
                                           self.leaves if self.many else self.leaves[0])
 
 
@@ -192,7 +192,7 @@ def value_and_jacobian(f: Callable[..., Any], argnums: Union[int, Tuple[int, ...
         label = f"jacfwd of {describe(f)}" if options.progress else "jacfwd"
     results = chunked.run_chunks(f, total, task, key, options, label)
     out = results[-1][0]
-    return out, seeds.jacobian_blocks(out, [c for _, c in results],
+    return out, output_blocks.jacobian_blocks(out, [c for _, c in results],
                                       leaves if many else leaves[0])
 
 
@@ -215,7 +215,7 @@ def _empty_jacobian(f: Callable[..., Any], args: Tuple[Any, ...], wrt: Tuple[int
     rules take no batch of none), its rows then dropped."""
     from fwdad import chunk_tasks  # (it imports this module)
     out, rows = chunk_tasks.JacobianChunk(args, wrt, leaves, kwargs, 0, 1).run(f)
-    return out, seeds.jacobian_blocks(out, [seeds.tree_map(lambda r: r[:0], rows)],
+    return out, output_blocks.jacobian_blocks(out, [seeds.tree_map(lambda r: r[:0], rows)],
                                       leaves if many else leaves[0])
 
 

@@ -5,7 +5,7 @@
 f runs once, recording its tape (vjp); the pullback then runs once per float entry of
 the output, with the unit cotangent of that entry, and gives that entry's row. Cheaper
 than jacfwd (one tangent per input entry) when the output has fewer entries than the
-inputs. The blocks are shaped, typed and nested as jacfwd's: fwdad/seeds.py assembles
+inputs. The blocks are shaped, typed and nested as jacfwd's: fwdad/output_blocks.py assembles
 both from rows indexed by the flat index of the inputs' float leaves.
 
 Note: there is no `chunk_size`. jacfwd's bounds how many tangents one batched pass
@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 
-from fwdad import api_checks, jacobians, seeds
+from fwdad import api_checks, jacobians, output_blocks, seeds
 from fwdad import holomorphic as complex_args
 from fwdad.aliased_arguments import sharing_an_instance
 from fwdad.argnums import check_argnums, check_argnums_type
@@ -103,7 +103,7 @@ def value_and_jacobian_by_rows(f: Callable[..., Any], argnums: Any, args: Tuple[
     finally:
         pullback.release()
     inputs = leaves if isinstance(argnums, (tuple, list)) else leaves[0]
-    blocks = seeds.jacobian_blocks(out, [rows], inputs)
+    blocks = output_blocks.jacobian_blocks(out, [rows], inputs)
     return out, _typed(out, blocks, inputs)
 
 
@@ -120,7 +120,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
     complex one: a unit real cotangent pulls back the real part of a row only."""
     if holomorphic:
         complex_args.check_outputs("jacrev", f, out)
-    elif any(np.iscomplexobj(y) for _, y in seeds.output_paths(out)
+    elif any(np.iscomplexobj(y) for _, y in output_blocks.output_paths(out)
              if zero_tangent(y) is not NoTangent):
         raise FwdadError(
             f"jacrev of {describe(f)}: an output is complex, and jacrev takes real outputs "
@@ -132,7 +132,7 @@ def _checked(f: Callable[..., Any], out: Any, holomorphic: bool, jac: Any = None
 
 def _row_count(out: Any) -> int:
     """How many pullbacks _rows runs: one per entry of a float output leaf."""
-    return sum(int(np.size(primal)) for _, primal in seeds.output_paths(out)
+    return sum(int(np.size(primal)) for _, primal in output_blocks.output_paths(out)
                if zero_tangent(primal) is not NoTangent)
 
 
@@ -141,7 +141,7 @@ def _rows(f: Callable[..., Any], out: Any, pullback: Callable[..., Any], wrt: Tu
     """For each output leaf, its Jacobian rows as jacfwd's batched tangents are laid
     out: shape `(total,) + leaf.shape` (the input index first)."""
     rows = {}
-    for path, primal in seeds.output_paths(out):
+    for path, primal in output_blocks.output_paths(out):
         shape, kind = np.shape(primal), _kind(f, primal)
         if kind == "constant":  # an int, a string: no derivative
             rows[path] = np.zeros((total,) + shape)
@@ -182,7 +182,7 @@ def _unit_cotangent(out: Any, path: Tuple[Any, ...], k: int) -> Any:
         if isinstance(tree, dict):
             return {key: walk(v, rest[1:]) if key == rest[0] else zero_tangent(v)
                     for key, v in tree.items()}
-        if type(rest[0]) is seeds.Field:  # (an instance's cotangent: a Tangent)
+        if type(rest[0]) is output_blocks.Field:  # (an instance's cotangent: a Tangent)
             return Tangent(**{key: walk(v, rest[1:]) if key == rest[0].name else
                               zero_tangent(v) for key, v in vars(tree).items()})
         return rebuild(tree, [walk(v, rest[1:]) if i == rest[0] else zero_tangent(v)
@@ -246,6 +246,6 @@ def _tree_of(out: Any, rows: dict[Any, Any], path: Tuple[Any, ...]) -> Any:
     if isinstance(out, dict):
         return {k: _tree_of(v, rows, path + (k,)) for k, v in out.items()}
     if has_fields(out):
-        return Tangent(**{k: _tree_of(v, rows, path + (seeds.Field(k),))
+        return Tangent(**{k: _tree_of(v, rows, path + (output_blocks.Field(k),))
                           for k, v in vars(out).items()})
     return rows[path]

@@ -20,7 +20,7 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
-from fwdad import seeds
+from fwdad import output_blocks, seeds
 from fwdad.dual import Dual
 from fwdad.errors import InternalError, NonDifferentiableError
 from fwdad.tangents import NoTangent, zero_tangent
@@ -38,16 +38,16 @@ def jacobian(kind: str, columns: List[Column], value: Any, leaves: Any, xs: Any,
         NonDifferentiableError: (naming `owner`, the transformation) an instance in the
             output holds itself, as the top-level jacfwd refuses it."""
     try:
-        for _ in seeds.output_paths(value):  # (a cycle: refused before it is walked)
+        for _ in output_blocks.output_paths(value):  # (a cycle: refused before it is walked)
             pass
     except NonDifferentiableError as exc:
         raise NonDifferentiableError(f"{owner}: {exc}") from None
 
     def per_output(path: Tuple) -> Any:
-        y = seeds.at_path(value, path)
+        y = output_blocks.at_path(value, path)
         parts = [_part(column, path, y) for column in columns]
         return seeds.walk_leaves(lambda leaf, x: _block(kind, parts, y, leaf, x), leaves, xs)
-    blocks = seeds.map_paths(per_output, value)
+    blocks = output_blocks.map_paths(per_output, value)
     return Dual(seeds.tree_map(_primal, blocks), seeds.tree_map(_tangent, blocks))
 
 
@@ -62,7 +62,7 @@ def _tangent(block: Dual) -> Any:
 def _part(column: Column, path: Tuple, y: Any) -> Column:
     """A column's part at one output leaf `y`: zeros for a leaf with no float (an int:
     piecewise constant), whose tangents are NoTangent."""
-    inner, outer = seeds.at_path(column[0], path), seeds.at_path(column[1], path)
+    inner, outer = output_blocks.at_path(column[0], path), output_blocks.at_path(column[1], path)
     if inner is NoTangent:
         inner = np.zeros(np.shape(y)) if np.ndim(y) else 0.0
     return inner, zero_tangent(inner) if outer is NoTangent else outer

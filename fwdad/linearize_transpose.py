@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
-from fwdad import linear_program, seeds, transposition
+from fwdad import linear_program, output_blocks, seeds, transposition
 from fwdad.errors import FwdadError, InternalError
 from fwdad.linearize_complex import ComplexTranspose
 from fwdad.recording import Linear
@@ -180,7 +180,7 @@ def _jacobian_transposed(f: Callable[..., Any], primals: tuple[Any, ...]) -> tup
     inputs, total = seeds.leaves_of(tuple(primals))
     out, tangent = seeded_pass(f, primals, tuple(range(len(primals))),
                                seeds.seed(inputs, 0, total))
-    stacked = seeds.stacked_output(out, tangent, total)
+    stacked = output_blocks.stacked_output(out, tangent, total)
     columns = [np.reshape(x, (total, -1)) for x in seeds.leaf_list(stacked)]
     return np.concatenate(columns, axis=1), inputs
 
