@@ -23,7 +23,7 @@ from fwdad.core.duals import fresh
 from fwdad.dual import Dual
 from fwdad.errors import FwdadError, ImplicitFunctionError, NonDifferentiableError, in_user_code
 from fwdad.rules.batching import batch, dense, is_batched
-from fwdad.rules.recorded_solves import CapturedWrites, recorded, recording
+from fwdad.rules.recorded_solves import CapturedWrites, recorded
 from fwdad.rules.registry import frule
 from fwdad.tangents import NoTangent, Tangent
 
@@ -120,8 +120,9 @@ def solution_tangent(residual: Residual, x: Any, call: str,
                      "whose solution fwdad differentiates.")
     if not residual.captures_tangents():
         return _solution_tangent(residual, x, call, check)
-    if not recording([residual.fn, *residual.before, *residual.args]):  # (jvp, jacfwd)
-        captured = CapturedWrites([residual.fn, *residual.before, *residual.args])
+    inputs = [residual.fn, *residual.before, *residual.args]
+    captured = CapturedWrites(inputs)  # (one walk of what F captured, for both checks)
+    if not captured.recording():  # (jvp, jacfwd)
         try:
             with captured.frozen():
                 dx = _solution_tangent(residual, x, call, check)
@@ -133,8 +134,7 @@ def solution_tangent(residual: Residual, x: Any, call: str,
             raise _captured_write(call)
         return dx
     at = np.copy(x) if isinstance(x, np.ndarray) else x  # (x is the caller's result)
-    return recorded(lambda: _solution_tangent(residual, at, call, check),
-                    [residual.fn, *residual.before, *residual.args], call)
+    return recorded(lambda: _solution_tangent(residual, at, call, check), inputs, call)
 
 
 def _captured_write(call: str) -> ImplicitFunctionError:

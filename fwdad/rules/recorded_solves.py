@@ -42,7 +42,11 @@ _DEPTH = 8  # functions and containers followed to the Duals they hold
 def recording(inputs: Sequence[Any]) -> bool:
     """Whether a tangent that linearize records is reachable from `inputs` (as
     `recorded` looks for them)."""
-    return bool(_recorded_leaves(_duals_in(inputs))) if in_a_context() else False
+    return in_a_context() and _records(_duals_in(inputs))
+
+
+def _records(duals: List[Dual]) -> bool:
+    return bool(_recorded_leaves(duals))
 
 
 def recorded(compute: Callable[[], Any], inputs: Sequence[Any], name: str) -> Any:
@@ -167,6 +171,10 @@ class CapturedWrites:
         self.given = [dual.tangent for dual in self.duals]
         self.copies = [_copied(tangent) for tangent in self.given]
         self.bound = [(cell, cell.cell_contents) for cell in cells]
+
+    def recording(self) -> bool:
+        """Whether linearize records a tangent among these (`recording(inputs)`)."""
+        return in_a_context() and _records(self.duals)
 
     def written(self) -> bool:
         return _written(self.duals, self.given, self.copies, self.bound)
